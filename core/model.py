@@ -1,0 +1,218 @@
+"""The pack object (spec §3) and everything inside it, as pydantic v2 models.
+
+Two promises shape this module:
+
+* **Nothing is lost.** Fields we do not model are kept (``extra="allow"``) and every
+  record remembers the order its keys arrived in, so ``Model.from_data(d).to_data()``
+  returns ``d`` unchanged — same keys, same order, same values. Fields that were absent
+  stay absent: a default is never written back unless code set it.
+* **Wrong types are the file's fault.** Models are strict (no ``"yes"`` → ``True``
+  coercion, which would silently rewrite the sender's bytes). `from_data` turns a
+  validation failure into a one-line :class:`~taskpack.core.errors.FormatError`.
+
+New records built in code (``Ask(id="a1", ...)``) write the fields that were given, in
+the order declared here, which is the reference implementation's order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
+
+from .errors import FormatError
+
+JSON = Any  # a value as json.loads returns it
+
+BAG_SPEC = "task-passport-bag/0.1"  # what the reference writes in `spec`
+SPEC_ID = "taskpack/0.1"  # the spec's own id, accepted as `spec` and `Bag-Spec`
+KNOWN_SPECS = frozenset({BAG_SPEC, SPEC_ID})
+FLAT_VERSION = "0.1"  # the `taskpack` value of the flat form
+KINDS = ("handoff", "receipt")
+SCOPES = ("universal", "org", "machine")
+ASK_STATUSES = ("open", "answered", "dropped")
+
+
+class Record(BaseModel):
+    """Base of every model: strict, keeps unknown fields, remembers key order."""
+
+    model_config = ConfigDict(extra="allow", strict=True, validate_assignment=False)
+
+    _order: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _remember_key_order(cls, data: Any, handler: Any) -> Any:
+        record = handler(data)
+        if isinstance(data, dict) and isinstance(record, Record):
+            record._order = tuple(data)
+        return record
+
+    @classmethod
+    def from_data(cls, data: JSON, *, where: str = "") -> Self:
+        """Validate a JSON value; a wrong shape becomes one FormatError naming the field."""
+        if not isinstance(data, dict):
+            raise FormatError(f"{where or cls.__name__} must be a JSON object", place=where)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            path = ".".join(str(p) for p in err["loc"])
+            place = f"{where}.{path}" if where and path else (where or path)
+            raise FormatError(f"field {place or '(root)'}: {err['msg']}", place=place) from None
+
+    def to_data(self) -> dict[str, JSON]:
+        """The record as plain JSON values: original keys in original order, then new ones."""
+        declared = type(self).model_fields
+        extra = self.__pydantic_extra__ or {}
+        keys: list[str] = list(self._order)
+        keys += [k for k in declared if k in self.model_fields_set and k not in keys]
+        keys += [k for k in extra if k not in keys]
+        out: dict[str, JSON] = {}
+        for key in keys:
+            if key in extra:
+                out[key] = _plain(extra[key])
+            elif key in declared and key in self.model_fields_set:
+                out[key] = _plain(getattr(self, key))
+        return out
+
+    def copy_record(self) -> Self:
+        """A deep, independent copy that still remembers the key order."""
+        return type(self).from_data(self.to_data())
+
+
+def _plain(value: Any) -> JSON:
+    if isinstance(value, Record):
+        return value.to_data()
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+class Fact(Record):
+    """A claim and what is proven about it (spec §4.2). No `scope` counts as machine."""
+
+    claim: str | None = None
+    scope: str | None = None
+    verified: bool | None = None
+    needs_reverify: bool | None = None
+    verified_on: str | None = None
+    source: str | None = None
+    verified_by: str | None = None
+
+    @property
+    def effective_scope(self) -> str:
+        """`universal` and `org` as written; anything else (missing, unknown) is machine."""
+        return self.scope if self.scope in ("universal", "org") else "machine"
+
+
+class Decision(Record):
+    what: str | None = None
+    why: str | None = None
+
+
+class Ask(Record):
+    """A question the sender needs answered (spec §4.3). `accept` is load-bearing."""
+
+    id: str | None = None
+    to: str | None = None
+    what: str | None = None
+    why: str | None = None
+    accept: str | None = None
+    status: str | None = None
+    answer: JSON = None
+    answered_by: str | None = None
+    answered_at: str | None = None
+
+
+class LandingCheck(Record):
+    """Something the receiver must confirm on its own machine (spec §4.4).
+
+    `how` is the sender's suggestion: data, shown quoted, never executed.
+    """
+
+    id: str | None = None
+    check: str | None = None
+    how: str | None = None
+    required: bool | None = None
+
+    @property
+    def is_required(self) -> bool:
+        return self.required is not False
+
+
+class Origin(Record):
+    actor: str | None = None
+    machine: str | None = None
+    harness: str | None = None
+
+
+class Lineage(Record):
+    """Every passport the task has passed through (spec §3). Last chain entry = sender."""
+
+    root_id: str | None = None
+    from_version: int | None = None
+    chain: list[str] | None = None
+
+    def receipt_target(self) -> str | None:
+        """The passport a receipt answers (§4.4.1 rule 1): the entry before the last."""
+        chain = self.chain or []
+        if len(chain) >= 2:
+            return chain[-2].rsplit("@", 1)[0]
+        return self.root_id
+
+
+class PassportState(Record):
+    """The task's state: goal, current state, facts, decisions, artifacts, next steps."""
+
+    id: str | None = None
+    title: str | None = None
+    goal: str | None = None
+    version: int | None = None
+    machine_id: str | None = None
+    harness: str | None = None
+    scope: str | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
+    current_state: str | None = None
+    facts: list[Fact] | None = None
+    decisions: list[Decision] | None = None
+    actions: list[JSON] | None = None
+    artifacts: list[JSON] | None = None
+    verification: JSON = None
+    next_steps: list[JSON] | None = None
+    learnings: list[JSON] | None = None
+
+
+class PackObject(Record):
+    """The pack object: `data/passport.json`, or `passport` in the flat form (spec §3)."""
+
+    spec: str | None = None
+    kind: str | None = None
+    packed_at: str | None = None
+    origin: Origin | None = None
+    lineage: Lineage | None = None
+    note: str | None = None
+    passport: PassportState | None = None
+    asks: list[Ask] | None = None
+    landing_checks: list[LandingCheck] | None = None
+
+    KEY_ORDER: ClassVar[tuple[str, ...]] = (
+        "spec", "kind", "packed_at", "origin", "lineage", "note", "passport", "asks",
+        "landing_checks",
+    )  # fmt: skip
+
+    @property
+    def facts(self) -> list[Fact]:
+        return (self.passport.facts or []) if self.passport else []
+
+
+class Attachment(Record):
+    """One entry of the flat form's `attachments` (spec §2.2), without its `data`."""
+
+    name: str
+    encoding: Literal["utf8", "base64"]
+    sha256: str | None = None
+    bytes: int | None = None
