@@ -1,0 +1,676 @@
+"""The passport store: one SQLite database and a content-addressed blob folder.
+
+Layout under the desk's home folder::
+
+    store.sqlite3        passports, every version of each, history, luggage, packs
+    blobs/sha256/ab/…    luggage bytes, named by their sha256 (never by a luggage name)
+    blobs/tmp/           half-written blobs; harmless, swept by `sweep_temp`
+
+Rules that keep it whole after a crash (kill -9 at any instant):
+
+* Blobs are written first — temp file, fsync, rename, fsync the folder — so a blob either
+  exists whole under its digest or not at all. An orphaned blob (the process died before
+  the row that points at it) is harmless and is found by :meth:`Store.check`.
+* Every change to the database is ONE transaction (``BEGIN IMMEDIATE``; WAL;
+  ``synchronous=FULL``): the passport row, its new version, its history entry and any
+  landing record commit together or not at all.
+* Every change to a passport writes a new version; old versions are kept. A writer that
+  read version N and passes ``expected_version=N`` fails with VersionConflict if someone
+  else wrote first.
+* Landing is idempotent on the pack's content digest (``landings.pack_sha256`` is UNIQUE):
+  two processes landing the same pack at once produce one passport.
+
+Schema changes are migrations: :data:`MIGRATIONS` is an ordered list and
+``PRAGMA user_version`` says how many have been applied. To add tables, APPEND a
+:class:`Migration` with the next number; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import re
+import secrets
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from .errors import IntegrityError, NotFound, TaskPackError, UsageError, VersionConflict
+from .model import JSON, LocalPassport
+
+DB_NAME = "store.sqlite3"
+BLOB_DIR = "blobs"
+CHUNK = 1 << 20
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def utc_now() -> str:
+    """Now in UTC, second precision, ``Z`` suffix — the spec's `packed_at` form."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class StoreError(TaskPackError):
+    """The store itself is unusable (newer schema, damaged database)."""
+
+    hint = "Close other TaskPack Desk windows, or point TASKPACK_HOME at another folder."
+
+
+# --- schema ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step. `statements` run in one transaction with the version bump."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "passports, versions, history, luggage, packs written, landings",
+        (
+            """CREATE TABLE passports (
+                id          TEXT PRIMARY KEY,
+                version     INTEGER NOT NULL,
+                title       TEXT,
+                state       TEXT NOT NULL,
+                waiting_on  TEXT,
+                root_id     TEXT,
+                came_from   TEXT,            -- 'here' | 'handoff'
+                open_asks   INTEGER NOT NULL DEFAULT 0,
+                created_at  TEXT NOT NULL,
+                updated_at  TEXT NOT NULL,
+                data        TEXT NOT NULL    -- the LocalPassport at `version`, as JSON
+            )""",
+            "CREATE INDEX passports_updated ON passports(updated_at DESC, id)",
+            "CREATE INDEX passports_root ON passports(root_id)",
+            """CREATE TABLE versions (
+                passport_id TEXT NOT NULL REFERENCES passports(id),
+                version     INTEGER NOT NULL,
+                data        TEXT NOT NULL,
+                PRIMARY KEY (passport_id, version)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE history (
+                seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+                passport_id TEXT NOT NULL REFERENCES passports(id),
+                version     INTEGER NOT NULL,
+                event       TEXT NOT NULL,
+                at          TEXT NOT NULL,
+                detail      TEXT NOT NULL DEFAULT '{}'
+            )""",
+            "CREATE INDEX history_passport ON history(passport_id, seq)",
+            """CREATE TABLE luggage (
+                seq         INTEGER PRIMARY KEY AUTOINCREMENT,   -- keeps the order given
+                passport_id TEXT NOT NULL REFERENCES passports(id),
+                name        TEXT NOT NULL,                       -- data; never a path here
+                sha256      TEXT NOT NULL,
+                size        INTEGER NOT NULL,
+                added_at    TEXT NOT NULL,
+                UNIQUE (passport_id, name)
+            )""",
+            """CREATE TABLE packs_written (
+                sha256      TEXT PRIMARY KEY,
+                passport_id TEXT NOT NULL REFERENCES passports(id),
+                version     INTEGER NOT NULL,
+                kind        TEXT NOT NULL,
+                written_at  TEXT NOT NULL,
+                asks        TEXT NOT NULL DEFAULT '[]'   -- ids of the open asks it carried
+            ) WITHOUT ROWID""",
+            "CREATE INDEX packs_written_passport ON packs_written(passport_id)",
+            """CREATE TABLE landings (
+                pack_sha256 TEXT PRIMARY KEY,            -- one passport per pack, ever
+                passport_id TEXT NOT NULL REFERENCES passports(id),
+                kind        TEXT NOT NULL,               -- 'handoff' landed | 'receipt' merged
+                landed_at   TEXT NOT NULL,
+                data        TEXT NOT NULL                -- the pack object as read
+            ) WITHOUT ROWID""",
+        ),
+    ),
+)
+
+
+# --- what the store hands out ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PassportSummary:
+    """One line of `taskpack list`: enough to show, nothing that needs parsing."""
+
+    id: str
+    title: str | None
+    state: str
+    waiting_on: str | None
+    version: int
+    root_id: str | None
+    came_from: str
+    open_asks: int
+    created_at: str
+    updated_at: str
+
+    def to_data(self) -> dict[str, JSON]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One thing that happened to a passport; `version` is the version it left behind."""
+
+    seq: int
+    version: int
+    event: str
+    at: str
+    detail: dict[str, JSON]
+
+    def to_data(self) -> dict[str, JSON]:
+        return {"seq": self.seq, "version": self.version, "event": self.event,
+                "at": self.at, "detail": self.detail}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class StoredLuggage:
+    """A luggage file kept for a passport: its name (data only) and the blob it points at."""
+
+    name: str
+    sha256: str
+    size: int
+    added_at: str
+
+    def to_data(self) -> dict[str, JSON]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class PackWritten:
+    sha256: str
+    passport_id: str
+    version: int
+    kind: str
+    written_at: str
+    asks: list[str]
+
+
+@dataclass(frozen=True)
+class Landing:
+    pack_sha256: str
+    passport_id: str
+    kind: str
+    landed_at: str
+
+
+def _dumps(value: JSON) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- the store ------------------------------------------------------------------------
+
+
+class Store:
+    """A passport store rooted at `home`. Safe to share between threads of one process,
+    and between processes (SQLite locking; writers wait up to `timeout` seconds)."""
+
+    def __init__(
+        self,
+        home: Path,
+        *,
+        clock: Callable[[], str] = utc_now,
+        timeout: float = 30.0,
+        migrations: Sequence[Migration] = MIGRATIONS,
+    ) -> None:
+        self.home = Path(home)
+        self.clock = clock
+        self.db_path = self.home / DB_NAME
+        self.blob_root = self.home / BLOB_DIR
+        self.home.mkdir(parents=True, exist_ok=True)
+        (self.blob_root / "sha256").mkdir(parents=True, exist_ok=True)
+        (self.blob_root / "tmp").mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(
+                self.db_path, timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate(migrations)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"the passport store at {self.db_path} cannot be opened ({exc})"
+            ) from None
+
+    # -- lifecycle of the connection --
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _migrate(self, migrations: Sequence[Migration]) -> None:
+        latest = max((m.version for m in migrations), default=0)
+        current = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if current > latest:
+            raise StoreError(
+                f"the passport store at {self.db_path} was made by a newer TaskPack Desk "
+                f"(schema {current}, this one knows {latest})",
+                hint="Update TaskPack Desk; nothing was changed.",
+            )
+        if current == latest:
+            return
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                # read again inside the lock: another process may have migrated meanwhile
+                current = self._db.execute("PRAGMA user_version").fetchone()[0]
+                for m in sorted(migrations, key=lambda m: m.version):
+                    if m.version <= current:
+                        continue
+                    for statement in m.statements:
+                        self._db.execute(statement)
+                    self._db.execute(f"PRAGMA user_version = {int(m.version)}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    # -- writing --
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[Tx]:
+        """One write transaction (``BEGIN IMMEDIATE``): everything in it commits or nothing."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            tx = Tx(self)
+            try:
+                yield tx
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- reading --
+
+    def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        with self._lock:
+            return self._db.execute(sql, args).fetchone()
+
+    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def get(self, passport_id: str) -> LocalPassport:
+        row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))
+        if row is None:
+            raise NotFound(f"no passport {passport_id} in this desk")
+        return LocalPassport.from_data(json.loads(row[0]))
+
+    def exists(self, passport_id: str) -> bool:
+        return self._one("SELECT 1 FROM passports WHERE id = ?", (passport_id,)) is not None
+
+    def get_version(self, passport_id: str, version: int) -> LocalPassport:
+        row = self._one(
+            "SELECT data FROM versions WHERE passport_id = ? AND version = ?",
+            (passport_id, version),
+        )
+        if row is None:
+            raise NotFound(f"no version {version} of passport {passport_id} in this desk")
+        return LocalPassport.from_data(json.loads(row[0]))
+
+    def summaries(
+        self, *, state: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[PassportSummary]:
+        """Passports, most recently changed first."""
+        sql = (
+            "SELECT id, title, state, waiting_on, version, root_id, came_from, open_asks, "
+            "created_at, updated_at FROM passports"
+        )
+        args: list[Any] = []
+        if state is not None:
+            sql += " WHERE state = ?"
+            args.append(state)
+        sql += " ORDER BY updated_at DESC, id LIMIT ? OFFSET ?"
+        args += [-1 if limit is None else limit, offset]
+        return [PassportSummary(*row) for row in self._all(sql, args)]
+
+    def count(self) -> int:
+        return int(self._one("SELECT count(*) FROM passports")[0])
+
+    def history(self, passport_id: str) -> list[HistoryEntry]:
+        if not self.exists(passport_id):
+            raise NotFound(f"no passport {passport_id} in this desk")
+        rows = self._all(
+            "SELECT seq, version, event, at, detail FROM history WHERE passport_id = ? ORDER BY seq",
+            (passport_id,),
+        )
+        return [HistoryEntry(s, v, e, a, json.loads(d)) for s, v, e, a, d in rows]
+
+    def luggage(self, passport_id: str) -> list[StoredLuggage]:
+        rows = self._all(
+            "SELECT name, sha256, size, added_at FROM luggage WHERE passport_id = ? ORDER BY seq",
+            (passport_id,),
+        )
+        return [StoredLuggage(*row) for row in rows]
+
+    def pack_written(self, sha256: str) -> PackWritten | None:
+        """The pack this store wrote with that content digest, if it wrote one."""
+        row = self._one(
+            "SELECT sha256, passport_id, version, kind, written_at, asks FROM packs_written "
+            "WHERE sha256 = ?",
+            (sha256,),
+        )
+        return None if row is None else _pack_written(row)
+
+    def packs_written(self, passport_id: str) -> list[PackWritten]:
+        rows = self._all(
+            "SELECT sha256, passport_id, version, kind, written_at, asks FROM packs_written "
+            "WHERE passport_id = ? ORDER BY written_at, version",
+            (passport_id,),
+        )
+        return [_pack_written(r) for r in rows]
+
+    def landing(self, pack_sha256: str) -> Landing | None:
+        """Where a pack with that content digest already landed (or was merged), if it did."""
+        row = self._one(
+            "SELECT pack_sha256, passport_id, kind, landed_at FROM landings WHERE pack_sha256 = ?",
+            (pack_sha256,),
+        )
+        return None if row is None else Landing(*row)
+
+    def landed_data(self, pack_sha256: str) -> JSON:
+        row = self._one("SELECT data FROM landings WHERE pack_sha256 = ?", (pack_sha256,))
+        return None if row is None else json.loads(row[0])
+
+    # -- blobs --
+
+    def blob_path(self, sha256: str) -> Path:
+        """Where the blob with that digest lives. Only a 64-hex digest makes a path."""
+        if not _HEX64.match(sha256):
+            raise UsageError(f"{sha256!r} is not a sha256 digest")
+        return self.blob_root / "sha256" / sha256[:2] / sha256[2:]
+
+    def has_blob(self, sha256: str) -> bool:
+        return self.blob_path(sha256).is_file()
+
+    def put_blob(self, stream: BinaryIO, *, expected_sha256: str | None = None) -> tuple[str, int]:
+        """Copy a stream into the blob folder; returns (sha256, size). Crash-safe, idempotent.
+
+        If the stream raises (e.g. an IntegrityError at EOF) or its digest differs from
+        `expected_sha256`, nothing is kept.
+        """
+        tmp = self.blob_root / "tmp" / f"{secrets.token_hex(12)}.part"
+        digest = hashlib.sha256()
+        size = 0
+        try:
+            with open(tmp, "xb") as out:
+                while chunk := stream.read(CHUNK):
+                    digest.update(chunk)
+                    out.write(chunk)
+                    size += len(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            sha = digest.hexdigest()
+            if expected_sha256 is not None and sha != expected_sha256.lower():
+                raise IntegrityError(
+                    f"a luggage file's bytes do not match its declared sha256 ({expected_sha256[:12]}…)"
+                )
+            final = self.blob_path(sha)
+            if final.is_file() and final.stat().st_size == size:
+                tmp.unlink()
+                return sha, size
+            final.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp, final)
+            _fsync_dir(final.parent)
+            return sha, size
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+
+    def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
+        return self.put_blob(io.BytesIO(data))
+
+    def open_blob(self, sha256: str) -> BinaryIO:
+        path = self.blob_path(sha256)
+        try:
+            return open(path, "rb")
+        except FileNotFoundError:
+            raise IntegrityError(
+                f"the stored luggage blob {sha256[:12]}… is missing",
+                hint="Land the pack again to restore its luggage.",
+            ) from None
+
+    def sweep_temp(self) -> int:
+        """Delete half-written blobs left by a crash; returns how many."""
+        n = 0
+        for p in (self.blob_root / "tmp").glob("*.part"):
+            with contextlib.suppress(OSError):
+                p.unlink()
+                n += 1
+        return n
+
+    # -- health --
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's own verdict: ``["ok"]`` when the database is sound."""
+        with self._lock:
+            return [r[0] for r in self._db.execute("PRAGMA integrity_check").fetchall()]
+
+    def check(self, *, hash_blobs: bool = False) -> list[str]:
+        """Every problem found, as sentences; empty when the store is whole.
+
+        Checks SQLite's integrity and foreign keys, that each passport's current row
+        matches its newest version, and that every luggage row's blob exists (and, with
+        `hash_blobs`, still has its digest).
+        """
+        problems = [r for r in self.integrity_check() if r != "ok"]
+        with self._lock:
+            fk = self._db.execute("PRAGMA foreign_key_check").fetchall()
+            problems += [f"dangling reference in {r[0]} row {r[1]}" for r in fk]
+            rows = self._db.execute(
+                "SELECT p.id, p.version, p.data, v.data FROM passports p LEFT JOIN versions v "
+                "ON v.passport_id = p.id AND v.version = p.version"
+            ).fetchall()
+            lug = self._db.execute("SELECT passport_id, name, sha256, size FROM luggage").fetchall()
+        for pid, version, data, vdata in rows:
+            if vdata is None or vdata != data:
+                problems.append(f"passport {pid} has no matching version {version}")
+        for pid, name, sha, size in lug:
+            path = self.blob_path(sha)
+            if not path.is_file() or path.stat().st_size != size:
+                problems.append(f"luggage {name!r} of {pid} is missing its blob")
+            elif hash_blobs and _hash_file(path) != sha:
+                problems.append(f"luggage {name!r} of {pid} no longer matches its sha256")
+        return problems
+
+
+class Tx:
+    """The inside of one write transaction. Get it from :meth:`Store.write`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._db = store._db
+        #: (passport_id, event) for every change made, in order — for change notifications
+        self.events: list[tuple[str, str]] = []
+        self.now = store.clock()
+
+    def get(self, passport_id: str) -> LocalPassport:
+        return self.store.get(passport_id)
+
+    def exists(self, passport_id: str) -> bool:
+        return self.store.exists(passport_id)
+
+    def landing(self, pack_sha256: str) -> Landing | None:
+        return self.store.landing(pack_sha256)
+
+    def insert(self, lp: LocalPassport, *, event: str, detail: dict[str, JSON] | None = None,
+               came_from: str = "here") -> LocalPassport:  # fmt: skip
+        """Store a new passport as version 1."""
+        pid = lp.passport.id
+        if not pid:
+            raise UsageError("a passport needs an id before it is stored")
+        if self.exists(pid):
+            raise UsageError(f"passport {pid} already exists in this desk")
+        lp.passport.version = 1
+        if not lp.passport.created_at:
+            lp.passport.created_at = self.now
+        lp.passport.updated_at = self.now
+        data = _dumps(lp.to_data())
+        self._db.execute(
+            "INSERT INTO passports (id, version, title, state, waiting_on, root_id, came_from, "
+            "open_asks, created_at, updated_at, data) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                pid,
+                1,
+                lp.passport.title,
+                lp.state,
+                lp.waiting_on,
+                _root(lp),
+                came_from,
+                _open_asks(lp),
+                lp.passport.created_at,
+                self.now,
+                data,
+            ),
+        )
+        self._version_row(pid, 1, data, event, detail)
+        return lp
+
+    def save(
+        self,
+        lp: LocalPassport,
+        *,
+        event: str,
+        detail: dict[str, JSON] | None = None,
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        """Store `lp` as the next version of itself. `lp.version` must still be current."""
+        pid = lp.id
+        row = self._db.execute("SELECT version FROM passports WHERE id = ?", (pid,)).fetchone()
+        if row is None:
+            raise NotFound(f"no passport {pid} in this desk")
+        current = int(row[0])
+        if expected_version is not None and expected_version != current:
+            raise VersionConflict(f"passport {pid} is at version {current}, not {expected_version}")
+        if lp.version != current:
+            raise VersionConflict(
+                f"passport {pid} changed to version {current} while version {lp.version} was being edited"
+            )
+        new = current + 1
+        lp.passport.version = new
+        lp.passport.updated_at = self.now
+        data = _dumps(lp.to_data())
+        self._db.execute(
+            "UPDATE passports SET version=?, title=?, state=?, waiting_on=?, root_id=?, "
+            "open_asks=?, updated_at=?, data=? WHERE id=?",
+            (
+                new,
+                lp.passport.title,
+                lp.state,
+                lp.waiting_on,
+                _root(lp),
+                _open_asks(lp),
+                self.now,
+                data,
+                pid,
+            ),
+        )
+        self._version_row(pid, new, data, event, detail)
+        return lp
+
+    def log(self, passport_id: str, event: str, detail: dict[str, JSON] | None = None) -> None:
+        """A history entry that changes no field of the passport (e.g. a pack was written)."""
+        row = self._db.execute(
+            "SELECT version FROM passports WHERE id = ?", (passport_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no passport {passport_id} in this desk")
+        self._history(passport_id, int(row[0]), event, detail)
+
+    def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
+        if not self.store.has_blob(sha256):
+            raise IntegrityError(f"luggage {name!r} has no stored blob; store the bytes first")
+        self._db.execute(
+            "INSERT OR REPLACE INTO luggage (passport_id, name, sha256, size, added_at) "
+            "VALUES (?,?,?,?,?)",
+            (passport_id, name, sha256, size, self.now),
+        )
+
+    def record_pack_written(
+        self, sha256: str, passport_id: str, version: int, kind: str, asks: Sequence[str]
+    ) -> None:
+        self._db.execute(
+            "INSERT OR IGNORE INTO packs_written (sha256, passport_id, version, kind, written_at, asks) "
+            "VALUES (?,?,?,?,?,?)",
+            (sha256, passport_id, version, kind, self.now, _dumps(list(asks))),
+        )
+
+    def record_landing(self, pack_sha256: str, passport_id: str, kind: str, data: JSON) -> None:
+        """Raises sqlite3.IntegrityError if that pack already landed (the UNIQUE guard)."""
+        self._db.execute(
+            "INSERT INTO landings (pack_sha256, passport_id, kind, landed_at, data) VALUES (?,?,?,?,?)",
+            (pack_sha256, passport_id, kind, self.now, _dumps(data)),
+        )
+
+    def _version_row(
+        self, pid: str, version: int, data: str, event: str, detail: dict[str, JSON] | None
+    ) -> None:
+        self._db.execute(
+            "INSERT INTO versions (passport_id, version, data) VALUES (?,?,?)", (pid, version, data)
+        )
+        self._history(pid, version, event, detail)
+
+    def _history(self, pid: str, version: int, event: str, detail: dict[str, JSON] | None) -> None:
+        self._db.execute(
+            "INSERT INTO history (passport_id, version, event, at, detail) VALUES (?,?,?,?,?)",
+            (pid, version, event, self.now, _dumps(detail or {})),
+        )
+        self.events.append((pid, event))
+
+
+def _pack_written(row: Sequence[Any]) -> PackWritten:
+    sha, pid, version, kind, at, asks = row
+    return PackWritten(sha, pid, int(version), kind, at, json.loads(asks))
+
+
+def _root(lp: LocalPassport) -> str | None:
+    return (lp.lineage.root_id if lp.lineage else None) or lp.passport.id
+
+
+def _open_asks(lp: LocalPassport) -> int:
+    return sum(1 for a in lp.asks or [] if (a.status or "open") == "open")
+
+
+def _hash_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _fsync_dir(path: Path) -> None:
+    if os.name != "posix":  # pragma: no cover - Windows cannot open a folder to fsync it
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
