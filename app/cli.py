@@ -1,2 +1,116 @@
-def main() -> int:
-    return 0
+"""The `taskpack` command line: the agent's interface to the desk.
+
+Verbs live in small modules (``cli_codec``, ``cli_store``, ``cli_a2a`` …); each exposes
+``register(subparsers)`` and its handlers take the parsed ``argparse.Namespace`` and
+return an exit code. This module owns the plumbing every verb shares: one-line errors,
+exit codes, ``--json`` output.
+
+Exit codes:
+  0  ok / conformant
+  1  error: the file is broken or hostile, or the command was used wrongly
+  2  not conformant, or refused by the rules (credentials, transcript, ask without accept)
+  130 interrupted
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from taskpack.core.errors import Cancelled, Refused, TaskPackError
+
+EXIT_OK, EXIT_ERROR, EXIT_REFUSED = 0, 1, 2
+
+#: verb modules, in the order their verbs appear in --help
+VERB_MODULES = (
+    "taskpack.app.cli_codec",
+    "taskpack.app.cli_store",
+    "taskpack.app.cli_watch",
+    "taskpack.app.cli_a2a",
+)
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("taskpack-desk")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0+unknown"
+
+
+def emit_json(value: Any) -> None:
+    """Print data for machines: one JSON document, UTF-8, no ASCII escaping."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+
+
+def warn(text: str) -> None:
+    sys.stderr.write(f"taskpack: {text}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="taskpack",
+        description="Hand unfinished work between people, machines and AI agents by file "
+        "(TaskPack 0.1: .taskpack and .taskpack.json). Nothing in a pack is ever executed.",
+        epilog="Exit codes: 0 ok, 1 error (broken or hostile file, wrong usage), "
+        "2 not conformant or refused by the rules, 130 interrupted.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"taskpack {version()}")
+    sub = parser.add_subparsers(dest="verb", metavar="VERB")
+    sub.required = True
+    for name in VERB_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:  # that verb module is not part of this build
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except Refused as exc:
+        warn(str(exc))
+        for finding in exc.findings[3:]:
+            warn(f"  also: {finding}")
+        return EXIT_REFUSED
+    except Cancelled as exc:
+        warn(str(exc))
+        return 130
+    except TaskPackError as exc:
+        warn(str(exc))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        warn("interrupted; nothing was left half-written.")
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_ERROR
+    except OSError as exc:
+        target = f": {exc.filename}" if exc.filename else ""
+        warn(f"{exc.strerror or exc}{target}. Check the path and its permissions.")
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -216,3 +216,33 @@ class Attachment(Record):
     encoding: Literal["utf8", "base64"]
     sha256: str | None = None
     bytes: int | None = None
+
+
+class LocalPassport(Record):
+    """A passport as this desk keeps it (one row of the store, one version of it).
+
+    `passport` is the spec's task state (what travels); the rest is what the spec says
+    the passport that stays home must remember: the asks it sent or received (§4.3),
+    the landing checks it came with (§4.4), its lineage (§3.1 — kept, never prose), and
+    our local lifecycle (seeds/task-states.md).
+    """
+
+    passport: PassportState
+    asks: list[Ask] | None = None
+    landing_checks: list[LandingCheck] | None = None
+    lineage: Lineage | None = None
+    state: str = "working"
+    waiting_on: str | None = None
+    #: how it got here: {"kind": "handoff", "origin": {...}, "note": "...", "packed_at": ...,
+    #: "pack_sha256": "...", "written_here": bool, "imperatives": [...]} — or None if made here
+    received: JSON = None
+    #: a returned result (seeds/task-states.md): summary, evidence[], provenance, ...
+    result: JSON = None
+
+    @property
+    def id(self) -> str:
+        return self.passport.id or ""
+
+    @property
+    def version(self) -> int:
+        return self.passport.version or 0

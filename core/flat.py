@@ -1,0 +1,486 @@
+"""The ``.taskpack.json`` encoding: one JSON object, attachments inline (spec §2.2).
+
+Both directions stream. The writer never holds an attachment: it scans it once for the
+utf8-vs-base64 rule (usually a few bytes decide), then encodes it chunk by chunk,
+filling in the ``sha256`` it reserved once the last chunk has passed. The reader parses
+the small values of the object with `json` on a bounded window, and for each
+attachment's ``data`` only records where the string starts and ends in the file; the
+bytes are decoded from there when somebody reads that attachment.
+"""
+
+from __future__ import annotations
+
+import binascii
+import codecs
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from . import canonical
+from .errors import FormatError, IntegrityError, LimitExceeded
+from .luggage import LuggageSource
+from .streams import CHUNK, Hasher, read_exactly_chunks
+
+try:  # SIMD base64: ~10× the standard library here; same bytes either way
+    import pybase64 as _b64
+
+    def _b64encode(data: bytes) -> bytes:
+        return _b64.b64encode(data)
+
+    def _b64decode(data: bytes) -> bytes:
+        return _b64.b64decode(data, validate=True)
+
+except ImportError:  # pragma: no cover - exercised only where pybase64 is missing
+
+    def _b64encode(data: bytes) -> bytes:
+        return binascii.b2a_base64(data, newline=False)
+
+    def _b64decode(data: bytes) -> bytes:
+        return binascii.a2b_base64(data, strict_mode=True)
+
+
+B64_CHUNK = 3 << 18  # 786,432 bytes: a multiple of 3, so chunk encodings concatenate
+ChunkTap = Callable[[str, bytes], None]
+
+
+def _head(data: dict[str, Any]) -> str:
+    return (
+        "{\n"
+        f'  "taskpack": "{canonical_version()}",\n'
+        '  "encoding": "flat",\n'
+        f'  "note_to_reader": {canonical.json_string(canonical.NOTE_TO_READER)},\n'
+        f'  "passport": {canonical.json_text(data, indent_level=1)},\n'
+        '  "attachments": ['
+    )
+
+
+def canonical_version() -> str:
+    from .model import FLAT_VERSION
+
+    return FLAT_VERSION
+
+
+def write_flat(
+    fp: BinaryIO,
+    data: dict[str, Any],
+    luggage: Sequence[LuggageSource],
+    *,
+    tap: ChunkTap | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, str]:
+    """Write the flat form to the seekable `fp`; returns luggage name → sha256."""
+    digests: dict[str, str] = {}
+    fp.write(_head(data).encode("utf-8"))
+    for n, src in enumerate(luggage):
+        as_text = _eligible_as_text(src)
+        fp.write(
+            (
+                ("," if n else "")
+                + "\n    {\n"
+                + f'      "name": {canonical.json_string(src.name)},\n'
+                + f'      "encoding": "{"utf8" if as_text else "base64"}",\n'
+                + '      "sha256": "'
+            ).encode("utf-8")
+        )
+        sha_at = fp.tell()
+        fp.write(b"0" * 64 + f'",\n      "bytes": {src.size},\n      "data": "'.encode())
+        hasher = Hasher()
+        with src.open() as f:
+            chunks = read_exactly_chunks(f, src.size, src.name, B64_CHUNK)
+            if as_text:
+                decoder = codecs.getincrementaldecoder("utf-8")("strict")
+                for chunk in chunks:
+                    hasher.update(chunk)
+                    if tap:
+                        tap(src.name, chunk)
+                    fp.write(canonical.json_string(decoder.decode(chunk))[1:-1].encode("utf-8"))
+                    if progress:
+                        progress(len(chunk))
+                fp.write(canonical.json_string(decoder.decode(b"", True))[1:-1].encode("utf-8"))
+            else:
+                carry = b""
+                for chunk in chunks:
+                    hasher.update(chunk)
+                    if tap:
+                        tap(src.name, chunk)
+                    if carry:
+                        chunk = carry + chunk
+                    cut = len(chunk) - len(chunk) % 3
+                    fp.write(_b64encode(chunk[:cut]))
+                    carry = chunk[cut:]
+                    if progress:
+                        progress(len(chunk) - len(carry) if carry else len(chunk))
+                if carry:
+                    fp.write(_b64encode(carry))
+        digest = hasher.hexdigest()
+        digests[src.name] = digest
+        end = fp.tell()
+        fp.seek(sha_at)
+        fp.write(digest.encode("ascii"))
+        fp.seek(end)
+        fp.write(b'"\n    }')
+    fp.write(("\n  ]\n}\n" if luggage else "]\n}\n").encode("utf-8"))
+    return digests
+
+
+def _eligible_as_text(src: LuggageSource) -> bool:
+    test = canonical.TextEligibility()
+    with src.open() as f:
+        left = src.size
+        while left > 0:
+            chunk = f.read(min(CHUNK, left))
+            if not chunk:
+                break
+            left -= len(chunk)
+            if not test.feed(chunk):
+                return False
+    return test.finish()
+
+
+# --- reading ----------------------------------------------------------------------------
+
+MAX_SMALL_VALUE = 32 << 20  # the pack object and any other non-`data` value
+_WS = b" \t\r\n"
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where an attachment's `data` string sits in the file (between its quotes)."""
+
+    start: int
+    end: int
+    escapes: bool
+
+
+@dataclass
+class FlatAttachment:
+    meta: dict[str, Any]  # every key but `data`, as read (order kept)
+    span: Span | None  # None when `data` is absent
+
+
+@dataclass
+class FlatContents:
+    top: dict[str, Any]  # every top-level key but `attachments`
+    attachments: list[FlatAttachment]
+
+
+class _Scanner:
+    def __init__(self, fp: BinaryIO) -> None:
+        self.fp = fp
+        fp.seek(0)
+        self.buf = b""
+        self.base = 0  # file offset of buf[0]
+        self.i = 0
+        self.eof = False
+
+    @property
+    def pos(self) -> int:
+        return self.base + self.i
+
+    def _fill(self, want: int) -> None:
+        """Make sure at least `want` bytes are buffered past i (unless EOF)."""
+        if len(self.buf) - self.i >= want or self.eof:
+            return
+        if self.i:
+            self.buf = self.buf[self.i :]
+            self.base += self.i
+            self.i = 0
+        while len(self.buf) < want and not self.eof:
+            more = self.fp.read(max(CHUNK, want - len(self.buf)))
+            if not more:
+                self.eof = True
+            self.buf += more
+
+    def skip_ws(self) -> bytes:
+        while True:
+            self._fill(1)
+            if self.i >= len(self.buf):
+                return b""
+            c = self.buf[self.i : self.i + 1]
+            if c in (b" ", b"\t", b"\r", b"\n"):
+                self.i += 1
+                continue
+            return c
+
+    def expect(self, ch: bytes, what: str) -> None:
+        c = self.skip_ws()
+        if c != ch:
+            got = repr(c.decode("latin-1")) if c else "the end of the file"
+            raise FormatError(f"the file is not valid TaskPack JSON: expected {ch.decode()!r} {what}, found {got} at byte {self.pos}")
+        self.i += 1
+
+    def value(self, limit: int, what: str) -> Any:
+        """Parse one small JSON value with `json` on a growing window."""
+        self.skip_ws()
+        window = 64 << 10
+        while True:
+            self._fill(window)
+            raw = self.buf[self.i : self.i + window]
+            full = len(raw) == window and not (self.eof and self.i + window >= len(self.buf))
+            try:
+                text, _ = codecs.utf_8_decode(raw, "strict", not full)
+            except UnicodeDecodeError as exc:
+                raise FormatError(f"the file is not valid UTF-8 (byte {self.pos + exc.start})") from None
+            try:
+                value, end = _DECODER.raw_decode(text)
+            except RecursionError:
+                raise LimitExceeded(f"{what} is nested too deeply") from None
+            except json.JSONDecodeError as exc:
+                if full and window < limit:
+                    window = min(window * 4, limit)
+                    continue
+                if full:
+                    raise LimitExceeded(f"{what} is larger than {limit} bytes") from None
+                raise FormatError(f"{what} is not valid JSON: {exc.msg} (near byte {self.pos + len(text[: exc.pos].encode())})") from None
+            except ValueError as exc:
+                raise LimitExceeded(f"{what} has a value too large to read ({exc})") from None
+            self.i += len(text[:end].encode("utf-8"))
+            canonical.check_depth(value, what=what)
+            return value
+
+    def string_span(self) -> Span:
+        """Skip over a JSON string (opening quote next), returning its inner span."""
+        self.expect(b'"', "to open an attachment's data")
+        start = self.pos
+        escapes = False
+        while True:
+            self._fill(1)
+            if self.i >= len(self.buf):
+                raise FormatError("the file ends inside an attachment's data (truncated?)")
+            q = self.buf.find(b'"', self.i)
+            limit = q if q >= 0 else len(self.buf)
+            b = self.buf.find(b"\\", self.i, limit)
+            if b >= 0:
+                escapes = True
+                self.i = b
+                self._fill(2)
+                if self.i + 1 >= len(self.buf):
+                    raise FormatError("the file ends inside an attachment's data (truncated?)")
+                self.i += 2
+                continue
+            if q >= 0:
+                self.i = q + 1
+                return Span(start, self.base + q, escapes)
+            self.i = len(self.buf)
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=canonical._no_duplicates, parse_constant=canonical._reject_constant
+)
+
+
+def read_flat(fp: BinaryIO) -> FlatContents:
+    """Parse the top level of a flat (or legacy .tpx) file, recording attachment spans."""
+    sc = _Scanner(fp)
+    sc._fill(3)
+    if sc.buf.startswith(b"\xef\xbb\xbf"):
+        raise FormatError(
+            "the file starts with a UTF-8 byte-order mark",
+            hint="TaskPack JSON is UTF-8 without a BOM; re-save it without one (or ask the sender to).",
+        )
+    sc.expect(b"{", "at the start of the file")
+    top: dict[str, Any] = {}
+    attachments: list[FlatAttachment] = []
+    seen_attachments = False
+    if sc.skip_ws() == b"}":
+        sc.i += 1
+    else:
+        while True:
+            key = sc.value(4096, "a top-level key")
+            if not isinstance(key, str):
+                raise FormatError("the file is not valid JSON: a key is not a string")
+            if key in top or (key == "attachments" and seen_attachments):
+                raise FormatError(f"the file has the top-level key {key!r} twice; which one is meant is ambiguous")
+            sc.expect(b":", f"after {key!r}")
+            if key == "attachments":
+                seen_attachments = True
+                attachments = _attachments(sc)
+            else:
+                top[key] = sc.value(MAX_SMALL_VALUE, f"the {key!r} value")
+            c = sc.skip_ws()
+            if c == b",":
+                sc.i += 1
+                continue
+            sc.expect(b"}", "to close the file's object")
+            break
+    if sc.skip_ws():
+        raise FormatError(f"the file has extra content after its JSON object (byte {sc.pos})")
+    if not seen_attachments:
+        attachments = []
+    return FlatContents(top, attachments)
+
+
+MAX_ATTACHMENTS = 100_000
+
+
+def _attachments(sc: _Scanner) -> list[FlatAttachment]:
+    sc.expect(b"[", "to open attachments")
+    out: list[FlatAttachment] = []
+    if sc.skip_ws() == b"]":
+        sc.i += 1
+        return out
+    while True:
+        if len(out) >= MAX_ATTACHMENTS:
+            raise LimitExceeded(f"the file has more than {MAX_ATTACHMENTS} attachments")
+        sc.expect(b"{", f"to open attachment {len(out) + 1}")
+        meta: dict[str, Any] = {}
+        span: Span | None = None
+        if sc.skip_ws() == b"}":
+            sc.i += 1
+        else:
+            while True:
+                key = sc.value(4096, "an attachment key")
+                if not isinstance(key, str):
+                    raise FormatError("the file is not valid JSON: a key is not a string")
+                if key in meta or (key == "data" and span is not None):
+                    raise FormatError(f"attachment {len(out) + 1} has the key {key!r} twice")
+                sc.expect(b":", f"after {key!r}")
+                if key == "data" and sc.skip_ws() == b'"':
+                    span = sc.string_span()
+                else:
+                    meta[key] = sc.value(64 << 10, f"attachment {len(out) + 1}'s {key!r}")
+                if sc.skip_ws() == b",":
+                    sc.i += 1
+                    continue
+                sc.expect(b"}", f"to close attachment {len(out) + 1}")
+                break
+        out.append(FlatAttachment(meta, span))
+        if sc.skip_ws() == b",":
+            sc.i += 1
+            continue
+        sc.expect(b"]", "to close attachments")
+        return out
+
+
+class SpanReader:
+    """Decode one attachment's `data` from its span in the file, chunk by chunk."""
+
+    def __init__(self, path: Path, span: Span, encoding: str, name: str) -> None:
+        self._f = open(path, "rb")
+        self._f.seek(span.start)
+        self._left = span.end - span.start
+        self._span = span
+        self._base64 = encoding == "base64"
+        self._name = name
+        self._carry = b""  # base64 chars not yet a multiple of 4
+        self._hold = ""  # escaped text not yet complete
+        self._utf8 = codecs.getincrementaldecoder("utf-8")("strict")
+        self._out = b""
+
+    def _raw_piece(self) -> bytes | None:
+        if self._left <= 0:
+            return None
+        data = self._f.read(min(B64_CHUNK * 4 // 3, self._left))
+        if not data:
+            raise FormatError(f"attachment {self._name!r} is cut short (the file is truncated)")
+        self._left -= len(data)
+        return data
+
+    def _unescape(self, data: bytes, final: bool) -> str:
+        try:
+            text = self._hold + self._utf8.decode(data, final)
+        except UnicodeDecodeError:
+            raise FormatError(f"attachment {self._name!r} is not valid UTF-8") from None
+        cut = len(text) if final else _safe_cut(text)
+        self._hold = text[cut:]
+        piece = text[:cut]
+        if not piece:
+            return ""
+        try:
+            return str(json.loads('"' + piece + '"'))
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"attachment {self._name!r} has invalid JSON string content ({exc.msg})") from None
+
+    def _next(self) -> bytes | None:
+        data = self._raw_piece()
+        final = self._left <= 0
+        if data is None:
+            if self._carry or self._hold:
+                data, final = b"", True
+            else:
+                return None
+        if self._span.escapes:
+            text = self._unescape(data, final)
+            if self._base64:
+                chars = text.encode("ascii", "replace")
+            else:
+                try:
+                    return text.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise FormatError(f"attachment {self._name!r} contains an unpaired surrogate") from None
+        else:
+            if not self._base64:
+                if data.translate(None, _NOT_CONTROL):
+                    raise FormatError(f"attachment {self._name!r} has a raw control character inside a JSON string")
+                try:
+                    self._utf8.decode(data, final)
+                except UnicodeDecodeError:
+                    raise FormatError(f"attachment {self._name!r} is not valid UTF-8") from None
+                return data
+            chars = data
+        chars = self._carry + chars
+        cut = len(chars) if final else len(chars) - len(chars) % 4
+        self._carry = chars[cut:]
+        try:
+            return _b64decode(chars[:cut]) if cut else b""
+        except (binascii.Error, ValueError):
+            raise IntegrityError(f"attachment {self._name!r} is not valid base64", place=self._name) from None
+
+    def read(self, n: int = -1) -> bytes:
+        while not self._out:
+            piece = self._next()
+            if piece is None:
+                return b""
+            self._out = piece
+        if n is None or n < 0 or n >= len(self._out):
+            out, self._out = self._out, b""
+        else:
+            out, self._out = self._out[:n], self._out[n:]
+        return out
+
+    def close(self) -> None:
+        self._f.close()
+
+    def __enter__(self) -> SpanReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+_NOT_CONTROL = bytes(range(0x20, 0x100))
+
+
+def _safe_cut(text: str) -> int:
+    """Index up to which `text` holds only complete escapes (and no half surrogate pair).
+
+    Whatever is held back is at most 12 characters, so memory stays bounded.
+    """
+    cut = len(text)
+    i = text.rfind("\\", max(0, len(text) - 12))
+    while i >= 0:
+        j = i
+        while j > 0 and text[j - 1] == "\\":
+            j -= 1
+        if (i - j + 1) % 2 == 1:  # the backslash at i starts an escape
+            need = 6 if text[i + 1 : i + 2] == "u" else 2
+            if i + need > len(text):
+                cut = i
+            elif need == 6 and i + 6 == len(text) and text[i + 2 : i + 4].lower() in ("d8", "d9", "da", "db"):
+                cut = i  # a high surrogate whose low half may be in the next piece
+            break
+        i = text.rfind("\\", max(0, len(text) - 12), j)
+    return cut
+
+
+def span_size(span: Span, encoding: str) -> int | None:
+    """The decoded size, when it follows from the span alone (no escapes)."""
+    if span.escapes:
+        return None
+    n = span.end - span.start
+    if encoding != "base64":
+        return n
+    return None  # padding is only known by looking; the reader checks sizes anyway

@@ -1,0 +1,156 @@
+"""Luggage: the files that travel with a pack, and the rules their names obey.
+
+A luggage name is a relative POSIX path under ``data/files/`` (bag) or the ``name`` of a
+flat attachment. Names keep their meaning: ``a b.txt`` stays ``a b.txt`` and ``é.txt``
+stays ``é.txt``. A name that could escape the target folder, or that two file systems
+would read differently, is refused — never silently rewritten into another name.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import UnsafeEntry, UsageError
+
+MAX_NAME_BYTES = 1024  # a whole luggage path, UTF-8
+MAX_SEGMENT_BYTES = 255  # one path segment: the common file-system limit
+_WINDOWS_RESERVED = frozenset(
+    ["con", "prn", "aux", "nul"] + [f"com{i}" for i in range(1, 10)] + [f"lpt{i}" for i in range(1, 10)]
+)
+_FORBIDDEN_CHARS = set('<>:"|?*\\')
+
+
+def check_luggage_name(name: str, *, where: str = "luggage") -> str:
+    """Return `name` unchanged if it is a safe relative luggage path, else raise UnsafeEntry.
+
+    Refused: empty names, absolute paths, drive letters, backslashes, ``.``/``..``
+    segments, empty segments, control characters, characters Windows cannot store,
+    reserved device names, and over-long names.
+    """
+    def bad(why: str) -> UnsafeEntry:
+        return UnsafeEntry(f"{where} name {name!r} {why}", place=name)
+
+    if not isinstance(name, str) or not name:
+        raise UnsafeEntry(f"{where} has an empty name", place=str(name))
+    if len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+        raise bad("is too long")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+        raise bad("contains a control character")
+    if "\\" in name:
+        raise bad("contains a backslash (a Windows path separator)")
+    if name.startswith("/"):
+        raise bad("is an absolute path")
+    if len(name) >= 2 and name[1] == ":" and name[0].isalpha():
+        raise bad("starts with a drive letter")
+    for seg in name.split("/"):
+        if seg in ("", ".", ".."):
+            raise bad("has an empty, '.' or '..' segment")
+        if len(seg.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES:
+            raise bad("has a segment longer than 255 bytes")
+        if set(seg) & _FORBIDDEN_CHARS:
+            raise bad("contains a character Windows cannot store (<>:\"|?*)")
+        if seg.split(".")[0].lower() in _WINDOWS_RESERVED:
+            raise bad("is a reserved device name on Windows")
+        if seg != seg.rstrip(" ."):
+            raise bad("has a segment ending in a space or dot")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise bad("is not valid Unicode") from None
+    return name
+
+
+def collision_key(name: str) -> str:
+    """Two names with the same key would land on one file on macOS or Windows."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def check_unique(names: Iterable[str], *, where: str = "luggage") -> None:
+    """Refuse duplicate names and names that collide on case-insensitive file systems."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = collision_key(name)
+        if key in seen:
+            other = seen[key]
+            what = "appears twice" if other == name else f"collides with {other!r} on case-insensitive disks"
+            raise UnsafeEntry(f"{where} name {name!r} {what}", place=name)
+        seen[key] = name
+    # a file and a folder of the same name: "a" and "a/b" cannot both land
+    folders = {collision_key(n).rsplit("/", 1)[0] for n in seen.values() if "/" in n}
+    expanded = set()
+    for f in folders:
+        parts = f.split("/")
+        expanded.update("/".join(parts[: i + 1]) for i in range(len(parts)))
+    for key, name in seen.items():
+        if key in expanded:
+            raise UnsafeEntry(f"{where} name {name!r} is both a file and a folder", place=name)
+
+
+@dataclass(frozen=True)
+class LuggageSource:
+    """Bytes to put into a pack: a name under ``files/`` and a way to stream them.
+
+    `sha256` may be given when it is already known (a content-addressed blob, a digest
+    checked while reading); the writer then trusts it only as a hint and still hashes
+    the bytes it actually writes.
+    """
+
+    name: str
+    size: int
+    opener: Callable[[], BinaryIO] = field(repr=False)
+    sha256: str | None = None
+
+    def open(self) -> BinaryIO:
+        return self.opener()
+
+    @classmethod
+    def from_path(cls, path: Path | str, name: str | None = None) -> LuggageSource:
+        p = Path(path)
+        return cls(name=name or p.name, size=p.stat().st_size, opener=lambda: open(p, "rb"))
+
+    @classmethod
+    def from_bytes(cls, name: str, data: bytes) -> LuggageSource:
+        return cls(name=name, size=len(data), opener=lambda: io.BytesIO(data))
+
+
+def luggage_from_paths(paths: Sequence[Path | str]) -> list[LuggageSource]:
+    """Files as given; a folder is walked (sorted) and keeps its shape: ``docs/a/b.txt``.
+
+    Symlinks and special files inside folders are skipped: luggage is regular files.
+    """
+    out: list[LuggageSource] = []
+
+    def walk(p: Path, rel: str) -> None:
+        if p.is_symlink() and p.is_dir():
+            return
+        if p.is_file():
+            out.append(LuggageSource.from_path(p, rel))
+        elif p.is_dir():
+            for child in sorted(os.listdir(p)):
+                walk(p / child, f"{rel}/{child}")
+
+    for raw in paths:
+        p = Path(raw)
+        if not p.exists():
+            raise UsageError(f"no such file or folder: {p}", hint="Check the path and try again.")
+        walk(p, p.resolve().name if p.name in ("", ".", "..") else p.name)
+    for src in out:
+        check_luggage_name(src.name)
+    check_unique(s.name for s in out)
+    return out
+
+
+@dataclass(frozen=True)
+class LuggageItem:
+    """One luggage file inside an opened pack (see `pack.OpenedPack.open_luggage`)."""
+
+    name: str
+    size: int
+    #: the digest the pack declares (bag manifest or flat `sha256`); None if it declares none
+    sha256: str | None

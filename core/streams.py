@@ -1,0 +1,139 @@
+"""Small streaming helpers: chunked reads, a hashing thread, a verifying reader.
+
+Memory stays bounded: nothing here holds more than a few chunks at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
+
+from .errors import IntegrityError
+
+CHUNK = 1 << 20  # 1 MiB
+
+
+def read_exactly_chunks(f: BinaryIO, size: int, name: str, chunk: int = CHUNK) -> Iterator[bytes]:
+    """Yield exactly `size` bytes from `f` in chunks; a source that is shorter or longer
+    than it said is an error (a file that changed while it was read, or a lying header)."""
+    left = size
+    while left > 0:
+        data = f.read(min(chunk, left))
+        if not data:
+            raise IntegrityError(f"{name!r} ended {left} bytes early (it changed while being read?)")
+        left -= len(data)
+        yield data
+    if f.read(1):
+        raise IntegrityError(f"{name!r} is longer than its declared size (it changed while being read?)")
+
+
+class Hasher:
+    """sha256 on a background thread for large inputs, so hashing overlaps other work.
+
+    hashlib releases the GIL on large buffers, so the hash of chunk *n* runs while the
+    caller compresses, CRCs and writes chunk *n+1*. At most 4 chunks wait in the queue.
+    """
+
+    def __init__(self) -> None:
+        self._h = hashlib.sha256()
+        self._q: queue.Queue[bytes | None] | None = None
+        self._t: threading.Thread | None = None
+        self._pending = 0
+
+    def update(self, data: bytes) -> None:
+        if len(data) < (256 << 10) and self._q is None:
+            self._h.update(data)
+            return
+        if self._q is None:
+            self._q = queue.Queue(maxsize=4)
+            self._t = threading.Thread(target=self._run, name="sha256", daemon=True)
+            self._t.start()
+        self._q.put(data)
+
+    def _run(self) -> None:
+        assert self._q is not None
+        while True:
+            item = self._q.get()
+            if item is None:
+                return
+            self._h.update(item)
+
+    def hexdigest(self) -> str:
+        if self._q is not None and self._t is not None:
+            self._q.put(None)
+            self._t.join()
+            self._q = None
+            self._t = None
+        return self._h.hexdigest()
+
+
+class VerifyingReader:
+    """Wrap a stream; at EOF its bytes must have the expected sha256 and size.
+
+    Until EOF the bytes are *unverified*: callers that write them somewhere must do so
+    into a temporary place and only keep it after reading to the end without an error.
+    """
+
+    def __init__(
+        self,
+        raw: BinaryIO,
+        *,
+        name: str,
+        size: int | None,
+        sha256: str | None,
+        on_digest: Callable[[str], None] | None = None,
+    ) -> None:
+        self._raw = raw
+        self._name = name
+        self._size = size
+        self._expected = sha256
+        self._hasher = Hasher()
+        self._count = 0
+        self._done = False
+        self._on_digest = on_digest
+        self.digest: str | None = None
+
+    def read(self, n: int = -1) -> bytes:
+        if self._done:
+            return b""
+        data = self._raw.read(n if n is not None and n >= 0 else CHUNK * 64)
+        if data:
+            self._count += len(data)
+            if self._size is not None and self._count > self._size:
+                raise IntegrityError(f"luggage {self._name!r} is longer than declared", place=self._name)
+            self._hasher.update(data)
+            return data
+        self._finish()
+        return b""
+
+    def _finish(self) -> None:
+        self._done = True
+        self.digest = self._hasher.hexdigest()
+        if self._size is not None and self._count != self._size:
+            raise IntegrityError(
+                f"luggage {self._name!r} has {self._count} bytes but declares {self._size}", place=self._name
+            )
+        if self._expected is not None and self.digest != self._expected.lower():
+            raise IntegrityError(f"luggage {self._name!r} does not match its sha256", place=self._name)
+        if self._on_digest:
+            self._on_digest(self.digest)
+
+    def readinto(self, b: bytearray | memoryview) -> int:
+        data = self.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self._raw.close()
+
+    def __enter__(self) -> VerifyingReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

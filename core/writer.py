@@ -1,0 +1,102 @@
+"""Writing a pack file atomically in either encoding — the low level under `packer`.
+
+Nothing outside `packer.make_pack` calls this: packing must seal and refuse first.
+The file appears under its final name only when every byte is written and flushed; a
+failure or cancellation leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import bag, canonical, flat
+from .errors import Cancelled
+from .luggage import LuggageSource, check_luggage_name, check_unique
+from .pack import content_digest
+
+#: a flat attachment above this size may not survive a chat app (A2A descriptor value)
+MAX_INLINE_ATTACHMENT_BYTES = 1 << 20
+
+ChunkTap = Callable[[str, bytes], None]
+
+
+@dataclass
+class WriteResult:
+    path: Path
+    encoding: str
+    size: int
+    content_digest: str
+    luggage_digests: dict[str, str]
+    warnings: list[str] = field(default_factory=list)
+    sealed: list[str] = field(default_factory=list)
+
+
+def write_pack(
+    data: dict[str, Any],
+    luggage: Sequence[LuggageSource],
+    out: Path,
+    *,
+    encoding: str,
+    tap: ChunkTap | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> WriteResult:
+    """Write `data` (the pack object, as JSON values) and `luggage` to `out`."""
+    for src in luggage:
+        check_luggage_name(src.name)
+    check_unique(s.name for s in luggage)
+    warnings = []
+    if encoding == "flat":
+        big = [s.name for s in luggage if s.size > MAX_INLINE_ATTACHMENT_BYTES]
+        if big:
+            warnings.append(
+                f"{len(big)} attachment(s) are over 1 MiB inline ({', '.join(big[:3])}): chat apps may "
+                "not carry this file; send the .taskpack form if it does not arrive whole"
+            )
+    total = sum(s.size for s in luggage)
+    done = 0
+
+    def on_chunk(name: str, chunk: bytes) -> None:
+        if cancel and cancel():
+            raise Cancelled()
+        if tap:
+            tap(name, chunk)
+
+    def on_progress(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress(done, total)
+
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "w+b") as fp:
+            if encoding == "bag":
+                passport_json = canonical.json_bytes(data)
+                digests = bag.write_bag(fp, data, passport_json, luggage, tap=on_chunk, progress=on_progress).digests
+            elif encoding == "flat":
+                digests = flat.write_flat(fp, data, luggage, tap=on_chunk, progress=on_progress)
+            else:
+                raise ValueError(f"unknown encoding {encoding!r}")
+            fp.flush()
+            os.fsync(fp.fileno())
+            size = fp.tell()
+        os.replace(tmp, out)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+    return WriteResult(
+        path=out, encoding=encoding, size=size,
+        content_digest=content_digest(data, [(s.name, digests[s.name]) for s in luggage]),
+        luggage_digests=digests, warnings=warnings,
+    )  # fmt: skip
