@@ -1,0 +1,202 @@
+"""The folder watcher: events are hints; a pack is reported once, when stable and parsed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from taskpack.app.watcher import FolderWatcher, FoundPack, default_folders, is_pack_name
+from taskpack.core.luggage import LuggageSource
+from taskpack.core.writer import write_pack
+
+
+def pack_data(title: str = "Fix the invoice export") -> dict[str, object]:
+    return {
+        "spec": "task-passport-bag/0.1",
+        "kind": "handoff",
+        "packed_at": "2026-08-16T03:11:04Z",
+        "origin": {"actor": "wei", "machine": "wei-laptop", "harness": "test"},
+        "lineage": {"root_id": "TP-G6RZ-DS3B", "from_version": 2, "chain": ["TP-G6RZ-DS3B@2"]},
+        "note": "for you",
+        "passport": {"id": "TP-G6RZ-DS3B", "title": title, "version": 2, "facts": []},
+        "asks": [{"id": "a1", "what": "which format?", "accept": "csv or xlsx", "status": "open"}],
+        "landing_checks": [],
+    }
+
+
+def make_pack_bytes(tmp_path: Path, encoding: str = "bag", size: int = 200_000) -> bytes:
+    out = tmp_path / f"made.{encoding}"
+    luggage = [LuggageSource.from_bytes("data.bin", bytes(range(256)) * (size // 256))]
+    write_pack(pack_data(), luggage, out, encoding=encoding)
+    data = out.read_bytes()
+    out.unlink()
+    return data
+
+
+class Collector:
+    def __init__(self) -> None:
+        self.found: list[FoundPack] = []
+        self.rejected: list[tuple[Path, str]] = []
+        self.event = threading.Event()
+
+    def on_found(self, found: FoundPack) -> None:
+        self.found.append(found)
+        self.event.set()
+
+    def on_rejected(self, path: Path, why: str) -> None:
+        self.rejected.append((path, why))
+        self.event.set()
+
+    def wait(self, timeout: float = 10.0) -> None:
+        assert self.event.wait(timeout), "the watcher reported nothing"
+        self.event.clear()
+
+
+def watcher(folder: Path, got: Collector, **kw: object) -> FolderWatcher:
+    return FolderWatcher(
+        [folder], got.on_found, got.on_rejected, settle=0.4, tick=0.05, mount_roots=[], **kw
+    )  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "wanted"),
+    [
+        ("a.taskpack", True),
+        ("a.TASKPACK.json", True),
+        ("old.tpx", True),
+        ("a.taskpack.part", False),
+        ("a.taskpack.crdownload", False),
+        ("a.taskpack.tmp", False),
+        ("a.taskpack.download", False),
+        (".a.taskpack.1234.partial", False),
+        (".hidden.taskpack", False),
+        ("notes.json", False),
+        ("photo.jpg", False),
+    ],
+)
+def test_pack_names(name: str, wanted: bool) -> None:
+    assert is_pack_name(name) is wanted
+
+
+def test_slow_chunked_part_file_renamed_is_reported_once(tmp_path: Path) -> None:
+    inbox = tmp_path / "Downloads"
+    inbox.mkdir()
+    body = make_pack_bytes(tmp_path)
+    got = Collector()
+    with watcher(inbox, got):
+        part = inbox / "work.taskpack.part"
+        with open(part, "wb") as f:
+            step = len(body) // 8 + 1
+            for i in range(0, len(body), step):
+                f.write(body[i : i + step])
+                f.flush()
+                time.sleep(0.08)
+        assert got.found == []  # a .part name is never a candidate
+        final = inbox / "work.taskpack"
+        part.rename(final)
+        got.wait()
+        time.sleep(1.0)  # several settle periods: nothing is reported twice
+    assert [f.path for f in got.found] == [final]
+    assert got.found[0].kind == "handoff"
+    assert got.found[0].title == "Fix the invoice export"
+    assert got.found[0].sender == "wei@wei-laptop"
+    assert got.found[0].open_asks == 1
+    assert got.rejected == []
+
+
+def test_file_written_in_place_waits_until_stable(tmp_path: Path) -> None:
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    body = make_pack_bytes(tmp_path, "flat")
+    got = Collector()
+    target = inbox / "work.taskpack.json"
+    with watcher(inbox, got):
+        with open(target, "wb") as f:
+            half = len(body) // 2
+            f.write(body[:half])
+            f.flush()
+            time.sleep(0.25)  # a pause shorter than `settle`: still being written
+            assert got.found == [] and got.rejected == []
+            f.write(body[half:])
+        got.wait()
+        time.sleep(0.6)
+    assert [f.path for f in got.found] == [target]
+    assert got.found[0].encoding == "flat"
+    assert got.rejected == []
+
+
+def test_existing_files_are_found_at_start_and_junk_is_rejected_once(tmp_path: Path) -> None:
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    (inbox / "ready.taskpack").write_bytes(make_pack_bytes(tmp_path))
+    (inbox / "broken.taskpack").write_bytes(b"PK\x03\x04 this is not a zip at all")
+    (inbox / "holiday.jpg").write_bytes(b"\xff\xd8")
+    got = Collector()
+    with watcher(inbox, got):
+        deadline = time.monotonic() + 10
+        while (not got.found or not got.rejected) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.6)
+    assert [f.path.name for f in got.found] == ["ready.taskpack"]
+    assert [p.name for p, _ in got.rejected] == ["broken.taskpack"]
+    assert got.rejected[0][1].endswith(".")  # one sentence for a person
+
+
+def test_rescan_finds_files_without_events(tmp_path: Path) -> None:
+    """Where events are unavailable (a network share), periodic rescans still find packs."""
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    got = Collector()
+    with watcher(inbox, got, use_events=False, rescan_every=0.2):
+        (inbox / "late.taskpack").write_bytes(make_pack_bytes(tmp_path))
+        got.wait()
+    assert [f.path.name for f in got.found] == ["late.taskpack"]
+
+
+def test_new_removable_drive_is_scanned_once_at_top_level(tmp_path: Path) -> None:
+    media = tmp_path / "media" / "me"
+    media.mkdir(parents=True)
+    (media / "OLD-STICK").mkdir()
+    (media / "OLD-STICK" / "old.taskpack").write_bytes(make_pack_bytes(tmp_path))
+    got = Collector()
+    w = FolderWatcher(
+        [], got.on_found, got.on_rejected, settle=0.2, tick=0.05, mount_roots=[media],
+        mount_poll=0.1,
+    )  # fmt: skip
+    with w:
+        time.sleep(0.3)
+        stick = tmp_path / "staging" / "USB"
+        (stick / "deep").mkdir(parents=True)
+        (stick / "handoff.taskpack").write_bytes(make_pack_bytes(tmp_path))
+        (stick / "deep" / "nested.taskpack").write_bytes(make_pack_bytes(tmp_path))
+        stick.rename(media / "USB")  # "mounted"
+        got.wait()
+        time.sleep(0.5)
+    assert [f.path for f in got.found] == [media / "USB" / "handoff.taskpack"]
+
+
+def test_default_folders_use_xdg_downloads_and_existing_chat_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    (home / ".config").mkdir(parents=True)
+    (home / ".config" / "user-dirs.dirs").write_text(
+        'XDG_DESKTOP_DIR="$HOME/Desktop"\nXDG_DOWNLOAD_DIR="$HOME/下载"\n', encoding="utf-8"
+    )
+    (home / "Downloads" / "Telegram Desktop").mkdir(parents=True)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    folders = default_folders(home)
+    assert folders[0] == home / "下载"
+    assert home / "Downloads" / "Telegram Desktop" in folders
+    assert home / "Documents" / "WeChat Files" not in folders  # absent here
+
+
+def test_scan_once_reports_what_is_there(tmp_path: Path) -> None:
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    (inbox / "a.taskpack").write_bytes(make_pack_bytes(tmp_path))
+    got = Collector()
+    watcher(inbox, got).scan_once()
+    assert [f.path.name for f in got.found] == ["a.taskpack"]
