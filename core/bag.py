@@ -178,6 +178,8 @@ class BagContents:
     tags: dict[str, bytes]  # tag file name → bytes (bagit.txt, bag-info.txt, manifests)
     notes: list[str]
     prefix: str  # "" or "<folder>/" when the bag was zipped inside one top-level folder
+    #: integrity problems found when reading with strict=False (the judge keeps going)
+    problems: list[str] = field(default_factory=list)
 
 
 def _parse_manifest(raw: bytes, what: str) -> dict[str, str]:
@@ -209,9 +211,20 @@ def _read_small(sz: SafeZip, info: zipfile.ZipInfo, limit: int, what: str) -> by
     return data
 
 
-def read_bag(sz: SafeZip) -> BagContents:
-    """Check a bag's structure, tag files, manifests and passport.json; no luggage is read."""
+def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
+    """Check a bag's structure, tag files, manifests and passport.json; no luggage is read.
+
+    With `strict=False` (the judge), a digest, manifest or Payload-Oxum disagreement is
+    recorded in `problems` instead of raised, so the other checks can still run.
+    """
     notes: list[str] = []
+    problems: list[str] = []
+
+    def fail(exc: IntegrityError) -> None:
+        if strict:
+            raise exc
+        problems.append(exc.message)
+
     entries: dict[str, zipfile.ZipInfo] = {}
     names = []
     for info in sz.infos:
@@ -251,28 +264,33 @@ def read_bag(sz: SafeZip) -> BagContents:
                 if path in entries:
                     tags[path] = _read_small(sz, entries[path], MAX_TAG_BYTES, path)
                 else:
-                    raise IntegrityError(f"tagmanifest-sha256.txt lists {path!r}, which is not in the bag", place=path)
+                    fail(IntegrityError(f"tagmanifest-sha256.txt lists {path!r}, which is not in the bag", place=path))
+                    continue
             if hashlib.sha256(tags[path]).hexdigest() != digest:
-                raise IntegrityError(f"{path} does not match its digest in tagmanifest-sha256.txt", place=path)
+                fail(IntegrityError(f"{path} does not match its digest in tagmanifest-sha256.txt", place=path))
     else:
         notes.append("the bag has no tagmanifest-sha256.txt, so its tag files are not vouched for")
     manifest = _parse_manifest(tags["manifest-sha256.txt"], "manifest-sha256.txt")
     payload = [n for n in entries if n.startswith("data/")]
     for path in payload:
         if path not in manifest:
-            raise IntegrityError(
+            fail(IntegrityError(
                 f"{path} is in the bag but not in manifest-sha256.txt (a file nobody vouched for)", place=path
-            )
+            ))  # fmt: skip
     for path in manifest:
         if path not in entries:
-            raise IntegrityError(f"manifest-sha256.txt lists {path!r}, which is missing from the bag", place=path)
+            fail(IntegrityError(f"manifest-sha256.txt lists {path!r}, which is missing from the bag", place=path))
+            continue
         if not path.startswith("data/"):
             raise UnsafeEntry(f"manifest-sha256.txt lists {path!r}, which is outside data/", place=path)
     if "bag-info.txt" in tags:
-        _check_oxum(tags["bag-info.txt"], [entries[p] for p in payload], notes)
+        try:
+            _check_oxum(tags["bag-info.txt"], [entries[p] for p in payload], notes)
+        except IntegrityError as exc:
+            fail(exc)
     passport_json = _read_small(sz, entries[PASSPORT], MAX_PASSPORT_BYTES, PASSPORT)
-    if hashlib.sha256(passport_json).hexdigest() != manifest[PASSPORT]:
-        raise IntegrityError(f"{PASSPORT} does not match its digest in manifest-sha256.txt", place=PASSPORT)
+    if hashlib.sha256(passport_json).hexdigest() != manifest.get(PASSPORT):
+        fail(IntegrityError(f"{PASSPORT} does not match its digest in manifest-sha256.txt", place=PASSPORT))
     luggage = []
     infos = {}
     for path in payload:
@@ -282,9 +300,9 @@ def read_bag(sz: SafeZip) -> BagContents:
             notes.append(f"{path} is neither data/passport.json nor luggage under data/files/; it is ignored")
             continue
         name = path[len(FILES) :]
-        luggage.append(LuggageItem(name=name, size=entries[path].file_size, sha256=manifest[path]))
+        luggage.append(LuggageItem(name=name, size=entries[path].file_size, sha256=manifest.get(path)))
         infos[name] = entries[path]
-    return BagContents(passport_json, luggage, infos, tags, notes, prefix)
+    return BagContents(passport_json, luggage, infos, tags, notes, prefix, problems)
 
 
 def _check_oxum(info_txt: bytes, payload: list[zipfile.ZipInfo], notes: list[str]) -> None:

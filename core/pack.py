@@ -61,6 +61,8 @@ class OpenedPack:
     passport_json: bytes = b""
     #: bag only: tag files as in the file
     tags: dict[str, bytes] = field(default_factory=dict)
+    #: integrity problems recorded instead of raised (only when opened with strict=False)
+    problems: list[str] = field(default_factory=list)
     _zip: SafeZip | None = None
     _zip_fp: BinaryIO | None = None
     _infos: dict[str, Any] = field(default_factory=dict)
@@ -162,8 +164,14 @@ def _check_pack_object(data: Any, where: str) -> PackObject:
     return PackObject.from_data(data, where="")
 
 
-def open_pack(path: str | os.PathLike[str], *, limits: ZipLimits | None = None) -> OpenedPack:
-    """Open a `.taskpack`, `.taskpack.json` or `.tpx` file for reading (see module doc)."""
+def open_pack(
+    path: str | os.PathLike[str], *, limits: ZipLimits | None = None, strict: bool = True
+) -> OpenedPack:
+    """Open a `.taskpack`, `.taskpack.json` or `.tpx` file for reading (see module doc).
+
+    `strict=False` is for the judge only: digest disagreements in a bag's tag files and
+    manifests are collected in `OpenedPack.problems` rather than raised.
+    """
     p = Path(path)
     if not p.is_file():
         if p.exists():
@@ -171,15 +179,15 @@ def open_pack(path: str | os.PathLike[str], *, limits: ZipLimits | None = None) 
         raise FileNotFoundError(2, "No such file", str(p))
     kind = sniff(p)
     if kind == "bag":
-        return _open_bag(p, limits)
+        return _open_bag(p, limits, strict)
     return _open_json(p)
 
 
-def _open_bag(p: Path, limits: ZipLimits | None) -> OpenedPack:
+def _open_bag(p: Path, limits: ZipLimits | None, strict: bool) -> OpenedPack:
     fp = open(p, "rb")
     try:
         sz = SafeZip(fp, os.fstat(fp.fileno()).st_size, limits)
-        contents = bag.read_bag(sz)
+        contents = bag.read_bag(sz, strict=strict)
         data = canonical.parse_json(contents.passport_json, what="data/passport.json")
         pack = _check_pack_object(data, "data/passport.json")
         notes = list(contents.notes)
@@ -188,7 +196,7 @@ def _open_bag(p: Path, limits: ZipLimits | None) -> OpenedPack:
         return OpenedPack(
             path=p, encoding="bag", data=data, pack=pack, luggage=contents.luggage, notes=notes,
             passport_json=contents.passport_json, tags=contents.tags, _zip=sz, _zip_fp=fp,
-            _infos=contents.infos,
+            _infos=contents.infos, problems=contents.problems,
         )  # fmt: skip
     except BaseException:
         fp.close()

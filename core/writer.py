@@ -46,8 +46,13 @@ def write_pack(
     tap: ChunkTap | None = None,
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
+    before_commit: Callable[[], None] | None = None,
 ) -> WriteResult:
-    """Write `data` (the pack object, as JSON values) and `luggage` to `out`."""
+    """Write `data` (the pack object, as JSON values) and `luggage` to `out`.
+
+    `before_commit()` runs when every byte is written but before the file takes its
+    final name; if it raises, nothing is left behind (the refusal scanner uses this).
+    """
     for src in luggage:
         check_luggage_name(src.name)
     check_unique(s.name for s in luggage)
@@ -90,6 +95,8 @@ def write_pack(
             fp.flush()
             os.fsync(fp.fileno())
             size = fp.tell()
+        if before_commit:
+            before_commit()
         os.replace(tmp, out)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -1,0 +1,216 @@
+"""CLI verbs that work on pack files without touching the store: convert, show, verify,
+conformance."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+from taskpack.app.cli import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, warn
+from taskpack.core.pack import OpenedPack, open_pack
+
+_ID = re.compile(r"^TP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$")
+
+
+def _machine() -> str:
+    try:
+        from taskpack.app.paths import machine_name
+    except ImportError:  # pragma: no cover - during bring-up
+        import socket
+
+        return socket.gethostname()
+    return machine_name()
+
+
+def _progress(args: argparse.Namespace, label: str) -> Any:
+    try:
+        from taskpack.app.progress import terminal_progress
+    except ImportError:
+        return None
+    return terminal_progress(label)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "convert",
+        help="convert a pack between .taskpack and .taskpack.json",
+        description="Re-encode a pack; the encoding is chosen by the output name "
+        "(*.taskpack.json → flat JSON, anything else → .taskpack zip). The file goes "
+        "through the same sealing and refusals as any pack this tool writes.",
+    )
+    p.add_argument("source", metavar="IN")
+    p.add_argument("--out", "-o", required=True, metavar="OUT")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(handler=cmd_convert)
+
+    p = sub.add_parser(
+        "show",
+        help="show what a pack file (or a passport ID) contains, without landing it",
+        description="Read-only: prints the pack's sender, lineage, facts (sealed ones marked), "
+        "required checks first, asks and luggage. Nothing is landed, nothing is run. "
+        "Given a passport id (TP-XXXX-XXXX) instead of a file, shows that passport.",
+    )
+    p.add_argument("file", metavar="FILE|ID")
+    p.add_argument("--json", action="store_true", help="print the pack object and luggage as JSON")
+    p.set_defaults(handler=cmd_show)
+
+    p = sub.add_parser(
+        "verify",
+        help="check a pack's structure and every digest (exit 0 ok, 1 broken)",
+        description="Checks the container, names, manifests and the sha256 of every luggage "
+        "byte. Does not judge the rules; for that see `taskpack conformance`.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_verify)
+
+    p = sub.add_parser(
+        "conformance",
+        help="judge a pack strictly against TaskPack 0.1 (C0–C10): exit 0 conformant, 2 not",
+        description="Judges the bytes as written and repairs nothing. Each check C0–C10 is "
+        "reported with its reason. Exit 0 conformant, 2 not conformant, 1 when the file "
+        "cannot be read at all (not a pack, or hostile).",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(handler=cmd_conformance)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from taskpack.core.packer import convert
+
+    out = Path(args.out)
+    if Path(args.source).resolve() == out.resolve():
+        warn("the output must be a different file from the input.")
+        return EXIT_ERROR
+    result = convert(args.source, out, machine=_machine(), progress=_progress(args, "converting"))
+    if args.json:
+        emit_json({
+            "path": str(result.path), "encoding": result.encoding, "bytes": result.size,
+            "content_digest": result.content_digest, "warnings": result.warnings,
+            "sealed": result.sealed,
+        })  # fmt: skip
+    else:
+        say(f"wrote {result.path} ({'flat JSON' if result.encoding == 'flat' else '.taskpack zip'}, {result.size} bytes)")
+        for line in result.sealed:
+            warn(f"sealed on the way: {line}")
+        for line in result.warnings:
+            warn(f"warning: {line}")
+    return EXIT_OK
+
+
+def cmd_conformance(args: argparse.Namespace) -> int:
+    from taskpack.core.conformance import judge
+
+    report = judge(args.file, progress=_progress(args, "judging"))
+    if args.json:
+        emit_json(report.to_data())
+    else:
+        for c in report.checks:
+            say(f"{c.id:>3} {'✓' if c.ok else '✗'} {c.requirement}")
+            for r in c.reasons[:5]:
+                say(f"      {r}")
+            if len(c.reasons) > 5:
+                say(f"      … and {len(c.reasons) - 5} more")
+        passed = sum(c.ok for c in report.checks)
+        verdict = "conformant" if report.conformant else "NOT conformant"
+        say(f"{args.file}: {verdict} ({passed}/{len(report.checks)} checks pass)")
+    return EXIT_OK if report.conformant else EXIT_REFUSED
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    with open_pack(args.file) as opened:
+        opened.verify(progress=_progress(args, "verifying"))
+        if args.json:
+            emit_json({
+                "ok": True, "encoding": opened.encoding, "luggage": len(opened.luggage),
+                "bytes": sum(i.size for i in opened.luggage), "notes": opened.notes,
+            })  # fmt: skip
+        else:
+            n = len(opened.luggage)
+            say(f"ok: {args.file} is intact ({opened.encoding}, {n} luggage file{'s' if n != 1 else ''}, every digest matches)")
+            for note in opened.notes:
+                say(f"note: {note}")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    if _ID.match(args.file) and not Path(args.file).exists():
+        from taskpack.app.cli_store import show_passport
+
+        return int(show_passport(args))
+    with open_pack(args.file) as opened:
+        if args.json:
+            emit_json({
+                "encoding": opened.encoding, "pack": opened.data,
+                "luggage": [{"name": i.name, "bytes": i.size, "sha256": i.sha256} for i in opened.luggage],
+                "notes": opened.notes,
+            })  # fmt: skip
+        else:
+            say(describe(opened))
+    return EXIT_OK
+
+
+def _q(text: Any) -> str:
+    """Pack text, quoted and on one line: it is the sender's data, never an instruction."""
+    s = str(text if text is not None else "").replace("\r", " ").replace("\n", " ⏎ ")
+    s = "".join(c if c.isprintable() else "�" for c in s)
+    return f"«{s}»"
+
+
+def describe(opened: OpenedPack) -> str:
+    """A person-readable summary of an opened pack. Every pack string is quoted."""
+    pk = opened.pack
+    st = pk.passport
+    origin = pk.origin
+    out = [
+        f"{pk.kind or '?'} pack ({opened.encoding}), spec {pk.spec or '?'}, packed {pk.packed_at or '(no time)'}",
+        f"from: {_q(origin.actor if origin else '')} on {_q(origin.machine if origin else '')}",
+    ]
+    if pk.lineage:
+        out.append(f"lineage: root {pk.lineage.root_id}, from version {pk.lineage.from_version}, chain {' → '.join(pk.lineage.chain or [])}")
+    if pk.note:
+        out.append(f"note: {_q(pk.note)}")
+    if st:
+        out += [f"title: {_q(st.title)}", f"goal: {_q(st.goal)}", f"current state: {_q(st.current_state)}"]
+    checks = pk.landing_checks or []
+    required = [c for c in checks if c.is_required]
+    if required:
+        out.append("required landing checks (do these first; the `how` is the sender's suggestion, not run):")
+        for c in required:
+            out.append(f"  [{c.id}] {_q(c.check)}" + (f"\n        sender suggests: {_q(c.how)}" if c.how else ""))
+    facts = pk.facts
+    if facts:
+        out.append("facts:")
+        for f in facts:
+            if f.verified and f.effective_scope != "machine":
+                mark = f"✓ ({f.effective_scope})"
+            elif f.needs_reverify or f.verified is False:
+                mark = f"unproven here (verified on {_q(f.verified_on)})" if f.verified_on else "unproven"
+            else:
+                mark = "✓ machine-scoped, NOT sealed" if f.verified else "unproven"
+            out.append(f"  - {_q(f.claim)} — {mark}")
+    if st and st.next_steps:
+        out.append("sender's next steps (after the checks):")
+        out += [f"  - {_q(s)}" for s in st.next_steps]
+    optional = [c for c in checks if not c.is_required]
+    if optional:
+        out.append("optional checks:")
+        out += [f"  [{c.id}] {_q(c.check)}" + (f" — sender suggests: {_q(c.how)}" if c.how else "") for c in optional]
+    if pk.asks:
+        out.append("asks:")
+        for a in pk.asks:
+            out.append(f"  [{a.id}] {_q(a.what)} — answered when: {_q(a.accept)} — {a.status or 'open'}")
+            if a.answer is not None:
+                out.append(f"        answer: {_q(a.answer)}")
+    if opened.luggage:
+        out.append("luggage:")
+        out += [f"  {i.name}  ({i.size} bytes)" for i in opened.luggage]
+    for note in opened.notes:
+        out.append(f"note: {note}")
+    return "\n".join(out)
+
+
+__all__ = ["EXIT_REFUSED", "describe", "register"]

@@ -1,0 +1,98 @@
+"""THE chokepoint: every pack this project writes, in either encoding, passes through here.
+
+`make_pack` seals machine-scoped facts (spec §4.2), refuses what must never travel
+(§4.1 credentials and transcripts, §4.3 asks without `accept`, §4.5 instruction fields),
+and only then lets `writer.write_pack` produce the file. The luggage is scanned while it
+is written — one pass — and a refusal found there deletes the half-written file.
+
+The CLI, the GUI, the A2A endpoint and `convert` all call this; nothing else writes a pack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .errors import Refused
+from .luggage import LuggageSource
+from .model import PackObject
+from .pack import OpenedPack, encoding_for, open_pack
+from .refusals import StreamScanner, scan_pack_object
+from .seal import seal_facts
+from .writer import WriteResult, write_pack
+
+
+def make_pack(
+    pack: PackObject,
+    luggage: Sequence[LuggageSource],
+    out: Path | str,
+    *,
+    machine: str,
+    encoding: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> WriteResult:
+    """Seal, refuse, write. `pack` is sealed in place (what was written is what you hold).
+
+    Raises `Refused` (nothing written) when the pack or its luggage carries something
+    the rules forbid; `PackError`/`IntegrityError` when a luggage source is broken.
+    """
+    out = Path(out)
+    enc = encoding or encoding_for(out)
+    sealed = seal_facts(pack, machine=machine)
+    data = pack.to_data()
+    findings = scan_pack_object(data)
+    if findings:
+        raise Refused(findings)
+    scanners: dict[str, StreamScanner] = {}
+
+    def tap(name: str, chunk: bytes) -> None:
+        scanner = scanners.get(name)
+        if scanner is None:
+            scanner = scanners[name] = StreamScanner(name)
+        scanner.feed(chunk)
+
+    def judge_luggage() -> None:
+        found = [f for s in scanners.values() for f in s.finish()]
+        if found:
+            raise Refused(found)
+
+    result = write_pack(
+        data, luggage, out, encoding=enc, tap=tap, progress=progress, cancel=cancel,
+        before_commit=judge_luggage,
+    )  # fmt: skip
+    result.sealed = sealed
+    return result
+
+
+def luggage_of(opened: OpenedPack) -> list[LuggageSource]:
+    """An opened pack's luggage as sources for a new pack; each verifies as it is read."""
+    return [
+        LuggageSource(
+            name=item.name, size=item.size, sha256=item.sha256,
+            opener=lambda item=item: opened.open_luggage(item),  # type: ignore[misc]
+        )  # fmt: skip
+        for item in opened.luggage
+    ]
+
+
+def convert(
+    source: Path | str,
+    out: Path | str,
+    *,
+    machine: str,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> WriteResult:
+    """Re-encode a pack (the encoding is chosen by `out`'s name) through the chokepoint.
+
+    A conformant pack comes out with the same content; one that carried a machine
+    fact still wearing a ✓ comes out sealed (`result.sealed` says which), with
+    `verified_on` the sender's machine as the pack names it.
+    """
+    with open_pack(source) as opened:
+        origin_machine = opened.pack.origin.machine if opened.pack.origin else None
+        return make_pack(
+            opened.pack, luggage_of(opened), out, machine=origin_machine or machine,
+            progress=progress, cancel=cancel,
+        )  # fmt: skip
