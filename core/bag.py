@@ -137,17 +137,19 @@ def _write_luggage(
                 progress(len(first))
             return hashlib.sha256(first).hexdigest()
         deflate = deflate_pays(first, gain=canonical.PROBE_GAIN)
-        hasher = Hasher()
+        trusted = src.sha256 if src.verified_stream else None
+        hasher = None if trusted else Hasher()
         entry = zw.begin_stream(name, src.size, deflate=deflate)
         for chunk in _chain(first, read_exactly_chunks(f, src.size - len(first), src.name)):
-            hasher.update(chunk)
+            if hasher:
+                hasher.update(chunk)
             if tap:
                 tap(src.name, chunk)
             entry.write(chunk)
             if progress:
                 progress(len(chunk))
         written = entry.finish()
-        digest = hasher.hexdigest()
+        digest = hasher.hexdigest() if hasher else str(trusted)
     if deflate and written >= src.size:
         # the probe was wrong about the rest: store it after all (rule in docs/format.md)
         entry.discard()

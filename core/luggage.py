@@ -96,15 +96,17 @@ def check_unique(names: Iterable[str], *, where: str = "luggage") -> None:
 class LuggageSource:
     """Bytes to put into a pack: a name under ``files/`` and a way to stream them.
 
-    `sha256` may be given when it is already known (a content-addressed blob, a digest
-    checked while reading); the writer then trusts it only as a hint and still hashes
-    the bytes it actually writes.
+    `sha256` may be given when it is already known. The writer trusts it instead of
+    hashing again only when `verified_stream` is true: the opener's stream itself checks
+    the bytes against `sha256` and raises at the end if they differ (a luggage stream of
+    an opened pack does), so a wrong digest can never be written into a manifest.
     """
 
     name: str
     size: int
     opener: Callable[[], BinaryIO] = field(repr=False)
     sha256: str | None = None
+    verified_stream: bool = False
 
     def open(self) -> BinaryIO:
         return self.opener()

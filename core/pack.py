@@ -20,7 +20,7 @@ from typing import Any, BinaryIO, Literal
 
 from . import bag, canonical, flat, legacy
 from .errors import Cancelled, FormatError, IntegrityError, UnsupportedVersion
-from .luggage import LuggageItem, check_luggage_name, check_unique
+from .luggage import LuggageItem, LuggageSource, check_luggage_name, check_unique
 from .model import FLAT_VERSION, KNOWN_SPECS, PackObject
 from .streams import CHUNK, VerifyingReader
 from .zipio import SafeZip, ZipLimits
@@ -145,6 +145,17 @@ class OpenedPack:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def luggage_of(opened: OpenedPack) -> list[LuggageSource]:
+    """An opened pack's luggage as sources for a new pack; each verifies as it is read."""
+    return [
+        LuggageSource(
+            name=item.name, size=item.size, sha256=item.sha256, verified_stream=item.sha256 is not None,
+            opener=lambda item=item: opened.open_luggage(item),  # type: ignore[misc]
+        )  # fmt: skip
+        for item in opened.luggage
+    ]
 
 
 def content_digest(data: dict[str, Any], luggage: list[tuple[str, str]]) -> str:

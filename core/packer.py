@@ -16,7 +16,7 @@ from pathlib import Path
 from .errors import Refused
 from .luggage import LuggageSource
 from .model import PackObject
-from .pack import OpenedPack, encoding_for, open_pack
+from .pack import encoding_for, luggage_of, open_pack
 from .refusals import StreamScanner, scan_pack_object
 from .seal import seal_facts
 from .writer import WriteResult, write_pack
@@ -63,17 +63,6 @@ def make_pack(
     )  # fmt: skip
     result.sealed = sealed
     return result
-
-
-def luggage_of(opened: OpenedPack) -> list[LuggageSource]:
-    """An opened pack's luggage as sources for a new pack; each verifies as it is read."""
-    return [
-        LuggageSource(
-            name=item.name, size=item.size, sha256=item.sha256,
-            opener=lambda item=item: opened.open_luggage(item),  # type: ignore[misc]
-        )  # fmt: skip
-        for item in opened.luggage
-    ]
 
 
 def convert(

@@ -30,26 +30,31 @@ def read_exactly_chunks(f: BinaryIO, size: int, name: str, chunk: int = CHUNK) -
         raise IntegrityError(f"{name!r} is longer than its declared size (it changed while being read?)")
 
 
-class Hasher:
-    """sha256 on a background thread for large inputs, so hashing overlaps other work.
+class Background:
+    """Run `fn(chunk)` for large chunks on one background thread, in order.
 
-    hashlib releases the GIL on large buffers, so the hash of chunk *n* runs while the
-    caller compresses, CRCs and writes chunk *n+1*. At most 4 chunks wait in the queue.
+    Used where the work releases the GIL (hashing, writing to a file), so it overlaps
+    with what the caller does next. At most `depth` chunks wait, so memory is bounded.
+    Errors raised by `fn` are re-raised by the next `put` or by `drain`.
     """
 
-    def __init__(self) -> None:
-        self._h = hashlib.sha256()
+    def __init__(self, fn: Callable[[bytes], object], *, name: str, depth: int = 4) -> None:
+        self._fn = fn
+        self._name = name
+        self._depth = depth
         self._q: queue.Queue[bytes | None] | None = None
         self._t: threading.Thread | None = None
-        self._pending = 0
+        self._error: BaseException | None = None
 
-    def update(self, data: bytes) -> None:
-        if len(data) < (256 << 10) and self._q is None:
-            self._h.update(data)
-            return
+    def put(self, data: bytes) -> None:
+        if self._error is not None:
+            raise self._error
         if self._q is None:
-            self._q = queue.Queue(maxsize=4)
-            self._t = threading.Thread(target=self._run, name="sha256", daemon=True)
+            if len(data) < (256 << 10):
+                self._fn(data)
+                return
+            self._q = queue.Queue(maxsize=self._depth)
+            self._t = threading.Thread(target=self._run, name=self._name, daemon=True)
             self._t.start()
         self._q.put(data)
 
@@ -59,14 +64,39 @@ class Hasher:
             item = self._q.get()
             if item is None:
                 return
-            self._h.update(item)
+            if self._error is None:
+                try:
+                    self._fn(item)
+                except BaseException as exc:  # handed to the caller thread
+                    self._error = exc
 
-    def hexdigest(self) -> str:
+    def drain(self) -> None:
+        """Wait until every chunk has been handled; re-raise a background error."""
         if self._q is not None and self._t is not None:
             self._q.put(None)
             self._t.join()
             self._q = None
             self._t = None
+        if self._error is not None:
+            raise self._error
+
+
+class Hasher:
+    """sha256 on a background thread for large inputs, so hashing overlaps other work.
+
+    hashlib releases the GIL on large buffers, so the hash of chunk *n* runs while the
+    caller compresses, CRCs and writes chunk *n+1*. At most 4 chunks wait in the queue.
+    """
+
+    def __init__(self) -> None:
+        self._h = hashlib.sha256()
+        self._bg = Background(self._h.update, name="sha256")
+
+    def update(self, data: bytes) -> None:
+        self._bg.put(data)
+
+    def hexdigest(self) -> str:
+        self._bg.drain()
         return self._h.hexdigest()
 
 

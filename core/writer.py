@@ -47,11 +47,14 @@ def write_pack(
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     before_commit: Callable[[], None] | None = None,
+    durable: bool = False,
 ) -> WriteResult:
     """Write `data` (the pack object, as JSON values) and `luggage` to `out`.
 
     `before_commit()` runs when every byte is written but before the file takes its
     final name; if it raises, nothing is left behind (the refusal scanner uses this).
+    `durable=True` also fsyncs the file before it takes its name (the store asks for
+    this); an exported pack is not fsynced, like `cp` or `zip` would not.
     """
     for src in luggage:
         check_luggage_name(src.name)
@@ -93,7 +96,8 @@ def write_pack(
             else:
                 raise ValueError(f"unknown encoding {encoding!r}")
             fp.flush()
-            os.fsync(fp.fileno())
+            if durable:
+                os.fsync(fp.fileno())
             size = fp.tell()
         if before_commit:
             before_commit()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from .errors import FormatError, IntegrityError, LimitExceeded, UnsafeEntry
+from .streams import Background
 
 _LOCAL = struct.Struct("<IHHHHHIIIHH")  # 30 bytes
 _CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")  # 46 bytes
@@ -152,21 +153,24 @@ class _StreamEntry:
         self._crc = 0
         self._in = 0
         self._out = 0
+        # the file write releases the GIL: let it overlap the next chunk's CRC and scan
+        self._sink = Background(writer._fp.write, name="zip-write")
 
     def write(self, chunk: bytes) -> None:
         self._crc = zlib.crc32(chunk, self._crc)
         self._in += len(chunk)
         body = self._z.compress(chunk) if self._z else chunk
         if body:
-            self._w._fp.write(body)
+            self._sink.put(body)
             self._out += len(body)
 
     def finish(self) -> int:
         """Patch the header; returns the number of bytes the entry's data takes."""
         if self._z:
             tail = self._z.flush()
-            self._w._fp.write(tail)
+            self._sink.put(tail)
             self._out += len(tail)
+        self._sink.drain()
         e = self._e
         if self._in != e.usize:
             raise IntegrityError(f"{e.name.decode()} changed size while it was being packed")
@@ -176,6 +180,7 @@ class _StreamEntry:
 
     def discard(self) -> None:
         """Undo this entry (e.g. deflate did not pay off): truncate back to its start."""
+        self._sink.drain()
         w = self._w
         w._entries.remove(self._e)
         w._fp.seek(w._base + self._e.offset)
@@ -248,6 +253,8 @@ class SafeZip:
             raise FormatError(f"not a readable zip file ({exc})") from None
         except (OSError, ValueError, struct.error) as exc:
             raise FormatError(f"not a readable zip file ({exc})") from None
+        except NotImplementedError as exc:  # e.g. "zip file version 9.9"
+            raise FormatError(f"the zip needs a feature this reader does not support ({exc})") from None
         self.infos = self.zf.infolist()
         if len(self.infos) > self.limits.max_entries:
             raise LimitExceeded(f"the zip has more than {self.limits.max_entries} entries")
@@ -259,8 +266,10 @@ class SafeZip:
         spans = []
         for info in self.infos:
             name = info.filename
-            if info.flag_bits & 0x1:
+            if info.flag_bits & 0x41:  # bit 0: encrypted; bit 6: strong encryption
                 raise UnsafeEntry(f"zip entry {name!r} is encrypted", place=name)
+            if info.flag_bits & 0x20:  # bit 5: compressed patched data
+                raise FormatError(f"zip entry {name!r} uses patched data, which is not supported", place=name)
             if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
                 raise FormatError(f"zip entry {name!r} uses an unsupported compression method", place=name)
             mode = info.external_attr >> 16
@@ -289,6 +298,8 @@ class SafeZip:
                 raise IntegrityError(f"zip entry {info.filename!r} runs past the end of the file", place=info.filename)
 
     def _local_header(self, info: zipfile.ZipInfo) -> int:
+        if info.header_offset < 0:  # zipfile shifts offsets when data before the directory is missing
+            raise IntegrityError(f"zip entry {info.filename!r} has no local header where the directory says", place=info.filename)
         self._fp.seek(info.header_offset)
         raw = self._fp.read(30)
         if len(raw) < 30 or raw[:4] != b"PK\x03\x04":
