@@ -34,7 +34,7 @@ def _js_number(value: float) -> str:
         raise FormatError("a number in the pack is NaN or infinite, which JSON cannot carry")
     if value == 0:
         return "0"
-    if value.is_integer() and abs(value) < 1e21:
+    if value.is_integer() and abs(value) < 2**53:  # exact, so Python's digits are JS's
         return str(int(value))
     sign = "-" if value < 0 else ""
     mantissa, _, exp = repr(abs(value)).partition("e")
@@ -115,6 +115,14 @@ def _reject_constant(name: str) -> Any:
     raise FormatError(f"the JSON contains {name}, which is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # 1e999 parses as infinity, which no JSON writer can write back
+        short = text if len(text) <= 24 else text[:21] + "..."
+        raise LimitExceeded(f"the JSON has the number {short}, too large for a double")
+    return value
+
+
 def parse_json(raw: bytes | str, *, what: str) -> Any:
     """Parse untrusted JSON strictly: UTF-8, no BOM, no duplicate keys, no NaN, bounded depth."""
     if isinstance(raw, bytes):
@@ -130,7 +138,9 @@ def parse_json(raw: bytes | str, *, what: str) -> Any:
     else:
         text = raw
     try:
-        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+        value = json.loads(
+            text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant, parse_float=_finite_float
+        )
     except RecursionError:
         raise LimitExceeded(f"{what} is nested too deeply") from None
     except json.JSONDecodeError as exc:
