@@ -1,0 +1,163 @@
+"""Sentences in a pack that read as orders to whoever opens it (spec §4.5 rule 2).
+
+This is a *reporter*, not a refusal: a landing screen lists what it finds as "the sender
+wrote this; nothing was done", so the person — not the harness — decides. It is plain
+deterministic pattern matching, bounded in the text it reads and the results it returns,
+and it never tries to judge intent: "Run the tests" in next_steps is listed just like
+"ignore previous instructions" in a fact; the cue says which is which.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["MAX_RESULTS", "Imperative", "find_imperatives"]
+
+MAX_RESULTS = 50
+MAX_FIELD_CHARS = 32 * 1024  # per data field
+MAX_LUGGAGE_CHARS = 256 * 1024  # per luggage text
+MAX_TOTAL_CHARS = 4 * 1024 * 1024  # across everything, however many fields a pack has
+MAX_SENTENCE = 200
+
+
+@dataclass(frozen=True)
+class Imperative:
+    """One sentence that reads as an instruction to the receiver."""
+
+    place: str  # "passport.next_steps[0]", "landing_checks[0].how", "files/run.md (line 12)"
+    sentence: str  # as written, whitespace squeezed, at most ~200 characters
+    cue: str  # what made it read as an order: "ignore previous instructions", "rm -rf", ...
+
+
+_I = re.IGNORECASE
+_LEAD = r"^(?:(?:please|now|then|first|next|finally|just|also|immediately)[,:]?\s+)*"
+
+# (cue, pattern) — first match wins, so the alarming cues come before the everyday ones
+_CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (cue, re.compile(rx, flags))
+    for cue, rx, flags in (
+        (
+            "ignore previous instructions",
+            r"\b(?:ignore|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|"
+            r"earlier|preceding|system|existing|original|all|other)\b.{0,40}?\b(?:instructions?|prompts?|"
+            r"rules|directions|guidelines|messages?|context)\b",
+            _I,
+        ),
+        ("disregard …", r"\bdisregard\b", _I),
+        ("forget …", r"\bforget\s+(?:all|everything|your|the\s+above|previous|prior|what)\b", _I),
+        ("rm -rf", r"\brm\s+(?:-[a-z]*r[a-z]*f[a-z]*|-[a-z]*f[a-z]*r[a-z]*|-r\s+-f|-f\s+-r)\b", _I),
+        (
+            "download piped into a shell",
+            r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|"
+            r"\biex\b.{0,40}\b(?:iwr|invoke-webrequest|downloadstring)\b",
+            _I,
+        ),
+        (
+            "do not tell …",
+            r"\b(?:do\s+not|don't|dont|never)\s+(?:tell|inform|mention|reveal|report|"
+            r"let\s+\w+\s+know)\b",
+            _I,
+        ),
+        ("as an AI …", r"\bas\s+an?\s+(?:ai|a\.i\.|language\s+model|llm|assistant)\b", _I),
+        ("from now on …", r"\bfrom\s+now\s+on\b", _I),
+        ("you must …", r"\byou\s+must\b", _I),
+        ("you should now …", r"\byou\s+(?:should|need\s+to|have\s+to)\s+(?:now|immediately)\b", _I),
+        ("send … to …", _LEAD + r"send\b.{1,120}?\bto\b", _I),
+        ("open … and …", _LEAD + r"open\b.{1,120}?\band\b", _I),
+        ("run …", _LEAD + r"(?:run|execute|exec)\b", _I),
+        ("delete …", _LEAD + r"(?:delete|remove|erase|wipe|drop|purge)\b", _I),
+        ("sudo …", r"^\$?\s*sudo\s+\S", _I),
+        # Chinese: no word boundaries, so these look for whole phrases
+        (
+            "忽略之前的指令",
+            r"(?:忽略|无视|不要理会)(?:之前|以上|上面|前面|先前|所有|全部|此前)的?(?:所有|全部)?的?"
+            r"(?:指令|指示|提示|说明|规则|要求)",
+            0,
+        ),
+        ("不要告诉 …", r"(?:不要|别|不许|不准)(?:告诉|通知|透露|提及)", 0),
+        ("你必须 …", r"你(?:必须|务必|一定要|需要立即)", 0),
+        ("请执行 …", r"请(?:立即|马上|立刻)?(?:执行|运行|删除|发送|打开)", 0),
+        ("执行 / 运行 / 删除 …", r"^(?:立即|马上|立刻|现在)?(?:执行|运行|删除|清空)", 0),
+        ("立即 …", r"^(?:立即|马上|立刻)", 0),
+        ("发送 … 给 …", r"把.{1,40}?(?:发送|发|传|上传)(?:给|到)", 0),
+    )
+)
+
+_SPLIT = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
+_BULLET = re.compile(r"^\s*(?:[-*•>#]+|\d{1,3}[.)]|\(\w\))\s*")
+_QUOTES = re.compile(r"^[`'\"“‘$\s]+|[`'\"”’\s]+$")
+
+
+def _sentences(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, sentence) pairs, bullets and quoting stripped. A line break ends a
+    sentence too: notes and commands are written line by line more often than as prose."""
+    for number, line in enumerate(text.splitlines(), 1):
+        for part in _SPLIT.split(line):
+            stripped = _QUOTES.sub("", _BULLET.sub("", part))
+            if stripped:
+                yield number, stripped
+
+
+def _cue(sentence: str) -> str | None:
+    for cue, rx in _CUES:
+        if rx.search(sentence):
+            return cue
+    return None
+
+
+def _short(sentence: str) -> str:
+    squeezed = " ".join(sentence.split())
+    return squeezed if len(squeezed) <= MAX_SENTENCE else squeezed[: MAX_SENTENCE - 1] + "…"
+
+
+def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """Every string in a JSON value with its field path, in document order."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            yield where, item
+        elif isinstance(item, dict):
+            children = [(v, f"{where}.{k}" if where else str(k)) for k, v in item.items()]
+            stack.extend(reversed(children))
+        elif isinstance(item, list):
+            stack.extend(reversed([(v, f"{where}[{i}]") for i, v in enumerate(item)]))
+
+
+def find_imperatives(
+    data: dict[str, Any], luggage_texts: Iterable[tuple[str, str]] = ()
+) -> list[Imperative]:
+    """Imperative sentences anywhere in the pack object's text, then in text luggage.
+
+    Every string field is read (the note, goal, current state, fact claims, decisions,
+    landing checks' `check` and `how`, asks' `what`, next steps…), each up to 32 KiB, and
+    each luggage text up to 256 KiB, 4 MiB in all; at most :data:`MAX_RESULTS` are
+    returned, one per sentence. `luggage_texts` are ``(name, text)`` pairs; places read ``name (line N)``.
+    """
+    found: list[Imperative] = []
+    budget = [MAX_TOTAL_CHARS]
+
+    def scan(name: str, text: str, *, luggage: bool) -> bool:
+        limit = min(MAX_LUGGAGE_CHARS if luggage else MAX_FIELD_CHARS, budget[0])
+        budget[0] -= min(len(text), limit)
+        if limit <= 0:
+            return False
+        for line, sentence in _sentences(text[:limit]):
+            cue = _cue(sentence)
+            if cue is not None:
+                place = f"{name} (line {line})" if luggage else name
+                found.append(Imperative(place, _short(sentence), cue))
+                if len(found) >= MAX_RESULTS:
+                    return False
+        return True
+
+    for where, text in _strings(data, ""):
+        if not scan(where, text, luggage=False):
+            return found
+    for name, text in luggage_texts:
+        if not scan(name, text, luggage=True):
+            return found
+    return found
