@@ -109,12 +109,13 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         emit_json(report.to_data())
     else:
         for c in report.checks:
-            say(f"{c.id:>3} {'✓' if c.ok else '✗'} {c.requirement}")
+            mark = "✓" if c.ok else ("✗" if c.ok is False else "–")
+            say(f"{c.id:>3} {mark} {c.requirement}")
             for r in c.reasons[:5]:
                 say(f"      {r}")
             if len(c.reasons) > 5:
                 say(f"      … and {len(c.reasons) - 5} more")
-        passed = sum(c.ok for c in report.checks)
+        passed = sum(c.ok is True for c in report.checks)
         verdict = "conformant" if report.conformant else "NOT conformant"
         say(f"{args.file}: {verdict} ({passed}/{len(report.checks)} checks pass)")
     return EXIT_OK if report.conformant else EXIT_REFUSED

@@ -43,7 +43,8 @@ REQUIREMENTS = {
 class Check:
     id: str
     requirement: str
-    ok: bool
+    #: True passed, False failed, None could not be checked (the pack object is unreadable)
+    ok: bool | None
     reasons: list[str] = field(default_factory=list)
 
 
@@ -55,15 +56,15 @@ class Report:
 
     @property
     def conformant(self) -> bool:
-        return all(c.ok for c in self.checks)
+        return all(c.ok is True for c in self.checks)
 
     def failed(self) -> list[str]:
-        return [c.id for c in self.checks if not c.ok]
+        return [c.id for c in self.checks if c.ok is False]
 
     def to_data(self) -> dict[str, Any]:
         return {
             "path": self.path, "encoding": self.encoding, "conformant": self.conformant,
-            "passed": sum(c.ok for c in self.checks), "total": len(self.checks),
+            "passed": sum(c.ok is True for c in self.checks), "total": len(self.checks),
             "checks": [asdict(c) for c in self.checks],
         }  # fmt: skip
 
@@ -94,12 +95,14 @@ def judge(
 
 
 def _unparsable(path: str | Path, exc: PackError) -> Report:
-    checks = [Check(cid, req, cid in ("C0", "C1"), []) for cid, req in REQUIREMENTS.items()]
-    for c in checks:
-        if c.id == "C2":
-            c.ok, c.reasons = False, [exc.message]
-        elif c.id not in ("C0", "C1"):
-            c.ok, c.reasons = False, ["not checked: the pack object could not be read"]
+    checks = []
+    for cid, req in REQUIREMENTS.items():
+        if cid == "C2":
+            checks.append(Check(cid, req, False, [exc.message]))
+        elif cid == "C1":
+            checks.append(Check(cid, req, None, ["not checked: the bag could not be opened past its pack object"]))
+        else:
+            checks.append(Check(cid, req, None, ["not checked: the pack object could not be read"]))
     return Report(str(path), "unknown", checks)
 
 
@@ -118,6 +121,12 @@ def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
     for f in scan_value(data):
         if f.rule == "instruction_field":
             reasons["C0"].append(f"no conformant writer produces an instruction field (§4.5): {f.place}")
+    # fields of the wrong type: the checks below judge lineage, kind, asks, facts and
+    # packed_at from the raw JSON themselves; any other field makes the object unparsable
+    owned = ("lineage", "kind", "asks", "packed_at", "passport.facts")
+    for place, msg in opened.schema_errors:
+        if not place.startswith(owned):
+            reasons["C2"].append(f"field {place}: {msg}")
     # C1
     reasons["C1"] += opened.problems
     if opened.encoding == "bag" and "tagmanifest-sha256.txt" not in opened.tags:

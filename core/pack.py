@@ -63,6 +63,9 @@ class OpenedPack:
     tags: dict[str, bytes] = field(default_factory=dict)
     #: integrity problems recorded instead of raised (only when opened with strict=False)
     problems: list[str] = field(default_factory=list)
+    #: (field path, message) for fields of the wrong type (only with strict=False; `pack`
+    #: is then empty and the judge works on `data`)
+    schema_errors: list[tuple[str, str]] = field(default_factory=list)
     _zip: SafeZip | None = None
     _zip_fp: BinaryIO | None = None
     _infos: dict[str, Any] = field(default_factory=dict)
@@ -166,13 +169,23 @@ def content_digest(data: dict[str, Any], luggage: list[tuple[str, str]]) -> str:
     return h.hexdigest()
 
 
-def _check_pack_object(data: Any, where: str) -> PackObject:
+def _check_pack_object(
+    data: Any, where: str, strict: bool = True
+) -> tuple[PackObject, list[tuple[str, str]]]:
     if not isinstance(data, dict):
         raise FormatError(f"{where} is not a JSON object")
     spec = data.get("spec")
     if spec is not None and spec not in KNOWN_SPECS:
         raise UnsupportedVersion(f"{where} declares spec {spec!r}, which this reader does not know")
-    return PackObject.from_data(data, where="")
+    if strict:
+        return PackObject.from_data(data, where=""), []
+    from pydantic import ValidationError
+
+    try:
+        return PackObject.model_validate(data), []
+    except ValidationError as exc:
+        errors = [(".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
+        return PackObject.model_construct(), errors
 
 
 def open_pack(
@@ -191,7 +204,7 @@ def open_pack(
     kind = sniff(p)
     if kind == "bag":
         return _open_bag(p, limits, strict)
-    return _open_json(p)
+    return _open_json(p, strict)
 
 
 def _open_bag(p: Path, limits: ZipLimits | None, strict: bool) -> OpenedPack:
@@ -200,21 +213,21 @@ def _open_bag(p: Path, limits: ZipLimits | None, strict: bool) -> OpenedPack:
         sz = SafeZip(fp, os.fstat(fp.fileno()).st_size, limits)
         contents = bag.read_bag(sz, strict=strict)
         data = canonical.parse_json(contents.passport_json, what="data/passport.json")
-        pack = _check_pack_object(data, "data/passport.json")
+        pack, schema_errors = _check_pack_object(data, "data/passport.json", strict)
         notes = list(contents.notes)
         if contents.passport_json != canonical.json_bytes(data):
             notes.append("data/passport.json is not in the canonical JSON form")
         return OpenedPack(
             path=p, encoding="bag", data=data, pack=pack, luggage=contents.luggage, notes=notes,
             passport_json=contents.passport_json, tags=contents.tags, _zip=sz, _zip_fp=fp,
-            _infos=contents.infos, problems=contents.problems,
+            _infos=contents.infos, problems=contents.problems, schema_errors=schema_errors,
         )  # fmt: skip
     except BaseException:
         fp.close()
         raise
 
 
-def _open_json(p: Path) -> OpenedPack:
+def _open_json(p: Path, strict: bool = True) -> OpenedPack:
     with open(p, "rb") as fp:
         contents = flat.read_flat(fp)
     top = contents.top
@@ -234,7 +247,7 @@ def _open_json(p: Path) -> OpenedPack:
         if not isinstance(data, dict):
             raise FormatError(f"{p.name} has no passport object")
         encoding = "flat"
-    pack = _check_pack_object(data, "the passport object")
+    pack, schema_errors = _check_pack_object(data, "the passport object", strict)
     luggage: list[LuggageItem] = []
     spans: dict[str, tuple[flat.Span | None, str]] = {}
     for n, att in enumerate(contents.attachments, 1):
@@ -266,7 +279,7 @@ def _open_json(p: Path) -> OpenedPack:
     check_unique((i.name for i in luggage), where="attachment")
     opened = OpenedPack(
         path=p, encoding=encoding, data=data, pack=pack, luggage=luggage, notes=notes,
-        passport_json=canonical.json_bytes(data), _spans=spans,
+        passport_json=canonical.json_bytes(data), _spans=spans, schema_errors=schema_errors,
     )  # fmt: skip
     for it in luggage:
         if it.size < 0:  # size unknown until decoded: decode once, verifying as we go
