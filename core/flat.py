@@ -474,11 +474,21 @@ def _safe_cut(text: str) -> int:
             need = 6 if text[i + 1 : i + 2] == "u" else 2
             if i + need > len(text):
                 cut = i
-            elif need == 6 and i + 6 == len(text) and text[i + 2 : i + 4].lower() in ("d8", "d9", "da", "db"):
-                cut = i  # a high surrogate whose low half may be in the next piece
             break
         i = text.rfind("\\", max(0, len(text) - 12), j)
+    if cut >= 6 and _starts_high_surrogate(text, cut - 6):
+        cut -= 6  # its low half may be in the next piece (or cut off just above)
     return cut
+
+
+def _starts_high_surrogate(text: str, k: int) -> bool:
+    """Is there a ``\\uD800``–``\\uDBFF`` escape at `k` (not an escaped backslash)?"""
+    if text[k : k + 2] != "\\u" or text[k + 2 : k + 4].lower() not in ("d8", "d9", "da", "db"):
+        return False
+    j = k
+    while j > 0 and text[j - 1] == "\\":
+        j -= 1
+    return (k - j) % 2 == 0
 
 
 def span_size(span: Span, encoding: str) -> int | None:

@@ -276,7 +276,8 @@ class SafeZip:
             if info.create_system == 3 and mode:
                 if stat.S_ISLNK(mode):
                     raise UnsafeEntry(f"zip entry {name!r} is a symbolic link", place=name)
-                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                # no type bits at all (zipfile.writestr writes 0o600) is a plain file
+                if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
                     raise UnsafeEntry(f"zip entry {name!r} is a special file (device, pipe or socket)", place=name)
             total += info.file_size
             spans.append(info)
