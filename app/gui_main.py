@@ -1,2 +1,37 @@
-def main() -> int:
-    return 0
+"""`taskpack-desk [FILE…]`: the desktop window.
+
+Files given on the command line are opened for review (a file manager's double-click
+lands here). If a desk for the same home folder is already running, the files are
+handed to it and this process exits. This is the only `app` module that imports the
+Qt layer, and it does so only after parsing the arguments (so `--help` stays instant).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="taskpack-desk",
+        description="TaskPack Desk: review, land and answer packs of work handed to you by "
+        "file. Nothing in a pack is ever run.",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help=".taskpack / .taskpack.json / .tpx files to open")
+    parser.add_argument("--new-instance", action="store_true",
+                        help="open a separate window instead of handing files to a running one")  # fmt: skip
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    from taskpack.ui.app import run
+
+    return run([Path(f) for f in args.files], new_instance=args.new_instance)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

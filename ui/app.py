@@ -1,0 +1,75 @@
+"""Starting the desk's window: one QApplication, one window per desk home, files handed on.
+
+`run` is what `taskpack-desk` calls (through `taskpack.app.gui_main`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from . import i18n
+from .single_instance import InstanceServer, hand_off, server_name
+
+#: set by benchmarks/bench_gui_start.py: print when the window is shown, then quit
+EXIT_WHEN_SHOWN = "TASKPACK_DESK_EXIT_WHEN_SHOWN"
+
+
+def make_application(argv: list[str]) -> QApplication:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(argv)
+    app.setApplicationName("TaskPack Desk")
+    app.setOrganizationName("taskpack")
+    app.setDesktopFileName("taskpack-desk")
+    app.setStyle("Fusion")
+    return app
+
+
+def run(files: list[Path], *, new_instance: bool = False) -> int:
+    app = make_application(sys.argv[:1])
+    from taskpack.app import paths
+
+    home = paths.home()
+    name = server_name(home)
+    if not new_instance and hand_off(name, files):
+        return 0  # a desk is already running: it has the files now
+    from taskpack.app.desk import Desk
+    from taskpack.core.errors import TaskPackError
+
+    from .main_window import MainWindow
+
+    try:
+        desk = Desk.open(home)
+    except TaskPackError as exc:
+        QMessageBox.critical(None, "TaskPack Desk", str(exc))
+        return 1
+    i18n.install(desk.settings.language)
+    window = MainWindow(desk)
+    server = InstanceServer(name, window)
+    if not new_instance:
+        server.listen()
+    server.files_received.connect(lambda paths_: (window.open_files(paths_) if paths_ else None,
+                                                  window.showNormal(), window.raise_(),
+                                                  window.activateWindow()))  # fmt: skip
+    window.show()
+    if files:
+        QTimer.singleShot(0, lambda: window.open_files(files))
+    if os.environ.get(EXIT_WHEN_SHOWN):
+        def shown() -> None:
+            sys.stdout.write(f"shown {time.time():.6f}\n")
+            sys.stdout.flush()
+            window.close()
+            app.quit()
+
+        QTimer.singleShot(0, shown)
+    code = app.exec()
+    server.close()
+    window.shutdown()
+    desk.close()
+    return code

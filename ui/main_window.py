@@ -1,0 +1,945 @@
+"""The desk's window: a browser of passports and incoming packs beside a detail view.
+
+Left: the inbox list (search, state, sender, "has open asks", "incoming only"). Right:
+a welcome page (first run: the sample packs), a landing review, or a passport. Packs
+arrive by drag and drop, File → Open, the command line, a second launch, or the folder
+watcher; each is reviewed before anything is stored, and lands only when the person
+says so. Every slow action runs through `JobRunner`; errors are one sentence in the
+banner at the top of the right side.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QMimeData, QModelIndex, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QGuiApplication,
+    QIcon,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QMainWindow,
+    QSplitter,
+    QStackedWidget,
+    QSystemTrayIcon,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+from taskpack.app.desk import Desk
+from taskpack.app.watcher import FoundPack
+from taskpack.core import lifecycle
+from taskpack.core.landing import LandingOutcome, MergeOutcome, PackOutcome
+from taskpack.core.store import utc_now
+
+from . import dialogs, i18n, launch, ops
+from .i18n import tr
+from .jobs import JobRunner, human_size
+from .models import INCOMING, KEY_ROLE, ROW_ROLE, InboxFilter, InboxModel, Incoming, state_label
+from .ops import Detail, PassportRow, Reviewed
+from .passport_view import PassportView
+from .review_view import ReviewView
+from .settings_dialog import SettingsDialog, watch_enabled, watched_folders
+from .widgets import Banner, button, heading, plain
+
+log = logging.getLogger(__name__)
+
+PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx", ".json")
+#: a pack's flat text goes on the clipboard as text only up to this size (chat apps cut longer)
+CHAT_TEXT_LIMIT = 32 * 1024
+#: how many discarded packs are remembered (by content digest) so the watcher stays quiet
+DISMISSED_KEEP = 500
+
+
+def samples_dir() -> Path:
+    return Path(str(resources.files("taskpack.resources") / "samples"))
+
+
+def sample_packs() -> list[Path]:
+    folder = samples_dir()
+    if not folder.is_dir():
+        return []
+    packs = [p for p in folder.iterdir() if p.name.endswith((".taskpack", ".taskpack.json"))]
+    return sorted(packs, key=lambda p: ("receipt" in p.name, p.name))  # handoffs first
+
+
+def icon() -> QIcon:
+    folder = Path(str(resources.files("taskpack.resources") / "icons"))
+    result = QIcon()
+    for size in (16, 32, 48, 64, 128, 256):
+        png = folder / f"taskpack-desk-{size}.png"
+        if png.is_file():
+            result.addFile(str(png))
+    return result
+
+
+def pack_paths(mime: QMimeData) -> list[Path]:
+    """The local files in a drag that could be packs (by name; the reader decides)."""
+    if not mime.hasUrls():
+        return []
+    out = []
+    for url in mime.urls():
+        if url.isLocalFile():
+            p = Path(url.toLocalFile())
+            if p.name.lower().endswith(PACK_SUFFIXES):
+                out.append(p)
+    return out
+
+
+def compact_sender(origin: dict[str, Any]) -> str:
+    actor, machine = origin.get("actor") or "", origin.get("machine") or ""
+    return f"{actor}@{machine}" if actor and machine else actor or machine
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^\w-]+", "-", text.strip(), flags=re.UNICODE).strip("-")
+    return s[:60] or "passport"
+
+
+class MainWindow(QMainWindow):
+    _desk_changed = Signal(str, str)
+
+    def __init__(self, desk: Desk, *, watch: bool = True, watcher_options: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self.desk = desk
+        self.setWindowTitle("TaskPack Desk")
+        self.setWindowIcon(icon())
+        self.setAcceptDrops(True)
+        self.resize(1180, 760)
+        self.jobs = JobRunner(self)
+        self.model = InboxModel(self)
+        self.proxy = InboxFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self._senders: dict[tuple[str, int], str] = {}
+        self._reviews: dict[Path, Reviewed] = {}
+        self._current: str | None = None  # the key the right side shows
+        self._highlight: dict[str, tuple[set[str], str]] = {}
+        self._loaded = False
+        self._refresh_pending = False
+        self.detail: Detail | None = None
+        self.bridge: Any = None
+        self.tray: QSystemTrayIcon | None = None
+        self._watch = watch
+        self._watcher_options = watcher_options or {}
+        self._changed_ids: set[str] = set()
+        self._load_seq = 0
+        self._wanted_tab: int | None = None
+        self._pending_note = ""
+        self._change_timer = QTimer(self)
+        self._change_timer.setSingleShot(True)
+        self._change_timer.setInterval(30)
+        self._change_timer.timeout.connect(self._after_changes)
+        self._build()
+        self._desk_changed.connect(self._on_desk_changed, Qt.ConnectionType.QueuedConnection)
+        self._unsubscribe = desk.subscribe(lambda pid, event: self._desk_changed.emit(pid, event))
+        self.refresh()
+        if watch:
+            QTimer.singleShot(0, self.start_watcher)
+
+    # -- building (again, when the language changes) -----------------------------------
+
+    def _build(self) -> None:
+        self._build_menus()
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self._build_list())
+        right = QWidget()
+        lay = QVBoxLayout(right)
+        lay.setContentsMargins(6, 6, 6, 0)
+        self.banner = Banner()
+        lay.addWidget(self.banner)
+        self.stack = QStackedWidget()
+        lay.addWidget(self.stack, 1)
+        self.welcome = self._build_welcome()
+        self.review_view = ReviewView()
+        self.review_view.land_requested.connect(self.land_current)
+        self.review_view.merge_requested.connect(self.merge_current)
+        self.review_view.discard_requested.connect(self.discard_current)
+        self.review_view.judge_requested.connect(self.judge_current)
+        self.review_view.save_luggage_requested.connect(self.save_review_luggage)
+        self.review_view.show_passport_requested.connect(self.select_key)
+        self.passport_view = PassportView()
+        pv = self.passport_view
+        pv.move_requested.connect(self.move_current)
+        pv.result_requested.connect(self.return_result)
+        pv.export_requested.connect(self.export_current)
+        pv.restore_requested.connect(self.restore_fact)
+        pv.answer_requested.connect(self.answer_ask)
+        pv.add_requested.connect(self.add_to_current)
+        pv.save_luggage_requested.connect(self.save_stored_luggage)
+        self.loading = plain(tr("Reading…"), muted=True)
+        self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        for page in (self.welcome, self.review_view, self.passport_view, self.loading):
+            self.stack.addWidget(page)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setSizes([520, 660])
+        self.setCentralWidget(splitter)
+        self.statusBar()
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        bar.clear()
+        file_menu = bar.addMenu(tr("&File"))
+        self.open_action = self._action(file_menu, tr("&Open packs…"), self.open_dialog, QKeySequence.StandardKey.Open)
+        self._action(file_menu, tr("Open the &sample packs"), self.open_samples)
+        self._action(file_menu, tr("&New passport…"), self.new_passport, QKeySequence.StandardKey.New)
+        file_menu.addSeparator()
+        self._action(file_menu, tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
+        file_menu.addSeparator()
+        self._action(file_menu, tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        view = bar.addMenu(tr("&View"))
+        self._action(view, tr("&Incoming packs"), lambda: self.incoming_box.setChecked(True))
+        self._action(view, tr("&All passports"), self.clear_filters)
+        self._action(view, tr("&Refresh"), self.refresh, QKeySequence.StandardKey.Refresh)
+        help_menu = bar.addMenu(tr("&Help"))
+        self._action(help_menu, tr("&About TaskPack Desk"), self.about)
+
+    def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None) -> QAction:
+        action = menu.addAction(text)
+        action.triggered.connect(lambda _c=False: slot())
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        return action
+
+    def _build_list(self) -> QWidget:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(6, 6, 0, 6)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText(tr("Search titles"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda text: self.proxy.set_filters(search=text))
+        lay.addWidget(self.search)
+        filters = QHBoxLayout()
+        self.state_box = QComboBox()
+        self.state_box.addItem(tr("All states"), "")
+        self.state_box.addItem(state_label(INCOMING), INCOMING)
+        for state in lifecycle.STATES:
+            self.state_box.addItem(state_label(state), state)
+        self.state_box.currentIndexChanged.connect(
+            lambda _i: self.proxy.set_filters(state=self.state_box.currentData() or ""))
+        self.sender_box = QComboBox()
+        self.sender_box.addItem(tr("Anyone"), "")
+        self.sender_box.currentIndexChanged.connect(
+            lambda _i: self.proxy.set_filters(sender=self.sender_box.currentData() or ""))
+        filters.addWidget(self.state_box, 1)
+        filters.addWidget(self.sender_box, 1)
+        lay.addLayout(filters)
+        checks = QHBoxLayout()
+        self.asks_box = QCheckBox(tr("Has open asks"))
+        self.asks_box.toggled.connect(lambda on: self.proxy.set_filters(open_asks_only=on))
+        self.incoming_box = QCheckBox(tr("Incoming only"))
+        self.incoming_box.toggled.connect(lambda on: self.proxy.set_filters(incoming_only=on))
+        checks.addWidget(self.asks_box)
+        checks.addWidget(self.incoming_box)
+        checks.addStretch(1)
+        lay.addLayout(checks)
+        self.list = QTreeView()
+        self.list.setModel(self.proxy)
+        self.list.setRootIsDecorated(False)
+        self.list.setUniformRowHeights(True)
+        self.list.setAlternatingRowColors(True)
+        self.list.setSortingEnabled(True)
+        self.list.sortByColumn(InboxModel.UPDATED, Qt.SortOrder.DescendingOrder)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.list.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(InboxModel.TITLE, QHeaderView.ResizeMode.Stretch)
+        widths = {InboxModel.STATE: 120, InboxModel.SENDER: 120, InboxModel.ASKS: 40, InboxModel.UPDATED: 84}
+        for col, width in widths.items():
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
+        self.list.selectionModel().currentRowChanged.connect(self._on_current_row)
+        lay.addWidget(self.list, 1)
+        return box
+
+    def _build_welcome(self) -> QWidget:
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        lay.setContentsMargins(40, 40, 40, 40)
+        lay.addWidget(heading(tr("Work handed to you by file lands here"), 1))
+        lay.addWidget(plain(tr(
+            "Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see "
+            "what is proven and what is not, the checks to do first and the questions to answer "
+            "— before anything is stored. Nothing in a pack is ever run.")))  # fmt: skip
+        self.welcome_samples = plain(tr(
+            "Your desk is empty. The sample packs show a handoff with sealed facts and required "
+            "checks, a Chinese-language handoff, and a receipt."), muted=True)  # fmt: skip
+        lay.addWidget(self.welcome_samples)
+        buttons = QHBoxLayout()
+        buttons.addWidget(button(tr("Open a pack…"), self.open_dialog, primary=True))
+        self.samples_button = button(tr("Open the sample packs"), self.open_samples)
+        buttons.addWidget(self.samples_button)
+        buttons.addStretch(1)
+        lay.addLayout(buttons)
+        lay.addStretch(1)
+        return page
+
+    # -- language ------------------------------------------------------------------------
+
+    def set_language(self, language: str | None) -> None:
+        i18n.install(language)
+        current = self._current
+        self._build()
+        self.model.retranslate()
+        self._update_senders()
+        self._update_welcome()
+        if current:
+            self.select_key(current)
+        self._update_status()
+
+    # -- the list ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Reload the passports (in the background); incoming rows stay."""
+        if self._refresh_pending:
+            return
+        self._refresh_pending = True
+        self.jobs.run(lambda p, c: ops.load_rows(self.desk, self._senders, p, c),
+                      title=tr("Reading the desk…"), on_done=self._rows_loaded,
+                      on_error=self._rows_failed, show_progress=False)  # fmt: skip
+
+    def _rows_failed(self, message: str) -> None:
+        self._refresh_pending = False
+        self.error(message)
+
+    def _rows_loaded(self, rows: list[PassportRow]) -> None:
+        self._refresh_pending = False
+        self._loaded = True
+        current = self._current
+        self.model.set_passports(rows)
+        self._update_senders()
+        if current:
+            self._select_row(current)
+        self._update_welcome()
+        self._update_status()
+
+    def _on_desk_changed(self, passport_id: str, event: str) -> None:
+        # changes arrive in bursts (land = landed + moved): reload once per burst
+        self._changed_ids.add(passport_id)
+        self._change_timer.start()
+
+    def idle(self) -> bool:
+        """No background job running and no reload pending (tests wait for this)."""
+        return self.jobs.idle() and not self._change_timer.isActive() and not self._refresh_pending
+
+    def _after_changes(self) -> None:
+        changed, self._changed_ids = self._changed_ids, set()
+        self.refresh()
+        if self._current in changed:
+            self._load_passport(self._current, keep_tab=True)
+
+    def _update_senders(self) -> None:
+        keep = self.sender_box.currentData() or ""
+        self.sender_box.blockSignals(True)
+        self.sender_box.clear()
+        self.sender_box.addItem(tr("Anyone"), "")
+        for sender in self.model.senders():
+            self.sender_box.addItem(sender, sender)
+        self.sender_box.setCurrentIndex(max(0, self.sender_box.findData(keep)))
+        self.sender_box.blockSignals(False)
+
+    def _update_welcome(self) -> None:
+        empty = self._loaded and self.model.rowCount() == 0
+        self.welcome_samples.setVisible(empty)
+        self.samples_button.setVisible(bool(sample_packs()))
+        if self._current is None and self.stack.currentWidget() is not self.welcome:
+            self.stack.setCurrentWidget(self.welcome)
+
+    def _update_status(self) -> None:
+        passports = sum(1 for r in self.model.rows() if isinstance(r, PassportRow))
+        incoming = len(self.model.incoming())
+        text = tr("{n} passports, {m} incoming").format(n=passports, m=incoming)
+        if self.bridge is not None:
+            text += " · " + tr("watching {n} folders").format(n=len(self.bridge.watcher.folders))
+        self.statusBar().showMessage(text)
+
+    def clear_filters(self) -> None:
+        self.search.clear()
+        self.state_box.setCurrentIndex(0)
+        self.sender_box.setCurrentIndex(0)
+        self.asks_box.setChecked(False)
+        self.incoming_box.setChecked(False)
+
+    def _select_row(self, key: str) -> bool:
+        row = self.model.row_for_key(key)
+        if row < 0:
+            return False
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not index.isValid():
+            return False
+        sel = self.list.selectionModel()
+        sel.blockSignals(True)
+        self.list.setCurrentIndex(index)
+        sel.blockSignals(False)
+        return True
+
+    def select_key(self, key: str) -> None:
+        """Show a passport id or an incoming file key, selecting its row when visible."""
+        self._select_row(key)
+        self._show_key(key)
+
+    def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self._show_key(current.data(KEY_ROLE))
+
+    def _show_key(self, key: str) -> None:
+        self.banner.clear() if self._current != key else None
+        self._current = key
+        if key.startswith("file:"):
+            path = Path(key[5:])
+            if path in self._reviews:
+                self.review_view.show_review(self._reviews[path])
+                self.stack.setCurrentWidget(self.review_view)
+            else:
+                self._review(path, show=True)
+        else:
+            self._load_passport(key)
+
+    # -- opening files -------------------------------------------------------------------
+
+    def open_dialog(self) -> None:
+        paths = dialogs.ask_open_paths(self)
+        if paths:
+            self.open_files(paths)
+
+    def open_samples(self) -> None:
+        samples = sample_packs()
+        if not samples:
+            self.error(tr("No sample packs were installed with this copy of the desk."))
+            return
+        self.open_files(samples)
+
+    def open_files(self, paths: list[Path]) -> None:
+        """Review each file (nothing is stored); show the first."""
+        paths = [Path(p) for p in paths]
+        missing = [p for p in paths if not p.is_file()]
+        if missing:
+            self.error(tr("{path} is not a file.").format(path=missing[0]))
+        paths = [p.resolve() for p in paths if p.is_file()]
+        if not paths:
+            return
+        for p in reversed(paths):
+            self._add_incoming(p, title=p.name)
+        self.incoming_box.setChecked(False)
+        self.select_key("file:" + str(paths[0]))
+        for p in paths[1:]:
+            self._review(p, show=False)
+        self.raise_()
+        self.activateWindow()
+
+    def _add_incoming(self, path: Path, *, title: str, kind: str = "", sender: str = "",
+                      open_asks: int = 0, problem: str = "") -> None:  # fmt: skip
+        self.model.add_incoming(Incoming(path, title, kind, sender, open_asks, utc_now(), problem))
+        self._update_status()
+
+    def _review(self, path: Path, *, show: bool) -> None:
+        if show:
+            self.stack.setCurrentWidget(self.loading)
+
+        def done(reviewed: Reviewed) -> None:
+            self._reviews[path] = reviewed
+            rv = reviewed.review
+            self._add_incoming(path, title=rv.title or rv.goal or path.name, kind=rv.kind,
+                               sender=compact_sender(rv.origin), open_asks=sum(
+                                   1 for a in rv.asks if (a.status or "open") == "open"))  # fmt: skip
+            if self._current == "file:" + str(path):
+                self.review_view.show_review(reviewed)
+                self.stack.setCurrentWidget(self.review_view)
+
+        def failed(message: str) -> None:
+            self._add_incoming(path, title=path.name, problem=message)
+            if self._current == "file:" + str(path):
+                self.stack.setCurrentWidget(self.welcome)
+                self.error(tr("{name} cannot be opened: {why}").format(name=path.name, why=message))
+
+        self.jobs.run(lambda p, c: ops.review(self.desk, path, p, c),
+                      title=tr("Reading {name}…").format(name=path.name),
+                      on_done=done, on_error=failed, on_cancelled=lambda: failed(tr("Cancelled.")))  # fmt: skip
+
+    def judge_current(self) -> None:
+        path = self._current_path()
+        if path is None or path not in self._reviews:
+            return
+        reviewed = self._reviews[path]
+
+        def done(failed: list[tuple[str, str, list[str]]]) -> None:
+            reviewed.failed_checks = failed
+            if self._current_path() == path:
+                self.review_view.show_review(reviewed)
+
+        self.jobs.run(lambda p, c: ops.judge(path, p, c), title=tr("Judging {name}…").format(name=path.name),
+                      on_done=done, on_error=self.error)  # fmt: skip
+
+    def _current_path(self) -> Path | None:
+        return Path(self._current[5:]) if self._current and self._current.startswith("file:") else None
+
+    # -- landing -------------------------------------------------------------------------
+
+    def land_current(self) -> None:
+        path = self._current_path()
+        if path is None:
+            return
+
+        def done(outcome: LandingOutcome) -> None:
+            self._forget_incoming(path)
+            rv = outcome.review
+            checks = sum(1 for c in rv.landing_checks if c.is_required)
+            message = tr("Landed as {id}.").format(id=outcome.id)
+            if outcome.already:
+                message = tr("This pack had already landed as {id}; nothing changed.").format(id=outcome.id)
+            elif checks:
+                message += " " + tr("{n} required checks are first in its Overview.").format(n=checks)
+            self._current = outcome.id
+            self.refresh()
+            self._load_passport(outcome.id, note=message)
+
+        self.jobs.run(lambda p, c: ops.land(self.desk, path, p, c),
+                      title=tr("Landing {name}…").format(name=path.name),
+                      on_done=done, on_error=self.error)  # fmt: skip
+
+    def merge_current(self, into: str) -> None:
+        path = self._current_path()
+        if path is None:
+            return
+
+        def done(outcome: MergeOutcome) -> None:
+            self._forget_incoming(path)
+            answered = list(outcome.answered)
+            if outcome.already:
+                note = tr("This receipt had already been merged into {id}.").format(id=outcome.id)
+            elif answered:
+                note = tr("The receipt answered: {asks}.").format(asks=", ".join(answered))
+            else:
+                note = tr("The receipt was merged; it answered no open ask.")
+            if outcome.adopted:
+                note += " " + tr("New questions for you: {asks}.").format(asks=", ".join(n for _, n in outcome.adopted))
+            self._highlight[outcome.id] = (set(answered), note)
+            self._current = outcome.id
+            self.refresh()
+            self._load_passport(outcome.id, note=note, tab=1)
+
+        self.jobs.run(lambda p, c: ops.merge(self.desk, path, into, p, c),
+                      title=tr("Merging {name}…").format(name=path.name),
+                      on_done=done, on_error=self.error)  # fmt: skip
+
+    def discard_current(self) -> None:
+        path = self._current_path()
+        if path is None:
+            return
+        reviewed = self._reviews.get(path)
+        if reviewed is not None:
+            self._remember_dismissed(reviewed.review.content_digest)
+        self._forget_incoming(path)
+        self._current = None
+        self.list.clearSelection()
+        self.stack.setCurrentWidget(self.welcome)
+        self.info(tr("Discarded. The file was left where it is; nothing was stored."))
+
+    def _forget_incoming(self, path: Path) -> None:
+        # removing the selected row would select its neighbour and show it: not wanted here
+        selection = self.list.selectionModel()
+        selection.blockSignals(True)
+        self.model.remove_incoming(path)
+        selection.blockSignals(False)
+        self._reviews.pop(path, None)
+        if self.bridge is not None:
+            self.bridge.watcher.forget(path)
+        self._update_status()
+
+    def _remember_dismissed(self, digest: str) -> None:
+        other = self.desk.settings.other
+        dismissed = [d for d in other.get("dismissed", []) if isinstance(d, str) and d != digest]
+        other["dismissed"] = [*dismissed, digest][-DISMISSED_KEEP:]
+        self._save_settings()
+
+    def _is_dismissed(self, digest: str) -> bool:
+        return digest in (self.desk.settings.other.get("dismissed") or [])
+
+    def save_review_luggage(self, name: str, size: int) -> None:
+        path = self._current_path()
+        if path is None:
+            return
+        out = dialogs.ask_save_path(self, tr("Save luggage"), Path.home() / Path(name).name, tr("All files") + " (*)")
+        if out is None:
+            return
+        self.jobs.run(lambda p, c: ops.save_pack_luggage(path, name, out, p, c),
+                      title=tr("Saving {name}…").format(name=name),
+                      on_done=lambda saved: self.info(tr("Saved {path}.").format(path=saved)),
+                      on_error=self.error)  # fmt: skip
+
+    # -- a passport ----------------------------------------------------------------------
+
+    def _load_passport(self, passport_id: str, *, note: str = "", tab: int | None = None,
+                       keep_tab: bool = False) -> None:  # fmt: skip
+        """Read a passport in the background and show it; the latest request wins."""
+        self._load_seq += 1
+        seq = self._load_seq
+        if tab is not None or not keep_tab:
+            self._wanted_tab = tab or 0
+        if note:
+            self._pending_note = note
+        if not keep_tab and self.stack.currentWidget() is not self.passport_view:
+            self.stack.setCurrentWidget(self.loading)
+
+        def done(detail: Detail) -> None:
+            if seq != self._load_seq or self._current != passport_id:
+                return  # a newer request (or another selection) replaced this one
+            self.detail = detail
+            answered, merged_note = self._highlight.get(passport_id, (set(), ""))
+            view = self.passport_view
+            scroll = view.scroll_positions() if self._wanted_tab is None else None
+            current_tab = view.tabs.currentIndex()
+            view.show_detail(detail, answered=answered, note=merged_note)
+            view.tabs.setCurrentIndex(current_tab if self._wanted_tab is None else self._wanted_tab)
+            if scroll is not None:
+                view.restore_scroll_positions(scroll)
+            self._wanted_tab = None
+            self.stack.setCurrentWidget(view)
+            self._select_row(passport_id)
+            if self._pending_note:
+                self.info(self._pending_note, "ok")
+                self._pending_note = ""
+
+        self.jobs.run(lambda p, c: ops.load_detail(self.desk, passport_id, p, c),
+                      title=tr("Reading {id}…").format(id=passport_id), on_done=done,
+                      on_error=self.error, show_progress=False)  # fmt: skip
+
+    def _current_id(self) -> str | None:
+        return self._current if self._current and not self._current.startswith("file:") else None
+
+    def _desk_call(self, title: str, work: Any, *, done_note: str = "") -> None:
+        """A short change to the store, off the GUI thread; the view reloads when it commits."""
+        def done(_result: Any) -> None:
+            if done_note:
+                self.info(done_note, "ok")
+
+        self.jobs.run(lambda p, c: work(), title=title, on_done=done, on_error=self.error,
+                      show_progress=False)  # fmt: skip
+
+    def move_current(self, state: str, waiting_on: str | None) -> None:
+        pid = self._current_id()
+        if pid is None:
+            return
+        if state in ("rejected", "cancelled") and not dialogs.confirm(
+            self, tr("End this task?"),
+            tr("Moving to {state} ends the task; nothing moves it on afterwards.").format(
+                state=state_label(state)), ok=tr("End the task")):  # fmt: skip
+            return
+        self._desk_call(tr("Moving…"), lambda: self.desk.move(pid, state, waiting_on),
+                        done_note=tr("Moved to {state}.").format(state=state_label(state, waiting_on)))  # fmt: skip
+
+    def return_result(self) -> None:
+        pid = self._current_id()
+        if pid is None:
+            return
+        values = dialogs.ask_form(self, tr("Return a result"), [
+            ("summary", tr("What was done"), "text", None),
+            ("kind", tr("Evidence kind"), "choice", list(lifecycle.EVIDENCE_KINDS)),
+            ("evidence", tr("Evidence"), "line", None),
+            ("url", tr("Link (optional)"), "line", None),
+        ], tr("A result needs evidence; the task moves to verifying."))  # fmt: skip
+        if not values:
+            return
+        evidence: dict[str, Any] = {"kind": lifecycle.EVIDENCE_KINDS[int(values["kind"])],  # type: ignore[call-overload]
+                                    "summary": str(values["evidence"]) or str(values["summary"])[:500]}  # fmt: skip
+        if values.get("url"):
+            evidence["url"] = str(values["url"])
+        self._desk_call(tr("Returning the result…"),
+                        lambda: self.desk.return_result(pid, str(values["summary"]), [evidence],
+                                                        provenance="owner_instruction"),
+                        done_note=tr("Result returned; the evidence is being verified."))  # fmt: skip
+
+    def restore_fact(self, fact_no: int) -> None:
+        pid = self._current_id()
+        if pid is None or self.detail is None:
+            return
+        fact = (self.detail.passport.passport.facts or [])[fact_no - 1]
+        if not dialogs.confirm(self, tr("Restore the ✓?"), tr(
+            "Restore the ✓ of this fact?\n\n“{claim}”\n\nIt was verified on {machine}, which is "
+            "this machine, and it came back in a pack this desk wrote. Restoring trusts that "
+            "pack's whole journey: make sure it is still true here. The history will record "
+            "that you restored it.").format(claim=fact.claim or "", machine=fact.verified_on or "?"),
+            ok=tr("Restore ✓")):  # fmt: skip
+            return
+        self._desk_call(tr("Restoring…"), lambda: self.desk.restore(pid, fact_no),
+                        done_note=tr("The ✓ was restored and recorded in the history."))  # fmt: skip
+
+    def answer_ask(self, ask_id: str, answer: str, status: str) -> None:
+        pid = self._current_id()
+        if pid is None:
+            return
+        note = (tr("Saved the answer to {ask}. Export a receipt to send the answers home.")
+                if status == "answered" else tr("Dropped {ask}.")).format(ask=ask_id)  # fmt: skip
+        self._desk_call(tr("Saving…"), lambda: self.desk.answer(pid, ask_id, answer, status=status),
+                        done_note=note)  # fmt: skip
+
+    def add_to_current(self, what: str) -> None:
+        pid = self._current_id()
+        if pid is None:
+            return
+        scopes = [tr("machine — paths, versions, what runs here"), tr("universal — agreements, requirements"),
+                  tr("organisation — conventions inside one organisation")]  # fmt: skip
+        forms: dict[str, tuple[str, list[dialogs.Field], str]] = {
+            "ask": (tr("Add an ask"), [("what", tr("Question"), "text", None),
+                                       ("why", tr("Why you ask"), "line", None),
+                                       ("accept", tr("What counts as an answer"), "line", None)],
+                    tr("An ask needs “what counts as an answer”: the reply is judged against it.")),
+            "check": (tr("Add a landing check"), [("check", tr("What to check"), "line", None),
+                                                  ("how", tr("How (your suggestion)"), "line", None),
+                                                  ("required", tr("Required"), "check", ["yes"])],
+                      tr("The receiver does required checks first. Your “how” is shown to them as your suggestion.")),
+            "fact": (tr("Add a fact"), [("claim", tr("Claim"), "text", None),
+                                        ("scope", tr("Scope"), "choice", scopes),
+                                        ("verified", tr("Verified here"), "check", None)],
+                     tr("A machine fact is sealed unproven when it leaves this machine.")),
+            "step": (tr("Add a next step"), [("step", tr("Next step"), "line", None)], ""),
+        }  # fmt: skip
+        title, fields, explain = forms[what]
+        v = dialogs.ask_form(self, title, fields, explain)
+        if not v:
+            return
+        desk = self.desk
+        calls = {
+            "ask": lambda: desk.add_ask(pid, str(v["what"]), str(v["accept"]), why=str(v["why"])),
+            "check": lambda: desk.add_check(pid, str(v["check"]), how=str(v["how"]) or None,
+                                            required=bool(v["required"])),
+            "fact": lambda: desk.add_fact(pid, str(v["claim"]), verified=bool(v["verified"]),
+                                          scope=("machine", "universal", "org")[int(v["scope"])]),  # type: ignore[call-overload]
+            "step": lambda: desk.add_next(pid, str(v["step"])),
+        }  # fmt: skip
+        self._desk_call(title, calls[what])
+
+    def new_passport(self) -> None:
+        v = dialogs.ask_form(self, tr("New passport"), [
+            ("title", tr("Title"), "line", None), ("goal", tr("Goal"), "text", None)])  # fmt: skip
+        if not v:
+            return
+
+        def done(lp: Any) -> None:
+            self._current = lp.id
+            self.refresh()
+            self._load_passport(lp.id)
+
+        self.jobs.run(lambda p, c: self.desk.new(str(v["title"]), str(v["goal"])), title=tr("New passport"),
+                      on_done=done, on_error=self.error, show_progress=False)  # fmt: skip
+
+    def save_stored_luggage(self, name: str, size: int) -> None:
+        pid = self._current_id()
+        if pid is None:
+            return
+        out = dialogs.ask_save_path(self, tr("Save luggage"), Path.home() / Path(name).name, tr("All files") + " (*)")
+        if out is None:
+            return
+        self.jobs.run(lambda p, c: ops.save_stored_luggage(self.desk, pid, name, size, out, p, c),
+                      title=tr("Saving {name}…").format(name=name),
+                      on_done=lambda saved: self.info(tr("Saved {path}.").format(path=saved)),
+                      on_error=self.error)  # fmt: skip
+
+    # -- export --------------------------------------------------------------------------
+
+    def export_current(self, kind: str, mode: str) -> None:
+        pid = self._current_id()
+        if pid is None or self.detail is None:
+            return
+        title = self.detail.passport.passport.title or pid
+        base = f"{slug(title)}-{kind}"
+        if mode in ("save_bag", "save_flat"):
+            suffix = ".taskpack" if mode == "save_bag" else ".taskpack.json"
+            what = tr("Receipt") if kind == "receipt" else tr("Handoff")
+            out = dialogs.ask_save_path(self, tr("Save {what}").format(what=what), Path.home() / (base + suffix),
+                                        f"TaskPack (*{suffix})")  # fmt: skip
+            if out is None:
+                return
+            if not out.name.endswith(suffix):
+                out = out.with_name(out.name + suffix)
+            self._export(pid, kind, out, lambda outcome: self.info(
+                tr("Saved {path} ({size}).").format(path=outcome.path, size=human_size(outcome.size)), "ok"))
+            return
+        flat_ok = self.detail is not None and sum(i.size for i in self.detail.luggage) <= (1 << 20)
+        suffix = ".taskpack.json" if flat_ok else ".taskpack"
+        out = ops.outbox(self.desk) / (base + suffix)
+        if mode == "copy":
+            self._export(pid, kind, out, self._copy_for_chat)
+        else:
+            self._export(pid, kind, out, lambda outcome: self._email(outcome, title))
+
+    def _export(self, pid: str, kind: str, out: Path, then: Any) -> None:
+        def done(outcome: PackOutcome) -> None:
+            for warning in outcome.warnings:
+                log.info("export warning: %s", warning)
+            then(outcome)
+
+        self.jobs.run(lambda p, c: ops.export(self.desk, pid, out, kind, None, p, c),
+                      title=tr("Packing {name}…").format(name=out.name),
+                      on_done=done, on_error=self.error)  # fmt: skip
+
+    def _copy_for_chat(self, outcome: PackOutcome) -> None:
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(str(outcome.path))])
+        if outcome.encoding == "flat" and outcome.size <= CHAT_TEXT_LIMIT:
+            mime.setText(outcome.path.read_text(encoding="utf-8"))
+            message = tr("Copied: the text and the file {name} are on the clipboard. Paste into your chat.")
+        else:
+            message = tr("Copied the file {name} (too large for a chat message; paste it as a file).")
+        QGuiApplication.clipboard().setMimeData(mime)
+        self.info(message.format(name=outcome.path.name), "ok")
+
+    def _email(self, outcome: PackOutcome, title: str) -> None:
+        what = tr("receipt") if outcome.kind == "receipt" else tr("handoff")
+        subject = tr("TaskPack {what}: {title}").format(what=what, title=title)
+        body = tr("The attached file is a TaskPack {what}. It is data, not instructions: open it "
+                  "with TaskPack Desk, or read it in any text editor.").format(what=what)  # fmt: skip
+        how = launch.email(outcome.path, subject, body)
+        if how == "attached":
+            self.info(tr("Your mail client opened with {name} attached.").format(name=outcome.path.name), "ok")
+        elif how == "mailto":
+            self.info(tr("A new email is open. Attach {name}: it is shown in your file manager.")
+                      .format(name=outcome.path.name), "ok")  # fmt: skip
+        else:
+            self.error(tr("No mail client could be opened. The file is at {path}.").format(path=outcome.path))
+
+    # -- watcher -------------------------------------------------------------------------
+
+    def start_watcher(self) -> None:
+        if self.bridge is not None or not watch_enabled(self.desk.settings):
+            self._update_status()
+            return
+        from .watch_bridge import WatchBridge
+
+        folders = watched_folders(self.desk.settings)
+        self.bridge = WatchBridge(self.desk, folders, dismissed=self._is_dismissed, parent=self,
+                                  **self._watcher_options)  # fmt: skip
+        self.bridge.found.connect(self._found)
+        self.bridge.rejected.connect(self._rejected)
+        self.bridge.start()
+        self._update_status()
+
+    def stop_watcher(self) -> None:
+        if self.bridge is not None:
+            self.bridge.stop()
+            self.bridge.deleteLater()
+            self.bridge = None
+        self._update_status()
+
+    def _found(self, item: FoundPack) -> None:
+        if self.model.row_for_key("file:" + str(item.path)) >= 0:
+            return
+        self._add_incoming(item.path, title=item.title, kind=item.kind, sender=item.sender,
+                           open_asks=item.open_asks)  # fmt: skip
+        what = tr("A receipt arrived") if item.kind == "receipt" else tr("A pack arrived")
+        self.notify(what, tr("{title} — from {sender}. It is under Incoming; nothing lands without you.")
+                    .format(title=item.title, sender=item.sender))  # fmt: skip
+
+    def _rejected(self, path: Path, why: str) -> None:
+        self.statusBar().showMessage(tr("{name} is not a readable pack: {why}").format(name=path.name, why=why), 10000)
+
+    def notify(self, title: str, text: str) -> None:
+        if QSystemTrayIcon.isSystemTrayAvailable():
+            if self.tray is None:
+                self.tray = QSystemTrayIcon(self.windowIcon(), self)
+                self.tray.activated.connect(lambda _r: (self.showNormal(), self.raise_(), self.activateWindow()))
+                self.tray.show()
+            self.tray.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 8000)
+        self.statusBar().showMessage(f"{title}: {text}", 15000)
+
+    # -- settings ------------------------------------------------------------------------
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.desk.settings, machine=self.desk.machine, actor=self.desk.actor, parent=self)
+        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
+            return
+        before = (i18n.current(), watch_enabled(self.desk.settings), watched_folders(self.desk.settings))
+        dialog.apply()
+        self._save_settings()
+        if i18n.resolve(self.desk.settings.language) != before[0]:
+            self.set_language(self.desk.settings.language)
+        if watch_enabled(self.desk.settings) != before[1] or watched_folders(self.desk.settings) != before[2]:
+            if self.bridge is not None and watch_enabled(self.desk.settings):
+                self.bridge.set_folders(watched_folders(self.desk.settings))
+            elif watch_enabled(self.desk.settings):
+                self.start_watcher()
+            else:
+                self.stop_watcher()
+        self.info(tr("Settings saved. A new machine name or your name applies the next time the desk starts."))
+
+    def _save_settings(self) -> None:
+        settings, home = self.desk.settings, self.desk.home
+        self.jobs.run(lambda p, c: settings.save(home), title=tr("Saving settings…"),
+                      on_error=self.error, show_progress=False)  # fmt: skip
+
+    def about(self) -> None:
+        dialogs.inform(self, tr("About TaskPack Desk"), tr(
+            "TaskPack Desk hands unfinished work between people, machines and AI agents by file "
+            "(TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive "
+            "unproven. Nothing in a pack is ever run.\n\nThis machine: {machine}\nStore: {home}")
+            .format(machine=self.desk.machine, home=self.desk.home))  # fmt: skip
+
+    # -- messages ------------------------------------------------------------------------
+
+    def error(self, message: str) -> None:
+        self.banner.show_message(message, "error")
+
+    def info(self, message: str, kind: str = "info") -> None:
+        self.banner.show_message(message, kind)
+
+    # -- drag and drop -------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if pack_paths(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if pack_paths(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = pack_paths(event.mimeData())
+        if not paths:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        QTimer.singleShot(0, lambda: self.open_files(paths))
+
+    # -- closing -------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        if getattr(self, "_closed", False):
+            return
+        self._closed = True
+        self._unsubscribe()
+        self.stop_watcher()
+        self.jobs.cancel_all()
+        self.jobs.wait(10_000)
+        if self.tray is not None:
+            self.tray.hide()
+
+
+__all__ = ["ROW_ROLE", "MainWindow", "pack_paths", "sample_packs"]

@@ -1,0 +1,238 @@
+"""The passport browser's list: passports in the store and packs that have arrived.
+
+`InboxModel` is a table model (a `QAbstractItemModel`) with two kinds of rows: a
+passport (`ops.PassportRow`) and an incoming file not yet landed (`Incoming`).
+`InboxFilter` sorts and filters it: title search, lifecycle state, sender, "has open
+asks", "incoming only".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor
+from taskpack.core import lifecycle
+
+from .i18n import tr
+from .ops import PassportRow
+
+ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+KEY_ROLE = Qt.ItemDataRole.UserRole + 3
+
+INCOMING = "incoming"
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A pack file that arrived (dropped, opened, or found by the watcher), not landed yet."""
+
+    path: Path
+    title: str
+    kind: str  # handoff | receipt | "" while unknown
+    sender: str
+    open_asks: int
+    seen_at: str
+    problem: str = ""  # one sentence if it did not open
+
+    @property
+    def key(self) -> str:
+        return "file:" + str(self.path)
+
+
+Row = PassportRow | Incoming
+
+
+def row_key(row: Row) -> str:
+    return row.key if isinstance(row, Incoming) else row.id
+
+
+def row_state(row: Row) -> str:
+    return INCOMING if isinstance(row, Incoming) else row.state
+
+
+def state_label(state: str, waiting_on: str | None = None) -> str:
+    names = {
+        "requested": tr("requested"), "routed": tr("routed"), "accepted": tr("accepted"),
+        "working": tr("working"), "waiting": tr("waiting"), "verifying": tr("verifying"),
+        "approval": tr("approval"), "completed": tr("completed"), "rejected": tr("rejected"),
+        "cancelled": tr("cancelled"), INCOMING: tr("incoming"),
+    }  # fmt: skip
+    waits = {"owner_approval": tr("your approval"), "human": tr("a person"), "agent": tr("an agent")}
+    text = names.get(state, state)
+    if state == "waiting" and waiting_on:
+        text = tr("waiting on {what}").format(what=waits.get(waiting_on, waiting_on))
+    return text
+
+
+class InboxModel(QAbstractTableModel):
+    TITLE, STATE, SENDER, ASKS, UPDATED = range(5)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Row] = []
+        self.me = ""
+
+    # -- contents --
+
+    def rows(self) -> list[Row]:
+        return list(self._rows)
+
+    def set_passports(self, passports: list[PassportRow]) -> None:
+        """Replace the passport rows; incoming rows stay (first, newest first)."""
+        incoming = [r for r in self._rows if isinstance(r, Incoming)]
+        self.beginResetModel()
+        self._rows = [*incoming, *passports]
+        self.endResetModel()
+
+    def add_incoming(self, item: Incoming) -> None:
+        """Add or refresh one incoming file (keyed by its path)."""
+        for n, r in enumerate(self._rows):
+            if isinstance(r, Incoming) and r.path == item.path:
+                self._rows[n] = item
+                self.dataChanged.emit(self.index(n, 0), self.index(n, self.columnCount() - 1))
+                return
+        self.beginInsertRows(QModelIndex(), 0, 0)
+        self._rows.insert(0, item)
+        self.endInsertRows()
+
+    def remove_incoming(self, path: Path) -> None:
+        for n, r in enumerate(self._rows):
+            if isinstance(r, Incoming) and r.path == path:
+                self.beginRemoveRows(QModelIndex(), n, n)
+                del self._rows[n]
+                self.endRemoveRows()
+                return
+
+    def incoming(self) -> list[Incoming]:
+        return [r for r in self._rows if isinstance(r, Incoming)]
+
+    def row_for_key(self, key: str) -> int:
+        for n, r in enumerate(self._rows):
+            if row_key(r) == key:
+                return n
+        return -1
+
+    def senders(self) -> list[str]:
+        return sorted({r.sender for r in self._rows if r.sender}, key=str.casefold)
+
+    # -- QAbstractItemModel --
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else 5
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        return [tr("Title"), tr("State"), tr("From"), tr("Asks"), tr("Updated")][section]
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        col = index.column()
+        if role == ROW_ROLE:
+            return r
+        if role == KEY_ROLE:
+            return row_key(r)
+        if role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE, Qt.ItemDataRole.ToolTipRole):
+            return self._text(r, col, role)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if isinstance(r, Incoming) and r.problem:
+                return QBrush(QColor("#9b1c1c"))
+            if row_state(r) in lifecycle.TERMINAL:
+                return QBrush(QColor("#80868b"))
+        if role == Qt.ItemDataRole.FontRole and isinstance(r, Incoming) and col == self.TITLE:
+            from PySide6.QtGui import QFont
+
+            font = QFont()
+            font.setBold(True)
+            return font
+        return None
+
+    def _text(self, r: Row, col: int, role: int) -> Any:
+        sort = role == SORT_ROLE
+        if col == self.TITLE:
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return r.problem if isinstance(r, Incoming) and r.problem else (
+                    str(r.path) if isinstance(r, Incoming) else r.id)  # fmt: skip
+            if isinstance(r, Incoming):
+                kind = {"receipt": tr("Receipt"), "handoff": tr("Handoff")}.get(r.kind, tr("File"))
+                return r.title.casefold() if sort else f"{kind}: {r.title}"
+            return r.title.casefold() if sort else r.title
+        if col == self.STATE:
+            if isinstance(r, Incoming):
+                return "" if sort else state_label(INCOMING)
+            return r.state if sort else state_label(r.state, r.waiting_on)
+        if col == self.SENDER:
+            if isinstance(r, PassportRow) and r.came_from == "here":
+                return "" if sort else tr("you")
+            return r.sender.casefold() if sort else r.sender
+        if col == self.ASKS:
+            return r.open_asks if sort else (str(r.open_asks) if r.open_asks else "")
+        if col == self.UPDATED:
+            stamp = r.seen_at if isinstance(r, Incoming) else r.updated_at
+            return stamp if sort else stamp[5:16].replace("T", " ")  # MM-DD HH:MM, UTC
+        return None
+
+    def retranslate(self) -> None:
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, 4))
+
+
+class InboxFilter(QSortFilterProxyModel):
+    """Search by title; filter by state, sender, open asks, incoming."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.search = ""
+        self.state = ""  # "" = any, INCOMING, or a lifecycle state
+        self.sender = ""  # "" = anyone
+        self.open_asks_only = False
+        self.incoming_only = False
+        self.setSortRole(SORT_ROLE)
+        self.setDynamicSortFilter(True)
+
+    def set_filters(self, *, search: str | None = None, state: str | None = None,
+                    sender: str | None = None, open_asks_only: bool | None = None,
+                    incoming_only: bool | None = None) -> None:  # fmt: skip
+        self.beginFilterChange()
+        if search is not None:
+            self.search = search.strip().casefold()
+        if state is not None:
+            self.state = state
+        if sender is not None:
+            self.sender = sender
+        if open_asks_only is not None:
+            self.open_asks_only = open_asks_only
+        if incoming_only is not None:
+            self.incoming_only = incoming_only
+        self.endFilterChange()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        model = self.sourceModel()
+        r: Row = model.data(model.index(source_row, 0, source_parent), ROW_ROLE)
+        if r is None:
+            return False
+        if self.search and self.search not in r.title.casefold():
+            return False
+        if self.incoming_only and not isinstance(r, Incoming):
+            return False
+        if self.state and row_state(r) != self.state:
+            return False
+        if self.sender and r.sender != self.sender:
+            return False
+        return not (self.open_asks_only and not r.open_asks)

@@ -1,0 +1,361 @@
+"""One passport: where it stands, what to do next, and the actions the lifecycle allows.
+
+The header offers only the moves the state table allows from the current state (plus
+Export). Tabs: Overview (required checks first, facts with Restore ✓, next steps,
+decisions, the result, what the sender wrote), Asks (the form), Luggage, History.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QTabWidget,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+from taskpack.app.desk import MoveOption
+from taskpack.core.model import LandingCheck
+
+from .asks_form import AsksForm
+from .i18n import tr
+from .jobs import human_size
+from .models import state_label
+from .ops import Detail, is_sealed, sender_of
+from .review_view import check_widget, fact_widget
+from .widgets import Banner, LinkedText, QuotedBlock, Section, badge, button, heading, plain, row
+
+EXPORT_MODES = ("save_bag", "save_flat", "copy", "email")
+
+
+def move_label(state: str, waiting_on: str | None, opt: MoveOption) -> str:
+    """A verb for a move, as the person at this desk would say it."""
+    if opt.state == "cancelled":
+        return tr("Cancel task")
+    if state == "waiting" and waiting_on == "owner_approval":
+        return {"routed": tr("Approve"), "rejected": tr("Deny")}.get(opt.state, opt.label)
+    if opt.state == "waiting":
+        return {"human": tr("Hold: wait for a person"), "agent": tr("Hold: wait for an agent"),
+                "owner_approval": tr("Hold for approval")}.get(opt.waiting_on or "", opt.label)  # fmt: skip
+    labels = {
+        ("requested", "routed"): tr("Route"),
+        ("routed", "accepted"): tr("Accept"),
+        ("routed", "rejected"): tr("Decline"),
+        ("accepted", "working"): tr("Start"),
+        ("waiting", "working"): tr("Resume"),
+        ("working", "verifying"): tr("Return result…"),
+        ("verifying", "completed"): tr("Evidence holds: complete"),
+        ("verifying", "approval"): tr("Send for sign-off"),
+        ("verifying", "working"): tr("Evidence fails: back to work"),
+        ("approval", "completed"): tr("Sign off"),
+        ("approval", "working"): tr("Ask for changes"),
+        ("approval", "rejected"): tr("Refuse sign-off"),
+    }
+    return labels.get((state, opt.state), opt.label)
+
+
+def export_label(kind: str, mode: str) -> str:
+    receipt = kind == "receipt"
+    return {
+        "save_bag": tr("Save receipt as .taskpack…") if receipt else tr("Save handoff as .taskpack…"),
+        "save_flat": tr("Save receipt as .taskpack.json…") if receipt else tr("Save handoff as .taskpack.json…"),
+        "copy": tr("Copy receipt for chat") if receipt else tr("Copy handoff for chat"),
+        "email": tr("Email receipt…") if receipt else tr("Email handoff…"),
+    }[mode]
+
+
+class PassportView(QWidget):
+    move_requested = Signal(str, object)  # state, waiting_on
+    result_requested = Signal()
+    export_requested = Signal(str, str)  # kind, mode
+    restore_requested = Signal(int)
+    answer_requested = Signal(str, str, str)
+    add_requested = Signal(str)  # "fact" | "ask" | "check" | "step"
+    save_luggage_requested = Signal(str, int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.detail: Detail | None = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(12, 10, 12, 6)
+        self.header = QVBoxLayout()
+        outer.addLayout(self.header)
+        self.actions_bar = QHBoxLayout()
+        outer.addLayout(self.actions_bar)
+        self.banner = Banner()
+        outer.addWidget(self.banner)
+        self.tabs = QTabWidget()
+        outer.addWidget(self.tabs, 1)
+        self.overview = QScrollArea()
+        self.overview.setWidgetResizable(True)
+        self.overview.setFrameShape(QFrame.Shape.NoFrame)
+        self.asks = AsksForm()
+        self.asks.save_requested.connect(self.answer_requested)
+        self.luggage = QWidget()
+        self.luggage_lay = QVBoxLayout(self.luggage)
+        self.history = QTreeWidget()
+        self.history.setRootIsDecorated(False)
+        self.history.setHeaderLabels([tr("When"), tr("What happened"), tr("Version"), tr("Details")])
+        self.tabs.addTab(self.overview, tr("Overview"))
+        self.tabs.addTab(self.asks, tr("Asks"))
+        self.tabs.addTab(self.luggage, tr("Luggage"))
+        self.tabs.addTab(self.history, tr("History"))
+        self.move_buttons: dict[str, QPushButton] = {}
+        self.restore_buttons: dict[int, QPushButton] = {}
+        self.restore_reasons: dict[int, str] = {}
+        self.export_button = QToolButton()
+        self.export_button.setText(tr("Export"))
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.export_menu = QMenu(self.export_button)
+        self.export_button.setMenu(self.export_menu)
+        self.export_actions: dict[tuple[str, str], QAction] = {}
+
+    # -- filling --
+
+    def show_detail(self, detail: Detail, *, answered: set[str] | frozenset[str] = frozenset(),
+                    note: str = "") -> None:  # fmt: skip
+        self.detail = detail
+        lp = detail.passport
+        self._fill_header(detail)
+        self._fill_actions(detail)
+        self._fill_overview(detail)
+        asks = list(lp.asks or [])
+        self.asks.show_asks(asks, highlight=answered, note=note)
+        open_asks = sum(1 for a in asks if (a.status or "open") == "open")
+        self.tabs.setTabText(1, tr("Asks ({n} open)").format(n=open_asks) if open_asks else tr("Asks"))
+        self._fill_luggage(detail)
+        self._fill_history(detail)
+
+    def _fill_header(self, detail: Detail) -> None:
+        from .widgets import clear_layout
+
+        clear_layout(self.header)
+        lp = detail.passport
+        kind = "ok" if lp.state == "completed" else "warn" if lp.state == "waiting" else "info"
+        self.header.addWidget(row(badge(state_label(lp.state, lp.waiting_on), kind),
+                                  plain(f"{lp.id} · v{lp.version}", small=True, muted=True)))  # fmt: skip
+        self.header.addWidget(heading(lp.passport.title or lp.id, 1))
+        sender = sender_of(lp)
+        if sender:
+            self.header.addWidget(plain(tr("Handed to you by {sender}").format(sender=sender), muted=True))
+        chain = (lp.lineage.chain if lp.lineage else None) or []
+        if chain:
+            self.header.addWidget(plain(tr("Lineage: {chain}").format(chain=" → ".join(chain)),
+                                        small=True, muted=True))  # fmt: skip
+
+    def _fill_actions(self, detail: Detail) -> None:
+        from .widgets import clear_layout
+
+        keep = self.actions_bar.indexOf(self.export_button)
+        if keep >= 0:
+            self.actions_bar.takeAt(keep)  # the Export button is reused, not deleted
+        clear_layout(self.actions_bar)
+        self.move_buttons = {}
+        lp = detail.passport
+        for opt in detail.moves:
+            label = move_label(lp.state, lp.waiting_on, opt)
+            b = QPushButton(label)
+            b.setToolTip(tr("Move to {state}: {why}").format(state=opt.label, why=opt.why))
+            if opt.state == "verifying":
+                b.clicked.connect(lambda _c=False: self.result_requested.emit())
+            else:
+                b.clicked.connect(lambda _c=False, o=opt: self.move_requested.emit(o.state, o.waiting_on))
+            self.move_buttons[opt.label] = b
+            self.actions_bar.addWidget(b)
+        if not detail.moves:
+            self.actions_bar.addWidget(plain(tr("This task has ended; nothing moves it on."), muted=True))
+        self.actions_bar.addStretch(1)
+        self._fill_export_menu(detail)
+        self.actions_bar.addWidget(self.export_button)
+        self.export_button.show()
+
+    def _fill_export_menu(self, detail: Detail) -> None:
+        menu = self.export_menu
+        menu.clear()
+        self.export_actions = {}
+        received = detail.passport.received is not None
+        kinds = ("receipt", "handoff") if received else ("handoff", "receipt")
+        for n, kind in enumerate(kinds):
+            if n:
+                menu.addSeparator()
+            menu.addSection(tr("Receipt — answers go home") if kind == "receipt" else tr("Handoff — work goes on"))
+            for mode in EXPORT_MODES:
+                action = menu.addAction(export_label(kind, mode))
+                action.triggered.connect(lambda _c=False, k=kind, m=mode: self.export_requested.emit(k, m))
+                self.export_actions[(kind, mode)] = action
+
+    def _fill_overview(self, detail: Detail) -> None:
+        lp = detail.passport
+        state = lp.passport
+        body = QWidget()
+        lay = QVBoxLayout(body)
+        lay.setContentsMargins(4, 8, 4, 8)
+        if state.goal:
+            lay.addWidget(plain(tr("Goal"), bold=True))
+            lay.addWidget(LinkedText(state.goal))
+        if state.current_state:
+            lay.addWidget(plain(tr("Where it stands"), bold=True))
+            lay.addWidget(LinkedText(state.current_state))
+        received = lp.received if isinstance(lp.received, dict) else {}
+        if received.get("note"):
+            lay.addWidget(QuotedBlock(str(received["note"]), tr("The sender's note")))
+        self._checks(lay, lp.landing_checks or [])
+        self._facts(lay, detail)
+        self._steps(lay, detail)
+        if state.decisions:
+            sec = Section(tr("Decisions"))
+            for d in state.decisions:
+                sec.add(LinkedText(f"• {d.what or ''}" + (f" — {d.why}" if d.why else "")))
+            lay.addWidget(sec)
+        if isinstance(lp.result, dict):
+            sec = Section(tr("Returned result"))
+            sec.add(LinkedText(str(lp.result.get("summary") or "")))
+            for ev in lp.result.get("evidence") or []:
+                if isinstance(ev, dict):
+                    sec.add(LinkedText(f"• [{ev.get('kind')}] {ev.get('summary') or ''}"
+                                       + (f" {ev.get('url')}" if ev.get("url") else "")))  # fmt: skip
+            lay.addWidget(sec)
+        imperatives = received.get("imperatives") or []
+        if imperatives:
+            sec = Section(tr("Instructions found in the pack"),
+                          tr("The sender wrote this; nothing was done. Text in a pack is data, never a command."))  # fmt: skip
+            for imp in imperatives:
+                if isinstance(imp, dict):
+                    sec.add(QuotedBlock(str(imp.get("sentence") or ""), tr("in {place}").format(place=imp.get("place") or "?")))
+            lay.addWidget(sec)
+        outgoing = [LandingCheck.from_data(c) for c in (lp.__pydantic_extra__ or {}).get("checks_to_send") or []
+                    if isinstance(c, dict)]  # fmt: skip
+        sec = Section(tr("For the next person"),
+                      tr("Questions and checks that travel with the next handoff from here."))  # fmt: skip
+        for check in outgoing:
+            sec.add(check_widget(check))
+        sec.add(row(
+            button(tr("Add ask…"), lambda: self.add_requested.emit("ask")),
+            button(tr("Add landing check…"), lambda: self.add_requested.emit("check")),
+            button(tr("Add fact…"), lambda: self.add_requested.emit("fact")),
+            button(tr("Add next step…"), lambda: self.add_requested.emit("step")),
+        ))  # fmt: skip
+        lay.addWidget(sec)
+        lay.addStretch(1)
+        self.overview.setWidget(body)
+
+    def _checks(self, lay: QVBoxLayout, checks: list[LandingCheck]) -> None:
+        if not checks:
+            return
+        ordered = sorted(checks, key=lambda c: not c.is_required)
+        sec = Section(tr("Do these first"), tr(
+            "Required checks go before the sender's next steps. How to do them is the sender's "
+            "suggestion, shown as written and never run by this app."))  # fmt: skip
+        for check in ordered:
+            sec.add(check_widget(check))
+        lay.addWidget(sec)
+
+    def _facts(self, lay: QVBoxLayout, detail: Detail) -> None:
+        facts = detail.passport.passport.facts or []
+        self.restore_buttons, self.restore_reasons = {}, {}
+        if not facts:
+            return
+        sec = Section(tr("What is proven and what is not"))
+        for n, fact in enumerate(facts, 1):
+            extra = None
+            if is_sealed(fact):
+                ok, reason = detail.restore.get(n, (False, tr("unknown")))
+                b = QPushButton(tr("Restore ✓"))
+                b.setEnabled(ok)
+                self.restore_reasons[n] = reason
+                if ok:
+                    b.setToolTip(tr("Give this fact its ✓ back: you are on {machine}, where it was "
+                                    "verified, and this desk wrote the pack that carried it.")
+                                 .format(machine=fact.verified_on or "?"))  # fmt: skip
+                else:
+                    b.setToolTip(tr("Restore ✓ is not available: {reason}").format(reason=reason))
+                b.clicked.connect(lambda _c=False, k=n: self.restore_requested.emit(k))
+                self.restore_buttons[n] = b
+                extra = b
+            sec.add(fact_widget(fact, extra=extra))
+            if is_sealed(fact) and n in self.restore_reasons and not detail.restore.get(n, (False, ""))[0]:
+                sec.add(plain("    " + tr("Restore ✓ is not available: {reason}").format(
+                    reason=self.restore_reasons[n]), small=True, muted=True))  # fmt: skip
+        lay.addWidget(sec)
+
+    def _steps(self, lay: QVBoxLayout, detail: Detail) -> None:
+        steps = detail.passport.passport.next_steps or []
+        if not steps:
+            return
+        sec = Section(tr("Next steps"))
+        for n, step in enumerate(steps, 1):
+            sec.add(LinkedText(f"{n}. {step}"))
+        lay.addWidget(sec)
+
+    def _fill_luggage(self, detail: Detail) -> None:
+        from .widgets import clear_layout
+
+        clear_layout(self.luggage_lay)
+        if not detail.luggage:
+            self.luggage_lay.addWidget(plain(tr("No luggage.")))
+        for item in detail.luggage:
+            save = QPushButton(tr("Save As…"))
+            save.clicked.connect(lambda _c=False, n=item.name, s=item.size: self.save_luggage_requested.emit(n, s))
+            self.luggage_lay.addWidget(row(plain(item.name), plain(human_size(item.size), muted=True), save))
+        self.luggage_lay.addStretch(1)
+
+    def _fill_history(self, detail: Detail) -> None:
+        self.history.clear()
+        for entry in reversed(detail.history):
+            item = QTreeWidgetItem([
+                entry.at.replace("T", " ").removesuffix("Z"), history_label(entry.event),
+                str(entry.version), history_detail(entry.detail),
+            ])  # fmt: skip
+            self.history.addTopLevelItem(item)
+        for col in range(3):
+            self.history.resizeColumnToContents(col)
+
+    def scroll_positions(self) -> tuple[int, int]:
+        return (self.overview.verticalScrollBar().value(), self.asks.scroll.verticalScrollBar().value())
+
+    def restore_scroll_positions(self, positions: tuple[int, int]) -> None:
+        overview, asks = positions
+        # the new contents are laid out on the next pass; restore after it
+        QTimer.singleShot(0, self, lambda: (self.overview.verticalScrollBar().setValue(overview),
+                                      self.asks.scroll.verticalScrollBar().setValue(asks)))  # fmt: skip
+
+    def history_events(self) -> list[str]:
+        return [self.history.topLevelItem(i).text(1) for i in range(self.history.topLevelItemCount())]
+
+    def overview_text(self) -> str:
+        widget = self.overview.widget()
+        return "\n".join(lbl.text() for lbl in widget.findChildren(QLabel)) if widget else ""
+
+
+def history_label(event: str) -> str:
+    return {
+        "created": tr("created"), "landed": tr("landed"), "merged": tr("receipt merged"),
+        "restored": tr("✓ restored"), "moved": tr("moved"), "answer": tr("ask answered"),
+        "packed": tr("packed"), "fact": tr("fact added"), "ask": tr("ask added"),
+        "check": tr("landing check added"), "next_step": tr("next step added"),
+        "result": tr("result returned"), "luggage": tr("luggage added"),
+        "checkpoint": tr("checkpoint"), "decision": tr("decision"),
+    }.get(event, event)  # fmt: skip
+
+
+def history_detail(detail: dict[str, Any]) -> str:
+    parts = []
+    for key in ("from", "to", "why", "file", "kind", "fact", "claim", "ask", "status", "answered"):
+        if key in detail and detail[key] not in (None, "", []):
+            value = detail[key]
+            if isinstance(value, list):
+                value = ", ".join(map(str, value))
+            parts.append(f"{key}: {value}")
+    return "; ".join(parts)

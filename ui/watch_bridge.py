@@ -1,0 +1,55 @@
+"""The folder watcher (`app.watcher`, Qt-free) brought onto the GUI thread.
+
+The watcher calls back on its own thread; this bridge drops packs the desk has already
+landed or the person discarded, and re-emits the rest as Qt signals, which arrive on
+the GUI thread. Nothing is landed here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from taskpack.app.desk import Desk
+from taskpack.app.watcher import FolderWatcher, FoundPack
+
+
+class WatchBridge(QObject):
+    found = Signal(object)  # FoundPack
+    rejected = Signal(object, str)  # Path, one sentence
+
+    def __init__(self, desk: Desk, folders: list[Path], *, dismissed: Callable[[str], bool],
+                 parent: QObject | None = None, **watcher_options: object) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.desk = desk
+        self._dismissed = dismissed
+        self.watcher = FolderWatcher(folders, self._on_found, self._on_rejected, **watcher_options)  # type: ignore[arg-type]
+        self._found_relay.connect(self.found, Qt.ConnectionType.QueuedConnection)
+        self._rejected_relay.connect(self.rejected, Qt.ConnectionType.QueuedConnection)
+
+    _found_relay = Signal(object)
+    _rejected_relay = Signal(object, str)
+
+    def start(self) -> None:
+        self.watcher.start()
+
+    def stop(self) -> None:
+        self.watcher.stop()
+
+    def set_folders(self, folders: list[Path]) -> None:
+        self.watcher.set_folders(folders)
+
+    # -- on the watcher's thread --
+
+    def _on_found(self, item: FoundPack) -> None:
+        with contextlib.suppress(Exception):
+            if self.desk.store.landing(item.content_digest) is not None:
+                return  # it landed (or merged) before: not news
+        if self._dismissed(item.content_digest):
+            return
+        self._found_relay.emit(item)
+
+    def _on_rejected(self, path: Path, why: str) -> None:
+        self._rejected_relay.emit(path, why)
