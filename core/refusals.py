@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import re
 import struct
@@ -221,6 +222,7 @@ class _Engine(Protocol):
     name: str
 
     def open(self) -> _EngineStream: ...
+    def positions(self, data: bytes) -> list[int]: ...  # one-shot: a whole value at once
 
 
 class _HyperscanEngine:
@@ -228,26 +230,43 @@ class _HyperscanEngine:
 
     def __init__(self, hs: ModuleType) -> None:
         self._hs = hs
-        self.db = hs.Database(mode=hs.HS_MODE_STREAM)
+        self.db = self._compile(hs.HS_MODE_STREAM)
+        self.block_db = self._compile(hs.HS_MODE_BLOCK)  # the same patterns, for whole values
+        self._local = threading.local()
+        self.close_lock = threading.Lock()
+
+    def _compile(self, mode: int) -> Any:
+        db = self._hs.Database(mode=mode)
         n = len(_TRIGGERS)
-        self.db.compile(
+        db.compile(
             expressions=[_hs_pattern(t) for t in _TRIGGERS],
             ids=list(range(n)),
             elements=n,
             flags=[0] * n,
         )
-        self._local = threading.local()
-        self.close_lock = threading.Lock()
+        return db
 
-    def scratch(self) -> Any:
-        scratch = getattr(self._local, "scratch", None)
-        if scratch is None:  # one per thread: hyperscan scratch is not shareable
-            scratch = self._hs.Scratch(self.db)
-            self._local.scratch = scratch
+    def scratch(self, block: bool = False) -> Any:
+        name = "block_scratch" if block else "scratch"
+        scratch = getattr(self._local, name, None)
+        if scratch is None:  # one per thread and database: scratch is not shareable
+            scratch = self._hs.Scratch(self.block_db if block else self.db)
+            setattr(self._local, name, scratch)
         return scratch
 
     def open(self) -> _EngineStream:
         return _HyperscanStream(self)
+
+    def positions(self, data: bytes) -> list[int]:
+        hits: list[int] = []
+        lengths = _TRIGGER_LENGTHS
+
+        def on_match(ident: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
+            hits.append(end - lengths[ident])
+
+        if data:
+            self.block_db.scan(data, match_event_handler=on_match, scratch=self.scratch(True))
+        return hits
 
 
 class _HyperscanStream:
@@ -298,6 +317,9 @@ class _ReEngine:
 
     def open(self) -> _EngineStream:
         return _ReStream(self.needles)
+
+    def positions(self, data: bytes) -> list[int]:
+        return _ReStream(self.needles).scan(data)
 
 
 class _ReStream:
@@ -739,6 +761,7 @@ class _Core:
         self._tail = b""  # the last _KEEP bytes fed
         self._pending: list[int] = [0]  # the start of a value is always worth a look
         self._seen: set[int] = {0}
+        self._zero_hit = False  # did a trigger start at byte 0, or is it only a turn check?
         self.raw = _Raw()
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> None:
@@ -784,34 +807,47 @@ class _Core:
 
     def _add(self, hits: list[int]) -> None:
         for p in hits:
+            if p == 0:
+                self._zero_hit = True
             if p not in self._seen:
                 self._seen.add(p)
                 self._pending.append(p)
         self._pending.sort()
 
     def _verify(self, w: bytes, at: int, p: int, sos: bool) -> None:
-        raw = self.raw
-        cred = _credential_at(w, at)
-        if cred is not None:
-            kind, where = cred
-            entry = raw.credentials.setdefault(kind, [p + where - at, 0])
-            entry[1] += 1
-        turn = _turn_at(w, at, sos)
-        if turn is not None:
-            role, where = turn
-            raw.turns.add(p + where - at, role)
-        msg = _message_at(w, at)
-        if msg is not None:
-            raw.messages.add(p, msg)
+        _verify_into(self.raw, w, at, p, sos, turns_only=p == 0 and not self._zero_hit)
+
+
+def _verify_into(raw: _Raw, w: bytes, at: int, p: int, sos: bool, *, turns_only: bool) -> None:
+    """Run the verifiers on window `w` (stream position `p` is `w[at]`) and record."""
+    turn = _turn_at(w, at, sos)
+    if turn is not None:
+        role, where = turn
+        raw.turns.add(p + where - at, role)
+    if turns_only:
+        return
+    cred = _credential_at(w, at)
+    if cred is not None:
+        kind, where = cred
+        entry = raw.credentials.setdefault(kind, [p + where - at, 0])
+        entry[1] += 1
+    msg = _message_at(w, at)
+    if msg is not None:
+        raw.messages.add(p, msg)
 
 
 def _scan_bytes(data: bytes, engine: _Engine) -> _Raw:
-    core = _Core(engine)
-    try:
-        core.feed(data)
-        return core.finish()
-    finally:
-        core.close()
+    """A whole value at once: the same positions and windows as a stream, one engine call."""
+    raw = _Raw()
+    if not data:
+        return raw
+    hits = sorted(set(engine.positions(data)))
+    if not hits or hits[0] != 0:
+        _verify_into(raw, data[:AFTER], 0, 0, True, turns_only=True)
+    for p in hits:
+        lo = max(0, p - BEFORE)
+        _verify_into(raw, data[lo : p + AFTER], p - lo, p, lo == 0, turns_only=False)
+    return raw
 
 
 # === luggage: streams, archives ==========================================================
@@ -1231,6 +1267,7 @@ def _name_tokens(name: str) -> list[str]:
     return [t for t in re.split(r"[^0-9a-z\u0080-\uffff]+", spaced.lower()) if t]
 
 
+@functools.lru_cache(maxsize=4096)
 def is_instruction_field(name: str) -> bool:
     """Does a field name say it instructs the reader (spec §4.5)?
 
@@ -1267,6 +1304,12 @@ def is_instruction_field(name: str) -> bool:
     return any(part in joined for part in _CJK_INSTRUCTION_PARTS)
 
 
+def _shown_key(key: str) -> str:
+    shown = key if len(key) <= 80 else key[:77] + "..."
+    return shown if shown.isprintable() else "".join(c if c.isprintable() else "?" for c in shown)
+
+
+@functools.lru_cache(maxsize=4096)
 def _is_secret_key_name(name: str) -> bool:
     norm = "_".join(_name_tokens(name))
     return any(norm == e or norm.endswith("_" + e) for e in _SECRET_KEY_ENDINGS)
@@ -1309,6 +1352,7 @@ class _ValueScan:
         self.engine = engine
         self.findings: list[Finding] = []
         self.messages: list[tuple[str, Path]] = []
+        self.key_credentials: dict[str, list[str]] = {}  # keys repeat: scan each once
 
     def place(self, path: Path) -> str:
         return _show(self.prefix, path)
@@ -1337,18 +1381,20 @@ class _ValueScan:
         children: list[tuple[Any, Path]] = []
         for i, (key, value) in enumerate(d.items()):
             key = str(key)
-            raw = _scan_bytes(key.encode("utf-8", "surrogatepass"), self.engine)
-            if raw.credentials:
+            kinds = self.key_credentials.get(key)
+            if kinds is None:
+                raw = _scan_bytes(key.encode("utf-8", "surrogatepass"), self.engine)
+                kinds = self.key_credentials[key] = list(raw.credentials)
+            if kinds:
                 shown: str = f"<field #{i}>"
-                for kind in raw.credentials:
+                for kind in kinds:
                     self.findings.append(
                         Finding(
                             RULE_CREDENTIAL, kind, self.place((*path, shown)), "in a field name"
                         )
                     )
             else:
-                shown = key if len(key) <= 80 else key[:77] + "..."
-                shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
+                shown = _shown_key(key)
             here: Path = (*path, shown)
             if is_instruction_field(key) and not (path == () and key in _ROOT_ALLOWED):
                 self.findings.append(

@@ -716,6 +716,9 @@ def test_engines_and_chunkings_agree(case: tuple[bytes, list[int]]) -> None:
     assert _feed(data, sizes, "hyperscan") == reference
     assert _feed(data, sizes, "re") == reference
     assert _feed(data, [1], "hyperscan") == reference
+    for engine in ENGINES:  # the one-shot path scan_value uses for each string
+        whole = refusals._scan_bytes(data, refusals._engine(engine))
+        assert whole.findings(lambda offset: f"files/p @ byte {offset}") == reference
 
 
 def test_engine_agreement_is_not_vacuous() -> None:
@@ -736,3 +739,24 @@ def test_every_split_point_of_every_shape_gives_the_same_findings(engine: str) -
         assert expected, item[:8]
         for cut in range(1, len(data)):
             assert _feed(data, [cut, len(data)], engine) == expected, (item[:8], cut)
+
+
+def test_scanning_from_several_threads_at_once() -> None:
+    # the GUI judges in a worker while the packer scans: hyperscan scratch is per thread
+    import threading
+
+    blob = random.Random(4).randbytes(2 << 20) + b"\n" + SECRET + b"\n" + b"tail" * 1000
+    results: list[list[str]] = []
+
+    def work() -> None:
+        for _ in range(4):
+            found = _scan(blob, "files/t", 65536)
+            found += scan_value({"note": "x " + SECRET.decode()})
+            results.append([f.kind for f in found])
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [["GitHub token", "GitHub token"]] * 24
