@@ -1,0 +1,238 @@
+"""Hostile packs are refused: the right `PackError`, one line naming the problem,
+bounded memory, and nothing written anywhere.
+
+The corpus is built in tests/hostile_zips.py (each case on top of an otherwise correct
+bag or flat file); the command-line side of the same corpus is in
+tests/app/test_cli_codec.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hostile_zips import (
+    CASE_IDS,
+    CASES,
+    LUGGAGE,
+    Case,
+    attachment,
+    bag_zip,
+    canonical_json,
+    flat_doc,
+    pack_data,
+)
+from taskpack.core.errors import IntegrityError, LimitExceeded, PackError, UnsafeEntry
+from taskpack.core.luggage import LuggageSource
+from taskpack.core.pack import open_pack
+from taskpack.core.writer import write_pack
+from taskpack.core.zipio import ZipLimits
+
+CANARY = Path("/tmp/taskpack-hostile-canary")  # the absolute-name case points here
+
+
+def tree(root: Path) -> dict[str, int]:
+    """Every file under `root` with its size: what a test compares before and after."""
+    return {str(p.relative_to(root)): p.stat().st_size for p in root.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+def read_to_end(opened, name: str) -> bytes:  # type: ignore[no-untyped-def]
+    with opened.open_luggage(name) as f:
+        return b"".join(iter(lambda: f.read(1 << 16), b""))
+
+
+# --- the base the corpus is built on is sound ------------------------------------------------
+
+
+def test_a_clean_raw_bag_opens(tmp_path: Path) -> None:
+    """Every hostile bag is this bag plus one defect: so the defect is why it is refused."""
+    p = tmp_path / "clean.taskpack"
+    p.write_bytes(bag_zip(LUGGAGE))
+    with open_pack(p) as o:
+        assert o.data == pack_data()
+        assert read_to_end(o, "brief.txt") == LUGGAGE[0][1]
+        o.verify()
+        assert o.notes == []
+
+
+def test_a_clean_flat_file_opens(tmp_path: Path) -> None:
+    p = tmp_path / "clean.taskpack.json"
+    p.write_bytes(canonical_json(flat_doc([attachment("brief.txt", b"hi\n"), attachment("b.bin", b"\xff\x00")])))
+    with open_pack(p) as o:
+        assert [read_to_end(o, n) for n in ("brief.txt", "b.bin")] == [b"hi\n", b"\xff\x00"]
+
+
+# --- the corpus -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_hostile_file_is_refused(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "inbox" / "unpacked"
+    target.mkdir(parents=True)
+    monkeypatch.chdir(target)  # a relative escape (../../x) would land in tmp_path
+    src = tmp_path / "inbox" / f"hostile{case.suffix}"
+    src.write_bytes(case.content)
+    before = tree(tmp_path)
+
+    with pytest.raises(PackError) as exc:
+        with open_pack(src) as opened:
+            if case.stage == "open":
+                pytest.fail(f"open_pack accepted it: {case.name}")
+            opened.verify()
+
+    assert isinstance(exc.value, case.error), f"{type(exc.value).__name__}: {exc.value}"
+    message = str(exc.value)
+    assert "\n" not in message and message.strip() == message
+    for word in case.words:
+        assert word.lower() in message.lower(), message
+    assert tree(tmp_path) == before
+    assert not CANARY.exists()
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.stage == "read"], ids=lambda c: c.name)
+def test_luggage_that_does_not_match_raises_at_the_end_of_reading(case: Case, tmp_path: Path) -> None:
+    """Bytes read before the end are unverified; the end of the stream is where the
+    verdict comes, so a reader that reads to the end can never keep altered bytes."""
+    src = tmp_path / f"hostile{case.suffix}"
+    src.write_bytes(case.content)
+    try:
+        opened = open_pack(src)
+    except PackError as exc:
+        assert isinstance(exc, case.error)
+        return
+    with opened, pytest.raises(case.error):
+        for item in opened.luggage:
+            read_to_end(opened, item.name)
+
+
+@pytest.mark.xfail(strict=True, reason="streams.VerifyingReader.read() with no size returns one chunk and "
+                   "never checks the digest (see the report); remove this mark when fixed")  # fmt: skip
+@pytest.mark.parametrize("suffix", [".taskpack", ".taskpack.json"])
+def test_read_with_no_size_reads_everything_and_checks_it(tmp_path: Path, suffix: str) -> None:
+    altered = b"The brief, as ALTERED.\n"
+    if suffix == ".taskpack":
+        raw = bag_zip(LUGGAGE, tamper={"data/files/brief.txt": altered})
+    else:
+        raw = canonical_json(flat_doc([attachment("brief.txt", LUGGAGE[0][1], data=altered.decode())]))
+    src = tmp_path / f"x{suffix}"
+    src.write_bytes(raw)
+    with open_pack(src) as opened, opened.open_luggage("brief.txt") as f, pytest.raises(IntegrityError):
+        f.read()  # io's contract: everything up to EOF — so the verdict too
+
+
+# --- zip-slip, explicitly --------------------------------------------------------------------------
+
+
+def test_zip_slip_with_a_correct_digest_is_refused_before_anything_is_written(tmp_path: Path, monkeypatch) -> None:
+    deep = tmp_path / "a" / "b"
+    deep.mkdir(parents=True)
+    monkeypatch.chdir(deep)
+    evil = b"#!/bin/sh\necho pwned\n"
+    src = deep / "slip.taskpack"
+    src.write_bytes(bag_zip([*LUGGAGE, ("data/files/../../x", evil)]))
+    assert hashlib.sha256(evil).hexdigest().encode() in src.read_bytes()  # the digest is right
+    before = tree(tmp_path)
+    with pytest.raises(UnsafeEntry, match=r"\.\."):
+        open_pack(src)
+    try:
+        from taskpack.core.packer import convert
+    except ImportError:  # pragma: no cover - chokepoint not there yet
+        convert = None
+    if convert is not None:
+        with pytest.raises(UnsafeEntry):
+            convert(src, deep / "out.taskpack.json", machine="m")
+    assert tree(tmp_path) == before
+    assert not (tmp_path / "x").exists() and not (tmp_path / "a" / "x").exists()
+
+
+# --- limits are the formula, not a guess ----------------------------------------------------------------
+
+
+def test_entry_limit_counts_real_entries(tmp_path: Path) -> None:
+    lug = [LuggageSource.from_bytes(f"f{i}.txt", b"x") for i in range(10)]
+    p = write_pack(pack_data(), lug, tmp_path / "ten.taskpack", encoding="bag").path
+    with pytest.raises(LimitExceeded, match="entries"):
+        open_pack(p, limits=ZipLimits(max_entries=5))
+    with open_pack(p, limits=ZipLimits(max_entries=20)) as o:
+        assert len(o.luggage) == 10
+
+
+def test_a_highly_compressible_honest_file_under_the_floor_is_fine(tmp_path: Path) -> None:
+    """10 MiB of zeros is a 1000:1 ratio, but far under 200 × size + 64 MiB: not a bomb."""
+    zeros = bytes(10 << 20)
+    p = write_pack(pack_data(), [LuggageSource.from_bytes("zeros.bin", zeros)], tmp_path / "z.taskpack",
+                   encoding="bag").path  # fmt: skip
+    assert p.stat().st_size < 64 << 10
+    with open_pack(p) as o:
+        o.verify()
+    with pytest.raises(LimitExceeded, match="bomb"):
+        open_pack(p, limits=ZipLimits(ratio_floor=1 << 20))  # the same file, a tighter floor
+
+
+# --- memory stays bounded ---------------------------------------------------------------------------------
+
+_PEAK = r"""
+import sys
+from taskpack.core.pack import open_pack
+from taskpack.core.errors import PackError
+
+def hwm():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) * 1024
+
+base = hwm()
+try:
+    with open_pack(sys.argv[1]) as o:
+        o.verify()
+    verdict = "accepted"
+except PackError as exc:
+    verdict = type(exc).__name__
+print(verdict, hwm() - base)
+"""
+
+HEAVY = {
+    "zip bomb: 100 MiB of zeros in ~100 KiB": 16 << 20,
+    "bomb hiding behind a small declared size": 16 << 20,
+    "passport.json with a 40 MiB note": 16 << 20,  # refused on its declared size, never inflated
+    "passport.json nested 100,000 deep": 16 << 20,
+    "end record claims 100,001 entries (ZIP64)": 16 << 20,
+    "central directory holds 100,001 records behind a lying end record": 128 << 20,
+    "flat: a 40 MiB note in the passport object": 128 << 20,  # a bounded 32 MiB window, not the file
+    "flat: nested 100,000 deep": 16 << 20,
+}
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("name", list(HEAVY))
+def test_hostile_files_are_refused_in_bounded_memory(name: str, tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.name == name)
+    src = tmp_path / f"x{case.suffix}"
+    src.write_bytes(case.content)
+    out = subprocess.run([sys.executable, "-c", _PEAK, str(src)], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONIOENCODING": "utf-8"})  # fmt: skip
+    verdict, grew = out.stdout.split()
+    assert verdict == case.error.__name__, out.stderr
+    assert int(grew) < HEAVY[name], f"peak memory grew by {int(grew) >> 20} MiB"
+
+
+# --- the flat form: a declared sha256 that does not match aborts the read -----------------------------
+
+
+def test_flat_sha256_mismatch_aborts_and_partial_bytes_are_not_a_verdict(tmp_path: Path) -> None:
+    content = b"A" * 300_000
+    forged = attachment("big.txt", content, data=("B" + "A" * 299_999))
+    src = tmp_path / "x.taskpack.json"
+    src.write_text(json.dumps(flat_doc([forged]), ensure_ascii=False), encoding="utf-8")
+    with open_pack(src) as o, o.open_luggage("big.txt") as f:
+        first = f.read(1000)
+        assert first.startswith(b"B")  # bytes flow before the verdict: they are unverified
+        with pytest.raises(IntegrityError, match="sha256"):
+            while f.read(1 << 16):
+                pass
+    with open_pack(src) as o, pytest.raises(IntegrityError):
+        o.verify()
