@@ -90,6 +90,7 @@ AFTER = 1024  # ... and after it
 TRANSCRIPT_SPAN = 64 * 1024  # two turns further apart than this are not one conversation
 MAX_ARCHIVE_DEPTH = 2  # luggage.zip -> inner.gz -> bytes, and no deeper
 MAX_INFLATED_BYTES = 256 * 1024 * 1024  # per luggage file, across all its archive levels
+MAX_ARCHIVE_MEMBERS = 65536  # members looked into per archive; past that we stop looking
 DEFAULT_CHUNK_SIZE = 4 * 1024 * 1024
 
 RULE_CREDENTIAL = "credential"
@@ -463,7 +464,7 @@ _BEARER_RX = re.compile(rb"[Bb]earer[ \t]+([A-Za-z0-9\-._~+/]{20,}=*)")
 _AWS_SECRET_RX = re.compile(
     rb"(?i:secret_access_key)[\"']?[ \t]{0,4}[:=][ \t]{0,4}[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
 )
-_SCHEME_RX = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
+_SCHEME_RX = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]{0,30}\Z")
 _USERINFO_RX = re.compile(
     rb"://([^\s/?#@:'\"<>\\]{1,128}):([^\s/?#@'\"<>\\]{1,256})@([A-Za-z0-9\-._~%]+|\[[0-9A-Fa-f:.]+\])"
 )
@@ -646,7 +647,7 @@ _MSG_RX = re.compile(
 _CONTENT_KEY = rb"[\"'](?:content|text|parts)\\?[\"'][ \t]*:[ \t]*(?:\\?[\"']|\[|\{)"
 _CONTENT_AFTER_RX = re.compile(rb"[^{}]{0,800}?" + _CONTENT_KEY)
 _CONTENT_RX = re.compile(_CONTENT_KEY)
-_AUTHOR_BEFORE_RX = re.compile(rb"[\"']author\\?[\"'][ \t]*:[ \t]*\{[ \t\r\n]*\\?$")
+_AUTHOR_BEFORE_RX = re.compile(rb"[\"']author\\?[\"'][ \t]*:[ \t]*\{[ \t\r\n]*\\?\Z")
 
 
 def _turn_at(w: bytes, at: int, sos: bool) -> tuple[str, int] | None:
@@ -883,15 +884,28 @@ class _Inflater:
     def __init__(self, parent: StreamScanner) -> None:
         self.parent = parent
         self.dead = False
-        self.children: list[StreamScanner] = []
+        self.children: list[StreamScanner] = []  # still open
+        self.found: list[Finding] = []  # from children already finished
+        self.members = 0
 
-    def child(self, name: str) -> StreamScanner:
+    def child(self, name: str) -> StreamScanner | None:
+        """A scanner for the next member, or None past MAX_ARCHIVE_MEMBERS (then stop)."""
+        self.members += 1
+        if self.members > MAX_ARCHIVE_MEMBERS:
+            self.dead = True
+            return None
         p = self.parent
         scanner = StreamScanner(
             name, engine=p._engine.name, _depth=p._depth + 1, _budget=p._budget, _checked_name=True
         )
         self.children.append(scanner)
         return scanner
+
+    def done(self, child: StreamScanner | None) -> None:
+        """A member ended: report it now, so a zip of many members holds one open at a time."""
+        if child is not None and child in self.children:
+            self.children.remove(child)
+            self.found += child.finish()
 
     def inflate(self, d: Any, data: bytes, sink: StreamScanner) -> bytes:
         """Decompress `data` into `sink` step by step; returns what is left after the end."""
@@ -913,16 +927,21 @@ class _Inflater:
         return b""
 
     def findings(self) -> list[Finding]:
-        out: list[Finding] = []
+        for c in list(self.children):
+            self.done(c)
+        return self.found
+
+    def close(self) -> None:
         for c in self.children:
-            out += c.finish()
-        return out
+            c.close()
 
 
 class _Gzip(_Inflater):
     def __init__(self, parent: StreamScanner) -> None:
         super().__init__(parent)
-        self.sink = self.child(f"{parent.name} (inflated)")
+        sink = self.child(f"{parent.name} (inflated)")
+        assert sink is not None
+        self.sink = sink
         self.d = zlib.decompressobj(31)
 
     def feed(self, data: bytes) -> None:
@@ -958,6 +977,8 @@ class _Zip(_Inflater):
             pass
 
     def _after_entry(self) -> None:
+        self.done(self.sink)
+        self.sink = None
         self.state = "descriptor" if self.descriptor else "header"
 
     def _step(self) -> bool:
@@ -1022,6 +1043,8 @@ class _Zip(_Inflater):
         self.sink = None
         if method == 8 and not flags & 0x01:
             self.sink = self.child(name)
+            if self.sink is None:
+                return False
             self.d = zlib.decompressobj(-15)
             self.state = "deflate"
             return True
@@ -1030,6 +1053,8 @@ class _Zip(_Inflater):
             return False
         if method == 0 and not flags & 0x01:
             self.sink = self.child(name)
+            if self.sink is None:
+                return False
             self.state = "stored"
         else:
             self.state = "skip"  # encrypted or a method we do not inflate: step over it
@@ -1140,8 +1165,7 @@ class StreamScanner:
         """Release the engine stream without reporting (e.g. after an error)."""
         self._core.close()
         if self._inner is not None:
-            for child in self._inner.children:
-                child.close()
+            self._inner.close()
 
     def __enter__(self) -> StreamScanner:
         return self

@@ -760,3 +760,26 @@ def test_scanning_from_several_threads_at_once() -> None:
     for t in threads:
         t.join()
     assert results == [["GitHub token", "GitHub token"]] * 24
+
+
+def test_a_zip_of_many_members_is_read_one_member_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    members = {f"m{i:04d}.txt": b"note %d\n" % i for i in range(3000)}
+    members["m0002.txt"] = b"\n" + SECRET + b"\n"
+    members["m2999.txt"] = b"\n" + make_secret("npm").encode() + b"\n"
+    blob = _zip(members)
+    scanner = StreamScanner("files/many.zip")
+    most_open = 0
+    for i in range(0, len(blob), 4096):
+        scanner.feed(blob[i : i + 4096])
+        assert scanner._inner is not None
+        most_open = max(most_open, len(scanner._inner.children))
+    assert [f.place.split(" @")[0] for f in scanner.finish()] == [
+        "files/many.zip!/m0002.txt",
+        "files/many.zip!/m2999.txt",
+    ]
+    assert most_open <= 1  # memory does not grow with the number of members
+    monkeypatch.setattr(refusals, "MAX_ARCHIVE_MEMBERS", 100)
+    found = _scan(blob, "files/many.zip", 4096)
+    assert [f.place.split(" @")[0] for f in found] == ["files/many.zip!/m0002.txt"]
