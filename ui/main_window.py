@@ -450,6 +450,7 @@ class MainWindow(QMainWindow):
     def _add_incoming(self, path: Path, *, title: str, kind: str = "", sender: str = "",
                       open_asks: int = 0, problem: str = "") -> None:  # fmt: skip
         self.model.add_incoming(Incoming(path, title, kind, sender, open_asks, utc_now(), problem))
+        self._update_senders()
         self._update_status()
 
     def _review(self, path: Path, *, show: bool) -> None:

@@ -210,7 +210,7 @@ class PassportView(QWidget):
             lay.addWidget(LinkedText(state.current_state))
         received = lp.received if isinstance(lp.received, dict) else {}
         if received.get("note"):
-            lay.addWidget(QuotedBlock(str(received["note"]), tr("The sender's note")))
+            lay.addWidget(QuotedBlock(str(received["note"]), tr("The sender's note"), links=True))
         self._checks(lay, lp.landing_checks or [])
         self._facts(lay, detail)
         self._steps(lay, detail)
@@ -321,6 +321,10 @@ class PassportView(QWidget):
             self.history.addTopLevelItem(item)
         for col in range(3):
             self.history.resizeColumnToContents(col)
+
+    def actions_text(self) -> str:
+        items = (self.actions_bar.itemAt(i).widget() for i in range(self.actions_bar.count()))
+        return "\n".join(w.text() for w in items if isinstance(w, QLabel | QPushButton))
 
     def scroll_positions(self) -> tuple[int, int]:
         return (self.overview.verticalScrollBar().value(), self.asks.scroll.verticalScrollBar().value())

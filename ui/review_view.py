@@ -183,7 +183,7 @@ class ReviewView(QWidget):
         lay.addWidget(plain(tr("From {sender}, packed {when} ({encoding})").format(
             sender=sender_text(rv.origin), when=when, encoding=rv.encoding)))  # fmt: skip
         if rv.note:
-            lay.addWidget(QuotedBlock(rv.note, tr("The sender's note")))
+            lay.addWidget(QuotedBlock(rv.note, tr("The sender's note"), links=True))
         if rv.goal and rv.goal != rv.title:
             lay.addWidget(plain(tr("Goal: {goal}").format(goal=rv.goal)))
         if rv.current_state:

@@ -112,7 +112,8 @@ class QuotedBlock(QFrame):
 
     copied = Signal(str)
 
-    def __init__(self, text: str, caption: str, parent: QWidget | None = None) -> None:
+    def __init__(self, text: str, caption: str, parent: QWidget | None = None, *,
+                 links: bool = False) -> None:  # fmt: skip
         super().__init__(parent)
         self.text = text
         self.setObjectName("quoted")
@@ -131,9 +132,10 @@ class QuotedBlock(QFrame):
         self.copy_button.clicked.connect(self.copy)
         top.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(top)
-        self.body = plain(text)
-        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.body.setFont(mono)
+        # a command stays plain text in a fixed font; prose (a note) may carry addresses
+        self.body = LinkedText(text) if links else plain(text)
+        if not links:
+            self.body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         lay.addWidget(self.body)
 
     def copy(self) -> None:
