@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from .errors import IntegrityError, NotFound, TaskPackError, UsageError, VersionConflict
 from .model import JSON, LocalPassport
@@ -49,6 +49,12 @@ DB_NAME = "store.sqlite3"
 BLOB_DIR = "blobs"
 CHUNK = 1 << 20
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class Readable(Protocol):
+    """Anything with ``read(n) -> bytes``: a file, a pack's verifying luggage reader."""
+
+    def read(self, n: int = -1, /) -> bytes: ...
 
 
 def utc_now() -> str:
@@ -394,6 +400,14 @@ class Store:
         )
         return None if row is None else Landing(*row)
 
+    def landings_for(self, passport_id: str) -> list[tuple[str, JSON]]:
+        """(pack digest, pack object as read) for every pack landed or merged into a passport."""
+        rows = self._all(
+            "SELECT pack_sha256, data FROM landings WHERE passport_id = ? ORDER BY landed_at",
+            (passport_id,),
+        )
+        return [(sha, json.loads(data)) for sha, data in rows]
+
     def landed_data(self, pack_sha256: str) -> JSON:
         row = self._one("SELECT data FROM landings WHERE pack_sha256 = ?", (pack_sha256,))
         return None if row is None else json.loads(row[0])
@@ -409,7 +423,7 @@ class Store:
     def has_blob(self, sha256: str) -> bool:
         return self.blob_path(sha256).is_file()
 
-    def put_blob(self, stream: BinaryIO, *, expected_sha256: str | None = None) -> tuple[str, int]:
+    def put_blob(self, stream: Readable, *, expected_sha256: str | None = None) -> tuple[str, int]:
         """Copy a stream into the blob folder; returns (sha256, size). Crash-safe, idempotent.
 
         If the stream raises (e.g. an IntegrityError at EOF) or its digest differs from

@@ -1,0 +1,568 @@
+"""The desk: one service object over the store that the CLI, the GUI and A2A all use.
+
+    desk = Desk.open()                       # home, machine and actor from env/settings
+    desk = Desk(home, machine="laptop-ana")  # or explicitly (tests, the A2A endpoint)
+    unsubscribe = desk.subscribe(lambda passport_id, event: ...)
+
+Every method that changes a passport commits one transaction (one or more new
+versions, each with a history entry) and then calls the subscribers with
+``(passport_id, event)`` for each change, in the caller's thread, after the commit —
+so a subscriber always reads what it is told about. Events: ``created``, ``fact``,
+``decision``, ``next_step``, ``checkpoint``, ``ask``, ``check``, ``answer``,
+``luggage``, ``packed``, ``landed``, ``merged``, ``restored``, ``moved``, ``result``.
+A GUI must hop to its own thread inside the callback; a failing subscriber is logged
+and never breaks the change.
+
+Errors are `taskpack.core.errors` classes: NotFound, VersionConflict, InvalidMove
+(``invalid_state``), RestoreRefused, MergeRefused, Refused (the chokepoint), PackError.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from taskpack.core import ids, landing, lifecycle
+from taskpack.core.errors import FormatError, InvalidMove, NotFound, UsageError
+from taskpack.core.landing import (
+    CHECKS_TO_SEND,
+    LandingOutcome,
+    LandingReview,
+    MergeOutcome,
+    PackOutcome,
+)
+from taskpack.core.luggage import LuggageSource, luggage_from_paths
+from taskpack.core.model import (
+    JSON,
+    SCOPES,
+    Ask,
+    Decision,
+    Fact,
+    LandingCheck,
+    LocalPassport,
+    PassportState,
+)
+from taskpack.core.pack import open_pack
+from taskpack.core.store import (
+    HistoryEntry,
+    PassportSummary,
+    Store,
+    StoredLuggage,
+    utc_now,
+)
+
+from . import paths
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+Subscriber = Callable[[str, str], None]
+
+#: fields of the passport state a checkpoint may not set: they belong to the store
+_STORE_FIELDS = ("id", "version", "created_at", "updated_at")
+
+
+def harness_name() -> str:
+    try:
+        return f"taskpack-desk/{metadata.version('taskpack-desk')}"
+    except metadata.PackageNotFoundError:  # pragma: no cover - a bare checkout
+        return "taskpack-desk"
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    """One move the table allows from where a task is now."""
+
+    state: str
+    waiting_on: str | None
+    why: str
+
+    @property
+    def label(self) -> str:
+        return lifecycle.describe(self.state, self.waiting_on)
+
+
+class Desk:
+    """This machine's passports. Thread-safe; share one per process."""
+
+    def __init__(
+        self,
+        home: Path,
+        machine: str,
+        *,
+        actor: str | None = None,
+        settings: Settings | None = None,
+        harness: str | None = None,
+        clock: Callable[[], str] = utc_now,
+    ) -> None:
+        if not machine or not machine.strip():
+            raise UsageError("this desk needs a machine name", hint="Set TASKPACK_MACHINE.")
+        self.home = Path(home)
+        self.settings = settings if settings is not None else Settings.load(self.home)
+        self.machine = machine.strip()
+        self.actor = actor or self.settings.actor or "unknown"
+        self.harness = harness or harness_name()
+        self.store = Store(self.home, clock=clock)
+        self._subscribers: list[Subscriber] = []
+        self._sub_lock = threading.Lock()
+
+    @classmethod
+    def open(cls, home: Path | None = None) -> Desk:
+        """The desk this user and machine would use: env vars, then settings, then the OS."""
+        where = home or paths.home()
+        settings = Settings.load(where)
+        return cls(
+            where, paths.machine_name(settings), actor=paths.actor_name(settings), settings=settings
+        )
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Desk:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- change notifications -----------------------------------------------------------
+
+    def subscribe(self, fn: Subscriber) -> Callable[[], None]:
+        """Call `fn(passport_id, event)` after each committed change; returns an unsubscribe."""
+        with self._sub_lock:
+            self._subscribers.append(fn)
+
+        def unsubscribe() -> None:
+            with self._sub_lock:
+                if fn in self._subscribers:
+                    self._subscribers.remove(fn)
+
+        return unsubscribe
+
+    def _notify(self, changes: Iterable[tuple[str, str]]) -> None:
+        with self._sub_lock:
+            subscribers = builtins.list(self._subscribers)
+        for passport_id, event in changes:
+            for fn in subscribers:
+                try:
+                    fn(passport_id, event)
+                except Exception:  # a broken listener must not undo or hide a commit
+                    log.exception("a desk subscriber failed on %s %s", passport_id, event)
+
+    def _edit(
+        self,
+        passport_id: str,
+        event: str,
+        change: Callable[[LocalPassport], dict[str, JSON] | None],
+        *,
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        with self.store.write() as tx:
+            lp = tx.get(passport_id)
+            detail = change(lp)
+            tx.save(lp, event=event, detail=detail, expected_version=expected_version)
+            events = builtins.list(tx.events)
+        self._notify(events)
+        return lp
+
+    # -- reading -----------------------------------------------------------------------
+
+    def get(self, passport_id: str) -> LocalPassport:
+        return self.store.get(passport_id)
+
+    def get_version(self, passport_id: str, version: int) -> LocalPassport:
+        return self.store.get_version(passport_id, version)
+
+    def history(self, passport_id: str) -> builtins.list[HistoryEntry]:
+        return self.store.history(passport_id)
+
+    def luggage(self, passport_id: str) -> builtins.list[StoredLuggage]:
+        self.store.get(passport_id)  # NotFound for an unknown id
+        return self.store.luggage(passport_id)
+
+    def open_luggage(self, passport_id: str, name: str) -> BinaryIO:
+        """The bytes of one luggage file. The name is looked up, never used as a path."""
+        for item in self.luggage(passport_id):
+            if item.name == name:
+                return self.store.open_blob(item.sha256)
+        raise NotFound(f"passport {passport_id} has no luggage named {name!r}")
+
+    def allowed_moves(self, passport_id: str) -> builtins.list[MoveOption]:
+        lp = self.store.get(passport_id)
+        out: builtins.list[MoveOption] = []
+        for move in lifecycle.allowed_moves(lp.state, lp.waiting_on):
+            targets = [w for w in lifecycle.WAITING_ON if move.to_waiting and w in move.to_waiting]
+            for waiting_on in targets or [None]:
+                out.append(MoveOption(move.target, waiting_on, move.why))
+        return out
+
+    # -- authoring ---------------------------------------------------------------------
+
+    def new(self, title: str, goal: str, *, current_state: str | None = None) -> LocalPassport:
+        """A passport made here. It starts `working`: it is the owner's own work, already
+        taken on — there is no gate to pass and nobody to accept it from."""
+        if not title.strip() or not goal.strip():
+            raise UsageError("a passport needs a title and a goal")
+        state = PassportState(
+            id=None, title=title.strip(), goal=goal.strip(), version=1, machine_id=self.machine,
+            harness=self.harness, created_at=None, updated_at=None,
+            current_state=current_state or "", facts=[], decisions=[], actions=[], artifacts=[],
+            verification=None, next_steps=[], learnings=[],
+        )  # fmt: skip
+        lp = LocalPassport(passport=state, asks=[], landing_checks=[], lineage=None)
+        lp.state, lp.waiting_on = lifecycle.START_MADE_HERE, None
+        with self.store.write() as tx:
+            pid = ids.new_id()
+            while tx.exists(pid):  # pragma: no cover - one in 8.5e11
+                pid = ids.new_id()
+            state.id = pid
+            tx.insert(lp, event="created", detail={"title": state.title})
+            events = builtins.list(tx.events)
+        self._notify(events)
+        return lp
+
+    def add_fact(
+        self,
+        passport_id: str,
+        claim: str,
+        *,
+        scope: str = "machine",
+        verified: bool = False,
+        source: str | None = None,
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        """Record a fact. A fact with no scope is machine-scoped (§4.2): say `universal` or
+        `org` only when someone else could check it without this machine."""
+        if not claim.strip():
+            raise UsageError("a fact needs a claim")
+        if scope not in SCOPES:
+            raise UsageError(f"scope must be one of {', '.join(SCOPES)}, not {scope!r}")
+        fact = Fact(claim=claim.strip(), scope=scope, verified=verified)
+        if verified:
+            fact.verified_by = self.actor
+        if source:
+            fact.source = source
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            lp.passport.facts = [*(lp.passport.facts or []), fact]
+            return {"fact": len(lp.passport.facts), "scope": scope, "verified": verified}
+
+        return self._edit(passport_id, "fact", change, expected_version=expected_version)
+
+    def decide(
+        self, passport_id: str, what: str, why: str, *, expected_version: int | None = None
+    ) -> LocalPassport:
+        if not what.strip():
+            raise UsageError("a decision needs a what")
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            lp.passport.decisions = [
+                *(lp.passport.decisions or []),
+                Decision(what=what.strip(), why=why.strip()),
+            ]
+            return {"decision": len(lp.passport.decisions)}
+
+        return self._edit(passport_id, "decision", change, expected_version=expected_version)
+
+    def add_next(
+        self, passport_id: str, step: str, *, expected_version: int | None = None
+    ) -> LocalPassport:
+        if not step.strip():
+            raise UsageError("a next step needs some text")
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            lp.passport.next_steps = [*(lp.passport.next_steps or []), step.strip()]
+            return {"next_step": len(lp.passport.next_steps)}
+
+        return self._edit(passport_id, "next_step", change, expected_version=expected_version)
+
+    def checkpoint(
+        self, passport_id: str, state: dict[str, JSON], *, expected_version: int
+    ) -> LocalPassport:
+        """Replace the task state with what an agent saved (its keys replace ours).
+
+        `state` is a passport state object, or a whole passport as `taskpack open --json`
+        prints it (then its ``passport`` is used). `id`, `version`, `created_at` and
+        `updated_at` belong to the store and are ignored — except that a different `id`
+        is refused. `expected_version` is required: a checkpoint from an agent that read
+        an older version would silently undo someone else's change.
+        """
+        if isinstance(state.get("passport"), dict):
+            state = state["passport"]
+        given = PassportState.from_data(state, where="checkpoint")
+        if given.id is not None and given.id != passport_id:
+            raise UsageError(f"the checkpoint is for passport {given.id}, not {passport_id}")
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            merged = lp.passport.to_data()
+            changed = [
+                k
+                for k, v in given.to_data().items()
+                if k not in _STORE_FIELDS and merged.get(k) != v
+            ]
+            for key in changed:
+                merged[key] = state[key]
+            lp.passport = PassportState.from_data(merged, where="checkpoint")
+            return {"changed": changed}
+
+        return self._edit(passport_id, "checkpoint", change, expected_version=expected_version)
+
+    def add_ask(
+        self,
+        passport_id: str,
+        what: str,
+        accept: str,
+        *,
+        why: str | None = None,
+        to: str | None = None,
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        """A question for whoever receives the next handoff. `accept` says what would count
+        as an answer; without it the reply could only be negotiated, so it is required."""
+        if not what.strip():
+            raise UsageError("an ask needs a question (what)")
+        if not accept.strip():
+            raise UsageError(
+                "an ask needs accept: what would count as an answer (spec §4.3)",
+                hint="Add --accept, e.g. --accept 'a number in euros'.",
+            )
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            asks = builtins.list(lp.asks or [])
+            ask = Ask(id=landing.next_ask_id(asks), to=to or "peer", what=what.strip(),
+                      why=(why or "").strip(), accept=accept.strip(), status="open", answer=None)  # fmt: skip
+            lp.asks = [*asks, ask]
+            return {"ask": ask.id}
+
+        return self._edit(passport_id, "ask", change, expected_version=expected_version)
+
+    def add_check(
+        self,
+        passport_id: str,
+        check: str,
+        *,
+        how: str | None = None,
+        required: bool = True,
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        """A landing check for the receiver of the next pack (spec §4.4)."""
+        if not check.strip():
+            raise UsageError("a landing check needs the check itself")
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            current = [LandingCheck.from_data(c) for c in _extra(lp, CHECKS_TO_SEND) or []]
+            new = LandingCheck(id=landing.next_check_id(current), check=check.strip(),
+                               how=(how or "").strip(), required=required)  # fmt: skip
+            setattr(lp, CHECKS_TO_SEND, [c.to_data() for c in [*current, new]])
+            return {"check": new.id, "required": required}
+
+        return self._edit(passport_id, "check", change, expected_version=expected_version)
+
+    def answer(
+        self,
+        passport_id: str,
+        ask_id: str,
+        answer: str,
+        *,
+        status: str = "answered",
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        """Answer an ask (or drop it with ``status="dropped"``); goes home in a receipt."""
+        if status not in ("answered", "dropped", "open"):
+            raise UsageError(f"an ask's status is answered, dropped or open, not {status!r}")
+        if status == "answered" and not answer.strip():
+            raise UsageError("an answer needs some text", hint="Or drop the ask with --drop.")
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            for ask in lp.asks or []:
+                if ask.id == ask_id:
+                    ask.answer = answer if answer or status != "dropped" else None
+                    ask.status = status
+                    ask.answered_by = f"{self.actor}@{self.machine}"
+                    ask.answered_at = self.store.clock()
+                    return {"ask": ask_id, "status": status}
+            known = ", ".join(a.id or "?" for a in lp.asks or []) or "none"
+            raise NotFound(f"passport {passport_id} has no ask {ask_id!r} (asks: {known})")
+
+        return self._edit(passport_id, "answer", change, expected_version=expected_version)
+
+    def attach(self, passport_id: str, files: Sequence[Path | str]) -> builtins.list[StoredLuggage]:
+        """Keep files as the passport's luggage (they travel with every later pack)."""
+        sources = luggage_from_paths(files)
+        self.store.get(passport_id)
+        stored = []
+        for src in sources:
+            with src.open() as f:
+                sha, size = self.store.put_blob(f)
+            stored.append((src.name, sha, size))
+        with self.store.write() as tx:
+            for name, sha, size in stored:
+                tx.add_luggage(passport_id, name, sha, size)
+            tx.log(passport_id, "luggage", {"added": [n for n, _, _ in stored]})
+            events = builtins.list(tx.events)
+        self._notify(events)
+        return self.store.luggage(passport_id)
+
+    # -- packing and landing -----------------------------------------------------------
+
+    def pack(
+        self,
+        passport_id: str,
+        out: Path | str,
+        *,
+        kind: str = "handoff",
+        files: Sequence[Path | str] = (),
+        note: str | None = None,
+        actor: str | None = None,
+        encoding: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> PackOutcome:
+        """Write a handoff or receipt through the chokepoint (refusals, sealing)."""
+        extra: builtins.list[LuggageSource] = luggage_from_paths(files) if files else []
+        outcome = landing.pack_passport(
+            self.store, passport_id, Path(out), kind=kind, machine=self.machine,
+            actor=actor or self.actor, harness=self.harness, note=note, files=extra,
+            encoding=encoding, progress=progress, cancel=cancel,
+        )  # fmt: skip
+        self._notify(outcome.changes)
+        return outcome
+
+    def review(self, path: Path | str) -> LandingReview:
+        """What landing `path` would do; lands nothing, runs nothing."""
+        with open_pack(path) as opened:
+            return landing.review(
+                self.store, opened, machine=self.machine, allow=self.settings.gate_allow
+            )
+
+    def land(self, path: Path | str) -> LandingOutcome:
+        """Land a handoff as a new passport (the same pack twice: the same passport)."""
+        with open_pack(path) as opened:
+            outcome = landing.land_handoff(
+                self.store, opened, machine=self.machine, allow=self.settings.gate_allow
+            )
+        self._notify(outcome.changes)
+        return outcome
+
+    def merge_receipt(self, path: Path | str, into: str) -> MergeOutcome:
+        """Merge a receipt into the passport that asked (spec §4.4.1)."""
+        with open_pack(path) as opened:
+            outcome = landing.merge_receipt(self.store, opened, into, machine=self.machine)
+        self._notify(outcome.changes)
+        return outcome
+
+    def can_restore(self, passport_id: str, fact_no: int) -> tuple[bool, str]:
+        return landing.restore_check(self.store, passport_id, fact_no, machine=self.machine)
+
+    def restore(self, passport_id: str, fact_no: int) -> LocalPassport:
+        """Give fact `fact_no` (1-based) its ✓ back — call only on the person's explicit
+        choice. Refused (RestoreRefused, with the reason) unless §4.2 allows it here."""
+        lp, events = landing.restore_fact(self.store, passport_id, fact_no, machine=self.machine)
+        self._notify(events)
+        return lp
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def move(
+        self,
+        passport_id: str,
+        state: str,
+        waiting_on: str | None = None,
+        *,
+        why: str | None = None,
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        """Move the task; a move the table does not list raises InvalidMove, changing nothing.
+
+        Beyond the table: a task reaches `verifying` only with a returned result (use
+        :meth:`return_result`), and `completed` only with one attached.
+        """
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            move = lifecycle.check_move(lp.state, lp.waiting_on, state, waiting_on)
+            if state == "verifying" or (state == "completed" and lp.result is None):
+                raise InvalidMove(
+                    f"invalid_state: a task moves to {state} only with a returned result",
+                    hint=f"Return one with `taskpack result {passport_id} --summary … --evidence …`.",
+                )
+            before = lifecycle.describe(lp.state, lp.waiting_on)
+            lp.state, lp.waiting_on = state, waiting_on
+            return {"from": before, "to": lifecycle.describe(state, waiting_on),
+                    "why": why or move.why, "move": move.why}  # fmt: skip
+
+        return self._edit(passport_id, "moved", change, expected_version=expected_version)
+
+    def return_result(
+        self,
+        passport_id: str,
+        summary: str,
+        evidence: Sequence[dict[str, JSON]],
+        *,
+        provenance: str = "agent_generated",
+        returned_by: str | None = None,
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        """Attach a result and move working → verifying; its shape is checked first."""
+        result: dict[str, JSON] = {
+            "summary": summary,
+            "evidence": [dict(e) for e in evidence],
+            "provenance": provenance,
+            "returned_by": returned_by
+            or f"{lifecycle.slug(self.actor)}/{lifecycle.slug(self.machine)}",
+            "returned_at": self.store.clock(),
+        }
+        lifecycle.check_result(result)
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            move = lifecycle.check_move(lp.state, lp.waiting_on, "verifying")
+            lp.result = result
+            lp.state, lp.waiting_on = "verifying", None
+            return {"from": "working", "to": "verifying", "move": move.why,
+                    "evidence": len(result["evidence"])}  # fmt: skip
+
+        return self._edit(passport_id, "result", change, expected_version=expected_version)
+
+    # -- listing (last: its name shadows the builtin inside this class) ------------------
+
+    def list(
+        self, *, state: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> builtins.list[PassportSummary]:
+        """Passports, most recently changed first."""
+        if state is not None and state not in lifecycle.STATES:
+            raise UsageError(
+                f"{state!r} is not a task state", hint=f"Use one of: {', '.join(lifecycle.STATES)}."
+            )
+        return self.store.summaries(state=state, limit=limit, offset=offset)
+
+
+def _extra(lp: LocalPassport, key: str) -> Any:
+    return (lp.__pydantic_extra__ or {}).get(key)
+
+
+def load_json_file(path: Path | str, *, what: str) -> dict[str, JSON]:
+    """A JSON object from a file a person named, or one sentence saying what is wrong."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            f"{p} is not valid JSON (line {exc.lineno})", hint="Fix the file and try again."
+        ) from None
+    except UnicodeDecodeError:
+        raise FormatError(
+            f"{p} is not UTF-8 text", hint="Save it as UTF-8 and try again."
+        ) from None
+    if not isinstance(data, dict):
+        raise FormatError(
+            f"{p} must hold a JSON object ({what})", hint="Fix the file and try again."
+        )
+    return data
+
+
+__all__ = ["Desk", "LandingOutcome", "LandingReview", "MergeOutcome", "MoveOption", "PackOutcome"]

@@ -1,0 +1,791 @@
+"""How passports leave this desk and arrive at it (spec §3, §3.1, §4.2–§4.4.1).
+
+* :func:`pack_passport` — make a pack from a stored passport through the one writing
+  chokepoint (`packer.make_pack`: refusals, sealing), extend its kept lineage, remember
+  the pack's digest, and put a passport that now waits on its asks into ``waiting[human]``.
+* :func:`review` — everything landing would do, without landing anything.
+* :func:`land_handoff` — a handoff becomes a NEW local passport: a fresh id, the sender's
+  lineage kept, facts sealed, luggage stored by content, required landing checks placed
+  ahead of the sender's next steps, every `how` kept as the sender's quoted suggestion and
+  never run, imperative sentences listed. Idempotent on the pack's content digest.
+* :func:`merge_receipt` — a receipt comes home into the ONE passport it answers (§4.4.1).
+* :func:`restore_fact` — give a sealed fact its ✓ back, only where §4.2 allows it.
+
+Every byte of a pack is data. Nothing here executes, opens or follows anything from it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import ids, lifecycle
+from .errors import FormatError, NotFound, RestoreRefused, UsageError
+from .imperative import find_imperatives
+from .luggage import LuggageSource
+from .model import (
+    BAG_SPEC,
+    JSON,
+    Ask,
+    Fact,
+    LandingCheck,
+    Lineage,
+    LocalPassport,
+    PackObject,
+    PassportState,
+)
+from .pack import OpenedPack
+from .packer import make_pack
+from .seal import can_restore, restore, seal_facts
+from .store import Store, Tx
+
+#: text luggage up to this size is scanned for imperative sentences
+SCAN_LUGGAGE_BYTES = 256 * 1024
+#: the LocalPassport field holding landing checks written here, to send with the next pack
+CHECKS_TO_SEND = "checks_to_send"
+
+
+class MergeRefused(UsageError):
+    """A receipt may merge only into the passport it answers, and a handoff never (§4.4.1)."""
+
+    hint = "Nothing was changed."
+
+
+# --- what a person is shown -----------------------------------------------------------
+
+
+def check_line(check: LandingCheck) -> str:
+    """A landing check as a next step: the check is required, the `how` is only quoted."""
+    kind = "required" if check.is_required else "optional"
+    text = f"Landing check ({kind}): {check.check or '(no check text)'}"
+    if check.how:
+        text += f" — sender's suggestion, not run: «{check.how}»"
+    return text
+
+
+@dataclass
+class LandingReview:
+    """What landing a file would do. Building one lands nothing and writes nothing."""
+
+    path: Path
+    encoding: str
+    kind: str
+    content_digest: str
+    origin: dict[str, JSON]
+    packed_at: str | None
+    note: str | None
+    lineage: dict[str, JSON] | None
+    title: str | None
+    goal: str | None
+    current_state: str | None
+    #: next steps as they would be placed: required landing checks first (handoffs)
+    next_steps: list[JSON]
+    #: the sender's landing checks, required ones first; `how` is the sender's words
+    landing_checks: list[LandingCheck]
+    #: facts after sealing, and one sentence per fact that sealing changed
+    facts: list[Fact]
+    sealed: list[str]
+    asks: list[Ask]
+    #: imperative sentences found in the pack: reported to the person, never followed
+    imperatives: list[dict[str, JSON]]
+    luggage: list[dict[str, JSON]]
+    #: what the lenient reader had to forgive (a judge would fail the file for these)
+    notes: list[str]
+    #: this desk wrote this very pack (needed to restore a ✓, spec §4.2)
+    written_here: bool
+    #: the passport this pack already landed in / merged into, if it did
+    already: str | None = None
+    #: handoff: the gate lets the sender through (routed) or holds it for the owner
+    gate_allows: bool = False
+    #: receipt: the passport it answers (§4.4.1 rule 1) and whether this desk has it
+    receipt_target: str | None = None
+    target_here: bool = False
+    #: receipt whose target is here: asks it would answer and asks it would adopt
+    would_answer: list[str] = field(default_factory=list)
+    would_adopt: list[str] = field(default_factory=list)
+
+    @property
+    def initial_state(self) -> str:
+        return "routed" if self.gate_allows else "waiting[owner_approval]"
+
+    def to_data(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {
+            "path": str(self.path),
+            "encoding": self.encoding,
+            "kind": self.kind,
+            "content_digest": self.content_digest,
+            "already": self.already,
+            "origin": self.origin,
+            "packed_at": self.packed_at,
+            "note": self.note,
+            "lineage": self.lineage,
+            "title": self.title,
+            "goal": self.goal,
+            "current_state": self.current_state,
+            "next_steps": self.next_steps,
+            "landing_checks": [c.to_data() for c in self.landing_checks],
+            "facts": [f.to_data() for f in self.facts],
+            "sealed": self.sealed,
+            "asks": [a.to_data() for a in self.asks],
+            "imperatives": self.imperatives,
+            "luggage": self.luggage,
+            "notes": self.notes,
+            "written_here": self.written_here,
+        }
+        if self.kind == "receipt":
+            out |= {
+                "receipt_target": self.receipt_target,
+                "target_here": self.target_here,
+                "would_answer": self.would_answer,
+                "would_adopt": self.would_adopt,
+            }
+        else:
+            out["initial_state"] = self.initial_state
+        return out
+
+
+@dataclass
+class LandingOutcome:
+    """A handoff landed (or had already landed: `already` is True and nothing changed)."""
+
+    passport: LocalPassport
+    already: bool
+    review: LandingReview
+    changes: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.passport.id
+
+
+@dataclass
+class MergeOutcome:
+    """A receipt merged into the passport that asked."""
+
+    passport: LocalPassport
+    already: bool
+    review: LandingReview
+    answered: list[str] = field(default_factory=list)
+    #: (id in the receipt, id given here) for asks adopted as open questions
+    adopted: list[tuple[str, str]] = field(default_factory=list)
+    facts_added: int = 0
+    #: the receipt's landing checks: reported, never adopted (§4.4.1 rule 5)
+    sender_checks: list[LandingCheck] = field(default_factory=list)
+    moved_to: str | None = None
+    changes: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return self.passport.id
+
+
+@dataclass
+class PackOutcome:
+    path: Path
+    encoding: str
+    size: int
+    content_digest: str
+    kind: str
+    passport_id: str
+    version: int
+    lineage: dict[str, JSON]
+    asks_sent: list[str]
+    sealed: list[str]
+    warnings: list[str]
+    moved_to: str | None = None
+    changes: list[tuple[str, str]] = field(default_factory=list)
+
+
+# --- packing --------------------------------------------------------------------------
+
+
+def extended_lineage(lp: LocalPassport) -> Lineage:
+    """The lineage a pack from `lp` carries: the kept chain, then `lp` at its version (§3.1)."""
+    me = ids.chain_entry(lp.id, lp.version)
+    kept = lp.lineage
+    chain = list(kept.chain or []) if kept else []
+    root = kept.root_id if kept and kept.root_id else None
+    if not chain and not root:
+        return Lineage(root_id=lp.id, from_version=lp.version, chain=[me])
+    return Lineage(root_id=root or lp.id, from_version=lp.version, chain=[*chain, me])
+
+
+def asks_for_pack(lp: LocalPassport, kind: str, sent_downstream: Iterable[str]) -> list[Ask]:
+    """Which asks travel.
+
+    A handoff carries the open asks (ours, and unanswered ones we were given). A receipt
+    carries every ask except those this passport itself sent downstream in a handoff
+    (they are our own business) — unless they came to us in the handoff we landed, in
+    which case they go back answered or not.
+    """
+    asks = lp.asks or []
+    if kind == "handoff":
+        return [a.copy_record() for a in asks if (a.status or "open") == "open"]
+    inbound = set(_received(lp).get("asks") or [])
+    sent = set(sent_downstream)
+    return [a.copy_record() for a in asks if a.id in inbound or a.id not in sent]
+
+
+def build_pack_object(
+    lp: LocalPassport,
+    *,
+    kind: str,
+    asks: Sequence[Ask],
+    machine: str,
+    actor: str,
+    harness: str,
+    note: str | None,
+    packed_at: str,
+) -> PackObject:
+    """The pack object (spec §3), keys in the reference order; nothing sealed yet."""
+    if kind not in ("handoff", "receipt"):
+        raise UsageError(f"a pack is a handoff or a receipt, not {kind!r}")
+    lineage = extended_lineage(lp)
+    checks = [LandingCheck.from_data(c) for c in _extra(lp, CHECKS_TO_SEND) or []]
+    data: dict[str, JSON] = {
+        "spec": BAG_SPEC,
+        "kind": kind,
+        "packed_at": packed_at,
+        "origin": {"actor": actor, "machine": machine, "harness": harness},
+        "lineage": lineage.to_data(),
+        "note": note or "",
+        "passport": lp.passport.to_data(),
+        "asks": [a.to_data() for a in asks],
+        "landing_checks": [c.to_data() for c in checks],
+    }
+    return PackObject.from_data(data, where="pack")
+
+
+def pack_passport(
+    store: Store,
+    passport_id: str,
+    out: Path,
+    *,
+    kind: str = "handoff",
+    machine: str,
+    actor: str,
+    harness: str = "taskpack-desk",
+    note: str | None = None,
+    files: Sequence[LuggageSource] = (),
+    encoding: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> PackOutcome:
+    """Write a pack of `passport_id` to `out` and remember it (see module doc).
+
+    The passport's stored luggage travels with it; `files` are added for this pack only
+    (a file with the same name as stored luggage replaces it in this pack).
+    """
+    lp = store.get(passport_id)
+    sent_before = {
+        a for p in store.packs_written(passport_id) if p.kind == "handoff" for a in p.asks
+    }
+    asks = asks_for_pack(lp, kind, sent_before)
+    pack = build_pack_object(
+        lp, kind=kind, asks=asks, machine=machine, actor=actor, harness=harness, note=note,
+        packed_at=store.clock(),
+    )  # fmt: skip
+    extra = {f.name for f in files}
+    luggage = [_blob_source(store, s.name, s.sha256, s.size) for s in store.luggage(passport_id)]
+    luggage = [s for s in luggage if s.name not in extra] + list(files)
+    result = make_pack(
+        pack, luggage, Path(out), machine=machine, encoding=encoding, progress=progress,
+        cancel=cancel,
+    )  # fmt: skip
+    open_sent = [a.id for a in asks if a.id and (a.status or "open") == "open"]
+    moved: str | None = None
+    with store.write() as tx:
+        tx.record_pack_written(result.content_digest, passport_id, lp.version, kind, open_sent)
+        tx.log(passport_id, "packed", {
+            "kind": kind, "file": Path(result.path).name, "encoding": result.encoding,
+            "content_digest": result.content_digest, "version": lp.version,
+            "chain": pack.lineage.chain if pack.lineage else [], "asks_sent": open_sent,
+            "sealed": list(result.sealed),
+        })  # fmt: skip
+        current = tx.get(passport_id)
+        if kind == "handoff" and open_sent and current.state == "working":
+            # §4.3: a passport that sent questions now waits for the answers
+            _move(tx, current, "waiting", "human", why="it sent open asks in a handoff")
+            moved = "waiting[human]"
+        changes = list(tx.events)
+    return PackOutcome(
+        path=Path(result.path), encoding=result.encoding, size=result.size,
+        content_digest=result.content_digest, kind=kind, passport_id=passport_id,
+        version=lp.version, lineage=pack.lineage.to_data() if pack.lineage else {},
+        asks_sent=open_sent, sealed=list(result.sealed), warnings=list(result.warnings),
+        moved_to=moved, changes=changes,
+    )  # fmt: skip
+
+
+def _blob_source(store: Store, name: str, sha256: str, size: int) -> LuggageSource:
+    return LuggageSource(
+        name=name, size=size, opener=lambda: store.open_blob(sha256), sha256=sha256
+    )
+
+
+# --- reviewing ------------------------------------------------------------------------
+
+
+def review(
+    store: Store,
+    opened: OpenedPack,
+    *,
+    machine: str,
+    allow: Iterable[str] = (),
+    luggage_texts: Sequence[tuple[str, str]] | None = None,
+) -> LandingReview:
+    """Everything a person should see before a pack lands. Writes nothing."""
+    pack = opened.pack.copy_record()
+    kind = pack.kind
+    if kind is None:
+        kind = "handoff"  # a hand-made pack that forgot `kind`: lenient landing
+        opened.notes.append("the pack declares no kind; it is read as a handoff")
+    if kind not in ("handoff", "receipt"):
+        raise FormatError(f"the pack's kind is {kind!r}; expected handoff or receipt", place="kind")
+    digest = opened.content_digest()
+    origin = pack.origin.to_data() if pack.origin else {}
+    sender_machine = (pack.origin.machine if pack.origin else None) or "unknown"
+    sealed = seal_facts(pack, machine=sender_machine)
+    if luggage_texts is None:
+        luggage_texts = _read_luggage_texts(opened)
+    imperatives = [_imperative_data(i) for i in find_imperatives(opened.data, luggage_texts)]
+    state = pack.passport or PassportState()
+    checks = sorted(pack.landing_checks or [], key=lambda c: not c.is_required)
+    landing = store.landing(digest)
+    rv = LandingReview(
+        path=opened.path, encoding=opened.encoding, kind=kind, content_digest=digest,
+        origin=origin, packed_at=pack.packed_at, note=pack.note,
+        lineage=pack.lineage.to_data() if pack.lineage else None,
+        title=state.title, goal=state.goal, current_state=state.current_state,
+        next_steps=list(state.next_steps or []), landing_checks=checks,
+        facts=list(pack.facts), sealed=list(sealed), asks=list(pack.asks or []),
+        imperatives=imperatives,
+        luggage=[{"name": i.name, "size": i.size, "sha256": i.sha256} for i in opened.luggage],
+        notes=list(opened.notes), written_here=store.pack_written(digest) is not None,
+        already=landing.passport_id if landing else None,
+    )  # fmt: skip
+    if kind == "handoff":
+        rv.next_steps = [check_line(c) for c in checks if c.is_required] + rv.next_steps
+        rv.gate_allows = lifecycle.gate_allows(origin, allow)
+    else:
+        rv.receipt_target = (pack.lineage or Lineage()).receipt_target()
+        if rv.receipt_target and store.exists(rv.receipt_target):
+            rv.target_here = True
+            target = store.get(rv.receipt_target)
+            plan = _merge_asks(target, pack.asks or [], pack, apply=False)
+            rv.would_answer, rv.would_adopt = plan.answered, [a for a, _ in plan.adopted]
+    return rv
+
+
+def _read_luggage_texts(opened: OpenedPack) -> list[tuple[str, str]]:
+    """Small luggage that is UTF-8 text, for the imperative scan (verified as it is read)."""
+    out: list[tuple[str, str]] = []
+    for item in opened.luggage:
+        if not 0 <= item.size <= SCAN_LUGGAGE_BYTES:
+            continue
+        with opened.open_luggage(item) as f:
+            raw = f.read(SCAN_LUGGAGE_BYTES + 1)
+            while f.read(1 << 16):  # read to EOF so the digest is checked
+                pass
+        with contextlib.suppress(UnicodeDecodeError):
+            out.append((item.name, raw.decode("utf-8")))
+    return out
+
+
+def _imperative_data(imp: Any) -> dict[str, JSON]:
+    return {"place": imp.place, "sentence": imp.sentence, "cue": imp.cue}
+
+
+# --- landing a handoff ----------------------------------------------------------------
+
+
+def land_handoff(
+    store: Store,
+    opened: OpenedPack,
+    *,
+    machine: str,
+    allow: Iterable[str] = (),
+) -> LandingOutcome:
+    """Land a handoff as a new local passport (see module doc). Lands a pack once, ever."""
+    allow = list(allow)
+    if opened.pack.kind == "receipt":
+        target = (opened.pack.lineage or Lineage()).receipt_target() or "the passport that asked"
+        raise MergeRefused(
+            f"this is a receipt answering {target}, not a handoff",
+            hint=f"Merge it with `taskpack land FILE --into {target}`; nothing was changed.",
+        )
+    digest = opened.content_digest()
+    done = store.landing(digest)
+    if done is not None:  # fast path; the transaction below re-checks under the lock
+        return _already(store, opened, done.passport_id, machine, allow)
+    # luggage first: a blob is whole or absent, and an orphan is harmless
+    stored: list[tuple[str, str, int]] = []
+    texts: list[tuple[str, str]] = []
+    for item in opened.luggage:
+        with opened.open_luggage(item) as f:
+            sha, size = store.put_blob(f, expected_sha256=item.sha256)
+        stored.append((item.name, sha, size))
+        if size <= SCAN_LUGGAGE_BYTES:
+            with store.open_blob(sha) as f, contextlib.suppress(UnicodeDecodeError):
+                texts.append((item.name, f.read().decode("utf-8")))
+    rv = review(store, opened, machine=machine, allow=allow, luggage_texts=texts)
+    pack = opened.pack.copy_record()
+    seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")
+    try:
+        with store.write() as tx:
+            winner = tx.landing(digest)
+            if winner is not None:
+                raise _AlreadyLanded(winner.passport_id)
+            lp = _new_local_passport(tx, pack, rv, digest, machine)
+            tx.insert(lp, event="landed", came_from="handoff", detail={
+                "from": _sender_entry(pack), "content_digest": digest, "file": opened.path.name,
+                "sealed": rv.sealed, "imperatives": len(rv.imperatives),
+                "required_checks": sum(1 for c in rv.landing_checks if c.is_required),
+            })  # fmt: skip
+            for name, sha, size in stored:
+                tx.add_luggage(lp.id, name, sha, size)
+            tx.record_landing(digest, lp.id, "handoff", opened.data)
+            if rv.gate_allows:
+                _move(tx, lp, "routed", None, why="the sender is on the gate's allow list")
+            else:
+                _move(tx, lp, "waiting", "owner_approval", why="the gate holds it for the owner")
+            changes = list(tx.events)
+    except (_AlreadyLanded, sqlite3.IntegrityError) as exc:
+        winner_id = exc.passport_id if isinstance(exc, _AlreadyLanded) else None
+        if winner_id is None:
+            found = store.landing(digest)
+            if found is None:
+                raise
+            winner_id = found.passport_id
+        return _already(store, opened, winner_id, machine, allow)
+    return LandingOutcome(passport=lp, already=False, review=rv, changes=changes)
+
+
+class _AlreadyLanded(Exception):
+    def __init__(self, passport_id: str) -> None:
+        super().__init__(passport_id)
+        self.passport_id = passport_id
+
+
+def _already(
+    store: Store, opened: OpenedPack, passport_id: str, machine: str, allow: list[str]
+) -> LandingOutcome:
+    rv = review(store, opened, machine=machine, allow=allow)
+    rv.already = passport_id
+    return LandingOutcome(passport=store.get(passport_id), already=True, review=rv)
+
+
+def _sender_entry(pack: PackObject) -> str | None:
+    chain = (pack.lineage.chain if pack.lineage else None) or []
+    return chain[-1] if chain else None
+
+
+def _new_local_passport(
+    tx: Tx, pack: PackObject, rv: LandingReview, digest: str, machine: str
+) -> LocalPassport:
+    pid = ids.new_id()
+    while tx.exists(pid):  # pragma: no cover - one in 8.5e11
+        pid = ids.new_id()
+    state = (pack.passport or PassportState()).copy_record()
+    state.id = pid
+    state.version = 1
+    state.machine_id = machine
+    state.created_at = tx.now
+    state.next_steps = rv.next_steps
+    state.facts = list(pack.facts)
+    asks = [a.copy_record() for a in pack.asks or []]
+    _give_ask_ids(asks)
+    lineage = _kept_lineage(pack, rv)
+    lp = LocalPassport(passport=state, asks=asks, landing_checks=list(rv.landing_checks),
+                       lineage=lineage)  # fmt: skip
+    lp.state, lp.waiting_on = lifecycle.START_LANDED, None
+    lp.received = {
+        "kind": "handoff",
+        "origin": rv.origin,
+        "note": pack.note,
+        "packed_at": pack.packed_at,
+        "from": _sender_entry(pack),
+        "pack_sha256": digest,
+        "encoding": rv.encoding,
+        "written_here": rv.written_here,
+        "asks": [a.id for a in asks],
+        "sealed": rv.sealed,
+        "imperatives": rv.imperatives,
+        "notes": rv.notes,
+        "landed_at": tx.now,
+    }
+    return lp
+
+
+def _kept_lineage(pack: PackObject, rv: LandingReview) -> Lineage:
+    """The pack's lineage, kept as it came (§3.1). A hand-made pack without one gets the
+    sender's passport id as its root, so a receipt from here can still find its way."""
+    if pack.lineage and (pack.lineage.chain or pack.lineage.root_id):
+        return pack.lineage.copy_record()
+    sender = pack.passport.id if pack.passport else None
+    version = pack.passport.version if pack.passport else None
+    if not sender:
+        rv.notes.append("the pack carries no lineage and no passport id; its history starts here")
+        return Lineage(root_id=None, from_version=None, chain=[])
+    rv.notes.append("the pack carries no lineage; the sender's passport id was kept as its root")
+    chain = [ids.chain_entry(sender, version)] if version is not None else [sender]
+    return Lineage(root_id=sender, from_version=version, chain=chain)
+
+
+def _give_ask_ids(asks: list[Ask]) -> None:
+    """Asks without an id (hand-made packs) get the next free ``aN`` so they can be answered."""
+    for ask in asks:
+        if not ask.id:
+            ask.id = next_ask_id(asks)
+
+
+def next_ask_id(asks: Iterable[Ask]) -> str:
+    taken = {a.id for a in asks if a.id}
+    n = 1
+    while f"a{n}" in taken:
+        n += 1
+    return f"a{n}"
+
+
+def next_check_id(checks: Iterable[LandingCheck]) -> str:
+    taken = {c.id for c in checks if c.id}
+    n = 1
+    while f"c{n}" in taken:
+        n += 1
+    return f"c{n}"
+
+
+# --- merging a receipt ----------------------------------------------------------------
+
+
+@dataclass
+class _AskPlan:
+    answered: list[str] = field(default_factory=list)
+    adopted: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _merge_asks(
+    target: LocalPassport, incoming: Sequence[Ask], pack: PackObject, *, apply: bool
+) -> _AskPlan:
+    """§4.4.1 rules 2 and 3 on the asks: answers onto matching asks, the rest adopted open.
+
+    An ask matches when the ids agree and, if both say `what`, the questions agree too
+    (ids like ``a1`` are short and a busy passport may reuse one for another question).
+    An answer never erases one: a receipt that still has an ask open leaves it alone.
+    """
+    plan = _AskPlan()
+    asks = target.asks if target.asks is not None else []
+    origin = pack.origin
+    who = "@".join(
+        x for x in ((origin.actor if origin else None), (origin.machine if origin else None)) if x
+    )
+    for theirs in incoming:
+        mine = next(
+            (a for a in asks if a.id and a.id == theirs.id and _same_question(a, theirs)), None
+        )
+        if mine is not None:
+            status = theirs.status or ("answered" if theirs.answer is not None else "open")
+            if status == "open" and theirs.answer is None:
+                continue
+            plan.answered.append(mine.id or "")
+            if apply:
+                mine.answer = theirs.answer
+                mine.status = status
+                mine.answered_by = theirs.answered_by or who or None
+                mine.answered_at = theirs.answered_at or pack.packed_at
+            continue
+        adopted = theirs.copy_record()
+        old = theirs.id or ""
+        if not adopted.id or any(a.id == adopted.id for a in asks):
+            adopted.id = next_ask_id(asks)
+        adopted.status = "open"
+        plan.adopted.append((old, adopted.id or ""))
+        if apply:
+            asks.append(adopted)
+    if apply:
+        target.asks = asks
+    return plan
+
+
+def _same_question(a: Ask, b: Ask) -> bool:
+    return a.what is None or b.what is None or a.what.strip() == b.what.strip()
+
+
+def merge_receipt(
+    store: Store,
+    opened: OpenedPack,
+    into: str,
+    *,
+    machine: str,
+) -> MergeOutcome:
+    """Merge a receipt into `into`, following §4.4.1 rules 1–5 (see the spec)."""
+    rv = review(store, opened, machine=machine)
+    if rv.kind != "receipt":
+        raise MergeRefused(
+            "a handoff is never merged into a passport: it lands as a new one (spec §4.4.1)",
+            hint="Land it without --into; nothing was changed.",
+        )
+    target = rv.receipt_target
+    if not target:
+        raise MergeRefused("this receipt's lineage names no passport it answers")
+    if target != into:
+        raise MergeRefused(
+            f"this receipt answers {target}, not {into}",
+            hint=f"A receipt merges only into the passport that asked; use --into {target} "
+            "(nothing was changed).",
+        )
+    if not store.exists(into):
+        raise NotFound(
+            f"this receipt answers {into}, which is not in this desk",
+            hint="Land it on the desk that asked the questions.",
+        )
+    digest = rv.content_digest
+    if rv.already:
+        return MergeOutcome(passport=store.get(rv.already), already=True, review=rv)
+    stored: list[tuple[str, str, int]] = []
+    for item in opened.luggage:
+        with opened.open_luggage(item) as f:
+            sha, size = store.put_blob(f, expected_sha256=item.sha256)
+        stored.append((item.name, sha, size))
+    pack = opened.pack.copy_record()
+    seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")  # rule 4
+    try:
+        with store.write() as tx:
+            winner = tx.landing(digest)
+            if winner is not None:
+                raise _AlreadyLanded(winner.passport_id)
+            lp = tx.get(into)
+            before = (
+                lp.passport.goal,
+                lp.passport.current_state,
+                list(lp.passport.next_steps or []),
+            )
+            plan = _merge_asks(lp, pack.asks or [], pack, apply=True)  # rules 2, 3
+            facts = list(lp.passport.facts or [])
+            known = {_claim_key(f) for f in facts}
+            added = [f for f in pack.facts if _claim_key(f) not in known]
+            if added:
+                lp.passport.facts = facts + added
+            assert before == (lp.passport.goal, lp.passport.current_state,
+                              list(lp.passport.next_steps or []))  # rule 2 # fmt: skip
+            lp = tx.save(lp, event="merged", detail={
+                "from": _sender_entry(pack), "content_digest": digest, "file": opened.path.name,
+                "answered": plan.answered, "adopted": [n for _, n in plan.adopted],
+                "facts_added": len(added), "sender_checks_reported": len(pack.landing_checks or []),
+                "imperatives": len(rv.imperatives),
+            })  # fmt: skip
+            names = {x.name: x.sha256 for x in store.luggage(into)}
+            sender = (_sender_entry(pack) or "receipt").split("@")[0]
+            for name, sha, size in stored:
+                final = name if names.get(name) in (None, sha) else f"from-{sender}/{name}"
+                tx.add_luggage(into, final, sha, size)
+            tx.record_landing(digest, into, "receipt", opened.data)
+            moved = None
+            if lp.state == "waiting" and lp.waiting_on == "human" and not _still_waiting(store, lp):
+                _move(
+                    tx, lp, "working", None, why="the receipt answered every ask it was waiting on"
+                )
+                moved = "working"
+            changes = list(tx.events)
+    except (_AlreadyLanded, sqlite3.IntegrityError):
+        found = store.landing(digest)
+        if found is None:
+            raise
+        rv.already = found.passport_id
+        return MergeOutcome(passport=store.get(found.passport_id), already=True, review=rv)
+    return MergeOutcome(
+        passport=lp, already=False, review=rv, answered=plan.answered, adopted=plan.adopted,
+        facts_added=len(added), sender_checks=list(rv.landing_checks), moved_to=moved,
+        changes=changes,
+    )  # fmt: skip
+
+
+def _claim_key(fact: Fact) -> str:
+    """Facts are the same claim when their text is: a receipt never overwrites a fact the
+    target already holds (its own copy may carry a ✓ proven here), it only adds new ones."""
+    return " ".join((fact.claim or "").split()).casefold()
+
+
+def _still_waiting(store: Store, lp: LocalPassport) -> bool:
+    """Does `lp` still have an open ask that it sent downstream in a handoff?"""
+    sent = {a for p in store.packs_written(lp.id) if p.kind == "handoff" for a in p.asks}
+    return any(a.id in sent and (a.status or "open") == "open" for a in lp.asks or [])
+
+
+# --- restoring a ✓ --------------------------------------------------------------------
+
+
+def restore_check(
+    store: Store, passport_id: str, fact_no: int, *, machine: str
+) -> tuple[bool, str]:
+    """May fact number `fact_no` (1-based) of the passport get its ✓ back here? (§4.2)"""
+    lp = store.get(passport_id)
+    fact = _fact(lp, fact_no)
+    return can_restore(
+        fact, this_machine=machine, pack_written_here=_carried_by_own_pack(store, lp, fact)
+    )
+
+
+def restore_fact(
+    store: Store, passport_id: str, fact_no: int, *, machine: str
+) -> tuple[LocalPassport, list[tuple[str, str]]]:
+    """Restore a sealed fact's ✓ after the person's explicit choice; refused unless allowed."""
+    with store.write() as tx:
+        lp = tx.get(passport_id)
+        fact = _fact(lp, fact_no)
+        ok, reason = can_restore(
+            fact, this_machine=machine, pack_written_here=_carried_by_own_pack(store, lp, fact)
+        )
+        if not ok:
+            raise RestoreRefused(f"cannot restore the ✓ of fact {fact_no}: {reason}")
+        restore(fact)
+        tx.save(lp, event="restored", detail={
+            "fact": fact_no, "claim": fact.claim, "verified_on": fact.verified_on, "machine": machine,
+        })  # fmt: skip
+        return lp, list(tx.events)
+
+
+def _fact(lp: LocalPassport, fact_no: int) -> Fact:
+    facts = lp.passport.facts or []
+    if not 1 <= fact_no <= len(facts):
+        raise NotFound(
+            f"passport {lp.id} has no fact {fact_no}",
+            hint=f"Facts are numbered 1 to {len(facts)} in `taskpack open {lp.id}`.",
+        )
+    return facts[fact_no - 1]
+
+
+def _carried_by_own_pack(store: Store, lp: LocalPassport, fact: Fact) -> bool:
+    """Was `fact` carried here by a pack (landed or merged into `lp`) that this store wrote?"""
+    for sha, data in store.landings_for(lp.id):
+        if store.pack_written(sha) is None:
+            continue
+        facts = ((data or {}).get("passport") or {}).get("facts") or []
+        for f in facts:
+            if isinstance(f, dict) and f.get("claim") == fact.claim:
+                return True
+    return False
+
+
+# --- small helpers --------------------------------------------------------------------
+
+
+def _move(tx: Tx, lp: LocalPassport, state: str, waiting_on: str | None, *, why: str) -> None:
+    move = lifecycle.check_move(lp.state, lp.waiting_on, state, waiting_on)
+    before = lifecycle.describe(lp.state, lp.waiting_on)
+    lp.state, lp.waiting_on = state, waiting_on
+    tx.save(lp, event="moved", detail={
+        "from": before, "to": lifecycle.describe(state, waiting_on), "why": why, "move": move.why,
+    })  # fmt: skip
+
+
+def _received(lp: LocalPassport) -> dict[str, Any]:
+    return lp.received if isinstance(lp.received, dict) else {}
+
+
+def _extra(lp: LocalPassport, key: str) -> Any:
+    return (lp.__pydantic_extra__ or {}).get(key)

@@ -1,0 +1,245 @@
+"""No data lost: a landing killed with SIGKILL at any moment is whole or absent, the store
+passes its integrity check, and processes landing at once still make one passport each."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from taskpack.core.luggage import LuggageSource
+from taskpack.core.model import PackObject
+from taskpack.core.pack import open_pack
+from taskpack.core.packer import make_pack
+from taskpack.core.store import Store
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
+
+MACHINE = "crash-box"
+
+WORKER = r"""
+import os, sys, time
+from pathlib import Path
+from taskpack.app.desk import Desk
+from taskpack.app.settings import Settings
+from taskpack.core import store as store_mod
+
+home, mode, *packs = sys.argv[1:]
+if mode == "pause-in-tx":          # stop inside the transaction, after every row is written
+    original = store_mod.Tx.record_landing
+    def record_landing(self, *a, **k):
+        original(self, *a, **k)
+        print("in-tx", flush=True)
+        time.sleep(120)
+    store_mod.Tx.record_landing = record_landing
+elif mode == "pause-before-tx":    # stop after the blobs are stored, before the transaction
+    original_write = store_mod.Store.write
+    def write(self):
+        print("in-blobs", flush=True)
+        time.sleep(120)
+        return original_write(self)
+    store_mod.Store.write = write
+desk = Desk(Path(home), "crash-box", settings=Settings(gate_allow=["*"]))
+if mode == "wait":
+    go = Path(home).parent / "go"
+    print("ready", flush=True)
+    while not go.exists():
+        time.sleep(0.001)
+else:
+    print("ready", flush=True)
+for p in packs:
+    print("start", p, flush=True)
+    out = desk.land(p)
+    print("done", p, out.id, int(out.already), flush=True)
+"""
+
+
+def _packs(folder: Path, n: int, seed: int = 7) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        pid = f"TP-SEND-{i:04d}".replace("0", "2").replace("1", "3")
+        data = {
+            "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
+            "origin": {"actor": "sender", "machine": "sender-box", "harness": "test"},
+            "lineage": {"root_id": pid, "from_version": 1, "chain": [f"{pid}@1"]},
+            "note": f"pack {i}",
+            "passport": {"id": pid, "title": f"crash-{i}", "goal": "survive", "version": 1,
+                         "facts": [{"claim": f"fact {i}", "scope": "machine", "verified": True}]},
+            "asks": [], "landing_checks": [],
+        }  # fmt: skip
+        luggage = [LuggageSource.from_bytes("notes.txt", f"notes {i} {rng.random()}\n".encode()),
+                   LuggageSource.from_bytes("data.bin", rng.randbytes(2048))]  # fmt: skip
+        path = folder / f"p{i:03d}.taskpack"
+        make_pack(PackObject.from_data(data), luggage, path, machine="sender-box")
+        out.append(path)
+    return out
+
+
+def _worker(home: Path, mode: str, packs: list[Path], script: Path) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "taskpack-test-pycache")
+    return subprocess.Popen(
+        [sys.executable, str(script), str(home), mode, *map(str, packs)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+
+
+def _wait_for(proc: subprocess.Popen[str], word: str) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith(word):
+            return
+    raise AssertionError(
+        f"worker ended before {word!r}: {proc.stderr.read() if proc.stderr else ''}"
+    )
+
+
+@dataclass(frozen=True)
+class _Sent:
+    path: Path
+    digest: str
+    title: str
+
+
+def _identify(packs: list[Path]) -> list[_Sent]:
+    out = []
+    for path in packs:
+        with open_pack(path) as opened:
+            out.append(_Sent(path, opened.content_digest(), opened.pack.passport.title))  # type: ignore[union-attr]
+    return out
+
+
+def _assert_whole_or_absent(home: Path, packs: list[Path] | list[_Sent]) -> int:
+    """Every pack either landed whole (passport, both versions, luggage, landing record)
+    or left no trace in the database. Returns how many landed."""
+    sent = [p if isinstance(p, _Sent) else _identify([p])[0] for p in packs]
+    store = Store(home)
+    try:
+        assert store.integrity_check() == ["ok"]
+        assert store.check(hash_blobs=True) == []
+        by_title: dict[str | None, list[str]] = {}
+        for row in store.summaries():
+            by_title.setdefault(row.title, []).append(row.id)
+        landed = 0
+        for item in sent:
+            rows = by_title.get(item.title, [])
+            record = store.landing(item.digest)
+            if record is None:
+                assert rows == [], f"{item.title}: a passport without its landing record"
+                continue
+            assert rows == [record.passport_id], f"{item.title}: not exactly one passport"
+            assert [h.event for h in store.history(record.passport_id)] == ["landed", "moved"]
+            assert sorted(x.name for x in store.luggage(record.passport_id)) == [
+                "data.bin",
+                "notes.txt",
+            ]
+            landed += 1
+        assert sum(len(v) for v in by_title.values()) == landed  # nothing landed from nowhere
+        return landed
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> Path:
+    path = tmp_path / "worker.py"
+    path.write_text(WORKER, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mode", "word"), [("pause-in-tx", "in-tx"), ("pause-before-tx", "in-blobs")]
+)
+def test_kill_9_in_the_middle_of_landing_leaves_nothing_partial(
+    tmp_path: Path, script: Path, mode: str, word: str
+) -> None:
+    packs = _packs(tmp_path / "packs", 1)
+    home = tmp_path / "home"
+    proc = _worker(home, mode, packs, script)
+    _wait_for(proc, word)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert _assert_whole_or_absent(home, packs) == 0
+    with Store(home) as store:
+        assert store.count() == 0
+    # the same pack lands fine afterwards, once
+    again = _worker(home, "run", packs, script)
+    _, err = again.communicate(timeout=60)
+    assert again.returncode == 0, err
+    assert _assert_whole_or_absent(home, packs) == 1
+
+
+def test_processes_landing_the_same_pack_at_once_make_one_passport(
+    tmp_path: Path, script: Path
+) -> None:
+    packs = _packs(tmp_path / "packs", 1)
+    home = tmp_path / "home"
+    Store(home).close()
+    procs = [_worker(home, "wait", packs, script) for _ in range(4)]
+    for p in procs:
+        _wait_for(p, "ready")
+    (tmp_path / "go").touch()
+    ids, already = set(), []
+    for p in procs:
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+        done = [line.split() for line in out.splitlines() if line.startswith("done")]
+        ids.add(done[0][2])
+        already.append(int(done[0][3]))
+    assert len(ids) == 1 and sorted(already) == [0, 1, 1, 1]
+    assert _assert_whole_or_absent(home, packs) == 1
+
+
+@pytest.mark.slow
+def test_200_landings_with_random_kill_9(tmp_path: Path, script: Path) -> None:
+    sent = _identify(_packs(tmp_path / "packs", 200))
+    home = tmp_path / "home"
+    Store(home).close()
+    rng = random.Random(2026)
+    kills = kills_mid_landing = 0
+    for _round in range(8):
+        with Store(home) as store:
+            remaining = [x.path for x in sent if store.landing(x.digest) is None]
+        if not remaining:
+            break
+        workers = []
+        for _ in range(2):  # two processes race over the same packs in different orders
+            order = remaining[:]
+            rng.shuffle(order)
+            workers.append(_worker(home, "run", order, script))
+        for w in workers:
+            _wait_for(w, "ready")
+        time.sleep(rng.uniform(0.05, 0.4))
+        for w in workers:
+            w.send_signal(signal.SIGKILL)
+        for w in workers:
+            out, _ = w.communicate(timeout=60)
+            lines = out.splitlines()
+            started = sum(1 for x in lines if x.startswith("start"))
+            finished = sum(1 for x in lines if x.startswith("done"))
+            kills += w.returncode == -signal.SIGKILL
+            kills_mid_landing += started > finished
+        _assert_whole_or_absent(home, sent)
+    final = _worker(home, "run", [x.path for x in sent], script)  # the rest, without a kill
+    _, err = final.communicate(timeout=120)
+    assert final.returncode == 0, err
+    assert _assert_whole_or_absent(home, sent) == 200
+    with Store(home) as store:
+        assert store.count() == 200
+        assert store.sweep_temp() >= 0  # half-written blobs, if any, are swept harmlessly
+    assert kills >= 2 and kills_mid_landing >= 1
+
+
+def test_worker_script_is_valid_python() -> None:
+    compile(WORKER, "worker.py", "exec")
+    json.dumps({"ok": True})
