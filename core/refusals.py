@@ -27,10 +27,12 @@ Decisions worth knowing
   (``${TOKEN}``, ``<your password>``, ``%(pw)s``, ``{{ x }}``), not a placeholder word
   (``changeme``, ``xxxxx``, ``password``, ``example``, ``redacted``, anything with
   ``test``/``dummy``/``your``…), not all digits, not a path, and — when unquoted — not a
-  code reference (``token: str``, ``password=args.password``, ``secret=get()``). So
-  ``secret=changeme`` is *not* refused: it is the documented default of many tools, not
-  somebody's secret. A quoted plain lowercase word under 10 letters (``"bearer"``) is not
-  refused either.
+  code reference (``token: str``, ``password=args.password``, ``secret=get()``,
+  ``GITHUB_TOKEN``). So ``secret=changeme`` is *not* refused: it is the documented default
+  of many tools, not somebody's secret. Nor are words (letters only, unless long and
+  randomly cased: ``"Incorrect"``, ``"apiKeySecurityScheme"``), lowercase slugs
+  (``"auth-request-type/at"``), or values after a qualifier that makes them public
+  (``next_page_token``, ``publicKeyToken``, ``cursor token``).
 * Token shapes must also look random (several distinct characters, mixed classes where
   the real format guarantees it), and must not contain ``EXAMPLE``/``xxxx``, so
   documentation placeholders such as ``AKIAIOSFODNN7EXAMPLE`` pass.
@@ -493,6 +495,8 @@ _PLACEHOLDER_WORDS = frozenset(
     b"missing invalid secret token password passwd".split()
 )
 _PLACEHOLDER_SUBSTRINGS = (
+    b"apikey",
+    b"api_key",
     b"password",
     b"passwd",
     b"secret",
@@ -521,9 +525,22 @@ _PLACEHOLDER_SUBSTRINGS = (
 _TEMPLATE_STARTS = frozenset(b"$%{<[*.~/\\!#@&")
 _CODE_REF_RX = re.compile(rb"[A-Za-z_]+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _CONSTANT_RX = re.compile(rb"[A-Z][A-Z0-9_]*")  # CARD32, GITHUB_TOKEN: a type or a variable
+_SLUG_RX = re.compile(rb"[a-z]+(?:[-_./:][a-z]+)+")
+# what is said right before the keyword when the value is no secret: a page token, a
+# publicKeyToken, a sync cursor
+_NOT_SECRET_BEFORE_RX = re.compile(
+    rb"(?i:page|public|publickey|public[_ \-]key|continuation|pagination|cursor|sync|next)"
+    rb"[ _\-]?\Z"
+)
 _VALUE_FORBIDDEN = re.compile(rb"[\s\"'`<>,;(){}\[\]&|\\]")
 _PLACEHOLDER_USERS = frozenset(b"anonymous ftp user username login name".split())
 _EXAMPLE_HOST_RX = re.compile(rb"(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid)$", re.I)
+
+
+def _random_case(word: bytes) -> bool:
+    """Letters only, yet random: long, with capitals and small letters well mixed."""
+    upper = sum(65 <= c <= 90 for c in word)
+    return len(word) >= 16 and min(upper, len(word) - upper) >= len(word) // 4
 
 
 def _secret_value(value: bytes, *, quoted: bool, followed_by: bytes = b"") -> bool:
@@ -537,8 +554,10 @@ def _secret_value(value: bytes, *, quoted: bool, followed_by: bytes = b"") -> bo
         return False
     if any(p in low for p in _PLACEHOLDER_SUBSTRINGS) or len(set(low)) <= 2:
         return False
-    if value.isdigit() or (value.isalpha() and len(value) < 16):
-        return False  # a number, or a word: "Incorrect", "doesnotexist"
+    if value.isdigit() or (value.isalpha() and not _random_case(value)):
+        return False  # a number, or words: "Incorrect", "apiKeySecurityScheme"
+    if _SLUG_RX.fullmatch(value):
+        return False  # "auth-request-type/at": lowercase words, not a secret
     if quoted:
         return True
     if followed_by[:1] in (b"(", b"[", b"."):
@@ -570,6 +589,8 @@ def _credential_at(w: bytes, at: int) -> tuple[str, int] | None:
     if w.startswith(b"://", at):
         return _url_password(w, at)
     if (m := _ASSIGN_RX.match(w, at)) is not None:
+        if _NOT_SECRET_BEFORE_RX.search(w, max(0, at - 16), at):
+            return None
         q = m.group("q")
         value = m.group("v")
         after = w[m.end() : m.end() + 1]
@@ -1335,8 +1356,14 @@ def _shown_key(key: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _is_secret_key_name(name: str) -> bool:
+    """A field named like a secret (``db_password``, ``clientSecret``), as the text rule
+    reads ``db_password=…``: not a ``next_page_token`` or a ``publicKeyToken``."""
     norm = "_".join(_name_tokens(name))
-    return any(norm == e or norm.endswith("_" + e) for e in _SECRET_KEY_ENDINGS)
+    for ending in _SECRET_KEY_ENDINGS:
+        if norm == ending or norm.endswith("_" + ending):
+            before = norm[: len(norm) - len(ending)].encode()[-16:]
+            return _NOT_SECRET_BEFORE_RX.search(before) is None
+    return False
 
 
 def _message_class(d: dict[str, Any]) -> str | None:

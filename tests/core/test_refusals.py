@@ -403,6 +403,10 @@ NOT_SECRETS = [
     "eyJhbGciOiJIUzI1NiJ9.not-a-jwt-really.just-dots-here-and-more-text",
     "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
     "pkcs11:token=Root%20CA%20Certificates;serial=1",
+    '<assemblyIdentity name="x" publicKeyToken="31bf3856ad364e35"/>',
+    "{'apiKey': 'apiKeySecurityScheme', 'http': 'httpScheme'}",
+    "Next page token: Qx81kd0PZr7TqLmWc2vBn",
+    'REQUEST_TYPE_ID_TOKEN = "auth-request-type/it"',
     "the password: Incorrect",
 ]
 
@@ -425,6 +429,7 @@ def test_a_secret_in_a_json_field_named_like_one_is_refused(key: str) -> None:
     _no_leak(found, value)
     assert scan_value({"config": {key: "changeme"}}) == []
     assert scan_value({"config": {"token_count": value}}) == []
+    assert scan_value({"config": {"next_page_token": value, "publicKeyToken": value}}) == []
 
 
 def test_a_secret_used_as_a_field_name_is_hidden_in_every_place() -> None:
