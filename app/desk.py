@@ -441,19 +441,38 @@ class Desk:
                 self.store, opened, machine=self.machine, allow=self.settings.gate_allow
             )
 
-    def land(self, path: Path | str) -> LandingOutcome:
-        """Land a handoff as a new passport (the same pack twice: the same passport)."""
+    def land(
+        self,
+        path: Path | str,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> LandingOutcome:
+        """Land a handoff as a new passport (the same pack twice: the same passport).
+
+        `progress(done, total)` follows the luggage bytes; `cancel()` → Cancelled, nothing lands.
+        """
         with open_pack(path) as opened:
             outcome = landing.land_handoff(
-                self.store, opened, machine=self.machine, allow=self.settings.gate_allow
-            )
+                self.store, opened, machine=self.machine, allow=self.settings.gate_allow,
+                progress=progress, cancel=cancel,
+            )  # fmt: skip
         self._notify(outcome.changes)
         return outcome
 
-    def merge_receipt(self, path: Path | str, into: str) -> MergeOutcome:
+    def merge_receipt(
+        self,
+        path: Path | str,
+        into: str,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> MergeOutcome:
         """Merge a receipt into the passport that asked (spec §4.4.1)."""
         with open_pack(path) as opened:
-            outcome = landing.merge_receipt(self.store, opened, into, machine=self.machine)
+            outcome = landing.merge_receipt(
+                self.store, opened, into, machine=self.machine, progress=progress, cancel=cancel
+            )
         self._notify(outcome.changes)
         return outcome
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ids, lifecycle
-from .errors import FormatError, NotFound, RestoreRefused, UsageError
+from .errors import Cancelled, FormatError, NotFound, RestoreRefused, UsageError
 from .imperative import find_imperatives
 from .luggage import LuggageSource
 from .model import (
@@ -41,7 +41,10 @@ from .model import (
 from .pack import OpenedPack
 from .packer import make_pack
 from .seal import can_restore, restore, seal_facts
-from .store import Store, Tx
+from .store import Readable, Store, Tx
+
+Progress = Callable[[int, int], None]
+CancelCheck = Callable[[], bool]
 
 #: text luggage up to this size is scanned for imperative sentences
 SCAN_LUGGAGE_BYTES = 256 * 1024
@@ -409,8 +412,14 @@ def land_handoff(
     *,
     machine: str,
     allow: Iterable[str] = (),
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
 ) -> LandingOutcome:
-    """Land a handoff as a new local passport (see module doc). Lands a pack once, ever."""
+    """Land a handoff as a new local passport (see module doc). Lands a pack once, ever.
+
+    `progress(done, total)` follows the luggage bytes stored; `cancel()` returning True
+    stops before the transaction (raising Cancelled) and nothing lands.
+    """
     allow = list(allow)
     if opened.pack.kind == "receipt":
         target = (opened.pack.lineage or Lineage()).receipt_target() or "the passport that asked"
@@ -423,15 +432,12 @@ def land_handoff(
     if done is not None:  # fast path; the transaction below re-checks under the lock
         return _already(store, opened, done.passport_id, machine, allow)
     # luggage first: a blob is whole or absent, and an orphan is harmless
-    stored: list[tuple[str, str, int]] = []
+    stored = _store_luggage(store, opened, progress, cancel)
     texts: list[tuple[str, str]] = []
-    for item in opened.luggage:
-        with opened.open_luggage(item) as f:
-            sha, size = store.put_blob(f, expected_sha256=item.sha256)
-        stored.append((item.name, sha, size))
+    for _name, sha, size in stored:
         if size <= SCAN_LUGGAGE_BYTES:
             with store.open_blob(sha) as f, contextlib.suppress(UnicodeDecodeError):
-                texts.append((item.name, f.read().decode("utf-8")))
+                texts.append((_name, f.read().decode("utf-8")))
     rv = review(store, opened, machine=machine, allow=allow, luggage_texts=texts)
     pack = opened.pack.copy_record()
     seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")
@@ -463,6 +469,47 @@ def land_handoff(
             winner_id = found.passport_id
         return _already(store, opened, winner_id, machine, allow)
     return LandingOutcome(passport=lp, already=False, review=rv, changes=changes)
+
+
+def _store_luggage(
+    store: Store, opened: OpenedPack, progress: Progress | None, cancel: CancelCheck | None
+) -> list[tuple[str, str, int]]:
+    """Copy every luggage file into the blob folder (verified as read): (name, sha256, size)."""
+    total = sum(max(i.size, 0) for i in opened.luggage)
+    done = 0
+
+    def tick(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress:
+            progress(done, total)
+
+    stored = []
+    for item in opened.luggage:
+        if cancel and cancel():
+            raise Cancelled()
+        with opened.open_luggage(item) as f:
+            sha, size = store.put_blob(_Tracked(f, tick, cancel), expected_sha256=item.sha256)
+        stored.append((item.name, sha, size))
+    if cancel and cancel():
+        raise Cancelled()
+    return stored
+
+
+class _Tracked:
+    """A reader that reports bytes read and stops when the caller cancels."""
+
+    def __init__(
+        self, raw: Readable, tick: Callable[[int], None], cancel: CancelCheck | None
+    ) -> None:
+        self.raw, self.tick, self.cancel = raw, tick, cancel
+
+    def read(self, n: int = -1, /) -> bytes:
+        if self.cancel and self.cancel():
+            raise Cancelled()
+        data = self.raw.read(n)
+        self.tick(len(data))
+        return data
 
 
 class _AlreadyLanded(Exception):
@@ -621,8 +668,12 @@ def merge_receipt(
     into: str,
     *,
     machine: str,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
 ) -> MergeOutcome:
-    """Merge a receipt into `into`, following §4.4.1 rules 1–5 (see the spec)."""
+    """Merge a receipt into `into`, following §4.4.1 rules 1–5 (see the spec).
+
+    `progress` and `cancel` work as for :func:`land_handoff`."""
     rv = review(store, opened, machine=machine)
     if rv.kind != "receipt":
         raise MergeRefused(
@@ -646,11 +697,7 @@ def merge_receipt(
     digest = rv.content_digest
     if rv.already:
         return MergeOutcome(passport=store.get(rv.already), already=True, review=rv)
-    stored: list[tuple[str, str, int]] = []
-    for item in opened.luggage:
-        with opened.open_luggage(item) as f:
-            sha, size = store.put_blob(f, expected_sha256=item.sha256)
-        stored.append((item.name, sha, size))
+    stored = _store_luggage(store, opened, progress, cancel)
     pack = opened.pack.copy_record()
     seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")  # rule 4
     try:
@@ -766,7 +813,11 @@ def _carried_by_own_pack(store: Store, lp: LocalPassport, fact: Fact) -> bool:
             continue
         facts = ((data or {}).get("passport") or {}).get("facts") or []
         for f in facts:
-            if isinstance(f, dict) and f.get("claim") == fact.claim:
+            if (
+                isinstance(f, dict)
+                and f.get("claim") == fact.claim
+                and f.get("verified_on") == fact.verified_on
+            ):
                 return True
     return False
 

@@ -502,3 +502,22 @@ def test_a_pack_without_lineage_keeps_the_senders_id(
     assert any("no lineage" in n for n in lp.received["notes"])  # type: ignore[index]
     # a hand-made pack with a ✓ on an unscoped fact: landing seals it and says so
     assert got.review.sealed and lp.passport.facts[0].verified is False  # type: ignore[index]
+
+
+def test_progress_follows_the_luggage_and_cancel_lands_nothing(
+    world: dict[str, Machine], tmp_path: Path
+) -> None:
+    from taskpack.core.errors import Cancelled
+
+    _, path = _handoff(world, tmp_path)
+    b = world["B"]
+    with open_pack(path) as opened, pytest.raises(Cancelled):
+        landing.land_handoff(b.store, opened, machine="B", cancel=lambda: True)
+    assert b.store.count() == 0
+    assert list((tmp_path / "B" / "blobs" / "tmp").iterdir()) == []
+    ticks: list[tuple[int, int]] = []
+    with open_pack(path) as opened:
+        landing.land_handoff(
+            b.store, opened, machine="B", progress=lambda d, t: ticks.append((d, t))
+        )
+    assert ticks and ticks[-1][0] == ticks[-1][1] == len(b"The brief.\n") + len(b"\x00\x01binary")

@@ -240,3 +240,23 @@ def test_two_connections_serialise_writes(tmp_path: Path) -> None:
         with store.write() as tx:
             tx.save(cur, event="edit")
     assert b.get(lp.id).version == 5
+
+
+def test_many_openers_of_a_fresh_store_migrate_it_once(tmp_path: Path) -> None:
+    home = tmp_path / "fresh"
+    barrier = threading.Barrier(6)
+    versions: list[int] = []
+
+    def open_it() -> None:
+        barrier.wait()
+        with Store(home) as store:
+            versions.append(store.schema_version)
+
+    threads = [threading.Thread(target=open_it) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert versions == [len(MIGRATIONS)] * 6
+    with Store(home) as store:
+        assert store.integrity_check() == ["ok"]
