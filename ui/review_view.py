@@ -47,6 +47,10 @@ def sender_text(origin: dict[str, Any]) -> str:
     return tr("{actor} on {machine}").format(actor=actor, machine=machine)
 
 
+def scope_label(scope: str) -> str:
+    return {"universal": tr("universal"), "org": tr("organisation")}.get(scope, tr("machine"))
+
+
 def fact_widget(fact: Fact, *, extra: QWidget | None = None) -> QWidget:
     """One fact: what is proven (carried ✓) and what is not (unproven, and where it was)."""
     box = QFrame()
@@ -56,8 +60,7 @@ def fact_widget(fact: Fact, *, extra: QWidget | None = None) -> QWidget:
     scope = fact.effective_scope
     if fact.verified and scope in ("universal", "org"):
         mark = badge("✓ " + tr("carried"), "ok")
-        where = tr("{scope} fact — keeps its ✓ across machines").format(
-            scope=tr("universal") if scope == "universal" else tr("organisation"))  # fmt: skip
+        where = tr("{scope} fact — keeps its ✓ across machines").format(scope=scope_label(scope))
         if scope == "org" and (fact.source or fact.verified_by):
             where += " · " + tr("source: {who}").format(who=fact.source or fact.verified_by)
     elif fact.needs_reverify or (fact.verified is False and fact.verified_on):
@@ -66,7 +69,7 @@ def fact_widget(fact: Fact, *, extra: QWidget | None = None) -> QWidget:
             machine=fact.verified_on or tr("an unnamed machine"))  # fmt: skip
     else:
         mark = badge("· " + tr("not verified"), "info")
-        where = tr("{scope} fact, never verified").format(scope=scope)
+        where = tr("{scope} fact, never verified").format(scope=scope_label(scope))
     lay.addWidget(mark, 0, Qt.AlignmentFlag.AlignTop)
     text = QVBoxLayout()
     text.setSpacing(0)

@@ -74,11 +74,8 @@ class InstanceServer(QObject):
             sock = self.server.nextPendingConnection()
             self._buffers[sock] = b""
             sock.readyRead.connect(lambda s=sock: self._read(s))
-            sock.disconnected.connect(lambda s=sock: self._drop(s))
-
-    def _drop(self, sock: QLocalSocket) -> None:
-        self._buffers.pop(sock, None)
-        sock.deleteLater()
+            sock.disconnected.connect(lambda s=sock: self._buffers.pop(s, None))
+            sock.disconnected.connect(sock.deleteLater)
 
     def _read(self, sock: QLocalSocket) -> None:
         data = self._buffers.get(sock, b"") + bytes(sock.readAll().data())

@@ -1,0 +1,1621 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+  <context>
+    <name>taskpack</name>
+    <message>
+      <location filename="../../ui/main_window.py" line="212" />
+      <source>&amp;About TaskPack Desk</source>
+      <translation>关于 TaskPack Desk(&amp;A)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="209" />
+      <source>&amp;All passports</source>
+      <translation>全部护照(&amp;A)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="199" />
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="211" />
+      <source>&amp;Help</source>
+      <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="208" />
+      <source>&amp;Incoming packs</source>
+      <translation>新到的包(&amp;I)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="202" />
+      <source>&amp;New passport…</source>
+      <translation>新建护照(&amp;N)…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="200" />
+      <source>&amp;Open packs…</source>
+      <translation>打开包(&amp;O)…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="206" />
+      <source>&amp;Quit</source>
+      <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="210" />
+      <source>&amp;Refresh</source>
+      <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="204" />
+      <source>&amp;Settings…</source>
+      <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="207" />
+      <source>&amp;View</source>
+      <translation>查看(&amp;V)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="62" />
+      <source>(no accept given: this ask cannot be judged)</source>
+      <translation>（没有给出验收标准：这个提问无法判定）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="108" />
+      <source>(no accept: this ask cannot be judged)</source>
+      <translation>（没有验收标准：这个提问无法判定）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="91" />
+      <source>(no check text)</source>
+      <translation>（没有检查内容）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="76" />
+      <source>(no claim)</source>
+      <translation>（没有陈述）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="184" />
+      <source>(untitled)</source>
+      <translation>（无标题）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="715" />
+      <source>A machine fact is sealed unproven when it leaves this machine.</source>
+      <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="817" />
+      <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
+      <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="850" />
+      <source>A pack arrived</source>
+      <translation>收到一个包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="850" />
+      <source>A receipt arrived</source>
+      <translation>收到一份回执</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="661" />
+      <source>A result needs evidence; the task moves to verifying.</source>
+      <translation>结果需要证据；任务将进入“核验中”。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="892" />
+      <source>About TaskPack Desk</source>
+      <translation>关于 TaskPack Desk</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="53" />
+      <source>Accept</source>
+      <translation>接受</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="712" />
+      <source>Add a fact</source>
+      <translation>添加事实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="708" />
+      <source>Add a landing check</source>
+      <translation>添加落地检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="716" />
+      <source>Add a next step</source>
+      <translation>添加下一步</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="704" />
+      <source>Add an ask</source>
+      <translation>添加提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="245" />
+      <source>Add ask…</source>
+      <translation>添加提问…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="247" />
+      <source>Add fact…</source>
+      <translation>添加事实…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="80" />
+      <source>Add folder…</source>
+      <translation>添加文件夹…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="246" />
+      <source>Add landing check…</source>
+      <translation>添加落地检查…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="248" />
+      <source>Add next step…</source>
+      <translation>添加下一步…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="277" />
+      <source>After landing, answer them in the Asks tab and send a receipt back.</source>
+      <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/dialogs.py" line="31" />
+      <location filename="../../ui/main_window.py" line="583" />
+      <location filename="../../ui/main_window.py" line="751" />
+      <source>All files</source>
+      <translation>所有文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="232" />
+      <source>All states</source>
+      <translation>全部状态</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="707" />
+      <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
+      <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="66" />
+      <source>Answer</source>
+      <translation>回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="76" />
+      <source>Answered by {who} at {when}</source>
+      <translation>{who} 于 {when} 回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="229" />
+      <source>Answers coming home</source>
+      <translation>回来的答案</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="355" />
+      <source>Anyone</source>
+      <translation>任何人</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="47" />
+      <source>Approve</source>
+      <translation>批准</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="62" />
+      <source>Ask for changes</source>
+      <translation>要求修改</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="139" />
+      <location filename="../../ui/passport_view.py" line="111" />
+      <location filename="../../ui/passport_view.py" line="137" />
+      <source>Asks</source>
+      <translation>提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="137" />
+      <source>Asks ({n} open)</source>
+      <translation>提问（{n} 个未答）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="238" />
+      <source>Asks it answers: {asks}</source>
+      <translation>它回答的提问：{asks}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/dialogs.py" line="56" />
+      <location filename="../../ui/dialogs.py" line="112" />
+      <location filename="../../ui/jobs.py" line="179" />
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="45" />
+      <source>Cancel task</source>
+      <translation>取消任务</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="478" />
+      <source>Cancelled.</source>
+      <translation>已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="712" />
+      <source>Claim</source>
+      <translation>陈述</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="140" />
+      <source>Close this review. The file is left where it is; nothing is stored.</source>
+      <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="212" />
+      <source>Conformance not judged yet</source>
+      <translation>尚未判定一致性</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="209" />
+      <source>Conformant: the file passes checks C0–C10 as written</source>
+      <translation>一致：文件按原样通过 C0–C10 检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="143" />
+      <source>Copied</source>
+      <translation>已复制</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="804" />
+      <source>Copied the file {name} (too large for a chat message; paste it as a file).</source>
+      <translation>已复制文件 {name}（太大，不适合作为聊天消息；请作为文件粘贴）。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="802" />
+      <source>Copied: the text and the file {name} are on the clipboard. Paste into your chat.</source>
+      <translation>已复制：文本和文件 {name} 都在剪贴板上。粘贴到聊天里即可。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="130" />
+      <location filename="../../ui/widgets.py" line="144" />
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="73" />
+      <source>Copy handoff for chat</source>
+      <translation>复制交接包用于聊天</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="73" />
+      <source>Copy receipt for chat</source>
+      <translation>复制回执用于聊天</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="131" />
+      <source>Copy the sender's text to the clipboard. Nothing is run.</source>
+      <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="218" />
+      <source>Decisions</source>
+      <translation>决定</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="54" />
+      <source>Decline</source>
+      <translation>拒收</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="47" />
+      <source>Deny</source>
+      <translation>拒绝</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="109" />
+      <source>Details</source>
+      <translation>详情</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="139" />
+      <source>Discard</source>
+      <translation>丢弃</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="557" />
+      <source>Discarded. The file was left where it is; nothing was stored.</source>
+      <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="161" />
+      <source>Dismiss</source>
+      <translation>关闭</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="258" />
+      <location filename="../../ui/review_view.py" line="253" />
+      <source>Do these first</source>
+      <translation>先做这些</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="280" />
+      <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
+      <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="82" />
+      <source>Drop</source>
+      <translation>放弃</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="693" />
+      <source>Dropped {ask}.</source>
+      <translation>已放弃 {ask}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="74" />
+      <source>Email handoff…</source>
+      <translation>用邮件发送交接包…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="74" />
+      <source>Email receipt…</source>
+      <translation>用邮件发送回执…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="647" />
+      <source>End the task</source>
+      <translation>结束任务</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="645" />
+      <source>End this task?</source>
+      <translation>结束这个任务？</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="659" />
+      <source>Evidence</source>
+      <translation>证据</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="60" />
+      <source>Evidence fails: back to work</source>
+      <translation>证据不成立：退回工作</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="58" />
+      <source>Evidence holds: complete</source>
+      <translation>证据成立：完成</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="658" />
+      <source>Evidence kind</source>
+      <translation>证据类型</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="118" />
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="172" />
+      <source>File</source>
+      <translation>文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="240" />
+      <source>For the next person</source>
+      <translation>给下一位</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="139" />
+      <source>From</source>
+      <translation>来自</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="186" />
+      <source>From {sender}, packed {when} ({encoding})</source>
+      <translation>来自 {sender}，打包于 {when}（{encoding}）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="279" />
+      <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
+      <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="735" />
+      <location filename="../../ui/passport_view.py" line="206" />
+      <source>Goal</source>
+      <translation>目标</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="191" />
+      <source>Goal: {goal}</source>
+      <translation>目标：{goal}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="152" />
+      <source>Handed to you by {sender}</source>
+      <translation>由 {sender} 交给你</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="769" />
+      <location filename="../../ui/models.py" line="172" />
+      <location filename="../../ui/review_view.py" line="180" />
+      <source>Handoff</source>
+      <translation>交接包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="193" />
+      <source>Handoff — work goes on</source>
+      <translation>交接包 — 工作继续</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="246" />
+      <source>Has open asks</source>
+      <translation>有未答提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="113" />
+      <source>History</source>
+      <translation>历史</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="50" />
+      <source>Hold for approval</source>
+      <translation>暂停，等待批准</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="49" />
+      <source>Hold: wait for a person</source>
+      <translation>暂停：等一个人</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="49" />
+      <source>Hold: wait for an agent</source>
+      <translation>暂停：等一个智能体</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="709" />
+      <source>How (your suggestion)</source>
+      <translation>怎么做（你的建议）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="248" />
+      <source>Incoming only</source>
+      <translation>只看新到的</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="232" />
+      <location filename="../../ui/review_view.py" line="296" />
+      <source>Instructions found in the pack</source>
+      <translation>包里发现的指令</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="236" />
+      <source>It answers passport {id}.</source>
+      <translation>它回答护照 {id}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="328" />
+      <source>It will wait for your approval.</source>
+      <translation>它会等待你的批准。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="215" />
+      <source>Judge the file</source>
+      <translation>判定这个文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="61" />
+      <location filename="../../ui/review_view.py" line="108" />
+      <source>Judged against</source>
+      <translation>判定标准</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="491" />
+      <source>Judging {name}…</source>
+      <translation>正在判定 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="142" />
+      <location filename="../../ui/review_view.py" line="327" />
+      <source>Land</source>
+      <translation>落地</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="508" />
+      <source>Landed as {id}.</source>
+      <translation>已落地为 {id}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="518" />
+      <source>Landing {name}…</source>
+      <translation>正在落地 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="56" />
+      <source>Language</source>
+      <translation>语言</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="155" />
+      <location filename="../../ui/review_view.py" line="196" />
+      <source>Lineage: {chain}</source>
+      <translation>传承：{chain}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="660" />
+      <source>Link (optional)</source>
+      <translation>链接（可选）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="112" />
+      <source>Luggage</source>
+      <translation>随附文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="307" />
+      <source>Luggage ({n} files, {size})</source>
+      <translation>随附文件（{n} 个，{size}）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="83" />
+      <source>Mark the ask as dropped: it will not be answered.</source>
+      <translation>把这个提问标记为放弃：不会回答它。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="320" />
+      <source>Merge answers into {id}</source>
+      <translation>把答案合并到 {id}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="242" />
+      <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
+      <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="543" />
+      <source>Merging {name}…</source>
+      <translation>正在合并 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="170" />
+      <source>Move to {state}: {why}</source>
+      <translation>转到 {state}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="650" />
+      <source>Moved to {state}.</source>
+      <translation>已转到 {state}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="646" />
+      <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
+      <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="649" />
+      <source>Moving…</source>
+      <translation>正在转移…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="71" />
+      <source>New packs appear under Incoming with a notification. Nothing lands without you. Drives plugged in while the desk runs are scanned once.</source>
+      <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="734" />
+      <location filename="../../ui/main_window.py" line="744" />
+      <source>New passport</source>
+      <translation>新建护照</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="240" />
+      <source>New questions for you (kept as open asks): {asks}</source>
+      <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="536" />
+      <source>New questions for you: {asks}.</source>
+      <translation>给你的新问题：{asks}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="716" />
+      <source>Next step</source>
+      <translation>下一步</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="297" />
+      <source>Next steps</source>
+      <translation>下一步</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="117" />
+      <source>No asks. A question for the next person is added from the Overview tab.</source>
+      <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="307" />
+      <source>No luggage.</source>
+      <translation>没有随附文件。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="820" />
+      <source>No mail client could be opened. The file is at {path}.</source>
+      <translation>无法打开邮件客户端。文件在 {path}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="428" />
+      <source>No sample packs were installed with this copy of the desk.</source>
+      <translation>这份工作台没有安装示例包。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="330" />
+      <source>Nothing is stored until you land it.</source>
+      <translation>在你落地之前，不会存储任何内容。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="322" />
+      <source>Nothing is stored until you merge.</source>
+      <translation>在你合并之前，不会存储任何内容。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/dialogs.py" line="55" />
+      <location filename="../../ui/dialogs.py" line="111" />
+      <source>OK</source>
+      <translation>确定</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="102" />
+      <source>Open a link from the pack?</source>
+      <translation>打开包里的链接？</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="289" />
+      <source>Open a pack…</source>
+      <translation>打开一个包…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/dialogs.py" line="35" />
+      <source>Open packs</source>
+      <translation>打开包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="201" />
+      <source>Open the &amp;sample packs</source>
+      <translation>打开示例包(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="290" />
+      <source>Open the sample packs</source>
+      <translation>打开示例包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="105" />
+      <source>Open this address</source>
+      <translation>打开这个地址</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="110" />
+      <source>Overview</source>
+      <translation>概览</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="794" />
+      <source>Packing {name}…</source>
+      <translation>正在打包 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/jobs.py" line="42" />
+      <source>Permission denied: {path}. Check the file's permissions.</source>
+      <translation>没有权限：{path}。请检查文件权限。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="218" />
+      <source>Problems with this file</source>
+      <translation>这个文件的问题</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="56" />
+      <location filename="../../ui/main_window.py" line="704" />
+      <location filename="../../ui/review_view.py" line="106" />
+      <source>Question</source>
+      <translation>问题</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="241" />
+      <source>Questions and checks that travel with the next handoff from here.</source>
+      <translation>随下一个交接包一起发出的问题和检查。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="276" />
+      <source>Questions the sender needs answered</source>
+      <translation>发送方需要你回答的问题</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="318" />
+      <source>Reading the desk…</source>
+      <translation>正在读取工作台…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="625" />
+      <source>Reading {id}…</source>
+      <translation>正在读取 {id}…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="477" />
+      <source>Reading {name}…</source>
+      <translation>正在读取 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="185" />
+      <source>Reading…</source>
+      <translation>正在读取…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="769" />
+      <location filename="../../ui/models.py" line="172" />
+      <location filename="../../ui/review_view.py" line="180" />
+      <source>Receipt</source>
+      <translation>回执</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="193" />
+      <source>Receipt — answers go home</source>
+      <translation>回执 — 答案送回</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="63" />
+      <source>Refuse sign-off</source>
+      <translation>拒绝签收</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="82" />
+      <source>Remove</source>
+      <translation>移除</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="710" />
+      <source>Required</source>
+      <translation>必需</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="258" />
+      <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app.</source>
+      <translation>必需的检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="253" />
+      <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
+      <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="678" />
+      <source>Restore the ✓ of this fact?
+
+“{claim}”
+
+It was verified on {machine}, which is this machine, and it came back in a pack this desk wrote. Restoring trusts that pack's whole journey: make sure it is still true here. The history will record that you restored it.</source>
+      <translation>恢复这个事实的 ✓？
+
+“{claim}”
+
+它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="678" />
+      <source>Restore the ✓?</source>
+      <translation>恢复 ✓？</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="683" />
+      <location filename="../../ui/passport_view.py" line="275" />
+      <source>Restore ✓</source>
+      <translation>恢复 ✓</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="283" />
+      <location filename="../../ui/passport_view.py" line="289" />
+      <source>Restore ✓ is not available: {reason}</source>
+      <translation>无法恢复 ✓：{reason}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="685" />
+      <source>Restoring…</source>
+      <translation>正在恢复…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="671" />
+      <source>Result returned; the evidence is being verified.</source>
+      <translation>结果已提交；正在核验证据。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="56" />
+      <source>Resume</source>
+      <translation>继续</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="656" />
+      <source>Return a result</source>
+      <translation>提交结果</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="57" />
+      <source>Return result…</source>
+      <translation>提交结果…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="223" />
+      <source>Returned result</source>
+      <translation>提交的结果</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="668" />
+      <source>Returning the result…</source>
+      <translation>正在提交结果…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="52" />
+      <source>Route</source>
+      <translation>分派</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="92" />
+      <source>Save</source>
+      <translation>保存</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="309" />
+      <location filename="../../ui/review_view.py" line="310" />
+      <source>Save As…</source>
+      <translation>另存为…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="85" />
+      <source>Save answer</source>
+      <translation>保存回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="72" />
+      <source>Save handoff as .taskpack.json…</source>
+      <translation>把交接包另存为 .taskpack.json…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="71" />
+      <source>Save handoff as .taskpack…</source>
+      <translation>把交接包另存为 .taskpack…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="583" />
+      <location filename="../../ui/main_window.py" line="751" />
+      <source>Save luggage</source>
+      <translation>保存随附文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="72" />
+      <source>Save receipt as .taskpack.json…</source>
+      <translation>把回执另存为 .taskpack.json…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="71" />
+      <source>Save receipt as .taskpack…</source>
+      <translation>把回执另存为 .taskpack…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="770" />
+      <source>Save {what}</source>
+      <translation>保存{what}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="692" />
+      <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
+      <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="777" />
+      <source>Saved {path} ({size}).</source>
+      <translation>已保存 {path}（{size}）。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="588" />
+      <location filename="../../ui/main_window.py" line="756" />
+      <source>Saved {path}.</source>
+      <translation>已保存 {path}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="888" />
+      <source>Saving settings…</source>
+      <translation>正在保存设置…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="587" />
+      <location filename="../../ui/main_window.py" line="755" />
+      <source>Saving {name}…</source>
+      <translation>正在保存 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="694" />
+      <source>Saving…</source>
+      <translation>正在保存…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="713" />
+      <source>Scope</source>
+      <translation>范围</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="226" />
+      <source>Search titles</source>
+      <translation>搜索标题</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="59" />
+      <source>Send for sign-off</source>
+      <translation>送交签收</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="66" />
+      <source>Senders routed without approval</source>
+      <translation>无需批准即可分派的发送方</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="45" />
+      <source>Settings</source>
+      <translation>设置</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="884" />
+      <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
+      <translation>设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="318" />
+      <location filename="../../ui/review_view.py" line="325" />
+      <source>Show {id}</source>
+      <translation>显示 {id}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="61" />
+      <source>Sign off</source>
+      <translation>签收</translation>
+    </message>
+    <message>
+      <location filename="../../ui/jobs.py" line="50" />
+      <source>Something went wrong: {error}.</source>
+      <translation>出错了：{error}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="55" />
+      <source>Start</source>
+      <translation>开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="139" />
+      <source>State</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="52" />
+      <source>System language</source>
+      <translation>系统语言</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="892" />
+      <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
+
+This machine: {machine}
+Store: {home}</source>
+      <translation>TaskPack Desk 用文件在人、机器和 AI 智能体之间交接未完成的工作（TaskPack 0.1）。一个 ✓ 跨不过机器边界：在别处证实的事实到达时是未证实的。包里的任何内容都不会被运行。
+
+本机：{machine}
+存储：{home}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/dialogs.py" line="31" />
+      <source>TaskPack files</source>
+      <translation>TaskPack 文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="810" />
+      <source>TaskPack {what}: {title}</source>
+      <translation>TaskPack {what}：{title}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="811" />
+      <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
+      <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/jobs.py" line="49" />
+      <source>The disk said: {error}{where}.</source>
+      <translation>磁盘报告：{error}{where}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="219" />
+      <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
+      <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/jobs.py" line="46" />
+      <source>The file {path} is no longer there.</source>
+      <translation>文件 {path} 已经不在了。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="213" />
+      <source>The luggage is large ({size}); judging reads all of it.</source>
+      <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="103" />
+      <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
+
+{url}</source>
+      <translation>包里包含这个地址。它是发送方写的；只有在你信任它时才在浏览器中打开：
+
+{url}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="532" />
+      <source>The receipt answered: {asks}.</source>
+      <translation>回执回答了：{asks}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="534" />
+      <source>The receipt was merged; it answered no open ask.</source>
+      <translation>回执已合并；它没有回答任何未答提问。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="711" />
+      <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
+      <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="328" />
+      <source>The sender is on your allow list: it will be routed.</source>
+      <translation>发送方在你的允许名单上：它会被分派。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="233" />
+      <location filename="../../ui/review_view.py" line="297" />
+      <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
+      <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="287" />
+      <source>The sender's next steps (after the checks)</source>
+      <translation>发送方的下一步（在检查之后）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="213" />
+      <location filename="../../ui/review_view.py" line="189" />
+      <source>The sender's note</source>
+      <translation>发送方的留言</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="250" />
+      <source>The sender's own checks</source>
+      <translation>发送方自己的检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="95" />
+      <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
+      <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="686" />
+      <source>The ✓ was restored and recorded in the history.</source>
+      <translation>✓ 已恢复，并记录在历史中。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="250" />
+      <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
+      <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="60" />
+      <source>This machine's name</source>
+      <translation>本机名称</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="200" />
+      <source>This pack already landed as {id}. Landing it again changes nothing.</source>
+      <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="510" />
+      <source>This pack had already landed as {id}; nothing changed.</source>
+      <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="233" />
+      <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
+      <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="231" />
+      <source>This receipt does not say which passport it answers; it cannot be merged.</source>
+      <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="530" />
+      <source>This receipt had already been merged into {id}.</source>
+      <translation>这份回执之前已经合并到 {id}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="178" />
+      <source>This task has ended; nothing moves it on.</source>
+      <translation>这个任务已经结束；不能再推进。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="735" />
+      <location filename="../../ui/models.py" line="139" />
+      <source>Title</source>
+      <translation>标题</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="139" />
+      <source>Updated</source>
+      <translation>更新</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="84" />
+      <source>Use defaults</source>
+      <translation>使用默认</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="714" />
+      <source>Verified here</source>
+      <translation>已在本机验证</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="109" />
+      <source>Version</source>
+      <translation>版本</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="100" />
+      <source>Watch a folder</source>
+      <translation>监视一个文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="68" />
+      <source>Watch folders for incoming packs</source>
+      <translation>监视文件夹中新到的包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="706" />
+      <source>What counts as an answer</source>
+      <translation>什么算作回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="109" />
+      <source>What happened</source>
+      <translation>发生了什么</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="270" />
+      <location filename="../../ui/review_view.py" line="266" />
+      <source>What is proven and what is not</source>
+      <translation>哪些已证实，哪些没有</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="708" />
+      <source>What to check</source>
+      <translation>检查什么</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="657" />
+      <source>What was done</source>
+      <translation>做了什么</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="109" />
+      <source>When</source>
+      <translation>时间</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="209" />
+      <source>Where it stands</source>
+      <translation>目前进展</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="193" />
+      <source>Where it stands: {state}</source>
+      <translation>目前进展：{state}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="56" />
+      <location filename="../../ui/review_view.py" line="107" />
+      <source>Why</source>
+      <translation>原因</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="705" />
+      <source>Why you ask</source>
+      <translation>为什么问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="279" />
+      <source>Work handed to you by file lands here</source>
+      <translation>别人用文件交给你的工作在这里落地</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="68" />
+      <source>Write an answer that meets the text above.</source>
+      <translation>写一个满足上面标准的回答。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="284" />
+      <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
+      <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="815" />
+      <source>Your mail client opened with {name} attached.</source>
+      <translation>邮件客户端已打开，并附上了 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="63" />
+      <source>Your name</source>
+      <translation>你的名字</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="70" />
+      <source>a person</source>
+      <translation>一个人</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="65" />
+      <source>accepted</source>
+      <translation>已接受</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="70" />
+      <source>an agent</source>
+      <translation>一个智能体</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="185" />
+      <source>an unknown time</source>
+      <translation>未知时间</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="46" />
+      <location filename="../../ui/review_view.py" line="69" />
+      <source>an unnamed machine</source>
+      <translation>一台未命名的机器</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="30" />
+      <source>answered</source>
+      <translation>已回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="52" />
+      <source>answered by the receipt</source>
+      <translation>由回执回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="67" />
+      <source>approval</source>
+      <translation>待签收</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="350" />
+      <source>ask added</source>
+      <translation>添加了提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="349" />
+      <source>ask answered</source>
+      <translation>回答了提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="68" />
+      <source>cancelled</source>
+      <translation>已取消</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="62" />
+      <source>carried</source>
+      <translation>随行有效</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="353" />
+      <source>checkpoint</source>
+      <translation>检查点</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="67" />
+      <source>completed</source>
+      <translation>已完成</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="348" />
+      <source>created</source>
+      <translation>已创建</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="353" />
+      <source>decision</source>
+      <translation>决定</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="30" />
+      <source>dropped</source>
+      <translation>已放弃</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="65" />
+      <source>e.g. wei@wei-laptop, zhang</source>
+      <translation>例如 wei@wei-laptop, zhang</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="350" />
+      <source>fact added</source>
+      <translation>添加了事实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="809" />
+      <source>handoff</source>
+      <translation>交接包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="236" />
+      <location filename="../../ui/review_view.py" line="300" />
+      <source>in {place}</source>
+      <translation>位于 {place}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="68" />
+      <source>incoming</source>
+      <translation>新到的</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="348" />
+      <source>landed</source>
+      <translation>已落地</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="351" />
+      <source>landing check added</source>
+      <translation>添加了落地检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="352" />
+      <source>luggage added</source>
+      <translation>添加了随附文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="51" />
+      <source>machine</source>
+      <translation>机器</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="701" />
+      <source>machine — paths, versions, what runs here</source>
+      <translation>机器 — 路径、版本、在这里能运行什么</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="349" />
+      <source>moved</source>
+      <translation>状态变更</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="351" />
+      <source>next step added</source>
+      <translation>添加了下一步</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="237" />
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="71" />
+      <source>not verified</source>
+      <translation>未验证</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="30" />
+      <source>open</source>
+      <translation>未答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="89" />
+      <source>optional</source>
+      <translation>可选</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="51" />
+      <source>organisation</source>
+      <translation>组织</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="702" />
+      <source>organisation — conventions inside one organisation</source>
+      <translation>组织 — 一个组织内部的约定</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="350" />
+      <source>packed</source>
+      <translation>已打包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="809" />
+      <source>receipt</source>
+      <translation>回执</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="348" />
+      <source>receipt merged</source>
+      <translation>合并了回执</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="67" />
+      <source>rejected</source>
+      <translation>已拒绝</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="65" />
+      <source>requested</source>
+      <translation>已请求</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="89" />
+      <source>required</source>
+      <translation>必需</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="352" />
+      <source>result returned</source>
+      <translation>提交了结果</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="65" />
+      <source>routed</source>
+      <translation>已分派</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="45" />
+      <source>someone</source>
+      <translation>某人</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="65" />
+      <source>source: {who}</source>
+      <translation>来源：{who}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="47" />
+      <source>to</source>
+      <translation>给</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="51" />
+      <source>universal</source>
+      <translation>通用</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="701" />
+      <source>universal — agreements, requirements</source>
+      <translation>通用 — 约定、需求</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="274" />
+      <source>unknown</source>
+      <translation>未知</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="67" />
+      <source>unproven here</source>
+      <translation>此处未证实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="68" />
+      <source>verified on {machine}; not proven on this machine</source>
+      <translation>在 {machine} 上验证过；在本机未证实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="66" />
+      <source>verifying</source>
+      <translation>核验中</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="66" />
+      <source>waiting</source>
+      <translation>等待中</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="73" />
+      <source>waiting on {what}</source>
+      <translation>等待{what}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="373" />
+      <source>watching {n} folders</source>
+      <translation>正在监视 {n} 个文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="66" />
+      <source>working</source>
+      <translation>进行中</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="181" />
+      <source>you</source>
+      <translation>你</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="70" />
+      <source>your approval</source>
+      <translation>你的批准</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="47" />
+      <source>{actor} on {machine}</source>
+      <translation>{machine} 上的 {actor}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="474" />
+      <source>{name} cannot be opened: {why}</source>
+      <translation>无法打开 {name}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="855" />
+      <source>{name} is not a readable pack: {why}</source>
+      <translation>{name} 不是可读的包：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="264" />
+      <source>{n} of {total} facts are unproven here: a ✓ does not survive a machine boundary.</source>
+      <translation>{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="371" />
+      <source>{n} passports, {m} incoming</source>
+      <translation>{n} 本护照，{m} 个新到的</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="512" />
+      <source>{n} required checks are first in its Overview.</source>
+      <translation>{n} 项必需检查排在它的概览最前面。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="437" />
+      <source>{path} is not a file.</source>
+      <translation>{path} 不是文件。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="63" />
+      <source>{scope} fact — keeps its ✓ across machines</source>
+      <translation>{scope}事实 — 跨机器保留 ✓</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="72" />
+      <source>{scope} fact, never verified</source>
+      <translation>{scope}事实，从未验证</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="851" />
+      <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
+      <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="349" />
+      <source>✓ restored</source>
+      <translation>✓ 已恢复</translation>
+    </message>
+  </context>
+</TS>

@@ -1,0 +1,114 @@
+"""The watcher inside the window, the single-instance hand-off, and the entry point."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import RECEIVER, SENDER, make_handoff, settle
+from pytestqt.qtbot import QtBot
+from taskpack.app.gui_main import parse_args
+from taskpack.ui.single_instance import InstanceServer, hand_off, server_name
+
+FAST = {"settle": 0.3, "tick": 0.05, "mount_roots": [], "rescan_every": 60.0}
+
+
+def test_watched_folder_brings_packs_to_incoming_once(tmp_path: Path, qtbot: QtBot, make_desk,
+                                                      make_window) -> None:  # fmt: skip
+    inbox = tmp_path / "Downloads"
+    inbox.mkdir()
+    made = tmp_path / "made.taskpack"
+    make_handoff(make_desk(SENDER, "Wei"), made, title="Arrived by chat")
+    desk = make_desk(RECEIVER)
+    desk.settings.watched_folders = [str(inbox)]
+    window = make_window(desk, watch=True, watcher_options=FAST)
+    qtbot.waitUntil(lambda: window.bridge is not None)
+    assert "watching 1 folders" in window.statusBar().currentMessage()
+
+    body = made.read_bytes()
+    part = inbox / "chat-download.taskpack.part"
+    with open(part, "wb") as f:  # a browser writing slowly under a temporary name
+        for i in range(0, len(body), 1024):
+            f.write(body[i : i + 1024])
+            f.flush()
+            qtbot.wait(20)
+    assert window.model.incoming() == []
+    part.rename(inbox / "chat-download.taskpack")
+    qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
+    qtbot.wait(800)  # more than two settle periods: it is not reported twice
+    [row] = window.model.incoming()
+    assert (row.title, row.kind, row.sender, row.open_asks) == ("Arrived by chat", "handoff", "Wei@wei-laptop", 2)
+    assert "A pack arrived" in window.statusBar().currentMessage()
+    assert desk.list() == []  # nothing lands without the person
+
+
+def test_watcher_ignores_packs_already_landed_or_discarded(tmp_path: Path, qtbot: QtBot, make_desk,
+                                                           make_window) -> None:  # fmt: skip
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    sender = make_desk(SENDER)
+    make_handoff(sender, inbox / "landed.taskpack", title="Landed before")
+    make_handoff(sender, inbox / "discarded.taskpack", title="Discarded before")
+    desk = make_desk(RECEIVER)
+    desk.land(inbox / "landed.taskpack")
+    desk.settings.watched_folders = [str(inbox)]
+    window = make_window(desk)  # not watching yet: discard one first
+    window.open_files([inbox / "discarded.taskpack"])
+    settle(qtbot, window)
+    window.review_view.discard_button.click()
+    settle(qtbot, window)
+    assert "nothing was stored" in window.banner.text()
+    assert window.model.incoming() == []
+    window.start_watcher()
+    window.bridge.watcher.settle = 0.05
+    qtbot.wait(1000)
+    assert window.model.incoming() == []
+    make_handoff(sender, inbox / "new.taskpack", title="Genuinely new")
+    qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
+    assert window.model.incoming()[0].title == "Genuinely new"
+
+
+def test_second_launch_hands_files_to_the_running_window(tmp_path: Path, qtbot: QtBot) -> None:
+    """`taskpack-desk FILE` while a desk runs: the file goes to the running one; it exits."""
+    home = tmp_path / "home"
+    name = server_name(home)
+    assert name != server_name(tmp_path / "other-home")  # one desk per home folder
+    server = InstanceServer(name)
+    assert server.listen()
+    got: list[list[Path]] = []
+    server.files_received.connect(got.append)
+    pack = tmp_path / "double-clicked.taskpack"
+    env = dict(os.environ, TASKPACK_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    second = subprocess.Popen([sys.executable, "-m", "taskpack.app.gui_main", str(pack)], env=env)
+    try:
+        qtbot.waitUntil(lambda: second.poll() is not None, timeout=30_000)
+    finally:
+        if second.poll() is None:
+            second.kill()
+        server.close()
+    assert second.returncode == 0
+    assert got == [[pack.resolve()]]
+    assert hand_off(name, [pack], timeout_ms=300) is False  # nobody listening any more
+
+
+def test_a_stale_socket_is_taken_over(tmp_path: Path) -> None:
+    name = server_name(tmp_path / "stale")
+    first = InstanceServer(name)
+    assert first.listen()
+    first.server.close()  # a crashed desk's leftover
+    second = InstanceServer(name)
+    assert second.listen()
+    second.close()
+
+
+def test_entry_point_arguments_and_help() -> None:
+    args = parse_args(["a.taskpack", "b.taskpack.json", "--new-instance"])
+    assert args.files == ["a.taskpack", "b.taskpack.json"] and args.new_instance
+    start = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "taskpack.app.gui_main", "--help"], capture_output=True,
+                         text=True, timeout=60)  # fmt: skip
+    assert out.returncode == 0 and "Nothing in a pack is ever run" in out.stdout
+    assert "PySide6" not in sys.modules or time.monotonic() - start < 30
