@@ -15,7 +15,7 @@ import pytest
 CliRun = Callable[..., subprocess.CompletedProcess[str]]
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Environment for a `taskpack` subprocess: its own home, a fixed machine name, no bar."""
     env = dict(os.environ)
@@ -30,7 +30,7 @@ def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return env
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def run_cli(cli_env: dict[str, str]) -> CliRun:
     """Run `python -m taskpack.app.cli ARGS` in a real subprocess; returns the result."""
 

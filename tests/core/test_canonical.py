@@ -22,7 +22,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from taskpack.core import canonical
-from taskpack.core.canonical import _js_number, js_slice, json_bytes, json_text, parse_json, zip_timestamp
+from taskpack.core.canonical import (
+    _js_number,
+    js_slice,
+    json_bytes,
+    json_text,
+    parse_json,
+    zip_timestamp,
+)
 from taskpack.core.errors import FormatError, LimitExceeded
 from taskpack.core.writer import write_pack
 
@@ -256,7 +263,7 @@ def test_parse_json_accepts_64_levels() -> None:
 # --- the utf8-or-base64 rule, byte by byte ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("byte", list(range(0x00, 0x20)) + [0x7F])
+@pytest.mark.parametrize("byte", [*range(0x20), 0x7F])
 def test_text_eligibility_per_control_byte(byte: int) -> None:
     test = canonical.TextEligibility()
     test.feed(b"line one " + bytes([byte]) + " é".encode())

@@ -125,8 +125,7 @@ def pack_objects(extra: st.SearchStrategy[Any] = json_values) -> st.SearchStrate
         "kind": st.sampled_from(["handoff", "receipt"]),
         "packed_at": st.sampled_from(["2026-08-16T03:11:04Z", "1975-01-01T00:00:00Z", "", "soon"]) | text,
         "origin": record({"actor": maybe(text), "machine": maybe(text), "harness": text}, extra),
-        "lineage": record({"root_id": text, "from_version": maybe(ints),
-                           "chain": st.lists(text, max_size=3)}, extra),  # fmt: skip
+        "lineage": record({"root_id": text, "from_version": maybe(ints), "chain": st.lists(text, max_size=3)}, extra),
         "note": text,
         "passport": state,
         "asks": st.lists(ask, max_size=2),
@@ -349,7 +348,7 @@ def test_flat_of_the_sample_pack_is_json_dumps(tmp_path: Path) -> None:
 ALLOWED = {0x09: "tab", 0x0A: "LF", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR", 0x7F: "DEL"}
 
 
-@pytest.mark.parametrize("byte", list(range(0x20)) + [0x7F], ids=lambda b: f"0x{b:02x}")
+@pytest.mark.parametrize("byte", [*range(0x20), 0x7F], ids=lambda b: f"0x{b:02x}")
 def test_utf8_or_base64_for_each_control_character(tmp_path: Path, byte: int) -> None:
     content = "ünïcode ".encode() + bytes([byte]) + b" tail"
     out = write_pack({}, sources([("t.txt", content)]), tmp_path / "x.taskpack.json", encoding="flat").path

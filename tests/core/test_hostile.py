@@ -79,11 +79,10 @@ def test_hostile_file_is_refused(case: Case, tmp_path: Path, monkeypatch: pytest
     src.write_bytes(case.content)
     before = tree(tmp_path)
 
-    with pytest.raises(PackError) as exc:
-        with open_pack(src) as opened:
-            if case.stage == "open":
-                pytest.fail(f"open_pack accepted it: {case.name}")
-            opened.verify()
+    with pytest.raises(PackError) as exc, open_pack(src) as opened:
+        if case.stage == "open":
+            pytest.fail(f"open_pack accepted it: {case.name}")
+        opened.verify()
 
     assert isinstance(exc.value, case.error), f"{type(exc.value).__name__}: {exc.value}"
     message = str(exc.value)
