@@ -189,7 +189,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
-        splitter.setSizes([520, 660])
+        splitter.setSizes([580, 700])
         self.setCentralWidget(splitter)
         self.statusBar()
 
@@ -264,7 +264,7 @@ class MainWindow(QMainWindow):
         header = self.list.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(InboxModel.TITLE, QHeaderView.ResizeMode.Stretch)
-        widths = {InboxModel.STATE: 120, InboxModel.SENDER: 120, InboxModel.ASKS: 40, InboxModel.UPDATED: 84}
+        widths = {InboxModel.STATE: 135, InboxModel.SENDER: 125, InboxModel.ASKS: 40, InboxModel.UPDATED: 64}
         for col, width in widths.items():
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)

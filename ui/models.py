@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 from taskpack.core import lifecycle
+from taskpack.core.store import utc_now
 
 from .i18n import tr
 from .ops import PassportRow
@@ -67,11 +68,21 @@ def state_label(state: str, waiting_on: str | None = None) -> str:
         "approval": tr("approval"), "completed": tr("completed"), "rejected": tr("rejected"),
         "cancelled": tr("cancelled"), INCOMING: tr("incoming"),
     }  # fmt: skip
-    waits = {"owner_approval": tr("your approval"), "human": tr("a person"), "agent": tr("an agent")}
     text = names.get(state, state)
     if state == "waiting" and waiting_on:
-        text = tr("waiting on {what}").format(what=waits.get(waiting_on, waiting_on))
+        text = {"owner_approval": tr("needs your approval"), "human": tr("waiting on a person"),
+                "agent": tr("waiting on an agent")}.get(waiting_on, f"{text} ({waiting_on})")  # fmt: skip
     return text
+
+
+def short_time(stamp: str) -> str:
+    """'2026-08-16T03:11:04Z' → '03:11' today, '08-16' this year, else '2025-08-16' (UTC)."""
+    today = utc_now()
+    if stamp[:10] == today[:10]:
+        return stamp[11:16]
+    if stamp[:4] == today[:4]:
+        return stamp[5:10]
+    return stamp[:10]
 
 
 class InboxModel(QAbstractTableModel):
@@ -184,7 +195,7 @@ class InboxModel(QAbstractTableModel):
             return r.open_asks if sort else (str(r.open_asks) if r.open_asks else "")
         if col == self.UPDATED:
             stamp = r.seen_at if isinstance(r, Incoming) else r.updated_at
-            return stamp if sort else stamp[5:16].replace("T", " ")  # MM-DD HH:MM, UTC
+            return stamp if sort else short_time(stamp)
         return None
 
     def retranslate(self) -> None:

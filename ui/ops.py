@@ -7,7 +7,6 @@ Each takes ``progress(done, total)`` and ``cancelled()`` as its last two argumen
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import tempfile
 from collections.abc import Callable
@@ -16,11 +15,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from taskpack.app.desk import Desk, MoveOption
-from taskpack.core import landing
-from taskpack.core.errors import Cancelled, PackError
+from taskpack.core.errors import Cancelled, TaskPackError
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
 from taskpack.core.model import LocalPassport
-from taskpack.core.pack import OpenedPack, open_pack
+from taskpack.core.pack import open_pack
 from taskpack.core.store import HistoryEntry, StoredLuggage
 
 Progress = Callable[[int, int], None]
@@ -29,66 +27,6 @@ CancelCheck = Callable[[], bool]
 #: luggage up to this total is judged (C0–C10) as part of the review; larger packs on request
 JUDGE_AUTOMATICALLY_BYTES = 64 << 20
 CHUNK = 1 << 20
-
-
-# --- reading with progress --------------------------------------------------------------
-
-
-class _Tracker:
-    def __init__(self, total: int, progress: Progress, cancelled: CancelCheck) -> None:
-        self.total, self.done = total, 0
-        self.progress, self.cancelled = progress, cancelled
-
-    def add(self, n: int) -> None:
-        self.done += n
-        self.progress(self.done, self.total)
-
-    def check(self) -> None:
-        if self.cancelled():
-            raise Cancelled()
-
-
-class _TrackedReader:
-    """A luggage stream that reports progress and stops when the person cancels."""
-
-    def __init__(self, raw: BinaryIO, tracker: _Tracker) -> None:
-        self.raw, self.tracker = raw, tracker
-
-    def read(self, n: int = -1) -> bytes:
-        self.tracker.check()
-        data = self.raw.read(n)
-        self.tracker.add(len(data))
-        return data
-
-    def readable(self) -> bool:
-        return True
-
-    def close(self) -> None:
-        self.raw.close()
-
-    def __enter__(self) -> _TrackedReader:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def _track(opened: OpenedPack, progress: Progress, cancelled: CancelCheck) -> None:
-    """Make every luggage read of `opened` report progress and honour Cancel."""
-    tracker = _Tracker(sum(max(i.size, 0) for i in opened.luggage), progress, cancelled)
-    plain_open = opened.open_luggage
-
-    def open_luggage(item: Any) -> Any:
-        return _TrackedReader(plain_open(item), tracker)  # type: ignore[arg-type]
-
-    opened.open_luggage = open_luggage  # type: ignore[method-assign]
-
-
-def _takes_progress(fn: Callable[..., Any]) -> bool:
-    try:
-        return "progress" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):  # pragma: no cover
-        return False
 
 
 # --- review -----------------------------------------------------------------------------
@@ -131,26 +69,11 @@ def judge(path: Path, progress: Progress, cancelled: CancelCheck) -> list[tuple[
 
 
 def land(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> LandingOutcome:
-    if _takes_progress(desk.land):
-        return desk.land(path, progress=progress, cancel=cancelled)  # type: ignore[call-arg]
-    # Desk.land has no progress yet: the same steps, with luggage reads tracked
-    with open_pack(path) as opened:
-        _track(opened, progress, cancelled)
-        outcome = landing.land_handoff(
-            desk.store, opened, machine=desk.machine, allow=desk.settings.gate_allow
-        )
-    desk._notify(outcome.changes)
-    return outcome
+    return desk.land(path, progress=progress, cancel=cancelled)
 
 
 def merge(desk: Desk, path: Path, into: str, progress: Progress, cancelled: CancelCheck) -> MergeOutcome:
-    if _takes_progress(desk.merge_receipt):
-        return desk.merge_receipt(path, into, progress=progress, cancel=cancelled)  # type: ignore[call-arg]
-    with open_pack(path) as opened:
-        _track(opened, progress, cancelled)
-        outcome = landing.merge_receipt(desk.store, opened, into, machine=desk.machine)
-    desk._notify(outcome.changes)
-    return outcome
+    return desk.merge_receipt(path, into, progress=progress, cancel=cancelled)
 
 
 # --- packing ----------------------------------------------------------------------------
@@ -270,7 +193,7 @@ def load_rows(desk: Desk, senders: dict[tuple[str, int], str], progress: Progres
         if s.came_from != "here":
             key = (s.id, s.version)
             if key not in senders:
-                with contextlib.suppress(PackError, LookupError):
+                with contextlib.suppress(TaskPackError):
                     senders[key] = sender_of(desk.get(s.id))
             sender = senders.get(key, "")
         rows.append(PassportRow(s.id, s.title or s.id, s.state, s.waiting_on, sender,

@@ -217,7 +217,7 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="139" />
+      <location filename="../../ui/models.py" line="150" />
       <location filename="../../ui/passport_view.py" line="111" />
       <location filename="../../ui/passport_view.py" line="137" />
       <source>Asks</source>
@@ -408,7 +408,7 @@
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="172" />
+      <location filename="../../ui/models.py" line="183" />
       <source>File</source>
       <translation>文件</translation>
     </message>
@@ -418,7 +418,7 @@
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="139" />
+      <location filename="../../ui/models.py" line="150" />
       <source>From</source>
       <translation>来自</translation>
     </message>
@@ -450,7 +450,7 @@
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="769" />
-      <location filename="../../ui/models.py" line="172" />
+      <location filename="../../ui/models.py" line="183" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Handoff</source>
       <translation>交接包</translation>
@@ -765,7 +765,7 @@
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="769" />
-      <location filename="../../ui/models.py" line="172" />
+      <location filename="../../ui/models.py" line="183" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Receipt</source>
       <translation>回执</translation>
@@ -1001,7 +1001,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="139" />
+      <location filename="../../ui/models.py" line="150" />
       <source>State</source>
       <translation>状态</translation>
     </message>
@@ -1159,12 +1159,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="735" />
-      <location filename="../../ui/models.py" line="139" />
+      <location filename="../../ui/models.py" line="150" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="139" />
+      <location filename="../../ui/models.py" line="150" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -1271,19 +1271,9 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="70" />
-      <source>a person</source>
-      <translation>一个人</translation>
-    </message>
-    <message>
-      <location filename="../../ui/models.py" line="65" />
+      <location filename="../../ui/models.py" line="66" />
       <source>accepted</source>
       <translation>已接受</translation>
-    </message>
-    <message>
-      <location filename="../../ui/models.py" line="70" />
-      <source>an agent</source>
-      <translation>一个智能体</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="185" />
@@ -1307,7 +1297,7 @@ Store: {home}</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="67" />
+      <location filename="../../ui/models.py" line="68" />
       <source>approval</source>
       <translation>待签收</translation>
     </message>
@@ -1322,7 +1312,7 @@ Store: {home}</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="68" />
+      <location filename="../../ui/models.py" line="69" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
@@ -1337,7 +1327,7 @@ Store: {home}</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="67" />
+      <location filename="../../ui/models.py" line="68" />
       <source>completed</source>
       <translation>已完成</translation>
     </message>
@@ -1378,7 +1368,7 @@ Store: {home}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="68" />
+      <location filename="../../ui/models.py" line="69" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
@@ -1411,6 +1401,11 @@ Store: {home}</source>
       <location filename="../../ui/passport_view.py" line="349" />
       <source>moved</source>
       <translation>状态变更</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="73" />
+      <source>needs your approval</source>
+      <translation>待你批准</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="351" />
@@ -1463,12 +1458,12 @@ Store: {home}</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="67" />
+      <location filename="../../ui/models.py" line="68" />
       <source>rejected</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="65" />
+      <location filename="../../ui/models.py" line="66" />
       <source>requested</source>
       <translation>已请求</translation>
     </message>
@@ -1483,7 +1478,7 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="65" />
+      <location filename="../../ui/models.py" line="66" />
       <source>routed</source>
       <translation>已分派</translation>
     </message>
@@ -1528,19 +1523,24 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="66" />
+      <location filename="../../ui/models.py" line="67" />
       <source>verifying</source>
       <translation>核验中</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="66" />
+      <location filename="../../ui/models.py" line="67" />
       <source>waiting</source>
       <translation>等待中</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="73" />
-      <source>waiting on {what}</source>
-      <translation>等待{what}</translation>
+      <source>waiting on a person</source>
+      <translation>等待某人</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="74" />
+      <source>waiting on an agent</source>
+      <translation>等待智能体</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="373" />
@@ -1548,19 +1548,14 @@ Store: {home}</source>
       <translation>正在监视 {n} 个文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="66" />
+      <location filename="../../ui/models.py" line="67" />
       <source>working</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="181" />
+      <location filename="../../ui/models.py" line="192" />
       <source>you</source>
       <translation>你</translation>
-    </message>
-    <message>
-      <location filename="../../ui/models.py" line="70" />
-      <source>your approval</source>
-      <translation>你的批准</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="47" />

@@ -1,0 +1,63 @@
+"""Cold start of the desk window: process start → main window shown.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_gui_start.py [--runs 7]
+
+Starts the real `taskpack-desk` entry point (a fresh interpreter each time, a fresh
+home folder, so the store is created too) with TASKPACK_DESK_EXIT_WHEN_SHOWN set: the
+window prints the moment its first event-loop turn runs after `show()` and quits. The
+clock starts just before the process is spawned, so interpreter start-up, imports,
+opening the store and building the window are all counted. Reports min / median / max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def entry_point() -> list[str]:
+    script = Path(sys.executable).parent / "taskpack-desk"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "taskpack.app.gui_main"]
+
+
+def one_run(home: Path, with_samples: bool) -> float:
+    env = dict(os.environ, TASKPACK_HOME=str(home), TASKPACK_DESK_EXIT_WHEN_SHOWN="1")
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    argv = [*entry_point(), "--new-instance"]
+    if with_samples:
+        argv += [str(p) for p in sorted((ROOT / "resources" / "samples").glob("*.taskpack*"))]
+    start = time.time()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    proc.wait(30)
+    if not line.startswith("shown "):
+        raise SystemExit(f"the window did not report being shown (exit {proc.returncode})")
+    return float(line.split()[1]) - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--files", action="store_true", help="open the three sample packs at start")
+    args = parser.parse_args()
+    times = []
+    for _ in range(args.runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            times.append(one_run(Path(tmp) / "home", args.files))
+    times.sort()
+    print(f"cold start to window shown ({args.runs} runs, {'with' if args.files else 'no'} files): "
+          f"min {times[0]:.3f} s, median {statistics.median(times):.3f} s, max {times[-1]:.3f} s")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

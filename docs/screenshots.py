@@ -1,0 +1,134 @@
+"""Render the desk's main screens to PNG for the README.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots.py [--out docs/screenshots]
+
+Uses the real window over a throw-away desk (machine ``zhang-pc``) filled from the
+shipped sample packs, so the pictures show exactly what a person sees on first use:
+
+* ``inbox.png``          — the passport browser: landed passports and incoming packs
+* ``landing-review.png`` — a landing review: required checks first with the sender's
+                           quoted `how`, sealed facts "verified on wei-laptop"
+* ``asks-form.png``      — the asks form: what / why / judged against / answer
+* ``export-menu.png``    — the Export menu (receipt or handoff, save / chat / email)
+* ``landing-review-zh_CN.png`` — the same review in Simplified Chinese
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QPoint, QSize
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QApplication
+
+HERE = Path(__file__).resolve().parent
+SIZE = QSize(1280, 860)
+
+
+def spin(app: QApplication, window, seconds: float = 0.2) -> None:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + seconds
+    while time.monotonic() < end or not window.idle():
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def save(window, path: Path) -> None:  # type: ignore[no-untyped-def]
+    window.grab().save(str(path))
+    print(path.relative_to(HERE.parent))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=HERE / "screenshots")
+    args = parser.parse_args()
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+
+    from taskpack.ui.app import make_application
+
+    app = make_application(sys.argv[:1])
+    from taskpack.app.desk import Desk
+    from taskpack.ui import i18n
+    from taskpack.ui.main_window import MainWindow, sample_packs
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        desk = Desk(home, "zhang-pc", actor="Zhang Min")
+        handoff, chinese, _receipt = sample_packs()
+        # some history on the desk: a task of one's own, and a pack landed earlier
+        own = desk.new("Quarterly supplier review", "Send the Q3 supplier scores to purchasing.")
+        desk.add_ask(own.id, "Which suppliers are in scope?", "A list of supplier codes")
+        done = desk.new("Rotate the staging TLS certificate", "Renew before 1 September.")
+        desk.move(done.id, "cancelled")
+        desk.land(chinese)
+
+        i18n.install("en")
+        window = MainWindow(desk, watch=False)
+        window.resize(SIZE)
+        window.show()
+        spin(app, window)
+        window.open_files(sample_packs())
+        spin(app, window, 0.5)
+
+        # 1. the landing review of the handoff: checks first, sealed facts
+        window.select_key("file:" + str(handoff.resolve()))
+        spin(app, window, 0.3)
+        save(window, out / "landing-review.png")
+        window.set_language("zh_CN")  # the same review in Simplified Chinese
+        spin(app, window, 0.5)
+        save(window, out / "landing-review-zh_CN.png")
+        window.set_language("en")
+        spin(app, window, 0.5)
+
+        # 2. the inbox: the list beside a landed passport's overview
+        window.land_current()
+        spin(app, window, 0.5)
+        window.banner.clear()
+        spin(app, window, 0.2)
+        save(window, out / "inbox.png")
+
+        # 3. the asks form, one answered and one being written
+        landed = window._current_id()
+        assert landed is not None
+        desk.answer(landed, "a1", "Ms. Zhang Min, zhang.min@finance.example.com")
+        spin(app, window, 0.3)
+        view = window.passport_view
+        view.tabs.setCurrentIndex(1)
+        view.asks.cards["a2"].answer_edit.setPlainText("Yes — moved to 07:00; decided by finance.")
+        window.banner.clear()
+        spin(app, window, 0.2)
+        save(window, out / "asks-form.png")
+
+        # 4. the Export menu, drawn over the window where it opens
+        view.tabs.setCurrentIndex(0)
+        spin(app, window, 0.2)
+        button = view.export_button
+        at = button.mapTo(window, QPoint(0, button.height()))
+        menu = view.export_menu
+        menu.popup(button.mapToGlobal(QPoint(0, button.height())))
+        spin(app, window, 0.2)
+        shot = window.grab().toImage().convertToFormat(QImage.Format.Format_ARGB32)
+        menu_image = menu.grab().toImage()
+        x = min(at.x(), shot.width() - menu_image.width() - 4)
+        painter = QPainter(shot)
+        painter.drawImage(QPoint(x, at.y()), menu_image)
+        painter.end()
+        menu.hide()
+        shot.save(str(out / "export-menu.png"))
+        print((out / "export-menu.png").relative_to(HERE.parent))
+
+        window.shutdown()
+        window.close()
+        desk.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
