@@ -42,11 +42,16 @@ clean:
 # make package-test     build it, then run the frozen --smoke-test and CLI checks
 # make install-desktop  register the file types, icons and launcher for this user
 #                       (XDG_DATA_HOME, default ~/.local/share); uninstall-desktop undoes it
-# make ci-deps          as root: the desktop tools the packaging tests use (apt-get)
+# make ci-deps          as root (apt-get): the desktop tools the packaging tests use, the
+#                       X11 libraries the package must carry, Xvfb for package-test
 STAMP_PACKAGE := $(VENV)/.installed-package
 PACKAGE_SITE  := build/package-site
-CI_DEPS_TOOLS := update-mime-database:shared-mime-info xdg-mime:xdg-utils \
-	desktop-file-validate:desktop-file-utils mimetype:libfile-mimeinfo-perl zsh:zsh
+# probe:package — a command on PATH, or lib/<soname> known to ldconfig
+CI_DEPS := update-mime-database:shared-mime-info xdg-mime:xdg-utils \
+	desktop-file-validate:desktop-file-utils mimetype:libfile-mimeinfo-perl zsh:zsh \
+	Xvfb:xvfb xauth:xauth lib/libxcb-icccm.so.4:libxcb-icccm4 \
+	lib/libxcb-keysyms.so.1:libxcb-keysyms1 lib/libxcb-cursor.so.0:libxcb-cursor0 \
+	lib/libxkbcommon-x11.so.0:libxkbcommon-x11-0
 
 .PHONY: ci-deps uninstall-desktop
 
@@ -71,8 +76,11 @@ uninstall-desktop:
 	sh resources/desktop/install-desktop.sh --uninstall
 
 ci-deps:
-	@missing=""; for t in $(CI_DEPS_TOOLS); do \
-		command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t#*:}"; done; \
+	@missing=""; for t in $(CI_DEPS); do probe=$${t%%:*}; \
+		case $$probe in \
+		lib/*) /sbin/ldconfig -p 2>/dev/null | grep -q "[[:space:]]$${probe#lib/} " ;; \
+		*) command -v $$probe >/dev/null 2>&1 ;; \
+		esac || missing="$$missing $${t#*:}"; done; \
 	if [ -z "$$missing" ]; then echo "ci-deps: all present"; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \

@@ -6,6 +6,9 @@ Verbs hand a ``progress(done, total)`` callable to the core (``write_pack``,
     with progress_bar("packing") as progress:
         make_pack(..., progress=progress)
 
+A bar that reaches its total ends its line by itself, so ``progress=progress_bar("…")``
+without ``with`` is fine too; ``close()`` only matters when work stops short.
+
 The bar is drawn only for a person watching: when stdout is a terminal *and* the stream
 it draws on (stderr by default, so stdout stays clean for ``--json``) is a terminal too.
 Anywhere else — a pipe, a file, CI, an agent reading our output — the factory returns a
@@ -84,7 +87,8 @@ class TerminalProgress:
         self._clock = time.monotonic
         self._start = self._clock()
         self._last_draw = -1.0
-        self._drawn = False
+        self._line_open = False  # a bar is drawn and its line not yet ended
+        self._finished_at = -1  # the total of the last bar drawn complete
         self._closed = False
 
     # -- drawing ---------------------------------------------------------------------
@@ -120,25 +124,34 @@ class TerminalProgress:
             return
         now = self._clock()
         finished = total > 0 and done >= total
+        if finished and self._finished_at == total:
+            return  # already drawn complete; a caller may report the end twice
         if not finished and now - self._last_draw < MIN_INTERVAL:
             return
+        if not finished:
+            self._finished_at = -1
         self._last_draw = now
         try:
-            self.stream.write("\r" + self.render(done, total, now - self._start))
+            # a finished bar ends its line at once: callers need not close() it
+            end = "\n" if finished else ""
+            self.stream.write("\r" + self.render(done, total, now - self._start) + end)
             self.stream.flush()
         except (OSError, ValueError):  # the terminal went away: stop drawing, keep working
             self._closed = True
             return
-        self._drawn = True
+        self._line_open = not finished
+        if finished:
+            self._finished_at = total
 
     def close(self) -> None:
-        """End the line so the next output starts on a fresh one."""
-        if self._drawn and not self._closed:
+        """End the line, if a bar is still on it, so the next output starts fresh."""
+        if self._line_open and not self._closed:
             try:
                 self.stream.write("\n")
                 self.stream.flush()
             except (OSError, ValueError):
                 pass
+        self._line_open = False
         self._closed = True
 
     def __enter__(self) -> TerminalProgress:
@@ -175,7 +188,11 @@ def progress_bar(
     return TerminalProgress(label, target, unit=unit)
 
 
-#: the short name the CLI verbs use
+#: other names the CLI verbs use
 progress = progress_bar
+terminal_progress = progress_bar
 
-__all__ = ["NoProgress", "Progress", "TerminalProgress", "human_bytes", "progress", "progress_bar", "wanted"]
+__all__ = [
+    "NoProgress", "Progress", "TerminalProgress", "human_bytes", "progress", "progress_bar",
+    "terminal_progress", "wanted",
+]  # fmt: skip

@@ -2,7 +2,10 @@
 
 Runs the real binaries, as a person or an agent would, and fails (exit 1) when
 
-- `taskpack-desk --smoke-test` exits non-zero (see taskpack.app.smoke for its steps);
+- `taskpack-desk --smoke-test` exits non-zero (see taskpack.app.smoke for its steps),
+  offscreen, and again on a real X server when Xvfb is installed (`make ci-deps`);
+- Qt's X11 platform plugin needs a library that is neither in the package nor a host
+  library (the build machine lacked it, so PyInstaller could not bundle it);
 - `taskpack --version` does not name this source tree's version;
 - `taskpack --help` lacks the exit codes, or lists other verbs than the source CLI;
 - `taskpack completion bash|zsh` prints no script (when the verb is wired);
@@ -15,11 +18,15 @@ It ends by printing the size of the folder and its largest parts.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 BAD_LINES = re.compile(
@@ -58,11 +65,11 @@ class Checker:
         self.failures.append(what)
         print(f"FAIL  {what}")
 
-    def run(self, name: str, *args: str, expect: int | None = 0) -> tuple[int, str]:
+    def run(self, name: str, *args: str, expect: int | None = 0, env: dict[str, str] | None = None) -> tuple[int, str]:
         exe = self.dist / name
         try:
             p = subprocess.run(
-                [str(exe), *args], env=self.env, cwd=self.tmp, stdin=subprocess.DEVNULL,
+                [str(exe), *args], env=env or self.env, cwd=self.tmp, stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT,
             )  # fmt: skip
         except (OSError, subprocess.TimeoutExpired) as exc:
@@ -77,6 +84,47 @@ class Checker:
             self.fail(f"{shown}: exit code {p.returncode}, expected {expect}")
             sys.stdout.write(_indent(out[-4000:]))
         return p.returncode, out
+
+
+#: what to install on a Debian/Ubuntu build machine so the package carries the library
+XCB_PACKAGES = {"libxcb-icccm.so.4": "libxcb-icccm4", "libxcb-keysyms.so.1": "libxcb-keysyms1",
+                "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-image.so.0": "libxcb-image0",
+                "libxcb-render-util.so.0": "libxcb-render-util0", "libxkbcommon-x11.so.0": "libxkbcommon-x11-0"}
+
+
+def unresolved_libraries(dist: Path, plugin: str) -> list[str]:
+    """Shared libraries `plugin` needs that neither the package nor this machine has."""
+    internal = dist / "_internal"
+    path = internal / "PySide6" / "Qt" / "plugins" / plugin
+    if not path.is_file() or shutil.which("ldd") is None:
+        return []
+    env = {**os.environ, "LD_LIBRARY_PATH": f"{internal}:{internal / 'PySide6' / 'Qt' / 'lib'}"}
+    out = subprocess.run(["ldd", str(path)], env=env, capture_output=True, text=True).stdout
+    return sorted({line.split()[0] for line in out.splitlines() if "not found" in line})
+
+
+@contextlib.contextmanager
+def x_server(tmp: Path) -> Iterator[str | None]:
+    """A throwaway Xvfb display (":N"), or None when Xvfb is not installed."""
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        yield None
+        return
+    number = next(n for n in range(90, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists()
+                  and not Path(f"/tmp/.X{n}-lock").exists())
+    proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=(tmp / "xvfb.log").open("w"))
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists() and time.monotonic() < deadline:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        yield f":{number}" if proc.poll() is None else None
+    finally:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(5)
 
 
 def _indent(text: str) -> str:
@@ -131,6 +179,27 @@ def main(argv: list[str]) -> int:
     sys.stdout.write(_indent(out))
     if code == 0 and "smoke test passed" not in out:
         c.fail("taskpack-desk --smoke-test exited 0 but did not run the smoke test")
+
+    print("== Qt's X11 platform plugin")
+    missing_libs = unresolved_libraries(dist, "platforms/libqxcb.so")
+    for lib in missing_libs:
+        pkg = XCB_PACKAGES.get(lib, "the package that provides it")
+        c.fail(f"libqxcb.so needs {lib}, which the package lacks: install {pkg} on the build "
+               "machine (make ci-deps does) and run make package again")
+    if not missing_libs:
+        print("    every library it needs is in the package or is a host library")
+
+    with x_server(c.tmp) as display:
+        if display is None:
+            print("== taskpack-desk --smoke-test on X11: skipped (no Xvfb; `make ci-deps` installs it)")
+        else:
+            print(f"== taskpack-desk --smoke-test on X11 (Xvfb {display})")
+            code, out = c.run("taskpack-desk", "--smoke-test",
+                              env={**c.env, "QT_QPA_PLATFORM": "xcb", "DISPLAY": display})
+            window = [ln for ln in out.splitlines() if " window " in ln]
+            sys.stdout.write(_indent("\n".join(window) or out[-2000:]))
+            if code == 0 and not any("shown on xcb" in ln for ln in window):
+                c.fail("the window did not show on the X server")
 
     print("== taskpack (the command line)")
     src_version, src_verbs = _source_cli()

@@ -57,6 +57,21 @@ def test_the_bar_shows_label_percent_and_sizes_and_ends_its_line() -> None:
     assert "#" * 10 in line and "." not in line.split("]")[0]
 
 
+def test_a_finished_bar_ends_its_line_without_close_and_only_once() -> None:
+    stream = FakeTTY()
+    bar = TerminalProgress("verifying", stream, width=40)
+    bar(10, 10)
+    bar(10, 10)  # reported twice by the caller: drawn once
+    assert stream.getvalue().count("\n") == 1 and stream.getvalue().endswith("\n")
+    bar.close()
+    assert stream.getvalue().count("\n") == 1  # no blank line after a finished bar
+    stream2 = FakeTTY()
+    bar2 = TerminalProgress("packing", stream2, width=40)
+    bar2(3, 10)
+    bar2.close()  # stopped short (an error): close ends the line
+    assert stream2.getvalue().endswith("\n") and "30%" in stream2.getvalue()
+
+
 def test_redraws_are_throttled_but_the_end_is_not(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = FakeTTY()
     bar = TerminalProgress("x", stream, width=40)
@@ -121,5 +136,6 @@ def test_in_a_real_terminal_the_bar_goes_to_stderr_and_stdout_stays_clean(tmp_pa
     assert r.stdout == "RESULT NoProgress\n" and r.stderr == ""
 
 
-def test_module_exposes_the_short_name() -> None:
+def test_module_exposes_the_names_the_verbs_use() -> None:
     assert progress_mod.progress is progress_bar
+    assert progress_mod.terminal_progress is progress_bar
