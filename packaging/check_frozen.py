@@ -149,6 +149,39 @@ def _source_pack(where: Path) -> Path:
     return out
 
 
+def check_packaged_install(c: Checker) -> None:
+    """The frozen app's own install-desktop.sh, into a throwaway XDG home."""
+    script = c.dist / "share" / "desktop" / "install-desktop.sh"
+    if not script.is_file():
+        return
+    home = c.tmp / "xdg"
+    env = {k: v for k, v in c.env.items() if k not in ("XDG_CURRENT_DESKTOP", "DESKTOP_SESSION")}
+    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"))
+    r = subprocess.run(["sh", str(script), "--bin-dir", str(home / "bin")], env=env,
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        c.fail(f"share/desktop/install-desktop.sh failed: {(r.stderr or r.stdout).strip()}")
+        return
+    launcher = (home / "data/applications/taskpack-desk.desktop").read_text(encoding="utf-8")
+    if f"Exec={c.dist / 'taskpack-desk'} %F" not in launcher:
+        c.fail("the installed launcher does not start this package's taskpack-desk")
+    if not (home / "data/bash-completion/completions/taskpack").is_file():
+        c.fail("install-desktop.sh did not install the bash completion")
+    linked = subprocess.run([str(home / "bin" / "taskpack"), "--version"], env=env,
+                            capture_output=True, text=True)
+    if linked.returncode != 0 or not linked.stdout.startswith("taskpack "):
+        c.fail(f"taskpack linked into --bin-dir does not run the CLI: {linked.stdout}{linked.stderr}")
+    answer = "(xdg-mime not installed)"
+    if shutil.which("xdg-mime") and shutil.which("mimetype"):
+        sample = c.tmp / "x.taskpack"
+        sample.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
+        answer = subprocess.run(["xdg-mime", "query", "filetype", str(sample)], env=env,
+                                capture_output=True, text=True).stdout.strip()
+        if answer != "application/vnd.taskpack+zip":
+            c.fail(f"after the packaged install, xdg-mime calls x.taskpack {answer!r}")
+    print(f"    share/desktop/install-desktop.sh: launcher, icons, completion, bin links; x.taskpack is {answer}")
+
+
 def size_report(dist: Path) -> str:
     total = 0
     parts: dict[str, int] = {}
@@ -241,6 +274,7 @@ def main(argv: list[str]) -> int:
         if v.returncode != 0 or v.stdout.strip():
             c.fail(f"the packaged .desktop file does not validate: {v.stdout.strip()}")
     print("    share/desktop, share/icons, share/completion present")
+    check_packaged_install(c)
 
     print("== " + size_report(dist).replace("\n", "\n", 1))
     if c.failures:
