@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 from taskpack.core.errors import Cancelled, TaskPackError
 
@@ -119,7 +119,8 @@ class JobRunner(QObject):
         self.window = window
         self.delay_ms = delay_ms
         self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(2)
+        # a long landing must not queue the small reads that keep the window current
+        self.pool.setMaxThreadCount(4)
         self._active: set[Job] = set()
 
     def run(
@@ -205,9 +206,7 @@ class JobRunner(QObject):
 
     def wait(self, msecs: int = 10_000) -> bool:
         """Cancel nothing; wait for the pool's threads (used when the window closes)."""
-        ok = self.pool.waitForDone(msecs)
-        QTimer.singleShot(0, lambda: None)
-        return ok
+        return self.pool.waitForDone(msecs)
 
 
 def human_size(n: int) -> str:

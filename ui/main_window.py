@@ -51,7 +51,7 @@ from taskpack.core.store import utc_now
 from . import dialogs, i18n, launch, ops
 from .i18n import tr
 from .jobs import JobRunner, human_size
-from .models import INCOMING, KEY_ROLE, ROW_ROLE, InboxFilter, InboxModel, Incoming, state_label
+from .models import INCOMING, KEY_ROLE, InboxFilter, InboxModel, Incoming, state_label
 from .ops import Detail, PassportRow, Reviewed
 from .passport_view import PassportView
 from .review_view import ReviewView
@@ -135,7 +135,6 @@ class MainWindow(QMainWindow):
         self.detail: Detail | None = None
         self.bridge: Any = None
         self.tray: QSystemTrayIcon | None = None
-        self._watch = watch
         self._watcher_options = watcher_options or {}
         self._changed_ids: set[str] = set()
         self._load_seq = 0
@@ -403,7 +402,8 @@ class MainWindow(QMainWindow):
             self._show_key(current.data(KEY_ROLE))
 
     def _show_key(self, key: str) -> None:
-        self.banner.clear() if self._current != key else None
+        if self._current != key:
+            self.banner.clear()  # a message is about what was shown before
         self._current = key
         if key.startswith("file:"):
             path = Path(key[5:])
@@ -943,4 +943,4 @@ class MainWindow(QMainWindow):
             self.tray.hide()
 
 
-__all__ = ["ROW_ROLE", "MainWindow", "pack_paths", "sample_packs"]
+__all__ = ["MainWindow", "pack_paths", "sample_packs"]

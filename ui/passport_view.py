@@ -34,7 +34,18 @@ from .jobs import human_size
 from .models import state_label
 from .ops import Detail, is_sealed, sender_of
 from .review_view import check_widget, fact_widget
-from .widgets import Banner, LinkedText, QuotedBlock, Section, badge, button, heading, plain, row
+from .widgets import (
+    Banner,
+    LinkedText,
+    QuotedBlock,
+    Section,
+    badge,
+    button,
+    clear_layout,
+    heading,
+    plain,
+    row,
+)
 
 EXPORT_MODES = ("save_bag", "save_flat", "copy", "email")
 
@@ -139,8 +150,6 @@ class PassportView(QWidget):
         self._fill_history(detail)
 
     def _fill_header(self, detail: Detail) -> None:
-        from .widgets import clear_layout
-
         clear_layout(self.header)
         lp = detail.passport
         kind = "ok" if lp.state == "completed" else "warn" if lp.state == "waiting" else "info"
@@ -156,8 +165,6 @@ class PassportView(QWidget):
                                         small=True, muted=True))  # fmt: skip
 
     def _fill_actions(self, detail: Detail) -> None:
-        from .widgets import clear_layout
-
         keep = self.actions_bar.indexOf(self.export_button)
         if keep >= 0:
             self.actions_bar.takeAt(keep)  # the Export button is reused, not deleted
@@ -300,8 +307,6 @@ class PassportView(QWidget):
         lay.addWidget(sec)
 
     def _fill_luggage(self, detail: Detail) -> None:
-        from .widgets import clear_layout
-
         clear_layout(self.luggage_lay)
         if not detail.luggage:
             self.luggage_lay.addWidget(plain(tr("No luggage.")))

@@ -173,7 +173,8 @@ class Banner(QFrame):
         self.show()
 
     def text(self) -> str:
-        return self.label.text() if self.isVisible() or self.kind else ""
+        """The message shown now ("" when there is none)."""
+        return self.label.text() if self.kind else ""
 
     def clear(self) -> None:
         self.kind = ""

@@ -184,3 +184,46 @@ def test_ending_a_task_asks_first(tmp_path: Path, qtbot: QtBot, make_desk, make_
     assert desk.get(pid).state == "cancelled"
     assert not [b for b in window.passport_view.findChildren(QPushButton) if b.text() == "Cancel task"
                 and b.isVisible()]  # fmt: skip
+
+
+def test_conformance_problems_are_shown_plainly_and_the_pack_can_still_land(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    data = hostile_zips.pack_data()
+    data["passport"]["facts"].append({"claim": "port 8080 is free", "scope": "machine", "verified": True})
+    pack = tmp_path / "sloppy.taskpack"
+    pack.write_bytes(hostile_zips.bag_zip(passport=hostile_zips.canonical_json(data)))
+    desk = make_desk(RECEIVER)
+    window = make_window(desk)
+    drop(window, pack)
+    settle(qtbot, window)
+    problems = window.review_view.section_text("problems")
+    assert "Problems with this file" in problems
+    assert "✗ C6" in problems and "It can still land" in problems
+    assert "unproven here" in window.review_view.section_text("facts")  # sealed for landing
+    window.review_view.land_button.click()
+    settle(qtbot, window)
+    [row] = desk.list()
+    fact = desk.get(row.id).passport.facts[-1]
+    assert (fact.claim, fact.verified, fact.verified_on) == ("port 8080 is free", False, "ana-laptop")
+
+
+def test_large_packs_are_judged_on_request(tmp_path: Path, qtbot: QtBot, make_desk, make_window,
+                                           monkeypatch) -> None:  # fmt: skip
+    from taskpack.ui import ops
+
+    monkeypatch.setattr(ops, "JUDGE_AUTOMATICALLY_BYTES", 0)
+    pack = tmp_path / "p.taskpack"
+    brief = tmp_path / "brief.txt"
+    brief.write_text("x" * 1000, encoding="utf-8")
+    make_handoff(make_desk(SENDER), pack, files=[brief])
+    window = make_window(make_desk(RECEIVER))
+    drop(window, pack)
+    settle(qtbot, window)
+    review = window.review_view
+    assert "Conformance not judged yet" in review.section_text("problems")
+    [judge] = [b for b in review.findChildren(QPushButton) if b.text() == "Judge the file"]
+    judge.click()
+    settle(qtbot, window)
+    assert "problems" not in review.sections  # judged: conformant
+    assert review.reviewed is not None and review.reviewed.failed_checks == []
