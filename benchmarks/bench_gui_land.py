@@ -22,8 +22,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QElapsedTimer, QTimer  # noqa: E402
-from PySide6.QtWidgets import QProgressDialog  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtWidgets import QProgressDialog
 
 
 def write_luggage(path: Path, size: int) -> None:
