@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .refusals import holds_credential
+
 __all__ = ["MAX_RESULTS", "Imperative", "find_imperatives"]
 
 MAX_RESULTS = 50
@@ -108,8 +110,18 @@ def _cue(sentence: str) -> str | None:
     return None
 
 
+_SECRETISH = re.compile(r"(?=.*[A-Za-z])(?=.*[0-9=:@/+_\-]).{8,}")
+
+
 def _short(sentence: str) -> str:
-    squeezed = " ".join(sentence.split())
+    """Whitespace squeezed, ~200 characters, and never a credential: a sentence holding
+    one shows ``[hidden]`` for each word that could be it (or nothing, if that is not enough)."""
+    words = sentence.split()
+    squeezed = " ".join(words)
+    if holds_credential(squeezed):
+        squeezed = " ".join("[hidden]" if _SECRETISH.fullmatch(w) else w for w in words)
+        if holds_credential(squeezed):
+            return "(not shown: it holds a credential)"
     return squeezed if len(squeezed) <= MAX_SENTENCE else squeezed[: MAX_SENTENCE - 1] + "…"
 
 

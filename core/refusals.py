@@ -81,6 +81,7 @@ __all__ = [
     "StreamScanner",
     "available_engines",
     "check_asks",
+    "holds_credential",
     "is_instruction_field",
     "scan_luggage_stream",
     "scan_pack_object",
@@ -1527,6 +1528,11 @@ def scan_value(value: Any, path: str = "", *, engine: str | None = None) -> list
     scan.walk(value)
     scan.message_findings()
     return scan.findings
+
+
+def holds_credential(text: str, *, engine: str | None = None) -> bool:
+    """Does this text hold anything the credential rules refuse? (For redacting a display.)"""
+    return bool(_scan_bytes(text.encode("utf-8", "surrogatepass"), _engine(engine)).credentials)
 
 
 def check_asks(asks: Sequence[Any]) -> list[Finding]:

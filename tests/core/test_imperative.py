@@ -110,3 +110,19 @@ def test_results_are_deterministic_and_frozen() -> None:
     assert first == find_imperatives(data)
     with pytest.raises(AttributeError):
         first[0].cue = "changed"  # type: ignore[misc]
+
+
+def test_a_sentence_holding_a_credential_is_shown_without_it() -> None:
+    import random
+
+    rng = random.Random(3)
+    token = "ghp_" + "".join(rng.choice("ABCDEFabcdef0123456789") for _ in range(36))
+    found = find_imperatives({"note": f"Run deploy.sh with {token} as the second argument."})
+    assert [(i.sentence, i.cue) for i in found] == [
+        ("Run deploy.sh with [hidden] as the second argument.", "run …")
+    ]
+    key = "-----BEGIN RSA PRIVATE KEY----- " + "".join(
+        rng.choice("ABCDEFab01+/") for _ in range(64)
+    )
+    found = find_imperatives({"note": f"Run ssh-add with {key}"})
+    assert all(key[-20:] not in i.sentence for i in found) and found

@@ -788,3 +788,22 @@ def test_a_zip_of_many_members_is_read_one_member_at_a_time(
     monkeypatch.setattr(refusals, "MAX_ARCHIVE_MEMBERS", 100)
     found = _scan(blob, "files/many.zip", 4096)
     assert [f.place.split(" @")[0] for f in found] == ["files/many.zip!/m0002.txt"]
+
+
+def test_transcript_deep_in_binary_luggage_across_a_chunk_boundary_and_gzipped() -> None:
+    chat = b"\nUser: where is the config?\nAssistant: in /etc/app.\n"
+    boundary = (len(RANDOM_10MIB) // CHUNK + 1) * CHUNK
+    noise = RANDOM_10MIB + random.Random(6).randbytes(CHUNK)
+    blob = noise[: boundary - 3] + chat + b"\0" * 100
+    assert blob[boundary - 2 : boundary] == b"Us"  # the chunk boundary cuts "Us|er:"
+    found = scan_luggage_stream("files/x.bin", io.BytesIO(blob), chunk_size=CHUNK)
+    assert [(f.kind, f.place) for f in found] == [
+        ("chat transcript", f"files/x.bin @ byte {boundary - 2}")
+    ]
+    found = _scan(gzip.compress(b"log\n" * 1000 + chat), "files/x.gz", 1001)
+    assert [f.place.split(" @")[0] for f in found] == ["files/x.gz (inflated)"]
+
+
+def test_holds_credential() -> None:
+    assert refusals.holds_credential("x " + SECRET.decode())
+    assert not refusals.holds_credential("User: hi\nAssistant: yo")
