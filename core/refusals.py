@@ -12,9 +12,10 @@ Finding a secret in bytes is two steps:
 1. **Triggers.** Every shape has a short, fixed-length byte pattern it must contain at a
    known place (``ghp_``, ``-----BEGIN ``, ``\\nUser:``, ``"role``, ``password``...). An
    engine reports every position where one occurs. Hyperscan does it at memory speed in
-   stream mode, so a trigger split across two chunks is still seen; a pure-``re`` engine
-   is the fallback when hyperscan cannot be imported. Both compile the *same* pattern
-   strings and report nothing but positions, so they cannot disagree.
+   stream mode, so a trigger split across two chunks is still seen; a pure-Python engine
+   (``bytes.find``, ~50x slower) is the fallback when hyperscan cannot be imported. Both
+   are built from the *same* trigger table and report nothing but positions, so they
+   cannot disagree (a property test holds them to it).
 2. **Verifiers.** Plain Python on a small window around each position (512 bytes before,
    1024 after) decides: the full token shape, placeholder or real, line start or not.
    Positions are rare, so this costs nothing measurable. A window is looked at only once
@@ -46,8 +47,9 @@ Decisions worth knowing
   (ChatGPT export), or as ``"sender": "human"`` (Claude export). Code that builds one
   message around a variable is not a transcript.
 * Archives (``.zip``, ``.gz``, recognised by their first bytes) are inflated in memory, at
-  most two levels deep and 256 MiB in all; past the bound we stop looking inside, which is
-  not a finding. A damaged archive is simply scanned as the bytes it is.
+  most two levels deep, 256 MiB and 65,536 members in all; past a bound we stop looking
+  inside, which is not a finding. A damaged archive is simply scanned as the bytes it is
+  (its own bytes are always scanned too).
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ except ImportError:  # pragma: no cover - depends on the platform
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "MAX_ARCHIVE_DEPTH",
+    "MAX_ARCHIVE_MEMBERS",
     "MAX_INFLATED_BYTES",
     "StreamScanner",
     "available_engines",
@@ -308,7 +311,7 @@ class _HyperscanStream:
 
 
 class _ReEngine:
-    """The fallback: the same triggers found with `bytes.find`, every start position.
+    """The fallback ("re" for short): the same triggers found with `bytes.find`.
 
     One C-speed `find` pass per trigger beats one `re` alternation by far on text, where
     a regex engine has to try the alternation at almost every byte.
