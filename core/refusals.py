@@ -47,9 +47,9 @@ Decisions worth knowing
   (ChatGPT export), or as ``"sender": "human"`` (Claude export). Code that builds one
   message around a variable is not a transcript.
 * Archives (``.zip``, ``.gz``, recognised by their first bytes) are inflated in memory, at
-  most two levels deep, 256 MiB in all and 65,536 members per archive; past a bound we stop looking
-  inside, which is not a finding. A damaged archive is simply scanned as the bytes it is
-  (its own bytes are always scanned too).
+  most two levels deep, 256 MiB in all and 65,536 members per archive; past a bound we
+  stop looking inside, which is not a finding. A damaged archive is simply scanned as the
+  bytes it is (its own bytes are always scanned too).
 """
 
 from __future__ import annotations
