@@ -358,26 +358,38 @@ class _ReStream:
         return []
 
 
-_ENGINES: dict[str, _Engine] = {}
+_ENGINES: dict[str, _Engine | None] = {}
 _ENGINES_LOCK = threading.Lock()
+
+
+def _build(name: str) -> _Engine | None:
+    with _ENGINES_LOCK:
+        if name not in _ENGINES:
+            if name == "re":
+                _ENGINES[name] = _ReEngine()
+            else:
+                engine: _Engine | None = None
+                try:  # importing can succeed on a CPU hyperscan then refuses to run on
+                    if _hs is not None:
+                        engine = _HyperscanEngine(_hs)
+                        engine.positions(b"ghp_")
+                except Exception:  # any failure at all means: use the fallback
+                    engine = None
+                _ENGINES[name] = engine
+        return _ENGINES[name]
 
 
 def available_engines() -> tuple[str, ...]:
     """Engine names usable here, fastest first: ``("hyperscan", "re")`` or ``("re",)``."""
-    return ("hyperscan", "re") if _hs is not None else ("re",)
+    return ("hyperscan", "re") if _build("hyperscan") is not None else ("re",)
 
 
 def _engine(name: str | None) -> _Engine:
     name = name or available_engines()[0]
-    if name not in available_engines():
+    engine = _build(name) if name in ("hyperscan", "re") else None
+    if engine is None:
         raise ValueError(f"unknown or unavailable scan engine {name!r}")
-    with _ENGINES_LOCK:
-        if name not in _ENGINES:
-            if name == "hyperscan" and _hs is not None:
-                _ENGINES[name] = _HyperscanEngine(_hs)
-            else:
-                _ENGINES[name] = _ReEngine()
-        return _ENGINES[name]
+    return engine
 
 
 # === verifiers: what a trigger position really is =====================================

@@ -807,3 +807,18 @@ def test_transcript_deep_in_binary_luggage_across_a_chunk_boundary_and_gzipped()
 def test_holds_credential() -> None:
     assert refusals.holds_credential("x " + SECRET.decode())
     assert not refusals.holds_credential("User: hi\nAssistant: yo")
+
+
+def test_a_hyperscan_that_cannot_run_here_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        HS_MODE_STREAM = HS_MODE_BLOCK = 0
+
+        def Database(self, **_kw: Any) -> Any:  # named like the module's class
+            raise RuntimeError("this CPU lacks SSSE3")
+
+    monkeypatch.setattr(refusals, "_hs", Broken())
+    monkeypatch.setattr(refusals, "_ENGINES", {})
+    assert available_engines() == ("re",)
+    assert [f.kind for f in scan_value({"note": SECRET.decode()})] == ["GitHub token"]
+    with pytest.raises(ValueError):
+        StreamScanner("files/x", engine="hyperscan")
