@@ -212,16 +212,11 @@ def test_a_missing_file_is_one_line(run_cli, tmp_path: Path, verb: str) -> None:
 SPREAD = [
     "zip-slip: manifest-listed data/files/../../x with a correct digest",
     "symlink entry",
-    "overlapping entries",
     "zip bomb: 100 MiB of zeros in ~100 KiB",
     "luggage altered after packing (manifest digest mismatch)",
-    "passport.json nested 100,000 deep",
-    "unknown spec in passport.json",
-    "truncated zip (first 60 %)",
     "flat: attachment sha256 does not match its bytes",
     "flat: unknown taskpack value",
-    "flat: a 40 MiB note in the passport object",
-    "flat: attachment name with ..",
+    "flat: UTF-8 BOM",
 ]
 
 

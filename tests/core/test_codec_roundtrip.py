@@ -29,7 +29,7 @@ from taskpack.core.errors import UnsafeEntry
 from taskpack.core.luggage import LuggageSource, check_luggage_name, check_unique
 from taskpack.core.model import BAG_SPEC
 from taskpack.core.pack import OpenedPack, open_pack
-from taskpack.core.writer import MAX_INLINE_ATTACHMENT_BYTES, write_pack
+from taskpack.core.writer import write_pack
 
 PROPERTY = settings(max_examples=60, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
@@ -378,8 +378,9 @@ def test_a_forbidden_byte_far_into_a_text_file_still_means_base64(tmp_path: Path
 
 
 def test_flat_attachment_over_1_mib_is_written_but_warns(tmp_path: Path) -> None:
-    over = bytes(MAX_INLINE_ATTACHMENT_BYTES + 1)
-    at = bytes(MAX_INLINE_ATTACHMENT_BYTES)
+    one_mib = 1_048_576  # max_inline_attachment_bytes in the A2A descriptor
+    over = bytes(one_mib + 1)
+    at = bytes(one_mib)
     res = write_pack({}, sources([("big.bin", over)]), tmp_path / "big.taskpack.json", encoding="flat")
     assert len(res.warnings) == 1 and "big.bin" in res.warnings[0] and "1 MiB" in res.warnings[0]
     with open_pack(res.path) as o:
@@ -542,17 +543,33 @@ def test_convert_round_trips_a_conformant_pack_byte_identical(tmp_path: Path) ->
     assert flat1.read_bytes() == expected_flat(pack_data(), luggage)
 
 
-def test_convert_of_a_tampered_pack_writes_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", [23, 3 << 20], ids=["small", "streamed"])
+@pytest.mark.parametrize("out_name", ["out.taskpack.json", "out.taskpack"])
+def test_convert_of_a_tampered_pack_writes_nothing(tmp_path: Path, size: int, out_name: str) -> None:
+    """The declared digest is trusted only because the stream checks it at its end: an
+    altered luggage file must abort the conversion, not be sealed under the old digest."""
     packer = _packer()
-    from hostile_zips import LUGGAGE, bag_zip
-
-    src = tmp_path / "in.taskpack"
-    src.write_bytes(bag_zip(LUGGAGE, tamper={"data/files/brief.txt": b"The brief, as ALTERED.\n"}))
+    from hostile_zips import bag_zip
     from taskpack.core.errors import IntegrityError
 
-    with pytest.raises(IntegrityError):
-        packer.convert(src, tmp_path / "out.taskpack.json", machine="m")
+    honest = random.Random(size).randbytes(size)
+    altered = bytes([honest[0] ^ 1]) + honest[1:]
+    src = tmp_path / "in.taskpack"
+    src.write_bytes(bag_zip([("data/files/blob.bin", honest)], tamper={"data/files/blob.bin": altered}))
+    with pytest.raises(IntegrityError, match="blob.bin"):
+        packer.convert(src, tmp_path / out_name, machine="m")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.taskpack"]
+
+
+def test_convert_gives_an_unvouched_attachment_its_sha256(tmp_path: Path) -> None:
+    packer = _packer()
+    src = tmp_path / "reply.taskpack.json"
+    src.write_text(json.dumps({"taskpack": "0.1", "passport": pack_data(), "attachments": [
+        {"name": "reply.txt", "encoding": "utf8", "data": "done\n"}]}), encoding="utf-8")
+    out = packer.convert(src, tmp_path / "reply.taskpack", machine="m").path
+    with open_pack(out) as o:
+        assert o.luggage[0].sha256 == hashlib.sha256(b"done\n").hexdigest()
+        assert o.notes == []
 
 
 def test_bag_reader_accepts_what_zipfile_writes(tmp_path: Path) -> None:
