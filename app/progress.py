@@ -104,10 +104,13 @@ class TerminalProgress:
     def render(self, done: int, total: int, elapsed: float) -> str:
         """The line for this state, exactly ``columns - 1`` characters wide."""
         cols = max(self._columns() - 1, 20)
-        rate = f"  {human_bytes(done / elapsed)}/s" if self.unit == "bytes" and elapsed > 0.5 else ""
+        rate = ""
+        if self.unit == "bytes":  # a fixed-width field, blank until there is a fair rate
+            rate = f"  {human_bytes(done / elapsed) + '/s' if elapsed > 0.5 else '':>12}"
         if total > 0:
             done = min(done, total)
-            tail = f" {100 * done // total:3d}%  {self._amount(done)} / {self._amount(total)}{rate}"
+            whole = self._amount(total)
+            tail = f" {100 * done // total:3d}%  {self._amount(done):>{len(whole)}} / {whole}{rate}"
         else:  # unknown total: show what is done, no bar
             tail = f"  {self._amount(done)}{rate}"
         head = self.label[: max(cols // 3, 8)]
