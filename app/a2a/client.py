@@ -1,0 +1,426 @@
+"""Sending a pack to another desk (or any A2A agent declaring the TaskPack extension),
+and bringing its receipt home — with the a2a-sdk client over HTTP+JSON.
+
+    result = send_file(desk, store, "work.taskpack", "http://127.0.0.1:8788", token=...)
+    fetched = fetch_receipts(desk, store, passport_id="TP-…")   # merges into the asker
+
+`send` reads the Agent Card first and refuses an agent that does not declare the
+extension. The messageId is derived from the file's bytes, so sending the same file
+again is a retry: the other desk answers with the Task it already made. What was sent
+is remembered in ``a2a.sqlite3`` (table ``sent``): the remote Task, and the local
+passport the pack was made from (the last entry of its lineage chain) — the only
+passport its receipt may merge into.
+
+The receipt comes back as the Task's artifact ``receipt`` (a ``.taskpack`` file part).
+It is written to a temporary file and merged through the desk's one merging path
+(`Desk.merge_receipt`, spec §4.4.1); nothing in it is run. A receipt offered by URL is
+fetched only from the same origin as the agent, with the same token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+import secrets
+import tempfile
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import httpx
+from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
+from a2a.client.errors import A2AClientError, AgentCardResolutionError
+from a2a.types import a2a_pb2 as pb
+from a2a.utils.constants import TransportProtocol
+from a2a.utils.errors import A2AError, UnsupportedOperationError
+from google.protobuf.json_format import MessageToDict
+from taskpack.core.errors import NotFound, TaskPackError, UsageError
+from taskpack.core.pack import open_pack
+
+from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, PROTOCOL_VERSION
+from . import errors as _errors  # registers DUPLICATE_MESSAGE_ID with the SDK client
+from .store import A2AStore, SentRow
+
+if TYPE_CHECKING:
+    from taskpack.app.desk import Desk
+
+del _errors
+
+#: a pack bigger than this is not sent inline (hand it over as a file instead)
+MAX_SEND_BYTES = 48 << 20
+
+
+class RemoteError(TaskPackError):
+    """The other desk (or the network) said no; the message says what it said."""
+
+    hint = "Nothing was changed here."
+
+
+@dataclass
+class SendResult:
+    url: str
+    task: pb.Task
+    sent: SentRow | None
+
+    @property
+    def task_id(self) -> str:
+        return self.task.id
+
+    @property
+    def state(self) -> str:
+        return str(pb.TaskState.Name(self.task.status.state))
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "task_id": self.task.id,
+            "context_id": self.task.context_id,
+            "state": self.state,
+            "local_passport": self.sent.local_passport if self.sent else None,
+            "status": _status_text(self.task),
+        }
+
+
+@dataclass
+class FetchResult:
+    url: str
+    remote_task_id: str
+    local_passport: str | None
+    state: str
+    merged: bool = False
+    already: bool = False
+    answered: list[str] = field(default_factory=list)
+    adopted: list[str] = field(default_factory=list)
+    note: str = ""
+
+    def to_data(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _status_text(task: pb.Task) -> str:
+    return " ".join(p.text for p in task.status.message.parts if p.text)
+
+
+def _message_of(exc: BaseException) -> str:
+    text = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    return text.rstrip(".")
+
+
+@contextlib.asynccontextmanager
+async def connect(
+    url: str, token: str | None, *, timeout: float = 60.0, streaming: bool = False
+) -> AsyncIterator[tuple[Any, pb.AgentCard, httpx.AsyncClient]]:
+    """An SDK client for the agent at `url` that declares the TaskPack extension."""
+    headers = {"A2A-Version": PROTOCOL_VERSION, "A2A-Extensions": EXTENSION_URI}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    async with httpx.AsyncClient(
+        headers=headers, timeout=httpx.Timeout(timeout, connect=10.0)
+    ) as http:
+        factory = ClientFactory(
+            ClientConfig(
+                streaming=streaming,
+                httpx_client=http,
+                supported_protocol_bindings=[TransportProtocol.HTTP_JSON],
+            )
+        )
+        try:
+            card = await A2ACardResolver(http, url).get_agent_card()
+        except (AgentCardResolutionError, A2AClientError) as exc:
+            raise RemoteError(
+                f"could not read the Agent Card at {url} ({_message_of(exc)})"
+            ) from None
+        if not any(e.uri == EXTENSION_URI for e in card.capabilities.extensions):
+            raise RemoteError(
+                f"the agent at {url} does not declare the TaskPack extension",
+                hint="Send it to a TaskPack Desk (`taskpack serve`) or another agent that does.",
+            )
+        try:
+            client = factory.create(card)
+        except ValueError as exc:
+            raise RemoteError(
+                f"the agent at {url} offers no A2A HTTP+JSON interface ({exc})"
+            ) from None
+        try:
+            yield client, card, http
+        finally:
+            await client.close()
+
+
+async def _call(coro: Any) -> Any:
+    try:
+        return await coro
+    except A2AError as exc:
+        raise RemoteError(
+            f"the other desk refused: {_message_of(exc)} ({type(exc).__name__})"
+        ) from None
+    except A2AClientError as exc:
+        raise RemoteError(f"the request failed: {_message_of(exc)}") from None
+
+
+# --- sending --------------------------------------------------------------------------------
+
+
+def pack_message(path: Path, data: bytes, *, message_id: str | None = None) -> pb.Message:
+    name = path.name
+    media = MEDIA_FLAT if name.lower().endswith(".json") else MEDIA_BAG
+    if not name.lower().endswith((".taskpack", ".taskpack.json", ".tpx")):
+        name = f"{name}.taskpack" if media == MEDIA_BAG else f"{name}.taskpack.json"
+    msg = pb.Message(
+        message_id=message_id or "tp-" + hashlib.sha256(data).hexdigest()[:40],
+        role=pb.Role.ROLE_USER,
+        extensions=[EXTENSION_URI],
+    )
+    msg.parts.add(raw=data, filename=name, media_type=media)
+    return msg
+
+
+async def send_pack_async(
+    path: Path,
+    url: str,
+    token: str | None,
+    *,
+    message_id: str | None = None,
+    context_id: str | None = None,
+    timeout: float = 60.0,
+) -> pb.Task:
+    """Send one pack file; returns the Task the other side made (or had made)."""
+    size = path.stat().st_size
+    if size > MAX_SEND_BYTES:
+        raise UsageError(
+            f"{path.name} is {size} bytes, more than the {MAX_SEND_BYTES} this command sends inline",
+            hint="Hand it over as a file (chat, email, a shared folder) instead.",
+        )
+    data = path.read_bytes()
+    msg = pack_message(path, data, message_id=message_id)
+    if context_id:
+        msg.context_id = context_id
+    request = pb.SendMessageRequest(message=msg)
+    request.configuration.return_immediately = True
+    async with connect(url, token, timeout=timeout) as (client, _card, _http):
+        task: pb.Task | None = None
+
+        async def run() -> None:
+            nonlocal task
+            async for event in client.send_message(request):
+                if event.HasField("task"):
+                    task = event.task
+
+        await _call(run())
+    if task is None:
+        raise RemoteError(f"the agent at {url} answered without a Task")
+    return task
+
+
+def send_file(
+    desk: Desk,
+    store: A2AStore,
+    path: Path | str,
+    url: str,
+    *,
+    token: str | None,
+    token_name: str | None = None,
+    timeout: float = 60.0,
+) -> SendResult:
+    """Send a pack file and remember what was sent (for fetching its receipt)."""
+    path = Path(path)
+    url = url.rstrip("/")
+    with open_pack(path) as opened:  # our own parser: what are we sending, from which passport
+        kind = opened.pack.kind or "handoff"
+        chain = (opened.pack.lineage.chain if opened.pack.lineage else None) or []
+    sender = chain[-1].rsplit("@", 1)[0] if chain else None
+    local = sender if sender and desk.store.exists(sender) else None
+    task = asyncio.run(send_pack_async(path, url, token, timeout=timeout))
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    row = store.record_sent(
+        url=url,
+        remote_task_id=task.id,
+        context_id=task.context_id or None,
+        message_id="tp-" + digest[:40],
+        pack_sha256=digest,
+        local_passport=local,
+        kind=kind,
+        token_name=token_name,
+    )
+    return SendResult(url, task, row)
+
+
+# --- fetching the receipt -------------------------------------------------------------------
+
+
+def receipt_artifact(task: pb.Task) -> pb.Artifact | None:
+    for art in task.artifacts:
+        if art.artifact_id == "receipt":
+            return art
+    return None
+
+
+def _pack_part(art: pb.Artifact) -> pb.Part | None:
+    for part in art.parts:
+        if part.media_type in (MEDIA_BAG, MEDIA_FLAT) or part.filename.lower().endswith(
+            (".taskpack", ".taskpack.json")
+        ):
+            return part
+    return None
+
+
+async def get_task_async(
+    url: str, token: str | None, task_id: str, *, timeout: float = 60.0
+) -> pb.Task:
+    async with connect(url, token, timeout=timeout) as (client, _card, _http):
+        task: pb.Task = await _call(client.get_task(pb.GetTaskRequest(id=task_id)))
+        return task
+
+
+_ENDED = (
+    pb.TaskState.TASK_STATE_COMPLETED,
+    pb.TaskState.TASK_STATE_CANCELED,
+    pb.TaskState.TASK_STATE_REJECTED,
+    pb.TaskState.TASK_STATE_FAILED,
+)
+
+
+async def _until_receipt(client: Any, task_id: str) -> None:
+    """Follow the task's stream until the receipt artifact appears or the task ends."""
+    async for event in client.subscribe(pb.SubscribeToTaskRequest(id=task_id)):
+        if event.HasField("artifact_update"):
+            if event.artifact_update.artifact.artifact_id == "receipt":
+                return
+        elif event.HasField("task"):
+            if receipt_artifact(event.task) is not None or event.task.status.state in _ENDED:
+                return
+        elif event.HasField("status_update") and event.status_update.status.state in _ENDED:
+            return
+
+
+async def wait_for_receipt_async(
+    url: str, token: str | None, task_id: str, *, wait: float, timeout: float = 60.0
+) -> pb.Task:
+    """The Task once its receipt artifact exists (or as it is when `wait` runs out).
+
+    Streams are ephemeral, the Task is the record: read it, follow the stream for at most
+    `wait` seconds, and read it again — whatever the stream said or missed."""
+    async with connect(url, token, timeout=max(timeout, wait + 5), streaming=True) as conn:
+        client = conn[0]
+        task: pb.Task = await _call(client.get_task(pb.GetTaskRequest(id=task_id)))
+        if receipt_artifact(task) is not None or task.status.state in _ENDED:
+            return task
+        with contextlib.suppress(TimeoutError, UnsupportedOperationError):
+            await asyncio.wait_for(_until_receipt(client, task_id), wait)
+        task = await _call(client.get_task(pb.GetTaskRequest(id=task_id)))
+        return task
+
+
+async def _download(
+    http: httpx.AsyncClient, agent_url: str, url: str, out: Path, limit: int
+) -> None:
+    a, b = urlsplit(agent_url), urlsplit(url)
+    if (a.scheme, a.netloc) != (b.scheme, b.netloc):
+        raise RemoteError(
+            f"the receipt is offered from another address ({b.netloc}); it was not fetched"
+        )
+    size = 0
+    async with http.stream("GET", url) as response:
+        if response.status_code != 200:
+            raise RemoteError(f"the receipt could not be downloaded (HTTP {response.status_code})")
+        with open(out, "wb") as f:
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > limit:
+                    raise RemoteError("the receipt is larger than this desk accepts")
+                f.write(chunk)
+
+
+async def _receipt_bytes(url: str, token: str | None, task: pb.Task, out: Path) -> bool:
+    art = receipt_artifact(task)
+    part = _pack_part(art) if art is not None else None
+    if part is None:
+        return False
+    if part.WhichOneof("content") == "raw":
+        out.write_bytes(part.raw)
+        return True
+    if part.WhichOneof("content") == "url":
+        async with connect(url, token) as (_client, _card, http):
+            await _download(http, url, part.url, out, MAX_SEND_BYTES * 4)
+        return True
+    return False
+
+
+def fetch_receipts(
+    desk: Desk,
+    store: A2AStore,
+    rows: Sequence[SentRow],
+    *,
+    token_for: Any,
+    wait: float = 0.0,
+) -> list[FetchResult]:
+    """For each sent task: read it, and merge its receipt (if there is one) into the asker."""
+    results: list[FetchResult] = []
+    for row in rows:
+        token = token_for(row)
+        if wait > 0:
+            task = asyncio.run(
+                wait_for_receipt_async(row.url, token, row.remote_task_id, wait=wait)
+            )
+        else:
+            task = asyncio.run(get_task_async(row.url, token, row.remote_task_id))
+        result = FetchResult(
+            row.url,
+            row.remote_task_id,
+            row.local_passport,
+            str(pb.TaskState.Name(task.status.state)),
+        )
+        results.append(result)
+        fd, name = tempfile.mkstemp(prefix="receipt-", suffix=".taskpack", dir=store.dir)
+        os.close(fd)
+        tmp = Path(name)
+        try:
+            if not asyncio.run(_receipt_bytes(row.url, token, task, tmp)):
+                result.note = f"no receipt yet ({_status_text(task)})"
+                continue
+            if tmp.stat().st_size == 0:
+                result.note = "the receipt artifact is empty"
+                continue
+            suffix = ".taskpack.json" if tmp.read_bytes()[:1] == b"{" else ".taskpack"
+            land = tmp.with_name(f"{tmp.stem}-{secrets.token_hex(4)}{suffix}")
+            os.replace(tmp, land)
+            tmp = land
+            review = desk.review(tmp)
+            if review.kind != "receipt":
+                raise RemoteError(
+                    f"the artifact 'receipt' of {row.remote_task_id} is a {review.kind}, not a receipt"
+                )
+            target = review.receipt_target
+            if row.local_passport is None:
+                raise NotFound(
+                    f"the task {row.remote_task_id} was not sent from a passport of this desk",
+                    hint="Land the receipt by hand on the desk that asked.",
+                )
+            if target != row.local_passport:
+                raise RemoteError(
+                    f"the receipt answers {target}, but {row.remote_task_id} was sent from "
+                    f"{row.local_passport}; it was not merged"
+                )
+            outcome = desk.merge_receipt(tmp, into=target)
+            store.mark_merged(row.seq, review.content_digest)
+            result.merged = True
+            result.already = outcome.already
+            result.answered = list(outcome.answered)
+            result.adopted = [new for _old, new in outcome.adopted]
+        finally:
+            tmp.unlink(missing_ok=True)
+    return results
+
+
+def task_json(task: pb.Task) -> dict[str, Any]:
+    """A Task as ProtoJSON, without inline bytes (for printing)."""
+    data = MessageToDict(task)
+    for art in data.get("artifacts", []):
+        for part in art.get("parts", []):
+            if "raw" in part:
+                part["raw"] = f"<{len(part['raw']) * 3 // 4} bytes>"
+    return data

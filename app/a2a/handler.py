@@ -1,0 +1,640 @@
+"""The A2A methods over the desk: an a2a-sdk ``RequestHandler``.
+
+The SDK's REST dispatcher parses and serialises (ProtoJSON), streams (SSE) and turns
+errors into the §11.6 shape; this class decides what each method means for a desk.
+It does not use the SDK's ``DefaultRequestHandler``/``AgentExecutor``/``TaskStore``:
+here the durable Task *is* the passport in the desk's store (its state is moved by a
+person, in the app or the command line, and can change while no request is open), so
+a second task store would be a second record of the same thing. What the contract adds
+that the SDK does not do — idempotency on (principal, messageId), principal scoping,
+contexts that never join foreign work, a bounded blocking send — happens here.
+
+Receiving (``message:send`` / ``message:stream``): exactly one file part carrying a
+``.taskpack`` or ``.taskpack.json`` (by filename or media type, raw bytes) is written
+to a temporary file and given to the desk — ``Desk.land`` for a handoff (a new passport;
+its id is the Task id), ``Desk.merge_receipt`` for a receipt (into the passport it
+answers, §4.4.1). Nothing in the pack is executed. Text parts are not kept: transcripts
+do not travel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import logging
+import os
+import secrets
+import sqlite3
+import time
+from collections.abc import AsyncGenerator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from a2a.server.context import ServerCallContext
+from a2a.server.request_handlers.request_handler import RequestHandler
+from a2a.types import a2a_pb2 as pb
+from a2a.utils.constants import DEFAULT_LIST_TASKS_PAGE_SIZE, MAX_LIST_TASKS_PAGE_SIZE
+from a2a.utils.errors import (
+    A2AError,
+    ContentTypeNotSupportedError,
+    ExtendedAgentCardNotConfiguredError,
+    InvalidParamsError,
+    PushNotificationNotSupportedError,
+    TaskNotCancelableError,
+    UnsupportedOperationError,
+)
+from taskpack.core.errors import InvalidMove, TaskPackError
+from taskpack.core.pack import open_pack
+from taskpack.core.store import PassportSummary
+
+from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, mapping
+from .errors import DuplicateMessageIdError, UnauthenticatedError, from_desk_error, task_not_found
+from .hub import Hub
+from .receipts import ReceiptPublisher
+from .store import A2AStore, Conflict, ReceiptRow, TaskGrant
+
+if TYPE_CHECKING:
+    from taskpack.app.desk import Desk
+
+log = logging.getLogger(__name__)
+
+PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx")
+PACK_MEDIA = (MEDIA_BAG, MEDIA_FLAT)
+#: luggage at most this big is carried inline in a Task; bigger luggage as a URL part
+INLINE_LUGGAGE_BYTES = 64 * 1024
+#: a receipt at most this big is carried inline (the asker wants exactly these bytes)
+INLINE_RECEIPT_BYTES = 32 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    #: a blocking send returns the task's snapshot after this long at the latest
+    blocking_timeout: float = 1.0
+    #: a stream ends after this long; the client reads the Task and subscribes again
+    stream_seconds: float = 900.0
+    inline_luggage: int = INLINE_LUGGAGE_BYTES
+    inline_receipt: int = INLINE_RECEIPT_BYTES
+
+
+@dataclass(frozen=True)
+class Accepted:
+    grant: TaskGrant
+    duplicate: bool
+
+
+def message_digest(message: pb.Message) -> str:
+    """The identity of a message's payload: everything the client sent but its messageId."""
+    copy = pb.Message()
+    copy.CopyFrom(message)
+    copy.ClearField("message_id")
+    return hashlib.sha256(copy.SerializeToString(deterministic=True)).hexdigest()
+
+
+def principal_of(context: ServerCallContext) -> str:
+    principal = context.state.get("principal")
+    if not principal:
+        raise UnauthenticatedError()
+    return str(principal)
+
+
+def wants_extension(context: ServerCallContext) -> bool:
+    return EXTENSION_URI in context.requested_extensions
+
+
+class DeskRequestHandler(RequestHandler):
+    def __init__(
+        self,
+        desk: Desk,
+        store: A2AStore,
+        hub: Hub,
+        publisher: ReceiptPublisher,
+        *,
+        base_url: Callable[[], str],
+        limits: Limits | None = None,
+    ) -> None:
+        self.desk = desk
+        self.store = store
+        self.hub = hub
+        self.publisher = publisher
+        self.base_url = base_url
+        self.limits = limits or Limits()
+        self.incoming = store.dir / "incoming"
+        self.incoming.mkdir(parents=True, exist_ok=True)
+        for stale in self.incoming.glob("*.part"):  # left by a crash mid-landing
+            stale.unlink(missing_ok=True)
+        self._inflight: dict[tuple[str, str], tuple[str, asyncio.Future[Accepted]]] = {}
+
+    # == receiving ===================================================================
+
+    async def on_message_send(
+        self, params: pb.SendMessageRequest, context: ServerCallContext
+    ) -> pb.Task:
+        principal = principal_of(context)
+        accepted = await self._accept(params, principal)
+        grant = accepted.grant
+        if not params.configuration.return_immediately and not accepted.duplicate:
+            await self._wait_settled(grant.task_id, self.limits.blocking_timeout)
+        return await self._snapshot(grant, wants_extension(context))
+
+    async def on_message_send_stream(
+        self, params: pb.SendMessageRequest, context: ServerCallContext
+    ) -> AsyncGenerator[Any]:
+        principal = principal_of(context)
+        accepted = await self._accept(params, principal)
+        grant, with_ext = accepted.grant, wants_extension(context)
+        if params.configuration.return_immediately or accepted.duplicate:
+            yield await self._snapshot(grant, with_ext)
+            return
+        async for event in self._stream(grant, with_ext, until_settled=True):
+            yield event
+
+    async def _accept(self, params: pb.SendMessageRequest, principal: str) -> Accepted:
+        """Idempotent intake: one (principal, messageId) lands once; a retry gets its Task."""
+        if not params.HasField("message"):
+            raise InvalidParamsError(message="The request has no message")
+        message = params.message
+        if not message.message_id:
+            raise InvalidParamsError(message="message.messageId is required: it makes a retry safe")
+        if len(message.message_id) > 200:
+            raise InvalidParamsError(message="message.messageId is longer than 200 characters")
+        if params.configuration.HasField("task_push_notification_config"):
+            raise PushNotificationNotSupportedError(
+                message="Push notifications are not supported: poll GET /tasks/{id} or subscribe"
+            )
+        digest = message_digest(message)
+        key = (principal, message.message_id)
+        running = self._inflight.get(key)
+        if running is not None:  # the same message is being landed right now
+            if running[0] != digest:
+                raise DuplicateMessageIdError()
+            try:
+                prior = await asyncio.shield(running[1])
+            except _Abandoned:  # the first request went away mid-way: try afresh
+                return await self._accept(params, principal)
+            return Accepted(prior.grant, duplicate=True)
+        future: asyncio.Future[Accepted] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(_consume)
+        self._inflight[key] = (digest, future)
+        try:
+            result = await self._accept_once(message, principal, digest)
+        except BaseException as exc:
+            future.set_exception(exc if isinstance(exc, Exception) else _Abandoned())
+            raise
+        else:
+            future.set_result(result)
+            return result
+        finally:
+            del self._inflight[key]
+
+    async def _accept_once(self, message: pb.Message, principal: str, digest: str) -> Accepted:
+        prior = await asyncio.to_thread(self.store.message, principal, message.message_id)
+        if prior is not None:
+            if prior.digest != digest:
+                raise DuplicateMessageIdError()
+            grant = await asyncio.to_thread(self.store.grant, principal, prior.task_id)
+            if grant is not None and await asyncio.to_thread(self.desk.store.exists, prior.task_id):
+                return Accepted(grant, duplicate=True)
+        if message.task_id:
+            owned = await asyncio.to_thread(self.store.grant, principal, message.task_id)
+            if owned is None:
+                raise task_not_found(message.task_id)
+        data, suffix = pick_pack_part(message)
+        grant = await asyncio.to_thread(self._land, principal, message, digest, data, suffix)
+        self.hub.track(grant.task_id, handoff=grant.kind == "handoff")
+        self.hub.changed(grant.task_id)
+        return Accepted(grant, duplicate=False)
+
+    def _land(
+        self, principal: str, message: pb.Message, digest: str, data: bytes, suffix: str
+    ) -> TaskGrant:
+        """Land the pack through the desk (worker thread). The bytes are data, only data."""
+        tmp = self.incoming / f"{secrets.token_hex(12)}{suffix}.part"
+        path = tmp.with_name(tmp.name.removesuffix(".part"))
+        try:
+            with open(tmp, "xb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+            try:
+                with open_pack(path) as opened:
+                    kind = opened.pack.kind or "handoff"
+                    lineage = opened.pack.lineage
+                    target = lineage.receipt_target() if lineage else None
+                    root = _root_of(lineage)
+                if kind == "receipt":
+                    if not target:
+                        raise InvalidParamsError(
+                            message="The receipt's lineage names no passport it answers; nothing was changed"
+                        )
+                    if message.task_id and message.task_id != target:
+                        raise InvalidParamsError(
+                            message=f"This receipt answers {target}, not task {message.task_id}; "
+                            "nothing was changed"
+                        )
+                    task_id = self.desk.merge_receipt(path, into=target).id
+                else:
+                    if message.task_id:
+                        raise InvalidParamsError(
+                            message="A handoff starts a new task (the receiver mints its id): "
+                            "send it without taskId"
+                        )
+                    task_id = self.desk.land(path).id
+            except A2AError:
+                raise
+            except TaskPackError as exc:
+                raise from_desk_error(exc, doing="land this pack") from None
+            except (OSError, sqlite3.Error, MemoryError):
+                raise
+            except Exception as exc:  # a hostile pack that tripped something unforeseen
+                log.exception("an incoming pack could not be read")
+                raise InvalidParamsError(
+                    message=f"The pack could not be read ({type(exc).__name__}); nothing was landed",
+                    data={"taskpack_error": type(exc).__name__},
+                ) from None
+            try:
+                _, grant = self.store.complete(
+                    principal,
+                    message.message_id,
+                    digest,
+                    task_id,
+                    kind="receipt" if kind == "receipt" else "handoff",
+                    requested_context=message.context_id or None,
+                    root_id=root,
+                )
+            except Conflict:
+                raise DuplicateMessageIdError() from None
+            return grant
+        finally:
+            tmp.unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
+
+    async def _wait_settled(self, task_id: str, timeout: float) -> None:
+        """Wait until the task needs input or has ended, `timeout` at most."""
+        deadline = time.monotonic() + timeout
+        with self.hub.listen(task_id) as wake:
+            while True:
+                lp = await asyncio.to_thread(self.desk.get, task_id)
+                value = mapping.a2a_state(lp.state, lp.waiting_on, len(mapping.open_asks(lp)))
+                left = deadline - time.monotonic()
+                if mapping.settled(value) or left <= 0:
+                    return
+                try:
+                    await asyncio.wait_for(wake.get(), left)
+                except TimeoutError:
+                    return
+
+    # == returning ===================================================================
+
+    async def _grant(self, principal: str, task_id: str) -> TaskGrant:
+        grant = await asyncio.to_thread(self.store.grant, principal, task_id)
+        if grant is None:
+            raise task_not_found(task_id)
+        return grant
+
+    async def on_get_task(self, params: pb.GetTaskRequest, context: ServerCallContext) -> pb.Task:
+        if params.HasField("history_length") and params.history_length < 0:
+            raise InvalidParamsError(message="historyLength must not be negative")
+        grant = await self._grant(principal_of(context), params.id)
+        return await self._snapshot(grant, wants_extension(context))
+
+    async def on_list_tasks(
+        self, params: pb.ListTasksRequest, context: ServerCallContext
+    ) -> pb.ListTasksResponse:
+        principal = principal_of(context)
+        size = params.page_size if params.HasField("page_size") else DEFAULT_LIST_TASKS_PAGE_SIZE
+        if size < 1 or size > MAX_LIST_TASKS_PAGE_SIZE:
+            raise InvalidParamsError(
+                message=f"pageSize must be between 1 and {MAX_LIST_TASKS_PAGE_SIZE}"
+            )
+        if params.HasField("history_length") and params.history_length < 0:
+            raise InvalidParamsError(message="historyLength must not be negative")
+        cursor = _read_cursor(params.page_token) if params.page_token else None
+        after = (
+            params.status_timestamp_after.ToJsonString()
+            if params.HasField("status_timestamp_after")
+            else None
+        )
+        grants = await asyncio.to_thread(
+            self.store.grants, principal, context_id=params.context_id or None
+        )
+        by_id = {g.task_id: g for g in grants}
+        summaries: list[PassportSummary] = [
+            s for s in await asyncio.to_thread(self.desk.list) if s.id in by_id
+        ]
+        rows: list[PassportSummary] = []
+        for s in summaries:
+            value = mapping.a2a_state(s.state, s.waiting_on, s.open_asks)
+            if params.status and value != params.status:
+                continue
+            if after is not None and not _later(s.updated_at, after):
+                continue
+            rows.append(s)
+        rows.sort(key=lambda s: (s.updated_at, s.id), reverse=True)
+        total = len(rows)
+        if cursor is not None:
+            rows = [s for s in rows if (s.updated_at, s.id) < cursor]
+        page, rest = rows[:size], rows[size:]
+        with_ext = wants_extension(context)
+        tasks = [
+            await self._snapshot(by_id[s.id], with_ext, artifacts=params.include_artifacts)
+            for s in page
+        ]
+        response = pb.ListTasksResponse(tasks=tasks, page_size=size, total_size=total)
+        if rest and page:
+            response.next_page_token = _write_cursor((page[-1].updated_at, page[-1].id))
+        return response
+
+    async def on_cancel_task(
+        self, params: pb.CancelTaskRequest, context: ServerCallContext
+    ) -> pb.Task:
+        principal = principal_of(context)
+        grant = await self._grant(principal, params.id)
+        if grant.kind != "handoff":
+            raise TaskNotCancelableError(
+                message=f"Task {grant.task_id} is this desk's own passport; only its owner can cancel it"
+            )
+        try:
+            await asyncio.to_thread(
+                self.desk.move, grant.task_id, "cancelled", why=f"cancelled over A2A by {principal}"
+            )
+        except InvalidMove as exc:
+            lp = await asyncio.to_thread(self.desk.get, grant.task_id)
+            raise TaskNotCancelableError(
+                message=f"Task {grant.task_id} cannot be cancelled now: it is {lp.state} ({exc.message})"
+            ) from None
+        return await self._snapshot(grant, wants_extension(context))
+
+    async def on_subscribe_to_task(
+        self, params: pb.SubscribeToTaskRequest, context: ServerCallContext
+    ) -> AsyncGenerator[Any]:
+        grant = await self._grant(principal_of(context), params.id)
+        lp = await asyncio.to_thread(self.desk.get, grant.task_id)
+        if lp.state in ("completed", "rejected", "cancelled"):
+            raise UnsupportedOperationError(
+                message=f"Task {grant.task_id} has ended ({lp.state}); read it with GET /tasks/{grant.task_id}"
+            )
+        async for event in self._stream(grant, wants_extension(context), until_settled=False):
+            yield event
+
+    async def _stream(
+        self, grant: TaskGrant, with_ext: bool, *, until_settled: bool
+    ) -> AsyncGenerator[Any]:
+        """The Task now, then what changes: status updates and artifact updates.
+
+        Ends when the task ends (or, for ``message:stream``, when it needs input), when
+        the server stops, or after `stream_seconds`. Nothing is replayed: a client that
+        reconnects reads the Task and subscribes again.
+        """
+        deadline = time.monotonic() + self.limits.stream_seconds
+        closing = self.hub.closing
+        with self.hub.listen(grant.task_id) as wake:
+            task = await self._snapshot(grant, with_ext)
+            yield task
+            while not _finished(task, until_settled):
+                left = deadline - time.monotonic()
+                if left <= 0 or (closing is not None and closing.is_set()):
+                    return
+                try:
+                    await asyncio.wait_for(wake.get(), left)
+                except TimeoutError:
+                    return
+                if closing is not None and closing.is_set():
+                    return
+                new = await self._snapshot(grant, with_ext)
+                for event in _changes(task, new):
+                    yield event
+                task = new
+
+    # == building the Task ===========================================================
+
+    async def _snapshot(
+        self, grant: TaskGrant, with_ext: bool, *, artifacts: bool = True
+    ) -> pb.Task:
+        return await asyncio.to_thread(self._snapshot_sync, grant, with_ext, artifacts)
+
+    def _snapshot_sync(self, grant: TaskGrant, with_ext: bool, artifacts: bool) -> pb.Task:
+        lp = self.desk.get(grant.task_id)
+        row = self.store.receipt(grant.task_id) if grant.kind == "handoff" else None
+        receipt = (
+            mapping.ReceiptInfo(
+                row.version,
+                row.content_digest,
+                row.size,
+                mapping.receipt_filename(grant.task_id, row.version),
+                row.error,
+            )
+            if row is not None
+            else None
+        )
+        arts = self._artifacts(grant, lp, row, with_ext) if artifacts else []
+        return mapping.build_task(
+            lp,
+            context_id=grant.context_id,
+            kind=grant.kind,
+            artifacts=arts,
+            receipt=receipt,
+            with_extension=with_ext,
+        )
+
+    def _artifacts(
+        self, grant: TaskGrant, lp: Any, row: ReceiptRow | None, with_ext: bool
+    ) -> list[pb.Artifact]:
+        base = f"{self.base_url()}/tasks/{grant.task_id}/artifacts"
+        out: list[pb.Artifact] = []
+        for n, item in enumerate(self.desk.luggage(grant.task_id), 1):
+            aid = mapping.luggage_artifact_id(n)
+            data = None
+            if item.size <= self.limits.inline_luggage:
+                with self.desk.store.open_blob(item.sha256) as f:
+                    data = f.read(self.limits.inline_luggage + 1)
+            out.append(
+                mapping.file_artifact(
+                    aid,
+                    item.name,
+                    data=data,
+                    url=f"{base}/{aid}",
+                    media_type=mapping.media_type_for(item.name),
+                    meta=mapping.luggage_meta(item) if with_ext else None,
+                    description="Luggage (data/files/*), the sender's bytes as data",
+                )
+            )
+        out += mapping.passport_artifacts(lp, with_extension=with_ext)
+        path = self.publisher.path_of(row) if row is not None and not row.error else None
+        if row is not None and path is not None and path.is_file():
+            size = path.stat().st_size
+            data = path.read_bytes() if size <= self.limits.inline_receipt else None
+            meta: dict[str, Any] = {
+                "role": "receipt",
+                "kind": "receipt",
+                "version": row.version,
+                "content_digest": row.content_digest,
+                "bytes": size,
+            }
+            out.append(
+                mapping.file_artifact(
+                    "receipt",
+                    mapping.receipt_filename(grant.task_id, row.version),
+                    data=data,
+                    url=f"{base}/receipt",
+                    media_type=MEDIA_BAG,
+                    meta=meta if with_ext else None,
+                    description="The receipt: answers to the asks, to merge into the passport that asked",
+                )
+            )
+        return out
+
+    def artifact_file(
+        self, principal: str, task_id: str, artifact_id: str
+    ) -> tuple[Path, str, str] | None:
+        """(path, filename, media type) of a file artifact the principal may download."""
+        grant = self.store.grant(principal, task_id)
+        if grant is None:
+            return None
+        if artifact_id == "receipt":
+            row = self.store.receipt(task_id) if grant.kind == "handoff" else None
+            path = self.publisher.path_of(row) if row is not None and not row.error else None
+            if row is None or path is None or not path.is_file():
+                return None
+            return path, mapping.receipt_filename(task_id, row.version), MEDIA_BAG
+        if artifact_id.startswith("luggage-") and artifact_id[8:].isdigit():
+            items = self.desk.luggage(task_id)
+            n = int(artifact_id[8:])
+            if 1 <= n <= len(items):
+                item = items[n - 1]
+                return (
+                    self.desk.store.blob_path(item.sha256),
+                    item.name,
+                    mapping.media_type_for(item.name),
+                )
+        return None
+
+    # == what this desk does not do ==================================================
+
+    async def on_create_task_push_notification_config(
+        self, params: Any, context: ServerCallContext
+    ) -> Any:
+        raise PushNotificationNotSupportedError()
+
+    async def on_get_task_push_notification_config(
+        self, params: Any, context: ServerCallContext
+    ) -> Any:
+        raise PushNotificationNotSupportedError()
+
+    async def on_list_task_push_notification_configs(
+        self, params: Any, context: ServerCallContext
+    ) -> Any:
+        raise PushNotificationNotSupportedError()
+
+    async def on_delete_task_push_notification_config(
+        self, params: Any, context: ServerCallContext
+    ) -> None:
+        raise PushNotificationNotSupportedError()
+
+    async def on_get_extended_agent_card(self, params: Any, context: ServerCallContext) -> Any:
+        raise ExtendedAgentCardNotConfiguredError()
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+class _Abandoned(Exception):
+    """The request that was landing a message was cancelled (its client went away)."""
+
+
+def _consume(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()  # retrieved: a failure nobody waited for is not logged twice
+
+
+def pick_pack_part(message: pb.Message) -> tuple[bytes, str]:
+    """The one file part carrying a pack, as (bytes, suffix for the temp file)."""
+    packs: list[pb.Part] = []
+    for part in message.parts:
+        kind = part.WhichOneof("content")
+        name = part.filename.lower()
+        if part.media_type in PACK_MEDIA or name.endswith(PACK_SUFFIXES):
+            if kind == "url":
+                raise InvalidParamsError(
+                    message="This desk does not fetch URLs: send the pack's bytes inline (a raw file part)"
+                )
+            if kind != "raw":
+                raise ContentTypeNotSupportedError(
+                    message="Send the pack as a file part (raw bytes), not as "
+                    f"{'text' if kind == 'text' else 'a data part'}"
+                )
+            packs.append(part)
+    if not packs:
+        raise ContentTypeNotSupportedError(
+            message="The message carries no TaskPack: attach the pack as a file part named "
+            f"*.taskpack or *.taskpack.json, or with media type {MEDIA_BAG} or {MEDIA_FLAT}"
+        )
+    if len(packs) > 1:
+        raise InvalidParamsError(message=f"Send one pack per message, not {len(packs)}")
+    part = packs[0]
+    head = part.raw[:8]
+    suffix = ".taskpack" if head.startswith(b"PK") else ".taskpack.json"
+    return part.raw, suffix
+
+
+def _root_of(lineage: Any) -> str | None:
+    if lineage is None:
+        return None
+    if lineage.root_id:
+        return str(lineage.root_id)
+    chain = lineage.chain or []
+    return str(chain[0]).rsplit("@", 1)[0] if chain else None
+
+
+def _finished(task: pb.Task, until_settled: bool) -> bool:
+    if task.status.state in mapping.TERMINAL_A2A:
+        return True
+    return until_settled and mapping.settled(task.status.state)
+
+
+def _changes(old: pb.Task, new: pb.Task) -> list[Any]:
+    """The stream events that take a client from `old` to `new`."""
+    events: list[Any] = []
+    if old.status != new.status or old.metadata != new.metadata:
+        event = pb.TaskStatusUpdateEvent(task_id=new.id, context_id=new.context_id)
+        event.status.CopyFrom(new.status)
+        if new.HasField("metadata"):
+            event.metadata.CopyFrom(new.metadata)
+        events.append(event)
+    before = {a.artifact_id: a for a in old.artifacts}
+    for art in new.artifacts:
+        if before.get(art.artifact_id) != art:
+            update = pb.TaskArtifactUpdateEvent(
+                task_id=new.id, context_id=new.context_id, append=False, last_chunk=True
+            )
+            update.artifact.CopyFrom(art)
+            events.append(update)
+    return events
+
+
+def _later(stamp: str, after: str) -> bool:
+    from datetime import datetime
+
+    def parse(text: str) -> datetime:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+    try:
+        return parse(stamp) > parse(after)
+    except ValueError:
+        return True
+
+
+def _write_cursor(cursor: tuple[str, str]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(list(cursor)).encode()).decode().rstrip("=")
+
+
+def _read_cursor(token: str) -> tuple[str, str]:
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        a, b = json.loads(raw)
+        if not isinstance(a, str) or not isinstance(b, str):
+            raise ValueError
+        return a, b
+    except (ValueError, TypeError):
+        raise InvalidParamsError(message="pageToken is not one this server gave out") from None

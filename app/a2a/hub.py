@@ -1,0 +1,195 @@
+"""Who changed what: desk events and a light poll, turned into wake-ups for streams.
+
+Two sources, one signal (``changed(passport_id)``):
+
+* the desk's own change notifications (``Desk.subscribe``) — instant, for changes made
+  in this process (the desktop app hosting the server, or the server itself);
+* a poll of the passport store every `interval` seconds that looks only at what changed
+  since the last look (passports are listed newest first) — for changes made by another
+  process on the same home: the ``taskpack`` command, or the app while ``taskpack serve``
+  runs on its own.
+
+A wake-up carries no data; a listener re-reads the durable state (the store is the
+record, streams are ephemeral). Wake-ups for one task are coalesced.
+
+A change to a task that came in as a handoff also asks the receipt publisher whether a
+receipt is now due (in a worker thread, one task at a time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from .receipts import ReceiptPublisher
+from .store import A2AStore
+
+if TYPE_CHECKING:
+    from taskpack.app.desk import Desk
+
+log = logging.getLogger(__name__)
+
+
+class Hub:
+    def __init__(
+        self,
+        desk: Desk,
+        store: A2AStore,
+        publisher: ReceiptPublisher,
+        *,
+        interval: float = 1.0,
+    ) -> None:
+        self.desk = desk
+        self.store = store
+        self.publisher = publisher
+        self.interval = interval
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.closing: asyncio.Event | None = None
+        self._listeners: dict[str, set[asyncio.Queue[None]]] = {}
+        self._versions: dict[str, int] = {}
+        self._looked = False
+        self._handoffs: set[str] = set()
+        self._unsubscribe: Callable[[], None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._publishing: set[str] = set()
+        self._again: set[str] = set()
+
+    # -- lifecycle (call in the server's loop) --
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.closing = asyncio.Event()
+        self._handoffs = await asyncio.to_thread(self.store.a2a_task_ids, "handoff")
+        self._unsubscribe = self.desk.subscribe(self._from_desk)
+        # learn the versions before serving: a change after this point is never missed
+        watermark = await asyncio.to_thread(self._look, "")
+        self._spawn(self._poll(watermark))
+        for task_id in list(self._handoffs):  # receipts that fell due while we were away
+            self._schedule_receipt(task_id)
+
+    def close(self) -> None:
+        """End every stream and stop polling (idempotent; call in the loop)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self.closing is not None:
+            self.closing.set()
+        for queues in self._listeners.values():
+            for q in queues:
+                with contextlib.suppress(asyncio.QueueFull):
+                    q.put_nowait(None)
+        for t in list(self._tasks):
+            t.cancel()
+
+    def _spawn(self, coro: object) -> None:
+        task = asyncio.ensure_future(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- signals --
+
+    def track(self, task_id: str, *, handoff: bool) -> None:
+        """A task some principal can see now exists (called when one is created)."""
+        if handoff:
+            self._handoffs.add(task_id)
+
+    def _from_desk(self, passport_id: str, event: str) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop stopped meanwhile
+            loop.call_soon_threadsafe(self.changed, passport_id)
+
+    def changed(self, passport_id: str) -> None:
+        """Wake everyone listening to `passport_id` (in the loop's thread)."""
+        for q in self._listeners.get(passport_id, ()):
+            if q.empty():
+                q.put_nowait(None)
+        if passport_id in self._handoffs:
+            self._schedule_receipt(passport_id)
+
+    @contextlib.contextmanager
+    def listen(self, passport_id: str) -> Iterator[asyncio.Queue[None]]:
+        """A queue that receives a wake-up after each change of `passport_id`."""
+        q: asyncio.Queue[None] = asyncio.Queue(maxsize=1)
+        self._listeners.setdefault(passport_id, set()).add(q)
+        try:
+            yield q
+        finally:
+            queues = self._listeners.get(passport_id)
+            if queues is not None:
+                queues.discard(q)
+                if not queues:
+                    del self._listeners[passport_id]
+
+    # -- receipts --
+
+    def _schedule_receipt(self, task_id: str) -> None:
+        if self.closing is not None and self.closing.is_set():
+            return
+        if task_id in self._publishing:
+            self._again.add(task_id)
+            return
+        self._publishing.add(task_id)
+        self._spawn(self._publish(task_id))
+
+    async def _publish(self, task_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(task_id)
+                try:
+                    changed = await asyncio.to_thread(self.publisher.ensure, task_id)
+                except Exception:  # never let one task's receipt stop the hub
+                    log.exception("publishing the receipt of %s failed", task_id)
+                    changed = False
+                if changed:
+                    for q in self._listeners.get(task_id, ()):
+                        if q.empty():
+                            q.put_nowait(None)
+                if task_id not in self._again:
+                    break
+        finally:
+            self._publishing.discard(task_id)
+
+    # -- the poll --
+
+    async def _poll(self, watermark: str) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                watermark = await asyncio.to_thread(self._look, watermark)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a locked or busy store: look again next time
+                log.debug("the A2A poll could not read the store", exc_info=True)
+
+    def _look(self, watermark: str) -> str:
+        """Report passports changed since `watermark` (the list is newest first, so stop
+        at the first older one). The first look only learns the versions."""
+        first = not self._looked
+        self._looked = True
+        seen: list[tuple[str, int]] = []
+        newest = watermark
+        offset, page = 0, 64
+        more = True
+        while more:
+            rows = self.desk.store.summaries(limit=page, offset=offset)
+            offset += page
+            more = len(rows) == page and not first
+            for row in rows:
+                if row.updated_at < watermark:
+                    more = False
+                    break
+                newest = max(newest, row.updated_at)
+                seen.append((row.id, row.version))
+        changed = [pid for pid, v in seen if not first and self._versions.get(pid) != v]
+        for pid, v in seen:
+            self._versions[pid] = v
+        loop = self.loop
+        if changed and loop is not None and not loop.is_closed():
+            for pid in changed:
+                loop.call_soon_threadsafe(self.changed, pid)
+        return newest

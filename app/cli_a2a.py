@@ -1,0 +1,377 @@
+"""A2A verbs: the desk as an A2A endpoint, its tokens, and sending packs to other desks.
+
+    taskpack serve [--host 127.0.0.1] [--port 8788] [--public-url URL]
+    taskpack token add NAME                 mint a token a peer uses here (printed once)
+    taskpack token add NAME --remote [--url URL]   keep a token a peer gave you (stdin)
+    taskpack token list [--json]
+    taskpack token revoke NAME [--remote]
+    taskpack send FILE --to URL [--token-name NAME]
+    taskpack fetch-receipt [ID] [--wait SECONDS]   merge receipts of packs you sent
+
+Tokens live in the system keyring; the desk keeps only their names and sha256 (see
+docs/a2a.md). A token is read from standard input, never from the command line, so
+it does not end up in shell history or the process list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from taskpack.core.errors import NotFound, UsageError
+
+from .cli import EXIT_ERROR, EXIT_OK, emit_json, say, warn
+
+if TYPE_CHECKING:
+    from .a2a.store import A2AStore, SentRow
+    from .desk import Desk
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _with_desk(fn: Callable[[argparse.Namespace, Desk, A2AStore], int]) -> Handler:
+    @functools.wraps(fn)
+    def run(args: argparse.Namespace) -> int:
+        from .a2a.store import A2AStore
+        from .desk import Desk
+
+        desk = Desk.open()
+        try:
+            with A2AStore(desk.home) as store:
+                return fn(args, desk, store)
+        finally:
+            desk.close()
+
+    return run
+
+
+def _with_store(fn: Callable[[argparse.Namespace, A2AStore], int]) -> Handler:
+    """For token verbs: they need the home folder, not the passport store."""
+
+    @functools.wraps(fn)
+    def run(args: argparse.Namespace) -> int:
+        from . import paths
+        from .a2a.store import A2AStore
+
+        with A2AStore(paths.home()) as store:
+            return fn(args, store)
+
+    return run
+
+
+# --- serve ------------------------------------------------------------------------------
+
+
+@_with_desk
+def cmd_serve(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
+    from .a2a.handler import Limits
+    from .a2a.server import A2AServer
+
+    limits = Limits(blocking_timeout=args.blocking_timeout)
+    server = A2AServer(
+        desk,
+        args.host,
+        args.port,
+        public_url=args.public_url,
+        limits=limits,
+        log_level="info" if args.verbose else "warning",
+    )
+    try:
+        url = server.start()
+    except OSError as exc:
+        warn(
+            f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}). "
+            "Is another server running there? Pick another --port."
+        )
+        return EXIT_ERROR
+    say(f"Serving A2A 1.0 (HTTP+JSON) for this desk at {url}")
+    say(f"Agent Card: {url}/.well-known/agent-card.json")
+    if not any(t.kind == "accept" for t in store.tokens()):
+        say("No tokens yet: nobody can send anything. Make one with `taskpack token add NAME`.")
+    if args.host not in ("127.0.0.1", "::1", "localhost"):
+        warn(
+            "listening beyond this machine over plain HTTP: tokens and packs travel unencrypted; "
+            "put a TLS proxy in front of it."
+        )
+    say("Press Ctrl+C to stop.")
+    sys.stdout.flush()  # the address is what a supervising process waits for
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, on_signal)
+    try:
+        while not stop.wait(0.5):
+            if not server.running:
+                warn("the server stopped unexpectedly.")
+                return EXIT_ERROR
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.stop()
+    say("Stopped.")
+    return EXIT_OK
+
+
+# --- tokens -----------------------------------------------------------------------------
+
+
+@_with_store
+def cmd_token_add(args: argparse.Namespace, store: A2AStore) -> int:
+    from .a2a import tokens
+
+    if args.remote:
+        if sys.stdin.isatty():
+            sys.stderr.write(f"Paste the token for {args.name} and press Enter: ")
+            sys.stderr.flush()
+        secret = sys.stdin.readline().strip()
+        row = tokens.add_remote_token(store, args.name, secret, url=args.url)
+        if args.json:
+            emit_json({"name": row.name, "kind": row.kind, "url": row.url, "sha256": row.sha256})
+        else:
+            say(
+                f"Kept the token {row.name!r} in the system keyring"
+                + (f" for {row.url}" if row.url else "")
+                + "."
+            )
+        return EXIT_OK
+    if args.url:
+        raise UsageError("--url goes with --remote (a token a peer gave you)")
+    new = tokens.add_token(store, args.name)
+    if args.json:
+        emit_json({"name": new.name, "kind": "accept", "principal": new.name, "token": new.token})
+    else:
+        say(new.token)
+        sys.stderr.write(
+            f"taskpack: this is the token for {new.name!r}; it is shown once. Give it to them "
+            "over a channel you trust; they pass it with `--token-name` after "
+            "`taskpack token add NAME --remote`.\n"
+        )
+    return EXIT_OK
+
+
+@_with_store
+def cmd_token_list(args: argparse.Namespace, store: A2AStore) -> int:
+    rows = store.tokens()
+    if args.json:
+        emit_json(
+            [
+                {
+                    "name": r.name,
+                    "kind": r.kind,
+                    "url": r.url,
+                    "sha256": r.sha256,
+                    "created_at": r.created_at,
+                }
+                for r in rows
+            ]
+        )
+        return EXIT_OK
+    if not rows:
+        say("No tokens. Make one with `taskpack token add NAME`.")
+        return EXIT_OK
+    for r in rows:
+        what = "accepted here" if r.kind == "accept" else f"used for {r.url or 'sending'}"
+        say(f"{r.name:<24} {what:<40} sha256 {r.sha256[:12]}…  since {r.created_at}")
+    return EXIT_OK
+
+
+@_with_store
+def cmd_token_revoke(args: argparse.Namespace, store: A2AStore) -> int:
+    from .a2a import tokens
+
+    tokens.revoke(store, args.name, kind="remote" if args.remote else "accept")
+    say(
+        f"Revoked {args.name!r}: "
+        + ("removed from the keyring." if args.remote else "this desk no longer accepts it.")
+    )
+    return EXIT_OK
+
+
+# --- send and fetch -----------------------------------------------------------------------
+
+
+def _token(store: A2AStore, url: str, name: str | None) -> tuple[str | None, str | None]:
+    from .a2a import tokens
+
+    if name:
+        return tokens.get_secret(store, name, kind="remote"), name
+    row = store.remote_token_for_url(url)
+    if row is not None:
+        return tokens.get_secret(store, row.name, kind="remote"), row.name
+    return None, None
+
+
+@_with_desk
+def cmd_send(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
+    from .a2a.client import send_file
+
+    path: Path = args.file
+    if not path.is_file():
+        raise UsageError(
+            f"{path} is not a file", hint="Pack one with `taskpack pack ID --out FILE`."
+        )
+    token, name = _token(store, args.to, args.token_name)
+    if token is None:
+        warn(
+            "no token for this address: sending without one (add one with "
+            "`taskpack token add NAME --remote --url URL`)."
+        )
+    result = send_file(desk, store, path, args.to, token=token, token_name=name)
+    if args.json:
+        emit_json(result.to_data())
+        return EXIT_OK
+    say(f"Sent {path.name} to {result.url}: task {result.task_id} is {result.state}.")
+    text = result.to_data()["status"]
+    if text:
+        from .cli_store import safe
+
+        say(f"  {safe(text)}")
+    if result.sent and result.sent.local_passport:
+        say(
+            f"  Its receipt will come home to {result.sent.local_passport}: "
+            f"`taskpack fetch-receipt {result.sent.local_passport}`."
+        )
+    return EXIT_OK
+
+
+@_with_desk
+def cmd_fetch_receipt(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
+    from .a2a import tokens
+    from .a2a.client import fetch_receipts
+
+    rows: list[SentRow]
+    if args.id:
+        rows = store.sent(local_passport=args.id.strip().upper()) or store.sent(
+            remote_task_id=args.id.strip()
+        )
+        if args.from_url:
+            rows = [r for r in rows if r.url == args.from_url.rstrip("/")]
+        if not rows:
+            raise NotFound(
+                f"nothing was sent over A2A from or as {args.id!r}",
+                hint="Send a pack with `taskpack send FILE --to URL` first.",
+            )
+    else:
+        rows = store.sent(pending_only=True)
+        if not rows:
+            say("No sent tasks are waiting for a receipt.")
+            return EXIT_OK
+
+    def token_for(row: SentRow) -> str | None:
+        if args.token_name:
+            return tokens.get_secret(store, args.token_name, kind="remote")
+        if row.token_name and store.token("remote", row.token_name):
+            return tokens.get_secret(store, row.token_name, kind="remote")
+        found = store.remote_token_for_url(row.url)
+        return tokens.get_secret(store, found.name, kind="remote") if found else None
+
+    results = fetch_receipts(desk, store, rows, token_for=token_for, wait=args.wait)
+    if args.json:
+        emit_json([r.to_data() for r in results])
+        return EXIT_OK
+    for r in results:
+        if r.merged:
+            what = (
+                "was already merged"
+                if r.already
+                else (
+                    f"merged: answered {', '.join(r.answered) or 'nothing'}"
+                    + (f"; adopted {', '.join(r.adopted)}" if r.adopted else "")
+                )
+            )
+            say(f"{r.remote_task_id} → {r.local_passport}: the receipt {what}.")
+        else:
+            from .cli_store import safe
+
+            say(f"{r.remote_task_id} ({r.state}): {safe(r.note)}")
+    return EXIT_OK
+
+
+# --- registration -------------------------------------------------------------------------
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .a2a import DEFAULT_HOST, DEFAULT_PORT
+
+    p = sub.add_parser(
+        "serve",
+        help="serve this desk as an A2A 1.0 endpoint (HTTP+JSON)",
+        description="Serve this desk as an A2A 1.0 endpoint: other desks and "
+        "agents send packs to it, and read their tasks and receipts back.",
+    )
+    p.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
+    )
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--public-url", help="the address others reach it at (for the Agent Card)")
+    p.add_argument(
+        "--blocking-timeout",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how long a blocking send waits for the task to settle (default 1)",
+    )
+    p.add_argument("--verbose", action="store_true", help="log each request")
+    p.set_defaults(handler=cmd_serve)
+
+    p = sub.add_parser(
+        "token",
+        help="manage A2A bearer tokens (kept in the system keyring)",
+        description="Manage A2A bearer tokens; secrets live in the system keyring.",
+    )
+    tsub = p.add_subparsers(dest="token_verb", metavar="ACTION")
+    tsub.required = True
+    t = tsub.add_parser("add", help="mint a token a peer uses here (printed once), or --remote")
+    t.add_argument("name", help="who it is for: the principal its tasks belong to")
+    t.add_argument(
+        "--remote",
+        action="store_true",
+        help="keep a token a peer gave you (read from standard input)",
+    )
+    t.add_argument("--url", help="with --remote: the desk it is for (send finds it by address)")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(handler=cmd_token_add)
+    t = tsub.add_parser("list", help="list tokens (names and hashes, never secrets)")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(handler=cmd_token_list)
+    t = tsub.add_parser("revoke", help="stop accepting a token and delete its secret")
+    t.add_argument("name")
+    t.add_argument("--remote", action="store_true", help="a token a peer gave you")
+    t.set_defaults(handler=cmd_token_revoke)
+
+    p = sub.add_parser("send", help="send a pack to another desk (or A2A agent) over A2A")
+    p.add_argument("file", type=Path, help="a .taskpack or .taskpack.json")
+    p.add_argument("--to", required=True, metavar="URL", help="the other desk's address")
+    p.add_argument(
+        "--token-name", metavar="NAME", help="the token to present (see `token add --remote`)"
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_send)
+
+    p = sub.add_parser(
+        "fetch-receipt",
+        help="bring receipts of sent packs home and merge them",
+        description="Read the tasks your sent packs became; merge each receipt "
+        "into the passport that asked (spec §4.4.1).",
+    )
+    p.add_argument("id", nargs="?", help="a local passport id or a remote task id (default: all)")
+    p.add_argument("--from", dest="from_url", metavar="URL", help="only tasks sent to this address")
+    p.add_argument("--token-name", metavar="NAME")
+    p.add_argument(
+        "--wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait up to this long for a receipt to appear (streams)",
+    )
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_fetch_receipt)
