@@ -10,13 +10,15 @@ banner at the top of the right side.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
+import time
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QMimeData, QModelIndex, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QMimeData, QModelIndex, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -65,13 +67,17 @@ PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx", ".json")
 CHAT_TEXT_LIMIT = 32 * 1024
 #: how many discarded packs are remembered (by content digest) so the watcher stays quiet
 DISMISSED_KEEP = 500
+#: seconds; switching back to the window re-reads the list if it is older than this
+REFRESH_ON_ACTIVATE_AFTER = 5.0
 
 
 def samples_dir() -> Path:
     return Path(str(resources.files("taskpack.resources") / "samples"))
 
 
+@functools.cache
 def sample_packs() -> list[Path]:
+    """The sample packs shipped in resources/samples, handoffs first (read once)."""
     folder = samples_dir()
     if not folder.is_dir():
         return []
@@ -132,6 +138,8 @@ class MainWindow(QMainWindow):
         self._highlight: dict[str, tuple[set[str], str]] = {}
         self._loaded = False
         self._refresh_pending = False
+        self._refresh_again = False
+        self._refreshed_at = 0.0
         self.detail: Detail | None = None
         self.bridge: Any = None
         self.tray: QSystemTrayIcon | None = None
@@ -311,18 +319,24 @@ class MainWindow(QMainWindow):
     def refresh(self) -> None:
         """Reload the passports (in the background); incoming rows stay."""
         if self._refresh_pending:
+            self._refresh_again = True  # a change after that read started: read once more
             return
         self._refresh_pending = True
+        self._refresh_again = False
+        self._refreshed_at = time.monotonic()
         self.jobs.run(lambda p, c: ops.load_rows(self.desk, self._senders, p, c),
                       title=tr("Reading the desk…"), on_done=self._rows_loaded,
                       on_error=self._rows_failed, show_progress=False)  # fmt: skip
 
     def _rows_failed(self, message: str) -> None:
         self._refresh_pending = False
+        self._refresh_again = False
         self.error(message)
 
     def _rows_loaded(self, rows: list[PassportRow]) -> None:
         self._refresh_pending = False
+        if self._refresh_again:
+            self.refresh()
         self._loaded = True
         current = self._current
         self.model.set_passports(rows)
@@ -360,7 +374,7 @@ class MainWindow(QMainWindow):
     def _update_welcome(self) -> None:
         empty = self._loaded and self.model.rowCount() == 0
         self.welcome_samples.setVisible(empty)
-        self.samples_button.setVisible(bool(sample_packs()))
+        self.samples_button.setVisible(bool(sample_packs()))  # cached: no disk here
         if self._current is None and self.stack.currentWidget() is not self.welcome:
             self.stack.setCurrentWidget(self.welcome)
 
@@ -439,6 +453,7 @@ class MainWindow(QMainWindow):
         if not paths:
             return
         for p in reversed(paths):
+            self._reviews.pop(p, None)  # opened again: read it again (it may have changed)
             self._add_incoming(p, title=p.name)
         self.incoming_box.setChecked(False)
         self.select_key("file:" + str(paths[0]))
@@ -924,6 +939,14 @@ class MainWindow(QMainWindow):
             return
         event.acceptProposedAction()
         QTimer.singleShot(0, lambda: self.open_files(paths))
+
+    def changeEvent(self, event: QEvent) -> None:
+        # the CLI or an agent may have changed the store from another process: coming back
+        # to the window reads the list again (at most every few seconds)
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
+                and time.monotonic() - self._refreshed_at > REFRESH_ON_ACTIVATE_AFTER):  # fmt: skip
+            self.refresh()
+        super().changeEvent(event)
 
     # -- closing -------------------------------------------------------------------------
 

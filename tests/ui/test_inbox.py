@@ -103,3 +103,16 @@ def test_open_dialog_and_command_line_paths(tmp_path: Path, qtbot: QtBot, make_d
     assert [r.path for r in window.model.incoming()] == [pack.resolve()]
     window.open_files([tmp_path / "missing.taskpack"])
     assert "is not a file" in window.banner.text()
+
+
+def test_changes_made_elsewhere_appear_on_refresh(tmp_path: Path, qtbot: QtBot, make_desk, make_window) -> None:
+    desk = make_desk(RECEIVER)
+    window = make_window(desk)
+    from taskpack.app.desk import Desk
+
+    with Desk(desk.home, RECEIVER) as cli:  # e.g. an agent using `taskpack` on the same store
+        cli.new("Made by the agent", "A goal")
+    window.refresh()
+    window.refresh()  # asked again while the first read runs: read once more, not lost
+    settle(qtbot, window)
+    assert visible_titles(window) == ["Made by the agent"]
