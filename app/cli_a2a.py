@@ -275,11 +275,16 @@ def cmd_fetch_receipt(args: argparse.Namespace, desk: Desk, store: A2AStore) -> 
         return tokens.get_secret(store, found.name, kind="remote") if found else None
 
     results = fetch_receipts(desk, store, rows, token_for=token_for, wait=args.wait)
+    code = EXIT_ERROR if any(r.error for r in results) else EXIT_OK
     if args.json:
         emit_json([r.to_data() for r in results])
-        return EXIT_OK
+        return code
+    from .cli_store import safe
+
     for r in results:
-        if r.merged:
+        if r.error:
+            warn(f"{r.remote_task_id} ({r.url}): {r.error}")
+        elif r.merged:
             what = (
                 "was already merged"
                 if r.already
@@ -290,10 +295,8 @@ def cmd_fetch_receipt(args: argparse.Namespace, desk: Desk, store: A2AStore) -> 
             )
             say(f"{r.remote_task_id} → {r.local_passport}: the receipt {what}.")
         else:
-            from .cli_store import safe
-
             say(f"{r.remote_task_id} ({r.state}): {safe(r.note)}")
-    return EXIT_OK
+    return code
 
 
 # --- registration -------------------------------------------------------------------------

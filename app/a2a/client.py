@@ -23,9 +23,8 @@ import asyncio
 import contextlib
 import hashlib
 import os
-import secrets
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,6 +95,7 @@ class FetchResult:
     answered: list[str] = field(default_factory=list)
     adopted: list[str] = field(default_factory=list)
     note: str = ""
+    error: str | None = None
 
     def to_data(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -355,65 +355,72 @@ def fetch_receipts(
     store: A2AStore,
     rows: Sequence[SentRow],
     *,
-    token_for: Any,
+    token_for: Callable[[SentRow], str | None],
     wait: float = 0.0,
 ) -> list[FetchResult]:
-    """For each sent task: read it, and merge its receipt (if there is one) into the asker."""
+    """For each sent task: read it, and merge its receipt (if there is one) into the asker.
+
+    One task's failure (the other desk is down, the receipt is refused) is reported in its
+    result and does not stop the others."""
     results: list[FetchResult] = []
     for row in rows:
-        token = token_for(row)
-        if wait > 0:
-            task = asyncio.run(
-                wait_for_receipt_async(row.url, token, row.remote_task_id, wait=wait)
-            )
-        else:
-            task = asyncio.run(get_task_async(row.url, token, row.remote_task_id))
-        result = FetchResult(
-            row.url,
-            row.remote_task_id,
-            row.local_passport,
-            str(pb.TaskState.Name(task.status.state)),
-        )
+        result = FetchResult(row.url, row.remote_task_id, row.local_passport, "unknown")
         results.append(result)
-        fd, name = tempfile.mkstemp(prefix="receipt-", suffix=".taskpack", dir=store.dir)
-        os.close(fd)
-        tmp = Path(name)
         try:
-            if not asyncio.run(_receipt_bytes(row.url, token, task, tmp)):
-                result.note = f"no receipt yet ({_status_text(task)})"
-                continue
-            if tmp.stat().st_size == 0:
-                result.note = "the receipt artifact is empty"
-                continue
-            suffix = ".taskpack.json" if tmp.read_bytes()[:1] == b"{" else ".taskpack"
-            land = tmp.with_name(f"{tmp.stem}-{secrets.token_hex(4)}{suffix}")
-            os.replace(tmp, land)
-            tmp = land
-            review = desk.review(tmp)
-            if review.kind != "receipt":
-                raise RemoteError(
-                    f"the artifact 'receipt' of {row.remote_task_id} is a {review.kind}, not a receipt"
-                )
-            target = review.receipt_target
-            if row.local_passport is None:
-                raise NotFound(
-                    f"the task {row.remote_task_id} was not sent from a passport of this desk",
-                    hint="Land the receipt by hand on the desk that asked.",
-                )
-            if target != row.local_passport:
-                raise RemoteError(
-                    f"the receipt answers {target}, but {row.remote_task_id} was sent from "
-                    f"{row.local_passport}; it was not merged"
-                )
-            outcome = desk.merge_receipt(tmp, into=target)
-            store.mark_merged(row.seq, review.content_digest)
-            result.merged = True
-            result.already = outcome.already
-            result.answered = list(outcome.answered)
-            result.adopted = [new for _old, new in outcome.adopted]
-        finally:
-            tmp.unlink(missing_ok=True)
+            _fetch_one(desk, store, row, token_for(row), wait, result)
+        except TaskPackError as exc:
+            result.error = str(exc)
     return results
+
+
+def _fetch_one(
+    desk: Desk, store: A2AStore, row: SentRow, token: str | None, wait: float, result: FetchResult
+) -> None:
+    if wait > 0:
+        task = asyncio.run(wait_for_receipt_async(row.url, token, row.remote_task_id, wait=wait))
+    else:
+        task = asyncio.run(get_task_async(row.url, token, row.remote_task_id))
+    result.state = str(pb.TaskState.Name(task.status.state))
+    fd, name = tempfile.mkstemp(prefix="receipt-", suffix=".part", dir=store.dir)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        if not asyncio.run(_receipt_bytes(row.url, token, task, tmp)):
+            result.note = f"no receipt yet ({_status_text(task)})"
+            return
+        with open(tmp, "rb") as f:
+            head = f.read(1)
+        if not head:
+            result.note = "the receipt artifact is empty"
+            return
+        # the file's name is ours; the sender's filename is data and never a path here
+        land = tmp.with_name(f"{tmp.stem}{'.taskpack.json' if head == b'{' else '.taskpack'}")
+        os.replace(tmp, land)
+        tmp = land
+        review = desk.review(tmp)
+        if review.kind != "receipt":
+            raise RemoteError(
+                f"the artifact 'receipt' of {row.remote_task_id} is a {review.kind}, not a receipt"
+            )
+        target = review.receipt_target
+        if row.local_passport is None:
+            raise NotFound(
+                f"the task {row.remote_task_id} was not sent from a passport of this desk",
+                hint="Land the receipt by hand on the desk that asked.",
+            )
+        if target != row.local_passport:
+            raise RemoteError(
+                f"the receipt answers {target}, but {row.remote_task_id} was sent from "
+                f"{row.local_passport}; it was not merged"
+            )
+        outcome = desk.merge_receipt(tmp, into=target)
+        store.mark_merged(row.seq, review.content_digest)
+        result.merged = True
+        result.already = outcome.already
+        result.answered = list(outcome.answered)
+        result.adopted = [new for _old, new in outcome.adopted]
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def task_json(task: pb.Task) -> dict[str, Any]:

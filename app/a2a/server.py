@@ -27,9 +27,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import re
 import socket
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +63,7 @@ from .handler import DeskRequestHandler, Limits
 from .hub import Hub
 from .receipts import ReceiptPublisher
 from .store import A2AStore
-from .tokens import principal_for
+from .tokens import principal_for, token_hash
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
@@ -71,7 +73,7 @@ log = logging.getLogger(__name__)
 CARD_PATH = "/.well-known/agent-card.json"
 SUPPORTED_EXTENSIONS = frozenset({EXTENSION_URI})
 VERSION_RE = re.compile(r"^1\.0(\.\d+)?$")
-MAX_BODY_BYTES = 64 << 20
+MAX_BODY_BYTES = 32 << 20
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -140,12 +142,21 @@ def _json(status: int, body: dict[str, Any], headers: dict[str, str] | None = No
 class Gate:
     """ASGI middleware in front of the A2A routes (see the module doc)."""
 
+    #: a principal found for a token hash is trusted this long; a revoked token stops
+    #: working within this many seconds (the lookup is a database read, kept off the loop)
+    PRINCIPAL_TTL = 1.0
+    #: bodies above this size are parsed (in memory, by the SDK) at most `BIG_AT_ONCE` at a time
+    BIG_BODY = 4 << 20
+    BIG_AT_ONCE = 2
+
     def __init__(
         self, app: ASGIApp, store: A2AStore, *, max_body_bytes: int = MAX_BODY_BYTES
     ) -> None:
         self.app = app
         self.store = store
         self.max_body_bytes = max_body_bytes
+        self._principals: dict[str, tuple[float, str | None]] = {}
+        self._big: asyncio.Semaphore | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -160,7 +171,8 @@ class Gate:
         if scope["path"] == CARD_PATH:
             await self.app(scope, receive, send)
             return
-        refusal = self._refuse(scope, headers)
+        principal = await self._principal(headers)
+        refusal = self._refuse(scope, headers, principal)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -170,12 +182,36 @@ class Gate:
                 await self._too_large()(scope, receive, send)
                 return
             receive = _replay(body)
+            size = len(body)
+        else:
+            size = int(headers.get("content-length") or 0)
+        if size > self.BIG_BODY:
+            if self._big is None:
+                self._big = asyncio.Semaphore(self.BIG_AT_ONCE)
+            async with self._big:
+                await self.app(scope, receive, send)
+            return
         await self.app(scope, receive, send)
 
-    def _refuse(self, scope: Scope, headers: Headers) -> Response | None:
+    async def _principal(self, headers: Headers) -> str | None:
         scheme, _, token = headers.get("authorization", "").partition(" ")
-        principal = principal_for(self.store, token.strip()) if scheme.lower() == "bearer" else None
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            return None
+        now = time.monotonic()
+        key = token_hash(token)
+        hit = self._principals.get(key)
+        if hit is not None and now - hit[0] < self.PRINCIPAL_TTL:
+            return hit[1]
+        principal = await asyncio.to_thread(principal_for, self.store, token)
+        if len(self._principals) > 4096:
+            self._principals.clear()
+        self._principals[key] = (now, principal)
+        return principal
+
+    def _refuse(self, scope: Scope, headers: Headers, principal: str | None) -> Response | None:
         if principal is None:
+            token = headers.get("authorization", "").partition(" ")[2].strip()
             why = (
                 "A bearer token is required" if not token else "The bearer token is not valid here"
             )
@@ -450,7 +486,8 @@ class A2AServer:
             # and without it every response waits ~40 ms for a delayed ACK
             sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
             try:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if os.name == "posix":  # elsewhere it would let another process share the port
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 sock.bind((self.host, self.port))
                 sock.listen(512)
             except OSError:

@@ -101,6 +101,22 @@ def test_send_a_handoff_lands_it_in_the_inbox_and_returns_a_task(desk_b, serve, 
     assert len(task.history) == 0  # transcripts do not travel
 
 
+def test_without_the_extension_activated_the_task_carries_no_extension_metadata(
+    desk_b, serve, tmp_path
+):
+    server = serve(desk_b)
+    token = issue(desk_b, "alice")
+    pack = flat_pack(tmp_path / "h.taskpack.json", title="Plain")
+
+    async def go():
+        async with sdk_client(server.url, token, extensions=False) as client:
+            return await send(client, pack_message(pack, message_id="m-plain"))
+
+    task = run(go())
+    assert ext(task) == {} and not task.status.message.extensions
+    assert "Open asks: a1: What is the budget?" in task.status.message.parts[0].text
+
+
 def test_a_duplicate_send_returns_the_prior_task_and_lands_once(desk_b, serve, tmp_path):
     server = serve(desk_b)
     token = issue(desk_b, "alice")

@@ -1,0 +1,172 @@
+"""A2A benchmark: latency of sending a 1 MiB pack to a desk over loopback.
+
+Each send is a real ``POST /message:send`` (ProtoJSON, the pack inline as base64 raw
+bytes) to an `A2AServer` on 127.0.0.1: authentication, idempotency record, the pack
+written to a temporary file and landed through the desk (a new passport each time: every
+pack is distinct), the Task built and returned. Sends go one at a time on a kept-alive
+connection, so the numbers are latency, not throughput.
+
+The baseline, measured in the same run on the same machine: the same bodies POSTed to
+a trivial Starlette route served the same way (uvicorn on a thread), which reads the
+body and answers ``{}``. These machines are noisy; the ratio is the number to watch.
+
+    python benchmarks/bench_a2a.py [--sends 60] [--mib 1] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import shutil
+import socket
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import keyring
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from taskpack.app.a2a import MEDIA_BAG, tokens
+from taskpack.app.a2a.handler import Limits
+from taskpack.app.a2a.server import A2AServer
+from taskpack.app.a2a.store import A2AStore
+from taskpack.app.desk import Desk
+
+
+def make_packs(root: Path, count: int, size: int) -> list[Path]:
+    """`count` distinct handoffs, each `size` bytes on disk (one incompressible file)."""
+    desk = Desk(root / "sender", machine="bench-sender", actor="bench")
+    packs = []
+    try:
+        for n in range(count):
+            lp = desk.new(f"bench {n}", "measure a send")
+            desk.add_ask(lp.id, "Does it land?", "yes or no")
+            data = root / f"luggage-{n}.bin"
+            data.write_bytes(os.urandom(size - 4096))  # the bag's own files make up the rest
+            out = root / f"pack-{n}.taskpack"
+            desk.pack(lp.id, out, files=[data])
+            data.unlink()
+            packs.append(out)
+    finally:
+        desk.close()
+    return packs
+
+
+def body_of(path: Path, n: int) -> bytes:
+    message = {
+        "messageId": f"bench-{n}",
+        "role": "ROLE_USER",
+        "parts": [
+            {
+                "raw": base64.b64encode(path.read_bytes()).decode(),
+                "filename": path.name,
+                "mediaType": MEDIA_BAG,
+            }
+        ],
+    }
+    return json.dumps({"message": message, "configuration": {"returnImmediately": True}}).encode()
+
+
+class Trivial:
+    """A Starlette route that reads the body and answers {} — served like the desk is."""
+
+    def __init__(self) -> None:
+        async def sink(request: Request) -> JSONResponse:
+            await request.body()
+            return JSONResponse({})
+
+        app = Starlette(routes=[Route("/message:send", sink, methods=["POST"])])
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+        self.thread = threading.Thread(
+            target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])), daemon=True
+        )
+
+    def __enter__(self) -> Trivial:
+        self.thread.start()
+        while not self.server.started:
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def measure(url: str, bodies: list[bytes], headers: dict[str, str]) -> list[float]:
+    out = []
+    with httpx.Client(headers={**headers, "content-type": "application/json"}, timeout=60) as http:
+        http.post(f"{url}/message:send", content=bodies[0])  # warm up the connection
+        for body in bodies[1:]:
+            t = time.perf_counter()
+            r = http.post(f"{url}/message:send", content=body)
+            out.append(time.perf_counter() - t)
+            if r.status_code != 200:
+                raise SystemExit(f"send failed: HTTP {r.status_code} {r.text[:300]}")
+    return out
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sends", type=int, default=60)
+    ap.add_argument("--mib", type=float, default=1.0)
+    ap.add_argument("--keep", type=Path, help="keep the work folder here")
+    args = ap.parse_args()
+    keyring.set_keyring(tokens.MemoryKeyring())  # never the real keyring
+    root = Path(tempfile.mkdtemp(prefix="bench-a2a-")) if not args.keep else args.keep
+    root.mkdir(parents=True, exist_ok=True)
+    size = int(args.mib * (1 << 20))
+    try:
+        t = time.perf_counter()
+        packs = make_packs(root, args.sends + 1, size)
+        bodies = [body_of(p, n) for n, p in enumerate(packs)]
+        print(f"made {len(packs)} packs of {packs[0].stat().st_size} bytes "
+              f"(bodies {len(bodies[0])} bytes) in {time.perf_counter() - t:.1f} s")  # fmt: skip
+
+        with Trivial() as trivial:
+            base = measure(trivial.url, bodies, {})
+
+        desk = Desk(root / "receiver", machine="bench-receiver")
+        with A2AStore(desk.home) as store:
+            token = tokens.add_token(store, "bench").token
+        server = A2AServer(desk, "127.0.0.1", 0, limits=Limits(blocking_timeout=0))
+        server.start()
+        try:
+            headers = {"Authorization": f"Bearer {token}", "A2A-Version": "1.0"}
+            a2a = measure(server.url, bodies, headers)
+        finally:
+            server.stop()
+            landed = desk.store.count()
+            desk.close()
+        assert landed == len(bodies), f"{landed} passports for {len(bodies)} sends"
+
+        print(f"\n{'':28}{'p50 ms':>10}{'p99 ms':>10}{'mean ms':>10}")
+        for name, xs in (("baseline (trivial POST)", base), ("A2A send + landing", a2a)):
+            print(f"{name:28}{pct(xs, 50) * 1e3:10.1f}{pct(xs, 99) * 1e3:10.1f}"
+                  f"{statistics.mean(xs) * 1e3:10.1f}")  # fmt: skip
+        print(f"\nratio A2A/baseline: p50 {pct(a2a, 50) / pct(base, 50):.1f}x, "
+              f"p99 {pct(a2a, 99) / pct(base, 99):.1f}x  ({len(a2a)} sends each)")  # fmt: skip
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""The lifecycle → A2A state table, and the edges of the endpoint's surface."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from a2a.types import a2a_pb2 as pb
+from a2a.utils.errors import InvalidParamsError
+from a2a_testkit import V1, flat_pack, issue, pack_message, run, sdk_client, send_body
+from taskpack.app.a2a import mapping
+from taskpack.core import lifecycle
+
+TS = pb.TaskState
+
+
+def test_every_lifecycle_state_has_an_a2a_state():
+    for state in lifecycle.STATES:
+        waits = lifecycle.WAITING_ON if state == "waiting" else (None,)
+        for waiting_on in waits:
+            row = mapping.state_row(state, waiting_on)
+            assert row.state == state, (state, waiting_on)
+    assert len(mapping.STATE_TABLE) == 12
+
+
+@pytest.mark.parametrize(
+    "state, waiting_on, asks, expected",
+    [
+        ("requested", None, 0, TS.TASK_STATE_SUBMITTED),
+        ("waiting", "owner_approval", 0, TS.TASK_STATE_SUBMITTED),
+        ("waiting", "owner_approval", 2, TS.TASK_STATE_INPUT_REQUIRED),  # an open ask needs input
+        ("working", None, 0, TS.TASK_STATE_WORKING),
+        ("waiting", "human", 0, TS.TASK_STATE_INPUT_REQUIRED),
+        ("approval", None, 0, TS.TASK_STATE_WORKING),
+        ("completed", None, 1, TS.TASK_STATE_COMPLETED),  # an ended task ignores its asks
+        ("rejected", None, 0, TS.TASK_STATE_REJECTED),
+        ("cancelled", None, 3, TS.TASK_STATE_CANCELED),
+    ],
+)
+def test_the_state_table(state, waiting_on, asks, expected):
+    assert mapping.a2a_state(state, waiting_on, asks) == expected
+
+
+def test_terminal_and_interrupted_states_settle_a_blocking_send():
+    assert mapping.settled(TS.TASK_STATE_INPUT_REQUIRED)
+    assert mapping.settled(TS.TASK_STATE_COMPLETED)
+    assert not mapping.settled(TS.TASK_STATE_SUBMITTED)
+    assert not mapping.settled(TS.TASK_STATE_WORKING)
+
+
+def test_unknown_routes_and_tenant_prefixes_answer_in_the_error_shape(desk_b, serve, tmp_path):
+    server = serve(desk_b)
+    token = issue(desk_b, "alice")
+    headers = {**V1, "Authorization": f"Bearer {token}"}
+    pack = flat_pack(tmp_path / "a.taskpack.json", title="T")
+    for path in ("/nothing-here", "/some-tenant/tasks"):
+        raw = httpx.get(f"{server.url}{path}", headers=headers)
+        assert raw.status_code == 404
+        assert raw.json()["error"]["details"][0]["domain"] == "a2a-protocol.org"
+    raw = httpx.post(
+        f"{server.url}/some-tenant/message:send", json=send_body(pack, "m"), headers=headers
+    )
+    assert raw.status_code in (404, 405) and desk_b.store.count() == 0
+
+
+def test_a_bad_pack_on_message_stream_is_an_error_before_any_event(desk_b, serve, tmp_path):
+    server = serve(desk_b)
+    token = issue(desk_b, "alice")
+    bad = tmp_path / "bad.taskpack"
+    bad.write_bytes(b"PK\x03\x04 not a zip at all")
+    raw = httpx.post(
+        f"{server.url}/message:stream",
+        json=send_body(bad, "m"),
+        headers={**V1, "Authorization": f"Bearer {token}"},
+    )
+    assert raw.status_code == 400 and raw.headers["content-type"].startswith("application/json")
+
+    async def go():
+        async with sdk_client(server.url, token, streaming=True) as client:
+            request = pb.SendMessageRequest(message=pack_message(bad, message_id="m2"))
+            with pytest.raises(InvalidParamsError):
+                async for _ in client.send_message(request):
+                    pass
+
+    run(go())
+
+
+def test_a_message_without_message_id_or_with_two_packs_is_refused(desk_b, serve, tmp_path):
+    server = serve(desk_b)
+    token = issue(desk_b, "alice")
+    one = flat_pack(tmp_path / "one.taskpack.json", title="One")
+    two = flat_pack(tmp_path / "two.taskpack.json", title="Two")
+    headers = {**V1, "Authorization": f"Bearer {token}"}
+    body = send_body(one, "")
+    raw = httpx.post(f"{server.url}/message:send", json=body, headers=headers)
+    assert raw.status_code == 400 and "messageId" in raw.json()["error"]["message"]
+    body = send_body(one, "m-two")
+    body["message"]["parts"] += send_body(two, "x")["message"]["parts"]
+    raw = httpx.post(f"{server.url}/message:send", json=body, headers=headers)
+    assert raw.status_code == 400 and "one pack per message" in raw.json()["error"]["message"]
+    assert desk_b.store.count() == 0

@@ -1,0 +1,88 @@
+"""Tokens: secrets in the keyring (in-memory here), a non-secret index in the home, the
+server resolving a bearer by its hash; `taskpack token add|list|revoke`."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import httpx
+import pytest
+from a2a_testkit import V1
+from taskpack.app import cli
+from taskpack.app.a2a import tokens
+from taskpack.app.a2a.store import A2AStore
+from taskpack.core.errors import NotFound, UsageError
+
+
+def _files_contain(root, needle: str) -> list[str]:
+    hits = []
+    for path in root.rglob("*"):
+        if path.is_file() and needle.encode() in path.read_bytes():
+            hits.append(str(path))
+    return hits
+
+
+def test_a_token_lives_in_the_keyring_and_only_its_hash_in_the_home(desk_b, memory_keyring):
+    with A2AStore(desk_b.home) as store:
+        new = tokens.add_token(store, "alice")
+        assert new.token.startswith("tpk_") and len(new.token) > 40
+        assert tokens.principal_for(store, new.token) == "alice"
+        assert tokens.principal_for(store, new.token + "x") is None
+        [row] = store.tokens()
+        assert row.sha256 == tokens.token_hash(new.token)
+        assert list(memory_keyring.entries.values()) == [new.token]
+        with pytest.raises(UsageError):
+            tokens.add_token(store, "alice")  # one token per name
+        with pytest.raises(UsageError):
+            tokens.add_token(store, "not a name!")
+        store.close()
+    assert _files_contain(desk_b.home, new.token) == []  # never a plaintext file
+
+
+def test_two_desks_on_one_machine_keep_their_keyring_entries_apart(desks, memory_keyring):
+    a, b = desks("desk-a"), desks("desk-b")
+    with A2AStore(a.home) as sa, A2AStore(b.home) as sb:
+        tokens.add_remote_token(sa, "peer", "tpk_for-a")
+        tokens.add_remote_token(sb, "peer", "tpk_for-b")
+        assert tokens.get_secret(sa, "peer") == "tpk_for-a"
+        assert tokens.get_secret(sb, "peer") == "tpk_for-b"
+        tokens.revoke(sa, "peer", kind="remote")
+        with pytest.raises(NotFound):
+            tokens.get_secret(sa, "peer")
+        assert tokens.get_secret(sb, "peer") == "tpk_for-b"
+
+
+def test_the_cli_prints_a_token_once_lists_names_and_revokes(desk_b, serve, monkeypatch, capsys):
+    monkeypatch.setenv("TASKPACK_HOME", str(desk_b.home))
+    monkeypatch.setenv("TASKPACK_MACHINE", desk_b.machine)
+    assert cli.main(["token", "add", "carol"]) == 0
+    out, err = capsys.readouterr()
+    token = out.strip()
+    assert token.startswith("tpk_") and "shown once" in err
+    assert cli.main(["token", "list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [(t["name"], t["kind"]) for t in listed] == [("carol", "accept")]
+    assert token not in json.dumps(listed)
+
+    server = serve(desk_b)
+    headers = {**V1, "Authorization": f"Bearer {token}"}
+    assert httpx.get(f"{server.url}/tasks", headers=headers).status_code == 200
+    assert cli.main(["token", "revoke", "carol"]) == 0
+    time.sleep(1.1)  # the gate trusts a looked-up token for at most a second
+    assert httpx.get(f"{server.url}/tasks", headers=headers).status_code == 401
+    assert cli.main(["token", "revoke", "carol"]) == 1  # a second revoke: not found
+    assert "no accept token named 'carol'" in capsys.readouterr().err
+
+
+def test_a_missing_keyring_is_one_clear_sentence(desk_b, monkeypatch, capsys):
+    import keyring
+    from keyring.backends import fail
+
+    keyring.set_keyring(fail.Keyring())
+    monkeypatch.setenv("TASKPACK_HOME", str(desk_b.home))
+    assert cli.main(["token", "add", "dave"]) == 1
+    err = capsys.readouterr().err
+    assert "keyring" in err and "Traceback" not in err
+    with A2AStore(desk_b.home) as store:
+        assert store.tokens() == []  # nothing half-made
