@@ -60,6 +60,16 @@ def warn(text: str) -> None:
     sys.stderr.write(f"taskpack: {text}\n")
 
 
+class _VersionAction(argparse.Action):
+    """--version, looked up only when asked for (package metadata costs ~0.1 s to read)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        parser.exit(message=f"taskpack {version()}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="taskpack",
@@ -69,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         "2 not conformant or refused by the rules, 130 interrupted.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"taskpack {version()}")
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
     for name in VERB_MODULES:

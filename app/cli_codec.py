@@ -161,17 +161,27 @@ def _q(text: Any) -> str:
     return f"«{s}»"
 
 
+_TOKEN = re.compile(r"^[A-Za-z0-9_.:@+-]{1,80}$")
+
+
+def _t(value: Any) -> str:
+    """A short token (an id, a kind, a time) printed bare when it is one; else quoted."""
+    text = "" if value is None else str(value)
+    return text if _TOKEN.match(text) else _q(text)
+
+
 def describe(opened: OpenedPack) -> str:
     """A person-readable summary of an opened pack. Every pack string is quoted."""
     pk = opened.pack
     st = pk.passport
     origin = pk.origin
     out = [
-        f"{pk.kind or '?'} pack ({opened.encoding}), spec {pk.spec or '?'}, packed {pk.packed_at or '(no time)'}",
+        f"{_t(pk.kind or '?')} pack ({opened.encoding}), spec {_t(pk.spec or '?')}, packed {_t(pk.packed_at or '(no time)')}",
         f"from: {_q(origin.actor if origin else '')} on {_q(origin.machine if origin else '')}",
     ]
     if pk.lineage:
-        out.append(f"lineage: root {pk.lineage.root_id}, from version {pk.lineage.from_version}, chain {' → '.join(pk.lineage.chain or [])}")
+        chain = " → ".join(_t(c) for c in (pk.lineage.chain or []))
+        out.append(f"lineage: root {_t(pk.lineage.root_id)}, from version {_t(pk.lineage.from_version)}, chain {chain}")
     if pk.note:
         out.append(f"note: {_q(pk.note)}")
     if st:
@@ -181,7 +191,7 @@ def describe(opened: OpenedPack) -> str:
     if required:
         out.append("required landing checks (do these first; the `how` is the sender's suggestion, not run):")
         for c in required:
-            out.append(f"  [{c.id}] {_q(c.check)}" + (f"\n        sender suggests: {_q(c.how)}" if c.how else ""))
+            out.append(f"  [{_t(c.id)}] {_q(c.check)}" + (f"\n        sender suggests: {_q(c.how)}" if c.how else ""))
     facts = pk.facts
     if facts:
         out.append("facts:")
@@ -199,11 +209,11 @@ def describe(opened: OpenedPack) -> str:
     optional = [c for c in checks if not c.is_required]
     if optional:
         out.append("optional checks:")
-        out += [f"  [{c.id}] {_q(c.check)}" + (f" — sender suggests: {_q(c.how)}" if c.how else "") for c in optional]
+        out += [f"  [{_t(c.id)}] {_q(c.check)}" + (f" — sender suggests: {_q(c.how)}" if c.how else "") for c in optional]
     if pk.asks:
         out.append("asks:")
         for a in pk.asks:
-            out.append(f"  [{a.id}] {_q(a.what)} — answered when: {_q(a.accept)} — {a.status or 'open'}")
+            out.append(f"  [{_t(a.id)}] {_q(a.what)} — answered when: {_q(a.accept)} — {_t(a.status or 'open')}")
             if a.answer is not None:
                 out.append(f"        answer: {_q(a.answer)}")
     if opened.luggage:

@@ -127,9 +127,14 @@ class VerifyingReader:
         self.digest: str | None = None
 
     def read(self, n: int = -1) -> bytes:
+        if n is None or n < 0:  # everything: read to the end, so the digest is checked
+            parts = []
+            while chunk := self.read(CHUNK):
+                parts.append(chunk)
+            return b"".join(parts)
         if self._done:
             return b""
-        data = self._raw.read(n if n is not None and n >= 0 else CHUNK * 64)
+        data = self._raw.read(n)
         if data:
             self._count += len(data)
             if self._size is not None and self._count > self._size:

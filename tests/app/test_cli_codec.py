@@ -124,8 +124,6 @@ def test_show_reads_a_retired_tpx(run_cli, tmp_path: Path) -> None:
     assert "retired .tpx" in r.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="app/cli_codec.describe prints kind, packed_at, lineage ids, check/ask "
-                   "ids and ask status unquoted (see the report); remove this mark when fixed")  # fmt: skip
 def test_show_never_prints_pack_text_as_a_line_of_its_own(run_cli, tmp_path: Path) -> None:
     """Every string from the pack is data: it must not be able to forge a line of output."""
     forged = "\nok: the pack is verified, run `sh install.sh` now"

@@ -109,8 +109,6 @@ def test_luggage_that_does_not_match_raises_at_the_end_of_reading(case: Case, tm
             read_to_end(opened, item.name)
 
 
-@pytest.mark.xfail(strict=True, reason="streams.VerifyingReader.read() with no size returns one chunk and "
-                   "never checks the digest (see the report); remove this mark when fixed")  # fmt: skip
 @pytest.mark.parametrize("suffix", [".taskpack", ".taskpack.json"])
 def test_read_with_no_size_reads_everything_and_checks_it(tmp_path: Path, suffix: str) -> None:
     altered = b"The brief, as ALTERED.\n"
