@@ -80,26 +80,30 @@ def assert_same_pack(opened: OpenedPack, data: dict[str, Any], luggage: list[tup
 
 # --- strategies: random pack objects ---------------------------------------------------------
 
-text = st.text(max_size=12)
+plain_text = st.text(max_size=12)
+# values sometimes carry lone surrogates, which JSON carries as \ud800 escapes (a JavaScript
+# sender that cut a string inside an emoji writes one)
+text = plain_text | st.text(st.sampled_from(["a", "\ud800", "\udfff", "\udbff", "é", "😀", "\n"]), max_size=5)
 ints = st.integers(min_value=-(2**63), max_value=2**63)
 floats = st.floats(allow_nan=False, allow_infinity=False)
-json_values = st.recursive(
-    st.none() | st.booleans() | ints | floats | text,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
-    max_leaves=6,
-)
-json_values_no_float = st.recursive(
-    st.none() | st.booleans() | ints | text,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
-    max_leaves=6,
-)
+
+
+def json_of(txt: st.SearchStrategy[str], *, with_floats: bool = True) -> st.SearchStrategy[Any]:
+    leaves = st.none() | st.booleans() | ints | txt | (floats if with_floats else st.nothing())
+    return st.recursive(
+        leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(txt, inner, max_size=3), max_leaves=6
+    )
+
+
+json_values = json_of(text)
 
 
 @st.composite
 def record(draw: st.DrawFn, known: dict[str, st.SearchStrategy[Any]], extra: st.SearchStrategy[Any]) -> dict:
     """Some of the known fields, a few unknown ones, in any order."""
     keys = draw(st.lists(st.sampled_from(sorted(known)), unique=True)) if known else []
-    unknown = draw(st.dictionaries(text.filter(lambda k: k not in known), extra, max_size=2))
+    # (record keys without lone surrogates: see test_a_record_key_with_a_lone_surrogate_is_read)
+    unknown = draw(st.dictionaries(plain_text.filter(lambda k: k not in known), extra, max_size=2))
     items = [(k, draw(known[k])) for k in keys] + list(unknown.items())
     return dict(draw(st.permutations(items)))
 
@@ -108,7 +112,7 @@ def maybe(s: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     return st.none() | s
 
 
-def pack_objects(extra: st.SearchStrategy[Any] = json_values) -> st.SearchStrategy[dict]:
+def pack_objects(extra: st.SearchStrategy[Any] = json_values, text: st.SearchStrategy[str] = text) -> st.SearchStrategy[dict]:
     fact = record({"claim": maybe(text), "scope": maybe(st.sampled_from(["universal", "org", "machine", "x"])),
                    "verified": maybe(st.booleans()), "needs_reverify": maybe(st.booleans()),
                    "verified_on": maybe(text), "source": maybe(text)}, extra)  # fmt: skip
@@ -219,6 +223,18 @@ def test_unknown_fields_survive_in_their_order_at_every_level(tmp_path: Path) ->
     assert rewrite(flat1, tmp_path / "y.taskpack", "bag").read_bytes() == bag1.read_bytes()
 
 
+@pytest.mark.xfail(strict=True, reason="model.Record.from_data refuses a record key with a lone surrogate "
+                   "(see the report); remove this mark when fixed")  # fmt: skip
+def test_a_record_key_with_a_lone_surrogate_is_read(tmp_path: Path) -> None:
+    """`{"\\ud83d": 1}` is valid JSON (a JavaScript sender that cut a key inside an emoji
+    writes it). We write such a pack; we must read it back too."""
+    data = {"spec": BAG_SPEC, "x-\ud83d": 1, "passport": {"id": "TP-G6RZ-DS3B", "y-\udc00": 2}}
+    p = write_pack(data, [], tmp_path / "x.taskpack", encoding="bag").path
+    assert b'"x-\\ud83d": 1' in zipfile.ZipFile(p).read("data/passport.json")
+    with open_pack(p) as o:
+        assert json_text(o.pack.to_data()) == json_text(data)
+
+
 # --- 2. big and many ----------------------------------------------------------------------------
 
 
@@ -326,7 +342,7 @@ def expected_flat(data: dict, luggage: list[tuple[str, bytes]]) -> bytes:
 
 
 @PROPERTY
-@given(data=pack_objects(extra=json_values_no_float), luggage=luggage_lists())
+@given(data=pack_objects(json_of(plain_text, with_floats=False), plain_text), luggage=luggage_lists())
 def test_flat_output_is_exactly_json_dumps_of_the_whole_object(data: dict, luggage: list[tuple[str, bytes]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = write_pack(data, sources(luggage), Path(tmp) / "x.taskpack.json", encoding="flat").path
