@@ -28,7 +28,20 @@ def make_application(argv: list[str]) -> QApplication:
     app.setOrganizationName("taskpack")
     app.setDesktopFileName("taskpack-desk")
     app.setStyle("Fusion")
+    app.aboutToQuit.connect(release_clipboard)
     return app
+
+
+def release_clipboard() -> None:
+    """Drop clipboard data we own on the offscreen/minimal platforms before exiting.
+
+    Their clipboard keeps a QMimeData in a global that is destroyed after Python has
+    gone, which crashes the process on exit (a real desktop hands it over instead).
+    """
+    from PySide6.QtGui import QGuiApplication
+
+    if QGuiApplication.platformName() in ("offscreen", "minimal"):
+        QGuiApplication.clipboard().clear()  # nothing else can read it there anyway
 
 
 def run(files: list[Path], *, new_instance: bool = False) -> int:

@@ -593,13 +593,15 @@ class MainWindow(QMainWindow):
 
     def save_review_luggage(self, name: str, size: int) -> None:
         path = self._current_path()
-        if path is None:
-            return
+        if path is not None:  # from the pack file itself: it has not landed
+            self._save_luggage(name, lambda out, p, c: ops.save_pack_luggage(path, name, out, p, c))
+
+    def _save_luggage(self, name: str, copy: Any) -> None:
+        """Ask where, then `copy(out, progress, cancelled)` in the background."""
         out = dialogs.ask_save_path(self, tr("Save luggage"), Path.home() / Path(name).name, tr("All files") + " (*)")
         if out is None:
             return
-        self.jobs.run(lambda p, c: ops.save_pack_luggage(path, name, out, p, c),
-                      title=tr("Saving {name}…").format(name=name),
+        self.jobs.run(lambda p, c: copy(out, p, c), title=tr("Saving {name}…").format(name=name),
                       on_done=lambda saved: self.info(tr("Saved {path}.").format(path=saved)),
                       on_error=self.error)  # fmt: skip
 
@@ -761,15 +763,8 @@ class MainWindow(QMainWindow):
 
     def save_stored_luggage(self, name: str, size: int) -> None:
         pid = self._current_id()
-        if pid is None:
-            return
-        out = dialogs.ask_save_path(self, tr("Save luggage"), Path.home() / Path(name).name, tr("All files") + " (*)")
-        if out is None:
-            return
-        self.jobs.run(lambda p, c: ops.save_stored_luggage(self.desk, pid, name, size, out, p, c),
-                      title=tr("Saving {name}…").format(name=name),
-                      on_done=lambda saved: self.info(tr("Saved {path}.").format(path=saved)),
-                      on_error=self.error)  # fmt: skip
+        if pid is not None:
+            self._save_luggage(name, lambda out, p, c: ops.save_stored_luggage(self.desk, pid, name, size, out, p, c))
 
     # -- export --------------------------------------------------------------------------
 

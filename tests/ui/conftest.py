@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from taskpack.app.desk import Desk
 from taskpack.ui import dialogs, launch
+from taskpack.ui.app import release_clipboard
 from taskpack.ui.main_window import MainWindow
 
 SENDER = "wei-laptop"
@@ -31,6 +32,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.qt_log_ignore(r"This plugin does not support (raise|propagateSizeHints)"))
+
+
+@pytest.fixture(autouse=True)
+def clean_clipboard(qapp: QApplication) -> Iterator[None]:
+    yield
+    release_clipboard()  # the offscreen clipboard would crash the process at exit
 
 
 @pytest.fixture(autouse=True)
