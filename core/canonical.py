@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -145,8 +146,8 @@ def parse_json(raw: bytes | str, *, what: str) -> Any:
         raise LimitExceeded(f"{what} is nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise FormatError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except ValueError as exc:  # e.g. an integer with more digits than Python allows
-        raise LimitExceeded(f"{what} has a value too large to read ({exc})") from None
+    except ValueError:  # e.g. an integer with more digits than Python allows
+        raise LimitExceeded(f"{what} has a number too large to read (over {sys.get_int_max_str_digits()} digits)") from None
     check_depth(value, what=what)
     return value
 

@@ -14,6 +14,7 @@ import binascii
 import codecs
 import hashlib
 import json
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -239,8 +240,8 @@ class _Scanner:
                 if full:
                     raise LimitExceeded(f"{what} is larger than {limit} bytes") from None
                 raise FormatError(f"{what} is not valid JSON: {exc.msg} (near byte {self.pos + len(text[: exc.pos].encode())})") from None
-            except ValueError as exc:
-                raise LimitExceeded(f"{what} has a value too large to read ({exc})") from None
+            except ValueError:
+                raise LimitExceeded(f"{what} has a number too large to read (over {sys.get_int_max_str_digits()} digits)") from None
             self.i += len(text[:end].encode("utf-8"))
             canonical.check_depth(value, what=what)
             return value

@@ -256,6 +256,12 @@ def test_parse_json_refuses_what_it_cannot_trust(raw: bytes, error: type, words:
     assert "\n" not in str(exc.value)
 
 
+def test_a_number_with_too_many_digits_is_named_not_explained_in_python_terms() -> None:
+    with pytest.raises(LimitExceeded) as exc:
+        parse_json(b'{"a": ' + b"9" * 5000 + b"}", what="data/passport.json")
+    assert "number" in str(exc.value) and "sys." not in str(exc.value)
+
+
 def test_parse_json_accepts_64_levels() -> None:
     assert parse_json(b"[" * 64 + b"]" * 64, what="x") is not None
 
