@@ -55,12 +55,17 @@ def main() -> int:
 
     app = make_application(sys.argv[:1])
     from taskpack.app.desk import Desk
+    from taskpack.core import ids
     from taskpack.ui import i18n
     from taskpack.ui.main_window import MainWindow, sample_packs
 
+    # the same ids and times on every run, so the pictures change only when the UI does
+    minted = (f"TP-ZH{a}{b}-DESK" for a in "23456789" for b in "23456789")
+    ids.new_id = lambda *_a, **_k: next(minted)  # type: ignore[assignment]
+    ticks = (f"2026-08-16T09:{m:02d}:{s:02d}Z" for m in range(30, 60) for s in range(60))
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
-        desk = Desk(home, "zhang-pc", actor="Zhang Min")
+        desk = Desk(home, "zhang-pc", actor="Zhang Min", clock=lambda: next(ticks))
         handoff, chinese, _receipt = sample_packs()
         # some history on the desk: a task of one's own, and a pack landed earlier
         own = desk.new("Quarterly supplier review", "Send the Q3 supplier scores to purchasing.")
