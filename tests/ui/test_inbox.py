@@ -116,3 +116,21 @@ def test_changes_made_elsewhere_appear_on_refresh(tmp_path: Path, qtbot: QtBot, 
     window.refresh()  # asked again while the first read runs: read once more, not lost
     settle(qtbot, window)
     assert visible_titles(window) == ["Made by the agent"]
+
+
+def test_sample_packs_are_conformant_and_reproducible(tmp_path: Path) -> None:
+    import importlib.util
+
+    from taskpack.core.conformance import judge
+
+    shipped = sample_packs()
+    for pack in shipped:
+        assert judge(pack).conformant, pack.name
+    script = shipped[0].parent / "make_samples.py"
+    spec = importlib.util.spec_from_file_location("make_samples", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    made = module.make(tmp_path)
+    assert sorted(p.name for p in made) == sorted(p.name for p in shipped)
+    for pack in made:
+        assert pack.read_bytes() == (shipped[0].parent / pack.name).read_bytes(), pack.name
