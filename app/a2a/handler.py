@@ -123,7 +123,7 @@ class DeskRequestHandler(RequestHandler):
         self.limits = limits or Limits()
         self.incoming = store.dir / "incoming"
         self.incoming.mkdir(parents=True, exist_ok=True)
-        for stale in self.incoming.glob("*.part"):  # left by a crash mid-landing
+        for stale in self.incoming.iterdir():  # left by a crash mid-landing
             stale.unlink(missing_ok=True)
         self._inflight: dict[tuple[str, str], tuple[str, asyncio.Future[Accepted]]] = {}
 
@@ -211,7 +211,8 @@ class DeskRequestHandler(RequestHandler):
         self, principal: str, message: pb.Message, digest: str, data: bytes, suffix: str
     ) -> TaskGrant:
         """Land the pack through the desk (worker thread). The bytes are data, only data."""
-        tmp = self.incoming / f"{secrets.token_hex(12)}{suffix}.part"
+        # our name, never the sender's: it says where the pack came from, in the desk's history
+        tmp = self.incoming / f"a2a-{principal}-{secrets.token_hex(6)}{suffix}.part"
         path = tmp.with_name(tmp.name.removesuffix(".part"))
         try:
             with open(tmp, "xb") as f:

@@ -444,7 +444,8 @@ class A2AServer:
     ) -> None:
         self.desk = desk
         self.host = host
-        self.port = port
+        self.port = port  # the port actually bound, once started
+        self._wanted_port = port
         self._public_url = public_url.rstrip("/") if public_url else None
         self.limits = limits
         self.poll_interval = poll_interval
@@ -488,7 +489,7 @@ class A2AServer:
             try:
                 if os.name == "posix":  # elsewhere it would let another process share the port
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                sock.bind((self.host, self.port))
+                sock.bind((self.host, self._wanted_port))
                 sock.listen(512)
             except OSError:
                 sock.close()

@@ -98,3 +98,27 @@ def test_a_message_without_message_id_or_with_two_packs_is_refused(desk_b, serve
     raw = httpx.post(f"{server.url}/message:send", json=body, headers=headers)
     assert raw.status_code == 400 and "one pack per message" in raw.json()["error"]["message"]
     assert desk_b.store.count() == 0
+
+
+def test_the_server_starts_and_stops_again_from_another_thread(desk_b):
+    import threading
+
+    from taskpack.app.a2a.server import A2AServer
+
+    server = A2AServer(desk_b, "127.0.0.1", 0, poll_interval=0.2)
+    urls = []
+
+    def toggle() -> None:  # as the app's Settings would, off the thread that made it
+        for _ in range(2):
+            urls.append(server.start())
+            assert server.running and server.start() == urls[-1]  # idempotent
+            assert httpx.get(f"{urls[-1]}/.well-known/agent-card.json").status_code == 200
+            server.stop()
+            assert not server.running
+
+    t = threading.Thread(target=toggle)
+    t.start()
+    t.join(30)
+    assert len(urls) == 2
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{urls[-1]}/.well-known/agent-card.json")
