@@ -275,6 +275,9 @@ class FolderWatcher:
             now = time.monotonic()
             if now >= next_rescan:
                 next_rescan = now + self.rescan_every
+                if any(f.is_dir() for f in self.unwatchable):  # a missing folder appeared
+                    self._stop_observer()
+                    self._start_observer()
                 for folder in self.folders:
                     self._scan(folder)
             if now >= next_mounts:
@@ -388,12 +391,19 @@ class FolderWatcher:
         observer = Observer()
         handler = Handler()
         for folder in self._folders:
+            if not folder.is_dir():
+                self.unwatchable.append(folder)  # rescans cover it; events once it exists
+                continue
             try:
                 observer.schedule(handler, str(folder), recursive=False)
-            except (OSError, FileNotFoundError):
-                self.unwatchable.append(folder)  # rescans still cover it once it exists
+            except OSError:
+                self.unwatchable.append(folder)
         observer.daemon = True
-        observer.start()
+        try:
+            observer.start()
+        except OSError:  # e.g. out of inotify watches: rescans alone still find packs
+            self.unwatchable = list(self._folders)
+            return
         self._observer = observer
 
     def _stop_observer(self) -> None:

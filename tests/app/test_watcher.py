@@ -200,3 +200,19 @@ def test_scan_once_reports_what_is_there(tmp_path: Path) -> None:
     got = Collector()
     watcher(inbox, got).scan_once()
     assert [f.path.name for f in got.found] == ["a.taskpack"]
+
+
+def test_a_missing_folder_is_watched_once_it_appears(tmp_path: Path) -> None:
+    later = tmp_path / "Downloads"  # not there yet (a fresh account, an unmounted share)
+    got = Collector()
+    with watcher(later, got, rescan_every=0.2) as w:
+        assert w.unwatchable == [later]
+        time.sleep(0.3)
+        later.mkdir()
+        deadline = time.monotonic() + 10
+        while w.unwatchable and time.monotonic() < deadline:  # the next rescan watches it
+            time.sleep(0.05)
+        assert w.unwatchable == []
+        (later / "arrived.taskpack").write_bytes(make_pack_bytes(tmp_path))
+        got.wait()
+    assert [f.path.name for f in got.found] == ["arrived.taskpack"]
