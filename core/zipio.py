@@ -209,8 +209,9 @@ class ZipLimits:
     ratio_floor: int = 64 << 20  # ... only by this much
 
 
-def _read_eocd(fp: BinaryIO, file_size: int) -> tuple[int, int, int]:
-    """(entry count, central directory size, its offset) — read before zipfile parses it."""
+def _read_eocd(fp: BinaryIO, file_size: int) -> tuple[int, int, int, int]:
+    """(entry count, central directory size, its offset, where it ends in the file) — read
+    before zipfile parses it. (zipfile, too, finds the directory by where it ends.)"""
     tail_len = min(file_size, 22 + 0xFFFF)
     fp.seek(file_size - tail_len)
     tail = fp.read(tail_len)
@@ -218,6 +219,7 @@ def _read_eocd(fp: BinaryIO, file_size: int) -> tuple[int, int, int]:
     if at < 0 or len(tail) - at < 22:
         raise FormatError("not a zip file (no end-of-central-directory record)")
     _, _, _, _, count, cd_size, cd_offset, _ = _EOCD.unpack_from(tail, at)
+    cd_end = file_size - tail_len + at
     if count == 0xFFFF or cd_size == U32 or cd_offset == U32:
         loc_at = at - 20
         if loc_at >= 0 and tail[loc_at : loc_at + 4] == b"PK\x06\x07":
@@ -226,7 +228,25 @@ def _read_eocd(fp: BinaryIO, file_size: int) -> tuple[int, int, int]:
             raw = fp.read(56)
             if len(raw) == 56 and raw[:4] == b"PK\x06\x06":
                 _, _, _, _, _, _, _, count, cd_size, cd_offset = _EOCD64.unpack(raw)
-    return count, cd_size, cd_offset
+                cd_end -= 56 + 20
+    return count, cd_size, cd_offset, cd_end
+
+
+def _count_central_records(fp: BinaryIO, start: int, size: int) -> int:
+    """How many central-directory signatures the directory holds (an upper bound on its
+    records), counted a MiB at a time — so an end record that lies about the count cannot
+    make zipfile build a million entries before we can say no."""
+    fp.seek(max(start, 0))
+    count, left, carry = 0, size, b""
+    while left > 0:
+        chunk = fp.read(min(1 << 20, left))
+        if not chunk:
+            break
+        left -= len(chunk)
+        window = carry + chunk
+        count += window.count(b"PK\x01\x02")
+        carry = window[-3:]  # a signature cut by the chunk edge is counted in the next window
+    return count
 
 
 class SafeZip:
@@ -241,11 +261,13 @@ class SafeZip:
 
     def __init__(self, fp: BinaryIO, file_size: int, limits: ZipLimits | None = None) -> None:
         self.limits = limits or ZipLimits()
-        count, cd_size, _ = _read_eocd(fp, file_size)
+        count, cd_size, _, cd_end = _read_eocd(fp, file_size)
         if count > self.limits.max_entries:
             raise LimitExceeded(f"the zip has {count} entries, more than the {self.limits.max_entries} allowed")
         if cd_size > self.limits.max_central_directory:
             raise LimitExceeded("the zip's central directory is unreasonably large")
+        if _count_central_records(fp, cd_end - cd_size, cd_size) > self.limits.max_entries:
+            raise LimitExceeded(f"the zip has more than {self.limits.max_entries} entries")
         fp.seek(0)
         try:
             self.zf = zipfile.ZipFile(fp)

@@ -147,6 +147,18 @@ def test_zip_slip_with_a_correct_digest_is_refused_before_anything_is_written(tm
     assert not (tmp_path / "x").exists() and not (tmp_path / "a" / "x").exists()
 
 
+def test_a_zip64_end_record_is_read(tmp_path: Path) -> None:
+    """The control for the ZIP64 cases: an honest ZIP64 end record opens."""
+    from hostile_zips import bag_entries, build_zip
+
+    es = bag_entries(LUGGAGE)
+    src = tmp_path / "z64.taskpack"
+    src.write_bytes(build_zip(es, zip64_count=len(es)))
+    with open_pack(src) as o:
+        o.verify()
+        assert [i.name for i in o.luggage] == ["brief.txt"]
+
+
 # --- limits are the formula, not a guess ----------------------------------------------------------------
 
 
@@ -198,7 +210,7 @@ HEAVY = {
     "passport.json with a 40 MiB note": 16 << 20,  # refused on its declared size, never inflated
     "passport.json nested 100,000 deep": 16 << 20,
     "end record claims 100,001 entries (ZIP64)": 16 << 20,
-    "central directory holds 100,001 records behind a lying end record": 128 << 20,
+    "central directory holds 100,001 records behind a lying end record": 16 << 20,  # counted, not parsed
     "flat: a 40 MiB note in the passport object": 128 << 20,  # a bounded 32 MiB window, not the file
     "flat: nested 100,000 deep": 16 << 20,
 }
@@ -215,6 +227,23 @@ def test_hostile_files_are_refused_in_bounded_memory(name: str, tmp_path: Path) 
     verdict, grew = out.stdout.split()
     assert verdict == case.error.__name__, out.stderr
     assert int(grew) < HEAVY[name], f"peak memory grew by {int(grew) >> 20} MiB"
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_a_directory_of_1_3_million_records_is_refused_without_parsing_it(tmp_path: Path) -> None:
+    """60 MiB of central directory behind an end record claiming 3 entries: zipfile alone
+    would build 1.3 million entries (~500 MiB, seconds) before anyone could say no."""
+    from hostile_zips import central_record, entry, eocd, local_header
+
+    one = entry("data/files/x", b"")
+    head = local_header(one)
+    cd = central_record(one, 0) * ((60 << 20) // len(central_record(one, 0)))
+    src = tmp_path / "x.taskpack"
+    src.write_bytes(head + cd + eocd(3, len(cd), len(head)))
+    out = subprocess.run([sys.executable, "-c", _PEAK, str(src)], capture_output=True, text=True, timeout=60)
+    verdict, grew = out.stdout.split()
+    assert verdict == "LimitExceeded", out.stderr
+    assert int(grew) < 16 << 20
 
 
 # --- the flat form: a declared sha256 that does not match aborts the read -----------------------------
