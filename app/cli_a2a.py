@@ -94,6 +94,11 @@ def cmd_serve(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
     say(f"Agent Card: {url}/.well-known/agent-card.json")
     if not any(t.kind == "accept" for t in store.tokens()):
         say("No tokens yet: nobody can send anything. Make one with `taskpack token add NAME`.")
+    if args.host not in ("127.0.0.1", "::1", "localhost") and not args.public_url:
+        warn(
+            "the Agent Card names this machine as "
+            f"{url}; pass --public-url with the address others reach it at."
+        )
     if args.host not in ("127.0.0.1", "::1", "localhost"):
         warn(
             "listening beyond this machine over plain HTTP: tokens and packs travel unencrypted; "

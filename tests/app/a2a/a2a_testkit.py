@@ -44,6 +44,7 @@ def flat_pack(
     luggage: dict[str, bytes] | None = None,
     kind: str = "handoff",
     chain: Sequence[str] | None = None,
+    facts: Sequence[dict[str, Any]] = (),
 ) -> Path:
     """A hand-made `.taskpack.json` (what a colleague's AI might write): quick to make."""
     chain = list(chain) if chain is not None else [f"{sender}@1"]
@@ -60,7 +61,7 @@ def flat_pack(
             "goal": f"finish {title}",
             "version": 1,
             "current_state": "started",
-            "facts": [],
+            "facts": list(facts),
             "decisions": [],
             "actions": [],
             "artifacts": [{"name": "design.md", "path": "docs/design.md"}],

@@ -23,7 +23,7 @@ def test_a_restart_keeps_tasks_dedupe_tokens_and_receipts(tmp_path, serve):
         async with sdk_client(server.url, alice) as client:
             task = await send(client, pack_message(pack, message_id="m-keep"))
             desk.answer(task.id, "a1", "kept")
-            for _ in range(100):  # the receipt is published in the background
+            for _ in range(300):  # the receipt is published in the background
                 got = await client.get_task(pb.GetTaskRequest(id=task.id))
                 if any(a.artifact_id == "receipt" for a in got.artifacts):
                     return got

@@ -75,6 +75,7 @@ def test_send_a_handoff_lands_it_in_the_inbox_and_returns_a_task(desk_b, serve, 
         title="Report",
         sender="TP-AAAA-AAAA",
         luggage={"brief.txt": b"the brief\n"},
+        facts=[{"claim": "the build passes", "scope": "machine", "verified": True}],
     )
 
     async def go():
@@ -86,7 +87,9 @@ def test_send_a_handoff_lands_it_in_the_inbox_and_returns_a_task(desk_b, serve, 
     assert task.id != "TP-AAAA-AAAA"
     lp = desk_b.get(task.id)
     assert (lp.state, lp.waiting_on) == ("waiting", "owner_approval")  # landed in the inbox
-    assert lp.passport.facts == [] and lp.received["kind"] == "handoff"
+    assert lp.received["kind"] == "handoff"
+    [fact] = lp.passport.facts  # sealed on landing: a ✓ does not cross a machine
+    assert (fact.verified, fact.needs_reverify, fact.verified_on) == (False, True, "elsewhere")
     assert task.status.state == TS.TASK_STATE_INPUT_REQUIRED  # an open ask
     assert task.context_id.startswith("ctx-")
     meta = ext(task)
@@ -335,6 +338,14 @@ def test_push_notifications_answer_not_supported(desk_b, serve, tmp_path):
                 )
 
     run(go())
+    body = send_body(pack, "m-push")
+    body["configuration"] = {"taskPushNotificationConfig": {"url": "https://example.org/hook"}}
+    raw = httpx.post(
+        f"{server.url}/message:send",
+        json=body,
+        headers={**V1, "Authorization": f"Bearer {token}"},
+    )
+    assert raw.json()["error"]["details"][0]["reason"] == "PUSH_NOTIFICATION_NOT_SUPPORTED"
     raw = httpx.get(
         f"{server.url}/tasks/x/pushNotificationConfigs/y",
         headers={**V1, "Authorization": f"Bearer {token}"},

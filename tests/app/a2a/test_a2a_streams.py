@@ -108,7 +108,7 @@ def test_get_task_carries_the_receipt_and_the_subscribe_route_answers_get_and_po
         async with sdk_client(server.url, token) as client:
             task = await send(client, pack_message(pack, message_id="m"))
             desk_b.answer(task.id, "a1", "42 EUR")
-            for _ in range(100):
+            for _ in range(300):
                 got = await client.get_task(pb.GetTaskRequest(id=task.id))
                 if any(a.artifact_id == "receipt" for a in got.artifacts):
                     return got
