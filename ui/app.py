@@ -44,6 +44,23 @@ def release_clipboard() -> None:
         QGuiApplication.clipboard().clear()  # nothing else can read it there anyway
 
 
+def install_excepthook(window: object) -> None:
+    """A bug in a slot shows one sentence in the window (the traceback goes to the log)."""
+    import logging
+
+    log = logging.getLogger("taskpack.ui")
+    from .jobs import sentence
+
+    def hook(kind: type[BaseException], exc: BaseException, tb: object) -> None:
+        log.error("unexpected error", exc_info=(kind, exc, tb))  # type: ignore[arg-type]
+        sys.__excepthook__(kind, exc, tb)  # type: ignore[arg-type]
+        error = getattr(window, "error", None)
+        if callable(error):
+            error(sentence(exc))
+
+    sys.excepthook = hook
+
+
 def run(files: list[Path], *, new_instance: bool = False) -> int:
     app = make_application(sys.argv[:1])
     from taskpack.app import paths
@@ -70,6 +87,7 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
     server.files_received.connect(lambda paths_: (window.open_files(paths_) if paths_ else None,
                                                   window.showNormal(), window.raise_(),
                                                   window.activateWindow()))  # fmt: skip
+    install_excepthook(window)
     window.show()
     if files:
         QTimer.singleShot(0, lambda: window.open_files(files))

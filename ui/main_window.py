@@ -52,7 +52,7 @@ from taskpack.core.store import utc_now
 
 from . import dialogs, i18n, launch, ops
 from .i18n import tr
-from .jobs import JobRunner, human_size
+from .jobs import JobRunner, human_size, sentence
 from .models import INCOMING, KEY_ROLE, InboxFilter, InboxModel, Incoming, state_label
 from .ops import Detail, PassportRow, Reviewed
 from .passport_view import PassportView
@@ -842,7 +842,11 @@ class MainWindow(QMainWindow):
                                   **self._watcher_options)  # fmt: skip
         self.bridge.found.connect(self._found)
         self.bridge.rejected.connect(self._rejected)
-        self.bridge.start()
+        try:
+            self.bridge.start()
+        except OSError as exc:  # the desk works without it; say so once
+            self.bridge = None
+            self.error(tr("Folders are not being watched: {why}").format(why=sentence(exc)))
         self._update_status()
 
     def stop_watcher(self) -> None:

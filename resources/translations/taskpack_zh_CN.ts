@@ -4,57 +4,57 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="212" />
+      <location filename="../../ui/main_window.py" line="219" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="209" />
+      <location filename="../../ui/main_window.py" line="216" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="199" />
+      <location filename="../../ui/main_window.py" line="206" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="211" />
+      <location filename="../../ui/main_window.py" line="218" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="208" />
+      <location filename="../../ui/main_window.py" line="215" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="202" />
+      <location filename="../../ui/main_window.py" line="209" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="200" />
+      <location filename="../../ui/main_window.py" line="207" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="206" />
+      <location filename="../../ui/main_window.py" line="213" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="210" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="204" />
+      <location filename="../../ui/main_window.py" line="211" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="207" />
+      <location filename="../../ui/main_window.py" line="214" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -84,67 +84,67 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="715" />
+      <location filename="../../ui/main_window.py" line="732" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="817" />
+      <location filename="../../ui/main_window.py" line="827" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="850" />
+      <location filename="../../ui/main_window.py" line="864" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="850" />
+      <location filename="../../ui/main_window.py" line="864" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="661" />
+      <location filename="../../ui/main_window.py" line="678" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="892" />
+      <location filename="../../ui/main_window.py" line="906" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="53" />
+      <location filename="../../ui/passport_view.py" line="64" />
       <source>Accept</source>
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="712" />
+      <location filename="../../ui/main_window.py" line="729" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="708" />
+      <location filename="../../ui/main_window.py" line="725" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="716" />
+      <location filename="../../ui/main_window.py" line="733" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="704" />
+      <location filename="../../ui/main_window.py" line="721" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="245" />
+      <location filename="../../ui/passport_view.py" line="252" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="247" />
+      <location filename="../../ui/passport_view.py" line="254" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -154,12 +154,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="246" />
+      <location filename="../../ui/passport_view.py" line="253" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="248" />
+      <location filename="../../ui/passport_view.py" line="255" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -170,18 +170,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="583" />
-      <location filename="../../ui/main_window.py" line="751" />
+      <location filename="../../ui/main_window.py" line="601" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="707" />
+      <location filename="../../ui/main_window.py" line="724" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -201,30 +200,30 @@
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
-      <location filename="../../ui/main_window.py" line="355" />
+      <location filename="../../ui/main_window.py" line="246" />
+      <location filename="../../ui/main_window.py" line="368" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="47" />
+      <location filename="../../ui/passport_view.py" line="58" />
       <source>Approve</source>
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="62" />
+      <location filename="../../ui/passport_view.py" line="73" />
       <source>Ask for changes</source>
       <translation>要求修改</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="150" />
-      <location filename="../../ui/passport_view.py" line="111" />
-      <location filename="../../ui/passport_view.py" line="137" />
+      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/passport_view.py" line="148" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="137" />
+      <location filename="../../ui/passport_view.py" line="148" />
       <source>Asks ({n} open)</source>
       <translation>提问（{n} 个未答）</translation>
     </message>
@@ -236,22 +235,22 @@
     <message>
       <location filename="../../ui/dialogs.py" line="56" />
       <location filename="../../ui/dialogs.py" line="112" />
-      <location filename="../../ui/jobs.py" line="179" />
+      <location filename="../../ui/jobs.py" line="180" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="45" />
+      <location filename="../../ui/passport_view.py" line="56" />
       <source>Cancel task</source>
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="478" />
+      <location filename="../../ui/main_window.py" line="493" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="712" />
+      <location filename="../../ui/main_window.py" line="729" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -276,12 +275,12 @@
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="804" />
+      <location filename="../../ui/main_window.py" line="814" />
       <source>Copied the file {name} (too large for a chat message; paste it as a file).</source>
       <translation>已复制文件 {name}（太大，不适合作为聊天消息；请作为文件粘贴）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="802" />
+      <location filename="../../ui/main_window.py" line="812" />
       <source>Copied: the text and the file {name} are on the clipboard. Paste into your chat.</source>
       <translation>已复制：文本和文件 {name} 都在剪贴板上。粘贴到聊天里即可。</translation>
     </message>
@@ -292,12 +291,12 @@
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="84" />
       <source>Copy handoff for chat</source>
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="84" />
       <source>Copy receipt for chat</source>
       <translation>复制回执用于聊天</translation>
     </message>
@@ -307,22 +306,22 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="218" />
+      <location filename="../../ui/passport_view.py" line="225" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="54" />
+      <location filename="../../ui/passport_view.py" line="65" />
       <source>Decline</source>
       <translation>拒收</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="47" />
+      <location filename="../../ui/passport_view.py" line="58" />
       <source>Deny</source>
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="109" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -332,7 +331,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="557" />
+      <location filename="../../ui/main_window.py" line="572" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -342,13 +341,13 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="258" />
+      <location filename="../../ui/passport_view.py" line="265" />
       <location filename="../../ui/review_view.py" line="253" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="280" />
+      <location filename="../../ui/main_window.py" line="287" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -358,52 +357,52 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="693" />
+      <location filename="../../ui/main_window.py" line="710" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="74" />
+      <location filename="../../ui/passport_view.py" line="85" />
       <source>Email handoff…</source>
       <translation>用邮件发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="74" />
+      <location filename="../../ui/passport_view.py" line="85" />
       <source>Email receipt…</source>
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="647" />
+      <location filename="../../ui/main_window.py" line="664" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="645" />
+      <location filename="../../ui/main_window.py" line="662" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="659" />
+      <location filename="../../ui/main_window.py" line="676" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="60" />
+      <location filename="../../ui/passport_view.py" line="71" />
       <source>Evidence fails: back to work</source>
       <translation>证据不成立：退回工作</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="58" />
+      <location filename="../../ui/passport_view.py" line="69" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="658" />
+      <location filename="../../ui/main_window.py" line="675" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="118" />
+      <location filename="../../ui/passport_view.py" line="129" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -413,7 +412,12 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="240" />
+      <location filename="../../ui/main_window.py" line="849" />
+      <source>Folders are not being watched: {why}</source>
+      <translation>没有在监视文件夹：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="247" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -428,13 +432,13 @@
       <translation>来自 {sender}，打包于 {when}（{encoding}）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="279" />
+      <location filename="../../ui/passport_view.py" line="286" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="735" />
-      <location filename="../../ui/passport_view.py" line="206" />
+      <location filename="../../ui/main_window.py" line="752" />
+      <location filename="../../ui/passport_view.py" line="213" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
@@ -444,59 +448,59 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="152" />
+      <location filename="../../ui/passport_view.py" line="161" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="769" />
+      <location filename="../../ui/main_window.py" line="779" />
       <location filename="../../ui/models.py" line="183" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="193" />
+      <location filename="../../ui/passport_view.py" line="200" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="246" />
+      <location filename="../../ui/main_window.py" line="253" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="113" />
+      <location filename="../../ui/passport_view.py" line="124" />
       <source>History</source>
       <translation>历史</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="50" />
+      <location filename="../../ui/passport_view.py" line="61" />
       <source>Hold for approval</source>
       <translation>暂停，等待批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="49" />
+      <location filename="../../ui/passport_view.py" line="60" />
       <source>Hold: wait for a person</source>
       <translation>暂停：等一个人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="49" />
+      <location filename="../../ui/passport_view.py" line="60" />
       <source>Hold: wait for an agent</source>
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="709" />
+      <location filename="../../ui/main_window.py" line="726" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="248" />
+      <location filename="../../ui/main_window.py" line="255" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="232" />
+      <location filename="../../ui/passport_view.py" line="239" />
       <location filename="../../ui/review_view.py" line="296" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -523,7 +527,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="491" />
+      <location filename="../../ui/main_window.py" line="506" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -534,12 +538,12 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="508" />
+      <location filename="../../ui/main_window.py" line="523" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="518" />
+      <location filename="../../ui/main_window.py" line="533" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -549,18 +553,18 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="155" />
+      <location filename="../../ui/passport_view.py" line="164" />
       <location filename="../../ui/review_view.py" line="196" />
       <source>Lineage: {chain}</source>
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="660" />
+      <location filename="../../ui/main_window.py" line="677" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="112" />
+      <location filename="../../ui/passport_view.py" line="123" />
       <source>Luggage</source>
       <translation>随附文件</translation>
     </message>
@@ -585,27 +589,27 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="543" />
+      <location filename="../../ui/main_window.py" line="558" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="170" />
+      <location filename="../../ui/passport_view.py" line="177" />
       <source>Move to {state}: {why}</source>
       <translation>转到 {state}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="650" />
+      <location filename="../../ui/main_window.py" line="667" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="646" />
+      <location filename="../../ui/main_window.py" line="663" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="649" />
+      <location filename="../../ui/main_window.py" line="666" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -615,8 +619,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="734" />
-      <location filename="../../ui/main_window.py" line="744" />
+      <location filename="../../ui/main_window.py" line="751" />
+      <location filename="../../ui/main_window.py" line="761" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -626,17 +630,17 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="536" />
+      <location filename="../../ui/main_window.py" line="551" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="716" />
+      <location filename="../../ui/main_window.py" line="733" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="297" />
+      <location filename="../../ui/passport_view.py" line="304" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -646,17 +650,17 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="307" />
+      <location filename="../../ui/passport_view.py" line="312" />
       <source>No luggage.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="820" />
+      <location filename="../../ui/main_window.py" line="830" />
       <source>No mail client could be opened. The file is at {path}.</source>
       <translation>无法打开邮件客户端。文件在 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="428" />
+      <location filename="../../ui/main_window.py" line="442" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -682,7 +686,7 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="289" />
+      <location filename="../../ui/main_window.py" line="296" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -692,12 +696,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="201" />
+      <location filename="../../ui/main_window.py" line="208" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="290" />
+      <location filename="../../ui/main_window.py" line="297" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -707,12 +711,12 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="110" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="794" />
+      <location filename="../../ui/main_window.py" line="804" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -728,13 +732,13 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/main_window.py" line="704" />
+      <location filename="../../ui/main_window.py" line="721" />
       <location filename="../../ui/review_view.py" line="106" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="241" />
+      <location filename="../../ui/passport_view.py" line="248" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -744,39 +748,39 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="318" />
+      <location filename="../../ui/main_window.py" line="328" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="625" />
+      <location filename="../../ui/main_window.py" line="642" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="477" />
+      <location filename="../../ui/main_window.py" line="492" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="185" />
+      <location filename="../../ui/main_window.py" line="192" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="769" />
+      <location filename="../../ui/main_window.py" line="779" />
       <location filename="../../ui/models.py" line="183" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="193" />
+      <location filename="../../ui/passport_view.py" line="200" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="63" />
+      <location filename="../../ui/passport_view.py" line="74" />
       <source>Refuse sign-off</source>
       <translation>拒绝签收</translation>
     </message>
@@ -786,12 +790,12 @@
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="710" />
+      <location filename="../../ui/main_window.py" line="727" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="258" />
+      <location filename="../../ui/passport_view.py" line="265" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。</translation>
     </message>
@@ -801,7 +805,7 @@
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="678" />
+      <location filename="../../ui/main_window.py" line="695" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -814,59 +818,59 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="678" />
+      <location filename="../../ui/main_window.py" line="695" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="683" />
-      <location filename="../../ui/passport_view.py" line="275" />
+      <location filename="../../ui/main_window.py" line="700" />
+      <location filename="../../ui/passport_view.py" line="282" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="283" />
-      <location filename="../../ui/passport_view.py" line="289" />
+      <location filename="../../ui/passport_view.py" line="290" />
+      <location filename="../../ui/passport_view.py" line="296" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="685" />
+      <location filename="../../ui/main_window.py" line="702" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="671" />
+      <location filename="../../ui/main_window.py" line="688" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="56" />
+      <location filename="../../ui/passport_view.py" line="67" />
       <source>Resume</source>
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="656" />
+      <location filename="../../ui/main_window.py" line="673" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="57" />
+      <location filename="../../ui/passport_view.py" line="68" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="223" />
+      <location filename="../../ui/passport_view.py" line="230" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="668" />
+      <location filename="../../ui/main_window.py" line="685" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="52" />
+      <location filename="../../ui/passport_view.py" line="63" />
       <source>Route</source>
       <translation>分派</translation>
     </message>
@@ -876,7 +880,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="309" />
+      <location filename="../../ui/passport_view.py" line="314" />
       <location filename="../../ui/review_view.py" line="310" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -887,80 +891,77 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="72" />
+      <location filename="../../ui/passport_view.py" line="83" />
       <source>Save handoff as .taskpack.json…</source>
       <translation>把交接包另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="71" />
+      <location filename="../../ui/passport_view.py" line="82" />
       <source>Save handoff as .taskpack…</source>
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="583" />
-      <location filename="../../ui/main_window.py" line="751" />
+      <location filename="../../ui/main_window.py" line="601" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="72" />
+      <location filename="../../ui/passport_view.py" line="83" />
       <source>Save receipt as .taskpack.json…</source>
       <translation>把回执另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="71" />
+      <location filename="../../ui/passport_view.py" line="82" />
       <source>Save receipt as .taskpack…</source>
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="770" />
+      <location filename="../../ui/main_window.py" line="780" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="692" />
+      <location filename="../../ui/main_window.py" line="709" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="777" />
+      <location filename="../../ui/main_window.py" line="787" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="588" />
-      <location filename="../../ui/main_window.py" line="756" />
+      <location filename="../../ui/main_window.py" line="605" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="888" />
+      <location filename="../../ui/main_window.py" line="902" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="587" />
-      <location filename="../../ui/main_window.py" line="755" />
+      <location filename="../../ui/main_window.py" line="604" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="694" />
+      <location filename="../../ui/main_window.py" line="711" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="713" />
+      <location filename="../../ui/main_window.py" line="730" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="226" />
+      <location filename="../../ui/main_window.py" line="233" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="59" />
+      <location filename="../../ui/passport_view.py" line="70" />
       <source>Send for sign-off</source>
       <translation>送交签收</translation>
     </message>
@@ -975,7 +976,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="884" />
+      <location filename="../../ui/main_window.py" line="898" />
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
     </message>
@@ -986,7 +987,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>显示 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="61" />
+      <location filename="../../ui/passport_view.py" line="72" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -996,7 +997,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>出错了：{error}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="55" />
+      <location filename="../../ui/passport_view.py" line="66" />
       <source>Start</source>
       <translation>开始</translation>
     </message>
@@ -1011,7 +1012,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="892" />
+      <location filename="../../ui/main_window.py" line="906" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1027,12 +1028,12 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="810" />
+      <location filename="../../ui/main_window.py" line="820" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="811" />
+      <location filename="../../ui/main_window.py" line="821" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
@@ -1066,17 +1067,17 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="532" />
+      <location filename="../../ui/main_window.py" line="547" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="534" />
+      <location filename="../../ui/main_window.py" line="549" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="711" />
+      <location filename="../../ui/main_window.py" line="728" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1086,7 +1087,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="233" />
+      <location filename="../../ui/passport_view.py" line="240" />
       <location filename="../../ui/review_view.py" line="297" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1097,7 +1098,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="213" />
+      <location filename="../../ui/passport_view.py" line="220" />
       <location filename="../../ui/review_view.py" line="189" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1113,7 +1114,7 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="686" />
+      <location filename="../../ui/main_window.py" line="703" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1133,7 +1134,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="510" />
+      <location filename="../../ui/main_window.py" line="525" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1148,17 +1149,17 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="530" />
+      <location filename="../../ui/main_window.py" line="545" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="178" />
+      <location filename="../../ui/passport_view.py" line="185" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="735" />
+      <location filename="../../ui/main_window.py" line="752" />
       <location filename="../../ui/models.py" line="150" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1174,12 +1175,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="714" />
+      <location filename="../../ui/main_window.py" line="731" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="109" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -1194,38 +1195,38 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="706" />
+      <location filename="../../ui/main_window.py" line="723" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="109" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="270" />
+      <location filename="../../ui/passport_view.py" line="277" />
       <location filename="../../ui/review_view.py" line="266" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="708" />
+      <location filename="../../ui/main_window.py" line="725" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="657" />
+      <location filename="../../ui/main_window.py" line="674" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="109" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="209" />
+      <location filename="../../ui/passport_view.py" line="216" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
@@ -1241,12 +1242,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="705" />
+      <location filename="../../ui/main_window.py" line="722" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="279" />
+      <location filename="../../ui/main_window.py" line="286" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1256,12 +1257,12 @@ Store: {home}</source>
       <translation>写一个满足上面标准的回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="284" />
+      <location filename="../../ui/main_window.py" line="291" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="815" />
+      <location filename="../../ui/main_window.py" line="825" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -1302,12 +1303,12 @@ Store: {home}</source>
       <translation>待签收</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="350" />
+      <location filename="../../ui/passport_view.py" line="355" />
       <source>ask added</source>
       <translation>添加了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
     </message>
@@ -1322,7 +1323,7 @@ Store: {home}</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/passport_view.py" line="358" />
       <source>checkpoint</source>
       <translation>检查点</translation>
     </message>
@@ -1332,12 +1333,12 @@ Store: {home}</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="348" />
+      <location filename="../../ui/passport_view.py" line="353" />
       <source>created</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/passport_view.py" line="358" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
@@ -1352,17 +1353,17 @@ Store: {home}</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="350" />
+      <location filename="../../ui/passport_view.py" line="355" />
       <source>fact added</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="809" />
+      <location filename="../../ui/main_window.py" line="819" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="236" />
+      <location filename="../../ui/passport_view.py" line="243" />
       <location filename="../../ui/review_view.py" line="300" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -1373,17 +1374,17 @@ Store: {home}</source>
       <translation>新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="348" />
+      <location filename="../../ui/passport_view.py" line="353" />
       <source>landed</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="351" />
+      <location filename="../../ui/passport_view.py" line="356" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="352" />
+      <location filename="../../ui/passport_view.py" line="357" />
       <source>luggage added</source>
       <translation>添加了随附文件</translation>
     </message>
@@ -1393,12 +1394,12 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="701" />
+      <location filename="../../ui/main_window.py" line="718" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <source>moved</source>
       <translation>状态变更</translation>
     </message>
@@ -1408,7 +1409,7 @@ Store: {home}</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="351" />
+      <location filename="../../ui/passport_view.py" line="356" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
     </message>
@@ -1438,22 +1439,22 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="702" />
+      <location filename="../../ui/main_window.py" line="719" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="350" />
+      <location filename="../../ui/passport_view.py" line="355" />
       <source>packed</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="809" />
+      <location filename="../../ui/main_window.py" line="819" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="348" />
+      <location filename="../../ui/passport_view.py" line="353" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
     </message>
@@ -1473,7 +1474,7 @@ Store: {home}</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="352" />
+      <location filename="../../ui/passport_view.py" line="357" />
       <source>result returned</source>
       <translation>提交了结果</translation>
     </message>
@@ -1503,12 +1504,12 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="701" />
+      <location filename="../../ui/main_window.py" line="718" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="274" />
+      <location filename="../../ui/passport_view.py" line="281" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -1543,7 +1544,7 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="373" />
+      <location filename="../../ui/main_window.py" line="386" />
       <source>watching {n} folders</source>
       <translation>正在监视 {n} 个文件夹</translation>
     </message>
@@ -1563,12 +1564,12 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="474" />
+      <location filename="../../ui/main_window.py" line="489" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="855" />
+      <location filename="../../ui/main_window.py" line="869" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -1578,17 +1579,17 @@ Store: {home}</source>
       <translation>{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="371" />
+      <location filename="../../ui/main_window.py" line="384" />
       <source>{n} passports, {m} incoming</source>
       <translation>{n} 本护照，{m} 个新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="512" />
+      <location filename="../../ui/main_window.py" line="527" />
       <source>{n} required checks are first in its Overview.</source>
       <translation>{n} 项必需检查排在它的概览最前面。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="451" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -1603,12 +1604,12 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="851" />
+      <location filename="../../ui/main_window.py" line="865" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
     </message>

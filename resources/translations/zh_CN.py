@@ -86,6 +86,7 @@ TRANSLATIONS: dict[str, str] = {
     "Export": "导出",
     "File": "文件",
     "For the next person": "给下一位",
+    "Folders are not being watched: {why}": "没有在监视文件夹：{why}",
     "From": "来自",
     "From {sender}, packed {when} ({encoding})": "来自 {sender}，打包于 {when}（{encoding}）",
     "Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.": "恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。",
