@@ -41,6 +41,7 @@ from a2a.server.context import ServerCallContext
 from a2a.server.routes import create_agent_card_routes, create_rest_routes
 from a2a.server.routes.common import DefaultServerCallContextBuilder
 from a2a.types import a2a_pb2 as pb
+from a2a.utils.errors import A2AError
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -372,7 +373,7 @@ def create_app(
 
     async def not_found(request: Request, exc: Exception) -> Response:
         code = getattr(exc, "status_code", 404)
-        if isinstance(exc, errors.A2AError):
+        if isinstance(exc, A2AError):
             from a2a.utils.error_handlers import build_rest_error_payload
 
             body = build_rest_error_payload(exc)
@@ -413,7 +414,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={HTTPException: not_found, errors.A2AError: not_found},
+        exception_handlers={HTTPException: not_found, A2AError: not_found},
     )
     return Gate(app, store, max_body_bytes=max_body_bytes)
 
