@@ -108,11 +108,6 @@ def pack_paths(mime: QMimeData) -> list[Path]:
     return out
 
 
-def compact_sender(origin: dict[str, Any]) -> str:
-    actor, machine = origin.get("actor") or "", origin.get("machine") or ""
-    return f"{actor}@{machine}" if actor and machine else actor or machine
-
-
 def slug(text: str) -> str:
     s = re.sub(r"[^\w-]+", "-", text.strip(), flags=re.UNICODE).strip("-")
     return s[:60] or "passport"
@@ -476,7 +471,7 @@ class MainWindow(QMainWindow):
             self._reviews[path] = reviewed
             rv = reviewed.review
             self._add_incoming(path, title=rv.title or rv.goal or path.name, kind=rv.kind,
-                               sender=compact_sender(rv.origin), open_asks=sum(
+                               sender=ops.compact_sender(rv.origin), open_asks=sum(
                                    1 for a in rv.asks if (a.status or "open") == "open"))  # fmt: skip
             if self._current == "file:" + str(path):
                 self.review_view.show_review(reviewed)

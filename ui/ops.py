@@ -161,13 +161,15 @@ def load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: Can
     return detail
 
 
+def compact_sender(origin: dict[str, Any]) -> str:
+    """``actor@machine`` from a pack's origin (either alone when the other is missing)."""
+    actor, machine = origin.get("actor") or "", origin.get("machine") or ""
+    return f"{actor}@{machine}" if actor and machine else actor or machine
+
+
 def sender_of(lp: LocalPassport) -> str:
     received = lp.received if isinstance(lp.received, dict) else {}
-    origin = received.get("origin") or {}
-    actor, machine = origin.get("actor") or "", origin.get("machine") or ""
-    if actor and machine:
-        return f"{actor}@{machine}"
-    return actor or machine or ""
+    return compact_sender(received.get("origin") or {})
 
 
 @dataclass(frozen=True)
