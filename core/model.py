@@ -43,9 +43,17 @@ class Record(BaseModel):
     @model_validator(mode="wrap")
     @classmethod
     def _remember_key_order(cls, data: Any, handler: Any) -> Any:
-        record = handler(data)
+        # pydantic refuses a key holding a lone surrogate (valid JSON, e.g. a key a
+        # JavaScript sender cut inside an emoji); no declared field has one, so such
+        # keys are set aside and kept as unknown fields, in their place
+        odd = {k: v for k, v in data.items() if _has_lone_surrogate(k)} if isinstance(data, dict) else {}
+        record = handler({k: v for k, v in data.items() if k not in odd} if odd else data)
         if isinstance(data, dict) and isinstance(record, Record):
             record._order = tuple(data)
+            if odd:
+                if record.__pydantic_extra__ is None:
+                    record.__pydantic_extra__ = {}
+                record.__pydantic_extra__.update(odd)
         return record
 
     @classmethod
@@ -79,6 +87,10 @@ class Record(BaseModel):
     def copy_record(self) -> Self:
         """A deep, independent copy that still remembers the key order."""
         return type(self).from_data(self.to_data())
+
+
+def _has_lone_surrogate(key: object) -> bool:
+    return isinstance(key, str) and any("\ud800" <= c <= "\udfff" for c in key)
 
 
 def _plain(value: Any) -> JSON:
