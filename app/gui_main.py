@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -26,8 +27,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def build(files: Sequence[Path] = ()) -> tuple[Any, Any]:
+    """The QApplication and the main window, not shown, no event loop: for --smoke-test."""
+    from taskpack.app.desk import Desk
+    from taskpack.ui.app import make_application
+    from taskpack.ui.main_window import MainWindow
+
+    return make_application(["taskpack-desk"]), MainWindow(Desk.open())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--smoke-test" in argv:  # the frozen build's self-check (packaging/README.md)
+        from taskpack.app.smoke import run as smoke
+
+        return smoke(argv, build=build)
+    args = parse_args(argv)
     from taskpack.ui.app import run
 
     return run([Path(f) for f in args.files], new_instance=args.new_instance)
