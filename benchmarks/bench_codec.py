@@ -89,10 +89,8 @@ def make_small(folder: Path, n: int) -> None:
         sub = folder / f"d{i % 50:02d}"
         sub.mkdir(exist_ok=True)
         size = rng.randint(100, 8000)
-        if i % 3:
-            data = (f"line {i} " * (size // 8 + 1)).encode()[:size]
-        else:
-            data = rng.randbytes(size)
+        text = (f"line {i} " * (size // 8 + 1)).encode()[:size]
+        data = text if i % 3 else rng.randbytes(size)
         (sub / f"f{i:05d}.{'txt' if i % 3 else 'bin'}").write_bytes(data)
 
 

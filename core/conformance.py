@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from . import bag, canonical
-from .errors import Cancelled, FormatError, IntegrityError, LimitExceeded, PackError, UnsafeEntry
+from .errors import FormatError, LimitExceeded, PackError, UnsafeEntry
+from .luggage import LuggageItem
 from .pack import OpenedPack, open_pack
 from .refusals import StreamScanner, check_asks, scan_value
 from .seal import unsealed_facts
-from .streams import CHUNK
 
 REQUIREMENTS = {
     "C0": "the file is conformant as written: reading it required no repair",
@@ -162,32 +162,22 @@ def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
         elif f.rule == "transcript":
             reasons["C8"].append(str(f))
     # one pass over the luggage: C1 digests, C7/C8 scan, C9 text rule (flat)
-    eligible: dict[str, bool] = {}
-    total = sum(max(i.size, 0) for i in opened.luggage)
-    done = 0
-    for item in opened.luggage:
-        scanner = StreamScanner(item.name)
-        text = canonical.TextEligibility() if opened.encoding != "bag" else None
-        try:
-            with opened.open_luggage(item) as f:
-                while True:
-                    if cancel and cancel():
-                        raise Cancelled()
-                    chunk = f.read(CHUNK)
-                    if not chunk:
-                        break
-                    scanner.feed(chunk)
-                    if text is not None:
-                        text.feed(chunk)
-                    done += len(chunk)
-                    if progress:
-                        progress(done, total)
-        except (IntegrityError, FormatError) as exc:
-            reasons["C1"].append(exc.message)
+    scanners = {i.name: StreamScanner(i.name) for i in opened.luggage}
+    texts = {i.name: canonical.TextEligibility() for i in opened.luggage} if opened.encoding != "bag" else {}
+
+    def on_chunk(item: LuggageItem, chunk: bytes) -> None:
+        scanners[item.name].feed(chunk)
+        if texts:
+            texts[item.name].feed(chunk)
+
+    opened.stream_luggage(
+        on_chunk, progress=progress, cancel=cancel,
+        on_error=lambda item, exc: reasons["C1"].append(exc.message),
+    )  # fmt: skip
+    for scanner in scanners.values():
         for f in scanner.finish():
             reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
-        if text is not None:
-            eligible[item.name] = text.finish()
+    eligible = {name: t.finish() for name, t in texts.items()}
     reasons["C9"] += _round_trip(opened, eligible)
     checks = [Check(cid, req, not reasons[cid], reasons[cid]) for cid, req in REQUIREMENTS.items()]
     return Report(str(opened.path), opened.encoding, checks)
@@ -231,7 +221,7 @@ def _round_trip(opened: OpenedPack, eligible: dict[str, bool]) -> list[str]:
             if item.sha256 is None:
                 out.append(f"attachment {item.name!r} declares no sha256; the round trip would add one")
             rule = "utf8" if eligible.get(item.name) else "base64"
-            span, enc = opened._spans.get(item.name, (None, "utf8"))
+            enc = opened.written_encoding(item.name)
             if enc != rule:
                 out.append(f"attachment {item.name!r} is written as {enc} but the rule gives {rule}")
     return out

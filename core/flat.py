@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import binascii
 import codecs
-import hashlib
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -365,7 +364,7 @@ class SpanReader:
     """Decode one attachment's `data` from its span in the file, chunk by chunk."""
 
     def __init__(self, path: Path, span: Span, encoding: str, name: str) -> None:
-        self._f = open(path, "rb")
+        self._f = open(path, "rb")  # noqa: SIM115 - closed by close(), like any stream
         self._f.seek(span.start)
         self._left = span.end - span.start
         self._span = span

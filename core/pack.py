@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
 from . import bag, canonical, flat, legacy
-from .errors import Cancelled, FormatError, IntegrityError, UnsupportedVersion
+from .errors import Cancelled, FormatError, IntegrityError, PackError, UnsupportedVersion
 from .luggage import LuggageItem, LuggageSource, check_luggage_name, check_unique
 from .model import FLAT_VERSION, KNOWN_SPECS, PackObject
 from .streams import CHUNK, VerifyingReader
@@ -101,6 +101,10 @@ class OpenedPack:
             on_digest=lambda d, n=it.name: self._computed.__setitem__(n, d),
         )  # fmt: skip
 
+    def written_encoding(self, name: str) -> str:
+        """Flat form only: how the attachment's data is written (`utf8` or `base64`)."""
+        return self._spans.get(name, (None, "utf8"))[1]
+
     def digest_of(self, item: LuggageItem) -> str:
         """The luggage file's sha256: as declared, else computed by reading it."""
         if item.sha256:
@@ -113,19 +117,41 @@ class OpenedPack:
 
     def verify(self, progress: Progress | None = None, cancel: CancelCheck | None = None) -> None:
         """Read every luggage byte once and check every digest and size."""
+        self.stream_luggage(progress=progress, cancel=cancel)
+
+    def stream_luggage(
+        self,
+        on_chunk: Callable[[LuggageItem, bytes], None] | None = None,
+        *,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
+        on_error: Callable[[LuggageItem, PackError], None] | None = None,
+    ) -> None:
+        """Read all luggage once, verifying it, handing each chunk to `on_chunk`.
+
+        A broken file raises, unless `on_error` is given: then it is told and reading
+        goes on with the next file (the judge reports every problem, not the first).
+        """
         total = sum(max(i.size, 0) for i in self.luggage)
         done = 0
         for it in self.luggage:
-            with self.open_luggage(it) as f:
-                while True:
-                    if cancel and cancel():
-                        raise Cancelled()
-                    chunk = f.read(CHUNK)
-                    if not chunk:
-                        break
-                    done += len(chunk)
-                    if progress:
-                        progress(done, total)
+            try:
+                with self.open_luggage(it) as f:
+                    while True:
+                        if cancel and cancel():
+                            raise Cancelled()
+                        chunk = f.read(CHUNK)
+                        if not chunk:
+                            break
+                        if on_chunk:
+                            on_chunk(it, chunk)
+                        done += len(chunk)
+                        if progress:
+                            progress(done, total)
+            except (IntegrityError, FormatError) as exc:
+                if on_error is None:
+                    raise
+                on_error(it, exc)
 
     def content_digest(self) -> str:
         """sha256 identity of what the pack carries, the same for both encodings.
@@ -156,7 +182,7 @@ def luggage_of(opened: OpenedPack) -> list[LuggageSource]:
         LuggageSource(
             name=item.name, size=item.size, sha256=item.sha256, verified_stream=item.sha256 is not None,
             opener=lambda item=item: opened.open_luggage(item),  # type: ignore[misc]
-        )  # fmt: skip
+        )
         for item in opened.luggage
     ]
 
@@ -208,7 +234,7 @@ def open_pack(
 
 
 def _open_bag(p: Path, limits: ZipLimits | None, strict: bool) -> OpenedPack:
-    fp = open(p, "rb")
+    fp = open(p, "rb")  # noqa: SIM115 - owned by the OpenedPack, closed by its close()
     try:
         sz = SafeZip(fp, os.fstat(fp.fileno()).st_size, limits)
         contents = bag.read_bag(sz, strict=strict)

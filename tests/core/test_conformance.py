@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from taskpack.core import bag as bagmod
 from taskpack.core.canonical import json_bytes
 from taskpack.core.conformance import Unreadable, judge
