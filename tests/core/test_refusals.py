@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from taskpack.core import refusals
+from taskpack.core import refusals, scan
 from taskpack.core.errors import Finding
 from taskpack.core.refusals import (
     StreamScanner,
@@ -30,6 +30,8 @@ from taskpack.core.refusals import (
     scan_pack_object,
     scan_value,
 )
+from taskpack.core.scan import archives, engines
+from taskpack.core.scan.scanner import _scan_bytes
 
 ENGINES = available_engines()
 B62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -276,7 +278,7 @@ def test_archives_are_opened_two_levels_deep_and_no_deeper() -> None:
 
 
 def test_inflating_past_the_bound_stops_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(refusals, "MAX_INFLATED_BYTES", 1024 * 1024)
+    monkeypatch.setattr(archives, "MAX_INFLATED_BYTES", 1024 * 1024)
     early = gzip.compress(b"\n" + SECRET + b"\n" + b"\0" * (4 * 1024 * 1024))
     late = gzip.compress(b"\0" * (4 * 1024 * 1024) + b"\n" + SECRET + b"\n")
     assert len(_scan(early, "files/a.gz", 1 << 16)) == 1  # inside the bound: found
@@ -554,8 +556,11 @@ def test_turns_far_apart_in_a_big_file_are_not_one_transcript() -> None:
 
 def test_python_source_is_not_flagged() -> None:
     import inspect
+    from pathlib import Path
 
     assert scan_value(inspect.getsource(refusals)) == []
+    for module in sorted(Path(scan.__file__).parent.glob("*.py")):  # where the patterns are
+        assert scan_value(module.read_text(encoding="utf-8")) == [], module.name
     assert scan_value(inspect.getsource(json)) == []
 
 
@@ -722,7 +727,7 @@ def test_engines_and_chunkings_agree(case: tuple[bytes, list[int]]) -> None:
     assert _feed(data, sizes, "re") == reference
     assert _feed(data, [1], "hyperscan") == reference
     for engine in ENGINES:  # the one-shot path scan_value uses for each string
-        whole = refusals._scan_bytes(data, refusals._engine(engine))
+        whole = _scan_bytes(data, engines._engine(engine))
         assert whole.findings(lambda offset: f"files/p @ byte {offset}") == reference
 
 
@@ -785,7 +790,7 @@ def test_a_zip_of_many_members_is_read_one_member_at_a_time(
         "files/many.zip!/m2999.txt",
     ]
     assert most_open <= 1  # memory does not grow with the number of members
-    monkeypatch.setattr(refusals, "MAX_ARCHIVE_MEMBERS", 100)
+    monkeypatch.setattr(archives, "MAX_ARCHIVE_MEMBERS", 100)
     found = _scan(blob, "files/many.zip", 4096)
     assert [f.place.split(" @")[0] for f in found] == ["files/many.zip!/m0002.txt"]
 
@@ -816,8 +821,8 @@ def test_a_hyperscan_that_cannot_run_here_falls_back(monkeypatch: pytest.MonkeyP
         def Database(self, **_kw: Any) -> Any:  # named like the module's class
             raise RuntimeError("this CPU lacks SSSE3")
 
-    monkeypatch.setattr(refusals, "_hs", Broken())
-    monkeypatch.setattr(refusals, "_ENGINES", {})
+    monkeypatch.setattr(engines, "_hs", Broken())
+    monkeypatch.setattr(engines, "_ENGINES", {})
     assert available_engines() == ("re",)
     assert [f.kind for f in scan_value({"note": SECRET.decode()})] == ["GitHub token"]
     with pytest.raises(ValueError):

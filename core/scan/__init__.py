@@ -1,0 +1,1 @@
+"""The scanner behind ``taskpack.core.refusals`` (its public surface); see there."""

@@ -1,0 +1,192 @@
+"""Engines: every position where a trigger occurs, in a stream or in a whole value.
+
+Hyperscan when it can be imported and runs on this CPU; otherwise the ``bytes.find``
+fallback ("re" for short). Both report positions only, never a verdict.
+"""
+
+from __future__ import annotations
+
+import threading
+from types import ModuleType
+from typing import Any, Protocol
+
+from .triggers import _FOLD, _TMAX, _TRIGGER_LENGTHS, _TRIGGERS, _hs_pattern, _Needle, _needle
+
+try:  # the fast engine; the `re` fallback below gives the same findings, slower
+    import hyperscan as _hyperscan
+
+    _hs: ModuleType | None = _hyperscan
+except ImportError:  # pragma: no cover - depends on the platform
+    _hs = None
+
+
+class _EngineStream(Protocol):
+    def scan(self, data: bytes | bytearray | memoryview) -> list[int]: ...
+    def close(self) -> list[int]: ...
+
+
+class _Engine(Protocol):
+    name: str
+
+    def open(self) -> _EngineStream: ...
+    def positions(self, data: bytes) -> list[int]: ...  # one-shot: a whole value at once
+
+
+class _HyperscanEngine:
+    name = "hyperscan"
+
+    def __init__(self, hs: ModuleType) -> None:
+        self._hs = hs
+        self.db = self._compile(hs.HS_MODE_STREAM)
+        self.block_db = self._compile(hs.HS_MODE_BLOCK)  # the same patterns, for whole values
+        self._local = threading.local()
+        self.close_lock = threading.Lock()
+
+    def _compile(self, mode: int) -> Any:
+        db = self._hs.Database(mode=mode)
+        n = len(_TRIGGERS)
+        db.compile(
+            expressions=[_hs_pattern(t) for t in _TRIGGERS],
+            ids=list(range(n)),
+            elements=n,
+            flags=[0] * n,
+        )
+        return db
+
+    def scratch(self, block: bool = False) -> Any:
+        name = "block_scratch" if block else "scratch"
+        scratch = getattr(self._local, name, None)
+        if scratch is None:  # one per thread and database: scratch is not shareable
+            scratch = self._hs.Scratch(self.block_db if block else self.db)
+            setattr(self._local, name, scratch)
+        return scratch
+
+    def open(self) -> _EngineStream:
+        return _HyperscanStream(self)
+
+    def positions(self, data: bytes) -> list[int]:
+        hits: list[int] = []
+        lengths = _TRIGGER_LENGTHS
+
+        def on_match(ident: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
+            hits.append(end - lengths[ident])
+
+        if data:
+            self.block_db.scan(data, match_event_handler=on_match, scratch=self.scratch(True))
+        return hits
+
+
+class _HyperscanStream:
+    def __init__(self, engine: _HyperscanEngine) -> None:
+        hits: list[int] = []
+        lengths = _TRIGGER_LENGTHS
+
+        def on_match(ident: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
+            hits.append(end - lengths[ident])
+
+        self._hits = hits
+        self._on_match = on_match  # the extension keeps only a borrowed reference
+        self._engine = engine
+        self._stream = engine.db.stream(match_event_handler=on_match)
+        self._stream.__enter__()
+        self._open = True
+
+    def scan(self, data: bytes | bytearray | memoryview) -> list[int]:
+        self._stream.scan(data, scratch=self._engine.scratch(), match_event_handler=self._on_match)
+        return self._take()
+
+    def close(self) -> list[int]:
+        if self._open:
+            self._open = False
+            # The binding's close(scratch=...) is broken; plain close() uses the database's
+            # own scratch, which must not be used by two threads at once.
+            with self._engine.close_lock:
+                self._stream.close(match_event_handler=self._on_match)
+        return self._take()
+
+    def _take(self) -> list[int]:
+        out = list(self._hits)
+        self._hits.clear()
+        return out
+
+
+class _ReEngine:
+    """The fallback ("re" for short): the same triggers found with `bytes.find`.
+
+    One C-speed `find` pass per trigger beats one `re` alternation by far on text, where
+    a regex engine has to try the alternation at almost every byte.
+    """
+
+    name = "re"
+
+    def __init__(self) -> None:
+        self.needles = tuple(_needle(t) for t in _TRIGGERS)
+
+    def open(self) -> _EngineStream:
+        return _ReStream(self.needles)
+
+    def positions(self, data: bytes) -> list[int]:
+        return _ReStream(self.needles).scan(data)
+
+
+class _ReStream:
+    def __init__(self, needles: tuple[_Needle, ...]) -> None:
+        self._needles = needles
+        self._carry = b""  # the last _TMAX - 1 bytes: a trigger may start in them
+        self._base = 0  # stream offset of self._carry[0]
+
+    def scan(self, data: bytes | bytearray | memoryview) -> list[int]:
+        buf = self._carry + bytes(data)
+        low = buf.translate(_FOLD)
+        out: list[int] = []
+        for needle in self._needles:
+            hay = low if needle.folded else buf
+            text, lead = needle.text, needle.lead
+            i = hay.find(text)
+            while i >= 0:
+                if lead is None:
+                    out.append(self._base + i)
+                elif i > 0 and buf[i - 1] in lead:
+                    out.append(self._base + i - 1)
+                i = hay.find(text, i + 1)
+        keep = min(len(buf), _TMAX - 1)
+        self._base += len(buf) - keep
+        self._carry = buf[len(buf) - keep :]
+        return out
+
+    def close(self) -> list[int]:
+        return []
+
+
+_ENGINES: dict[str, _Engine | None] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def _build(name: str) -> _Engine | None:
+    with _ENGINES_LOCK:
+        if name not in _ENGINES:
+            if name == "re":
+                _ENGINES[name] = _ReEngine()
+            else:
+                engine: _Engine | None = None
+                try:  # importing can succeed on a CPU hyperscan then refuses to run on
+                    if _hs is not None:
+                        engine = _HyperscanEngine(_hs)
+                        engine.positions(b"ghp_")
+                except Exception:  # any failure at all means: use the fallback
+                    engine = None
+                _ENGINES[name] = engine
+        return _ENGINES[name]
+
+
+def available_engines() -> tuple[str, ...]:
+    """Engine names usable here, fastest first: ``("hyperscan", "re")`` or ``("re",)``."""
+    return ("hyperscan", "re") if _build("hyperscan") is not None else ("re",)
+
+
+def _engine(name: str | None) -> _Engine:
+    name = name or available_engines()[0]
+    engine = _build(name) if name in ("hyperscan", "re") else None
+    if engine is None:
+        raise ValueError(f"unknown or unavailable scan engine {name!r}")
+    return engine

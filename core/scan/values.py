@@ -1,0 +1,215 @@
+"""The pack object: a walk over a JSON value with the luggage patterns, and the asks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import Finding
+from .engines import _Engine, _engine
+from .fields import _is_secret_key_name, is_instruction_field
+from .scanner import (
+    AFTER,
+    RULE_ASK,
+    RULE_CREDENTIAL,
+    RULE_INSTRUCTION,
+    RULE_TRANSCRIPT,
+    _Raw,
+    _scan_bytes,
+)
+from .transcripts import _message_class, _turn_at
+from .verifiers import _secret_value
+
+_ROOT_ALLOWED = frozenset({"note_to_reader"})  # the flat wrapper's own field (spec §2.2)
+
+
+def _shown_key(key: str) -> str:
+    shown = key if len(key) <= 80 else key[:77] + "..."
+    return shown if shown.isprintable() else "".join(c if c.isprintable() else "?" for c in shown)
+
+
+Path = tuple[str | int, ...]
+
+
+def _show(prefix: str, path: Path) -> str:
+    out = prefix
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out = f"{out}.{part}" if out else part
+    return out or "(the whole value)"
+
+
+class _ValueScan:
+    def __init__(self, prefix: str, engine: _Engine) -> None:
+        self.prefix = prefix
+        self.engine = engine
+        self.findings: list[Finding] = []
+        self.messages: list[tuple[str, Path]] = []
+        self.key_credentials: dict[str, list[str]] = {}  # keys repeat: scan each once
+
+    def place(self, path: Path) -> str:
+        return _show(self.prefix, path)
+
+    def text(self, s: str, path: Path) -> _Raw:
+        raw = _scan_bytes(s.encode("utf-8", "surrogatepass"), self.engine)
+        self.findings += raw.findings(lambda _offset: self.place(path))
+        return raw
+
+    def walk(self, root: Any) -> None:
+        stack: list[tuple[Any, Path]] = [(root, ())]
+        while stack:
+            value, path = stack.pop()
+            if isinstance(value, str):
+                self.text(value, path)
+            elif isinstance(value, dict):
+                stack.extend(reversed(self.dict_children(value, path)))
+            elif isinstance(value, list):
+                self.list_turns(value, path)
+                stack.extend(reversed([(v, (*path, i)) for i, v in enumerate(value)]))
+
+    def dict_children(self, d: dict[Any, Any], path: Path) -> list[tuple[Any, Path]]:
+        role = _message_class(d)
+        if role is not None:
+            self.messages.append((role, path))
+        children: list[tuple[Any, Path]] = []
+        for i, (key, value) in enumerate(d.items()):
+            key = str(key)
+            kinds = self.key_credentials.get(key)
+            if kinds is None:
+                raw = _scan_bytes(key.encode("utf-8", "surrogatepass"), self.engine)
+                kinds = self.key_credentials[key] = list(raw.credentials)
+            if kinds:
+                shown: str = f"<field #{i}>"
+                for kind in kinds:
+                    self.findings.append(
+                        Finding(
+                            RULE_CREDENTIAL, kind, self.place((*path, shown)), "in a field name"
+                        )
+                    )
+            else:
+                shown = _shown_key(key)
+            here: Path = (*path, shown)
+            if is_instruction_field(key) and not (path == () and key in _ROOT_ALLOWED):
+                self.findings.append(
+                    Finding(
+                        RULE_INSTRUCTION,
+                        "instruction field",
+                        self.place(here),
+                        "a pack carries data, never instructions to its reader (spec §4.5)",
+                    )
+                )
+            if (
+                isinstance(value, str)
+                and _is_secret_key_name(key)
+                and _secret_value(value.encode("utf-8", "surrogatepass"), quoted=True)
+                and not _scan_bytes(value.encode("utf-8", "surrogatepass"), self.engine).credentials
+            ):
+                self.findings.append(
+                    Finding(RULE_CREDENTIAL, "password or secret assignment", self.place(here))
+                )
+            children.append((value, here))
+        return children
+
+    def list_turns(self, items: list[Any], path: Path) -> None:
+        """A list of strings each opening with a turn is a transcript too."""
+        roles = set()
+        first = None
+        for i, item in enumerate(items):
+            if isinstance(item, str) and item:
+                head = item[:AFTER].encode("utf-8", "surrogatepass")[:AFTER]
+                turn = _turn_at(head, 0, True)
+                if turn is not None and turn[1] <= 16:
+                    roles.add(turn[0])
+                    first = i if first is None else first
+        if len(roles) >= 2:
+            a, b = sorted(roles)[:2]
+            self.findings.append(
+                Finding(
+                    RULE_TRANSCRIPT,
+                    "chat transcript",
+                    self.place(path),
+                    f"list items are role-prefixed turns by {a} and {b}",
+                )
+            )
+
+    def message_findings(self) -> None:
+        if len(self.messages) < 2:
+            return
+        roles = {r for r, _ in self.messages}
+        parents: dict[Path, int] = {}
+        for _r, p in self.messages:
+            parents[p[:-1]] = parents.get(p[:-1], 0) + 1
+        if len(roles) < 2 and max(parents.values()) < 2:
+            return
+        common = list(self.messages[0][1])
+        for _r, p in self.messages[1:]:
+            n = 0
+            while n < min(len(common), len(p)) and common[n] == p[n]:
+                n += 1
+            common = common[:n]
+        shown = ", ".join(sorted(roles))
+        self.findings.append(
+            Finding(
+                RULE_TRANSCRIPT,
+                "chat transcript",
+                self.place(tuple(common)),
+                f"{len(self.messages)} chat messages as JSON objects ({shown})",
+            )
+        )
+
+
+def scan_value(value: Any, path: str = "", *, engine: str | None = None) -> list[Finding]:
+    """Credentials, transcripts and instruction fields anywhere in a JSON value.
+
+    Strings are scanned with the same patterns as luggage; dict keys are scanned too
+    (for instruction fields, and for credentials — a key holding a secret is shown as
+    ``<field #n>``). `path` prefixes every place, e.g. ``passport``.
+    """
+    scan = _ValueScan(path, _engine(engine))
+    scan.walk(value)
+    scan.message_findings()
+    return scan.findings
+
+
+def holds_credential(text: str, *, engine: str | None = None) -> bool:
+    """Does this text hold anything the credential rules refuse? (For redacting a display.)"""
+    return bool(_scan_bytes(text.encode("utf-8", "surrogatepass"), _engine(engine)).credentials)
+
+
+def check_asks(asks: Sequence[Any]) -> list[Finding]:
+    """Spec §4.3: every ask needs a non-empty `what` and a non-empty `accept`."""
+    out: list[Finding] = []
+    for i, ask in enumerate(asks):
+        place = f"asks[{i}]"
+        if not isinstance(ask, dict):
+            out.append(Finding(RULE_ASK, "ask that is not an object", place))
+            continue
+        if not _filled(ask.get("what")):
+            out.append(
+                Finding(RULE_ASK, "ask without what", place, "say what you need from the receiver")
+            )
+        if not _filled(ask.get("accept")):
+            out.append(
+                Finding(
+                    RULE_ASK,
+                    "ask without accept",
+                    place,
+                    "say what would count as an answer (spec §4.3)",
+                )
+            )
+    return out
+
+
+def _filled(value: Any) -> bool:
+    return isinstance(value, str) and value.strip() != ""
+
+
+def scan_pack_object(data: dict[str, Any], *, engine: str | None = None) -> list[Finding]:
+    """Everything that forbids a pack object: :func:`scan_value` plus :func:`check_asks`."""
+    found = scan_value(data, engine=engine)
+    asks = data.get("asks") if isinstance(data, dict) else None
+    if isinstance(asks, list):
+        found += check_asks(asks)
+    return found
