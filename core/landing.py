@@ -17,6 +17,7 @@ Every byte of a pack is data. Nothing here executes, opens or follows anything f
 from __future__ import annotations
 
 import contextlib
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -726,7 +727,8 @@ def merge_receipt(
                 "imperatives": len(rv.imperatives),
             })  # fmt: skip
             names = {x.name: x.sha256 for x in store.luggage(into)}
-            sender = (_sender_entry(pack) or "receipt").split("@")[0]
+            # the folder name comes from the sender's id: keep it a plain, safe segment
+            sender = re.sub(r"[^A-Za-z0-9_-]", "_", (_sender_entry(pack) or "receipt").split("@")[0])[:64]
             for name, sha, size in stored:
                 final = name if names.get(name) in (None, sha) else f"from-{sender}/{name}"
                 tx.add_luggage(into, final, sha, size)
