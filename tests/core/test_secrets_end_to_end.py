@@ -1,0 +1,63 @@
+"""Every secret shape, end to end: refused by the one writing chokepoint (nothing is left
+on disk) and flagged by the judge's C7 — in a field, and after the first 10 MiB of a
+binary luggage file. The judge uses the writer's patterns, so the two must agree."""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import pytest
+from taskpack.core.conformance import judge
+from taskpack.core.errors import Refused
+from taskpack.core.luggage import LuggageSource
+from taskpack.core.model import PackObject
+from taskpack.core.packer import make_pack
+from taskpack.core.writer import write_pack
+from test_conformance import BASE  # tests/core is on sys.path (pytest prepend mode)
+from test_refusals import SHAPES, make_secret
+
+NOISE = os.urandom(10 << 20)  # 10 MiB of binary before the secret
+
+
+def deep_luggage(secret: str) -> LuggageSource:
+    return LuggageSource.from_bytes("dump.bin", NOISE + secret.encode() + b"\x00tail")
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_refused_at_pack_time_deep_in_luggage(tmp_path: Path, name: str) -> None:
+    secret = make_secret(name)
+    out = tmp_path / "x.taskpack"
+    with pytest.raises(Refused) as caught:
+        make_pack(PackObject.from_data(copy.deepcopy(BASE)), [deep_luggage(secret)], out, machine="m")
+    message = str(caught.value)
+    assert "dump.bin" in message and "credential" not in secret
+    assert secret[-12:] not in message  # named by kind and place, never printed
+    assert list(tmp_path.iterdir()) == []  # nothing left behind, not even a temp file
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_refused_at_pack_time_in_a_field(tmp_path: Path, name: str) -> None:
+    data = copy.deepcopy(BASE)
+    data["passport"]["current_state"] = make_secret(name)
+    with pytest.raises(Refused):
+        make_pack(PackObject.from_data(data), [], tmp_path / "x.taskpack.json", machine="m")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_flagged_by_c7_deep_in_luggage_and_in_a_field(tmp_path: Path, name: str) -> None:
+    secret = make_secret(name)
+    # written WITHOUT the chokepoint: the judge must catch what the writer would refuse
+    deep = write_pack(BASE, [deep_luggage(secret)], tmp_path / "deep.taskpack", encoding="bag").path
+    report = judge(deep)
+    assert report.failed() == ["C7"], report.to_data()
+    c7 = next(c for c in report.checks if c.id == "C7")
+    assert any("dump.bin" in r for r in c7.reasons)
+    assert secret[-12:] not in " ".join(c7.reasons)
+
+    data = copy.deepcopy(BASE)
+    data["note"] = secret
+    field = write_pack(data, [], tmp_path / "field.taskpack.json", encoding="flat").path
+    assert judge(field).failed() == ["C7"]
