@@ -5,13 +5,18 @@
       "actor": null,                 // who packs: origin.actor (TASKPACK_ACTOR wins)
       "language": null,              // UI language, e.g. "zh_CN"; null = the system's
       "gate": {"allow": []},         // senders whose handoffs skip the owner's approval
-      "watched_folders": []          // folders the watcher scans for incoming packs
+      "watched_folders": [],         // folders the watcher scans for incoming packs
+      "a2a": {"enabled": false,      // the desktop app serves this desk over A2A
+              "host": "127.0.0.1",   //   on this address (loopback unless told)
+              "port": 8788}          //   and port (0 = any free port)
     }
 
 The gate holds every landed handoff for the owner by default (``allow`` empty). An allow
 entry is a sender's actor, machine, or ``actor@machine``; ``*`` lets everyone through.
-Keys this version does not know are kept when the file is saved. The file is written
-atomically; a damaged file is reported in one sentence, never silently replaced.
+A file without ``a2a`` (or with only some of its keys) means: the endpoint is off, and
+would serve on 127.0.0.1:8788. Keys this version does not know are kept when the file is
+saved. The file is written atomically; a damaged file is reported in one sentence, never
+silently replaced.
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ from typing import Any
 
 from taskpack.core.errors import UsageError
 
+from .a2a import DEFAULT_HOST, DEFAULT_PORT
+
 FILE_NAME = "settings.json"
+A2A_KEYS = frozenset({"enabled", "host", "port"})
 
 
 class SettingsError(UsageError):
@@ -40,6 +48,10 @@ class Settings:
     language: str | None = None
     gate_allow: list[str] = field(default_factory=list)
     watched_folders: list[str] = field(default_factory=list)
+    #: the A2A endpoint the desktop app starts (off unless the file says so)
+    a2a_enabled: bool = False
+    a2a_host: str = DEFAULT_HOST
+    a2a_port: int = DEFAULT_PORT
     #: keys this version does not know, kept as they were
     other: dict[str, Any] = field(default_factory=dict)
 
@@ -78,16 +90,37 @@ class Settings:
         gate = data.get("gate") or {}
         if not isinstance(gate, dict):
             raise SettingsError(f"{where}: gate must be an object")
-        known = {"machine_name", "actor", "language", "gate", "watched_folders"}
+        a2a = data.get("a2a")
+        if a2a is None:
+            a2a = {}
+        if not isinstance(a2a, dict):
+            raise SettingsError(f"{where}: a2a must be an object")
+        enabled = a2a.get("enabled", False)
+        if not isinstance(enabled, bool):
+            raise SettingsError(f"{where}: a2a.enabled must be true or false")
+        host = a2a.get("host")
+        if host is not None and not isinstance(host, str):
+            raise SettingsError(f"{where}: a2a.host must be text or null")
+        port = a2a.get("port", DEFAULT_PORT)
+        if port is None:
+            port = DEFAULT_PORT
+        if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+            raise SettingsError(f"{where}: a2a.port must be a whole number from 0 to 65535")
+        known = {"machine_name", "actor", "language", "gate", "watched_folders", "a2a"}
         other = {k: v for k, v in data.items() if k not in known}
         if set(gate) - {"allow"}:
             other["gate"] = {k: v for k, v in gate.items() if k != "allow"}
+        if set(a2a) - A2A_KEYS:
+            other["a2a"] = {k: v for k, v in a2a.items() if k not in A2A_KEYS}
         return cls(
             machine_name=text("machine_name"),
             actor=text("actor"),
             language=text("language"),
             gate_allow=texts(gate.get("allow"), "gate.allow"),
             watched_folders=texts(data.get("watched_folders"), "watched_folders"),
+            a2a_enabled=enabled,
+            a2a_host=host.strip() if host and host.strip() else DEFAULT_HOST,
+            a2a_port=port,
             other=other,
         )
 
@@ -101,7 +134,10 @@ class Settings:
             "gate": gate,
             "watched_folders": list(self.watched_folders),
         }
-        out.update({k: v for k, v in self.other.items() if k != "gate"})
+        a2a = dict(self.other.get("a2a") or {})
+        a2a.update(enabled=self.a2a_enabled, host=self.a2a_host, port=self.a2a_port)
+        out["a2a"] = a2a
+        out.update({k: v for k, v in self.other.items() if k not in ("gate", "a2a")})
         return out
 
     def save(self, home: Path) -> Path:
@@ -124,7 +160,16 @@ class Settings:
 
     # -- the keys a person sets from the command line --
 
-    SETTABLE = ("machine_name", "actor", "language", "gate.allow", "watched_folders")
+    SETTABLE = (
+        "machine_name",
+        "actor",
+        "language",
+        "gate.allow",
+        "watched_folders",
+        "a2a.enabled",
+        "a2a.host",
+        "a2a.port",
+    )
 
     def set(self, key: str, value: str) -> None:
         """Set one key from text; lists take comma-separated items, empty text clears."""
@@ -135,6 +180,18 @@ class Settings:
             self.watched_folders = items
         elif key in ("machine_name", "actor", "language"):
             setattr(self, key, value.strip() or None)
+        elif key == "a2a.enabled":
+            word = value.strip().lower()
+            if word not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
+                raise SettingsError(f"a2a.enabled takes true or false, not {value!r}")
+            self.a2a_enabled = word in ("true", "on", "yes", "1")
+        elif key == "a2a.host":
+            self.a2a_host = value.strip() or DEFAULT_HOST
+        elif key == "a2a.port":
+            digits = value.strip()
+            if not (digits.isascii() and digits.isdigit()) or int(digits) > 65535:
+                raise SettingsError(f"a2a.port takes a number from 0 to 65535, not {value!r}")
+            self.a2a_port = int(digits)
         else:
             raise SettingsError(
                 f"there is no setting {key!r}", hint=f"Use one of: {', '.join(self.SETTABLE)}."

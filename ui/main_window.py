@@ -5,14 +5,19 @@ a welcome page (first run: the sample packs), a landing review, or a passport. P
 arrive by drag and drop, File → Open, the command line, a second launch, or the folder
 watcher; each is reviewed before anything is stored, and lands only when the person
 says so. Every slow action runs through `JobRunner`; errors are one sentence in the
-banner at the top of the right side.
+banner at the top of the right side. When Settings say so, the window also serves its
+desk over A2A (`A2AEndpoint`), started and stopped off the GUI thread; the status bar
+says whether it is serving.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import logging
 import re
+import socket
+import threading
 import time
 from importlib import resources
 from pathlib import Path
@@ -35,6 +40,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QMainWindow,
     QSplitter,
@@ -57,7 +63,7 @@ from .models import INCOMING, KEY_ROLE, InboxFilter, InboxModel, Incoming, state
 from .ops import Detail, PassportRow, Reviewed
 from .passport_view import PassportView
 from .review_view import ReviewView
-from .settings_dialog import SettingsDialog, watch_enabled, watched_folders
+from .settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
 from .widgets import Banner, button, heading, plain
 
 log = logging.getLogger(__name__)
@@ -113,6 +119,59 @@ def slug(text: str) -> str:
     return s[:60] or "passport"
 
 
+class A2AEndpoint:
+    """This desk's A2A server as the window last asked for it.
+
+    `apply` blocks while uvicorn starts or stops (100–200 ms, more on the first start,
+    which imports the server): the window calls it on a worker thread, one call at a
+    time, and once more when it closes. The lock keeps that last call after any other.
+    """
+
+    def __init__(self, desk: Desk) -> None:
+        self.desk = desk
+        self.server: Any = None  # an A2AServer while serving
+        self.config: tuple[str, int] | None = None
+        self._lock = threading.Lock()
+
+    def apply(self, want: tuple[str, int] | None) -> str | None:
+        """Serve on `want` (host, port), or stop when it is None; the URL served, or None.
+
+        Raises what `A2AServer.start` raises: OSError when the port is taken or the
+        host is not an address of this machine.
+        """
+        with self._lock:
+            if self.server is not None and (want != self.config or not self.server.running):
+                server, self.server, self.config = self.server, None, None
+                server.stop()
+            if want is None:
+                return None
+            if self.server is None:
+                from taskpack.app.a2a.server import A2AServer
+
+                server = A2AServer(self.desk, *want)
+                try:
+                    server.start()
+                except BaseException:
+                    server.stop()  # whatever it opened before failing
+                    raise
+                self.server, self.config = server, want
+            return str(self.server.url)
+
+
+def a2a_failure(exc: BaseException, host: str, port: int) -> str:
+    """Why the endpoint did not start, as one sentence for the status bar."""
+    # the errno, or on Windows the WSA code (WSAEADDRINUSE, WSAEADDRNOTAVAIL, WSAEACCES)
+    codes = {getattr(exc, "errno", None), getattr(exc, "winerror", None)}
+    if isinstance(exc, OSError) and codes & {errno.EADDRINUSE, 10048}:
+        return tr("Port {port} on {host} is already in use (another desk, or “taskpack serve”?). "
+                  "Choose another port in Settings.").format(port=port, host=host)  # fmt: skip
+    if isinstance(exc, socket.gaierror) or (isinstance(exc, OSError) and codes & {errno.EADDRNOTAVAIL, 10049}):
+        return tr("{host} is not an address of this machine. Check the host in Settings.").format(host=host)
+    if isinstance(exc, PermissionError) or (isinstance(exc, OSError) and codes & {errno.EACCES, 10013}):
+        return tr("This desk may not listen on port {port}. Choose a port above 1024 in Settings.").format(port=port)
+    return tr("The endpoint did not start: {why}").format(why=sentence(exc))
+
+
 class MainWindow(QMainWindow):
     _desk_changed = Signal(str, str)
 
@@ -147,12 +206,23 @@ class MainWindow(QMainWindow):
         self._change_timer.setSingleShot(True)
         self._change_timer.setInterval(30)
         self._change_timer.timeout.connect(self._after_changes)
+        self.a2a = A2AEndpoint(desk)
+        self._a2a_busy = False
+        self._a2a_again = False
+        #: ("off" | "starting" | "stopping" | "serving" | "failed", url, error, (host, port))
+        self._a2a_state: tuple[str, str | None, BaseException | None, tuple[str, int] | None] = (
+            "off", None, None, None)  # fmt: skip
         self._build()
+        self.a2a_label = QLabel()
+        self.statusBar().addPermanentWidget(self.a2a_label)
+        self._update_a2a()
         self._desk_changed.connect(self._on_desk_changed, Qt.ConnectionType.QueuedConnection)
         self._unsubscribe = desk.subscribe(lambda pid, event: self._desk_changed.emit(pid, event))
         self.refresh()
         if watch:
             QTimer.singleShot(0, self.start_watcher)
+        if a2a_wanted(desk.settings) is not None:
+            self.apply_a2a()
 
     # -- building (again, when the language changes) -----------------------------------
 
@@ -308,6 +378,7 @@ class MainWindow(QMainWindow):
         if current:
             self.select_key(current)
         self._update_status()
+        self._update_a2a()
 
     # -- the list ------------------------------------------------------------------------
 
@@ -348,7 +419,8 @@ class MainWindow(QMainWindow):
 
     def idle(self) -> bool:
         """No background job running and no reload pending (tests wait for this)."""
-        return self.jobs.idle() and not self._change_timer.isActive() and not self._refresh_pending
+        return (self.jobs.idle() and not self._change_timer.isActive() and not self._refresh_pending
+                and not self._a2a_busy)  # fmt: skip
 
     def _after_changes(self) -> None:
         changed, self._changed_ids = self._changed_ids, set()
@@ -872,6 +944,76 @@ class MainWindow(QMainWindow):
             self.tray.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 8000)
         self.statusBar().showMessage(f"{title}: {text}", 15000)
 
+    # -- the A2A endpoint ----------------------------------------------------------------
+
+    def apply_a2a(self) -> None:
+        """Start, restart or stop the endpoint as the settings say, off the GUI thread."""
+        if getattr(self, "_closed", False):
+            return
+        if self._a2a_busy:
+            self._a2a_again = True  # the settings changed while it started or stopped
+            return
+        want = a2a_wanted(self.desk.settings)
+        if want is None and self.a2a.server is None:
+            self._a2a_state = ("off", None, None, None)
+            self._update_a2a()
+            return
+        self._a2a_busy = True
+        self._a2a_again = False
+        self._a2a_state = ("starting" if want else "stopping", None, None, want)
+        self._update_a2a()
+        endpoint = self.a2a
+
+        def work(_progress: Any, _cancelled: Any) -> tuple[tuple[str, int] | None, str | None, BaseException | None]:
+            try:
+                return want, endpoint.apply(want), None
+            except Exception as exc:  # shown as one sentence, in the GUI thread
+                log.info("the A2A endpoint did not start on %s: %r", want, exc)
+                return want, None, exc
+
+        self.jobs.run(work, title=tr("Starting the A2A endpoint…") if want else tr("Stopping the A2A endpoint…"),
+                      on_done=self._a2a_applied, on_error=self._a2a_error, show_progress=False,
+                      cancellable=False)  # fmt: skip
+
+    def _a2a_applied(self, result: tuple[tuple[str, int] | None, str | None, BaseException | None]) -> None:
+        want, url, exc = result
+        self._a2a_busy = False
+        if self._a2a_again or want != a2a_wanted(self.desk.settings):
+            self.apply_a2a()  # the latest settings win
+            return
+        if exc is not None and want is not None:
+            self._a2a_state = ("failed", None, exc, want)
+            self.error(a2a_failure(exc, *want))
+        elif url:
+            self._a2a_state = ("serving", url, None, want)
+        else:
+            self._a2a_state = ("off", None, None, None)
+        self._update_a2a()
+
+    def _a2a_error(self, message: str) -> None:
+        self._a2a_busy = False
+        self._a2a_state = ("failed", None, RuntimeError(message), a2a_wanted(self.desk.settings))
+        self._update_a2a()
+
+    def _update_a2a(self) -> None:
+        kind, url, exc, want = self._a2a_state
+        if kind == "serving":
+            text = tr("A2A: serving {url}").format(url=url)
+        elif kind == "starting":
+            text = tr("A2A: starting…")
+        elif kind == "stopping":
+            text = tr("A2A: stopping…")
+        elif kind == "failed" and exc is not None and want is not None:
+            text = tr("A2A: not serving. {why}").format(why=a2a_failure(exc, *want))
+        else:
+            text = tr("A2A: off")
+        self.a2a_label.setText(text)
+        self.a2a_label.setToolTip(text)
+
+    def a2a_status(self) -> str:
+        """What the status bar says about the A2A endpoint."""
+        return str(self.a2a_label.text())
+
     # -- settings ------------------------------------------------------------------------
 
     def open_settings(self) -> None:
@@ -879,6 +1021,7 @@ class MainWindow(QMainWindow):
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
         before = (i18n.current(), watch_enabled(self.desk.settings), watched_folders(self.desk.settings))
+        serving_before = a2a_wanted(self.desk.settings)
         dialog.apply()
         self._save_settings()
         if i18n.resolve(self.desk.settings.language) != before[0]:
@@ -890,6 +1033,8 @@ class MainWindow(QMainWindow):
                 self.start_watcher()
             else:
                 self.stop_watcher()
+        if a2a_wanted(self.desk.settings) != serving_before or self._a2a_state[0] == "failed":
+            self.apply_a2a()  # a failed start is tried again when Settings are saved
         self.info(tr("Settings saved. A new machine name or your name applies the next time the desk starts."))
 
     def _save_settings(self) -> None:
@@ -956,6 +1101,10 @@ class MainWindow(QMainWindow):
         self.stop_watcher()
         self.jobs.cancel_all()
         self.jobs.wait(10_000)
+        try:  # the desk closes after this: the endpoint stops first (the window is going away)
+            self.a2a.apply(None)
+        except Exception:  # pragma: no cover - stopping only joins a thread
+            log.exception("stopping the A2A endpoint")
         if self.tray is not None:
             self.tray.hide()
 

@@ -1,7 +1,9 @@
-"""Settings: language, watched folders, this machine's name and who you are, the gate."""
+"""Settings: language, watched folders, this machine's name and who you are, the gate,
+and the A2A endpoint the window serves this desk on."""
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -10,19 +12,23 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
+from taskpack.app.a2a import DEFAULT_HOST
 from taskpack.app.settings import Settings
 from taskpack.app.watcher import default_folders
 
 from . import dialogs
 from .i18n import LANGUAGES, tr
+from .widgets import COLORS, plain
 
 #: keys this window keeps in Settings.other (the settings file keeps unknown keys)
 WATCH_ENABLED = "watch_enabled"
@@ -37,6 +43,22 @@ def watched_folders(settings: Settings) -> list[Path]:
     if settings.watched_folders:
         return [Path(f).expanduser() for f in settings.watched_folders]
     return default_folders()
+
+
+def a2a_wanted(settings: Settings) -> tuple[str, int] | None:
+    """(host, port) the A2A endpoint should serve on, or None when it is off."""
+    return (settings.a2a_host, settings.a2a_port) if settings.a2a_enabled else None
+
+
+def is_loopback(host: str) -> bool:
+    """True when only this machine can reach `host` (127.0.0.0/8, ::1, localhost)."""
+    host = host.strip().strip("[]")
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class SettingsDialog(QDialog):
@@ -87,6 +109,7 @@ class SettingsDialog(QDialog):
             buttons.addWidget(b)
         buttons.addStretch(1)
         lay.addLayout(buttons)
+        lay.addWidget(self._build_a2a(settings))
 
         box = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         box.button(QDialogButtonBox.StandardButton.Save).setText(tr("Save"))
@@ -94,7 +117,42 @@ class SettingsDialog(QDialog):
         box.accepted.connect(self.accept)
         box.rejected.connect(self.reject)
         lay.addWidget(box)
-        self.resize(560, 480)
+        self.resize(560, 640)
+
+    def _build_a2a(self, settings: Settings) -> QGroupBox:
+        group = QGroupBox(tr("Agent endpoint (A2A)"))
+        lay = QVBoxLayout(group)
+        self.a2a_enabled = QCheckBox(tr("Serve this desk over A2A"))
+        self.a2a_enabled.setChecked(settings.a2a_enabled)
+        lay.addWidget(self.a2a_enabled)
+        explain = QLabel(tr("Agents and other desks can then hand packs to this desk while it runs. "
+                            "Each needs a token: run “taskpack token add NAME” and give it to them."))  # fmt: skip
+        explain.setWordWrap(True)
+        lay.addWidget(explain)
+        form = QFormLayout()
+        lay.addLayout(form)
+        self.a2a_host = QLineEdit(settings.a2a_host)
+        self.a2a_host.setPlaceholderText(DEFAULT_HOST)
+        form.addRow(tr("Host"), self.a2a_host)
+        self.a2a_port = QSpinBox()
+        self.a2a_port.setRange(0, 65535)
+        self.a2a_port.setSpecialValueText(tr("Any free port"))  # shown for 0
+        self.a2a_port.setValue(settings.a2a_port)
+        form.addRow(tr("Port"), self.a2a_port)
+        self.a2a_warning = plain("⚠ " + tr("This is not a loopback address: other machines can reach this desk "
+                                           "over plain HTTP, without TLS. Put a TLS proxy in front of it."))  # fmt: skip
+        self.a2a_warning.setStyleSheet(f"color: {COLORS['warn'][1]};")
+        lay.addWidget(self.a2a_warning)
+        self.a2a_enabled.toggled.connect(self._a2a_changed)
+        self.a2a_host.textChanged.connect(self._a2a_changed)
+        self._a2a_changed()
+        return group
+
+    def _a2a_changed(self, *_args: object) -> None:
+        on = self.a2a_enabled.isChecked()
+        self.a2a_host.setEnabled(on)
+        self.a2a_port.setEnabled(on)
+        self.a2a_warning.setVisible(on and not is_loopback(self.a2a_host.text() or DEFAULT_HOST))
 
     def _add_folder(self) -> None:
         folder = dialogs.ask_folder(self, tr("Watch a folder"))
@@ -121,4 +179,7 @@ class SettingsDialog(QDialog):
         defaults = [str(f) for f in default_folders()]
         s.watched_folders = [] if folders == defaults else folders
         s.other[WATCH_ENABLED] = self.watch.isChecked()
+        s.a2a_enabled = self.a2a_enabled.isChecked()
+        s.a2a_host = self.a2a_host.text().strip() or DEFAULT_HOST
+        s.a2a_port = self.a2a_port.value()
         return s

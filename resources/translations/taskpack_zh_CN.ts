@@ -4,57 +4,57 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="219" />
+      <location filename="../../ui/main_window.py" line="284" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="216" />
+      <location filename="../../ui/main_window.py" line="281" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="206" />
+      <location filename="../../ui/main_window.py" line="271" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="218" />
+      <location filename="../../ui/main_window.py" line="283" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="215" />
+      <location filename="../../ui/main_window.py" line="280" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="209" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="207" />
+      <location filename="../../ui/main_window.py" line="272" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="213" />
+      <location filename="../../ui/main_window.py" line="278" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="217" />
+      <location filename="../../ui/main_window.py" line="282" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="211" />
+      <location filename="../../ui/main_window.py" line="276" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="214" />
+      <location filename="../../ui/main_window.py" line="279" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -84,32 +84,57 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="732" />
+      <location filename="../../ui/main_window.py" line="799" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="827" />
+      <location filename="../../ui/main_window.py" line="894" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="864" />
+      <location filename="../../ui/main_window.py" line="931" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="864" />
+      <location filename="../../ui/main_window.py" line="931" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="678" />
+      <location filename="../../ui/main_window.py" line="745" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="906" />
+      <location filename="../../ui/main_window.py" line="1007" />
+      <source>A2A: not serving. {why}</source>
+      <translation>A2A：未在服务。{why}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1009" />
+      <source>A2A: off</source>
+      <translation>A2A：已关闭</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1001" />
+      <source>A2A: serving {url}</source>
+      <translation>A2A：正在 {url} 上服务</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1003" />
+      <source>A2A: starting…</source>
+      <translation>A2A：正在启动…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1005" />
+      <source>A2A: stopping…</source>
+      <translation>A2A：正在停止…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1046" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -119,22 +144,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="729" />
+      <location filename="../../ui/main_window.py" line="796" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="725" />
+      <location filename="../../ui/main_window.py" line="792" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="733" />
+      <location filename="../../ui/main_window.py" line="800" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="721" />
+      <location filename="../../ui/main_window.py" line="788" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -149,7 +174,7 @@
       <translation>添加事实…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="80" />
+      <location filename="../../ui/settings_dialog.py" line="102" />
       <source>Add folder…</source>
       <translation>添加文件夹…</translation>
     </message>
@@ -169,18 +194,28 @@
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
     <message>
+      <location filename="../../ui/settings_dialog.py" line="123" />
+      <source>Agent endpoint (A2A)</source>
+      <translation>智能体端点（A2A）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="128" />
+      <source>Agents and other desks can then hand packs to this desk while it runs. Each needs a token: run “taskpack token add NAME” and give it to them.</source>
+      <translation>这样，本工作台运行时，智能体和其他工作台就能把包交给它。每一方都需要一个令牌：运行“taskpack token add NAME”，再把令牌交给对方。</translation>
+    </message>
+    <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="601" />
+      <location filename="../../ui/main_window.py" line="668" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="724" />
+      <location filename="../../ui/main_window.py" line="791" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -200,8 +235,13 @@
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="246" />
-      <location filename="../../ui/main_window.py" line="368" />
+      <location filename="../../ui/settings_dialog.py" line="139" />
+      <source>Any free port</source>
+      <translation>任意空闲端口</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="311" />
+      <location filename="../../ui/main_window.py" line="435" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -245,12 +285,12 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="493" />
+      <location filename="../../ui/main_window.py" line="560" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="729" />
+      <location filename="../../ui/main_window.py" line="796" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -275,12 +315,12 @@
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="814" />
+      <location filename="../../ui/main_window.py" line="881" />
       <source>Copied the file {name} (too large for a chat message; paste it as a file).</source>
       <translation>已复制文件 {name}（太大，不适合作为聊天消息；请作为文件粘贴）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="812" />
+      <location filename="../../ui/main_window.py" line="879" />
       <source>Copied: the text and the file {name} are on the clipboard. Paste into your chat.</source>
       <translation>已复制：文本和文件 {name} 都在剪贴板上。粘贴到聊天里即可。</translation>
     </message>
@@ -331,7 +371,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="572" />
+      <location filename="../../ui/main_window.py" line="639" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -347,7 +387,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="287" />
+      <location filename="../../ui/main_window.py" line="352" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -357,7 +397,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="710" />
+      <location filename="../../ui/main_window.py" line="777" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -372,17 +412,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="664" />
+      <location filename="../../ui/main_window.py" line="731" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="662" />
+      <location filename="../../ui/main_window.py" line="729" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="676" />
+      <location filename="../../ui/main_window.py" line="743" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -397,7 +437,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="675" />
+      <location filename="../../ui/main_window.py" line="742" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -412,7 +452,7 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="849" />
+      <location filename="../../ui/main_window.py" line="916" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -437,7 +477,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="752" />
+      <location filename="../../ui/main_window.py" line="819" />
       <location filename="../../ui/passport_view.py" line="213" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -453,7 +493,7 @@
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="779" />
+      <location filename="../../ui/main_window.py" line="846" />
       <location filename="../../ui/models.py" line="183" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Handoff</source>
@@ -465,7 +505,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="253" />
+      <location filename="../../ui/main_window.py" line="318" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -490,12 +530,17 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="726" />
+      <location filename="../../ui/settings_dialog.py" line="136" />
+      <source>Host</source>
+      <translation>主机</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="793" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="255" />
+      <location filename="../../ui/main_window.py" line="320" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -527,7 +572,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="506" />
+      <location filename="../../ui/main_window.py" line="573" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -538,17 +583,17 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="523" />
+      <location filename="../../ui/main_window.py" line="590" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="533" />
+      <location filename="../../ui/main_window.py" line="600" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="56" />
+      <location filename="../../ui/settings_dialog.py" line="78" />
       <source>Language</source>
       <translation>语言</translation>
     </message>
@@ -559,7 +604,7 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="677" />
+      <location filename="../../ui/main_window.py" line="744" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -589,7 +634,7 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="558" />
+      <location filename="../../ui/main_window.py" line="625" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -599,28 +644,28 @@
       <translation>转到 {state}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="667" />
+      <location filename="../../ui/main_window.py" line="734" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="663" />
+      <location filename="../../ui/main_window.py" line="730" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="666" />
+      <location filename="../../ui/main_window.py" line="733" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="71" />
+      <location filename="../../ui/settings_dialog.py" line="93" />
       <source>New packs appear under Incoming with a notification. Nothing lands without you. Drives plugged in while the desk runs are scanned once.</source>
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="751" />
-      <location filename="../../ui/main_window.py" line="761" />
+      <location filename="../../ui/main_window.py" line="818" />
+      <location filename="../../ui/main_window.py" line="828" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -630,12 +675,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="551" />
+      <location filename="../../ui/main_window.py" line="618" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="733" />
+      <location filename="../../ui/main_window.py" line="800" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
@@ -655,12 +700,12 @@
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="830" />
+      <location filename="../../ui/main_window.py" line="897" />
       <source>No mail client could be opened. The file is at {path}.</source>
       <translation>无法打开邮件客户端。文件在 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="442" />
+      <location filename="../../ui/main_window.py" line="509" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -686,7 +731,7 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="296" />
+      <location filename="../../ui/main_window.py" line="361" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -696,12 +741,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="208" />
+      <location filename="../../ui/main_window.py" line="273" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="297" />
+      <location filename="../../ui/main_window.py" line="362" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -716,7 +761,7 @@
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="804" />
+      <location filename="../../ui/main_window.py" line="871" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -726,13 +771,23 @@
       <translation>没有权限：{path}。请检查文件权限。</translation>
     </message>
     <message>
+      <location filename="../../ui/settings_dialog.py" line="141" />
+      <source>Port</source>
+      <translation>端口</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="166" />
+      <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
+      <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="218" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/main_window.py" line="721" />
+      <location filename="../../ui/main_window.py" line="788" />
       <location filename="../../ui/review_view.py" line="106" />
       <source>Question</source>
       <translation>问题</translation>
@@ -748,27 +803,27 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="328" />
+      <location filename="../../ui/main_window.py" line="394" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="642" />
+      <location filename="../../ui/main_window.py" line="709" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="492" />
+      <location filename="../../ui/main_window.py" line="559" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="192" />
+      <location filename="../../ui/main_window.py" line="257" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="779" />
+      <location filename="../../ui/main_window.py" line="846" />
       <location filename="../../ui/models.py" line="183" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Receipt</source>
@@ -785,12 +840,12 @@
       <translation>拒绝签收</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="82" />
+      <location filename="../../ui/settings_dialog.py" line="104" />
       <source>Remove</source>
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="727" />
+      <location filename="../../ui/main_window.py" line="794" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -805,7 +860,7 @@
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="695" />
+      <location filename="../../ui/main_window.py" line="762" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -818,12 +873,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="695" />
+      <location filename="../../ui/main_window.py" line="762" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="700" />
+      <location filename="../../ui/main_window.py" line="767" />
       <location filename="../../ui/passport_view.py" line="282" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -835,12 +890,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="702" />
+      <location filename="../../ui/main_window.py" line="769" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="688" />
+      <location filename="../../ui/main_window.py" line="755" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -850,7 +905,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="673" />
+      <location filename="../../ui/main_window.py" line="740" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -865,7 +920,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="685" />
+      <location filename="../../ui/main_window.py" line="752" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -875,7 +930,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>分派</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="92" />
+      <location filename="../../ui/settings_dialog.py" line="115" />
       <source>Save</source>
       <translation>保存</translation>
     </message>
@@ -901,7 +956,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="601" />
+      <location filename="../../ui/main_window.py" line="668" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -916,47 +971,47 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="780" />
+      <location filename="../../ui/main_window.py" line="847" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="709" />
+      <location filename="../../ui/main_window.py" line="776" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="787" />
+      <location filename="../../ui/main_window.py" line="854" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="605" />
+      <location filename="../../ui/main_window.py" line="672" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="902" />
+      <location filename="../../ui/main_window.py" line="1042" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="604" />
+      <location filename="../../ui/main_window.py" line="671" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="711" />
+      <location filename="../../ui/main_window.py" line="778" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="730" />
+      <location filename="../../ui/main_window.py" line="797" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="233" />
+      <location filename="../../ui/main_window.py" line="298" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -966,17 +1021,22 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>送交签收</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="66" />
+      <location filename="../../ui/settings_dialog.py" line="88" />
       <source>Senders routed without approval</source>
       <translation>无需批准即可分派的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="45" />
+      <location filename="../../ui/settings_dialog.py" line="125" />
+      <source>Serve this desk over A2A</source>
+      <translation>通过 A2A 提供本工作台的服务</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="67" />
       <source>Settings</source>
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="898" />
+      <location filename="../../ui/main_window.py" line="1038" />
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
     </message>
@@ -1002,17 +1062,27 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
+      <location filename="../../ui/main_window.py" line="974" />
+      <source>Starting the A2A endpoint…</source>
+      <translation>正在启动 A2A 端点…</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="150" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="52" />
+      <location filename="../../ui/main_window.py" line="974" />
+      <source>Stopping the A2A endpoint…</source>
+      <translation>正在停止 A2A 端点…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="74" />
       <source>System language</source>
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="906" />
+      <location filename="../../ui/main_window.py" line="1046" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1028,12 +1098,12 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="820" />
+      <location filename="../../ui/main_window.py" line="887" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="821" />
+      <location filename="../../ui/main_window.py" line="888" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
@@ -1041,6 +1111,11 @@ Store: {home}</source>
       <location filename="../../ui/jobs.py" line="49" />
       <source>The disk said: {error}{where}.</source>
       <translation>磁盘报告：{error}{where}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="172" />
+      <source>The endpoint did not start: {why}</source>
+      <translation>端点没有启动：{why}</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="219" />
@@ -1067,17 +1142,17 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="547" />
+      <location filename="../../ui/main_window.py" line="614" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="549" />
+      <location filename="../../ui/main_window.py" line="616" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="728" />
+      <location filename="../../ui/main_window.py" line="795" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1114,7 +1189,7 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="703" />
+      <location filename="../../ui/main_window.py" line="770" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1124,7 +1199,17 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="60" />
+      <location filename="../../ui/main_window.py" line="171" />
+      <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
+      <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="142" />
+      <source>This is not a loopback address: other machines can reach this desk over plain HTTP, without TLS. Put a TLS proxy in front of it.</source>
+      <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="82" />
       <source>This machine's name</source>
       <translation>本机名称</translation>
     </message>
@@ -1134,7 +1219,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="525" />
+      <location filename="../../ui/main_window.py" line="592" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1149,7 +1234,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="545" />
+      <location filename="../../ui/main_window.py" line="612" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1159,7 +1244,7 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="752" />
+      <location filename="../../ui/main_window.py" line="819" />
       <location filename="../../ui/models.py" line="150" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1170,12 +1255,12 @@ Store: {home}</source>
       <translation>更新</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="84" />
+      <location filename="../../ui/settings_dialog.py" line="106" />
       <source>Use defaults</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="731" />
+      <location filename="../../ui/main_window.py" line="798" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1185,17 +1270,17 @@ Store: {home}</source>
       <translation>版本</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="100" />
+      <location filename="../../ui/settings_dialog.py" line="158" />
       <source>Watch a folder</source>
       <translation>监视一个文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="68" />
+      <location filename="../../ui/settings_dialog.py" line="90" />
       <source>Watch folders for incoming packs</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="723" />
+      <location filename="../../ui/main_window.py" line="790" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1211,12 +1296,12 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="725" />
+      <location filename="../../ui/main_window.py" line="792" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="674" />
+      <location filename="../../ui/main_window.py" line="741" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -1242,12 +1327,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="722" />
+      <location filename="../../ui/main_window.py" line="789" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="286" />
+      <location filename="../../ui/main_window.py" line="351" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1257,17 +1342,17 @@ Store: {home}</source>
       <translation>写一个满足上面标准的回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="291" />
+      <location filename="../../ui/main_window.py" line="356" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="825" />
+      <location filename="../../ui/main_window.py" line="892" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="63" />
+      <location filename="../../ui/settings_dialog.py" line="85" />
       <source>Your name</source>
       <translation>你的名字</translation>
     </message>
@@ -1348,7 +1433,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="65" />
+      <location filename="../../ui/settings_dialog.py" line="87" />
       <source>e.g. wei@wei-laptop, zhang</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
@@ -1358,7 +1443,7 @@ Store: {home}</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="819" />
+      <location filename="../../ui/main_window.py" line="886" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -1394,7 +1479,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="718" />
+      <location filename="../../ui/main_window.py" line="785" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -1439,7 +1524,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="719" />
+      <location filename="../../ui/main_window.py" line="786" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -1449,7 +1534,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="819" />
+      <location filename="../../ui/main_window.py" line="886" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -1504,7 +1589,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="718" />
+      <location filename="../../ui/main_window.py" line="785" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -1544,7 +1629,7 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="386" />
+      <location filename="../../ui/main_window.py" line="453" />
       <source>watching {n} folders</source>
       <translation>正在监视 {n} 个文件夹</translation>
     </message>
@@ -1564,12 +1649,17 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="489" />
+      <location filename="../../ui/main_window.py" line="169" />
+      <source>{host} is not an address of this machine. Check the host in Settings.</source>
+      <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="556" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="869" />
+      <location filename="../../ui/main_window.py" line="936" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -1579,17 +1669,17 @@ Store: {home}</source>
       <translation>{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="384" />
+      <location filename="../../ui/main_window.py" line="451" />
       <source>{n} passports, {m} incoming</source>
       <translation>{n} 本护照，{m} 个新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="527" />
+      <location filename="../../ui/main_window.py" line="594" />
       <source>{n} required checks are first in its Overview.</source>
       <translation>{n} 项必需检查排在它的概览最前面。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="451" />
+      <location filename="../../ui/main_window.py" line="518" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -1604,7 +1694,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="865" />
+      <location filename="../../ui/main_window.py" line="932" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
