@@ -89,7 +89,6 @@ def test_bash_completes_verbs_options_choices_and_files(tmp_path: Path, line: st
 
 
 def test_bash_script_for_the_real_cli_completes_its_verbs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "VERB_MODULES", (*cli.VERB_MODULES, "taskpack.app.cli_completion"))
     parser = cli.build_parser()
     verbs = sorted(next(a.choices for a in parser._actions if isinstance(getattr(a, "choices", None), dict)))
     text = script("bash", parser)
@@ -98,7 +97,6 @@ def test_bash_script_for_the_real_cli_completes_its_verbs(tmp_path: Path, monkey
 
 
 def test_taskpack_completion_verb_prints_the_script(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(cli, "VERB_MODULES", (*cli.VERB_MODULES, "taskpack.app.cli_completion"))
     assert cli.main(["completion", "bash"]) == 0
     out = capsys.readouterr().out
     assert "complete -F _taskpack taskpack" in out
