@@ -68,7 +68,8 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        parser.exit(message=f"taskpack {version()}\n")
+        sys.stdout.write(f"taskpack {version()}\n")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
