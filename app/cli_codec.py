@@ -9,26 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from taskpack.app.cli import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, warn
+from taskpack.app.paths import machine_name
+from taskpack.app.progress import terminal_progress
 from taskpack.core.pack import OpenedPack, open_pack
 
 _ID = re.compile(r"^TP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$")
 
 
-def _machine() -> str:
-    try:
-        from taskpack.app.paths import machine_name
-    except ImportError:  # pragma: no cover - during bring-up
-        import socket
-
-        return socket.gethostname()
-    return machine_name()
-
-
-def _progress(args: argparse.Namespace, label: str) -> Any:
-    try:
-        from taskpack.app.progress import terminal_progress
-    except ImportError:
-        return None
+def _progress(label: str) -> Any:
+    """A progress bar on the terminal (a no-op when output is not a terminal)."""
     return terminal_progress(label)
 
 
@@ -85,7 +74,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     if Path(args.source).resolve() == out.resolve():
         warn("the output must be a different file from the input.")
         return EXIT_ERROR
-    result = convert(args.source, out, machine=_machine(), progress=_progress(args, "converting"))
+    result = convert(args.source, out, machine=machine_name(), progress=_progress("converting"))
     if args.json:
         emit_json({
             "path": str(result.path), "encoding": result.encoding, "bytes": result.size,
@@ -104,7 +93,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 def cmd_conformance(args: argparse.Namespace) -> int:
     from taskpack.core.conformance import judge
 
-    report = judge(args.file, progress=_progress(args, "judging"))
+    report = judge(args.file, progress=_progress("judging"))
     if args.json:
         emit_json(report.to_data())
     else:
@@ -123,7 +112,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     with open_pack(args.file) as opened:
-        opened.verify(progress=_progress(args, "verifying"))
+        opened.verify(progress=_progress("verifying"))
         if args.json:
             emit_json({
                 "ok": True, "encoding": opened.encoding, "luggage": len(opened.luggage),
