@@ -34,7 +34,6 @@ import json
 import os
 import re
 import secrets
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -44,6 +43,8 @@ from typing import Any, BinaryIO, Protocol
 
 from .errors import IntegrityError, NotFound, TaskPackError, UsageError, VersionConflict
 from .model import JSON, LocalPassport
+from .sqlite import Migration as Migration  # public here: stores append their own
+from .sqlite import open_database, transaction
 
 DB_NAME = "store.sqlite3"
 BLOB_DIR = "blobs"
@@ -69,15 +70,6 @@ class StoreError(TaskPackError):
 
 
 # --- schema ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Migration:
-    """One schema step. `statements` run in one transaction with the version bump."""
-
-    version: int
-    name: str
-    statements: tuple[str, ...]
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -240,18 +232,14 @@ class Store:
         (self.blob_root / "sha256").mkdir(parents=True, exist_ok=True)
         (self.blob_root / "tmp").mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        try:
-            self._db = sqlite3.connect(
-                self.db_path, timeout=timeout, isolation_level=None, check_same_thread=False
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._migrate(migrations)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"the passport store at {self.db_path} cannot be opened ({exc})"
-            ) from None
+        self._db = open_database(
+            self.db_path,
+            timeout=timeout,
+            migrations=migrations,
+            foreign_keys=True,
+            error=StoreError,
+            what=f"the passport store at {self.db_path}",
+        )
 
     # -- lifecycle of the connection --
 
@@ -265,33 +253,6 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _migrate(self, migrations: Sequence[Migration]) -> None:
-        latest = max((m.version for m in migrations), default=0)
-        current = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if current > latest:
-            raise StoreError(
-                f"the passport store at {self.db_path} was made by a newer TaskPack Desk "
-                f"(schema {current}, this one knows {latest})",
-                hint="Update TaskPack Desk; nothing was changed.",
-            )
-        if current == latest:
-            return
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                # read again inside the lock: another process may have migrated meanwhile
-                current = self._db.execute("PRAGMA user_version").fetchone()[0]
-                for m in sorted(migrations, key=lambda m: m.version):
-                    if m.version <= current:
-                        continue
-                    for statement in m.statements:
-                        self._db.execute(statement)
-                    self._db.execute(f"PRAGMA user_version = {int(m.version)}")
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-
     @property
     def schema_version(self) -> int:
         with self._lock:
@@ -302,15 +263,8 @@ class Store:
     @contextlib.contextmanager
     def write(self) -> Iterator[Tx]:
         """One write transaction (``BEGIN IMMEDIATE``): everything in it commits or nothing."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            tx = Tx(self)
-            try:
-                yield tx
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with transaction(self._db, self._lock):
+            yield Tx(self)
 
     # -- reading --
 

@@ -31,82 +31,87 @@ import contextlib
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from taskpack.core.errors import TaskPackError
+from taskpack.core.sqlite import Migration, open_database, transaction
 from taskpack.core.store import utc_now
 
 DB_NAME = "a2a.sqlite3"
 #: files this binding keeps (published receipts, incoming packs being landed)
 DIR_NAME = "a2a"
 
-_MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-        """CREATE TABLE tokens (
-            kind        TEXT NOT NULL CHECK (kind IN ('accept', 'remote')),
-            name        TEXT NOT NULL,
-            sha256      TEXT NOT NULL,
-            url         TEXT,
-            created_at  TEXT NOT NULL,
-            PRIMARY KEY (kind, name)
-        ) WITHOUT ROWID""",
-        "CREATE UNIQUE INDEX tokens_accept_hash ON tokens(sha256) WHERE kind = 'accept'",
-        """CREATE TABLE contexts (
-            principal   TEXT NOT NULL,
-            context_id  TEXT NOT NULL,
-            root_id     TEXT,
-            created_at  TEXT NOT NULL,
-            PRIMARY KEY (principal, context_id)
-        ) WITHOUT ROWID""",
-        "CREATE UNIQUE INDEX contexts_root ON contexts(principal, root_id) WHERE root_id IS NOT NULL",
-        """CREATE TABLE tasks (
-            principal   TEXT NOT NULL,
-            task_id     TEXT NOT NULL,
-            context_id  TEXT NOT NULL,
-            kind        TEXT NOT NULL,     -- 'handoff' landed here | 'receipt' merged here
-            created_at  TEXT NOT NULL,
-            PRIMARY KEY (principal, task_id)
-        ) WITHOUT ROWID""",
-        "CREATE INDEX tasks_context ON tasks(principal, context_id)",
-        "CREATE INDEX tasks_task ON tasks(task_id)",
-        """CREATE TABLE messages (
-            principal   TEXT NOT NULL,
-            message_id  TEXT NOT NULL,
-            digest      TEXT NOT NULL,     -- sha256 of the message without its messageId
-            task_id     TEXT NOT NULL,
-            created_at  TEXT NOT NULL,
-            PRIMARY KEY (principal, message_id)
-        ) WITHOUT ROWID""",
-        """CREATE TABLE receipts (
-            task_id         TEXT PRIMARY KEY,
-            key             TEXT NOT NULL,   -- what the receipt answered (asks, state)
-            version         INTEGER,
-            content_digest  TEXT,
-            file            TEXT,            -- relative to the a2a folder
-            size            INTEGER,
-            error           TEXT,            -- the receipt could not be packed: why
-            published_at    TEXT NOT NULL,
-            seq             INTEGER NOT NULL
-        ) WITHOUT ROWID""",
-        """CREATE TABLE sent (
-            seq             INTEGER PRIMARY KEY AUTOINCREMENT,
-            url             TEXT NOT NULL,
-            remote_task_id  TEXT NOT NULL,
-            context_id      TEXT,
-            message_id      TEXT NOT NULL,
-            pack_sha256     TEXT NOT NULL,
-            local_passport  TEXT,
-            kind            TEXT NOT NULL,
-            token_name      TEXT,
-            sent_at         TEXT NOT NULL,
-            receipt_digest  TEXT,
-            merged_at       TEXT,
-            UNIQUE (url, remote_task_id)
-        )""",
+_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "meta, tokens, contexts, tasks, messages, receipts, sent",
+        (
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+            """CREATE TABLE tokens (
+                kind        TEXT NOT NULL CHECK (kind IN ('accept', 'remote')),
+                name        TEXT NOT NULL,
+                sha256      TEXT NOT NULL,
+                url         TEXT,
+                created_at  TEXT NOT NULL,
+                PRIMARY KEY (kind, name)
+            ) WITHOUT ROWID""",
+            "CREATE UNIQUE INDEX tokens_accept_hash ON tokens(sha256) WHERE kind = 'accept'",
+            """CREATE TABLE contexts (
+                principal   TEXT NOT NULL,
+                context_id  TEXT NOT NULL,
+                root_id     TEXT,
+                created_at  TEXT NOT NULL,
+                PRIMARY KEY (principal, context_id)
+            ) WITHOUT ROWID""",
+            "CREATE UNIQUE INDEX contexts_root ON contexts(principal, root_id) WHERE root_id IS NOT NULL",
+            """CREATE TABLE tasks (
+                principal   TEXT NOT NULL,
+                task_id     TEXT NOT NULL,
+                context_id  TEXT NOT NULL,
+                kind        TEXT NOT NULL,     -- 'handoff' landed here | 'receipt' merged here
+                created_at  TEXT NOT NULL,
+                PRIMARY KEY (principal, task_id)
+            ) WITHOUT ROWID""",
+            "CREATE INDEX tasks_context ON tasks(principal, context_id)",
+            "CREATE INDEX tasks_task ON tasks(task_id)",
+            """CREATE TABLE messages (
+                principal   TEXT NOT NULL,
+                message_id  TEXT NOT NULL,
+                digest      TEXT NOT NULL,     -- sha256 of the message without its messageId
+                task_id     TEXT NOT NULL,
+                created_at  TEXT NOT NULL,
+                PRIMARY KEY (principal, message_id)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE receipts (
+                task_id         TEXT PRIMARY KEY,
+                key             TEXT NOT NULL,   -- what the receipt answered (asks, state)
+                version         INTEGER,
+                content_digest  TEXT,
+                file            TEXT,            -- relative to the a2a folder
+                size            INTEGER,
+                error           TEXT,            -- the receipt could not be packed: why
+                published_at    TEXT NOT NULL,
+                seq             INTEGER NOT NULL
+            ) WITHOUT ROWID""",
+            """CREATE TABLE sent (
+                seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+                url             TEXT NOT NULL,
+                remote_task_id  TEXT NOT NULL,
+                context_id      TEXT,
+                message_id      TEXT NOT NULL,
+                pack_sha256     TEXT NOT NULL,
+                local_passport  TEXT,
+                kind            TEXT NOT NULL,
+                token_name      TEXT,
+                sent_at         TEXT NOT NULL,
+                receipt_digest  TEXT,
+                merged_at       TEXT,
+                UNIQUE (url, remote_task_id)
+            )""",
+        ),
     ),
 )
 
@@ -188,17 +193,15 @@ class A2AStore:
         self.dir.mkdir(exist_ok=True)
         self.path = self.home / DB_NAME
         self._lock = threading.RLock()
-        try:
-            self._db = sqlite3.connect(
-                self.path, timeout=timeout, isolation_level=None, check_same_thread=False
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise A2AStoreError(
-                f"the A2A database at {self.path} cannot be opened ({exc})"
-            ) from None
+        self._db = open_database(
+            self.path,
+            timeout=timeout,
+            migrations=_MIGRATIONS,
+            error=A2AStoreError,
+            what=f"the A2A database at {self.path}",
+            versions_in_message=False,
+            then=self._mint_desk_id,
+        )
 
     def close(self) -> None:
         with self._lock:
@@ -210,36 +213,16 @@ class A2AStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _migrate(self) -> None:
-        with self._tx():
-            current = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if current > len(_MIGRATIONS):
-                raise A2AStoreError(
-                    f"the A2A database at {self.path} was made by a newer TaskPack Desk",
-                    hint="Update TaskPack Desk; nothing was changed.",
-                )
-            for n, statements in enumerate(_MIGRATIONS, 1):
-                if n <= current:
-                    continue
-                for statement in statements:
-                    self._db.execute(statement)
-                self._db.execute(f"PRAGMA user_version = {n}")
-            row = self._db.execute("SELECT value FROM meta WHERE key = 'desk_id'").fetchone()
+    def _mint_desk_id(self, db: sqlite3.Connection) -> None:
+        with transaction(db, self._lock):
+            row = db.execute("SELECT value FROM meta WHERE key = 'desk_id'").fetchone()
             if row is None:
-                self._db.execute(
+                db.execute(
                     "INSERT INTO meta (key, value) VALUES ('desk_id', ?)", (secrets.token_hex(8),)
                 )
 
-    @contextlib.contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+    def _tx(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return transaction(self._db, self._lock)
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
         with self._lock:

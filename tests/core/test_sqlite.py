@@ -1,0 +1,160 @@
+"""The SQLite helper both stores open their databases with: durability, migrations,
+refusing a newer schema, one-line errors, all-or-nothing transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from taskpack.core.errors import TaskPackError
+from taskpack.core.sqlite import Migration, open_database, transaction
+
+
+class DemoError(TaskPackError):
+    hint = "Try another folder."
+
+
+def _open(
+    path: Path,
+    migrations: tuple[Migration, ...] = (),
+    *,
+    foreign_keys: bool = False,
+    versions_in_message: bool = True,
+    then: Callable[[sqlite3.Connection], None] | None = None,
+) -> sqlite3.Connection:
+    return open_database(
+        path,
+        timeout=5.0,
+        error=DemoError,
+        what=f"the demo database at {path}",
+        migrations=migrations,
+        foreign_keys=foreign_keys,
+        versions_in_message=versions_in_message,
+        then=then,
+    )
+
+
+ONE = Migration(
+    1,
+    "table and log",
+    ("CREATE TABLE t (a TEXT)", "CREATE TABLE log (step TEXT)", "INSERT INTO log VALUES ('one')"),
+)
+TWO = Migration(
+    2, "a column", ("ALTER TABLE t ADD COLUMN b TEXT", "INSERT INTO log VALUES ('two')")
+)
+
+
+def _log(db: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in db.execute("SELECT step FROM log ORDER BY rowid")]
+
+
+def _user_version(path: Path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_a_database_is_opened_in_wal_with_full_sync(tmp_path: Path) -> None:
+    db = _open(tmp_path / "d.sqlite3")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 0
+    assert db.isolation_level is None  # autocommit: every write is an explicit transaction
+    db.close()
+    db = _open(tmp_path / "d.sqlite3", foreign_keys=True)
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    db.close()
+
+
+def test_migrations_run_in_version_order_and_once(tmp_path: Path) -> None:
+    path = tmp_path / "d.sqlite3"
+    db = _open(path, (TWO, ONE))  # given out of order: applied 1, then 2
+    assert _log(db) == ["one", "two"]
+    db.close()
+    db = _open(path, (ONE, TWO))  # second open: nothing to do
+    assert _log(db) == ["one", "two"]
+    db.close()
+    three = Migration(3, "later", ("INSERT INTO log VALUES ('three')",))
+    db = _open(path, (ONE, TWO, three))  # an appended step runs alone
+    assert _log(db) == ["one", "two", "three"]
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+    db.close()
+
+
+def test_a_newer_database_is_refused_in_one_line_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "d.sqlite3"
+    _open(path, (ONE, TWO, Migration(3, "newer", ("CREATE TABLE n (x)",)))).close()
+    ran: list[str] = []
+    with pytest.raises(DemoError) as caught:
+        _open(path, (ONE, TWO), then=lambda db: ran.append("then"))
+    assert caught.value.message == (
+        f"the demo database at {path} was made by a newer TaskPack Desk "
+        "(schema 3, this one knows 2)"
+    )
+    assert caught.value.hint == "Update TaskPack Desk; nothing was changed."
+    assert "\n" not in str(caught.value)
+    with pytest.raises(DemoError) as caught:
+        _open(path, (ONE, TWO), versions_in_message=False)
+    assert caught.value.message == f"the demo database at {path} was made by a newer TaskPack Desk"
+    assert ran == [] and _user_version(path) == 3
+
+
+def test_a_damaged_file_is_one_sentence_in_the_callers_error(tmp_path: Path) -> None:
+    path = tmp_path / "d.sqlite3"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(DemoError) as caught:
+        _open(path, (ONE,))
+    assert caught.value.message == (
+        f"the demo database at {path} cannot be opened (file is not a database)"
+    )
+    assert str(caught.value).endswith("Try another folder.") and "\n" not in str(caught.value)
+
+
+def test_a_failing_step_leaves_the_schema_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "d.sqlite3"
+    _open(path, (ONE,)).close()
+    broken = Migration(2, "broken", ("CREATE TABLE half (x)", "THIS IS NOT SQL"))
+    with pytest.raises(DemoError, match="cannot be opened"):
+        _open(path, (ONE, broken))
+    db = _open(path, (ONE,))
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("SELECT name FROM sqlite_master WHERE name = 'half'").fetchone() is None
+    db.close()
+
+
+def test_the_open_step_runs_after_migrating_and_its_errors_are_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "d.sqlite3"
+    seen: list[list[str]] = []
+    _open(path, (ONE, TWO), then=lambda db: seen.append(_log(db))).close()
+    assert seen == [["one", "two"]]
+
+    def read_a_missing_table(db: sqlite3.Connection) -> None:
+        db.execute("SELECT * FROM nowhere")
+
+    with pytest.raises(DemoError, match=r"cannot be opened \(no such table: nowhere\)"):
+        _open(path, (ONE, TWO), then=read_a_missing_table)
+
+
+def test_a_transaction_commits_or_rolls_back_whole(tmp_path: Path) -> None:
+    db = _open(tmp_path / "d.sqlite3", (ONE,))
+    lock = threading.Lock()
+    with transaction(db, lock) as tx:
+        assert lock.locked() and tx is db
+        tx.execute("INSERT INTO t VALUES ('kept')")
+    assert not lock.locked()
+    with pytest.raises(RuntimeError), transaction(db, lock) as tx:
+        tx.execute("INSERT INTO t VALUES ('lost 1')")
+        tx.execute("INSERT INTO t VALUES ('lost 2')")
+        raise RuntimeError("stop")
+    assert not lock.locked() and not db.in_transaction
+    assert [r[0] for r in db.execute("SELECT a FROM t")] == ["kept"]
+    # another connection sees only what was committed
+    other = sqlite3.connect(tmp_path / "d.sqlite3")
+    assert [r[0] for r in other.execute("SELECT a FROM t")] == ["kept"]
+    other.close()
+    db.close()
