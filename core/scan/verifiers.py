@@ -66,13 +66,18 @@ def _tok(
     return _TokenRule(kind, re.compile(rx), prefix, check, left_boundary)
 
 
+# A prefix that is long and distinctive (`ghp_`, `sk-ant-`, `github_pat_` …) marks a token
+# even when the byte before it is a letter or digit: in binary luggage a secret is often
+# glued to a length byte or other data. Short or common prefixes (`sk-`, `AKIA`) keep the
+# word boundary, or words like "risk-…" would be refused.
 _TOKEN_RULES = (
-    _tok("Anthropic API key", rb"sk-ant-[A-Za-z0-9_\-]{32,}", 7, _mixed),
-    _tok("OpenAI API key", rb"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", 3, _mixed),
-    _tok("GitHub token", rb"gh[pousr]_[A-Za-z0-9]{36}", 4, _varied),
-    _tok("GitHub token", rb"github_pat_[A-Za-z0-9_]{36,}", 11, _mixed),
-    _tok("GitLab token", rb"glpat-[A-Za-z0-9_\-]{20,}", 6, _varied),
-    _tok("Slack token", rb"xox[abprs]-[A-Za-z0-9]{1,40}-[A-Za-z0-9\-]{8,}", 5, _mixed),
+    _tok("Anthropic API key", rb"sk-ant-[A-Za-z0-9_\-]{32,}", 7, _mixed, left_boundary=False),
+    _tok("OpenAI API key", rb"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}", 3, _mixed, left_boundary=False),
+    _tok("OpenAI API key", rb"sk-[A-Za-z0-9_\-]{20,}", 3, _mixed),
+    _tok("GitHub token", rb"gh[pousr]_[A-Za-z0-9]{36}", 4, _varied, left_boundary=False),
+    _tok("GitHub token", rb"github_pat_[A-Za-z0-9_]{36,}", 11, _mixed, left_boundary=False),
+    _tok("GitLab token", rb"glpat-[A-Za-z0-9_\-]{20,}", 6, _varied, left_boundary=False),
+    _tok("Slack token", rb"xox[abprs]-[A-Za-z0-9]{1,40}-[A-Za-z0-9\-]{8,}", 5, _mixed, left_boundary=False),
     _tok(
         "Slack webhook URL",
         rb"hooks\.slack\.com/services/T[A-Za-z0-9]{6,}/B[A-Za-z0-9]{6,}/[A-Za-z0-9]{16,}",
@@ -81,10 +86,10 @@ _TOKEN_RULES = (
         left_boundary=False,
     ),
     _tok("AWS access key id", rb"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])", 4, _varied),
-    _tok("Google API key", rb"AIza[A-Za-z0-9_\-]{35}", 4, _mixed),
-    _tok("Stripe live key", rb"[sr]k_live_[A-Za-z0-9]{24,}", 8, _mixed),
-    _tok("npm token", rb"npm_[A-Za-z0-9]{36}", 4, _mixed),
-    _tok("PyPI token", rb"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", 20, _varied),
+    _tok("Google API key", rb"AIza[A-Za-z0-9_\-]{35}", 4, _mixed, left_boundary=False),
+    _tok("Stripe live key", rb"[sr]k_live_[A-Za-z0-9]{24,}", 8, _mixed, left_boundary=False),
+    _tok("npm token", rb"npm_[A-Za-z0-9]{36}", 4, _mixed, left_boundary=False),
+    _tok("PyPI token", rb"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", 20, _varied, left_boundary=False),
 )
 
 _NL = rb"(?:\r?\n|\\r\\n|\\n)"  # a real line break, or one escaped inside a JSON string
