@@ -16,6 +16,7 @@ the order declared here, which is the reference implementation's order.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
@@ -89,8 +90,11 @@ class Record(BaseModel):
         return type(self).from_data(self.to_data())
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _has_lone_surrogate(key: object) -> bool:
-    return isinstance(key, str) and any("\ud800" <= c <= "\udfff" for c in key)
+    return isinstance(key, str) and _SURROGATE.search(key) is not None
 
 
 def _plain(value: Any) -> JSON:
