@@ -24,7 +24,9 @@ run: $(STAMP_RUN)
 
 test: $(STAMP_TEST)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
-	QT_QPA_PLATFORM=offscreen $(VENV)/bin/lint-imports
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/mypy core
 
 lint: $(STAMP_TEST)
 	$(VENV)/bin/ruff check .

@@ -41,8 +41,8 @@ def manifest_path(path: str) -> str:
 
 def bag_info(data: dict[str, Any], octets: int, count: int) -> bytes:
     """bag-info.txt exactly as the reference writes it, derived from the pack object."""
-    state = data.get("passport") if isinstance(data.get("passport"), dict) else {}
-    origin = data.get("origin") if isinstance(data.get("origin"), dict) else {}
+    state: dict[str, Any] = data["passport"] if isinstance(data.get("passport"), dict) else {}
+    origin: dict[str, Any] = data["origin"] if isinstance(data.get("origin"), dict) else {}
 
     def text(value: Any, default: str) -> str:
         if value is None or value == "" or value is False or value == 0:
@@ -255,7 +255,7 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
     for required in ("manifest-sha256.txt", PASSPORT):
         if required not in entries:
             raise FormatError(f"not a TaskPack: the bag has no {required}")
-    tags = {}
+    tags: dict[str, bytes] = {}
     for tag in ("bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"):
         if tag in entries:
             limit = MAX_TAG_BYTES if "manifest" not in tag else 64 << 20

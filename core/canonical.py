@@ -12,7 +12,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -63,8 +63,9 @@ class _Encoder(json.JSONEncoder):
     """`json.dumps(indent=2, ensure_ascii=False)` with JavaScript's number text."""
 
     def iterencode(self, o: Any, _one_shot: bool = False) -> Iterator[str]:
-        encoder = json.encoder
-        return encoder._make_iterencode(  # type: ignore[attr-defined]
+        encoder: Any = json.encoder  # _make_iterencode: the stdlib's own pure-Python encoder
+        make: Callable[..., Callable[[Any, int], Iterator[str]]] = encoder._make_iterencode
+        return make(
             {}, self.default, encoder.py_encode_basestring, self.indent, _js_number,
             self.key_separator, self.item_separator, self.sort_keys, self.skipkeys, _one_shot,
         )(o, 0)  # fmt: skip

@@ -31,7 +31,7 @@ def tpx_to_pack(top: dict[str, Any]) -> dict[str, Any]:
     facts = top.get("facts")
     if isinstance(facts, list) and facts:
         state = {**state, "facts": facts}
-    peer = top.get("peer") if isinstance(top.get("peer"), dict) else {}
+    peer: dict[str, Any] = top["peer"] if isinstance(top.get("peer"), dict) else {}
     lineage = top.get("lineage")
     if not isinstance(lineage, dict):
         lineage = {"root_id": state.get("id"), "from_version": 0, "chain": []}

@@ -83,7 +83,7 @@ def check_unique(names: Iterable[str], *, where: str = "luggage") -> None:
         seen[key] = name
     # a file and a folder of the same name: "a" and "a/b" cannot both land
     folders = {collision_key(n).rsplit("/", 1)[0] for n in seen.values() if "/" in n}
-    expanded = set()
+    expanded: set[str] = set()
     for f in folders:
         parts = f.split("/")
         expanded.update("/".join(parts[: i + 1]) for i in range(len(parts)))

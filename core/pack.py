@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Literal
+from typing import Any, BinaryIO, Literal, cast
 
 from . import bag, canonical, flat, legacy
 from .errors import Cancelled, FormatError, IntegrityError, PackError, UnsupportedVersion
@@ -96,9 +96,13 @@ class OpenedPack:
             else:
                 raw = flat.SpanReader(self.path, span, enc, it.name)  # type: ignore[assignment]
         expected = it.sha256 or self._computed.get(it.name)
+
+        def remember(digest: str, name: str = it.name) -> None:
+            self._computed[name] = digest
+
         return VerifyingReader(
             raw, name=it.name, size=it.size if it.size >= 0 else None, sha256=expected,
-            on_digest=lambda d, n=it.name: self._computed.__setitem__(n, d),
+            on_digest=remember,
         )  # fmt: skip
 
     def written_encoding(self, name: str) -> str:
@@ -181,10 +185,14 @@ def luggage_of(opened: OpenedPack) -> list[LuggageSource]:
     return [
         LuggageSource(
             name=item.name, size=item.size, sha256=item.sha256, verified_stream=item.sha256 is not None,
-            opener=lambda item=item: opened.open_luggage(item),  # type: ignore[misc]
+            opener=_opener(opened, item),
         )
         for item in opened.luggage
     ]
+
+
+def _opener(opened: OpenedPack, item: LuggageItem) -> Callable[[], BinaryIO]:
+    return lambda: cast(BinaryIO, opened.open_luggage(item))
 
 
 def content_digest(data: dict[str, Any], luggage: list[tuple[str, str]]) -> str:
@@ -269,9 +277,10 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
             raise UnsupportedVersion(f"{p.name} declares taskpack {top['taskpack']!r}; this reader knows {FLAT_VERSION!r}")
         if top.get("encoding", "flat") != "flat":
             raise FormatError(f"{p.name} declares encoding {top.get('encoding')!r}; a .taskpack.json must be 'flat'")
-        data = top.get("passport")
-        if not isinstance(data, dict):
+        passport = top.get("passport")
+        if not isinstance(passport, dict):
             raise FormatError(f"{p.name} has no passport object")
+        data = passport
         encoding = "flat"
     pack, schema_errors = _check_pack_object(data, "the passport object", strict)
     luggage: list[LuggageItem] = []

@@ -21,7 +21,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from .errors import FormatError, IntegrityError, LimitExceeded, UnsafeEntry
 from .streams import CHUNK, Background
@@ -336,7 +336,7 @@ class SafeZip:
         if len(raw) < 30 or raw[:4] != b"PK\x03\x04":
             raise IntegrityError(f"zip entry {info.filename!r} has no local header where the directory says", place=info.filename)
         fields = _LOCAL.unpack(raw)
-        name_len, extra_len = fields[9], fields[10]
+        name_len, extra_len = int(fields[9]), int(fields[10])
         local_name = self._fp.read(name_len)
         central_name = info.orig_filename.encode("utf-8" if info.flag_bits & FLAG_UTF8 else "cp437", "surrogateescape")
         if local_name != central_name:
@@ -351,13 +351,17 @@ class SafeZip:
         A stored entry is read straight from the file with positioned reads (any number
         may be open at once) and a fast CRC; a deflated one goes through `zipfile`.
         """
+        fd: int | None
         try:
-            fd = self._fp.fileno()
+            fd = int(self._fp.fileno())
         except (AttributeError, OSError, ValueError):
             fd = None
+        entry: _StoredEntry | _CheckedEntry
         if info.compress_type == zipfile.ZIP_STORED and fd is not None and not info.flag_bits & 0x8:
-            return _StoredEntry(fd, self._data_at[id(info)], info)  # type: ignore[return-value]
-        return _CheckedEntry(self.zf, info)
+            entry = _StoredEntry(fd, self._data_at[id(info)], info)
+        else:
+            entry = _CheckedEntry(self.zf, info)
+        return cast(BinaryIO, entry)  # the read/close/context subset of BinaryIO
 
     def close(self) -> None:
         self.zf.close()
