@@ -114,6 +114,8 @@ def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
     for note in opened.notes:
         if "not in the canonical JSON form" not in note:
             reasons["C0"].append(note)
+    if data.get("spec") is None:
+        reasons["C0"].append("the pack object declares no spec; a reader cannot know it is TaskPack 0.1 (§8)")
     if opened.encoding == "tpx":
         reasons["C0"].append("a retired .tpx file is readable but is not a TaskPack 0.1 file")
     for place in unsealed_facts(data):

@@ -90,6 +90,7 @@ def test_our_own_pack_passes_all_eleven(tmp_path: Path, name: str) -> None:
 @pytest.mark.parametrize(
     ("data", "expected"),
     [
+        (variant(spec=_DELETE), {"C0"}),
         (variant(kind="transfer"), {"C3"}),
         (variant(kind=_DELETE), {"C3"}),
         (variant(lineage__from_version=None), {"C4"}),
