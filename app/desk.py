@@ -182,6 +182,11 @@ class Desk:
     def history(self, passport_id: str) -> builtins.list[HistoryEntry]:
         return self.store.history(passport_id)
 
+    def landed_as(self, content_digest: str) -> str | None:
+        """The passport a pack with this content digest landed or merged into, if any."""
+        found = self.store.landing(content_digest)
+        return None if found is None else found.passport_id
+
     def luggage(self, passport_id: str) -> builtins.list[StoredLuggage]:
         self.store.get(passport_id)  # NotFound for an unknown id
         return self.store.luggage(passport_id)

@@ -45,7 +45,7 @@ class WatchBridge(QObject):
 
     def _on_found(self, item: FoundPack) -> None:
         with contextlib.suppress(Exception):
-            if self.desk.store.landing(item.content_digest) is not None:
+            if self.desk.landed_as(item.content_digest) is not None:
                 return  # it landed (or merged) before: not news
         if self._dismissed(item.content_digest):
             return
