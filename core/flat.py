@@ -14,7 +14,7 @@ import binascii
 import codecs
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -245,6 +245,40 @@ class _Scanner:
             canonical.check_depth(value, what=what)
             return value
 
+    def members(self, what: str) -> Iterator[str]:
+        """The keys of the object that opens next; after each, the caller reads its value."""
+        self.expect(b"{", f"to open {what}")
+        if self.skip_ws() == b"}":
+            self.i += 1
+            return
+        while True:
+            key = self.value(4096, f"a key of {what}")
+            if not isinstance(key, str):
+                raise FormatError("the file is not valid JSON: a key is not a string")
+            self.expect(b":", f"after {key!r}")
+            yield key
+            if self.skip_ws() == b",":
+                self.i += 1
+                continue
+            self.expect(b"}", f"to close {what}")
+            return
+
+    def items(self, what: str) -> Iterator[int]:
+        """1, 2, … for each element of the array that opens next; the caller reads each."""
+        self.expect(b"[", f"to open {what}")
+        if self.skip_ws() == b"]":
+            self.i += 1
+            return
+        n = 0
+        while True:
+            n += 1
+            yield n
+            if self.skip_ws() == b",":
+                self.i += 1
+                continue
+            self.expect(b"]", f"to close {what}")
+            return
+
     def string_span(self) -> Span:
         """Skip over a JSON string (opening quote next), returning its inner span."""
         self.expect(b'"', "to open an attachment's data")
@@ -286,78 +320,39 @@ def read_flat(fp: BinaryIO) -> FlatContents:
             "the file starts with a UTF-8 byte-order mark",
             hint="TaskPack JSON is UTF-8 without a BOM; re-save it without one (or ask the sender to).",
         )
-    sc.expect(b"{", "at the start of the file")
     top: dict[str, Any] = {}
-    attachments: list[FlatAttachment] = []
-    seen_attachments = False
-    if sc.skip_ws() == b"}":
-        sc.i += 1
-    else:
-        while True:
-            key = sc.value(4096, "a top-level key")
-            if not isinstance(key, str):
-                raise FormatError("the file is not valid JSON: a key is not a string")
-            if key in top or (key == "attachments" and seen_attachments):
-                raise FormatError(f"the file has the top-level key {key!r} twice; which one is meant is ambiguous")
-            sc.expect(b":", f"after {key!r}")
-            if key == "attachments":
-                seen_attachments = True
-                attachments = _attachments(sc)
-            else:
-                top[key] = sc.value(MAX_SMALL_VALUE, f"the {key!r} value")
-            c = sc.skip_ws()
-            if c == b",":
-                sc.i += 1
-                continue
-            sc.expect(b"}", "to close the file's object")
-            break
+    attachments: list[FlatAttachment] | None = None
+    for key in sc.members("the file's object"):
+        if key in top or (key == "attachments" and attachments is not None):
+            raise FormatError(f"the file has the top-level key {key!r} twice; which one is meant is ambiguous")
+        if key == "attachments":
+            attachments = _attachments(sc)
+        else:
+            top[key] = sc.value(MAX_SMALL_VALUE, f"the {key!r} value")
     if sc.skip_ws():
         raise FormatError(f"the file has extra content after its JSON object (byte {sc.pos})")
-    if not seen_attachments:
-        attachments = []
-    return FlatContents(top, attachments)
+    return FlatContents(top, attachments or [])
 
 
 MAX_ATTACHMENTS = 100_000
 
 
 def _attachments(sc: _Scanner) -> list[FlatAttachment]:
-    sc.expect(b"[", "to open attachments")
     out: list[FlatAttachment] = []
-    if sc.skip_ws() == b"]":
-        sc.i += 1
-        return out
-    while True:
-        if len(out) >= MAX_ATTACHMENTS:
+    for n in sc.items("attachments"):
+        if n > MAX_ATTACHMENTS:
             raise LimitExceeded(f"the file has more than {MAX_ATTACHMENTS} attachments")
-        sc.expect(b"{", f"to open attachment {len(out) + 1}")
         meta: dict[str, Any] = {}
         span: Span | None = None
-        if sc.skip_ws() == b"}":
-            sc.i += 1
-        else:
-            while True:
-                key = sc.value(4096, "an attachment key")
-                if not isinstance(key, str):
-                    raise FormatError("the file is not valid JSON: a key is not a string")
-                if key in meta or (key == "data" and span is not None):
-                    raise FormatError(f"attachment {len(out) + 1} has the key {key!r} twice")
-                sc.expect(b":", f"after {key!r}")
-                if key == "data" and sc.skip_ws() == b'"':
-                    span = sc.string_span()
-                else:
-                    meta[key] = sc.value(64 << 10, f"attachment {len(out) + 1}'s {key!r}")
-                if sc.skip_ws() == b",":
-                    sc.i += 1
-                    continue
-                sc.expect(b"}", f"to close attachment {len(out) + 1}")
-                break
+        for key in sc.members(f"attachment {n}"):
+            if key in meta or (key == "data" and span is not None):
+                raise FormatError(f"attachment {n} has the key {key!r} twice")
+            if key == "data" and sc.skip_ws() == b'"':
+                span = sc.string_span()
+            else:
+                meta[key] = sc.value(64 << 10, f"attachment {n}'s {key!r}")
         out.append(FlatAttachment(meta, span))
-        if sc.skip_ws() == b",":
-            sc.i += 1
-            continue
-        sc.expect(b"]", "to close attachments")
-        return out
+    return out
 
 
 class SpanReader:
