@@ -1,0 +1,51 @@
+"""Making a sender's text visible: nothing in it may act on the screen that shows it.
+
+A string from a pack reaches terminals, window labels, dialogs and tray notifications.
+Control characters (C0, DEL, C1 — ESC sequences clear screens and set titles; U+009B is
+a one-byte CSI), bidirectional overrides and isolates (``report\\u202etxt.exe`` reads as
+``reportexe.txt``), zero-width characters and the Unicode line and paragraph separators
+are shown as ``\\uXXXX`` so a person sees that they are there. Everything else, accents
+and CJK included, is left alone.
+
+This is the one definition; the CLI, the window and the agents' server all use it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 except \t \n, DEL, C1; the bidi marks, embeddings, overrides and isolates; zero-width
+# space/joiners, word joiner, invisible operators, BOM; line/paragraph separators; the
+# Mongolian vowel separator; interlinear annotation marks
+_HIDDEN = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"
+    "\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+)
+_ONE_LINE = re.compile(f"[\t\n{_HIDDEN}]")
+_MULTI_LINE = re.compile(f"[{_HIDDEN}]")
+
+
+def _show(m: re.Match[str]) -> str:
+    ch = m.group()
+    if ch == "\n":
+        return " ⏎ "
+    if ch == "\t":
+        return " "
+    return f"\\u{ord(ch):04x}"
+
+
+def visible(value: object, *, multiline: bool = False) -> str:
+    """`value` as text a screen shows as it is: hidden and control characters escaped.
+
+    One line by default (a newline becomes `` ⏎ ``, a tab a space); with `multiline`
+    newlines and tabs are kept and only the other characters are escaped. ``\\r\\n`` counts
+    as one newline.
+    """
+    text = "" if value is None else str(value)
+    text = text.replace("\r\n", "\n")
+    return (_MULTI_LINE if multiline else _ONE_LINE).sub(_show, text)
+
+
+def has_hidden(value: str) -> bool:
+    """True when `value` holds a character `visible` would escape (besides \\t and \\n)."""
+    return _MULTI_LINE.search(value) is not None
