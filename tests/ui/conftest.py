@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -146,7 +146,7 @@ def file_mime(*paths: Path) -> QMimeData:
 def drop(window: MainWindow, *paths: Path) -> tuple[bool, bool]:
     """Drag `paths` onto the window and drop them; (enter accepted, drop accepted)."""
     mime = file_mime(*paths)
-    enter = QDragEnterEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
+    enter = QDragEnterEvent(QPoint(300, 300), Qt.DropAction.CopyAction, mime,
                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)  # fmt: skip
     QApplication.sendEvent(window, enter)
     dropped = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
