@@ -310,6 +310,7 @@ def show_passport(args: argparse.Namespace) -> int:
 @_verb
 def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     from taskpack.core.landing import check_line
+    from taskpack.core.seal import standing
 
     pid = _pid(args.id)
     lp = desk.get_version(pid, args.version) if args.version else desk.get(pid)
@@ -346,9 +347,7 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     if facts:
         say("Facts:")
         for n, f in enumerate(facts, 1):
-            mark = "✓" if f.verified else ("⚠ sealed" if f.needs_reverify else "·")
-            where = f" (proven on {safe(f.verified_on)})" if f.verified_on else ""
-            say(f"  {n}. {mark} [{f.effective_scope}] {safe(f.claim)}{where}")
+            say(f"  {n}. {safe(f.claim)} — {safe(standing(f, machine=desk.machine).text)}")
     decisions = ps.decisions or []
     if decisions:
         say("Decisions:")

@@ -9,7 +9,8 @@ versions, each with a history entry) and then calls the subscribers with
 ``(passport_id, event)`` for each change, in the caller's thread, after the commit —
 so a subscriber always reads what it is told about. Events: ``created``, ``fact``,
 ``decision``, ``next_step``, ``checkpoint``, ``ask``, ``check``, ``answer``,
-``luggage``, ``packed``, ``landed``, ``merged``, ``restored``, ``moved``, ``result``.
+``luggage``, ``packed``, ``landed``, ``merged``, ``restored``, ``checked``, ``moved``,
+``result``.
 A GUI must hop to its own thread inside the callback; a failing subscriber is logged
 and never breaks the change.
 
@@ -251,6 +252,8 @@ class Desk:
         fact = Fact(claim=claim.strip(), scope=scope, verified=verified)
         if verified:
             fact.verified_by = self.actor
+            if scope == "machine":
+                fact.verified_on = self.machine
         if source:
             fact.source = source
 
@@ -491,6 +494,45 @@ class Desk:
         self._notify(events)
         return lp
 
+    def check_fact_here(self, passport_id: str, fact_no: int) -> LocalPassport:
+        """The person checked fact `fact_no` (1-based) on this machine: call only on their
+        explicit choice. Unlike :meth:`restore` this is new evidence, not the sender's word:
+        the fact becomes machine-scoped, verified on this machine by this desk's person."""
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            facts = lp.passport.facts or []
+            if not 1 <= fact_no <= len(facts):
+                raise NotFound(f"passport {passport_id} has no fact {fact_no}")
+            fact = facts[fact_no - 1]
+            before = fact.verified_on
+            _verified_here(fact, self.machine, self.actor)
+            return {"fact": fact_no, "claim": fact.claim, "machine": self.machine,
+                    "by": self.actor, "was_verified_on": before}  # fmt: skip
+
+        return self._edit(passport_id, "checked", change)
+
+    def check_landing_here(self, passport_id: str, check_id: str) -> LocalPassport:
+        """The person did landing check `check_id` on this machine (their explicit choice):
+        the check is marked done and a fact verified here records it."""
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            checks = lp.landing_checks or []
+            check = next((c for c in checks if c.id == check_id), None)
+            if check is None:
+                known = ", ".join(c.id or "?" for c in checks) or "none"
+                raise NotFound(f"passport {passport_id} has no landing check {check_id!r} (checks: {known})")
+            at = self.store.clock()
+            for key, value in (("checked_on", self.machine), ("checked_by", self.actor), ("checked_at", at)):
+                setattr(check, key, value)
+            fact = Fact(claim=f"Checked on this machine: {check.check or check_id}", scope="machine")
+            _verified_here(fact, self.machine, self.actor)
+            setattr(fact, "landing_check", check_id)  # noqa: B010 - an extra field
+            lp.passport.facts = [*(lp.passport.facts or []), fact]
+            return {"check": check_id, "claim": check.check, "fact": len(lp.passport.facts),
+                    "machine": self.machine, "by": self.actor}  # fmt: skip
+
+        return self._edit(passport_id, "checked", change)
+
     # -- lifecycle ---------------------------------------------------------------------
 
     def move(
@@ -563,6 +605,19 @@ class Desk:
                 f"{state!r} is not a task state", hint=f"Use one of: {', '.join(lifecycle.STATES)}."
             )
         return self.store.summaries(state=state, limit=limit, offset=offset)
+
+
+def _verified_here(fact: Fact, machine: str, actor: str) -> None:
+    fact.scope = "machine"
+    fact.verified = True
+    fact.needs_reverify = False
+    fact.verified_on = machine
+    fact.verified_by = actor
+
+
+def is_checked_here(check: LandingCheck) -> bool:
+    """A landing check the person marked done on this desk (see Desk.check_landing_here)."""
+    return bool((check.__pydantic_extra__ or {}).get("checked_on"))
 
 
 def _extra(lp: LocalPassport, key: str) -> Any:

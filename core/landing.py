@@ -32,6 +32,7 @@ from .model import (
     BAG_SPEC,
     JSON,
     Ask,
+    Decision,
     Fact,
     LandingCheck,
     Lineage,
@@ -111,6 +112,12 @@ class LandingReview:
     #: receipt whose target is here: asks it would answer and asks it would adopt
     would_answer: list[str] = field(default_factory=list)
     would_adopt: list[str] = field(default_factory=list)
+    #: the rest of the task state that lands with it, as the sender wrote it
+    decisions: list[Decision] = field(default_factory=list)
+    actions: list[JSON] = field(default_factory=list)
+    artifacts: list[JSON] = field(default_factory=list)
+    learnings: list[JSON] = field(default_factory=list)
+    verification: JSON = None
 
     @property
     def initial_state(self) -> str:
@@ -139,6 +146,11 @@ class LandingReview:
             "luggage": self.luggage,
             "notes": self.notes,
             "written_here": self.written_here,
+            "decisions": [d.to_data() for d in self.decisions],
+            "actions": self.actions,
+            "artifacts": self.artifacts,
+            "learnings": self.learnings,
+            "verification": self.verification,
         }
         if self.kind == "receipt":
             out |= {
@@ -371,6 +383,9 @@ def review(
         luggage=[{"name": i.name, "size": i.size, "sha256": i.sha256} for i in opened.luggage],
         notes=list(opened.notes), written_here=store.pack_written(digest) is not None,
         already=landing.passport_id if landing else None,
+        decisions=list(state.decisions or []), actions=list(state.actions or []),
+        artifacts=list(state.artifacts or []), learnings=list(state.learnings or []),
+        verification=state.verification,
     )  # fmt: skip
     if kind == "handoff":
         rv.next_steps = [check_line(c) for c in checks if c.is_required] + rv.next_steps

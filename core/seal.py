@@ -17,12 +17,13 @@ A fact that was never verified is left alone: there is no ✓ to seal, and stamp
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import RestoreRefused
 from .model import Fact, PackObject
 
-__all__ = ["can_restore", "restore", "seal_facts", "unsealed_facts"]
+__all__ = ["STANDINGS", "Standing", "can_restore", "restore", "seal_facts", "standing", "unsealed_facts"]
 
 
 def seal_facts(pack: PackObject, *, machine: str) -> list[str]:
@@ -108,3 +109,64 @@ def restore(fact: Fact) -> None:
         raise RestoreRefused("This fact is not sealed, so there is no ✓ to restore")
     fact.verified = True
     fact.needs_reverify = False
+
+
+# --- how a fact stands, in words ------------------------------------------------------
+
+#: the kinds of standing, best first
+STANDINGS = ("proven_here", "carried", "claimed_elsewhere", "unproven_here", "not_verified")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What is proven about a fact, seen from one machine (spec §4.2).
+
+    ``kind`` is one of :data:`STANDINGS`; ``machine`` is the machine it names (this one
+    for ``proven_here``, where it was proven for the others); ``scope`` is the effective
+    scope. :attr:`text` is the English the CLI prints; the window translates by ``kind``
+    and shows the same thing.
+    """
+
+    kind: str
+    scope: str
+    machine: str | None = None
+    source: str | None = None
+
+    @property
+    def mark(self) -> str:
+        return {"proven_here": "✓", "carried": "✓", "claimed_elsewhere": "⚠",
+                "unproven_here": "⚠"}.get(self.kind, "·")  # fmt: skip
+
+    @property
+    def text(self) -> str:
+        where = self.machine or "an unnamed machine"
+        if self.kind == "proven_here":
+            return f"✓ proven here ({where})"
+        if self.kind == "carried":
+            text = f"✓ carried ({self.scope} fact: keeps its ✓ across machines)"
+            return text[:-1] + f"; source: {self.source})" if self.source else text
+        if self.kind == "claimed_elsewhere":
+            return f"⚠ marked verified on {where}, not sealed: not proven here"
+        if self.kind == "unproven_here":
+            return f"⚠ unproven here (verified on {where})"
+        return f"· not verified ({self.scope} fact)"
+
+
+def standing(fact: Fact, *, machine: str | None) -> Standing:
+    """How `fact` stands on `machine` (None: no machine in particular, e.g. reading a file).
+
+    A machine fact with a ✓ is *proven here* when it was verified on this machine (or
+    carries no ``verified_on``: it was recorded on this desk); a sealed fact, or one that
+    names another machine, is *unproven here*. A universal or org fact keeps its ✓.
+    """
+    scope = fact.effective_scope
+    if fact.verified and scope in ("universal", "org"):
+        source = fact.source or _extra(fact, "source_actor") or fact.verified_by
+        return Standing("carried", scope, source=str(source) if source and scope == "org" else None)
+    if fact.verified and not fact.needs_reverify:
+        if machine is not None and fact.verified_on in (None, machine):
+            return Standing("proven_here", scope, machine=machine)
+        return Standing("claimed_elsewhere", scope, machine=fact.verified_on)
+    if fact.needs_reverify or (fact.verified is False and fact.verified_on):
+        return Standing("unproven_here", scope, machine=fact.verified_on)
+    return Standing("not_verified", scope)

@@ -68,14 +68,15 @@ def test_authoring_verbs_build_a_versioned_passport(tp: Taskpack, tmp_path: Path
     lp = tp.json("open", pid.lower())  # ids are forgiven their case
     assert lp["passport"]["version"] == 6
     assert lp["passport"]["facts"][0] == {"claim": "the build passes", "scope": "machine",
-                                          "verified": True, "verified_by": "ana"}  # fmt: skip
+                                          "verified": True, "verified_by": "ana",
+                                          "verified_on": "laptop-ana"}  # fmt: skip
     assert lp["passport"]["decisions"] == [{"what": "PDF only", "why": "the customer asked"}]
     assert lp["passport"]["next_steps"] == ["write part 2"]
     assert lp["asks"][0]["accept"] == "a number in EUR" and lp["asks"][0]["status"] == "open"
     assert lp["checks_to_send"][0]["how"] == "make pdf"
     assert "waiting[human]" in lp["allowed_moves"]
     text = tp("open", pid).stdout
-    assert "Q3 report" in text and "1. ✓ [machine] the build passes" in text
+    assert "Q3 report" in text and "1. the build passes — ✓ proven here (laptop-ana)" in text
     rows = tp.json("list")
     assert [r["id"] for r in rows] == [pid] and rows[0]["open_asks"] == 1
     events = [e["event"] for e in tp.json("history", pid)]

@@ -23,3 +23,32 @@ def test_landed_as_answers_whether_a_pack_is_already_here(tmp_path: Path) -> Non
     flat = convert(out, tmp_path / "h.taskpack.json", machine="machine-c").path
     with open_pack(flat) as opened:
         assert receiver.landed_as(opened.content_digest()) == landed.passport.id
+
+
+def test_checked_here_records_new_evidence_on_this_machine(tmp_path: Path) -> None:
+    from taskpack.app.desk import is_checked_here
+    from taskpack.core.seal import standing
+
+    sender = Desk(tmp_path / "a", "machine-a", actor="ana")
+    receiver = Desk(tmp_path / "b", "machine-b", actor="wei")
+    lp = sender.new("Invoice export", "CSV for finance")
+    sender.add_fact(lp.id, "port 5432 answers", scope="machine", verified=True)
+    sender.add_check(lp.id, "the billing database is reachable", how="psql -c 'select 1'")
+    out = sender.pack(lp.id, tmp_path / "h.taskpack").path
+    pid = receiver.land(out).passport.id
+    assert standing(receiver.get(pid).passport.facts[0], machine="machine-b").kind == "unproven_here"
+
+    fact = receiver.check_fact_here(pid, 1).passport.facts[0]
+    assert (fact.verified, fact.needs_reverify, fact.scope) == (True, False, "machine")
+    assert (fact.verified_on, fact.verified_by) == ("machine-b", "wei")
+    assert standing(fact, machine="machine-b").text == "✓ proven here (machine-b)"
+
+    [check] = receiver.get(pid).landing_checks
+    assert not is_checked_here(check)
+    after = receiver.check_landing_here(pid, check.id or "")
+    assert is_checked_here(after.landing_checks[0])
+    added = after.passport.facts[-1]
+    assert added.claim == "Checked on this machine: the billing database is reachable"
+    assert (added.verified, added.verified_on, added.verified_by) == (True, "machine-b", "wei")
+    events = [(h.event, h.detail.get("by")) for h in receiver.history(pid)]
+    assert events[-2:] == [("checked", "wei"), ("checked", "wei")]

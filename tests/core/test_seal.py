@@ -225,3 +225,24 @@ def test_restoring_a_fact_that_is_not_sealed_raises() -> None:
     with pytest.raises(RestoreRefused):
         restore(fact)
     assert fact.verified is False
+
+
+def test_standing_says_where_a_fact_is_proven() -> None:
+    from taskpack.core.seal import standing
+
+    def of(**fact: Any) -> str:
+        return standing(Fact.from_data(fact), machine="alpha").text
+
+    # recorded here with a ✓ (no verified_on: made on this desk), or verified on alpha
+    assert of(claim="c", scope="machine", verified=True) == "✓ proven here (alpha)"
+    assert of(claim="c", verified=True, verified_on="alpha") == "✓ proven here (alpha)"
+    # a restored ✓ is proven here too
+    fact = Fact.from_data({"claim": "c", "verified": False, "needs_reverify": True, "verified_on": "alpha"})
+    assert standing(fact, machine="alpha").kind == "unproven_here"
+    restore(fact)
+    assert standing(fact, machine="alpha").text == "✓ proven here (alpha)"
+    assert standing(fact, machine="beta").kind == "claimed_elsewhere"
+    assert of(claim="c", verified=False, needs_reverify=True, verified_on="beta") == "⚠ unproven here (verified on beta)"
+    assert of(claim="c", scope="universal", verified=True).startswith("✓ carried (universal fact")
+    assert of(claim="c", scope="org", verified=True, source="it-dept").endswith("; source: it-dept)")
+    assert of(claim="c") == "· not verified (machine fact)"
