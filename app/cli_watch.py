@@ -70,9 +70,17 @@ def cmd_watch(args: argparse.Namespace) -> int:
             else:
                 warn(f"{path}: {why}")
 
+    def trouble(sentence: str) -> None:
+        with lock:
+            if args.json:
+                sys.stdout.write(json.dumps({"event": "restarted", "error": sentence}) + "\n")
+                sys.stdout.flush()
+            else:
+                warn(sentence)
+
     watcher = FolderWatcher(
         folders, found, rejected, settle=max(args.settle, 0.0),
-        mount_roots=[] if (args.once or args.no_drives) else None,
+        mount_roots=[] if (args.once or args.no_drives) else None, on_trouble=trouble,
     )  # fmt: skip
     if args.once:
         watcher.scan_once()

@@ -16,8 +16,11 @@ candidate is reported only when
 3. it opens as a pack (container, manifests and pack object; luggage is not read).
 
 Each (path, size, mtime) is reported once. A stable file that does not open is reported
-once through `on_rejected` with the one-sentence reason. Nothing is ever landed here:
-the watcher only tells a person that something arrived.
+once through `on_rejected` with the one-sentence reason, whatever went wrong reading it:
+no file in a watched folder can stop the watcher. Should its thread ever die all the
+same (a bug, a callback that raises), it is restarted after a short pause and
+`on_trouble` says so in one sentence. Nothing is ever landed here: the watcher only
+tells a person that something arrived.
 
 Callbacks run on the watcher's own thread.
 """
@@ -25,6 +28,7 @@ Callbacks run on the watcher's own thread.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import queue
 import threading
@@ -149,7 +153,13 @@ def removable_roots(user: str | None = None) -> list[Path]:
 
 FoundCallback = Callable[[FoundPack], None]
 RejectedCallback = Callable[[Path, str], None]
+TroubleCallback = Callable[[str], None]
 Probe = Callable[[Path], FoundPack]
+
+log = logging.getLogger(__name__)
+
+#: longest pause before a crashed watcher thread starts again (doubling from `tick`)
+MAX_RESTART_PAUSE = 10.0
 
 
 @dataclass
@@ -175,10 +185,14 @@ class FolderWatcher:
         mount_poll: float = 2.0,
         probe: Probe = probe,
         use_events: bool = True,
+        on_trouble: TroubleCallback | None = None,
     ) -> None:
         self._folders = _unique(folders)
         self._on_found = on_found
         self._on_rejected = on_rejected
+        self._on_trouble = on_trouble
+        #: how often the thread died and was started again
+        self.restarts = 0
         self.settle = settle
         self.tick = tick
         self.rescan_every = rescan_every
@@ -208,8 +222,15 @@ class FolderWatcher:
         self._stop.clear()
         self._mounts = set(self._list_mounts())  # drives already there are not "new"
         self._start_observer()
-        self._thread = threading.Thread(target=self._run, name="taskpack-watcher", daemon=True)
+        self._thread = threading.Thread(
+            target=self._supervise, name="taskpack-watcher", daemon=True
+        )
         self._thread.start()
+
+    @property
+    def alive(self) -> bool:
+        """True while the watcher's thread runs."""
+        return self._thread is not None and self._thread.is_alive()
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
@@ -256,6 +277,31 @@ class FolderWatcher:
             self._check_pending()
 
     # -- the thread --
+
+    def _supervise(self) -> None:
+        """Run the loop; if it ever dies, say so and run it again (with a growing pause)."""
+        pause = self.tick
+        while not self._stop.is_set():
+            try:
+                self._run()
+                return
+            except Exception as exc:  # a bug must not leave the person with a deaf watcher
+                log.exception("folder watcher crashed; restarting")
+                self.restarts += 1
+                self._tell_trouble(
+                    f"The folder watcher stopped on an unexpected problem "
+                    f"({type(exc).__name__}) and was restarted; packs keep being found."
+                )
+                self._stop.wait(pause)
+                pause = min(pause * 2, MAX_RESTART_PAUSE)
+
+    def _tell_trouble(self, sentence: str) -> None:
+        if self._on_trouble is None:
+            return
+        try:
+            self._on_trouble(sentence)
+        except Exception:
+            log.exception("on_trouble callback failed")
 
     def _run(self) -> None:
         for folder in self._folders:
@@ -331,16 +377,29 @@ class FolderWatcher:
     def _open(self, path: Path, sig: tuple[int, int]) -> None:
         try:
             found = self._probe(path)
-        except (TaskPackError, OSError, ValueError) as exc:
+        except Exception as exc:  # any file at all: a bug in a reader must not stop the watcher
+            if not isinstance(exc, TaskPackError | OSError):
+                log.exception("reading %s failed unexpectedly", path)
             self._reported[path] = sig
-            if self._on_rejected is not None:
-                self._on_rejected(path, _one_sentence(exc))
+            self._report(self._on_rejected, path, _one_sentence(exc))
             return
         if (found.size, found.mtime_ns) != sig:  # changed while we read it: wait again
             self.hint(path)
             return
         self._reported[path] = sig
-        self._on_found(found)
+        self._report(self._on_found, found)
+
+    def _report(self, callback: Callable[..., None] | None, *args: object) -> None:
+        """Call a front end's callback; one that raises is logged, the watcher goes on."""
+        if callback is None:
+            return
+        try:
+            callback(*args)
+        except Exception as exc:
+            log.exception("watcher callback failed")
+            self._tell_trouble(
+                f"Showing a found pack failed ({type(exc).__name__}); the watcher goes on."
+            )
 
     def _scan(self, folder: Path) -> None:
         try:
@@ -429,4 +488,8 @@ def _one_sentence(exc: BaseException) -> str:
         return str(exc)
     if isinstance(exc, OSError):
         return f"{exc.strerror or exc}."
-    return f"{exc}."
+    # not one of our errors: a reader bug met this file. Never echo the file's bytes.
+    return (
+        f"This file could not be read as a TaskPack (an unexpected {type(exc).__name__} in "
+        "the reader). It was set aside; ask the sender for a fresh copy."
+    )

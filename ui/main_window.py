@@ -909,6 +909,7 @@ class MainWindow(QMainWindow):
                                   **self._watcher_options)  # fmt: skip
         self.bridge.found.connect(self._found)
         self.bridge.rejected.connect(self._rejected)
+        self.bridge.trouble.connect(lambda _why: self.statusBar().showMessage(tr("The folder watcher hit a problem and restarted itself; packs keep being found."), 15000))
         try:
             self.bridge.start()
         except OSError as exc:  # the desk works without it; say so once

@@ -94,12 +94,12 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="931" />
+      <location filename="../../ui/main_window.py" line="932" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="931" />
+      <location filename="../../ui/main_window.py" line="932" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
@@ -109,32 +109,32 @@
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1007" />
+      <location filename="../../ui/main_window.py" line="1008" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1009" />
+      <location filename="../../ui/main_window.py" line="1010" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1001" />
+      <location filename="../../ui/main_window.py" line="1002" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="1004" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1005" />
+      <location filename="../../ui/main_window.py" line="1006" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1046" />
+      <location filename="../../ui/main_window.py" line="1047" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -452,7 +452,7 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="916" />
+      <location filename="../../ui/main_window.py" line="917" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -991,7 +991,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1042" />
+      <location filename="../../ui/main_window.py" line="1043" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
@@ -1036,7 +1036,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1038" />
+      <location filename="../../ui/main_window.py" line="1039" />
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
     </message>
@@ -1062,7 +1062,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="974" />
+      <location filename="../../ui/main_window.py" line="975" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1072,7 +1072,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="974" />
+      <location filename="../../ui/main_window.py" line="975" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1082,7 +1082,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1046" />
+      <location filename="../../ui/main_window.py" line="1047" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1126,6 +1126,11 @@ Store: {home}</source>
       <location filename="../../ui/jobs.py" line="46" />
       <source>The file {path} is no longer there.</source>
       <translation>文件 {path} 已经不在了。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="912" />
+      <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
+      <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="213" />
@@ -1659,7 +1664,7 @@ Store: {home}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="936" />
+      <location filename="../../ui/main_window.py" line="937" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -1694,7 +1699,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="932" />
+      <location filename="../../ui/main_window.py" line="933" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>

@@ -220,6 +220,7 @@ TRANSLATIONS: dict[str, str] = {
     "The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.": "附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。",
     "The disk said: {error}{where}.": "磁盘报告：{error}{where}。",
     "The endpoint did not start: {why}": "端点没有启动：{why}",
+    "The folder watcher hit a problem and restarted itself; packs keep being found.": "文件夹监视器遇到问题后已自行重启；仍会继续发现新包。",
     "The file is not conformant as written. It can still land; these are shown so you know.": "这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。",
     "The file {path} is no longer there.": "文件 {path} 已经不在了。",
     "The luggage is large ({size}); judging reads all of it.": "随附文件很大（{size}）；判定需要全部读取。",

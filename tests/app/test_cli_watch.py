@@ -78,3 +78,32 @@ def test_runs_until_interrupted_and_reports_a_new_file(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGINT)
         code = proc.wait(10)
     assert code == 0
+
+
+def test_watch_survives_a_file_with_the_wrong_json_types(tmp_path: Path) -> None:
+    # `"spec": []` once raised TypeError in the reader and silently killed `taskpack watch`
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "taskpack.app.cli", "watch", str(inbox), "--settle", "0.2",
+         "--no-drives", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        made = tmp_path / "made.taskpack.json"
+        write(made)
+        flat = json.loads(made.read_text())
+        flat["passport"]["spec"] = []  # valid JSON, the wrong type
+        (inbox / "odd.taskpack.json").write_text(json.dumps(flat))
+        first = json.loads(proc.stdout.readline())
+        assert first["event"] == "rejected" and first["path"].endswith("odd.taskpack.json")
+        assert "Traceback" not in first["error"]
+        write(inbox / "arrived.taskpack")
+        second = json.loads(proc.stdout.readline())
+        assert second["event"] == "found" and second["path"].endswith("arrived.taskpack")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(10)
+    assert code == 0

@@ -216,3 +216,82 @@ def test_a_missing_folder_is_watched_once_it_appears(tmp_path: Path) -> None:
         (later / "arrived.taskpack").write_bytes(make_pack_bytes(tmp_path))
         got.wait()
     assert [f.path.name for f in got.found] == ["arrived.taskpack"]
+
+
+def test_a_file_that_trips_a_reader_bug_is_set_aside_and_the_watcher_goes_on(tmp_path: Path) -> None:
+    # a reader bug (any exception outside our error tree) used to kill the watcher thread:
+    # every later pack went unreported and nothing said so
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    got = Collector()
+
+    def buggy_probe(path: Path) -> FoundPack:
+        if path.name.startswith("odd"):
+            raise TypeError("unhashable type: 'list'")
+        from taskpack.app.watcher import probe
+
+        return probe(path)
+
+    with watcher(inbox, got, probe=buggy_probe) as w:
+        (inbox / "odd.taskpack.json").write_text('{"taskpack": "0.1", "spec": []}')
+        got.wait()
+        assert [p.name for p, _ in got.rejected] == ["odd.taskpack.json"]
+        why = got.rejected[0][1]
+        assert "could not be read as a TaskPack" in why and "fresh copy" in why
+        (inbox / "later.taskpack").write_bytes(make_pack_bytes(tmp_path))
+        got.wait()
+        assert [f.path.name for f in got.found] == ["later.taskpack"]
+        assert w.alive and w.restarts == 0
+
+
+def test_a_dead_watcher_thread_restarts_and_says_so(tmp_path: Path) -> None:
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    got = Collector()
+    troubles: list[str] = []
+    w = watcher(inbox, got, on_trouble=troubles.append)
+    real_check = w._check_pending
+    calls = {"n": 0}
+
+    def explode_once() -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("a bug in the loop")
+        real_check()
+
+    w._check_pending = explode_once  # type: ignore[method-assign]
+    with w:
+        deadline = time.monotonic() + 20
+        while not troubles and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert troubles and "was restarted" in troubles[0]
+        (inbox / "after.taskpack").write_bytes(make_pack_bytes(tmp_path))
+        got.wait(20)
+        assert [f.path.name for f in got.found] == ["after.taskpack"]
+        assert w.alive and w.restarts == 1
+
+
+def test_a_callback_that_raises_does_not_stop_the_watcher(tmp_path: Path) -> None:
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    got = Collector()
+    troubles: list[str] = []
+    seen: list[str] = []
+
+    def fragile(found: FoundPack) -> None:
+        seen.append(found.path.name)
+        if len(seen) == 1:
+            raise KeyError("the front end broke")
+        got.on_found(found)
+
+    w = FolderWatcher([inbox], fragile, got.on_rejected, settle=0.4, tick=0.05, mount_roots=[],
+                      on_trouble=troubles.append)  # fmt: skip
+    with w:
+        (inbox / "first.taskpack").write_bytes(make_pack_bytes(tmp_path))
+        deadline = time.monotonic() + 20
+        while not troubles and time.monotonic() < deadline:
+            time.sleep(0.02)
+        (inbox / "second.taskpack").write_bytes(make_pack_bytes(tmp_path, size=1000))
+        got.wait(20)
+    assert seen == ["first.taskpack", "second.taskpack"]
+    assert troubles and "goes on" in troubles[0]

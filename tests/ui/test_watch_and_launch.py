@@ -112,3 +112,29 @@ def test_entry_point_arguments_and_help() -> None:
                          text=True, timeout=60)  # fmt: skip
     assert out.returncode == 0 and "Nothing in a pack is ever run" in out.stdout
     assert "PySide6" not in sys.modules or time.monotonic() - start < 30
+
+
+def test_a_watcher_that_restarts_itself_says_so_in_the_window(tmp_path: Path, qtbot: QtBot, make_desk,
+                                                               make_window) -> None:  # fmt: skip
+    inbox = tmp_path / "Downloads"
+    inbox.mkdir()
+    desk = make_desk(RECEIVER)
+    desk.settings.watched_folders = [str(inbox)]
+    window = make_window(desk, watch=True, watcher_options=FAST)
+    qtbot.waitUntil(lambda: window.bridge is not None)
+    watcher = window.bridge.watcher
+    real_check = watcher._check_pending
+    calls = {"n": 0}
+
+    def explode_once() -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("a bug in the loop")
+        real_check()
+
+    watcher._check_pending = explode_once
+    qtbot.waitUntil(lambda: "restarted itself" in window.statusBar().currentMessage(), timeout=15_000)
+    made = tmp_path / "made.taskpack"
+    make_handoff(make_desk(SENDER, "Wei"), made, title="After the restart")
+    (inbox / "after.taskpack").write_bytes(made.read_bytes())
+    qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=15_000)
