@@ -230,7 +230,7 @@ def cmd_send(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
             "no token for this address: sending without one (add one with "
             "`taskpack token add NAME --remote --url URL`)."
         )
-    result = send_file(desk, store, path, args.to, token=token, token_name=name)
+    result = send_file(desk, store, path, args.to, token=token, token_name=name, peer=args.peer)
     if args.json:
         emit_json(result.to_data())
         return EXIT_OK
@@ -361,6 +361,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--to", required=True, metavar="URL", help="the other desk's address")
     p.add_argument(
         "--token-name", metavar="NAME", help="the token to present (see `token add --remote`)"
+    )
+    p.add_argument(
+        "--peer",
+        metavar="NAME",
+        help="the token you gave the other desk (`token add NAME`): the only one whose "
+        "receipt it may push back here (default: the --token-name / the address's token)",
     )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_send)

@@ -224,9 +224,15 @@ def send_file(
     *,
     token: str | None,
     token_name: str | None = None,
+    peer: str | None = None,
     timeout: float = 60.0,
 ) -> SendResult:
-    """Send a pack file and remember what was sent (for fetching its receipt)."""
+    """Send a pack file and remember what was sent (for fetching its receipt).
+
+    `peer` is the principal at *this* desk (the name of an accept token) that may push the
+    receipt back to this desk's endpoint instead of waiting for it to be fetched; it
+    defaults to `token_name` (name both tokens of one peer alike). No other principal's
+    receipt over A2A merges into the passport this pack was made from."""
     path = Path(path)
     url = url.rstrip("/")
     with open_pack(path) as opened:  # our own parser: what are we sending, from which passport
@@ -245,6 +251,7 @@ def send_file(
         local_passport=local,
         kind=kind,
         token_name=token_name,
+        peer=peer or token_name,
     )
     return SendResult(url, task, row)
 

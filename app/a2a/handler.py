@@ -13,7 +13,8 @@ Receiving (``message:send`` / ``message:stream``): exactly one file part carryin
 ``.taskpack`` or ``.taskpack.json`` (by filename or media type, raw bytes) is written
 to a temporary file and given to the desk — ``Desk.land`` for a handoff (a new passport;
 its id is the Task id), ``Desk.merge_receipt`` for a receipt (into the passport it
-answers, §4.4.1). Nothing in the pack is executed. Text parts are not kept: transcripts
+answers, §4.4.1, and only if that passport is a task of the sending principal or was
+sent to that principal over A2A; anything else is "task not found"). Nothing in the pack is executed. Text parts are not kept: transcripts
 do not travel.
 """
 
@@ -234,6 +235,9 @@ class DeskRequestHandler(RequestHandler):
                             message=f"This receipt answers {target}, not task {message.task_id}; "
                             "nothing was changed"
                         )
+                    if not self._may_answer(principal, target):
+                        # the same answer as an id that does not exist: ids cannot be probed
+                        raise task_not_found(target)
                     task_id = self.desk.merge_receipt(path, into=target).id
                 else:
                     if message.task_id:
@@ -270,6 +274,18 @@ class DeskRequestHandler(RequestHandler):
         finally:
             tmp.unlink(missing_ok=True)
             path.unlink(missing_ok=True)
+
+    def _may_answer(self, principal: str, passport_id: str) -> bool:
+        """May `principal` merge a receipt into `passport_id` over A2A?
+
+        Only into a task the principal owns here, or into a passport this desk sent to
+        that principal as a handoff over A2A (`taskpack send --peer`). Anything else — a
+        passport made here, another principal's task — is refused like an unknown id."""
+        if not self.desk.store.exists(passport_id):
+            return False
+        if self.store.grant(principal, passport_id) is not None:
+            return True
+        return self.store.sent_to(principal, passport_id)
 
     async def _wait_settled(self, task_id: str, timeout: float) -> None:
         """Wait until the task needs input or has ended, `timeout` at most."""

@@ -17,7 +17,9 @@ other. Tables:
   never deleted), so a retry always gets its prior Task.
 * ``receipts``  — the receipt published as a task's artifact (file under ``a2a/``).
 * ``sent``      — the client side: packs this desk sent to other desks, so a receipt
-  can be fetched and merged into the passport that asked.
+  can be fetched and merged into the passport that asked; ``peer`` is the principal
+  (an accept token's name) that may instead *push* that receipt to this endpoint — the
+  only one whose receipt over A2A may merge into that passport.
 
 Every change is one transaction; the two databases are never written in one, and the
 order of writes makes a crash harmless: the desk lands first (idempotent on the pack's
@@ -113,6 +115,14 @@ _MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        2,
+        "sent.peer: the principal here that may push this handoff's receipt back",
+        (
+            "ALTER TABLE sent ADD COLUMN peer TEXT",
+            "CREATE INDEX sent_peer ON sent(local_passport, peer)",
+        ),
+    ),
 )
 
 
@@ -173,6 +183,7 @@ class SentRow:
     sent_at: str
     receipt_digest: str | None
     merged_at: str | None
+    peer: str | None
 
 
 class Conflict(Exception):
@@ -468,14 +479,16 @@ class A2AStore:
         local_passport: str | None,
         kind: str,
         token_name: str | None,
+        peer: str | None = None,
     ) -> SentRow:
         now = utc_now()
         with self._tx() as db:
             db.execute(
                 "INSERT INTO sent (url, remote_task_id, context_id, message_id, pack_sha256, "
-                "local_passport, kind, token_name, sent_at) VALUES (?,?,?,?,?,?,?,?,?) "
+                "local_passport, kind, token_name, sent_at, peer) VALUES (?,?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT (url, remote_task_id) DO UPDATE SET context_id = excluded.context_id, "
-                "message_id = excluded.message_id, token_name = excluded.token_name",
+                "message_id = excluded.message_id, token_name = excluded.token_name, "
+                "peer = coalesce(excluded.peer, sent.peer)",
                 (
                     url,
                     remote_task_id,
@@ -486,15 +499,17 @@ class A2AStore:
                     kind,
                     token_name,
                     now,
+                    peer,
                 ),
             )
         row = self.sent_task(url, remote_task_id)
-        assert row is not None
+        if row is None:  # written in the transaction above; only a broken database loses it
+            raise A2AStoreError(f"the record of the send to {url} was not kept")
         return row
 
     _SENT = (
         "SELECT seq, url, remote_task_id, context_id, message_id, pack_sha256, local_passport, "
-        "kind, token_name, sent_at, receipt_digest, merged_at FROM sent"
+        "kind, token_name, sent_at, receipt_digest, merged_at, peer FROM sent"
     )
 
     def sent_task(self, url: str, remote_task_id: str) -> SentRow | None:
@@ -519,6 +534,17 @@ class A2AStore:
         if pending_only:
             sql += " AND merged_at IS NULL AND kind = 'handoff'"
         return [SentRow(*r) for r in self._all(sql + " ORDER BY seq", args)]
+
+    def sent_to(self, principal: str, passport_id: str) -> bool:
+        """Did this desk send a handoff of `passport_id` over A2A to `principal`?
+
+        The one way, besides owning the task, that a receipt pushed to this endpoint by
+        `principal` may merge into that passport (docs/a2a.md, "Receiving a pack")."""
+        row = self._one(
+            "SELECT 1 FROM sent WHERE local_passport = ? AND peer = ? AND kind = 'handoff' LIMIT 1",
+            (passport_id, principal),
+        )
+        return row is not None
 
     def mark_merged(self, seq: int, receipt_digest: str) -> None:
         with self._tx() as db:

@@ -81,7 +81,31 @@ def test_a_handoff_goes_to_b_over_a2a_and_its_receipt_comes_home_to_a(
 
 
 def test_a_receipt_can_also_be_sent_to_the_desk_that_asked(desks, serve, as_desk, tmp_path):
-    """The other direction: B *sends* the receipt to A's endpoint; it merges into the asker."""
+    """The other direction: A sends its handoff to B over A2A; B *sends* the receipt back
+    to A's endpoint with the token A gave it; it merges into the asker."""
+    desk_a, desk_b = desks("desk-a"), desks("desk-b")
+    server_a, server_b = serve(desk_a), serve(desk_b)
+    for_a = as_desk(desk_b, "token", "add", "desk-a").strip()
+    as_desk(desk_a, "token", "add", "desk-b", "--remote", "--url", server_b.url, stdin=for_a)
+    for_b = as_desk(desk_a, "token", "add", "desk-b").strip()  # the same name: the peer
+    as_desk(desk_b, "token", "add", "desk-a", "--remote", "--url", server_a.url, stdin=for_b)
+
+    asker, pack = handoff(desk_a, tmp_path / "h.taskpack", asks=1)
+    sent = json.loads(as_desk(desk_a, "send", str(pack), "--to", server_b.url, "--json"))
+    desk_b.answer(sent["task_id"], "a1", "done")
+    receipt = tmp_path / "r.taskpack"
+    desk_b.pack(sent["task_id"], receipt, kind="receipt")
+
+    back = json.loads(as_desk(desk_b, "send", str(receipt), "--to", server_a.url, "--json"))
+    assert back["task_id"] == asker  # the Task is the passport the receipt answered
+    assert desk_a.get(asker).asks[0].answer == "done"
+
+
+def test_a_receipt_pushed_for_a_passport_handed_over_by_file_is_not_found(
+    desks, serve, as_desk, monkeypatch, capsys, tmp_path
+):
+    """A handed its pack to B by file, not over A2A: a receipt B pushes has no record
+    to merge against here, and is refused as an unknown task (land it by file instead)."""
     desk_a, desk_b = desks("desk-a"), desks("desk-b")
     server_a = serve(desk_a)
     asker, pack = handoff(desk_a, tmp_path / "h.taskpack", asks=1)
@@ -89,9 +113,12 @@ def test_a_receipt_can_also_be_sent_to_the_desk_that_asked(desks, serve, as_desk
     desk_b.answer(landed.id, "a1", "done")
     receipt = tmp_path / "r.taskpack"
     desk_b.pack(landed.id, receipt, kind="receipt")
-
     token = as_desk(desk_a, "token", "add", "desk-b").strip()
     as_desk(desk_b, "token", "add", "desk-a", "--remote", "--url", server_a.url, stdin=token)
-    sent = json.loads(as_desk(desk_b, "send", str(receipt), "--to", server_a.url, "--json"))
-    assert sent["task_id"] == asker  # the Task is the passport the receipt answered
-    assert desk_a.get(asker).asks[0].answer == "done"
+
+    monkeypatch.setenv("TASKPACK_HOME", str(desk_b.home))
+    monkeypatch.setenv("TASKPACK_MACHINE", desk_b.machine)
+    capsys.readouterr()
+    assert cli.main(["send", str(receipt), "--to", server_a.url]) != 0
+    assert f"Task {asker} not found" in capsys.readouterr().err
+    assert desk_a.get(asker).asks[0].status == "open"
