@@ -10,9 +10,11 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 from taskpack.core.luggage import LuggageSource
@@ -85,23 +87,71 @@ def _packs(folder: Path, n: int, seed: int = 7) -> list[Path]:
     return out
 
 
-def _worker(home: Path, mode: str, packs: list[Path], script: Path) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "taskpack-test-pycache")
-    return subprocess.Popen(
-        [sys.executable, str(script), str(home), mode, *map(str, packs)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+class _Worker:
+    """A landing worker whose output is read by ONE reader thread per pipe, to the end.
 
+    (Reading some lines through one buffered reader and the rest with communicate() lost
+    the lines that arrived in the same read: a kill mid-landing was miscounted.)
+    """
 
-def _wait_for(proc: subprocess.Popen[str], word: str) -> None:
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if line.startswith(word):
-            return
-    raise AssertionError(
-        f"worker ended before {word!r}: {proc.stderr.read() if proc.stderr else ''}"
-    )
+    def __init__(self, home: Path, mode: str, packs: list[Path], script: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "taskpack-test-pycache")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(script), str(home), mode, *map(str, packs)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        self.err: list[str] = []
+        self._seen = threading.Condition()
+        self._readers = [
+            threading.Thread(target=self._read, args=(self.proc.stdout, self.lines), daemon=True),
+            threading.Thread(target=self._read, args=(self.proc.stderr, self.err), daemon=True),
+        ]
+        for t in self._readers:
+            t.start()
+
+    def _read(self, pipe: IO[str] | None, into: list[str]) -> None:
+        assert pipe is not None
+        for line in pipe:
+            with self._seen:
+                into.append(line.rstrip("\n"))
+                self._seen.notify_all()
+        with self._seen:
+            self._seen.notify_all()
+
+    def count(self, word: str) -> int:
+        with self._seen:
+            return sum(1 for line in self.lines if line.startswith(word))
+
+    def wait_for(self, word: str, n: int = 1, timeout: float = 120.0) -> bool:
+        """Wait until `n` lines start with `word`; False if the worker ended first."""
+        deadline = time.monotonic() + timeout
+        with self._seen:
+            while sum(1 for line in self.lines if line.startswith(word)) < n:
+                if not self._readers[0].is_alive():
+                    return False
+                left = deadline - time.monotonic()
+                assert left > 0, f"no {word!r} line from the worker in {timeout} s"
+                self._seen.wait(min(left, 1.0))
+        return True
+
+    def expect(self, word: str) -> None:
+        assert self.wait_for(word), f"worker ended before {word!r}: {self.stderr}"
+
+    def finish(self, timeout: float = 120.0) -> int:
+        code = self.proc.wait(timeout)
+        for t in self._readers:
+            t.join(timeout)
+        return code
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+
+    @property
+    def stderr(self) -> str:
+        with self._seen:
+            return "\n".join(self.err)
 
 
 @dataclass(frozen=True)
@@ -165,17 +215,16 @@ def test_kill_9_in_the_middle_of_landing_leaves_nothing_partial(
 ) -> None:
     packs = _packs(tmp_path / "packs", 1)
     home = tmp_path / "home"
-    proc = _worker(home, mode, packs, script)
-    _wait_for(proc, word)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    proc = _Worker(home, mode, packs, script)
+    proc.expect(word)
+    proc.kill()
+    proc.finish()
     assert _assert_whole_or_absent(home, packs) == 0
     with Store(home) as store:
         assert store.count() == 0
     # the same pack lands fine afterwards, once
-    again = _worker(home, "run", packs, script)
-    _, err = again.communicate(timeout=60)
-    assert again.returncode == 0, err
+    again = _Worker(home, "run", packs, script)
+    assert again.finish() == 0, again.stderr
     assert _assert_whole_or_absent(home, packs) == 1
 
 
@@ -185,15 +234,14 @@ def test_processes_landing_the_same_pack_at_once_make_one_passport(
     packs = _packs(tmp_path / "packs", 1)
     home = tmp_path / "home"
     Store(home).close()
-    procs = [_worker(home, "wait", packs, script) for _ in range(4)]
+    procs = [_Worker(home, "wait", packs, script) for _ in range(4)]
     for p in procs:
-        _wait_for(p, "ready")
+        p.expect("ready")
     (tmp_path / "go").touch()
     ids, already = set(), []
     for p in procs:
-        out, err = p.communicate(timeout=60)
-        assert p.returncode == 0, err
-        done = [line.split() for line in out.splitlines() if line.startswith("done")]
+        assert p.finish() == 0, p.stderr
+        done = [line.split() for line in p.lines if line.startswith("done")]
         ids.add(done[0][2])
         already.append(int(done[0][3]))
     assert len(ids) == 1 and sorted(already) == [0, 1, 1, 1]
@@ -216,23 +264,20 @@ def test_200_landings_with_random_kill_9(tmp_path: Path, script: Path) -> None:
         for _ in range(2):  # two processes race over the same packs in different orders
             order = remaining[:]
             rng.shuffle(order)
-            workers.append(_worker(home, "run", order, script))
+            workers.append(_Worker(home, "run", order, script))
         for w in workers:
-            _wait_for(w, "ready")
-        time.sleep(rng.uniform(0.05, 0.4))
+            # kill only once some landing has begun: after the n-th "start" line (counted,
+            # not timed, so a loaded machine changes nothing but the speed)
+            w.wait_for("start", rng.randint(1, min(6, len(remaining))))
+            w.kill()
         for w in workers:
-            w.send_signal(signal.SIGKILL)
-        for w in workers:
-            out, _ = w.communicate(timeout=60)
-            lines = out.splitlines()
-            started = sum(1 for x in lines if x.startswith("start"))
-            finished = sum(1 for x in lines if x.startswith("done"))
-            kills += w.returncode == -signal.SIGKILL
-            kills_mid_landing += started > finished
+            code = w.finish()
+            started, finished = w.count("start"), w.count("done")
+            kills += code == -signal.SIGKILL
+            kills_mid_landing += code == -signal.SIGKILL and started > finished
         _assert_whole_or_absent(home, sent)
-    final = _worker(home, "run", [x.path for x in sent], script)  # the rest, without a kill
-    _, err = final.communicate(timeout=120)
-    assert final.returncode == 0, err
+    final = _Worker(home, "run", [x.path for x in sent], script)  # the rest, without a kill
+    assert final.finish() == 0, final.stderr
     assert _assert_whole_or_absent(home, sent) == 200
     with Store(home) as store:
         assert store.count() == 200
