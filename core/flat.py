@@ -13,6 +13,7 @@ from __future__ import annotations
 import binascii
 import codecs
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -199,15 +200,14 @@ class _Scanner:
             self.buf += more
 
     def skip_ws(self) -> bytes:
+        """Skip JSON whitespace; returns the next byte (b"" at the end of the file)."""
         while True:
             self._fill(1)
             if self.i >= len(self.buf):
                 return b""
-            c = self.buf[self.i : self.i + 1]
-            if c in (b" ", b"\t", b"\r", b"\n"):
-                self.i += 1
-                continue
-            return c
+            self.i = _WS_RUN.match(self.buf, self.i).end()  # type: ignore[union-attr]
+            if self.i < len(self.buf):
+                return self.buf[self.i : self.i + 1]
 
     def expect(self, ch: bytes, what: str) -> None:
         c = self.skip_ws()
@@ -219,7 +219,7 @@ class _Scanner:
     def value(self, limit: int, what: str) -> Any:
         """Parse one small JSON value with `json` on a growing window."""
         self.skip_ws()
-        window = 64 << 10
+        window = 512  # grown ×8 while the value does not fit: small values stay cheap
         while True:
             self._fill(window)
             raw = self.buf[self.i : self.i + window]
@@ -234,13 +234,18 @@ class _Scanner:
                 raise LimitExceeded(f"{what} is nested too deeply") from None
             except json.JSONDecodeError as exc:
                 if full and window < limit:
-                    window = min(window * 4, limit)
+                    window = min(window * 8, limit)
                     continue
                 if full:
                     raise LimitExceeded(f"{what} is larger than {limit} bytes") from None
                 raise FormatError(f"{what} is not valid JSON: {exc.msg} (near byte {self.pos + len(text[: exc.pos].encode())})") from None
             except ValueError:
                 raise LimitExceeded(f"{what} has a number too large to read (over {sys.get_int_max_str_digits()} digits)") from None
+            if full and end == len(text):  # a number cut by the window edge would parse
+                if window >= limit:
+                    raise LimitExceeded(f"{what} is larger than {limit} bytes")
+                window = min(window * 8, limit)
+                continue
             self.i += len(text[:end].encode("utf-8"))
             canonical.check_depth(value, what=what)
             return value
@@ -280,29 +285,56 @@ class _Scanner:
             return
 
     def string_span(self) -> Span:
-        """Skip over a JSON string (opening quote next), returning its inner span."""
+        """Skip over a JSON string (opening quote next), returning its inner span.
+
+        Linear, and mostly at memchr speed: `find` the next quote and look at the run
+        of backslashes before it (odd: escaped, keep going). Where escaped quotes come
+        thick, one regex match steps over the rest of the buffer in C instead.
+        """
         self.expect(b'"', "to open an attachment's data")
         start = self.pos
         escapes = False
+        run = 0  # backslashes right before self.i (only its parity matters)
         while True:
-            self._fill(1)
-            if self.i >= len(self.buf):
+            self._fill(2)
+            buf = self.buf
+            i = self.i
+            if i >= len(buf):
                 raise FormatError("the file ends inside an attachment's data (truncated?)")
-            q = self.buf.find(b'"', self.i)
-            limit = q if q >= 0 else len(self.buf)
-            b = self.buf.find(b"\\", self.i, limit)
-            if b >= 0:
-                escapes = True
-                self.i = b
-                self._fill(2)
-                if self.i + 1 >= len(self.buf):
-                    raise FormatError("the file ends inside an attachment's data (truncated?)")
-                self.i += 2
-                continue
-            if q >= 0:
-                self.i = q + 1
-                return Span(start, self.base + q, escapes)
-            self.i = len(self.buf)
+            escaped_quotes = 0
+            while True:
+                q = buf.find(b'"', i)
+                stop = q if q >= 0 else len(buf)
+                if not escapes and buf.find(b"\\", i, stop) >= 0:
+                    escapes = True
+                seg = buf[i:stop]
+                plain = len(seg.rstrip(b"\\"))
+                n = len(seg) - plain + (run if plain == 0 else 0)
+                if q < 0:
+                    i, run = len(buf), n
+                    break
+                if n % 2 == 0:
+                    self.i = q + 1
+                    return Span(start, self.base + q, escapes)
+                i, run = q + 1, 0
+                escaped_quotes += 1
+                if escaped_quotes > 32:
+                    end = _STRING_BODY.match(buf, i).end()  # type: ignore[union-attr]
+                    if end < len(buf) and buf[end] == 0x22:  # the closing quote
+                        self.i = end + 1
+                        return Span(start, self.base + end, escapes)
+                    i, run = len(buf), len(buf) - end  # 1: it stopped at a trailing backslash
+                    break
+            self.i = i
+            if self.eof:
+                raise FormatError("the file ends inside an attachment's data (truncated?)")
+
+
+# the inside of a JSON string from a given point: runs of plain bytes and escapes, each
+# taken once (possessive, so nothing is retried); stops at the closing quote, or at a
+# backslash that is the buffer's last byte
+_STRING_BODY = re.compile(rb'[^"\\]*+(?:\\.[^"\\]*+)*+', re.DOTALL)
+_WS_RUN = re.compile(rb"[ \t\r\n]*+")
 
 
 _DECODER = json.JSONDecoder(
