@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from taskpack.core import ids, lifecycle
 from taskpack.core.errors import RestoreRefused
+from taskpack.core.identity import origin_label
 from taskpack.core.model import JSON, SCOPES
 
 from . import paths
@@ -331,7 +332,7 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     received = lp.received if isinstance(lp.received, dict) else None
     if received:
         origin = received.get("origin") or {}
-        say(f"From:    {safe(origin.get('actor'))}@{safe(origin.get('machine'))} "
+        say(f"From:    {safe(origin_label(origin))} "
             f"({safe(received.get('from'))}), packed {safe(received.get('packed_at'))}")  # fmt: skip
         if received.get("note"):
             say(f"Note:    «{safe(received['note'])}» (the sender's words)")
@@ -551,7 +552,7 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
     if dry:
         verb = "would merge into" if rv.kind == "receipt" else "would land as a new passport"
         target = rv.receipt_target if rv.kind == "receipt" else ""
-        say(f"{rv.path.name}: {rv.kind} from {safe(origin.get('actor'))}@{safe(origin.get('machine'))}"
+        say(f"{rv.path.name}: {rv.kind} from {safe(origin_label(origin))}"
             f" — {verb} {target}".rstrip())  # fmt: skip
         if rv.already:
             say(f"  already landed as {rv.already}")

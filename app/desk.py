@@ -32,6 +32,7 @@ from typing import Any, BinaryIO
 
 from taskpack.core import ids, landing, lifecycle
 from taskpack.core.errors import FormatError, InvalidMove, NotFound, UsageError
+from taskpack.core.identity import sender_label
 from taskpack.core.landing import (
     CHECKS_TO_SEND,
     LandingOutcome,
@@ -392,7 +393,7 @@ class Desk:
                 if ask.id == ask_id:
                     ask.answer = answer if answer or status != "dropped" else None
                     ask.status = status
-                    ask.answered_by = f"{self.actor}@{self.machine}"
+                    ask.answered_by = sender_label(self.actor, self.machine)
                     ask.answered_at = self.store.clock()
                     return {"ask": ask_id, "status": status}
             known = ", ".join(a.id or "?" for a in lp.asks or []) or "none"

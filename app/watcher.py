@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taskpack.core.errors import TaskPackError
+from taskpack.core.identity import sender_label
 
 PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx")
 TEMP_SUFFIXES = (
@@ -86,9 +87,8 @@ def probe(path: Path) -> FoundPack:
         pack = opened.pack
         state = pack.passport
         origin = pack.origin
-        actor = (origin.actor if origin else None) or ""
-        machine = (origin.machine if origin else None) or ""
-        sender = f"{actor}@{machine}" if actor and machine else (actor or machine or "unknown")
+        sender = sender_label(origin.actor, origin.machine) if origin else ""
+        sender = sender or "unknown"
         title = (state.title or state.goal or state.id or "") if state else ""
         asks = [a for a in (pack.asks or []) if (a.status or "open") == "open"]
         return FoundPack(

@@ -26,6 +26,7 @@ from typing import Any
 
 from . import ids, lifecycle
 from .errors import Cancelled, FormatError, NotFound, RestoreRefused, UsageError
+from .identity import sender_label
 from .imperative import find_imperatives
 from .luggage import LuggageSource
 from .model import (
@@ -643,9 +644,7 @@ def _merge_asks(
     plan = _AskPlan()
     asks = target.asks if target.asks is not None else []
     origin = pack.origin
-    who = "@".join(
-        x for x in ((origin.actor if origin else None), (origin.machine if origin else None)) if x
-    )
+    who = sender_label(origin.actor, origin.machine) if origin else ""
     for theirs in incoming:
         mine = next(
             (a for a in asks if a.id and a.id == theirs.id and _same_question(a, theirs)), None

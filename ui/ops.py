@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 
 from taskpack.app.desk import Desk, MoveOption
 from taskpack.core.errors import Cancelled, TaskPackError
+from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
 from taskpack.core.model import LocalPassport
 from taskpack.core.pack import open_pack
@@ -163,8 +164,7 @@ def load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: Can
 
 def compact_sender(origin: dict[str, Any]) -> str:
     """``actor@machine`` from a pack's origin (either alone when the other is missing)."""
-    actor, machine = origin.get("actor") or "", origin.get("machine") or ""
-    return f"{actor}@{machine}" if actor and machine else actor or machine
+    return origin_label(origin)
 
 
 def sender_of(lp: LocalPassport) -> str:
