@@ -32,6 +32,7 @@ VERB_MODULES = (
     "taskpack.app.cli_store",
     "taskpack.app.cli_watch",
     "taskpack.app.cli_a2a",
+    "taskpack.app.cli_mcp",
     "taskpack.app.cli_completion",
 )
 

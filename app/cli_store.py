@@ -9,7 +9,7 @@
     taskpack check ID --check C [--how H] [--optional]
     taskpack answer ID ASK --answer "…" [--drop]
     taskpack attach ID FILE…
-    taskpack pack ID --out FILE [--kind handoff|receipt] [--file PATH]… [--note N] [--actor A]
+    taskpack pack ID --out FILE [--kind handoff|receipt] [--file PATH]… [--note N] [--to WHO]
     taskpack land FILE [--dry-run] [--into TP-ID]
     taskpack restore ID FACT --yes
     taskpack move ID STATE [--waiting-on W]      taskpack result ID --summary S --evidence K:S[:URL]…
@@ -197,6 +197,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a file or folder to carry in this pack (repeatable)")  # fmt: skip
     p.add_argument("--note", help="one line for the receiver")
     p.add_argument("--actor", help="who is packing (default: TASKPACK_ACTOR, settings, login)")
+    p.add_argument("--to", help="who it is for, kept in the outbox ledger (`taskpack outbox`)")
     _add_json(p)
 
     p = verb("land", cmd_land, "land a handoff as a new passport, or merge a receipt --into one")
@@ -461,7 +462,7 @@ def cmd_attach(args: argparse.Namespace, desk: Desk) -> int:
 @_verb
 def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
     out = desk.pack(_pid(args.id), args.out, kind=args.kind, files=args.files, note=args.note,
-                    actor=args.actor)  # fmt: skip
+                    actor=args.actor, to=args.to, via="cli")  # fmt: skip
     for w in out.warnings:
         warn(w)
     if args.json:

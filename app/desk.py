@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from taskpack.core import ids, landing, lifecycle
+from taskpack.core.asklint import lint_accept
 from taskpack.core.errors import FormatError, InvalidMove, NotFound, UsageError
 from taskpack.core.identity import sender_label
 from taskpack.core.landing import (
@@ -54,6 +55,7 @@ from taskpack.core.model import (
 from taskpack.core.pack import open_pack
 from taskpack.core.store import (
     HistoryEntry,
+    PackWritten,
     PassportSummary,
     Store,
     StoredLuggage,
@@ -432,16 +434,38 @@ class Desk:
         encoding: str | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: Callable[[], bool] | None = None,
+        to: str | None = None,
+        via: str | None = None,
     ) -> PackOutcome:
-        """Write a handoff or receipt through the chokepoint (refusals, sealing)."""
+        """Write a handoff or receipt through the chokepoint (refusals, sealing).
+
+        The outbox ledger records it: `to` is who it is for (as the packer says), `via`
+        the front end that asked (``cli``, ``window``, ``a2a``, ``mcp``)."""
         extra: builtins.list[LuggageSource] = luggage_from_paths(files) if files else []
         outcome = landing.pack_passport(
             self.store, passport_id, Path(out), kind=kind, machine=self.machine,
             actor=actor or self.actor, harness=self.harness, note=note, files=extra,
-            encoding=encoding, progress=progress, cancel=cancel,
+            encoding=encoding, progress=progress, cancel=cancel, to=to, via=via,
         )  # fmt: skip
         self._notify(outcome.changes)
         return outcome
+
+    def outbox(
+        self, *, passport_id: str | None = None, limit: int | None = None
+    ) -> builtins.list[PackWritten]:
+        """The outbox ledger: every pack this desk wrote, newest first."""
+        if passport_id is not None:
+            self.store.get(passport_id)  # NotFound for an unknown id
+        return self.store.outbox(passport_id=passport_id, limit=limit)
+
+    def sent(self, seq: int) -> PackWritten:
+        """One outbox entry by its number."""
+        return self.store.sent(seq)
+
+    @staticmethod
+    def ask_warnings(ask: Ask) -> builtins.list[str]:
+        """Why an ask's `accept` is too short or vague to judge an answer against ([] if fine)."""
+        return lint_accept(ask.accept, ask.what)
 
     def review(self, path: Path | str) -> LandingReview:
         """What landing `path` would do; lands nothing, runs nothing."""

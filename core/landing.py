@@ -17,6 +17,7 @@ Every byte of a pack is data. Nothing here executes, opens or follows anything f
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ids, lifecycle
+from .asklint import lint_accept
 from .errors import Cancelled, FormatError, NotFound, RestoreRefused, UsageError
 from .identity import sender_label
 from .imperative import find_imperatives
@@ -291,11 +293,15 @@ def pack_passport(
     encoding: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
+    to: str | None = None,
+    via: str | None = None,
 ) -> PackOutcome:
     """Write a pack of `passport_id` to `out` and remember it (see module doc).
 
     The passport's stored luggage travels with it; `files` are added for this pack only
-    (a file with the same name as stored luggage replaces it in this pack).
+    (a file with the same name as stored luggage replaces it in this pack). The outbox
+    ledger records the pack with `to` (who it is for) and `via` (which front end).
+    Asks whose `accept` is too vague to judge an answer against are warned about.
     """
     lp = store.get(passport_id)
     sent_before = {
@@ -314,9 +320,18 @@ def pack_passport(
         cancel=cancel,
     )  # fmt: skip
     open_sent = [a.id for a in asks if a.id and (a.status or "open") == "open"]
+    warnings = list(result.warnings) + [
+        f"ask {a.id}: {w}" for a in asks if (a.status or "open") == "open"
+        for w in lint_accept(a.accept, a.what)
+    ]  # fmt: skip
+    file_sha = _hash_file(Path(result.path))
     moved: str | None = None
     with store.write() as tx:
-        tx.record_pack_written(result.content_digest, passport_id, lp.version, kind, open_sent)
+        tx.record_pack_written(
+            result.content_digest, passport_id, lp.version, kind, open_sent,
+            encoding=result.encoding, path=str(Path(result.path).resolve()), file_sha256=file_sha,
+            size=result.size, to=(to or "").strip() or None, via=via, stub=pack_stub(pack),
+        )  # fmt: skip
         tx.log(passport_id, "packed", {
             "kind": kind, "file": Path(result.path).name, "encoding": result.encoding,
             "content_digest": result.content_digest, "version": lp.version,
@@ -333,9 +348,48 @@ def pack_passport(
         path=Path(result.path), encoding=result.encoding, size=result.size,
         content_digest=result.content_digest, kind=kind, passport_id=passport_id,
         version=lp.version, lineage=pack.lineage.to_data() if pack.lineage else {},
-        asks_sent=open_sent, sealed=list(result.sealed), warnings=list(result.warnings),
+        asks_sent=open_sent, sealed=list(result.sealed), warnings=warnings,
         moved_to=moved, changes=changes,
     )  # fmt: skip
+
+
+#: how much of each text the outbox stub keeps (the whole version stays in the store)
+_STUB_TEXT = 300
+_STUB_ITEMS = 20
+
+
+def pack_stub(pack: PackObject) -> dict[str, JSON]:
+    """The passport as it was packed, in brief, for the outbox ledger (bounded in size)."""
+
+    def cut(text: str | None) -> str | None:
+        if text is None:
+            return None
+        return text if len(text) <= _STUB_TEXT else text[: _STUB_TEXT - 1] + "…"
+
+    state = pack.passport or PassportState()
+    facts = list(pack.facts)
+    return {
+        "id": state.id, "version": state.version, "title": cut(state.title),
+        "goal": cut(state.goal), "current_state": cut(state.current_state),
+        "facts": [{"claim": cut(f.claim), "scope": f.effective_scope, "verified": bool(f.verified)}
+                  for f in facts[:_STUB_ITEMS]],
+        "facts_total": len(facts),
+        "next_steps": [cut(str(x)) for x in (state.next_steps or [])[:_STUB_ITEMS]],
+        "asks": [{"id": a.id, "what": cut(a.what), "accept": cut(a.accept), "status": a.status}
+                 for a in (pack.asks or [])[:_STUB_ITEMS]],
+        "landing_checks": [{"id": c.id, "check": cut(c.check), "required": c.is_required}
+                           for c in (pack.landing_checks or [])[:_STUB_ITEMS]],
+        "chain": list(pack.lineage.chain or []) if pack.lineage else [],
+        "note": cut(pack.note),
+    }  # fmt: skip
+
+
+def _hash_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _blob_source(store: Store, name: str, sha256: str, size: int) -> LuggageSource:

@@ -2,7 +2,8 @@
 
 Layout under the desk's home folder::
 
-    store.sqlite3        passports, every version of each, history, luggage, packs
+    store.sqlite3        passports, every version of each, history, luggage, the outbox
+                         ledger (every pack written here), landings
     blobs/sha256/ab/…    luggage bytes, named by their sha256 (never by a luggage name)
     blobs/tmp/           half-written blobs; harmless, swept by `sweep_temp`
 
@@ -36,7 +37,7 @@ import re
 import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
@@ -134,6 +135,37 @@ MIGRATIONS: tuple[Migration, ...] = (
             ) WITHOUT ROWID""",
         ),
     ),
+    Migration(
+        2,
+        "the outbox ledger: every pack written, one row each, with where it went and a stub",
+        (
+            # one row per pack written (the same bytes written twice are two sends); the
+            # content digest stays the key the restore rule looks up, now indexed, not unique
+            """CREATE TABLE packs_sent (
+                seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+                sha256      TEXT NOT NULL,            -- content digest (same for both encodings)
+                passport_id TEXT NOT NULL REFERENCES passports(id),
+                version     INTEGER NOT NULL,         -- the passport's version as packed
+                kind        TEXT NOT NULL,
+                written_at  TEXT NOT NULL,
+                asks        TEXT NOT NULL DEFAULT '[]',  -- ids of the open asks it carried
+                encoding    TEXT,                     -- bagit-zip | flat (NULL: before the ledger)
+                path        TEXT,                     -- where the file was written
+                file_sha256 TEXT,                     -- sha256 of the file's bytes
+                size        INTEGER,
+                to_whom     TEXT,                     -- who it was for, as the packer said
+                via         TEXT,                     -- cli | window | a2a | mcp | …
+                stub        TEXT NOT NULL DEFAULT '{}'   -- the passport as packed, in brief
+            )""",
+            "INSERT INTO packs_sent (sha256, passport_id, version, kind, written_at, asks) "
+            "SELECT sha256, passport_id, version, kind, written_at, asks FROM packs_written "
+            "ORDER BY written_at, version",
+            "DROP TABLE packs_written",
+            "ALTER TABLE packs_sent RENAME TO packs_written",
+            "CREATE INDEX packs_written_sha ON packs_written(sha256)",
+            "CREATE INDEX packs_written_passport ON packs_written(passport_id, seq)",
+        ),
+    ),
 )
 
 
@@ -189,12 +221,35 @@ class StoredLuggage:
 
 @dataclass(frozen=True)
 class PackWritten:
+    """One entry of the outbox ledger: a pack this desk wrote.
+
+    `sha256` is the pack's content digest (the same for both encodings; the restore rule
+    looks it up); `file_sha256` is the digest of the file's bytes at `path`. Packs written
+    before the ledger existed have only the first six fields."""
+
     sha256: str
     passport_id: str
     version: int
     kind: str
     written_at: str
     asks: list[str]
+    seq: int = 0
+    encoding: str | None = None
+    path: str | None = None
+    file_sha256: str | None = None
+    size: int | None = None
+    to: str | None = None
+    via: str | None = None
+    stub: dict[str, JSON] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, JSON]:
+        return {
+            "seq": self.seq, "written_at": self.written_at, "passport_id": self.passport_id,
+            "version": self.version, "kind": self.kind, "encoding": self.encoding,
+            "path": self.path, "content_digest": self.sha256, "file_sha256": self.file_sha256,
+            "size": self.size, "to": self.to, "via": self.via, "asks": list(self.asks),
+            "stub": self.stub,
+        }  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -330,21 +385,42 @@ class Store:
         return [StoredLuggage(*row) for row in rows]
 
     def pack_written(self, sha256: str) -> PackWritten | None:
-        """The pack this store wrote with that content digest, if it wrote one."""
+        """The first pack this store wrote with that content digest, if it wrote one."""
         row = self._one(
-            "SELECT sha256, passport_id, version, kind, written_at, asks FROM packs_written "
-            "WHERE sha256 = ?",
+            f"SELECT {_SENT_COLUMNS} FROM packs_written WHERE sha256 = ? ORDER BY seq LIMIT 1",
             (sha256,),
         )
         return None if row is None else _pack_written(row)
 
     def packs_written(self, passport_id: str) -> list[PackWritten]:
+        """Every pack written of one passport, oldest first."""
         rows = self._all(
-            "SELECT sha256, passport_id, version, kind, written_at, asks FROM packs_written "
-            "WHERE passport_id = ? ORDER BY written_at, version",
+            f"SELECT {_SENT_COLUMNS} FROM packs_written WHERE passport_id = ? ORDER BY seq",
             (passport_id,),
         )
         return [_pack_written(r) for r in rows]
+
+    def outbox(
+        self, *, passport_id: str | None = None, limit: int | None = None
+    ) -> list[PackWritten]:
+        """The outbox ledger, newest first (optionally one passport's packs only)."""
+        sql = f"SELECT {_SENT_COLUMNS} FROM packs_written"
+        args: list[Any] = []
+        if passport_id is not None:
+            sql += " WHERE passport_id = ?"
+            args.append(passport_id)
+        sql += " ORDER BY seq DESC LIMIT ?"
+        args.append(-1 if limit is None else limit)
+        return [_pack_written(r) for r in self._all(sql, args)]
+
+    def sent(self, seq: int) -> PackWritten:
+        """One ledger entry by its number (``taskpack outbox --show N``)."""
+        row = self._one(f"SELECT {_SENT_COLUMNS} FROM packs_written WHERE seq = ?", (seq,))
+        if row is None:
+            raise NotFound(
+                f"the outbox has no entry {seq}", hint="See the numbers with `taskpack outbox`."
+            )
+        return _pack_written(row)
 
     def landing(self, pack_sha256: str) -> Landing | None:
         """Where a pack with that content digest already landed (or was merged), if it did."""
@@ -582,13 +658,29 @@ class Tx:
         )
 
     def record_pack_written(
-        self, sha256: str, passport_id: str, version: int, kind: str, asks: Sequence[str]
-    ) -> None:
-        self._db.execute(
-            "INSERT OR IGNORE INTO packs_written (sha256, passport_id, version, kind, written_at, asks) "
-            "VALUES (?,?,?,?,?,?)",
-            (sha256, passport_id, version, kind, self.now, _dumps(list(asks))),
-        )
+        self,
+        sha256: str,
+        passport_id: str,
+        version: int,
+        kind: str,
+        asks: Sequence[str],
+        *,
+        encoding: str | None = None,
+        path: str | None = None,
+        file_sha256: str | None = None,
+        size: int | None = None,
+        to: str | None = None,
+        via: str | None = None,
+        stub: dict[str, JSON] | None = None,
+    ) -> int:
+        """One outbox ledger entry for a pack just written; returns its number."""
+        cur = self._db.execute(
+            "INSERT INTO packs_written (sha256, passport_id, version, kind, written_at, asks, "
+            "encoding, path, file_sha256, size, to_whom, via, stub) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (sha256, passport_id, version, kind, self.now, _dumps(list(asks)), encoding, path,
+             file_sha256, size, to, via, _dumps(stub or {})),
+        )  # fmt: skip
+        return int(cur.lastrowid or 0)
 
     def record_landing(self, pack_sha256: str, passport_id: str, kind: str, data: JSON) -> None:
         """Raises sqlite3.IntegrityError if that pack already landed (the UNIQUE guard)."""
@@ -613,9 +705,18 @@ class Tx:
         self.events.append((pid, event))
 
 
+_SENT_COLUMNS = (
+    "sha256, passport_id, version, kind, written_at, asks, seq, encoding, path, file_sha256, "
+    "size, to_whom, via, stub"
+)
+
+
 def _pack_written(row: Sequence[Any]) -> PackWritten:
-    sha, pid, version, kind, at, asks = row
-    return PackWritten(sha, pid, int(version), kind, at, json.loads(asks))
+    sha, pid, version, kind, at, asks, seq, encoding, path, file_sha, size, to, via, stub = row
+    return PackWritten(
+        sha, pid, int(version), kind, at, json.loads(asks), seq=int(seq), encoding=encoding,
+        path=path, file_sha256=file_sha, size=size, to=to, via=via, stub=json.loads(stub or "{}"),
+    )  # fmt: skip
 
 
 def _root(lp: LocalPassport) -> str | None:

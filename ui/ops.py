@@ -82,9 +82,10 @@ def merge(desk: Desk, path: Path, into: str, progress: Progress, cancelled: Canc
 
 def export(
     desk: Desk, passport_id: str, out: Path, kind: str, note: str | None,
-    progress: Progress, cancelled: CancelCheck,
+    progress: Progress, cancelled: CancelCheck, to: str | None = None,
 ) -> PackOutcome:  # fmt: skip
-    return desk.pack(passport_id, out, kind=kind, note=note, progress=progress, cancel=cancelled)
+    return desk.pack(passport_id, out, kind=kind, note=note, progress=progress, cancel=cancelled,
+                     to=to, via="window")  # fmt: skip
 
 
 def outbox(desk: Desk) -> Path:

@@ -54,6 +54,14 @@ def receipt_due(lp: LocalPassport) -> bool:
     return all((a.status or "open") != "open" for a in lp.asks or [] if a.id in carried)
 
 
+def receipt_to(lp: LocalPassport) -> str:
+    """Who a receipt goes back to, for the outbox ledger: the handoff's sender over A2A."""
+    received = lp.received if isinstance(lp.received, dict) else {}
+    origin = received.get("origin") if isinstance(received.get("origin"), dict) else {}
+    who = "@".join(str(x) for x in (origin.get("actor"), origin.get("machine")) if x)
+    return f"{who or 'the sender'} (over A2A)"
+
+
 def receipt_key(lp: LocalPassport) -> str:
     """What a receipt answers: the asks' answers and the task's state. Same key, same receipt."""
     asks = [[a.id, a.status, a.answer] for a in lp.asks or []]
@@ -104,6 +112,8 @@ class ReceiptPublisher:
                     kind="receipt",
                     encoding="bag",
                     note="Answers to your asks, returned over A2A.",
+                    to=receipt_to(lp),
+                    via="a2a",
                 )
             except TaskPackError as exc:
                 log.warning("the receipt for %s could not be packed: %s", task_id, exc)
