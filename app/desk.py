@@ -21,8 +21,10 @@ Errors are `taskpack.core.errors` classes: NotFound, VersionConflict, InvalidMov
 from __future__ import annotations
 
 import builtins
+import hashlib
 import json
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -30,7 +32,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from taskpack.core import ids, landing, lifecycle
+from taskpack.core import chat, ids, landing, lifecycle, reply
 from taskpack.core.asklint import lint_accept
 from taskpack.core.errors import FormatError, InvalidMove, NotFound, UsageError
 from taskpack.core.identity import sender_label
@@ -52,7 +54,7 @@ from taskpack.core.model import (
     LocalPassport,
     PassportState,
 )
-from taskpack.core.pack import open_pack
+from taskpack.core.pack import open_pack, sniff
 from taskpack.core.store import (
     HistoryEntry,
     PackWritten,
@@ -78,6 +80,19 @@ def harness_name() -> str:
         return f"taskpack-desk/{metadata.version('taskpack-desk')}"
     except metadata.PackageNotFoundError:  # pragma: no cover - a bare checkout
         return "taskpack-desk"
+
+
+@dataclass
+class PastedPack:
+    """A pack read out of text (or a file that already was one), kept as a pack file."""
+
+    path: Path
+    #: what reading it out of the text put up with (empty for a pack file as written)
+    notes: builtins.list[str]
+    #: the kind it declares, when known without opening it again
+    kind: str | None
+    #: the line of the text where it starts
+    line: int
 
 
 @dataclass(frozen=True)
@@ -509,6 +524,84 @@ class Desk:
         self._notify(outcome.changes)
         return outcome
 
+    # -- first contact: chat text in, chat text out ---------------------------------------
+
+    def inbox(self) -> Path:
+        """Where packs read out of pasted or piped text are kept as files."""
+        folder = self.home / "inbox"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def pack_from_text(self, text: str) -> PastedPack:
+        """Find the one pack in `text` (a chat or email reply) and keep it as a file.
+
+        The file lands in :meth:`inbox` named by its content, so the same reply pasted
+        twice is the same file (and lands once). Review, land or merge it like any other
+        pack file; `notes` says what reading it out of the text put up with. Raises a
+        one-line PackError when the text holds no pack or more than one.
+        """
+        found = reply.find_pack_in_text(text)
+        digest = hashlib.sha256(found.flat_bytes).hexdigest()
+        out = self.inbox() / f"reply-{digest[:16]}.taskpack.json"
+        if not (out.is_file() and out.read_bytes() == found.flat_bytes):
+            tmp = out.with_name(f".{out.name}.{threading.get_ident()}.tmp")
+            try:
+                with open(tmp, "wb") as f:
+                    f.write(found.flat_bytes)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, out)
+            finally:
+                tmp.unlink(missing_ok=True)
+        return PastedPack(path=out, notes=builtins.list(found.notes), kind=found.kind,
+                          line=found.line)  # fmt: skip
+
+    def pack_from_file(self, path: Path | str) -> PastedPack:
+        """`path` itself when it already is a pack file; else the pack found in its text.
+
+        A `.taskpack`, or a `.taskpack.json` that reads as written, is used as it is
+        (`notes` empty). Any other text file — a `.txt`, a `.md`, a saved email, a
+        `.json` with prose around it or a byte-order mark — goes through
+        :meth:`pack_from_text`.
+        """
+        p = Path(path)
+        try:
+            kind: str | None = sniff(p)
+        except FormatError:
+            kind = None
+        if kind == "bag":
+            return PastedPack(path=p, notes=[], kind=None, line=1)
+        size = p.stat().st_size
+        if kind == "json":
+            if size > reply.MAX_TEXT_BYTES:
+                return PastedPack(path=p, notes=[], kind=None, line=1)
+            try:
+                with open_pack(p) as opened:
+                    return PastedPack(path=p, notes=[], kind=opened.pack.kind, line=1)
+            except FormatError:
+                pass  # not a pack as written: look for one in its text
+        with open(p, "rb") as f:
+            raw = f.read(reply.MAX_TEXT_BYTES + 1)
+        text, notes = reply.decode_text(raw)
+        pasted = self.pack_from_text(text)
+        pasted.notes[:0] = [f"{p.name} is not a pack file; the pack was found in its text", *notes]
+        return pasted
+
+    def chat_message(self, path: Path | str, *, language: str | None = None) -> str:
+        """The message for a chat or an email that goes with the pack at `path` (see
+        `core.chat`): who asks what, what counts as an answer, the required checks, how to
+        reply; the flat pack inline when it is small enough, else "attach the file"."""
+        p = Path(path)
+        with open_pack(p) as opened:
+            pack, encoding = opened.pack, opened.encoding
+        size = p.stat().st_size
+        flat_text = None
+        if encoding == "flat" and size <= chat.INLINE_LIMIT:
+            flat_text = p.read_text(encoding="utf-8")
+        lang = language or self.settings.language or os.environ.get("LANG")
+        return chat.chat_message(pack, file_name=p.name, file_size=size, flat_text=flat_text,
+                                 language=lang)  # fmt: skip
+
     def can_restore(self, passport_id: str, fact_no: int) -> tuple[bool, str]:
         return landing.restore_check(self.store, passport_id, fact_no, machine=self.machine)
 
@@ -669,4 +762,7 @@ def load_json_file(path: Path | str, *, what: str) -> dict[str, JSON]:
     return data
 
 
-__all__ = ["Desk", "LandingOutcome", "LandingReview", "MergeOutcome", "MoveOption", "PackOutcome"]
+__all__ = [
+    "Desk", "LandingOutcome", "LandingReview", "MergeOutcome", "MoveOption", "PackOutcome",
+    "PastedPack",
+]  # fmt: skip

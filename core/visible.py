@@ -21,6 +21,8 @@ _HIDDEN = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f"
     "\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
 )
+#: the characters `visible` escapes besides tab and newline, as a regex character class body
+HIDDEN_CHARS = _HIDDEN
 _ONE_LINE = re.compile(f"[\t\n{_HIDDEN}]")
 _MULTI_LINE = re.compile(f"[{_HIDDEN}]")
 

@@ -1,0 +1,304 @@
+"""Finding the one pack in a reply as it comes back from chat or email (core/reply.py),
+and the message that goes out with a pack (core/chat.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from taskpack.core import chat, ids, landing
+from taskpack.core.errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
+from taskpack.core.model import Ask, LocalPassport, PassportState
+from taskpack.core.pack import open_pack
+from taskpack.core.reply import MAX_TEXT_BYTES, decode_text, find_pack_in_text
+from taskpack.core.store import Store
+
+FUZZ = settings(max_examples=80, deadline=None, database=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+
+
+def _handoff(tmp: Path, *, title: str = "Q3 report", note: str | None = None) -> Path:
+    """A real flat handoff written by the desk's own packer: two asks and a required check."""
+    store = Store(tmp / "alpha")
+    state = PassportState(id=ids.new_id(), title=title, goal="Ship the Q3 report",
+                          current_state="half written", facts=[], next_steps=["write part 2"])  # fmt: skip
+    asks = [
+        Ask(id="a1", to="peer", what="What is the budget?", why="to size it",
+            accept="a number in EUR", status="open", answer=None),
+        Ask(id="a2", to="peer", what="Who signs it off?", why="", accept="a person's name",
+            status="open", answer=None),
+    ]  # fmt: skip
+    lp = LocalPassport(passport=state, asks=asks, landing_checks=[])
+    lp.checks_to_send = [{"id": "c1", "check": "this machine can render a PDF", "how": "make pdf",
+                          "required": True}]  # type: ignore[attr-defined]  # fmt: skip
+    with store.write() as tx:
+        tx.insert(lp, event="created")
+    out = tmp / "handoff.taskpack.json"
+    landing.pack_passport(store, lp.id, out, machine="alpha", actor="ana", note=note)
+    store.close()
+    return out
+
+
+@pytest.fixture
+def flat(tmp_path: Path) -> str:
+    return _handoff(tmp_path).read_text(encoding="utf-8")
+
+
+def _top(flat_text: str) -> dict[str, object]:
+    value = json.loads(flat_text)
+    assert isinstance(value, dict)
+    return value
+
+
+# --- the forms a reply arrives in -----------------------------------------------------
+
+
+def test_a_bare_pack_is_found_as_it_is(flat: str) -> None:
+    found = find_pack_in_text(flat)
+    assert found.top == _top(flat) and found.form == "flat" and found.kind == "handoff"
+    assert found.notes == () and found.line == 1
+    assert found.flat_bytes.decode("utf-8").strip() == flat.strip()
+
+
+@pytest.mark.parametrize("fence", ["```json", "```", "~~~json", "````JSON", "> ```json"])
+def test_a_pack_in_a_fence_with_prose_around_it(flat: str, fence: str) -> None:
+    closer = fence.lstrip("> ").rstrip("jsonJSON")
+    text = f"Hi Ana,\n\nhere are my answers:\n\n{fence}\n{flat}{closer}\n\nCheers,\nBo\n"
+    found = find_pack_in_text(text)
+    assert found.top == _top(flat) and found.line == 6
+    assert any("fenced block" in n for n in found.notes), found.notes
+    assert any("text before and after the pack was ignored" in n for n in found.notes)
+
+
+def test_prose_on_the_same_line_before_the_pack(flat: str) -> None:
+    one_line = json.dumps(_top(flat), ensure_ascii=False)
+    found = find_pack_in_text(f"Here it is: {one_line} — thanks!")
+    assert found.top == _top(flat)
+    assert any("before and after" in n for n in found.notes)
+
+
+def test_bom_and_crlf(flat: str) -> None:
+    text = "\ufeff" + ("Answers below.\n```json\n" + flat + "```\n").replace("\n", "\r\n")
+    found = find_pack_in_text(text)
+    assert found.top == _top(flat)
+    assert any("byte-order mark" in n for n in found.notes)
+    assert b"\r" not in found.flat_bytes
+
+
+def test_bytes_from_a_file_utf8_bom_and_utf16(flat: str) -> None:
+    text, notes = decode_text(b"\xef\xbb\xbf" + flat.encode("utf-8"))
+    assert find_pack_in_text(text).top == _top(flat)
+    text, notes = decode_text(b"\xff\xfe" + ("PS> type reply\r\n" + flat).encode("utf-16-le"))
+    assert notes and "UTF-16" in notes[0]
+    assert find_pack_in_text(text).top == _top(flat)
+    with pytest.raises(FormatError, match="not UTF-8"):
+        decode_text(b"\x80\x81 hello")
+
+
+def test_a_bare_pack_object_is_wrapped_unchanged(flat: str, tmp_path: Path) -> None:
+    inner = _top(flat)["passport"]
+    found = find_pack_in_text("Receipt:\n" + json.dumps(inner, indent=2, ensure_ascii=False))
+    assert found.form == "bare" and found.top["passport"] == inner
+    assert any("bare pack object" in n for n in found.notes)
+    out = tmp_path / "x.taskpack.json"
+    out.write_bytes(found.flat_bytes)
+    with open_pack(out) as opened:
+        assert opened.data == inner
+
+
+def test_found_bytes_open_as_a_pack(flat: str, tmp_path: Path) -> None:
+    found = find_pack_in_text("ok\n```json\n" + flat + "```")
+    out = tmp_path / "reply.taskpack.json"
+    out.write_bytes(found.flat_bytes)
+    with open_pack(out) as opened:
+        assert opened.data == _top(flat)["passport"] and opened.notes == []
+
+
+def test_the_same_pack_twice_is_read_once(flat: str) -> None:
+    found = find_pack_in_text(f"{flat}\n\nand again:\n```json\n{flat}```\n")
+    assert found.top == _top(flat)
+    assert any("appears 2 times" in n for n in found.notes)
+
+
+def test_json_that_is_not_a_pack_is_not_a_candidate(flat: str) -> None:
+    text = 'Config was {"port": 8080}.\n{"name": "x"}\n```json\n' + flat + "```"
+    assert find_pack_in_text(text).top == _top(flat)
+
+
+# --- refusals, one line each ------------------------------------------------------------
+
+
+def test_two_different_packs_are_ambiguous(flat: str) -> None:
+    other = flat.replace("What is the budget?", "What is the deadline?")
+    with pytest.raises(FormatError, match=r"2 different packs \(at lines 1, \d+\); which one"):
+        find_pack_in_text(flat + "\nsee also\n" + other)
+
+
+def test_no_pack_at_all() -> None:
+    with pytest.raises(FormatError, match="no pack"):
+        find_pack_in_text("Thanks, I'll look at it tomorrow.")
+    with pytest.raises(FormatError, match=r'holds JSON \(1 object\) but no pack'):
+        find_pack_in_text('{"hello": "world"}')
+    with pytest.raises(FormatError):
+        find_pack_in_text("")
+
+
+def test_broken_json_is_reported_with_its_line(flat: str) -> None:
+    broken = flat.replace('"to": "peer",', '"to": "peer",,', 1)
+    with pytest.raises(FormatError) as err:
+        find_pack_in_text("Hi!\n\n" + broken)
+    text = str(err.value)
+    assert "the JSON at line 3 is not valid" in text and "line " in text and "\n" not in text
+
+
+def test_typographic_quotes_get_a_hint(flat: str) -> None:
+    mangled = flat.replace('"taskpack"', "“taskpack”", 1)
+    with pytest.raises(FormatError, match="typographic quotes"):
+        find_pack_in_text(mangled)
+
+
+def test_a_bare_object_without_a_version_is_refused(flat: str) -> None:
+    inner = dict(_top(flat)["passport"])  # type: ignore[call-overload]
+    del inner["spec"]
+    with pytest.raises(UnsupportedVersion, match="declares no `spec`"):
+        find_pack_in_text(json.dumps(inner))
+
+
+def test_duplicate_keys_are_not_guessed(flat: str) -> None:
+    dup = flat.replace('"encoding": "flat",', '"encoding": "flat", "encoding": "flat",', 1)
+    with pytest.raises(FormatError, match="twice"):
+        find_pack_in_text(dup)
+
+
+# --- hostile text: bounded, a one-line error, never a traceback -----------------------
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "{" * 1_000_000,
+        "{\n" * 400_000,
+        '{"a":[' * 100_000,
+        '{"a":[\n' * 200_000,
+        "```json\n{\"a\": 1}\n```\n" * 5_000,
+        '{"taskpack": "0.1", "x": "' + "a" * 2_000_000,
+        ('{"a":' * 60 + "\n") * 50_000,
+        "```" + "`" * 100_000 + "a" * 100_000,
+        "\ud800 {",
+    ],
+    ids=["braces", "brace-lines", "nested-arrays", "nested-lines", "fences", "open-string",
+         "deep-lines", "backticks", "surrogate"],
+)
+def test_hostile_text_is_a_clean_error(hostile: str) -> None:
+    with pytest.raises(PackError) as err:
+        find_pack_in_text(hostile)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 400
+
+
+def test_thousands_of_fences_around_one_pack(flat: str) -> None:
+    noise = "```json\n{\"example\": true}\n```\n" * 2_000
+    assert find_pack_in_text(noise + "```json\n" + flat + "```\n" + noise).top == _top(flat)
+
+
+def test_too_large_is_refused_before_reading() -> None:
+    with pytest.raises(LimitExceeded, match="larger than"):
+        find_pack_in_text(" " * (MAX_TEXT_BYTES + 1))
+    with pytest.raises(LimitExceeded):
+        decode_text(b" " * (MAX_TEXT_BYTES + 1))
+
+
+_PROSE = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="{"), max_size=200
+)
+
+
+@FUZZ
+@given(before=_PROSE, after=_PROSE, fence=st.sampled_from(["", "```json\n", "```\n", "~~~\n"]),
+       crlf=st.booleans(), bom=st.booleans())  # fmt: skip
+def test_any_prose_around_a_pack_finds_it(flat: str, before: str, after: str, fence: str,
+                                          crlf: bool, bom: bool) -> None:  # fmt: skip
+    closer = fence.split("json")[0].strip() + "\n" if fence else ""
+    text = f"{before}\n{fence}{flat}{closer}{after}"
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    if bom:
+        text = "\ufeff" + text
+    assert find_pack_in_text(text).top == _top(flat)
+
+
+@FUZZ
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=400)
+       | st.lists(st.sampled_from(['{', '}', '"', '[', ']', ':', ',', '\n', '```', 'taskpack',
+                                   '"taskpack": "0.1"', ' ', '\\', '1e999', 'NaN']),
+                  max_size=300).map("".join))  # fmt: skip
+def test_any_text_gives_a_pack_or_a_pack_error(text: str) -> None:
+    try:
+        found = find_pack_in_text(text)
+    except PackError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert "taskpack" in found.top or "tpx" in found.top
+
+
+# --- the message that goes out --------------------------------------------------------
+
+
+def _pack(path: Path) -> tuple[object, str]:
+    with open_pack(path) as opened:
+        return opened.pack, path.read_text(encoding="utf-8")
+
+
+def test_chat_message_says_who_asks_what_and_how_to_reply(tmp_path: Path) -> None:
+    path = _handoff(tmp_path, note="the customer is waiting")
+    pack, text = _pack(path)
+    msg = chat.chat_message(pack, file_name=path.name, file_size=path.stat().st_size,  # type: ignore[arg-type]
+                            flat_text=text, language="en")  # fmt: skip
+    assert msg.startswith("ana is handing you a task with TaskPack: «Q3 report».")
+    for line in ("Goal: Ship the Q3 report", "Note: the customer is waiting", "ana asks:",
+                 "1. What is the budget?  (a1)", "Counts as an answer: a number in EUR",
+                 "2. Who signs it off?  (a2)", "Counts as an answer: a person's name",
+                 "Check these on your side first (required):", "- this machine can render a PDF",
+                 "open the attached file with TaskPack Desk, or give it to your AI assistant",
+                 "Fill in each ask's \"answer\"", "send the result back"):  # fmt: skip
+        assert line in msg, line
+    assert "make pdf" not in msg.split("```")[0]  # the `how` is data: only the pack has it
+    # the pack rides inline and comes back out of the message unchanged
+    assert "```json\n" in msg
+    found = find_pack_in_text(msg)
+    assert found.top == json.loads(text)
+    assert found.top["note_to_reader"] == json.loads(text)["note_to_reader"]
+
+
+def test_chat_message_in_chinese(tmp_path: Path) -> None:
+    path = _handoff(tmp_path)
+    pack, text = _pack(path)
+    msg = chat.chat_message(pack, file_name=path.name, file_size=10, flat_text=text,  # type: ignore[arg-type]
+                            language="zh_CN.UTF-8")  # fmt: skip
+    assert "通过 TaskPack 把一项任务交给你" in msg and "怎样算答复：a number in EUR" in msg
+    assert "用 TaskPack Desk 打开附件，或把它交给你的 AI 助手" in msg
+    assert find_pack_in_text(msg).top == json.loads(text)
+
+
+def test_a_large_pack_is_attached_not_inlined(tmp_path: Path) -> None:
+    path = _handoff(tmp_path)
+    pack, _ = _pack(path)
+    big = "x" * (chat.INLINE_LIMIT + 1)
+    msg = chat.chat_message(pack, file_name="q3.taskpack.json", file_size=70_000, flat_text=big,  # type: ignore[arg-type]
+                            language="en")  # fmt: skip
+    assert "attached as q3.taskpack.json (68.4 KiB)" in msg and "```" not in msg
+    msg = chat.chat_message(pack, file_name="q3.taskpack", file_size=3 << 20, flat_text=None,  # type: ignore[arg-type]
+                            language="en")  # fmt: skip
+    assert "attached as q3.taskpack (3.0 MiB)" in msg
+
+
+def test_hidden_characters_and_backticks_in_the_pack(tmp_path: Path) -> None:
+    path = _handoff(tmp_path, title="Q3\u202etxt.exe ``` report")
+    pack, text = _pack(path)
+    msg = chat.chat_message(pack, file_name=path.name, file_size=1, flat_text=text)  # type: ignore[arg-type]
+    assert "\u202e" not in msg and "\\u202e" in msg  # shown, in the words and in the JSON
+    # a title holding ``` cannot close the fence early: the fence is longer
+    assert "````json\n" in msg
+    assert find_pack_in_text(msg).top == json.loads(text)
