@@ -2,7 +2,9 @@
 
 Nothing here ever runs anything taken from a pack: the only programs started are the
 platform's own mail/file-manager launchers, with a file path this desk wrote as the
-argument (never through a shell). Tests replace `run` and `open_url`.
+argument (never through a shell). A mail helper is waited for (off the GUI thread) so a
+missing mail client is reported, not claimed as success. Tests replace `run`,
+`run_and_wait` and `open_url`.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -46,20 +50,59 @@ def mailto(subject: str, body: str) -> QUrl:
     return QUrl(f"mailto:?subject={quote(subject)}&body={quote(body)}")
 
 
-def email(path: Path, subject: str, body: str) -> str:
-    """Open the mail client with `path` attached where the platform allows.
+#: seconds to wait for the mail helper to say whether it worked; a client that is still
+#: starting after this counts as opened (xdg-email and `open` return once it is running)
+EMAIL_WAIT = 20.0
 
-    Returns how it was done: ``"attached"`` (xdg-email / Thunderbird took the file),
-    ``"mailto"`` (a new message without the file, and the file revealed in the file
-    manager so it can be dragged in), or ``"failed"``.
+def run_and_wait(argv: list[str], timeout: float = EMAIL_WAIT) -> int | None:
+    """Run a desktop helper and wait for its exit code (None: still running after `timeout`).
+
+    Call it off the GUI thread. A helper still running is waited for on a daemon thread,
+    so it never stays behind as a zombie. OSError when it cannot be started.
     """
-    if sys.platform.startswith("linux") and shutil.which("xdg-email"):
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        threading.Thread(target=proc.wait, name="reap-mail-helper", daemon=True).start()
+        return None
+
+
+@dataclass(frozen=True)
+class EmailResult:
+    """How handing a file to the mail client went.
+
+    `how`: ``"attached"`` (the client took the file), ``"no_helper"`` (this platform has
+    no helper that attaches files: the caller may open a ``mailto:`` message instead), or
+    ``"failed"`` with the helper's exit `code` (xdg-email: 3 = no mail program set up) or
+    the `error` that kept it from starting.
+    """
+
+    how: str
+    code: int | None = None
+    error: str = ""
+
+
+def email_attached(path: Path, subject: str, body: str) -> EmailResult:
+    """Ask the platform's mail helper to open a new message with `path` attached.
+
+    Blocks until the helper says how it went (run it off the GUI thread).
+    """
+    if sys.platform.startswith("linux") or sys.platform.startswith("freebsd"):
+        if not shutil.which("xdg-email"):
+            return EmailResult("no_helper")
         argv = ["xdg-email", "--subject", subject, "--body", body, "--attach", str(path)]
-        if run(argv):
-            return "attached"
-    if sys.platform == "darwin" and run(["open", "-a", "Mail", str(path)]):
-        return "attached"
-    if open_url(mailto(subject, body)):
-        reveal(path)
-        return "mailto"
-    return "failed"
+    elif sys.platform == "darwin":
+        argv = ["open", "-a", "Mail", str(path)]
+    else:
+        return EmailResult("no_helper")
+    try:
+        code = run_and_wait(argv)
+    except OSError as exc:
+        return EmailResult("failed", error=exc.strerror or str(exc))
+    if code in (0, None):
+        return EmailResult("attached")
+    return EmailResult("failed", code=code)

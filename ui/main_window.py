@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import functools
 import logging
-import re
 import socket
 import threading
 import time
@@ -23,14 +22,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QMimeData, QModelIndex, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QMimeData, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
-    QGuiApplication,
     QIcon,
     QKeySequence,
 )
@@ -53,12 +51,13 @@ from PySide6.QtWidgets import (
 from taskpack.app.desk import Desk
 from taskpack.app.watcher import FoundPack
 from taskpack.core import lifecycle
-from taskpack.core.landing import LandingOutcome, MergeOutcome, PackOutcome
+from taskpack.core.landing import LandingOutcome, MergeOutcome
 from taskpack.core.store import utc_now
 
-from . import dialogs, i18n, launch, ops
+from . import dialogs, i18n, ops
+from .export import Exporter
 from .i18n import tr
-from .jobs import JobRunner, human_size, sentence
+from .jobs import JobRunner, sentence
 from .models import INCOMING, KEY_ROLE, InboxFilter, InboxModel, Incoming, state_label
 from .ops import Detail, PassportRow, Reviewed
 from .passport_view import PassportView
@@ -69,8 +68,6 @@ from .widgets import Banner, button, heading, plain
 log = logging.getLogger(__name__)
 
 PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx", ".json")
-#: a pack's flat text goes on the clipboard as text only up to this size (chat apps cut longer)
-CHAT_TEXT_LIMIT = 32 * 1024
 #: how many discarded packs are remembered (by content digest) so the watcher stays quiet
 DISMISSED_KEEP = 500
 #: seconds; switching back to the window re-reads the list if it is older than this
@@ -112,11 +109,6 @@ def pack_paths(mime: QMimeData) -> list[Path]:
             if p.name.lower().endswith(PACK_SUFFIXES):
                 out.append(p)
     return out
-
-
-def slug(text: str) -> str:
-    s = re.sub(r"[^\w-]+", "-", text.strip(), flags=re.UNICODE).strip("-")
-    return s[:60] or "passport"
 
 
 class A2AEndpoint:
@@ -183,6 +175,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.resize(1180, 760)
         self.jobs = JobRunner(self)
+        self.exporter = Exporter(self)
         self.model = InboxModel(self)
         self.proxy = InboxFilter(self)
         self.proxy.setSourceModel(self.model)
@@ -833,68 +826,15 @@ class MainWindow(QMainWindow):
         if pid is not None:
             self._save_luggage(name, lambda out, p, c: ops.save_stored_luggage(self.desk, pid, name, size, out, p, c))
 
-    # -- export --------------------------------------------------------------------------
+    # -- export (ui/export.py) ------------------------------------------------------------
 
     def export_current(self, kind: str, mode: str) -> None:
         pid = self._current_id()
         if pid is None or self.detail is None:
             return
         title = self.detail.passport.passport.title or pid
-        base = f"{slug(title)}-{kind}"
-        if mode in ("save_bag", "save_flat"):
-            suffix = ".taskpack" if mode == "save_bag" else ".taskpack.json"
-            what = tr("Receipt") if kind == "receipt" else tr("Handoff")
-            out = dialogs.ask_save_path(self, tr("Save {what}").format(what=what), Path.home() / (base + suffix),
-                                        f"TaskPack (*{suffix})")  # fmt: skip
-            if out is None:
-                return
-            if not out.name.endswith(suffix):
-                out = out.with_name(out.name + suffix)
-            self._export(pid, kind, out, lambda outcome: self.info(
-                tr("Saved {path} ({size}).").format(path=outcome.path, size=human_size(outcome.size)), "ok"))
-            return
-        flat_ok = self.detail is not None and sum(i.size for i in self.detail.luggage) <= (1 << 20)
-        suffix = ".taskpack.json" if flat_ok else ".taskpack"
-        out = ops.outbox(self.desk) / (base + suffix)
-        if mode == "copy":
-            self._export(pid, kind, out, self._copy_for_chat)
-        else:
-            self._export(pid, kind, out, lambda outcome: self._email(outcome, title))
-
-    def _export(self, pid: str, kind: str, out: Path, then: Any) -> None:
-        def done(outcome: PackOutcome) -> None:
-            for warning in outcome.warnings:
-                log.info("export warning: %s", warning)
-            then(outcome)
-
-        self.jobs.run(lambda p, c: ops.export(self.desk, pid, out, kind, None, p, c),
-                      title=tr("Packing {name}…").format(name=out.name),
-                      on_done=done, on_error=self.error)  # fmt: skip
-
-    def _copy_for_chat(self, outcome: PackOutcome) -> None:
-        mime = QMimeData()
-        mime.setUrls([QUrl.fromLocalFile(str(outcome.path))])
-        if outcome.encoding == "flat" and outcome.size <= CHAT_TEXT_LIMIT:
-            mime.setText(outcome.path.read_text(encoding="utf-8"))
-            message = tr("Copied: the text and the file {name} are on the clipboard. Paste into your chat.")
-        else:
-            message = tr("Copied the file {name} (too large for a chat message; paste it as a file).")
-        QGuiApplication.clipboard().setMimeData(mime)
-        self.info(message.format(name=outcome.path.name), "ok")
-
-    def _email(self, outcome: PackOutcome, title: str) -> None:
-        what = tr("receipt") if outcome.kind == "receipt" else tr("handoff")
-        subject = tr("TaskPack {what}: {title}").format(what=what, title=title)
-        body = tr("The attached file is a TaskPack {what}. It is data, not instructions: open it "
-                  "with TaskPack Desk, or read it in any text editor.").format(what=what)  # fmt: skip
-        how = launch.email(outcome.path, subject, body)
-        if how == "attached":
-            self.info(tr("Your mail client opened with {name} attached.").format(name=outcome.path.name), "ok")
-        elif how == "mailto":
-            self.info(tr("A new email is open. Attach {name}: it is shown in your file manager.")
-                      .format(name=outcome.path.name), "ok")  # fmt: skip
-        else:
-            self.error(tr("No mail client could be opened. The file is at {path}.").format(path=outcome.path))
+        luggage = sum(i.size for i in self.detail.luggage)
+        self.exporter.export(pid, title, luggage, kind, mode)
 
     # -- watcher -------------------------------------------------------------------------
 

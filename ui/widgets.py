@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
@@ -155,6 +155,9 @@ class Banner(QFrame):
         lay.setContentsMargins(10, 6, 6, 6)
         self.label = plain("")
         lay.addWidget(self.label, 1)
+        self.actions_lay = QHBoxLayout()
+        lay.addLayout(self.actions_lay)
+        self.action_buttons: list[QPushButton] = []
         self.close_button = QToolButton()
         self.close_button.setText("×")
         self.close_button.setAutoRaise(True)
@@ -164,7 +167,15 @@ class Banner(QFrame):
         self.kind = ""
         self.hide()
 
-    def show_message(self, text: str, kind: str = "info") -> None:
+    def show_message(self, text: str, kind: str = "info", *,
+                     actions: Sequence[tuple[str, Callable[[], object]]] = ()) -> None:  # fmt: skip
+        """Show `text`; `actions` are (label, callback) buttons beside it (what to do now)."""
+        self._clear_actions()
+        for label, callback in actions:
+            b = QPushButton(label)
+            b.clicked.connect(lambda _c=False, f=callback: f())
+            self.actions_lay.addWidget(b)
+            self.action_buttons.append(b)
         bg, fg = COLORS.get(kind, COLORS["info"])
         self.kind = kind
         self.setStyleSheet(f"#banner {{ background: {bg}; border: 1px solid {fg}; border-radius: 3px; }}"
@@ -179,7 +190,14 @@ class Banner(QFrame):
     def clear(self) -> None:
         self.kind = ""
         self.label.setText("")
+        self._clear_actions()
         self.hide()
+
+    def _clear_actions(self) -> None:
+        for b in self.action_buttons:
+            b.hide()
+            b.deleteLater()
+        self.action_buttons = []
 
 
 def badge(text: str, kind: str = "info") -> QLabel:

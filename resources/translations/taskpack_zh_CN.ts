@@ -4,57 +4,57 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="284" />
+      <location filename="../../ui/main_window.py" line="277" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="281" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="271" />
+      <location filename="../../ui/main_window.py" line="264" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="283" />
+      <location filename="../../ui/main_window.py" line="276" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="280" />
+      <location filename="../../ui/main_window.py" line="273" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="274" />
+      <location filename="../../ui/main_window.py" line="267" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="272" />
+      <location filename="../../ui/main_window.py" line="265" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="278" />
+      <location filename="../../ui/main_window.py" line="271" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="282" />
+      <location filename="../../ui/main_window.py" line="275" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="276" />
+      <location filename="../../ui/main_window.py" line="269" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="279" />
+      <location filename="../../ui/main_window.py" line="272" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -84,57 +84,57 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="799" />
+      <location filename="../../ui/main_window.py" line="792" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="894" />
+      <location filename="../../ui/export.py" line="134" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="932" />
+      <location filename="../../ui/main_window.py" line="872" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="932" />
+      <location filename="../../ui/main_window.py" line="872" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="745" />
+      <location filename="../../ui/main_window.py" line="738" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1008" />
+      <location filename="../../ui/main_window.py" line="948" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1010" />
+      <location filename="../../ui/main_window.py" line="950" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/main_window.py" line="942" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1004" />
+      <location filename="../../ui/main_window.py" line="944" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1006" />
+      <location filename="../../ui/main_window.py" line="946" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1047" />
+      <location filename="../../ui/main_window.py" line="987" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -144,22 +144,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="796" />
+      <location filename="../../ui/main_window.py" line="789" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="792" />
+      <location filename="../../ui/main_window.py" line="785" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="800" />
+      <location filename="../../ui/main_window.py" line="793" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="788" />
+      <location filename="../../ui/main_window.py" line="781" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -205,17 +205,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="668" />
+      <location filename="../../ui/main_window.py" line="661" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="297" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="791" />
+      <location filename="../../ui/main_window.py" line="784" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -240,8 +240,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="311" />
-      <location filename="../../ui/main_window.py" line="435" />
+      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="428" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -285,12 +285,12 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="560" />
+      <location filename="../../ui/main_window.py" line="553" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="796" />
+      <location filename="../../ui/main_window.py" line="789" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -315,12 +315,12 @@
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="881" />
+      <location filename="../../ui/export.py" line="114" />
       <source>Copied the file {name} (too large for a chat message; paste it as a file).</source>
       <translation>已复制文件 {name}（太大，不适合作为聊天消息；请作为文件粘贴）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="879" />
+      <location filename="../../ui/export.py" line="112" />
       <source>Copied: the text and the file {name} are on the clipboard. Paste into your chat.</source>
       <translation>已复制：文本和文件 {name} 都在剪贴板上。粘贴到聊天里即可。</translation>
     </message>
@@ -334,6 +334,11 @@
       <location filename="../../ui/passport_view.py" line="84" />
       <source>Copy handoff for chat</source>
       <translation>复制交接包用于聊天</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="160" />
+      <source>Copy path</source>
+      <translation>复制路径</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="84" />
@@ -371,12 +376,12 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="639" />
+      <location filename="../../ui/main_window.py" line="632" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="161" />
+      <location filename="../../ui/widgets.py" line="164" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
@@ -387,7 +392,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="352" />
+      <location filename="../../ui/main_window.py" line="345" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -397,7 +402,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="777" />
+      <location filename="../../ui/main_window.py" line="770" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -412,17 +417,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="731" />
+      <location filename="../../ui/main_window.py" line="724" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="729" />
+      <location filename="../../ui/main_window.py" line="722" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="743" />
+      <location filename="../../ui/main_window.py" line="736" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -437,7 +442,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="742" />
+      <location filename="../../ui/main_window.py" line="735" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -452,7 +457,7 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="917" />
+      <location filename="../../ui/main_window.py" line="857" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -477,7 +482,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="819" />
+      <location filename="../../ui/main_window.py" line="812" />
       <location filename="../../ui/passport_view.py" line="213" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -493,7 +498,7 @@
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="846" />
+      <location filename="../../ui/export.py" line="72" />
       <location filename="../../ui/models.py" line="183" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Handoff</source>
@@ -505,7 +510,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="318" />
+      <location filename="../../ui/main_window.py" line="311" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -535,12 +540,12 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="793" />
+      <location filename="../../ui/main_window.py" line="786" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="320" />
+      <location filename="../../ui/main_window.py" line="313" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -572,7 +577,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="573" />
+      <location filename="../../ui/main_window.py" line="566" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -583,12 +588,12 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="590" />
+      <location filename="../../ui/main_window.py" line="583" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="600" />
+      <location filename="../../ui/main_window.py" line="593" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -604,7 +609,7 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="744" />
+      <location filename="../../ui/main_window.py" line="737" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -634,7 +639,7 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="625" />
+      <location filename="../../ui/main_window.py" line="618" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -644,17 +649,17 @@
       <translation>转到 {state}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="734" />
+      <location filename="../../ui/main_window.py" line="727" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="730" />
+      <location filename="../../ui/main_window.py" line="723" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="733" />
+      <location filename="../../ui/main_window.py" line="726" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -664,8 +669,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="818" />
-      <location filename="../../ui/main_window.py" line="828" />
+      <location filename="../../ui/main_window.py" line="811" />
+      <location filename="../../ui/main_window.py" line="821" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -675,12 +680,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="618" />
+      <location filename="../../ui/main_window.py" line="611" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="800" />
+      <location filename="../../ui/main_window.py" line="793" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
@@ -695,17 +700,17 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
+      <location filename="../../ui/export.py" line="152" />
+      <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
+      <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
+    </message>
+    <message>
       <location filename="../../ui/passport_view.py" line="312" />
       <source>No luggage.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="897" />
-      <source>No mail client could be opened. The file is at {path}.</source>
-      <translation>无法打开邮件客户端。文件在 {path}。</translation>
-    </message>
-    <message>
-      <location filename="../../ui/main_window.py" line="509" />
+      <location filename="../../ui/main_window.py" line="502" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -731,7 +736,7 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="361" />
+      <location filename="../../ui/main_window.py" line="354" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -741,12 +746,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="273" />
+      <location filename="../../ui/main_window.py" line="266" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="362" />
+      <location filename="../../ui/main_window.py" line="355" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -756,12 +761,17 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
+      <location filename="../../ui/export.py" line="140" />
+      <source>Opening your mail client…</source>
+      <translation>正在打开邮件程序…</translation>
+    </message>
+    <message>
       <location filename="../../ui/passport_view.py" line="121" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="871" />
+      <location filename="../../ui/export.py" line="97" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -776,7 +786,7 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="166" />
+      <location filename="../../ui/main_window.py" line="158" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -787,7 +797,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/main_window.py" line="788" />
+      <location filename="../../ui/main_window.py" line="781" />
       <location filename="../../ui/review_view.py" line="106" />
       <source>Question</source>
       <translation>问题</translation>
@@ -803,27 +813,27 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="394" />
+      <location filename="../../ui/main_window.py" line="387" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="709" />
+      <location filename="../../ui/main_window.py" line="702" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="559" />
+      <location filename="../../ui/main_window.py" line="552" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="257" />
+      <location filename="../../ui/main_window.py" line="250" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="846" />
+      <location filename="../../ui/export.py" line="72" />
       <location filename="../../ui/models.py" line="183" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Receipt</source>
@@ -845,7 +855,7 @@
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="794" />
+      <location filename="../../ui/main_window.py" line="787" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -860,7 +870,7 @@
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="762" />
+      <location filename="../../ui/main_window.py" line="755" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -873,12 +883,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="762" />
+      <location filename="../../ui/main_window.py" line="755" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="767" />
+      <location filename="../../ui/main_window.py" line="760" />
       <location filename="../../ui/passport_view.py" line="282" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -890,12 +900,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="769" />
+      <location filename="../../ui/main_window.py" line="762" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="755" />
+      <location filename="../../ui/main_window.py" line="748" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -905,7 +915,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="740" />
+      <location filename="../../ui/main_window.py" line="733" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -920,7 +930,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="752" />
+      <location filename="../../ui/main_window.py" line="745" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -956,7 +966,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="668" />
+      <location filename="../../ui/main_window.py" line="661" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -971,47 +981,47 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="847" />
+      <location filename="../../ui/export.py" line="74" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="776" />
+      <location filename="../../ui/main_window.py" line="769" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="854" />
+      <location filename="../../ui/export.py" line="102" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="672" />
+      <location filename="../../ui/main_window.py" line="665" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1043" />
+      <location filename="../../ui/main_window.py" line="983" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="671" />
+      <location filename="../../ui/main_window.py" line="664" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="778" />
+      <location filename="../../ui/main_window.py" line="771" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="797" />
+      <location filename="../../ui/main_window.py" line="790" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
+      <location filename="../../ui/main_window.py" line="291" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1036,9 +1046,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1039" />
+      <location filename="../../ui/main_window.py" line="979" />
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="159" />
+      <source>Show in folder</source>
+      <translation>在文件夹中显示</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="318" />
@@ -1062,7 +1077,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/main_window.py" line="915" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1072,7 +1087,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/main_window.py" line="915" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1082,7 +1097,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1047" />
+      <location filename="../../ui/main_window.py" line="987" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1098,12 +1113,12 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="887" />
+      <location filename="../../ui/export.py" line="123" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="888" />
+      <location filename="../../ui/export.py" line="124" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
@@ -1113,7 +1128,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="172" />
+      <location filename="../../ui/main_window.py" line="164" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1128,7 +1143,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="912" />
+      <location filename="../../ui/main_window.py" line="852" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1147,17 +1162,17 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="614" />
+      <location filename="../../ui/main_window.py" line="607" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="616" />
+      <location filename="../../ui/main_window.py" line="609" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="795" />
+      <location filename="../../ui/main_window.py" line="788" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1194,7 +1209,7 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="770" />
+      <location filename="../../ui/main_window.py" line="763" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1204,7 +1219,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="171" />
+      <location filename="../../ui/main_window.py" line="163" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1224,7 +1239,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="592" />
+      <location filename="../../ui/main_window.py" line="585" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1239,7 +1254,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="612" />
+      <location filename="../../ui/main_window.py" line="605" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1249,7 +1264,7 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="819" />
+      <location filename="../../ui/main_window.py" line="812" />
       <location filename="../../ui/models.py" line="150" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1265,7 +1280,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="798" />
+      <location filename="../../ui/main_window.py" line="791" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1285,7 +1300,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="790" />
+      <location filename="../../ui/main_window.py" line="783" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1301,12 +1316,12 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="792" />
+      <location filename="../../ui/main_window.py" line="785" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="741" />
+      <location filename="../../ui/main_window.py" line="734" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -1332,12 +1347,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="789" />
+      <location filename="../../ui/main_window.py" line="782" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="351" />
+      <location filename="../../ui/main_window.py" line="344" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1347,12 +1362,12 @@ Store: {home}</source>
       <translation>写一个满足上面标准的回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="356" />
+      <location filename="../../ui/main_window.py" line="349" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="892" />
+      <location filename="../../ui/export.py" line="130" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -1448,7 +1463,7 @@ Store: {home}</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="886" />
+      <location filename="../../ui/export.py" line="57" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -1484,7 +1499,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="785" />
+      <location filename="../../ui/main_window.py" line="778" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -1502,6 +1517,16 @@ Store: {home}</source>
       <location filename="../../ui/passport_view.py" line="356" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="150" />
+      <source>no mail program could be started</source>
+      <translation>无法启动任何邮件程序</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="146" />
+      <source>no mail program is set up on this computer</source>
+      <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="237" />
@@ -1529,7 +1554,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="786" />
+      <location filename="../../ui/main_window.py" line="779" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -1539,7 +1564,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="886" />
+      <location filename="../../ui/export.py" line="57" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -1584,6 +1609,21 @@ Store: {home}</source>
       <translation>来源：{who}</translation>
     </message>
     <message>
+      <location filename="../../ui/export.py" line="145" />
+      <source>the file to attach was not found</source>
+      <translation>找不到要附加的文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="149" />
+      <source>the mail helper stopped with code {code}</source>
+      <translation>邮件助手以代码 {code} 退出</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="147" />
+      <source>the mail program could not be started</source>
+      <translation>邮件程序无法启动</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="47" />
       <source>to</source>
       <translation>给</translation>
@@ -1594,7 +1634,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="785" />
+      <location filename="../../ui/main_window.py" line="778" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -1634,7 +1674,7 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="453" />
+      <location filename="../../ui/main_window.py" line="446" />
       <source>watching {n} folders</source>
       <translation>正在监视 {n} 个文件夹</translation>
     </message>
@@ -1654,17 +1694,17 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="169" />
+      <location filename="../../ui/main_window.py" line="161" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="556" />
+      <location filename="../../ui/main_window.py" line="549" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="937" />
+      <location filename="../../ui/main_window.py" line="877" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -1674,17 +1714,17 @@ Store: {home}</source>
       <translation>{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="451" />
+      <location filename="../../ui/main_window.py" line="444" />
       <source>{n} passports, {m} incoming</source>
       <translation>{n} 本护照，{m} 个新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="594" />
+      <location filename="../../ui/main_window.py" line="587" />
       <source>{n} required checks are first in its Overview.</source>
       <translation>{n} 项必需检查排在它的概览最前面。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="518" />
+      <location filename="../../ui/main_window.py" line="511" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -1699,7 +1739,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="873" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -1707,6 +1747,10 @@ Store: {home}</source>
       <location filename="../../ui/passport_view.py" line="354" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
+    </message>
+    <message>
+      <source>No mail client could be opened. The file is at {path}.</source>
+      <translation type="vanished">无法打开邮件客户端。文件在 {path}。</translation>
     </message>
   </context>
 </TS>

@@ -58,6 +58,7 @@ class Prompts:
         self.forms: list[dict[str, Any] | None] = []
         self.open_paths: list[Path] = []
         self.emails: list[list[str]] = []
+        self.helper_exit: int | None = 0  # what a mail helper started through launch exits with
         self.opened_urls: list[str] = []
         self.tmp = tmp_path
 
@@ -80,6 +81,11 @@ class Prompts:
         self.emails.append(list(argv))
         return True
 
+    def run_and_wait(self, argv: list[str], timeout: float = 0) -> int | None:
+        self.emails.append(list(argv))
+        return self.helper_exit
+
+
     def open_url(self, url: QUrl) -> bool:
         self.opened_urls.append(url.toString())
         return True
@@ -94,6 +100,7 @@ def prompts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Prompts:
     monkeypatch.setattr(dialogs, "ask_open_paths", p.ask_open_paths)
     monkeypatch.setattr(dialogs, "inform", lambda *a, **k: None)
     monkeypatch.setattr(launch, "run", p.run)
+    monkeypatch.setattr(launch, "run_and_wait", p.run_and_wait)
     monkeypatch.setattr(launch, "open_url", p.open_url)
     return p
 

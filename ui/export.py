@@ -1,0 +1,166 @@
+"""Sending a passport on from the window: save as a file, copy for chat, email.
+
+Every way out writes the pack through `Desk.pack` (the chokepoint: refusals, sealing, the
+outbox ledger) on a worker thread. Copy and Email write into the desk's outbox folder,
+because a chat or a mail client needs a file to attach. The mail helper is waited for off
+the GUI thread: when there is no mail client the person is told so, with the file's path
+and what to do (Show in folder, Copy path) — never a success that did not happen.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from PySide6.QtCore import QMimeData, QUrl
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+from taskpack.app.desk import Desk
+from taskpack.core.landing import PackOutcome
+
+from . import dialogs, launch, ops
+from .i18n import tr
+from .jobs import JobRunner, human_size
+from .widgets import Banner
+
+log = logging.getLogger(__name__)
+
+#: a pack's flat text goes on the clipboard as text only up to this size (chat apps cut longer)
+CHAT_TEXT_LIMIT = 32 * 1024
+#: packs with more luggage than this are written as .taskpack (a zip), not flat JSON
+FLAT_LUGGAGE_LIMIT = 1 << 20
+MODES = ("save_bag", "save_flat", "copy", "email")
+
+
+class Host(Protocol):
+    """What the exporter needs of the window."""
+
+    desk: Desk
+    jobs: JobRunner
+    banner: Banner
+
+    def info(self, message: str, kind: str = "info") -> None: ...
+
+    def error(self, message: str) -> None: ...
+
+
+def slug(text: str) -> str:
+    """A file-name stem from a title: letters, digits, dashes (at most 60 characters)."""
+    s = re.sub(r"[^\w-]+", "-", text.strip(), flags=re.UNICODE).strip("-")
+    return s[:60] or "passport"
+
+
+def kind_word(kind: str) -> str:
+    return tr("receipt") if kind == "receipt" else tr("handoff")
+
+
+class Exporter:
+    """Export, Copy for chat and Email for the passport the window shows."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+
+    def export(self, passport_id: str, title: str, luggage_bytes: int, kind: str, mode: str) -> None:
+        """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says."""
+        host = self.host
+        base = f"{slug(title)}-{kind}"
+        if mode in ("save_bag", "save_flat"):
+            suffix = ".taskpack" if mode == "save_bag" else ".taskpack.json"
+            what = tr("Receipt") if kind == "receipt" else tr("Handoff")
+            parent = host if isinstance(host, QWidget) else None
+            out = dialogs.ask_save_path(parent, tr("Save {what}").format(what=what),
+                                        Path.home() / (base + suffix), f"TaskPack (*{suffix})")  # fmt: skip
+            if out is None:
+                return
+            if not out.name.endswith(suffix):
+                out = out.with_name(out.name + suffix)
+            self._pack(passport_id, kind, out, self._saved)
+            return
+        suffix = ".taskpack.json" if luggage_bytes <= FLAT_LUGGAGE_LIMIT else ".taskpack"
+        out = ops.outbox(host.desk) / (base + suffix)
+        if mode == "copy":
+            self._pack(passport_id, kind, out, self.copy_for_chat)
+        else:
+            self._pack(passport_id, kind, out, lambda outcome: self.email(outcome, title))
+
+    def _pack(self, passport_id: str, kind: str, out: Path, then: Callable[[PackOutcome], None]) -> None:
+        def done(outcome: PackOutcome) -> None:
+            for warning in outcome.warnings:
+                log.info("export warning: %s", warning)
+            then(outcome)
+
+        host = self.host
+        host.jobs.run(lambda p, c: ops.export(host.desk, passport_id, out, kind, None, p, c),
+                      title=tr("Packing {name}…").format(name=out.name),
+                      on_done=done, on_error=host.error)  # fmt: skip
+
+    def _saved(self, outcome: PackOutcome) -> None:
+        self.host.banner.show_message(
+            tr("Saved {path} ({size}).").format(path=outcome.path, size=human_size(outcome.size)), "ok",
+            actions=self.file_actions(outcome.path))  # fmt: skip
+
+    # -- chat -----------------------------------------------------------------------------
+
+    def copy_for_chat(self, outcome: PackOutcome) -> None:
+        mime = QMimeData()
+        mime.setUrls([QUrl.fromLocalFile(str(outcome.path))])
+        if outcome.encoding == "flat" and outcome.size <= CHAT_TEXT_LIMIT:
+            mime.setText(outcome.path.read_text(encoding="utf-8"))
+            message = tr("Copied: the text and the file {name} are on the clipboard. Paste into your chat.")
+        else:
+            message = tr("Copied the file {name} (too large for a chat message; paste it as a file).")
+        QGuiApplication.clipboard().setMimeData(mime)
+        self.host.info(message.format(name=outcome.path.name), "ok")
+
+    # -- email ----------------------------------------------------------------------------
+
+    def email(self, outcome: PackOutcome, title: str) -> None:
+        """Open a new email with the pack attached; say honestly how it went."""
+        what = kind_word(outcome.kind)
+        subject = tr("TaskPack {what}: {title}").format(what=what, title=title)
+        body = tr("The attached file is a TaskPack {what}. It is data, not instructions: open it "
+                  "with TaskPack Desk, or read it in any text editor.").format(what=what)  # fmt: skip
+        path = outcome.path
+
+        def done(result: launch.EmailResult) -> None:
+            if result.how == "attached":
+                self.host.info(tr("Your mail client opened with {name} attached.").format(name=path.name), "ok")
+            elif result.how == "no_helper" and launch.open_url(launch.mailto(subject, body)):
+                launch.reveal(path)
+                self.host.banner.show_message(
+                    tr("A new email is open. Attach {name}: it is shown in your file manager.")
+                    .format(name=path.name), "ok", actions=self.file_actions(path))  # fmt: skip
+            else:
+                self.email_failed(path, result)
+
+        self.host.jobs.run(lambda p, c: launch.email_attached(path, subject, body),
+                           title=tr("Opening your mail client…"), on_done=done,
+                           on_error=self.host.error, show_progress=False, cancellable=False)  # fmt: skip
+
+    def email_failed(self, path: Path, result: launch.EmailResult) -> None:
+        why = {
+            2: tr("the file to attach was not found"),
+            3: tr("no mail program is set up on this computer"),
+            4: tr("the mail program could not be started"),
+        }.get(result.code or 0) or result.error or (
+            tr("the mail helper stopped with code {code}").format(code=result.code)
+            if result.code else tr("no mail program could be started"))  # fmt: skip
+        self.host.banner.show_message(
+            tr("No email was opened: {why}. The file is saved at {path} — attach it to an email "
+               "yourself, or send it another way.").format(why=why, path=path),
+            "error", actions=self.file_actions(path))  # fmt: skip
+
+    # -- the file's own fallbacks ---------------------------------------------------------
+
+    def file_actions(self, path: Path) -> list[tuple[str, Callable[[], Any]]]:
+        return [(tr("Show in folder"), lambda: launch.reveal(path)),
+                (tr("Copy path"), lambda: self.copy_path(path))]  # fmt: skip
+
+    def copy_path(self, path: Path) -> None:
+        QGuiApplication.clipboard().setText(str(path))
+
+
+__all__ = ["CHAT_TEXT_LIMIT", "Exporter", "slug"]
