@@ -6,18 +6,20 @@ from __future__ import annotations
 import argparse
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from taskpack.app.cli import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, warn
-from taskpack.app.paths import machine_name
-from taskpack.app.progress import terminal_progress
-from taskpack.core.pack import OpenedPack, open_pack
+
+if TYPE_CHECKING:  # the codec is imported when a verb runs, never to build the parser
+    from taskpack.core.pack import OpenedPack
 
 _ID = re.compile(r"^TP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$")
 
 
 def _progress(label: str) -> Any:
     """A progress bar on the terminal (a no-op when output is not a terminal)."""
+    from taskpack.app.progress import terminal_progress
+
     return terminal_progress(label)
 
 
@@ -68,6 +70,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
+    from taskpack.app.paths import machine_name
     from taskpack.core.packer import convert
 
     out = Path(args.out)
@@ -111,6 +114,8 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from taskpack.core.pack import open_pack
+
     with open_pack(args.file) as opened:
         opened.verify(progress=_progress("verifying"))
         if args.json:
@@ -131,6 +136,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         from taskpack.app.cli_store import show_passport
 
         return int(show_passport(args))
+    from taskpack.core.pack import open_pack
+
     with open_pack(args.file) as opened:
         if args.json:
             emit_json({

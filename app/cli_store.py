@@ -33,15 +33,14 @@ from typing import TYPE_CHECKING, Any
 from taskpack.core import ids, lifecycle
 from taskpack.core.errors import RestoreRefused
 from taskpack.core.identity import origin_label
-from taskpack.core.model import JSON, SCOPES
+from taskpack.core.specs import SCOPES
 
-from . import paths
 from .cli import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, warn
 from .settings import Settings
 
 if TYPE_CHECKING:  # the desk pulls in the codec: imported when a verb runs, not for --help
     from taskpack.core.landing import LandingReview
-    from taskpack.core.model import LocalPassport
+    from taskpack.core.model import JSON, LocalPassport
 
     from .desk import Desk
 
@@ -634,6 +633,8 @@ def cmd_history(args: argparse.Namespace, desk: Desk) -> int:
 
 
 def cmd_settings(args: argparse.Namespace) -> int:
+    from . import paths
+
     home = paths.home()
     settings = Settings.load(home)
     if args.action == "set":

@@ -13,9 +13,12 @@ import json
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from taskpack.app.cli import EXIT_ERROR, EXIT_OK, warn
-from taskpack.app.watcher import FolderWatcher, FoundPack, default_folders
+
+if TYPE_CHECKING:  # imported when the verb runs: other verbs start without it
+    from taskpack.app.watcher import FoundPack
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,6 +51,8 @@ def _line(found: FoundPack, as_json: bool) -> str:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    from taskpack.app.watcher import FolderWatcher, default_folders
+
     folders = [Path(f).expanduser() for f in args.folders] or default_folders()
     missing = [f for f in folders if not f.is_dir()]
     if args.folders and missing:

@@ -17,8 +17,8 @@ from typing import Any, BinaryIO
 from . import canonical
 from .errors import FormatError, IntegrityError, LimitExceeded, UnsafeEntry, UnsupportedVersion
 from .luggage import LuggageItem, LuggageSource, check_luggage_name, check_unique
-from .model import KNOWN_SPECS
-from .streams import CHUNK, Hasher, read_exactly_chunks
+from .specs import KNOWN_SPECS
+from .streams import CHUNK, Hasher, read_exactly_chunks, read_full
 from .zipio import SafeZip, ZipLimits, ZipWriter, decode_name, deflate_pays
 
 BAGIT_TXT = b"BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n"
@@ -130,9 +130,9 @@ def _write_luggage(
 ) -> str:
     name = FILES + src.name
     with src.open() as f:
-        first = f.read(min(src.size, canonical.SMALL_ENTRY if src.size <= canonical.SMALL_ENTRY else canonical.PROBE))
+        first = read_full(f, min(src.size, canonical.SMALL_ENTRY if src.size <= canonical.SMALL_ENTRY else canonical.PROBE))
         if src.size <= canonical.SMALL_ENTRY:
-            rest = f.read(1)
+            rest = read_full(f, 1)
             if len(first) != src.size or rest:
                 raise IntegrityError(f"luggage {src.name!r} changed size while it was being packed")
             if tap:

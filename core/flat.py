@@ -59,7 +59,7 @@ def _head(data: dict[str, Any]) -> str:
 
 
 def canonical_version() -> str:
-    from .model import FLAT_VERSION
+    from .specs import FLAT_VERSION
 
     return FLAT_VERSION
 

@@ -9,7 +9,6 @@ the store still refuses a duplicate rather than trusting the odds.
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Callable
 
 from .errors import UsageError
@@ -19,8 +18,12 @@ ID_RE = re.compile(rf"^TP-[{ALPHABET}]{{4}}-[{ALPHABET}]{{4}}$")
 CHAIN_ENTRY_RE = re.compile(r"^(?P<id>.+)@(?P<version>[0-9]+)$")
 
 
-def new_id(choice: Callable[[str], str] = secrets.choice) -> str:
-    """A fresh passport id, e.g. ``TP-G6RZ-DS3B``."""
+def new_id(choice: Callable[[str], str] | None = None) -> str:
+    """A fresh passport id, e.g. ``TP-G6RZ-DS3B`` (`choice` defaults to `secrets.choice`)."""
+    if choice is None:
+        import secrets  # late: the CLI's start-up should not pay for it
+
+        choice = secrets.choice
     chars = [choice(ALPHABET) for _ in range(8)]
     return f"TP-{''.join(chars[:4])}-{''.join(chars[4:])}"
 

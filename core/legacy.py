@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import FormatError, UnsupportedVersion
-from .model import BAG_SPEC
+from .specs import BAG_SPEC
 
 TPX_VERSIONS = frozenset({"0.1"})
 

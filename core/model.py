@@ -22,15 +22,15 @@ from typing import Any, ClassVar, Literal, Self
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
 
 from .errors import FormatError
+from .specs import BAG_SPEC as BAG_SPEC
+from .specs import FLAT_VERSION as FLAT_VERSION
+from .specs import KNOWN_SPECS as KNOWN_SPECS
+from .specs import SCOPES as SCOPES
+from .specs import SPEC_ID as SPEC_ID
 
 JSON = Any  # a value as json.loads returns it
 
-BAG_SPEC = "task-passport-bag/0.1"  # what the reference writes in `spec`
-SPEC_ID = "taskpack/0.1"  # the spec's own id, accepted as `spec` and `Bag-Spec`
-KNOWN_SPECS = frozenset({BAG_SPEC, SPEC_ID})
-FLAT_VERSION = "0.1"  # the `taskpack` value of the flat form
 KINDS = ("handoff", "receipt")
-SCOPES = ("universal", "org", "machine")
 ASK_STATUSES = ("open", "answered", "dropped")
 
 

@@ -16,14 +16,17 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, cast
 
 from . import bag, canonical, flat, legacy
 from .errors import Cancelled, FormatError, IntegrityError, PackError, UnsupportedVersion
 from .luggage import LuggageItem, LuggageSource, check_luggage_name, check_unique
-from .model import FLAT_VERSION, KNOWN_SPECS, PackObject
+from .specs import FLAT_VERSION, KNOWN_SPECS
 from .streams import CHUNK, VerifyingReader
 from .zipio import SafeZip, ZipLimits
+
+if TYPE_CHECKING:  # built on first use: the judge reads `data` and never needs the models
+    from .model import PackObject
 
 Encoding = Literal["bag", "flat", "tpx"]
 Progress = Callable[[int, int], None]  # (bytes done, bytes total)
@@ -54,7 +57,6 @@ class OpenedPack:
     path: Path
     encoding: Encoding
     data: dict[str, Any]
-    pack: PackObject
     luggage: list[LuggageItem]
     notes: list[str] = field(default_factory=list)
     #: bag: data/passport.json exactly as in the file; flat: the canonical text of `data`
@@ -66,11 +68,27 @@ class OpenedPack:
     #: (field path, message) for fields of the wrong type (only with strict=False; `pack`
     #: is then empty and the judge works on `data`)
     schema_errors: list[tuple[str, str]] = field(default_factory=list)
+    _pack: PackObject | None = None
     _zip: SafeZip | None = None
     _zip_fp: BinaryIO | None = None
     _infos: dict[str, Any] = field(default_factory=dict)
     _spans: dict[str, tuple[flat.Span | None, str]] = field(default_factory=dict)
     _computed: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def pack(self) -> PackObject:
+        """The pack object as a model (validated at open, unless opened with strict=False:
+        then it is built here, on first use, and is empty when `schema_errors` is not)."""
+        if self._pack is None:
+            from pydantic import ValidationError
+
+            from .model import PackObject
+
+            try:
+                self._pack = PackObject.model_validate(self.data)
+            except ValidationError:
+                self._pack = PackObject.model_construct()
+        return self._pack
 
     # -- luggage --------------------------------------------------------------------
 
@@ -205,21 +223,21 @@ def content_digest(data: dict[str, Any], luggage: list[tuple[str, str]]) -> str:
 
 def _check_pack_object(
     data: Any, where: str, strict: bool = True
-) -> tuple[PackObject, list[tuple[str, str]]]:
+) -> tuple[PackObject | None, list[tuple[str, str]]]:
+    """strict: the validated model (a wrong type is a FormatError). Not strict (the judge):
+    no model yet, and every field of the wrong type, found on the raw JSON (`shape`)."""
     if not isinstance(data, dict):
         raise FormatError(f"{where} is not a JSON object")
     spec = data.get("spec")
     if spec is not None and spec not in KNOWN_SPECS:
         raise UnsupportedVersion(f"{where} declares spec {spec!r}, which this reader does not know")
     if strict:
-        return PackObject.from_data(data, where=""), []
-    from pydantic import ValidationError
+        from .model import PackObject
 
-    try:
-        return PackObject.model_validate(data), []
-    except ValidationError as exc:
-        errors = [(".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
-        return PackObject.model_construct(), errors
+        return PackObject.from_data(data, where=""), []
+    from . import shape
+
+    return None, shape.errors(data)
 
 
 def open_pack(
@@ -252,7 +270,7 @@ def _open_bag(p: Path, limits: ZipLimits | None, strict: bool) -> OpenedPack:
         if contents.passport_json != canonical.json_bytes(data):
             notes.append("data/passport.json is not in the canonical JSON form")
         return OpenedPack(
-            path=p, encoding="bag", data=data, pack=pack, luggage=contents.luggage, notes=notes,
+            path=p, encoding="bag", data=data, _pack=pack, luggage=contents.luggage, notes=notes,
             passport_json=contents.passport_json, tags=contents.tags, _zip=sz, _zip_fp=fp,
             _infos=contents.infos, problems=contents.problems, schema_errors=schema_errors,
         )  # fmt: skip
@@ -313,7 +331,7 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
         spans[name] = (att.span, enc)
     check_unique((i.name for i in luggage), where="attachment")
     opened = OpenedPack(
-        path=p, encoding=encoding, data=data, pack=pack, luggage=luggage, notes=notes,
+        path=p, encoding=encoding, data=data, _pack=pack, luggage=luggage, notes=notes,
         passport_json=canonical.json_bytes(data), _spans=spans, schema_errors=schema_errors,
     )  # fmt: skip
     for it in luggage:

@@ -30,6 +30,22 @@ def read_exactly_chunks(f: BinaryIO, size: int, name: str, chunk: int = CHUNK) -
         raise IntegrityError(f"{name!r} is longer than its declared size (it changed while being read?)")
 
 
+def read_full(f: BinaryIO, n: int) -> bytes:
+    """Up to `n` bytes, fewer only at EOF (a stream's `read` may return less than asked)."""
+    data = f.read(n)
+    if len(data) >= n or not data:
+        return data
+    parts = [data]
+    got = len(data)
+    while got < n:
+        more = f.read(n - got)
+        if not more:
+            break
+        parts.append(more)
+        got += len(more)
+    return b"".join(parts)
+
+
 class Background:
     """Run `fn(chunk)` for large chunks on one background thread, in order.
 

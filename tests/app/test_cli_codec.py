@@ -171,6 +171,21 @@ def test_convert_to_flat_warns_about_a_big_attachment_but_writes_it(run_cli, tmp
 
 
 @needs_packer
+@pytest.mark.parametrize("size", [786_433, 1 << 20])
+def test_convert_flat_to_bag_with_an_attachment_just_under_the_small_entry_size(run_cli, tmp_path: Path, size: int) -> None:
+    # the flat reader hands out at most 768 KiB per read: the bag writer must not take a
+    # short read of a small entry for a file that changed size
+    import random
+
+    data = random.Random(size).randbytes(size)
+    src = write_pack(pack_data(), sources({"blob.bin": data}), tmp_path / "in.taskpack.json", encoding="flat").path
+    r = run_cli(["convert", src, "--out", tmp_path / "out.taskpack"])
+    assert r.returncode == 0, r.stderr
+    with open_pack(tmp_path / "out.taskpack") as o, o.open_luggage("blob.bin") as f:
+        assert f.read() == data
+
+
+@needs_packer
 def test_convert_never_writes_tpx(run_cli, tmp_path: Path) -> None:
     src = tmp_path / "old.json"
     src.write_text(json.dumps({"tpx": "0.1", "passport": {"id": "TP-K2VQ-8M4N"}}), encoding="utf-8")

@@ -1,0 +1,203 @@
+"""Whole-process CLI benchmark: the `taskpack` command as a user runs it.
+
+Each command runs as its own process, start-up included (the installed `taskpack`
+console script next to this interpreter), with its outputs removed and `sync` run
+before every run. Every time is reported as best and median of `--repeat` runs and as
+a ratio to `openssl dgst -sha256` over the same luggage bytes, measured in the same run
+(these machines are noisy; absolute seconds mean little). Peak RSS is each child's own
+(`wait4`'s rusage).
+
+    python benchmarks/bench_cli.py [--size MIB] [--repeat N] [--reference DIR] [--keep DIR]
+
+`--size 64` gives a quick run. `--reference DIR` is a checkout of the reference
+implementation (`task-passport`, Node): the small-pack cold start of `conformance` is
+then compared with its CLI judging the same pack; without it, with `python -c pass`.
+Never commit that checkout: fetch it outside the repository (e.g. /tmp).
+
+Floors (issue 12): pack ≤ 1.6×, convert → flat / → bag ≤ 2.0×, conformance ≤ 1.3×,
+land ≤ 2.0×, peak RSS ≤ 100 MB, small-pack cold start ≤ 1.3× the reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+TASKPACK = str(BIN / "taskpack")
+TIME = "/usr/bin/time"  # GNU time: each child's own peak RSS
+
+
+def child_env(home: Path) -> dict[str, str]:
+    # an installed copy imports cached bytecode; this machine's environment may set
+    # PYTHONDONTWRITEBYTECODE, which would make every start compile from source
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(TASKPACK_HOME=str(home), TASKPACK_MACHINE="bench-host", TASKPACK_ACTOR="bench")
+    env.pop("TERM", None)  # no progress bar: output is not a terminal anyway
+    return env
+
+
+def run_once(cmd: Sequence[str], env: dict[str, str] | None, ok: Sequence[int] = (0,)) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one whole process."""
+    # through /usr/bin/time: a child forked straight from this process would inherit this
+    # process's resident size as its peak (Linux keeps the high-water mark across exec)
+    with tempfile.NamedTemporaryFile("r", prefix="tp-rss-") as rss:
+        t = time.perf_counter()
+        p = subprocess.run([TIME, "-q", "-f", "%M", "-o", rss.name, *cmd], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+        seconds = time.perf_counter() - t
+        if p.returncode not in ok:
+            raise SystemExit(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.decode(errors='replace')[-2000:]}")
+        kib = int(rss.read().split()[-1])
+    return seconds, kib / 1024
+
+
+def measure(
+    cmd: Sequence[str], env: dict[str, str] | None, repeat: int, *,
+    before: Callable[[], None] | None = None, ok: Sequence[int] = (0,),
+) -> tuple[float, float, float]:
+    """(best s, median s, peak RSS MB) over `repeat` runs, each after `before()` and sync."""
+    times, rss = [], 0.0
+    for _ in range(repeat):
+        if before:
+            before()
+        os.sync()
+        s, r = run_once(cmd, env, ok)
+        times.append(s)
+        rss = max(rss, r)
+    return min(times), statistics.median(times), rss
+
+
+def rm(*paths: Path) -> Callable[[], None]:
+    def go() -> None:
+        for p in paths:
+            if p.is_dir():
+                shutil.rmtree(p)
+            elif p.exists():
+                p.unlink()
+
+    return go
+
+
+def make_luggage(path: Path, mib: int) -> None:
+    with open(path, "wb") as f:
+        for _ in range(mib):
+            f.write(os.urandom(1 << 20))
+
+
+def new_passport(env: dict[str, str]) -> str:
+    r = subprocess.run([TASKPACK, "new", "--title", "bench", "--goal", "measure", "--json"],
+                       env=env, check=True, capture_output=True, text=True)  # fmt: skip
+    return str(json.loads(r.stdout)["passport"]["id"])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, default=1024, help="MiB of random luggage (default 1024)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each command (best and median)")
+    ap.add_argument("--cold-repeat", type=int, default=15, help="runs of each small cold start")
+    ap.add_argument("--reference", type=Path, help="a checkout of the reference implementation (its cli.js)")
+    ap.add_argument("--keep", type=Path, help="work in this folder and keep it")
+    ap.add_argument("--only", help="comma-separated subset: pack,flat,bag,judge,judge-flat,land,cold")
+    args = ap.parse_args()
+    only = set(args.only.split(",")) if args.only else None
+    work = args.keep or Path(tempfile.mkdtemp(prefix="tp-bench-cli-"))
+    work.mkdir(parents=True, exist_ok=True)
+    rows: list[tuple[str, float, float, float, float | None]] = []
+    try:
+        sender, receiver = work / "sender-home", work / "receiver-home"
+        env = child_env(sender)
+        luggage = work / "luggage.bin"
+        if not luggage.exists() or luggage.stat().st_size != args.size << 20:
+            make_luggage(luggage, args.size)
+        os.sync()
+        base_runs = [run_once(["openssl", "dgst", "-sha256", str(luggage)], None)[0] for _ in range(max(3, args.repeat))]
+        base = min(base_runs)
+        print(f"luggage: {args.size} MiB random; openssl dgst -sha256 best {base:.3f} s, "
+              f"median {statistics.median(base_runs):.3f} s; {args.repeat} runs each, best / median\n")  # fmt: skip
+        pid = new_passport(env)
+        bag, flat, bag2 = work / "out.taskpack", work / "out.taskpack.json", work / "out2.taskpack"
+
+        def row(label: str, key: str, cmd: Sequence[str], before: Callable[[], None] | None = None,
+                renv: dict[str, str] | None = None, ok: Sequence[int] = (0,)) -> None:  # fmt: skip
+            if only is not None and key not in only:
+                if key in ("pack", "flat", "bag"):  # a later command reads its output
+                    if before:
+                        before()
+                    run_once(cmd, renv or env, ok)
+                return
+            best, med, rss = measure(cmd, renv or env, args.repeat, before=before, ok=ok)
+            rows.append((label, best, med, rss, base))
+            print(f"  {label:<34} {best:7.3f} s / {med:7.3f} s   {best / base:5.2f}× / {med / base:5.2f}×   peak RSS {rss:6.1f} MB", flush=True)
+
+        row("taskpack pack (1 file)", "pack", [TASKPACK, "pack", pid, "--out", str(bag), "--file", str(luggage)], rm(bag))
+        row("taskpack convert → .taskpack.json", "flat", [TASKPACK, "convert", str(bag), "-o", str(flat)], rm(flat))
+        row("taskpack convert → .taskpack", "bag", [TASKPACK, "convert", str(flat), "-o", str(bag2)], rm(bag2))
+        row("taskpack conformance .taskpack", "judge", [TASKPACK, "conformance", str(bag)])
+        row("taskpack conformance .taskpack.json", "judge-flat", [TASKPACK, "conformance", str(flat)])
+        row("taskpack land .taskpack", "land", [TASKPACK, "land", str(bag)], rm(receiver), child_env(receiver))
+        if bag2.exists() and bag.exists():
+            print(f"  bag → flat → bag byte-identical: {_same(bag, bag2)}")
+        for p in (bag, flat, bag2):
+            rm(p)()
+        rm(receiver)()
+
+        if only is None or "cold" in only:
+            cold(work, env, args)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def cold(work: Path, env: dict[str, str], args: argparse.Namespace) -> None:
+    """Small-pack cold start: `taskpack conformance` against the reference (or `python -c pass`)."""
+    note = work / "note.txt"
+    note.write_text("a small luggage file\n")
+    pid = new_passport(env)
+    small = work / "small.taskpack"
+    subprocess.run([TASKPACK, "pack", pid, "--out", str(small), "--file", str(note)], env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    n = args.cold_repeat
+    ours = measure([TASKPACK, "conformance", str(small)], env, n)
+    print(f"\nsmall pack ({small.stat().st_size} bytes), cold start, {n} runs, best / median:")
+    cli = args.reference / "cli.js" if args.reference else None
+    if cli and cli.exists():
+        ref = measure(["node", str(cli), "conformance", str(small)], None, n)
+        label = "reference CLI (node cli.js conformance)"
+    else:
+        if args.reference:
+            print(f"  (no cli.js under {args.reference}; comparing with python -c pass)")
+        ref = measure([sys.executable, "-c", "pass"], env, n)
+        label = "python -c pass"
+    print(f"  {label:<40} {ref[0]:.3f} s / {ref[1]:.3f} s   peak RSS {ref[2]:5.1f} MB")
+    print(f"  {'taskpack conformance':<40} {ours[0]:.3f} s / {ours[1]:.3f} s   peak RSS {ours[2]:5.1f} MB"
+          f"   {ours[0] / ref[0]:.2f}× / {ours[1] / ref[1]:.2f}× the {label.split(' (')[0]}")  # fmt: skip
+    for what, cmd in (("taskpack --version", [TASKPACK, "--version"]), ("taskpack --help", [TASKPACK, "--help"]),
+                      ("python -c pass", [sys.executable, "-c", "pass"])):  # fmt: skip
+        b, m, r = measure(cmd, env, n)
+        print(f"  {what:<40} {b:.3f} s / {m:.3f} s   peak RSS {r:5.1f} MB")
+
+
+def _same(a: Path, b: Path) -> bool:
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while True:
+            x, y = fa.read(1 << 22), fb.read(1 << 22)
+            if x != y:
+                return False
+            if not x:
+                return True
+
+
+if __name__ == "__main__":
+    main()

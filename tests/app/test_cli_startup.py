@@ -1,0 +1,69 @@
+"""What `taskpack` imports before it answers (issue 12.7): start-up is what a person
+waits for on every small command, so `--help`, `--version` and the argument parser
+never import the codec or build a pydantic model, and judging a pack never builds one.
+
+Asserted on the modules a real process imported (``python -X importtime``), not on
+time: a count of imports does not depend on how loaded the machine is.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from taskpack.core.luggage import LuggageSource
+from taskpack.core.writer import write_pack
+
+BASE = {
+    "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
+    "origin": {"actor": "lin@acme", "machine": "lin-laptop", "harness": "claude-code"},
+    "lineage": {"root_id": "TP-G6RZ-DS3B", "from_version": 3, "chain": ["TP-G6RZ-DS3B@3"]},
+    "note": "the invoice export half works",
+    "passport": {"id": "TP-G6RZ-DS3B", "title": "Invoice export", "goal": "Export invoices", "version": 3,
+                 "facts": [{"claim": "The customer wants semicolons", "scope": "universal", "verified": True}]},
+    "asks": [], "landing_checks": [],
+}  # fmt: skip
+
+HEAVY = {"pydantic", "taskpack.core.model", "taskpack.core.pack", "taskpack.core.bag", "taskpack.core.zipio",
+         "taskpack.core.store", "taskpack.app.desk", "taskpack.app.watcher", "sqlite3"}  # fmt: skip
+
+
+def imported(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    r = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "taskpack.app.cli", *args],
+        env=env, capture_output=True, text=True, encoding="utf-8", timeout=120,
+    )  # fmt: skip
+    names = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    return r, names
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["convert", "--help"], ["land", "--help"]])
+def test_help_and_version_import_no_codec_and_no_model(args: list[str], cli_env: dict[str, str]) -> None:
+    r, names = imported(args, cli_env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "taskpack" in r.stdout
+    assert names & HEAVY == set()
+
+
+@pytest.mark.parametrize("name", ["p.taskpack", "p.taskpack.json"])
+def test_judging_a_pack_builds_no_model(name: str, tmp_path: Path, cli_env: dict[str, str]) -> None:
+    path = tmp_path / name
+    write_pack(BASE, [LuggageSource.from_bytes("notes.txt", b"hello\n")], path,
+               encoding="flat" if name.endswith(".json") else "bag")  # fmt: skip
+    r, names = imported(["conformance", str(path)], cli_env)
+    assert r.returncode == 0, r.stdout + r.stderr[-2000:]
+    assert "conformant (11/11 checks pass)" in r.stdout
+    assert {"pydantic", "taskpack.core.model", "taskpack.core.store", "sqlite3"} & names == set()
+
+
+def test_a_pack_of_the_wrong_shape_is_still_judged_without_a_model(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    bad = {**BASE, "note": 7, "passport": {**BASE["passport"], "title": ["not", "a", "string"]}}
+    path = tmp_path / "bad.taskpack"
+    write_pack(bad, [], path, encoding="bag")
+    r, names = imported(["conformance", str(path)], cli_env)
+    assert r.returncode == 2, r.stdout + r.stderr[-2000:]
+    assert "field note: Input should be a valid string" in r.stdout
+    assert "field passport.title: Input should be a valid string" in r.stdout
+    assert "pydantic" not in names

@@ -1,0 +1,89 @@
+"""`core.shape` (the judge's model-free type check) says what the pydantic models say."""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
+from taskpack.core import model, shape
+
+
+def _type_of(annotation: Any) -> shape.Type:
+    """The shape table's name for a model field's annotation (X | None → X)."""
+    if annotation is Any:
+        return "any"
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        assert len(args) == 1, annotation
+        return _type_of(args[0])
+    if typing.get_origin(annotation) is list:
+        (item,) = typing.get_args(annotation)
+        return "list" if item is Any else ("list", _type_of(item))
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation.__name__
+    return {str: "str", bool: "bool", int: "int"}[annotation]
+
+
+def test_the_table_names_every_field_of_every_record_with_the_models_type() -> None:
+    for name, fields in shape.RECORDS.items():
+        cls = getattr(model, name)
+        declared = {k: _type_of(f.annotation) for k, f in cls.model_fields.items()}
+        assert declared == fields, name
+    # and every record the pack object nests is in the table
+    assert set(shape.RECORDS) == {"PackObject", "Origin", "Lineage", "PassportState", "Fact", "Decision", "Ask", "LandingCheck"}
+
+
+_any_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _value(typ: shape.Type, depth: int = 0) -> st.SearchStrategy[Any]:
+    """Mostly the right type, sometimes any JSON at all (often wrong)."""
+    if isinstance(typ, tuple):
+        right: st.SearchStrategy[Any] = st.lists(_value(typ[1], depth + 1), max_size=2)
+    elif typ in shape.RECORDS and depth < 3:
+        right = _record(typ, depth + 1)
+    elif typ == "str":
+        right = st.text(max_size=3)
+    elif typ == "bool":
+        right = st.booleans()
+    elif typ == "int":
+        right = st.integers(-3, 3)
+    elif typ == "list":
+        right = st.lists(_any_json, max_size=2)
+    else:
+        right = _any_json
+    return st.one_of(right, right, st.none(), _any_json)
+
+
+def _record(name: str, depth: int = 0) -> st.SearchStrategy[dict[str, Any]]:
+    fields = shape.RECORDS[name]
+    return st.fixed_dictionaries({}, optional={k: _value(t, depth) for k, t in fields.items()} | {"x-extra": _any_json})
+
+
+@settings(max_examples=400, deadline=None)
+@given(_record("PackObject"))
+def test_the_same_fields_are_wrong_as_pydantic_finds(data: dict[str, Any]) -> None:
+    try:
+        model.PackObject.model_validate(data)
+        expected: set[str] = set()
+    except ValidationError as exc:
+        expected = {".".join(str(p) for p in e["loc"]) for e in exc.errors()}
+    assert {place for place, _ in shape.errors(data)} == expected
+
+
+def test_messages_name_the_type_wanted() -> None:
+    errs = dict(shape.errors({"kind": 3, "lineage": {"from_version": True}, "passport": {"facts": [None, {"verified": "yes"}]}}))
+    assert errs == {
+        "kind": "Input should be a valid string",
+        "lineage.from_version": "Input should be a valid integer",
+        "passport.facts.0": "Input should be a valid dictionary or instance of Fact",
+        "passport.facts.1.verified": "Input should be a valid boolean",
+    }
