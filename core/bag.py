@@ -312,15 +312,21 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
     return BagContents(passport_json, luggage, infos, tags, notes, prefix, problems)
 
 
+_OXUM_NUMBER = re.compile("[0-9]{1,20}")  # ASCII digits only ("²".isdigit() is true); < 2**64
+
+
 def _check_oxum(info_txt: bytes, payload: list[zipfile.ZipInfo], notes: list[str]) -> None:
     for line in info_txt.decode("utf-8", "replace").splitlines():
         key, _, value = line.partition(":")
         if key.strip() == "Payload-Oxum":
             octets, _, count = value.strip().partition(".")
             real = (sum(i.file_size for i in payload), len(payload))
-            if not (octets.isdigit() and count.isdigit()) or (int(octets), int(count)) != real:
+            if not (_OXUM_NUMBER.fullmatch(octets) and _OXUM_NUMBER.fullmatch(count)) or (
+                int(octets), int(count)
+            ) != real:
+                shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:60] + "…"
                 raise IntegrityError(
-                    f"bag-info.txt says the payload is {value.strip()} (bytes.files) but it is {real[0]}.{real[1]}",
+                    f"bag-info.txt says the payload is {shown!r} (bytes.files) but it is {real[0]}.{real[1]}",
                     place="bag-info.txt",
                 )
         if key.strip() == "Bag-Spec" and value.strip() not in KNOWN_SPECS:

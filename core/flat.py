@@ -526,3 +526,11 @@ def span_size(span: Span, encoding: str) -> int | None:
     if encoding != "base64":
         return n
     return None  # padding is only known by looking; the reader checks sizes anyway
+
+
+def most_bytes(span: Span | None, encoding: str) -> int:
+    """The most bytes `span` can decode to: an escape or a base64 quad never grows."""
+    if span is None:
+        return 0
+    n = span.end - span.start
+    return n * 3 // 4 if encoding == "base64" else n

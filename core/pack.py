@@ -229,6 +229,8 @@ def _check_pack_object(
     if not isinstance(data, dict):
         raise FormatError(f"{where} is not a JSON object")
     spec = data.get("spec")
+    if spec is not None and not isinstance(spec, str):
+        raise FormatError(f"{where} has a spec that is not a string", place="spec")
     if spec is not None and spec not in KNOWN_SPECS:
         raise UnsupportedVersion(f"{where} declares spec {spec!r}, which this reader does not know")
     if strict:
@@ -302,6 +304,7 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
         encoding = "flat"
     pack, schema_errors = _check_pack_object(data, "the passport object", strict)
     luggage: list[LuggageItem] = []
+    problems: list[str] = []
     spans: dict[str, tuple[flat.Span | None, str]] = {}
     for n, att in enumerate(contents.attachments, 1):
         meta = att.meta
@@ -325,6 +328,14 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
             size = flat.span_size(att.span, enc) if att.span else 0
             if size is None:
                 size = -1
+        most = flat.most_bytes(att.span, enc)
+        if size > most:  # a lie the writer would carry into a zip header (2**70 bytes)
+            lie = IntegrityError(
+                f"attachment {name!r} declares {size} bytes, but its data can hold at most {most}", place=name
+            )
+            if strict:
+                raise lie
+            problems.append(lie.message)
         if att.span is None:
             notes.append(f"attachment {name!r} has no data")
         luggage.append(LuggageItem(name=name, size=size, sha256=sha.lower() if sha else None))
@@ -333,6 +344,7 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
     opened = OpenedPack(
         path=p, encoding=encoding, data=data, _pack=pack, luggage=luggage, notes=notes,
         passport_json=canonical.json_bytes(data), _spans=spans, schema_errors=schema_errors,
+        problems=problems,
     )  # fmt: skip
     for it in luggage:
         if it.size < 0:  # size unknown until decoded: decode once, verifying as we go

@@ -260,8 +260,20 @@ class Landing:
     landed_at: str
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text(value: str | None) -> str | None:
+    """A string SQLite can store: a lone surrogate (valid JSON, ``"\\udbff"``, but not
+    encodable as UTF-8) is kept as its escape, the way `_dumps` writes it."""
+    if value is None or not _LONE_SURROGATE.search(value):
+        return value
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+
+
 def _dumps(value: JSON) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    # json.loads reads the escape back as the same lone surrogate
+    return _text(json.dumps(value, ensure_ascii=False, separators=(",", ":"))) or ""
 
 
 # --- the store ------------------------------------------------------------------------
@@ -583,7 +595,7 @@ class Tx:
             (
                 pid,
                 1,
-                lp.passport.title,
+                _text(lp.passport.title),
                 lp.state,
                 lp.waiting_on,
                 _root(lp),
@@ -626,7 +638,7 @@ class Tx:
             "open_asks=?, updated_at=?, data=? WHERE id=?",
             (
                 new,
-                lp.passport.title,
+                _text(lp.passport.title),
                 lp.state,
                 lp.waiting_on,
                 _root(lp),
@@ -720,7 +732,7 @@ def _pack_written(row: Sequence[Any]) -> PackWritten:
 
 
 def _root(lp: LocalPassport) -> str | None:
-    return (lp.lineage.root_id if lp.lineage else None) or lp.passport.id
+    return _text((lp.lineage.root_id if lp.lineage else None) or lp.passport.id)
 
 
 def _open_asks(lp: LocalPassport) -> int:

@@ -16,10 +16,12 @@ import re
 
 # C0 except \t \n, DEL, C1; the bidi marks, embeddings, overrides and isolates; zero-width
 # space/joiners, word joiner, invisible operators, BOM; line/paragraph separators; the
-# Mongolian vowel separator; interlinear annotation marks
+# Mongolian vowel separator; interlinear annotation marks; lone surrogates (valid in JSON
+# as "\udbff", but no terminal or UTF-8 stream can carry them: printing one raises)
 _HIDDEN = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f"
     "\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    "\ud800-\udfff"
 )
 #: the characters `visible` escapes besides tab and newline, as a regex character class body
 HIDDEN_CHARS = _HIDDEN

@@ -210,13 +210,15 @@ def bag_entries(
     bagit: bytes = BAGIT,
     digests: dict[str, str] | None = None,
     sizes: dict[str, int] | None = None,
+    oxum: str | None = None,
 ) -> list[Raw]:
     """The entries of a correct bag: tag files, data/passport.json, then `payload`
     (paths relative to data/files/ are NOT assumed: give full paths like data/files/a).
 
     `unvouched` paths are left out of the manifest; `tamper` replaces an entry's bytes
     after every digest was computed (the zip CRC is still right: only the bag knows);
-    `digests`/`sizes` supply digests and sizes for bodies too large to hold (bombs).
+    `digests`/`sizes` supply digests and sizes for bodies too large to hold (bombs);
+    `oxum` replaces the Payload-Oxum value (the tag manifest still vouches for it).
     """
     pj = canonical_json(pack_data()) if passport is None else passport
     files = [("data/passport.json", pj), *(payload or [])]
@@ -227,7 +229,7 @@ def bag_entries(
         (digests.get(p) or hashlib.sha256(b).hexdigest(), p) for p, b in files if p not in skip
     )
     octets = sum(sizes.get(p, len(b)) for p, b in files)
-    info = f"Payload-Oxum: {octets}.{len(files)}\nBag-Spec: {bag_spec}\n".encode()
+    info = f"Payload-Oxum: {oxum or f'{octets}.{len(files)}'}\nBag-Spec: {bag_spec}\n".encode()
     tagman = _manifest((hashlib.sha256(b).hexdigest(), n) for n, b in
                        (("bagit.txt", bagit), ("bag-info.txt", info), ("manifest-sha256.txt", man)))
     tamper = tamper or {}
@@ -619,6 +621,24 @@ def _() -> bytes:
     return b"\x7fELF\x02\x01\x01" + bytes(100)
 
 
+# -- values a reader once crashed on (issue 10 item 4) --
+
+
+@case("Payload-Oxum written with superscript digits (²547.1)", IntegrityError, "Payload")
+def _() -> bytes:
+    return bag_zip(LUGGAGE, oxum="\u00b2547.1")
+
+
+@case("Payload-Oxum of 5,000 digits", IntegrityError, "Payload")
+def _() -> bytes:
+    return bag_zip(LUGGAGE, oxum="9" * 5000 + ".2")
+
+
+@case("bag: the pack object's spec is a list", FormatError, "spec")
+def _() -> bytes:
+    return bag_zip(LUGGAGE, passport=canonical_json(pack_data(spec=[])))
+
+
 # -- the flat form --
 
 
@@ -782,4 +802,23 @@ def _() -> bytes:
     return doc.replace(b'"a-b"', b'"a\x01b"')
 
 
+# -- values a reader once crashed on (issue 10 item 4) --
+
+
+@flat_case("flat: the pack object's spec is a list", FormatError, "spec")
+def _() -> bytes:
+    return canonical_json(flat_doc([BRIEF], passport=pack_data(spec=[])))
+
+
+@flat_case("flat: the pack object's spec is an object", FormatError, "spec")
+def _() -> bytes:
+    return canonical_json(flat_doc([BRIEF], passport=pack_data(spec={})))
+
+
+@flat_case("flat: an attachment declares 2**70 bytes", IntegrityError, "declares", "at most")
+def _() -> bytes:
+    return canonical_json(flat_doc([attachment("brief.txt", b"The brief.\n", bytes=2**70)]))
+
+
 CASE_IDS = [c.name for c in CASES]
+

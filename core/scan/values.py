@@ -178,8 +178,13 @@ def holds_credential(text: str, *, engine: str | None = None) -> bool:
     return bool(_scan_bytes(text.encode("utf-8", "surrogatepass"), _engine(engine)).credentials)
 
 
-def check_asks(asks: Sequence[Any]) -> list[Finding]:
-    """Spec §4.3: every ask needs a non-empty `what` and a non-empty `accept`."""
+def check_asks(asks: Sequence[Any] | Any) -> list[Finding]:
+    """Spec §4.3: every ask needs a non-empty `what` and a non-empty `accept`.
+
+    `asks` comes from a pack as it was read, so it may be any JSON value.
+    """
+    if not isinstance(asks, list | tuple):
+        return [Finding(RULE_ASK, "asks that is not a list", "asks", "asks must be a list of ask objects")]
     out: list[Finding] = []
     for i, ask in enumerate(asks):
         place = f"asks[{i}]"

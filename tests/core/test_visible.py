@@ -23,6 +23,12 @@ def test_line_separators_do_not_break_a_line() -> None:
     assert visible("a\r\nb\tc", multiline=True) == "a\nb\tc"
 
 
+def test_a_lone_surrogate_is_shown_as_its_escape_so_it_can_be_printed() -> None:
+    shown = visible("a\udbffb")
+    assert shown == "a\\udbffb"
+    shown.encode("utf-8")  # what a terminal needs; the raw text raises here
+
+
 def test_ordinary_text_is_untouched() -> None:
     for text in ["naïve café", "修复登录", "emoji 🙂 ok", "x = 1 # done"]:
         assert visible(text) == text
