@@ -22,13 +22,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QMimeData, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QDragEnterEvent,
     QDragMoveEvent,
     QDropEvent,
+    QGuiApplication,
     QIcon,
     QKeySequence,
 )
@@ -70,6 +71,10 @@ log = logging.getLogger(__name__)
 PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx", ".json")
 #: how many discarded packs are remembered (by content digest) so the watcher stays quiet
 DISMISSED_KEEP = 500
+#: keys this window keeps in Settings.other: packs opened from outside the watched folders
+#: (shown again after a restart until landed, discarded or removed), and the window's place
+OPENED_KEY = "opened_files"
+GEOMETRY_KEY = "window_geometry"
 #: seconds; switching back to the window re-reads the list if it is older than this
 REFRESH_ON_ACTIVATE_AFTER = 5.0
 
@@ -98,17 +103,30 @@ def icon() -> QIcon:
     return result
 
 
-def pack_paths(mime: QMimeData) -> list[Path]:
-    """The local files in a drag that could be packs (by name; the reader decides)."""
+def local_paths(mime: QMimeData) -> list[Path]:
+    """The local files in a drag (anything else — web links, text — is not ours)."""
     if not mime.hasUrls():
         return []
-    out = []
-    for url in mime.urls():
-        if url.isLocalFile():
-            p = Path(url.toLocalFile())
-            if p.name.lower().endswith(PACK_SUFFIXES):
-                out.append(p)
-    return out
+    return [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
+
+
+def is_pack_name(path: Path) -> bool:
+    return path.name.lower().endswith(PACK_SUFFIXES)
+
+
+def pack_paths(mime: QMimeData) -> list[Path]:
+    """The local files in a drag that could be packs (by name; the reader decides)."""
+    return [p for p in local_paths(mime) if is_pack_name(p)]
+
+
+def not_packs_sentence(paths: list[Path]) -> str:
+    """One sentence for dropped files that are not packs."""
+    names = [p.name for p in paths]
+    if len(names) == 1:
+        return tr("{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); "
+                  "nothing was opened.").format(name=names[0])  # fmt: skip
+    return tr("{names} are not TaskPack files (those end in .taskpack or .taskpack.json); "
+              "nothing was opened from them.").format(names=", ".join(names[:3]) + (" …" if len(names) > 3 else ""))  # fmt: skip
 
 
 class A2AEndpoint:
@@ -173,7 +191,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("TaskPack Desk")
         self.setWindowIcon(icon())
         self.setAcceptDrops(True)
-        self.resize(1180, 760)
+        self._restore_geometry()
         self.jobs = JobRunner(self)
         self.exporter = Exporter(self)
         self.model = InboxModel(self)
@@ -212,6 +230,7 @@ class MainWindow(QMainWindow):
         self._desk_changed.connect(self._on_desk_changed, Qt.ConnectionType.QueuedConnection)
         self._unsubscribe = desk.subscribe(lambda pid, event: self._desk_changed.emit(pid, event))
         self.refresh()
+        self._reopen_remembered()
         if watch:
             QTimer.singleShot(0, self.start_watcher)
         if a2a_wanted(desk.settings) is not None:
@@ -334,6 +353,14 @@ class MainWindow(QMainWindow):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.list.selectionModel().currentRowChanged.connect(self._on_current_row)
+        self.remove_action = QAction(tr("Remove from the list"), self.list)
+        self.remove_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.remove_action.setToolTip(tr("Take this incoming file off the list. The file stays where it is."))
+        self.remove_action.setEnabled(False)
+        self.remove_action.triggered.connect(lambda _c=False: self.remove_selected())
+        self.list.addAction(self.remove_action)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         lay.addWidget(self.list, 1)
         return box
 
@@ -472,8 +499,29 @@ class MainWindow(QMainWindow):
         self._show_key(key)
 
     def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.remove_action.setEnabled(current.isValid() and str(current.data(KEY_ROLE)).startswith("file:"))
         if current.isValid():
             self._show_key(current.data(KEY_ROLE))
+
+    def remove_selected(self) -> None:
+        """Take the selected incoming file off the list (Delete key, context menu)."""
+        index = self.list.currentIndex()
+        key = str(index.data(KEY_ROLE) or "") if index.isValid() else ""
+        if not key.startswith("file:"):
+            return
+        path = Path(key[5:])
+        reviewed = self._reviews.get(path)
+        if reviewed is not None:
+            self._remember_dismissed(reviewed.review.content_digest)
+        self._forget_incoming(path)
+        if self._current == key:
+            self._current = None
+            self.stack.setCurrentWidget(self.welcome)
+        self.list.clearSelection()
+        self.list.setCurrentIndex(QModelIndex())
+        self.remove_action.setEnabled(False)
+        self.info(tr("Removed {name} from the list. The file was left where it is; nothing was stored.")
+                  .format(name=path.name))  # fmt: skip
 
     def _show_key(self, key: str) -> None:
         if self._current != key:
@@ -515,6 +563,7 @@ class MainWindow(QMainWindow):
         for p in reversed(paths):
             self._reviews.pop(p, None)  # opened again: read it again (it may have changed)
             self._add_incoming(p, title=p.name)
+        self._remember_opened(paths)
         self.incoming_box.setChecked(False)
         self.select_key("file:" + str(paths[0]))
         for p in paths[1:]:
@@ -631,6 +680,56 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.welcome)
         self.info(tr("Discarded. The file was left where it is; nothing was stored."))
 
+    # -- what was opened survives a restart ------------------------------------------
+
+    def _remember_opened(self, paths: list[Path]) -> None:
+        """Keep packs opened from outside the watched folders (the watcher finds the rest)."""
+        watched = [f.expanduser().resolve() for f in watched_folders(self.desk.settings)] \
+            if watch_enabled(self.desk.settings) else []  # fmt: skip
+        outside = [str(p) for p in paths if not any(p.is_relative_to(f) for f in watched)]
+        other = self.desk.settings.other
+        kept = [k for k in other.get(OPENED_KEY) or [] if isinstance(k, str)]
+        new = [p for p in outside if p not in kept]
+        if new:
+            other[OPENED_KEY] = [*kept, *new][-DISMISSED_KEEP:]
+            self._save_settings()
+
+    def _reopen_remembered(self) -> None:
+        """Show again what was opened before the last restart (and is still there)."""
+        kept = [k for k in self.desk.settings.other.get(OPENED_KEY) or [] if isinstance(k, str)]
+        paths = [Path(k) for k in kept if Path(k).is_file()]
+        if len(paths) != len(kept):
+            self.desk.settings.other[OPENED_KEY] = [str(p) for p in paths]
+            self._save_settings()
+        for p in paths:
+            self._add_incoming(p, title=p.name)
+            self._review(p, show=False)
+
+    def _forget_opened(self, path: Path) -> None:
+        other = self.desk.settings.other
+        kept = [k for k in other.get(OPENED_KEY) or [] if isinstance(k, str)]
+        if str(path) in kept:
+            other[OPENED_KEY] = [k for k in kept if k != str(path)]
+            self._save_settings()
+
+    def _restore_geometry(self) -> None:
+        saved = self.desk.settings.other.get(GEOMETRY_KEY)
+        if isinstance(saved, str) and self.restoreGeometry(QByteArray.fromBase64(saved.encode("ascii"))):
+            return
+        screen = QGuiApplication.primaryScreen()
+        room = screen.availableGeometry() if screen is not None else None
+        if room is None or room.width() <= 0:
+            self.resize(1180, 760)
+        else:
+            self.resize(min(1180, int(room.width() * 0.9)), min(760, int(room.height() * 0.9)))
+
+    def _save_geometry(self) -> None:
+        self.desk.settings.other[GEOMETRY_KEY] = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+        try:
+            self.desk.settings.save(self.desk.home)
+        except OSError as exc:  # closing anyway: the next start uses the default size
+            log.warning("could not remember the window's place: %s", exc)
+
     def _forget_incoming(self, path: Path) -> None:
         # removing the selected row would select its neighbour and show it: not wanted here
         selection = self.list.selectionModel()
@@ -640,6 +739,7 @@ class MainWindow(QMainWindow):
         self._reviews.pop(path, None)
         if self.bridge is not None:
             self.bridge.watcher.forget(path)
+        self._forget_opened(path)
         self._update_status()
 
     def _remember_dismissed(self, digest: str) -> None:
@@ -1000,25 +1100,35 @@ class MainWindow(QMainWindow):
 
     # -- drag and drop -------------------------------------------------------------------
 
+    # any local file is taken, so that one that is not a pack gets a sentence, not silence
+
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if pack_paths(event.mimeData()):
+        if local_paths(event.mimeData()):
             event.acceptProposedAction()
         else:
             event.ignore()
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:
-        if pack_paths(event.mimeData()):
+        if local_paths(event.mimeData()):
             event.acceptProposedAction()
         else:
             event.ignore()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = pack_paths(event.mimeData())
-        if not paths:
+        dropped = local_paths(event.mimeData())
+        if not dropped:
             event.ignore()
             return
         event.acceptProposedAction()
-        QTimer.singleShot(0, lambda: self.open_files(paths))
+        packs = [p for p in dropped if is_pack_name(p)]
+        others = [p for p in dropped if not is_pack_name(p)]
+        QTimer.singleShot(0, lambda: self._open_dropped(packs, others))
+
+    def _open_dropped(self, packs: list[Path], others: list[Path]) -> None:
+        if packs:
+            self.open_files(packs)
+        if others:
+            self.error(not_packs_sentence(others))
 
     def changeEvent(self, event: QEvent) -> None:
         # the CLI or an agent may have changed the store from another process: coming back
@@ -1038,6 +1148,7 @@ class MainWindow(QMainWindow):
         if getattr(self, "_closed", False):
             return
         self._closed = True
+        self._save_geometry()
         self._unsubscribe()
         self.stop_watcher()
         self.jobs.cancel_all()

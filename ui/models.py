@@ -8,7 +8,7 @@ asks", "incoming only".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +109,8 @@ class InboxModel(QAbstractTableModel):
         """Add or refresh one incoming file (keyed by its path)."""
         for n, r in enumerate(self._rows):
             if isinstance(r, Incoming) and r.path == item.path:
-                self._rows[n] = item
+                # what it says may change, not when it came: the row keeps its place
+                self._rows[n] = replace(item, seen_at=r.seen_at)
                 self.dataChanged.emit(self.index(n, 0), self.index(n, self.columnCount() - 1))
                 return
         self.beginInsertRows(QModelIndex(), 0, 0)
@@ -185,6 +186,8 @@ class InboxModel(QAbstractTableModel):
             return r.title.casefold() if sort else r.title
         if col == self.STATE:
             if isinstance(r, Incoming):
+                if r.problem:
+                    return "" if sort else tr("cannot be opened")
                 return "" if sort else state_label(INCOMING)
             return r.state if sort else state_label(r.state, r.waiting_on)
         if col == self.SENDER:
@@ -195,7 +198,7 @@ class InboxModel(QAbstractTableModel):
             return r.open_asks if sort else (str(r.open_asks) if r.open_asks else "")
         if col == self.UPDATED:
             stamp = r.seen_at if isinstance(r, Incoming) else r.updated_at
-            return stamp if sort else short_time(stamp)
+            return f"{stamp}\t{row_key(r)}" if sort else short_time(stamp)  # ties keep one order
         return None
 
     def retranslate(self) -> None:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from taskpack.app.desk import Desk, MoveOption
-from taskpack.core.errors import Cancelled, TaskPackError
+from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
 from taskpack.core.model import LocalPassport
@@ -46,9 +47,25 @@ class Reviewed:
         return self.failed_checks is not None
 
 
+def plain_reason(path: Path, exc: FormatError) -> FormatError:
+    """The reader's refusal, or — for a zip that holds no TaskPack — what the file is."""
+    with contextlib.suppress(OSError, zipfile.BadZipFile, ValueError):
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as z:
+                if not any(n == "bagit.txt" or n.endswith("/bagit.txt") for n in z.namelist()[:10_000]):
+                    return FormatError(
+                        "it is an ordinary zip file, not a TaskPack",
+                        hint="Ask the sender to export it from their desk as a .taskpack.",
+                    )
+    return exc
+
+
 def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
     progress(0, 0)
-    rv = desk.review(path)
+    try:
+        rv = desk.review(path)
+    except FormatError as exc:
+        raise plain_reason(path, exc) from None
     if cancelled():
         raise Cancelled()
     total = sum(int(i.get("size") or 0) for i in rv.luggage)

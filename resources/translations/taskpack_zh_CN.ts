@@ -4,57 +4,57 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="277" />
+      <location filename="../../ui/main_window.py" line="296" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="274" />
+      <location filename="../../ui/main_window.py" line="293" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="264" />
+      <location filename="../../ui/main_window.py" line="283" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="276" />
+      <location filename="../../ui/main_window.py" line="295" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="273" />
+      <location filename="../../ui/main_window.py" line="292" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="267" />
+      <location filename="../../ui/main_window.py" line="286" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="265" />
+      <location filename="../../ui/main_window.py" line="284" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="271" />
+      <location filename="../../ui/main_window.py" line="290" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="275" />
+      <location filename="../../ui/main_window.py" line="294" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="269" />
+      <location filename="../../ui/main_window.py" line="288" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="272" />
+      <location filename="../../ui/main_window.py" line="291" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -84,7 +84,7 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="792" />
+      <location filename="../../ui/main_window.py" line="892" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -94,47 +94,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="872" />
+      <location filename="../../ui/main_window.py" line="972" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="872" />
+      <location filename="../../ui/main_window.py" line="972" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="738" />
+      <location filename="../../ui/main_window.py" line="838" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="948" />
+      <location filename="../../ui/main_window.py" line="1048" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="950" />
+      <location filename="../../ui/main_window.py" line="1050" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="942" />
+      <location filename="../../ui/main_window.py" line="1042" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="1044" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="946" />
+      <location filename="../../ui/main_window.py" line="1046" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="987" />
+      <location filename="../../ui/main_window.py" line="1087" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -144,22 +144,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="789" />
+      <location filename="../../ui/main_window.py" line="889" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="785" />
+      <location filename="../../ui/main_window.py" line="885" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="793" />
+      <location filename="../../ui/main_window.py" line="893" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="781" />
+      <location filename="../../ui/main_window.py" line="881" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -205,17 +205,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="661" />
+      <location filename="../../ui/main_window.py" line="761" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="297" />
+      <location filename="../../ui/main_window.py" line="316" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="784" />
+      <location filename="../../ui/main_window.py" line="884" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -240,8 +240,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
-      <location filename="../../ui/main_window.py" line="428" />
+      <location filename="../../ui/main_window.py" line="323" />
+      <location filename="../../ui/main_window.py" line="455" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -256,7 +256,7 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="150" />
+      <location filename="../../ui/models.py" line="151" />
       <location filename="../../ui/passport_view.py" line="122" />
       <location filename="../../ui/passport_view.py" line="148" />
       <source>Asks</source>
@@ -285,12 +285,12 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="553" />
+      <location filename="../../ui/main_window.py" line="602" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="789" />
+      <location filename="../../ui/main_window.py" line="889" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -376,7 +376,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="632" />
+      <location filename="../../ui/main_window.py" line="681" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -392,7 +392,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="345" />
+      <location filename="../../ui/main_window.py" line="372" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -402,7 +402,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="770" />
+      <location filename="../../ui/main_window.py" line="870" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -417,17 +417,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="724" />
+      <location filename="../../ui/main_window.py" line="824" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="722" />
+      <location filename="../../ui/main_window.py" line="822" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="736" />
+      <location filename="../../ui/main_window.py" line="836" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -442,7 +442,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="735" />
+      <location filename="../../ui/main_window.py" line="835" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -452,12 +452,12 @@
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="183" />
+      <location filename="../../ui/models.py" line="184" />
       <source>File</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="857" />
+      <location filename="../../ui/main_window.py" line="957" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -467,7 +467,7 @@
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="150" />
+      <location filename="../../ui/models.py" line="151" />
       <source>From</source>
       <translation>来自</translation>
     </message>
@@ -482,7 +482,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="812" />
+      <location filename="../../ui/main_window.py" line="912" />
       <location filename="../../ui/passport_view.py" line="213" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -499,7 +499,7 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="72" />
-      <location filename="../../ui/models.py" line="183" />
+      <location filename="../../ui/models.py" line="184" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Handoff</source>
       <translation>交接包</translation>
@@ -510,7 +510,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="311" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -540,12 +540,12 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="786" />
+      <location filename="../../ui/main_window.py" line="886" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="313" />
+      <location filename="../../ui/main_window.py" line="332" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -577,7 +577,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="566" />
+      <location filename="../../ui/main_window.py" line="615" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -588,12 +588,12 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="583" />
+      <location filename="../../ui/main_window.py" line="632" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="593" />
+      <location filename="../../ui/main_window.py" line="642" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -609,7 +609,7 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="737" />
+      <location filename="../../ui/main_window.py" line="837" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -639,7 +639,7 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="618" />
+      <location filename="../../ui/main_window.py" line="667" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -649,17 +649,17 @@
       <translation>转到 {state}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="727" />
+      <location filename="../../ui/main_window.py" line="827" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="723" />
+      <location filename="../../ui/main_window.py" line="823" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="726" />
+      <location filename="../../ui/main_window.py" line="826" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -669,8 +669,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="811" />
-      <location filename="../../ui/main_window.py" line="821" />
+      <location filename="../../ui/main_window.py" line="911" />
+      <location filename="../../ui/main_window.py" line="921" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -680,12 +680,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="611" />
+      <location filename="../../ui/main_window.py" line="660" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="793" />
+      <location filename="../../ui/main_window.py" line="893" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
@@ -710,7 +710,7 @@
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="502" />
+      <location filename="../../ui/main_window.py" line="550" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -736,7 +736,7 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="354" />
+      <location filename="../../ui/main_window.py" line="381" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -746,12 +746,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="266" />
+      <location filename="../../ui/main_window.py" line="285" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="355" />
+      <location filename="../../ui/main_window.py" line="382" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -786,7 +786,7 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="158" />
+      <location filename="../../ui/main_window.py" line="176" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -797,7 +797,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/main_window.py" line="781" />
+      <location filename="../../ui/main_window.py" line="881" />
       <location filename="../../ui/review_view.py" line="106" />
       <source>Question</source>
       <translation>问题</translation>
@@ -813,28 +813,28 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="387" />
+      <location filename="../../ui/main_window.py" line="414" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="702" />
+      <location filename="../../ui/main_window.py" line="802" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="552" />
+      <location filename="../../ui/main_window.py" line="601" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="250" />
+      <location filename="../../ui/main_window.py" line="269" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="72" />
-      <location filename="../../ui/models.py" line="183" />
+      <location filename="../../ui/models.py" line="184" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Receipt</source>
       <translation>回执</translation>
@@ -855,7 +855,17 @@
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="787" />
+      <location filename="../../ui/main_window.py" line="356" />
+      <source>Remove from the list</source>
+      <translation>从列表中移除</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="523" />
+      <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
+      <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="887" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -870,7 +880,7 @@
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="755" />
+      <location filename="../../ui/main_window.py" line="855" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -883,12 +893,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="755" />
+      <location filename="../../ui/main_window.py" line="855" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="760" />
+      <location filename="../../ui/main_window.py" line="860" />
       <location filename="../../ui/passport_view.py" line="282" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -900,12 +910,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="762" />
+      <location filename="../../ui/main_window.py" line="862" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="748" />
+      <location filename="../../ui/main_window.py" line="848" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -915,7 +925,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="733" />
+      <location filename="../../ui/main_window.py" line="833" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -930,7 +940,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="745" />
+      <location filename="../../ui/main_window.py" line="845" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -966,7 +976,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="661" />
+      <location filename="../../ui/main_window.py" line="761" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -986,7 +996,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="769" />
+      <location filename="../../ui/main_window.py" line="869" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -996,32 +1006,32 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="665" />
+      <location filename="../../ui/main_window.py" line="765" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="983" />
+      <location filename="../../ui/main_window.py" line="1083" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="664" />
+      <location filename="../../ui/main_window.py" line="764" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="771" />
+      <location filename="../../ui/main_window.py" line="871" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="790" />
+      <location filename="../../ui/main_window.py" line="890" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="291" />
+      <location filename="../../ui/main_window.py" line="310" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1046,7 +1056,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="979" />
+      <location filename="../../ui/main_window.py" line="1079" />
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
     </message>
@@ -1077,17 +1087,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="915" />
+      <location filename="../../ui/main_window.py" line="1015" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="150" />
+      <location filename="../../ui/models.py" line="151" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="915" />
+      <location filename="../../ui/main_window.py" line="1015" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1097,7 +1107,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="987" />
+      <location filename="../../ui/main_window.py" line="359" />
+      <source>Take this incoming file off the list. The file stays where it is.</source>
+      <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1087" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1128,7 +1143,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="164" />
+      <location filename="../../ui/main_window.py" line="182" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1143,7 +1158,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="852" />
+      <location filename="../../ui/main_window.py" line="952" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1162,17 +1177,17 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="607" />
+      <location filename="../../ui/main_window.py" line="656" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="609" />
+      <location filename="../../ui/main_window.py" line="658" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="788" />
+      <location filename="../../ui/main_window.py" line="888" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1209,7 +1224,7 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="763" />
+      <location filename="../../ui/main_window.py" line="863" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1219,7 +1234,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="163" />
+      <location filename="../../ui/main_window.py" line="181" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1239,7 +1254,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="585" />
+      <location filename="../../ui/main_window.py" line="634" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1254,7 +1269,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="605" />
+      <location filename="../../ui/main_window.py" line="654" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1264,13 +1279,13 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="812" />
-      <location filename="../../ui/models.py" line="150" />
+      <location filename="../../ui/main_window.py" line="912" />
+      <location filename="../../ui/models.py" line="151" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="150" />
+      <location filename="../../ui/models.py" line="151" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -1280,7 +1295,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="791" />
+      <location filename="../../ui/main_window.py" line="891" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1300,7 +1315,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="783" />
+      <location filename="../../ui/main_window.py" line="883" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1316,12 +1331,12 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="785" />
+      <location filename="../../ui/main_window.py" line="885" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="734" />
+      <location filename="../../ui/main_window.py" line="834" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -1347,12 +1362,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="782" />
+      <location filename="../../ui/main_window.py" line="882" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="344" />
+      <location filename="../../ui/main_window.py" line="371" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1362,7 +1377,7 @@ Store: {home}</source>
       <translation>写一个满足上面标准的回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="349" />
+      <location filename="../../ui/main_window.py" line="376" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1421,6 +1436,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="69" />
       <source>cancelled</source>
       <translation>已取消</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="190" />
+      <source>cannot be opened</source>
+      <translation>无法打开</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="62" />
@@ -1499,7 +1519,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="778" />
+      <location filename="../../ui/main_window.py" line="878" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -1554,7 +1574,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="779" />
+      <location filename="../../ui/main_window.py" line="879" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -1634,7 +1654,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="778" />
+      <location filename="../../ui/main_window.py" line="878" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -1674,7 +1694,7 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="446" />
+      <location filename="../../ui/main_window.py" line="473" />
       <source>watching {n} folders</source>
       <translation>正在监视 {n} 个文件夹</translation>
     </message>
@@ -1684,7 +1704,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="192" />
+      <location filename="../../ui/models.py" line="195" />
       <source>you</source>
       <translation>你</translation>
     </message>
@@ -1694,17 +1714,27 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="161" />
+      <location filename="../../ui/main_window.py" line="179" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="549" />
+      <location filename="../../ui/main_window.py" line="128" />
+      <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
+      <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="598" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="877" />
+      <location filename="../../ui/main_window.py" line="126" />
+      <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
+      <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="977" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -1714,17 +1744,17 @@ Store: {home}</source>
       <translation>{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="444" />
+      <location filename="../../ui/main_window.py" line="471" />
       <source>{n} passports, {m} incoming</source>
       <translation>{n} 本护照，{m} 个新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="587" />
+      <location filename="../../ui/main_window.py" line="636" />
       <source>{n} required checks are first in its Overview.</source>
       <translation>{n} 项必需检查排在它的概览最前面。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="511" />
+      <location filename="../../ui/main_window.py" line="559" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -1739,7 +1769,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="873" />
+      <location filename="../../ui/main_window.py" line="973" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>

@@ -20,7 +20,11 @@ def test_only_pack_files_are_accepted_and_many_open_at_once(tmp_path: Path, qtbo
     notes = tmp_path / "notes.txt"
     notes.write_text("hello", encoding="utf-8")
     window = make_window(make_desk(RECEIVER))
-    assert drop(window, notes) == (False, False)
+    assert drop(window, notes) == (True, True)  # taken, so that it gets a sentence
+    settle(qtbot, window)
+    assert window.banner.text() == ("notes.txt is not a TaskPack file (those end in .taskpack or "
+                                    ".taskpack.json); nothing was opened.")  # fmt: skip
+    assert window.model.incoming() == []
     assert drop(window, a, b) == (True, True)
     settle(qtbot, window)
     titles = sorted(r.title for r in window.model.incoming())
