@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import functools
 import logging
+import os
 import socket
 import threading
 import time
@@ -37,6 +38,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -50,8 +52,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.app.desk import Desk
+from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.app.watcher import FoundPack
 from taskpack.core import lifecycle
+from taskpack.core.identity import display_name, sender_label
 from taskpack.core.landing import LandingOutcome, MergeOutcome
 from taskpack.core.store import utc_now
 
@@ -74,6 +78,8 @@ DISMISSED_KEEP = 500
 #: keys this window keeps in Settings.other: packs opened from outside the watched folders
 #: (shown again after a restart until landed, discarded or removed), and the window's place
 OPENED_KEY = "opened_files"
+#: set when the person chose "Not now" for their name (the first-run bar stays away)
+NAME_ASKED_KEY = "name_asked"
 GEOMETRY_KEY = "window_geometry"
 #: seconds; switching back to the window re-reads the list if it is older than this
 REFRESH_ON_ACTIVATE_AFTER = 5.0
@@ -245,6 +251,8 @@ class MainWindow(QMainWindow):
         right = QWidget()
         lay = QVBoxLayout(right)
         lay.setContentsMargins(6, 6, 6, 0)
+        self.name_bar = self._build_name_bar()
+        lay.addWidget(self.name_bar)
         self.banner = Banner()
         lay.addWidget(self.banner)
         self.stack = QStackedWidget()
@@ -363,6 +371,52 @@ class MainWindow(QMainWindow):
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         lay.addWidget(self.list, 1)
         return box
+
+    def _build_name_bar(self) -> QWidget:
+        """First run: who is this? The name signs answers, checks and the packs sent."""
+        bar = QFrame()
+        bar.setObjectName("namebar")
+        bar.setStyleSheet("#namebar { background: #e8f1fd; border: 1px solid #1c3f9b; border-radius: 3px; }")
+        lay = QVBoxLayout(bar)
+        lay.setContentsMargins(10, 6, 6, 6)
+        self.name_question = plain(tr(
+            "What is your name? It signs your answers, the checks you make and the packs you send "
+            "(this machine, {machine}, is added to it). You can change it in Settings.")
+            .format(machine=self.desk.machine))  # fmt: skip
+        lay.addWidget(self.name_question)
+        line = QHBoxLayout()
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText(tr("e.g. Wei Zhang"))
+        self.name_edit.returnPressed.connect(self.save_name)
+        line.addWidget(self.name_edit, 1)
+        self.name_save = button(tr("Use this name"), self.save_name, primary=True)
+        line.addWidget(self.name_save)
+        self.name_later = button(tr("Not now"), lambda: self.save_name(later=True))
+        line.addWidget(self.name_later)
+        lay.addLayout(line)
+        bar.setVisible(self._name_unknown())
+        return bar
+
+    def _name_unknown(self) -> bool:
+        settings = self.desk.settings
+        return (not settings.actor and not os.environ.get(ACTOR_ENV, "").strip()
+                and not settings.other.get(NAME_ASKED_KEY))  # fmt: skip
+
+    def save_name(self, *, later: bool = False) -> None:
+        """Keep the name typed in the first-run bar (or, with `later`, stop asking)."""
+        if later:
+            self.desk.settings.other[NAME_ASKED_KEY] = True
+        else:
+            name = display_name(self.name_edit.text(), self.desk.machine)
+            if name is None:
+                self.name_edit.setFocus()
+                return
+            self.desk.settings.actor = name
+            self.desk.actor = name
+            self.info(tr("Thank you. Your answers and packs are signed {who}.")
+                      .format(who=sender_label(name, self.desk.machine)), "ok")  # fmt: skip
+        self.name_bar.hide()
+        self._save_settings()
 
     def _build_welcome(self) -> QWidget:
         page = QWidget()
@@ -1076,7 +1130,10 @@ class MainWindow(QMainWindow):
                 self.stop_watcher()
         if a2a_wanted(self.desk.settings) != serving_before or self._a2a_state[0] == "failed":
             self.apply_a2a()  # a failed start is tried again when Settings are saved
-        self.info(tr("Settings saved. A new machine name or your name applies the next time the desk starts."))
+        if not os.environ.get(ACTOR_ENV, "").strip():
+            self.desk.actor = actor_name(self.desk.settings)  # your name applies now
+        self.name_bar.setVisible(self._name_unknown())
+        self.info(tr("Settings saved. A new machine name applies the next time the desk starts."))
 
     def _save_settings(self) -> None:
         settings, home = self.desk.settings, self.desk.home

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from taskpack.app.a2a import DEFAULT_HOST
 from taskpack.app.settings import Settings
 from taskpack.app.watcher import default_folders
+from taskpack.core.identity import display_name
 
 from . import dialogs
 from .i18n import LANGUAGES, tr
@@ -77,11 +78,13 @@ class SettingsDialog(QDialog):
         self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
         form.addRow(tr("Language"), self.language)
 
+        self.machine_default = machine
         self.machine = QLineEdit(settings.machine_name or "")
         self.machine.setPlaceholderText(machine)
         form.addRow(tr("This machine's name"), self.machine)
         self.actor = QLineEdit(settings.actor or "")
         self.actor.setPlaceholderText(actor)
+        self.actor.setToolTip(tr("Signs your answers, the checks you make and the packs you send."))
         form.addRow(tr("Your name"), self.actor)
         self.allow = QLineEdit(", ".join(settings.gate_allow))
         self.allow.setPlaceholderText(tr("e.g. wei@wei-laptop, zhang"))
@@ -173,7 +176,7 @@ class SettingsDialog(QDialog):
         s = self.settings
         s.language = self.language.currentData()
         s.machine_name = self.machine.text().strip() or None
-        s.actor = self.actor.text().strip() or None
+        s.actor = display_name(self.actor.text(), self.machine.text().strip() or self.machine_default)
         s.gate_allow = [a.strip() for a in self.allow.text().split(",") if a.strip()]
         folders = [self.folders.item(i).text() for i in range(self.folders.count())]
         defaults = [str(f) for f in default_folders()]

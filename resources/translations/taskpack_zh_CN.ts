@@ -4,57 +4,57 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="296" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="293" />
+      <location filename="../../ui/main_window.py" line="301" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="283" />
+      <location filename="../../ui/main_window.py" line="291" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="295" />
+      <location filename="../../ui/main_window.py" line="303" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="292" />
+      <location filename="../../ui/main_window.py" line="300" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="286" />
+      <location filename="../../ui/main_window.py" line="294" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="284" />
+      <location filename="../../ui/main_window.py" line="292" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="290" />
+      <location filename="../../ui/main_window.py" line="298" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="294" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="288" />
+      <location filename="../../ui/main_window.py" line="296" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="291" />
+      <location filename="../../ui/main_window.py" line="299" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -84,7 +84,7 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="892" />
+      <location filename="../../ui/main_window.py" line="946" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -94,47 +94,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="972" />
+      <location filename="../../ui/main_window.py" line="1026" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="972" />
+      <location filename="../../ui/main_window.py" line="1026" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="838" />
+      <location filename="../../ui/main_window.py" line="892" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1048" />
+      <location filename="../../ui/main_window.py" line="1102" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1050" />
+      <location filename="../../ui/main_window.py" line="1104" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1042" />
+      <location filename="../../ui/main_window.py" line="1096" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1044" />
+      <location filename="../../ui/main_window.py" line="1098" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1046" />
+      <location filename="../../ui/main_window.py" line="1100" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1087" />
+      <location filename="../../ui/main_window.py" line="1144" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -144,22 +144,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="889" />
+      <location filename="../../ui/main_window.py" line="943" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="885" />
+      <location filename="../../ui/main_window.py" line="939" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="893" />
+      <location filename="../../ui/main_window.py" line="947" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="881" />
+      <location filename="../../ui/main_window.py" line="935" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -174,7 +174,7 @@
       <translation>添加事实…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="102" />
+      <location filename="../../ui/settings_dialog.py" line="105" />
       <source>Add folder…</source>
       <translation>添加文件夹…</translation>
     </message>
@@ -194,28 +194,28 @@
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="123" />
+      <location filename="../../ui/settings_dialog.py" line="126" />
       <source>Agent endpoint (A2A)</source>
       <translation>智能体端点（A2A）</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="128" />
+      <location filename="../../ui/settings_dialog.py" line="131" />
       <source>Agents and other desks can then hand packs to this desk while it runs. Each needs a token: run “taskpack token add NAME” and give it to them.</source>
       <translation>这样，本工作台运行时，智能体和其他工作台就能把包交给它。每一方都需要一个令牌：运行“taskpack token add NAME”，再把令牌交给对方。</translation>
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="761" />
+      <location filename="../../ui/main_window.py" line="815" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="316" />
+      <location filename="../../ui/main_window.py" line="324" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="884" />
+      <location filename="../../ui/main_window.py" line="938" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -235,13 +235,13 @@
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="139" />
+      <location filename="../../ui/settings_dialog.py" line="142" />
       <source>Any free port</source>
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="323" />
-      <location filename="../../ui/main_window.py" line="455" />
+      <location filename="../../ui/main_window.py" line="331" />
+      <location filename="../../ui/main_window.py" line="509" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -285,12 +285,12 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="602" />
+      <location filename="../../ui/main_window.py" line="656" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="889" />
+      <location filename="../../ui/main_window.py" line="943" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -376,7 +376,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="681" />
+      <location filename="../../ui/main_window.py" line="735" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -392,7 +392,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="372" />
+      <location filename="../../ui/main_window.py" line="426" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -402,7 +402,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="870" />
+      <location filename="../../ui/main_window.py" line="924" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -417,17 +417,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="824" />
+      <location filename="../../ui/main_window.py" line="878" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="822" />
+      <location filename="../../ui/main_window.py" line="876" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="836" />
+      <location filename="../../ui/main_window.py" line="890" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -442,7 +442,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="835" />
+      <location filename="../../ui/main_window.py" line="889" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -457,7 +457,7 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="957" />
+      <location filename="../../ui/main_window.py" line="1011" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -482,7 +482,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="912" />
+      <location filename="../../ui/main_window.py" line="966" />
       <location filename="../../ui/passport_view.py" line="213" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -510,7 +510,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="330" />
+      <location filename="../../ui/main_window.py" line="338" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -535,17 +535,17 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="136" />
+      <location filename="../../ui/settings_dialog.py" line="139" />
       <source>Host</source>
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="886" />
+      <location filename="../../ui/main_window.py" line="940" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="332" />
+      <location filename="../../ui/main_window.py" line="340" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -577,7 +577,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="615" />
+      <location filename="../../ui/main_window.py" line="669" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -588,17 +588,17 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="632" />
+      <location filename="../../ui/main_window.py" line="686" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="642" />
+      <location filename="../../ui/main_window.py" line="696" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="78" />
+      <location filename="../../ui/settings_dialog.py" line="79" />
       <source>Language</source>
       <translation>语言</translation>
     </message>
@@ -609,7 +609,7 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="837" />
+      <location filename="../../ui/main_window.py" line="891" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -639,7 +639,7 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="667" />
+      <location filename="../../ui/main_window.py" line="721" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -649,28 +649,28 @@
       <translation>转到 {state}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="827" />
+      <location filename="../../ui/main_window.py" line="881" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="823" />
+      <location filename="../../ui/main_window.py" line="877" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="826" />
+      <location filename="../../ui/main_window.py" line="880" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="93" />
+      <location filename="../../ui/settings_dialog.py" line="96" />
       <source>New packs appear under Incoming with a notification. Nothing lands without you. Drives plugged in while the desk runs are scanned once.</source>
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="911" />
-      <location filename="../../ui/main_window.py" line="921" />
+      <location filename="../../ui/main_window.py" line="965" />
+      <location filename="../../ui/main_window.py" line="975" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -680,12 +680,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="660" />
+      <location filename="../../ui/main_window.py" line="714" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="893" />
+      <location filename="../../ui/main_window.py" line="947" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
@@ -710,9 +710,14 @@
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="550" />
+      <location filename="../../ui/main_window.py" line="604" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="394" />
+      <source>Not now</source>
+      <translation>以后再说</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="330" />
@@ -736,7 +741,7 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="381" />
+      <location filename="../../ui/main_window.py" line="435" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -746,12 +751,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="285" />
+      <location filename="../../ui/main_window.py" line="293" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="382" />
+      <location filename="../../ui/main_window.py" line="436" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -781,12 +786,12 @@
       <translation>没有权限：{path}。请检查文件权限。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="141" />
+      <location filename="../../ui/settings_dialog.py" line="144" />
       <source>Port</source>
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="176" />
+      <location filename="../../ui/main_window.py" line="182" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -797,7 +802,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/main_window.py" line="881" />
+      <location filename="../../ui/main_window.py" line="935" />
       <location filename="../../ui/review_view.py" line="106" />
       <source>Question</source>
       <translation>问题</translation>
@@ -813,22 +818,22 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="414" />
+      <location filename="../../ui/main_window.py" line="468" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="802" />
+      <location filename="../../ui/main_window.py" line="856" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="601" />
+      <location filename="../../ui/main_window.py" line="655" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="269" />
+      <location filename="../../ui/main_window.py" line="277" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -850,22 +855,22 @@
       <translation>拒绝签收</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="104" />
+      <location filename="../../ui/settings_dialog.py" line="107" />
       <source>Remove</source>
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="356" />
+      <location filename="../../ui/main_window.py" line="364" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="523" />
+      <location filename="../../ui/main_window.py" line="577" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="887" />
+      <location filename="../../ui/main_window.py" line="941" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -880,7 +885,7 @@
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="855" />
+      <location filename="../../ui/main_window.py" line="909" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -893,12 +898,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="855" />
+      <location filename="../../ui/main_window.py" line="909" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="860" />
+      <location filename="../../ui/main_window.py" line="914" />
       <location filename="../../ui/passport_view.py" line="282" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -910,12 +915,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="862" />
+      <location filename="../../ui/main_window.py" line="916" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="848" />
+      <location filename="../../ui/main_window.py" line="902" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -925,7 +930,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="833" />
+      <location filename="../../ui/main_window.py" line="887" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -940,7 +945,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="845" />
+      <location filename="../../ui/main_window.py" line="899" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -950,7 +955,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>分派</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="115" />
+      <location filename="../../ui/settings_dialog.py" line="118" />
       <source>Save</source>
       <translation>保存</translation>
     </message>
@@ -976,7 +981,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="761" />
+      <location filename="../../ui/main_window.py" line="815" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -996,7 +1001,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="869" />
+      <location filename="../../ui/main_window.py" line="923" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1006,32 +1011,32 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="765" />
+      <location filename="../../ui/main_window.py" line="819" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1083" />
+      <location filename="../../ui/main_window.py" line="1140" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="764" />
+      <location filename="../../ui/main_window.py" line="818" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="871" />
+      <location filename="../../ui/main_window.py" line="925" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="890" />
+      <location filename="../../ui/main_window.py" line="944" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="310" />
+      <location filename="../../ui/main_window.py" line="318" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1041,24 +1046,24 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>送交签收</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="88" />
+      <location filename="../../ui/settings_dialog.py" line="91" />
       <source>Senders routed without approval</source>
       <translation>无需批准即可分派的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="125" />
+      <location filename="../../ui/settings_dialog.py" line="128" />
       <source>Serve this desk over A2A</source>
       <translation>通过 A2A 提供本工作台的服务</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="67" />
+      <location filename="../../ui/settings_dialog.py" line="68" />
       <source>Settings</source>
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1079" />
-      <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
-      <translation>设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
+      <location filename="../../ui/main_window.py" line="1136" />
+      <source>Settings saved. A new machine name applies the next time the desk starts.</source>
+      <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="159" />
@@ -1077,6 +1082,11 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>签收</translation>
     </message>
     <message>
+      <location filename="../../ui/settings_dialog.py" line="87" />
+      <source>Signs your answers, the checks you make and the packs you send.</source>
+      <translation>用于署名你的回答、你做的检查和你发出的包。</translation>
+    </message>
+    <message>
       <location filename="../../ui/jobs.py" line="50" />
       <source>Something went wrong: {error}.</source>
       <translation>出错了：{error}。</translation>
@@ -1087,7 +1097,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1015" />
+      <location filename="../../ui/main_window.py" line="1069" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1097,22 +1107,22 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1015" />
+      <location filename="../../ui/main_window.py" line="1069" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="74" />
+      <location filename="../../ui/settings_dialog.py" line="75" />
       <source>System language</source>
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="359" />
+      <location filename="../../ui/main_window.py" line="367" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1087" />
+      <location filename="../../ui/main_window.py" line="1144" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1133,6 +1143,11 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
+      <location filename="../../ui/main_window.py" line="416" />
+      <source>Thank you. Your answers and packs are signed {who}.</source>
+      <translation>谢谢。你的回答和包将署名为 {who}。</translation>
+    </message>
+    <message>
       <location filename="../../ui/export.py" line="124" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
@@ -1143,7 +1158,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="182" />
+      <location filename="../../ui/main_window.py" line="188" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1158,7 +1173,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="952" />
+      <location filename="../../ui/main_window.py" line="1006" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1177,17 +1192,17 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="656" />
+      <location filename="../../ui/main_window.py" line="710" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="658" />
+      <location filename="../../ui/main_window.py" line="712" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="888" />
+      <location filename="../../ui/main_window.py" line="942" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1224,7 +1239,7 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="863" />
+      <location filename="../../ui/main_window.py" line="917" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1234,17 +1249,17 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="181" />
+      <location filename="../../ui/main_window.py" line="187" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="142" />
+      <location filename="../../ui/settings_dialog.py" line="145" />
       <source>This is not a loopback address: other machines can reach this desk over plain HTTP, without TLS. Put a TLS proxy in front of it.</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="82" />
+      <location filename="../../ui/settings_dialog.py" line="84" />
       <source>This machine's name</source>
       <translation>本机名称</translation>
     </message>
@@ -1254,7 +1269,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="634" />
+      <location filename="../../ui/main_window.py" line="688" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1269,7 +1284,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="654" />
+      <location filename="../../ui/main_window.py" line="708" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1279,7 +1294,7 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="912" />
+      <location filename="../../ui/main_window.py" line="966" />
       <location filename="../../ui/models.py" line="151" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1290,12 +1305,17 @@ Store: {home}</source>
       <translation>更新</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="106" />
+      <location filename="../../ui/settings_dialog.py" line="109" />
       <source>Use defaults</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="891" />
+      <location filename="../../ui/main_window.py" line="392" />
+      <source>Use this name</source>
+      <translation>使用这个名字</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="945" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1305,17 +1325,17 @@ Store: {home}</source>
       <translation>版本</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="158" />
+      <location filename="../../ui/settings_dialog.py" line="161" />
       <source>Watch a folder</source>
       <translation>监视一个文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="90" />
+      <location filename="../../ui/settings_dialog.py" line="93" />
       <source>Watch folders for incoming packs</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="883" />
+      <location filename="../../ui/main_window.py" line="937" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1331,12 +1351,17 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="885" />
+      <location filename="../../ui/main_window.py" line="382" />
+      <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
+      <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="939" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="834" />
+      <location filename="../../ui/main_window.py" line="888" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -1362,12 +1387,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="882" />
+      <location filename="../../ui/main_window.py" line="936" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="371" />
+      <location filename="../../ui/main_window.py" line="425" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1377,7 +1402,7 @@ Store: {home}</source>
       <translation>写一个满足上面标准的回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="376" />
+      <location filename="../../ui/main_window.py" line="430" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1387,7 +1412,7 @@ Store: {home}</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="85" />
+      <location filename="../../ui/settings_dialog.py" line="88" />
       <source>Your name</source>
       <translation>你的名字</translation>
     </message>
@@ -1473,7 +1498,12 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="87" />
+      <location filename="../../ui/main_window.py" line="389" />
+      <source>e.g. Wei Zhang</source>
+      <translation>例如：张伟</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="90" />
       <source>e.g. wei@wei-laptop, zhang</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
@@ -1519,7 +1549,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="878" />
+      <location filename="../../ui/main_window.py" line="932" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -1574,7 +1604,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="879" />
+      <location filename="../../ui/main_window.py" line="933" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -1654,7 +1684,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="878" />
+      <location filename="../../ui/main_window.py" line="932" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -1694,7 +1724,7 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="473" />
+      <location filename="../../ui/main_window.py" line="527" />
       <source>watching {n} folders</source>
       <translation>正在监视 {n} 个文件夹</translation>
     </message>
@@ -1714,27 +1744,27 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="179" />
+      <location filename="../../ui/main_window.py" line="185" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="128" />
+      <location filename="../../ui/main_window.py" line="134" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="598" />
+      <location filename="../../ui/main_window.py" line="652" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="126" />
+      <location filename="../../ui/main_window.py" line="132" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="977" />
+      <location filename="../../ui/main_window.py" line="1031" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -1744,17 +1774,17 @@ Store: {home}</source>
       <translation>{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="471" />
+      <location filename="../../ui/main_window.py" line="525" />
       <source>{n} passports, {m} incoming</source>
       <translation>{n} 本护照，{m} 个新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="636" />
+      <location filename="../../ui/main_window.py" line="690" />
       <source>{n} required checks are first in its Overview.</source>
       <translation>{n} 项必需检查排在它的概览最前面。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="559" />
+      <location filename="../../ui/main_window.py" line="613" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -1769,7 +1799,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="973" />
+      <location filename="../../ui/main_window.py" line="1027" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -1781,6 +1811,10 @@ Store: {home}</source>
     <message>
       <source>No mail client could be opened. The file is at {path}.</source>
       <translation type="vanished">无法打开邮件客户端。文件在 {path}。</translation>
+    </message>
+    <message>
+      <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
+      <translation type="vanished">设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
     </message>
   </context>
 </TS>
