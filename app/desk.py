@@ -206,6 +206,10 @@ class Desk:
         found = self.store.landing(content_digest)
         return None if found is None else found.passport_id
 
+    def wrote(self, content_digest: str) -> PackWritten | None:
+        """The outbox entry when this desk wrote a pack with this content digest, else None."""
+        return self.store.pack_written(content_digest)
+
     def luggage(self, passport_id: str) -> builtins.list[StoredLuggage]:
         self.store.get(passport_id)  # NotFound for an unknown id
         return self.store.luggage(passport_id)

@@ -521,7 +521,7 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         passports = sum(1 for r in self.model.rows() if isinstance(r, PassportRow))
-        incoming = len(self.model.incoming())
+        incoming = sum(1 for r in self.model.incoming() if not r.sent)
         text = tr("{n} passports, {m} incoming").format(n=passports, m=incoming)
         if self.bridge is not None:
             text += " · " + tr("watching {n} folders").format(n=len(self.bridge.watcher.folders))
@@ -626,8 +626,8 @@ class MainWindow(QMainWindow):
         self.activateWindow()
 
     def _add_incoming(self, path: Path, *, title: str, kind: str = "", sender: str = "",
-                      open_asks: int = 0, problem: str = "") -> None:  # fmt: skip
-        self.model.add_incoming(Incoming(path, title, kind, sender, open_asks, utc_now(), problem))
+                      open_asks: int = 0, problem: str = "", sent: bool = False) -> None:  # fmt: skip
+        self.model.add_incoming(Incoming(path, title, kind, sender, open_asks, utc_now(), problem, sent))
         self._update_senders()
         self._update_status()
 
@@ -640,7 +640,8 @@ class MainWindow(QMainWindow):
             rv = reviewed.review
             self._add_incoming(path, title=rv.title or rv.goal or path.name, kind=rv.kind,
                                sender=ops.compact_sender(rv.origin), open_asks=sum(
-                                   1 for a in rv.asks if (a.status or "open") == "open"))  # fmt: skip
+                                   1 for a in rv.asks if (a.status or "open") == "open"),
+                               sent=rv.written_here)  # fmt: skip
             if self._current == "file:" + str(path):
                 self.review_view.show_review(reviewed)
                 self.stack.setCurrentWidget(self.review_view)
@@ -1002,6 +1003,7 @@ class MainWindow(QMainWindow):
         self.bridge = WatchBridge(self.desk, folders, dismissed=self._is_dismissed, parent=self,
                                   **self._watcher_options)  # fmt: skip
         self.bridge.found.connect(self._found)
+        self.bridge.sent.connect(self._found_sent)
         self.bridge.rejected.connect(self._rejected)
         self.bridge.trouble.connect(lambda _why: self.statusBar().showMessage(tr("The folder watcher hit a problem and restarted itself; packs keep being found."), 15000))
         try:
@@ -1026,6 +1028,12 @@ class MainWindow(QMainWindow):
         what = tr("A receipt arrived") if item.kind == "receipt" else tr("A pack arrived")
         self.notify(what, tr("{title} — from {sender}. It is under Incoming; nothing lands without you.")
                     .format(title=item.title, sender=item.sender))  # fmt: skip
+
+    def _found_sent(self, item: FoundPack) -> None:
+        """A pack this desk wrote, seen in a watched folder: listed as sent, no notification."""
+        if self.model.row_for_key("file:" + str(item.path)) < 0:
+            self._add_incoming(item.path, title=item.title, kind=item.kind, sender=item.sender,
+                               open_asks=item.open_asks, sent=True)  # fmt: skip
 
     def _rejected(self, path: Path, why: str) -> None:
         self.statusBar().showMessage(tr("{name} is not a readable pack: {why}").format(name=path.name, why=why), 10000)

@@ -31,6 +31,7 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 KEY_ROLE = Qt.ItemDataRole.UserRole + 3
 
 INCOMING = "incoming"
+SENT = "sent"
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Incoming:
     open_asks: int
     seen_at: str
     problem: str = ""  # one sentence if it did not open
+    sent: bool = False  # this desk wrote it (seen in a watched folder on its way out)
 
     @property
     def key(self) -> str:
@@ -58,7 +60,9 @@ def row_key(row: Row) -> str:
 
 
 def row_state(row: Row) -> str:
-    return INCOMING if isinstance(row, Incoming) else row.state
+    if isinstance(row, Incoming):
+        return SENT if row.sent else INCOMING
+    return row.state
 
 
 def state_label(state: str, waiting_on: str | None = None) -> str:
@@ -66,7 +70,7 @@ def state_label(state: str, waiting_on: str | None = None) -> str:
         "requested": tr("requested"), "routed": tr("routed"), "accepted": tr("accepted"),
         "working": tr("working"), "waiting": tr("waiting"), "verifying": tr("verifying"),
         "approval": tr("approval"), "completed": tr("completed"), "rejected": tr("rejected"),
-        "cancelled": tr("cancelled"), INCOMING: tr("incoming"),
+        "cancelled": tr("cancelled"), INCOMING: tr("incoming"), SENT: tr("sent by you"),
     }  # fmt: skip
     text = names.get(state, state)
     if state == "waiting" and waiting_on:
@@ -126,6 +130,7 @@ class InboxModel(QAbstractTableModel):
                 return
 
     def incoming(self) -> list[Incoming]:
+        """The file rows (packs that arrived, and packs this desk wrote seen in a folder)."""
         return [r for r in self._rows if isinstance(r, Incoming)]
 
     def row_for_key(self, key: str) -> int:
@@ -182,16 +187,18 @@ class InboxModel(QAbstractTableModel):
                     str(r.path) if isinstance(r, Incoming) else r.id)  # fmt: skip
             if isinstance(r, Incoming):
                 kind = {"receipt": tr("Receipt"), "handoff": tr("Handoff")}.get(r.kind, tr("File"))
+                if r.sent:
+                    kind = tr("Sent receipt") if r.kind == "receipt" else tr("Sent handoff")
                 return r.title.casefold() if sort else f"{kind}: {r.title}"
             return r.title.casefold() if sort else r.title
         if col == self.STATE:
             if isinstance(r, Incoming):
                 if r.problem:
                     return "" if sort else tr("cannot be opened")
-                return "" if sort else state_label(INCOMING)
+                return "" if sort else state_label(row_state(r))
             return r.state if sort else state_label(r.state, r.waiting_on)
         if col == self.SENDER:
-            if isinstance(r, PassportRow) and r.came_from == "here":
+            if (isinstance(r, PassportRow) and r.came_from == "here") or (isinstance(r, Incoming) and r.sent):
                 return "" if sort else tr("you")
             return r.sender.casefold() if sort else r.sender
         if col == self.ASKS:
@@ -243,7 +250,7 @@ class InboxFilter(QSortFilterProxyModel):
             return False
         if self.search and self.search not in r.title.casefold():
             return False
-        if self.incoming_only and not isinstance(r, Incoming):
+        if self.incoming_only and row_state(r) != INCOMING:
             return False
         if self.state and row_state(r) != self.state:
             return False

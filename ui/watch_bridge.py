@@ -1,8 +1,9 @@
 """The folder watcher (`app.watcher`, Qt-free) brought onto the GUI thread.
 
 The watcher calls back on its own thread; this bridge drops packs the desk has already
-landed or the person discarded, and re-emits the rest as Qt signals, which arrive on
-the GUI thread. Nothing is landed here.
+landed or the person discarded, tells apart the packs this desk wrote itself (`sent`:
+a receipt saved into a watched folder is on its way out), and re-emits the rest as Qt
+signals, which arrive on the GUI thread. Nothing is landed here.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from taskpack.app.watcher import FolderWatcher, FoundPack
 
 class WatchBridge(QObject):
     found = Signal(object)  # FoundPack
+    sent = Signal(object)  # FoundPack of a pack this desk wrote (seen in a watched folder)
     rejected = Signal(object, str)  # Path, one sentence
     trouble = Signal(str)  # the watcher hit a bug and restarted itself: one sentence
 
@@ -29,10 +31,12 @@ class WatchBridge(QObject):
         self.watcher = FolderWatcher(folders, self._on_found, self._on_rejected,
                                      on_trouble=self._trouble_relay.emit, **watcher_options)  # type: ignore[arg-type]
         self._found_relay.connect(self.found, Qt.ConnectionType.QueuedConnection)
+        self._sent_relay.connect(self.sent, Qt.ConnectionType.QueuedConnection)
         self._rejected_relay.connect(self.rejected, Qt.ConnectionType.QueuedConnection)
         self._trouble_relay.connect(self.trouble, Qt.ConnectionType.QueuedConnection)
 
     _found_relay = Signal(object)
+    _sent_relay = Signal(object)
     _rejected_relay = Signal(object, str)
     _trouble_relay = Signal(str)
 
@@ -52,6 +56,12 @@ class WatchBridge(QObject):
             if self.desk.landed_as(item.content_digest) is not None:
                 return  # it landed (or merged) before: not news
         if self._dismissed(item.content_digest):
+            return
+        written = None
+        with contextlib.suppress(Exception):
+            written = self.desk.wrote(item.content_digest)
+        if written is not None:
+            self._sent_relay.emit(item)  # this desk wrote it: it is on its way out, not in
             return
         self._found_relay.emit(item)
 

@@ -84,7 +84,7 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="946" />
+      <location filename="../../ui/main_window.py" line="947" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -94,47 +94,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1026" />
+      <location filename="../../ui/main_window.py" line="1028" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1026" />
+      <location filename="../../ui/main_window.py" line="1028" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="892" />
+      <location filename="../../ui/main_window.py" line="893" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1102" />
+      <location filename="../../ui/main_window.py" line="1110" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1104" />
+      <location filename="../../ui/main_window.py" line="1112" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1096" />
+      <location filename="../../ui/main_window.py" line="1104" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1098" />
+      <location filename="../../ui/main_window.py" line="1106" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1100" />
+      <location filename="../../ui/main_window.py" line="1108" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1144" />
+      <location filename="../../ui/main_window.py" line="1152" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -144,22 +144,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="943" />
+      <location filename="../../ui/main_window.py" line="944" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="939" />
+      <location filename="../../ui/main_window.py" line="940" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="947" />
+      <location filename="../../ui/main_window.py" line="948" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="935" />
+      <location filename="../../ui/main_window.py" line="936" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -205,7 +205,7 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="815" />
+      <location filename="../../ui/main_window.py" line="816" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
@@ -215,7 +215,7 @@
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="938" />
+      <location filename="../../ui/main_window.py" line="939" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -256,7 +256,7 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="151" />
+      <location filename="../../ui/models.py" line="156" />
       <location filename="../../ui/passport_view.py" line="122" />
       <location filename="../../ui/passport_view.py" line="148" />
       <source>Asks</source>
@@ -285,12 +285,12 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="656" />
+      <location filename="../../ui/main_window.py" line="657" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="943" />
+      <location filename="../../ui/main_window.py" line="944" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -376,7 +376,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="735" />
+      <location filename="../../ui/main_window.py" line="736" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -402,7 +402,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="924" />
+      <location filename="../../ui/main_window.py" line="925" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -417,17 +417,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="878" />
+      <location filename="../../ui/main_window.py" line="879" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="876" />
+      <location filename="../../ui/main_window.py" line="877" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="890" />
+      <location filename="../../ui/main_window.py" line="891" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -442,7 +442,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="889" />
+      <location filename="../../ui/main_window.py" line="890" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -452,12 +452,12 @@
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="184" />
+      <location filename="../../ui/models.py" line="189" />
       <source>File</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1011" />
+      <location filename="../../ui/main_window.py" line="1013" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -467,7 +467,7 @@
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="151" />
+      <location filename="../../ui/models.py" line="156" />
       <source>From</source>
       <translation>来自</translation>
     </message>
@@ -482,7 +482,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="966" />
+      <location filename="../../ui/main_window.py" line="967" />
       <location filename="../../ui/passport_view.py" line="213" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -499,7 +499,7 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="72" />
-      <location filename="../../ui/models.py" line="184" />
+      <location filename="../../ui/models.py" line="189" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Handoff</source>
       <translation>交接包</translation>
@@ -540,7 +540,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="940" />
+      <location filename="../../ui/main_window.py" line="941" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -577,7 +577,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="669" />
+      <location filename="../../ui/main_window.py" line="670" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -588,12 +588,12 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="686" />
+      <location filename="../../ui/main_window.py" line="687" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="696" />
+      <location filename="../../ui/main_window.py" line="697" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -609,7 +609,7 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="891" />
+      <location filename="../../ui/main_window.py" line="892" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -639,7 +639,7 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="721" />
+      <location filename="../../ui/main_window.py" line="722" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -649,17 +649,17 @@
       <translation>转到 {state}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="881" />
+      <location filename="../../ui/main_window.py" line="882" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="877" />
+      <location filename="../../ui/main_window.py" line="878" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="880" />
+      <location filename="../../ui/main_window.py" line="881" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -669,8 +669,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="965" />
-      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/main_window.py" line="966" />
+      <location filename="../../ui/main_window.py" line="976" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -680,12 +680,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="714" />
+      <location filename="../../ui/main_window.py" line="715" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="947" />
+      <location filename="../../ui/main_window.py" line="948" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
@@ -802,7 +802,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/main_window.py" line="935" />
+      <location filename="../../ui/main_window.py" line="936" />
       <location filename="../../ui/review_view.py" line="106" />
       <source>Question</source>
       <translation>问题</translation>
@@ -823,12 +823,12 @@
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="856" />
+      <location filename="../../ui/main_window.py" line="857" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="655" />
+      <location filename="../../ui/main_window.py" line="656" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
@@ -839,7 +839,7 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="72" />
-      <location filename="../../ui/models.py" line="184" />
+      <location filename="../../ui/models.py" line="189" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Receipt</source>
       <translation>回执</translation>
@@ -870,7 +870,7 @@
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="941" />
+      <location filename="../../ui/main_window.py" line="942" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -885,7 +885,7 @@
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="909" />
+      <location filename="../../ui/main_window.py" line="910" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -898,12 +898,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="909" />
+      <location filename="../../ui/main_window.py" line="910" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="914" />
+      <location filename="../../ui/main_window.py" line="915" />
       <location filename="../../ui/passport_view.py" line="282" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -915,12 +915,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="916" />
+      <location filename="../../ui/main_window.py" line="917" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="902" />
+      <location filename="../../ui/main_window.py" line="903" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -930,7 +930,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="887" />
+      <location filename="../../ui/main_window.py" line="888" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -945,7 +945,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="899" />
+      <location filename="../../ui/main_window.py" line="900" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -981,7 +981,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="815" />
+      <location filename="../../ui/main_window.py" line="816" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1001,7 +1001,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="923" />
+      <location filename="../../ui/main_window.py" line="924" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1011,27 +1011,27 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="819" />
+      <location filename="../../ui/main_window.py" line="820" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1140" />
+      <location filename="../../ui/main_window.py" line="1148" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="818" />
+      <location filename="../../ui/main_window.py" line="819" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="925" />
+      <location filename="../../ui/main_window.py" line="926" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="945" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
@@ -1051,6 +1051,16 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无需批准即可分派的发送方</translation>
     </message>
     <message>
+      <location filename="../../ui/models.py" line="191" />
+      <source>Sent handoff</source>
+      <translation>已发出的交接</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="191" />
+      <source>Sent receipt</source>
+      <translation>已发出的回执</translation>
+    </message>
+    <message>
       <location filename="../../ui/settings_dialog.py" line="128" />
       <source>Serve this desk over A2A</source>
       <translation>通过 A2A 提供本工作台的服务</translation>
@@ -1061,7 +1071,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1136" />
+      <location filename="../../ui/main_window.py" line="1144" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1097,17 +1107,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1069" />
+      <location filename="../../ui/main_window.py" line="1077" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="151" />
+      <location filename="../../ui/models.py" line="156" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1069" />
+      <location filename="../../ui/main_window.py" line="1077" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1122,7 +1132,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1144" />
+      <location filename="../../ui/main_window.py" line="1152" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1173,7 +1183,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1006" />
+      <location filename="../../ui/main_window.py" line="1008" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1192,17 +1202,17 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="710" />
+      <location filename="../../ui/main_window.py" line="711" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="712" />
+      <location filename="../../ui/main_window.py" line="713" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="942" />
+      <location filename="../../ui/main_window.py" line="943" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1239,7 +1249,7 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="917" />
+      <location filename="../../ui/main_window.py" line="918" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1269,7 +1279,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="688" />
+      <location filename="../../ui/main_window.py" line="689" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1284,7 +1294,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="708" />
+      <location filename="../../ui/main_window.py" line="709" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1294,13 +1304,13 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="966" />
-      <location filename="../../ui/models.py" line="151" />
+      <location filename="../../ui/main_window.py" line="967" />
+      <location filename="../../ui/models.py" line="156" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="151" />
+      <location filename="../../ui/models.py" line="156" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -1315,7 +1325,7 @@ Store: {home}</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="945" />
+      <location filename="../../ui/main_window.py" line="946" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1335,7 +1345,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="937" />
+      <location filename="../../ui/main_window.py" line="938" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1356,12 +1366,12 @@ Store: {home}</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="939" />
+      <location filename="../../ui/main_window.py" line="940" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="888" />
+      <location filename="../../ui/main_window.py" line="889" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -1387,7 +1397,7 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="936" />
+      <location filename="../../ui/main_window.py" line="937" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
@@ -1417,7 +1427,7 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="66" />
+      <location filename="../../ui/models.py" line="70" />
       <source>accepted</source>
       <translation>已接受</translation>
     </message>
@@ -1443,7 +1453,7 @@ Store: {home}</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="68" />
+      <location filename="../../ui/models.py" line="72" />
       <source>approval</source>
       <translation>待签收</translation>
     </message>
@@ -1458,12 +1468,12 @@ Store: {home}</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="69" />
+      <location filename="../../ui/models.py" line="73" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="190" />
+      <location filename="../../ui/models.py" line="197" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -1478,7 +1488,7 @@ Store: {home}</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="68" />
+      <location filename="../../ui/models.py" line="72" />
       <source>completed</source>
       <translation>已完成</translation>
     </message>
@@ -1524,7 +1534,7 @@ Store: {home}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="69" />
+      <location filename="../../ui/models.py" line="73" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
@@ -1549,7 +1559,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="932" />
+      <location filename="../../ui/main_window.py" line="933" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -1559,7 +1569,7 @@ Store: {home}</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="77" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
     </message>
@@ -1604,7 +1614,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="934" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -1624,12 +1634,12 @@ Store: {home}</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="68" />
+      <location filename="../../ui/models.py" line="72" />
       <source>rejected</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="66" />
+      <location filename="../../ui/models.py" line="70" />
       <source>requested</source>
       <translation>已请求</translation>
     </message>
@@ -1644,9 +1654,14 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="66" />
+      <location filename="../../ui/models.py" line="70" />
       <source>routed</source>
       <translation>已分派</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="73" />
+      <source>sent by you</source>
+      <translation>由你发出</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="45" />
@@ -1684,7 +1699,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="932" />
+      <location filename="../../ui/main_window.py" line="933" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -1704,22 +1719,22 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="67" />
+      <location filename="../../ui/models.py" line="71" />
       <source>verifying</source>
       <translation>核验中</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="67" />
+      <location filename="../../ui/models.py" line="71" />
       <source>waiting</source>
       <translation>等待中</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="77" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="78" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
@@ -1729,12 +1744,12 @@ Store: {home}</source>
       <translation>正在监视 {n} 个文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="67" />
+      <location filename="../../ui/models.py" line="71" />
       <source>working</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="195" />
+      <location filename="../../ui/models.py" line="202" />
       <source>you</source>
       <translation>你</translation>
     </message>
@@ -1754,7 +1769,7 @@ Store: {home}</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="652" />
+      <location filename="../../ui/main_window.py" line="653" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -1764,7 +1779,7 @@ Store: {home}</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1031" />
+      <location filename="../../ui/main_window.py" line="1039" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -1779,7 +1794,7 @@ Store: {home}</source>
       <translation>{n} 本护照，{m} 个新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="690" />
+      <location filename="../../ui/main_window.py" line="691" />
       <source>{n} required checks are first in its Overview.</source>
       <translation>{n} 项必需检查排在它的概览最前面。</translation>
     </message>
@@ -1799,7 +1814,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1027" />
+      <location filename="../../ui/main_window.py" line="1029" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>

@@ -138,3 +138,25 @@ def test_a_watcher_that_restarts_itself_says_so_in_the_window(tmp_path: Path, qt
     make_handoff(make_desk(SENDER, "Wei"), made, title="After the restart")
     (inbox / "after.taskpack").write_bytes(made.read_bytes())
     qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=15_000)
+
+
+def test_a_receipt_this_desk_wrote_shows_as_sent_not_incoming(tmp_path: Path, qtbot: QtBot, make_desk,
+                                                             make_window) -> None:  # fmt: skip
+    handoff = tmp_path / "h.taskpack"
+    make_handoff(make_desk(SENDER, "Wei"), handoff, title="Invoice export")
+    desk = make_desk(RECEIVER, "Zhang")
+    pid = desk.land(handoff).id
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    desk.settings.watched_folders = [str(downloads)]
+    window = make_window(desk, watch=True, watcher_options=FAST)
+    qtbot.waitUntil(lambda: window.bridge is not None)
+    desk.pack(pid, downloads / "invoice-receipt.taskpack.json", kind="receipt")  # saved where it is watched
+    qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
+    settle(qtbot, window)
+    proxy = window.proxy
+    rows = [[proxy.index(r, c).data() for c in range(3)] for r in range(proxy.rowCount())]
+    assert ["Sent receipt: Invoice export", "sent by you", "you"] in rows
+    assert "A receipt arrived" not in window.statusBar().currentMessage()
+    window.incoming_box.setChecked(True)  # "Incoming only" does not list what went out
+    assert proxy.rowCount() == 0
