@@ -27,7 +27,19 @@ HARNESSES = ("claude", "codex", "cursor", "gemini")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    # the `mcp` verb is registered once app/mcp lands
+    p = sub.add_parser(
+        "mcp",
+        help="serve this desk to an AI agent over stdio (Model Context Protocol)",
+        description="Serve this desk to an AI agent over stdio (Model Context Protocol). "
+        "Everything a pack says is returned as the sender's data; no tool runs anything.",
+    )
+    p.add_argument(
+        "--print-config", choices=HARNESSES, metavar="HARNESS",
+        help=f"print the snippet that registers this server with a harness ({', '.join(HARNESSES)}) "
+        "and exit; nothing is edited",
+    )  # fmt: skip
+    p.set_defaults(handler=cmd_mcp)
+
     p = sub.add_parser(
         "outbox",
         help="every pack this desk wrote: when, kind, file, digest, to whom, version",
@@ -45,7 +57,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if args.print_config:
         from .mcp.config import snippet
 
-        sys.stdout.write(snippet(args.print_config))
+        where, text = snippet(args.print_config)
+        sys.stderr.write(f"{where}\n")
+        sys.stdout.write(text)
         return EXIT_OK
     from .mcp.server import serve
 

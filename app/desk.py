@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from taskpack.core import chat, ids, landing, lifecycle, reply
 from taskpack.core.asklint import lint_accept
@@ -66,6 +66,9 @@ from taskpack.core.store import (
 
 from . import paths
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from taskpack.core.conformance import Report as ConformanceReport
 
 log = logging.getLogger(__name__)
 
@@ -485,6 +488,18 @@ class Desk:
     def ask_warnings(ask: Ask) -> builtins.list[str]:
         """Why an ask's `accept` is too short or vague to judge an answer against ([] if fine)."""
         return lint_accept(ask.accept, ask.what)
+
+    def judge(
+        self,
+        path: Path | str,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> ConformanceReport:
+        """The strict judge's C0–C10 report on a file (spec §6); lands nothing."""
+        from taskpack.core.conformance import judge
+
+        return judge(path, progress=progress, cancel=cancel)
 
     def review(self, path: Path | str) -> LandingReview:
         """What landing `path` would do; lands nothing, runs nothing."""

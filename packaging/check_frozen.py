@@ -10,6 +10,7 @@ Runs the real binaries, as a person or an agent would, and fails (exit 1) when
 - `taskpack --help` lacks the exit codes, or lists other verbs than the source CLI;
 - `taskpack completion bash|zsh` prints no script (when the verb is wired);
 - `taskpack conformance` does not judge a pack written by the source tree as conformant;
+- `taskpack mcp` does not answer an MCP initialize and list its tools over stdio;
 - the desktop files are not in share/ (and the .desktop file does not validate);
 - ANY output line carries a traceback, a missing module or a missing library.
 
@@ -182,6 +183,54 @@ def check_packaged_install(c: Checker) -> None:
     print(f"    share/desktop/install-desktop.sh: launcher, icons, completion, bin links; x.taskpack is {answer}")
 
 
+def check_mcp(c: Checker) -> None:
+    """The frozen `taskpack mcp` speaks MCP over stdio: initialize, then tools/list."""
+    import json
+
+    print("== taskpack mcp (stdio)")
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "check_frozen", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]  # fmt: skip
+    try:
+        p = subprocess.Popen([str(c.dist / "taskpack"), "mcp"], env=c.env, cwd=c.tmp,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    except OSError as exc:
+        c.fail(f"taskpack mcp: {exc}")
+        return
+    assert p.stdin is not None and p.stdout is not None
+    answers: dict[int, dict] = {}
+    try:
+        for msg in messages:
+            p.stdin.write((json.dumps(msg) + "\n").encode())
+            p.stdin.flush()
+            if "id" in msg:
+                line = p.stdout.readline()
+                answers[msg["id"]] = json.loads(line) if line else {}
+        p.stdin.close()
+        err = p.stderr.read().decode("utf-8", "replace") if p.stderr else ""
+        p.wait(timeout=TIMEOUT)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        p.kill()
+        c.fail(f"taskpack mcp: {exc}")
+        return
+    for line in err.splitlines():
+        if BAD_LINES.search(line):
+            c.fail(f"taskpack mcp: {line.strip()}")
+    tools = [t.get("name") for t in (answers.get(2, {}).get("result") or {}).get("tools", [])]
+    server = ((answers.get(1, {}).get("result") or {}).get("serverInfo") or {}).get("name")
+    if server != "taskpack-desk" or "taskpack_land" not in tools:
+        c.fail(f"taskpack mcp answered {answers!r}")
+    else:
+        print(f"    {server}: {len(tools)} tools")
+    _, out = c.run("taskpack", "mcp", "--print-config", "claude")
+    if '"mcpServers"' not in out:
+        c.fail("taskpack mcp --print-config claude printed no configuration")
+
+
 def size_report(dist: Path) -> str:
     total = 0
     parts: dict[str, int] = {}
@@ -260,6 +309,9 @@ def main(argv: list[str]) -> int:
             _, out = c.run("taskpack", "conformance", str(pack))
             print(_indent(out.strip().splitlines()[0] if out.strip() else "(no output)"), end="")
             c.run("taskpack", "conformance", str(c.tmp / "absent.taskpack"), expect=1)
+
+    if "mcp" in src_verbs:
+        check_mcp(c)
 
     print("== desktop files")
     share = dist / "share"

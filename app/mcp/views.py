@@ -1,0 +1,202 @@
+"""What the desk's objects look like to an agent: plain dicts shaped as :mod:`.models`.
+
+Every written string goes under ``sender_wrote`` and through :mod:`.boundary`'s
+``text``/``line``; everything else is the desk's own. Nothing here changes anything.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from taskpack.core import lifecycle
+from taskpack.core.asklint import lint_accept
+from taskpack.core.model import Ask, Fact, LandingCheck, LocalPassport, PassportState
+from taskpack.core.seal import standing
+
+from .boundary import clean, line, text
+
+if TYPE_CHECKING:
+    from taskpack.core.landing import LandingReview
+    from taskpack.core.store import PackWritten, PassportSummary, StoredLuggage
+
+    from ..desk import Desk
+
+#: the encodings' names on the wire (A2A extension, reference MCP) and in the desk
+WIRE_ENCODING = {"bag": "bagit-zip", "flat": "flat"}
+
+
+def wire_encoding(name: str | None) -> str:
+    return WIRE_ENCODING.get(name or "", name or "unknown")
+
+
+def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
+    st = standing(fact, machine=machine)
+    return {
+        "n": n, "scope": fact.effective_scope, "verified": bool(fact.verified),
+        "needs_reverify": bool(fact.needs_reverify), "verified_on": line(fact.verified_on),
+        "standing": line(st.text) or "", "standing_kind": st.kind,
+        "sender_wrote": {"claim": text(fact.claim), "source": text(fact.source)},
+    }  # fmt: skip
+
+
+def ask_view(ask: Ask) -> dict[str, Any]:
+    return {
+        "id": line(ask.id), "status": ask.status or "open",
+        "answered_by": line(ask.answered_by), "answered_at": line(ask.answered_at),
+        "accept_warnings": [line(w) or "" for w in lint_accept(ask.accept, ask.what)]
+        if (ask.status or "open") == "open" else [],
+        "sender_wrote": {"what": text(ask.what), "why": text(ask.why), "accept": text(ask.accept),
+                         "answer": text(ask.answer), "to": line(ask.to)},
+    }  # fmt: skip
+
+
+def check_view(check: LandingCheck, machine: str | None = None) -> dict[str, Any]:
+    done = getattr(check, "checked_on", None)
+    return {
+        "id": line(check.id), "required": check.is_required,
+        "checked_here": bool(done) and (machine is None or done == machine),
+        "sender_wrote": {"check": text(check.check), "how_sender_suggestion": text(check.how)},
+    }  # fmt: skip
+
+
+def luggage_view(name: str, size: int, sha256: str | None) -> dict[str, Any]:
+    return {"size": int(size), "sha256": sha256, "sender_wrote": {"name": line(name) or ""}}
+
+
+def imperative_view(imp: dict[str, Any]) -> dict[str, Any]:
+    return {"place": line(imp.get("place")) or "", "cue": line(imp.get("cue")) or "",
+            "sender_wrote": {"sentence": text(imp.get("sentence")) or ""}}  # fmt: skip
+
+
+def passport_text(state: PassportState, note: str | None = None) -> dict[str, Any]:
+    return {
+        "title": text(state.title), "goal": text(state.goal),
+        "current_state": text(state.current_state),
+        "next_steps": clean(list(state.next_steps or [])),
+        "decisions": [{"what": text(d.what), "why": text(d.why)} for d in state.decisions or []],
+        "artifacts": clean(list(state.artifacts or [])),
+        "learnings": clean(list(state.learnings or [])),
+    }  # fmt: skip
+
+
+def lineage_view(lineage: Any) -> dict[str, Any]:
+    if lineage is None:
+        return {"root_id": None, "from_version": None, "chain": []}
+    data = lineage if isinstance(lineage, dict) else lineage.to_data()
+    fv = data.get("from_version")
+    return {"root_id": line(data.get("root_id")),
+            "from_version": fv if isinstance(fv, int) and not isinstance(fv, bool) else None,
+            "chain": [line(c) or "" for c in data.get("chain") or []]}  # fmt: skip
+
+
+def counts(facts: list[dict[str, Any]], asks: list[dict[str, Any]],
+           checks: list[dict[str, Any]]) -> dict[str, int]:  # fmt: skip
+    return {
+        "required_checks": sum(1 for c in checks if c["required"] and not c["checked_here"]),
+        "facts_to_reverify": sum(
+            1 for f in facts if f["standing_kind"] in ("unproven_here", "claimed_elsewhere")
+        ),
+        "open_asks": sum(1 for a in asks if a["status"] == "open"),
+    }
+
+
+# --- passports ------------------------------------------------------------------------
+
+
+def summary_view(row: PassportSummary) -> dict[str, Any]:
+    return {
+        "id": row.id, "version": row.version, "state": lifecycle.describe(row.state, row.waiting_on),
+        "open_asks": row.open_asks, "came_from": row.came_from, "updated_at": row.updated_at,
+        "sender_wrote": {"title": text(row.title)},
+    }  # fmt: skip
+
+
+def passport_view(
+    desk: Desk, lp: LocalPassport, luggage: list[StoredLuggage], moves: list[str]
+) -> dict[str, Any]:
+    ps = lp.passport
+    facts = [fact_view(n, f, desk.machine) for n, f in enumerate(ps.facts or [], 1)]
+    asks = [ask_view(a) for a in lp.asks or []]
+    checks = sorted(lp.landing_checks or [], key=lambda c: not c.is_required)
+    check_views = [check_view(c, desk.machine) for c in checks]
+    outgoing = (lp.__pydantic_extra__ or {}).get("checks_to_send") or []
+    received = lp.received if isinstance(lp.received, dict) else None
+    rec = None
+    if received:
+        origin = received.get("origin") if isinstance(received.get("origin"), dict) else {}
+        rec = {
+            "kind": line(received.get("kind")), "came_from": line(received.get("from")),
+            "packed_at": line(received.get("packed_at")), "landed_at": line(received.get("landed_at")),
+            "pack_sha256": line(received.get("pack_sha256")),
+            "written_here": bool(received.get("written_here")),
+            "imperatives": [imperative_view(i) for i in received.get("imperatives") or []
+                            if isinstance(i, dict)],
+            "sender_wrote": {"actor": line(origin.get("actor")), "machine": line(origin.get("machine")),
+                             "harness": line(origin.get("harness")), "note": text(received.get("note"))},
+        }  # fmt: skip
+    return {
+        "id": lp.id, "version": lp.version, "state": lifecycle.describe(lp.state, lp.waiting_on),
+        "came_from": "handoff" if received else "here",
+        "created_at": ps.created_at, "updated_at": ps.updated_at,
+        "counts": counts(facts, asks, check_views), "facts": facts, "asks": asks,
+        "landing_checks": check_views,
+        "checks_to_send": [check_view(LandingCheck.from_data(c)) for c in outgoing if isinstance(c, dict)],
+        "luggage": [luggage_view(x.name, x.size, x.sha256) for x in luggage],
+        "lineage": lineage_view(lp.lineage), "received": rec, "allowed_moves": moves,
+        "sender_wrote": passport_text(ps),
+    }  # fmt: skip
+
+
+# --- reviews of a pack ----------------------------------------------------------------
+
+
+def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
+    facts = [fact_view(n, f, desk.machine) for n, f in enumerate(rv.facts, 1)]
+    asks = [ask_view(a) for a in rv.asks]
+    checks = [check_view(c) for c in rv.landing_checks]  # required first already
+    for c in checks:
+        c["checked_here"] = False  # nothing in a pack is checked here yet
+    state = PassportState(title=rv.title, goal=rv.goal, current_state=rv.current_state,
+                          next_steps=list(rv.next_steps))  # fmt: skip
+    extra = getattr(rv, "decisions", None)
+    if extra:
+        state.decisions = extra
+    for name in ("artifacts", "learnings"):
+        value = getattr(rv, name, None)
+        if value:
+            setattr(state, name, value)
+    origin = rv.origin or {}
+    out: dict[str, Any] = {
+        "path": line(str(rv.path)) or "", "kind": rv.kind, "encoding": wire_encoding(rv.encoding),
+        "content_digest": rv.content_digest, "already": rv.already, "written_here": rv.written_here,
+        "counts": counts(facts, asks, checks), "landing_checks": checks,
+        "sealed": [line(s) or "" for s in rv.sealed], "facts": facts, "asks": asks,
+        "imperatives": [imperative_view(i) for i in rv.imperatives],
+        "luggage": [luggage_view(str(x.get("name")), int(x.get("size") or 0), x.get("sha256"))  # type: ignore[arg-type]
+                    for x in rv.luggage],
+        "reader_notes": [line(n) or "" for n in rv.notes], "lineage": lineage_view(rv.lineage),
+        "packed_at": line(rv.packed_at), "sender_wrote": passport_text(state),
+        "origin": {"sender_wrote": {
+            "actor": line(origin.get("actor")), "machine": line(origin.get("machine")),
+            "harness": line(origin.get("harness")), "note": text(rv.note)}},
+    }  # fmt: skip
+    if rv.kind == "receipt":
+        out |= {"receipt_target": rv.receipt_target, "target_here": rv.target_here,
+                "would_answer": list(rv.would_answer), "would_adopt": list(rv.would_adopt)}  # fmt: skip
+    else:
+        out["initial_state"] = rv.initial_state
+    return out
+
+
+# --- the outbox -----------------------------------------------------------------------
+
+
+def outbox_view(e: PackWritten) -> dict[str, Any]:
+    return {
+        "seq": e.seq, "written_at": e.written_at, "passport_id": e.passport_id,
+        "version": e.version, "kind": e.kind,
+        "encoding": wire_encoding(e.encoding) if e.encoding else None, "path": line(e.path),
+        "content_digest": e.sha256, "file_sha256": e.file_sha256, "size": e.size, "via": e.via,
+        "asks": [line(a) or "" for a in e.asks],
+        "sender_wrote": {"to": line(e.to), "passport_as_packed": clean(e.stub or {})},
+    }  # fmt: skip
