@@ -268,6 +268,7 @@ class MainWindow(QMainWindow):
         self.passport_view = PassportView()
         pv = self.passport_view
         pv.move_requested.connect(self.move_current)
+        pv.take_on_requested.connect(self.take_on_current)
         pv.result_requested.connect(self.return_result)
         pv.export_requested.connect(self.export_current)
         pv.restore_requested.connect(self.restore_fact)
@@ -880,6 +881,13 @@ class MainWindow(QMainWindow):
             return
         self._desk_call(tr("Moving…"), lambda: self.desk.move(pid, state, waiting_on),
                         done_note=tr("Moved to {state}.").format(state=state_label(state, waiting_on)))  # fmt: skip
+
+    def take_on_current(self) -> None:
+        pid = self._current_id()
+        if pid is None:
+            return
+        self._desk_call(tr("Taking it on…"), lambda: ops.take_on(self.desk, pid, lambda d, t: None, lambda: False),
+                        done_note=tr("You took this on: it is {state}.").format(state=state_label("working")))  # fmt: skip
 
     def return_result(self) -> None:
         pid = self._current_id()

@@ -8,6 +8,7 @@ asks", "incoming only".
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from taskpack.core import lifecycle
 from taskpack.core.store import utc_now
 
 from .i18n import tr
-from .ops import PassportRow
+from .ops import TAKE_ON_WHY, PassportRow
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -66,17 +67,48 @@ def row_state(row: Row) -> str:
 
 
 def state_label(state: str, waiting_on: str | None = None) -> str:
+    """Where a task stands, in plain words (never the protocol's internal names)."""
+    if state == "waiting":
+        return {"owner_approval": tr("needs your approval"), "human": tr("waiting on a person"),
+                "agent": tr("waiting on an agent")}.get(waiting_on or "", tr("on hold"))  # fmt: skip
     names = {
-        "requested": tr("requested"), "routed": tr("routed"), "accepted": tr("accepted"),
-        "working": tr("working"), "waiting": tr("waiting"), "verifying": tr("verifying"),
-        "approval": tr("approval"), "completed": tr("completed"), "rejected": tr("rejected"),
-        "cancelled": tr("cancelled"), INCOMING: tr("incoming"), SENT: tr("sent by you"),
+        "requested": tr("just arrived"), "routed": tr("ready to be taken on"),
+        "accepted": tr("taken on, not started"), "working": tr("in progress"),
+        "verifying": tr("result being checked"), "approval": tr("waiting for sign-off"),
+        "completed": tr("done"), "rejected": tr("declined"), "cancelled": tr("cancelled"),
+        INCOMING: tr("incoming"), SENT: tr("sent by you"),
     }  # fmt: skip
-    text = names.get(state, state)
-    if state == "waiting" and waiting_on:
-        text = {"owner_approval": tr("needs your approval"), "human": tr("waiting on a person"),
-                "agent": tr("waiting on an agent")}.get(waiting_on, f"{text} ({waiting_on})")  # fmt: skip
-    return text
+    return names.get(state, state)
+
+
+def described_label(text: str) -> str:
+    """`lifecycle.describe` output (``waiting[human]``, ``working``) in plain words."""
+    m = re.fullmatch(r"(\w+)(?:\[(\w+)\])?", text.strip())
+    return state_label(m.group(1), m.group(2)) if m else text
+
+
+def why_label(why: str) -> str:
+    """The state table's reason for a move (`lifecycle.MOVES`), translated."""
+    return {
+        "the gate allows it": tr("the sender is on your allow list"),
+        "the gate holds it for the owner": tr("held for your approval"),
+        "the owner approves": tr("you approved it"),
+        "the owner denies": tr("you denied it"),
+        "the assignee takes it on": tr("you took it on"),
+        "the assignee declines": tr("you declined it"),
+        "work starts": tr("work started"),
+        "paused for a person's or an agent's answer": tr("paused for an answer"),
+        "the answer came": tr("the answer came"),
+        "a result with evidence was returned": tr("a result with evidence was returned"),
+        "the evidence holds": tr("the evidence holds"),
+        "verified work waits for sign-off": tr("checked work waits for sign-off"),
+        "the evidence fails": tr("the evidence does not hold"),
+        "signed off": tr("signed off"),
+        "changes were asked for": tr("changes were asked for"),
+        "sign-off refused": tr("sign-off refused"),
+        "withdrawn before it finished": tr("withdrawn before it finished"),
+        TAKE_ON_WHY: tr("taken on here by its owner, who also does the work"),
+    }.get(why, why)
 
 
 def short_time(stamp: str) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from taskpack.app.desk import Desk, MoveOption
+from taskpack.core import lifecycle
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
@@ -92,6 +93,39 @@ def land(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> 
 
 def merge(desk: Desk, path: Path, into: str, progress: Progress, cancelled: CancelCheck) -> MergeOutcome:
     return desk.merge_receipt(path, into, progress=progress, cancel=cancelled)
+
+
+# --- lifecycle --------------------------------------------------------------------------
+
+#: the history's reason for each move "Take this on" makes
+TAKE_ON_WHY = "taken on by the owner, who is also the assignee"
+
+_TAKE_ON = {
+    ("requested", None): ("routed", "accepted", "working"),
+    ("waiting", "owner_approval"): ("routed", "accepted", "working"),
+    ("routed", None): ("accepted", "working"),
+    ("accepted", None): ("working",),
+}
+
+
+def take_on_path(state: str, waiting_on: str | None) -> list[str]:
+    """The moves that take a task from here to `working` for a person who is both its owner
+    (who approves) and its assignee (who accepts and starts); [] when there is none.
+    Each step is checked against the state table."""
+    steps = list(_TAKE_ON.get((state, waiting_on if state == "waiting" else None), ()))
+    here: tuple[str, str | None] = (state, waiting_on)
+    for target in steps:
+        lifecycle.check_move(*here, target)
+        here = (target, None)
+    return steps
+
+
+def take_on(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> LocalPassport:
+    """Make the moves of `take_on_path` one by one: each checked, each in the history."""
+    lp = desk.get(passport_id)
+    for target in take_on_path(lp.state, lp.waiting_on):
+        lp = desk.move(passport_id, target, why=TAKE_ON_WHY, expected_version=lp.version)
+    return lp
 
 
 # --- packing ----------------------------------------------------------------------------

@@ -31,8 +31,8 @@ from taskpack.core.model import LandingCheck
 from .asks_form import AsksForm
 from .i18n import tr
 from .jobs import human_size
-from .models import state_label
-from .ops import Detail, is_sealed, sender_of
+from .models import described_label, state_label, why_label
+from .ops import Detail, is_sealed, sender_of, take_on_path
 from .review_view import check_widget, fact_widget
 from .widgets import (
     Banner,
@@ -55,10 +55,10 @@ def move_label(state: str, waiting_on: str | None, opt: MoveOption) -> str:
     if opt.state == "cancelled":
         return tr("Cancel task")
     if state == "waiting" and waiting_on == "owner_approval":
-        return {"routed": tr("Approve"), "rejected": tr("Deny")}.get(opt.state, opt.label)
+        return {"routed": tr("Approve"), "rejected": tr("Deny")}.get(opt.state, state_label(opt.state, opt.waiting_on))
     if opt.state == "waiting":
         return {"human": tr("Hold: wait for a person"), "agent": tr("Hold: wait for an agent"),
-                "owner_approval": tr("Hold for approval")}.get(opt.waiting_on or "", opt.label)  # fmt: skip
+                "owner_approval": tr("Hold for approval")}.get(opt.waiting_on or "", state_label(opt.state, opt.waiting_on))  # fmt: skip
     labels = {
         ("requested", "routed"): tr("Route"),
         ("routed", "accepted"): tr("Accept"),
@@ -73,7 +73,7 @@ def move_label(state: str, waiting_on: str | None, opt: MoveOption) -> str:
         ("approval", "working"): tr("Ask for changes"),
         ("approval", "rejected"): tr("Refuse sign-off"),
     }
-    return labels.get((state, opt.state), opt.label)
+    return labels.get((state, opt.state), state_label(opt.state, opt.waiting_on))
 
 
 def export_label(kind: str, mode: str) -> str:
@@ -88,6 +88,7 @@ def export_label(kind: str, mode: str) -> str:
 
 class PassportView(QWidget):
     move_requested = Signal(str, object)  # state, waiting_on
+    take_on_requested = Signal()
     result_requested = Signal()
     export_requested = Signal(str, str)  # kind, mode
     restore_requested = Signal(int)
@@ -171,10 +172,19 @@ class PassportView(QWidget):
         clear_layout(self.actions_bar)
         self.move_buttons = {}
         lp = detail.passport
+        if len(take_on_path(lp.state, lp.waiting_on)) > 1:  # you own it and you do it: one click
+            b = QPushButton(tr("Take this on"))
+            b.setToolTip(tr("Approve it, accept it and start work in one go. Each step is checked "
+                            "and recorded in the history."))  # fmt: skip
+            b.setDefault(True)
+            b.clicked.connect(lambda _c=False: self.take_on_requested.emit())
+            self.move_buttons["take_on"] = b
+            self.actions_bar.addWidget(b)
         for opt in detail.moves:
             label = move_label(lp.state, lp.waiting_on, opt)
             b = QPushButton(label)
-            b.setToolTip(tr("Move to {state}: {why}").format(state=opt.label, why=opt.why))
+            b.setToolTip(tr("Moves it to “{state}”: {why}.").format(
+                state=state_label(opt.state, opt.waiting_on), why=why_label(opt.why)))  # fmt: skip
             if opt.state == "verifying":
                 b.clicked.connect(lambda _c=False: self.result_requested.emit())
             else:
@@ -364,6 +374,10 @@ def history_detail(detail: dict[str, Any]) -> str:
     for key in ("from", "to", "why", "file", "kind", "fact", "claim", "ask", "status", "answered"):
         if key in detail and detail[key] not in (None, "", []):
             value = detail[key]
+            if key in ("from", "to") and isinstance(value, str):
+                value = described_label(value)
+            elif key == "why" and isinstance(value, str):
+                value = why_label(value)
             if isinstance(value, list):
                 value = ", ".join(map(str, value))
             parts.append(f"{key}: {value}")

@@ -4,57 +4,57 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="305" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="291" />
+      <location filename="../../ui/main_window.py" line="292" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="303" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="300" />
+      <location filename="../../ui/main_window.py" line="301" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="294" />
+      <location filename="../../ui/main_window.py" line="295" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="292" />
+      <location filename="../../ui/main_window.py" line="293" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
+      <location filename="../../ui/main_window.py" line="299" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="302" />
+      <location filename="../../ui/main_window.py" line="303" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="296" />
+      <location filename="../../ui/main_window.py" line="297" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="299" />
+      <location filename="../../ui/main_window.py" line="300" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -84,7 +84,7 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="947" />
+      <location filename="../../ui/main_window.py" line="955" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -94,47 +94,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1028" />
+      <location filename="../../ui/main_window.py" line="1036" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1028" />
+      <location filename="../../ui/main_window.py" line="1036" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="893" />
+      <location filename="../../ui/main_window.py" line="901" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1110" />
+      <location filename="../../ui/main_window.py" line="1118" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1112" />
+      <location filename="../../ui/main_window.py" line="1120" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1104" />
+      <location filename="../../ui/main_window.py" line="1112" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1106" />
+      <location filename="../../ui/main_window.py" line="1114" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1108" />
+      <location filename="../../ui/main_window.py" line="1116" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1152" />
+      <location filename="../../ui/main_window.py" line="1160" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -144,32 +144,32 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="952" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="940" />
+      <location filename="../../ui/main_window.py" line="948" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="948" />
+      <location filename="../../ui/main_window.py" line="956" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="936" />
+      <location filename="../../ui/main_window.py" line="944" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="252" />
+      <location filename="../../ui/passport_view.py" line="262" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="254" />
+      <location filename="../../ui/passport_view.py" line="264" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -179,12 +179,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="253" />
+      <location filename="../../ui/passport_view.py" line="263" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="255" />
+      <location filename="../../ui/passport_view.py" line="265" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -205,17 +205,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="816" />
+      <location filename="../../ui/main_window.py" line="817" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="324" />
+      <location filename="../../ui/main_window.py" line="325" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="939" />
+      <location filename="../../ui/main_window.py" line="947" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -240,8 +240,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="331" />
-      <location filename="../../ui/main_window.py" line="509" />
+      <location filename="../../ui/main_window.py" line="332" />
+      <location filename="../../ui/main_window.py" line="510" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -251,19 +251,24 @@
       <translation>批准</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="177" />
+      <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
+      <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
+    </message>
+    <message>
       <location filename="../../ui/passport_view.py" line="73" />
       <source>Ask for changes</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="156" />
-      <location filename="../../ui/passport_view.py" line="122" />
-      <location filename="../../ui/passport_view.py" line="148" />
+      <location filename="../../ui/models.py" line="188" />
+      <location filename="../../ui/passport_view.py" line="123" />
+      <location filename="../../ui/passport_view.py" line="149" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="148" />
+      <location filename="../../ui/passport_view.py" line="149" />
       <source>Asks ({n} open)</source>
       <translation>提问（{n} 个未答）</translation>
     </message>
@@ -285,12 +290,12 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="657" />
+      <location filename="../../ui/main_window.py" line="658" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="952" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -351,7 +356,7 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="225" />
+      <location filename="../../ui/passport_view.py" line="235" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -366,7 +371,7 @@
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -376,7 +381,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="736" />
+      <location filename="../../ui/main_window.py" line="737" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -386,13 +391,13 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="265" />
+      <location filename="../../ui/passport_view.py" line="275" />
       <location filename="../../ui/review_view.py" line="253" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="426" />
+      <location filename="../../ui/main_window.py" line="427" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -402,7 +407,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="925" />
+      <location filename="../../ui/main_window.py" line="933" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -417,17 +422,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="879" />
+      <location filename="../../ui/main_window.py" line="880" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="877" />
+      <location filename="../../ui/main_window.py" line="878" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="891" />
+      <location filename="../../ui/main_window.py" line="899" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -442,32 +447,32 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="890" />
+      <location filename="../../ui/main_window.py" line="898" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="129" />
+      <location filename="../../ui/passport_view.py" line="130" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="189" />
+      <location filename="../../ui/models.py" line="221" />
       <source>File</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1013" />
+      <location filename="../../ui/main_window.py" line="1021" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="247" />
+      <location filename="../../ui/passport_view.py" line="257" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="156" />
+      <location filename="../../ui/models.py" line="188" />
       <source>From</source>
       <translation>来自</translation>
     </message>
@@ -477,13 +482,13 @@
       <translation>来自 {sender}，打包于 {when}（{encoding}）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="286" />
+      <location filename="../../ui/passport_view.py" line="296" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="967" />
-      <location filename="../../ui/passport_view.py" line="213" />
+      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/passport_view.py" line="223" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
@@ -493,29 +498,29 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="161" />
+      <location filename="../../ui/passport_view.py" line="162" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="72" />
-      <location filename="../../ui/models.py" line="189" />
+      <location filename="../../ui/models.py" line="221" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="200" />
+      <location filename="../../ui/passport_view.py" line="210" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="338" />
+      <location filename="../../ui/main_window.py" line="339" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="124" />
+      <location filename="../../ui/passport_view.py" line="125" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -540,17 +545,17 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="941" />
+      <location filename="../../ui/main_window.py" line="949" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="340" />
+      <location filename="../../ui/main_window.py" line="341" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="239" />
+      <location filename="../../ui/passport_view.py" line="249" />
       <location filename="../../ui/review_view.py" line="296" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -577,7 +582,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="670" />
+      <location filename="../../ui/main_window.py" line="671" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -588,12 +593,12 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="687" />
+      <location filename="../../ui/main_window.py" line="688" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="697" />
+      <location filename="../../ui/main_window.py" line="698" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -603,18 +608,18 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="164" />
+      <location filename="../../ui/passport_view.py" line="165" />
       <location filename="../../ui/review_view.py" line="196" />
       <source>Lineage: {chain}</source>
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="892" />
+      <location filename="../../ui/main_window.py" line="900" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="123" />
+      <location filename="../../ui/passport_view.py" line="124" />
       <source>Luggage</source>
       <translation>随附文件</translation>
     </message>
@@ -639,27 +644,27 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="722" />
+      <location filename="../../ui/main_window.py" line="723" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="177" />
-      <source>Move to {state}: {why}</source>
-      <translation>转到 {state}：{why}</translation>
-    </message>
-    <message>
-      <location filename="../../ui/main_window.py" line="882" />
+      <location filename="../../ui/main_window.py" line="883" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="878" />
+      <location filename="../../ui/passport_view.py" line="186" />
+      <source>Moves it to “{state}”: {why}.</source>
+      <translation>将它改为“{state}”：{why}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="879" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="881" />
+      <location filename="../../ui/main_window.py" line="882" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -669,8 +674,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="966" />
-      <location filename="../../ui/main_window.py" line="976" />
+      <location filename="../../ui/main_window.py" line="974" />
+      <location filename="../../ui/main_window.py" line="984" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -680,17 +685,17 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="715" />
+      <location filename="../../ui/main_window.py" line="716" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="948" />
+      <location filename="../../ui/main_window.py" line="956" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="304" />
+      <location filename="../../ui/passport_view.py" line="314" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -705,17 +710,17 @@
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="312" />
+      <location filename="../../ui/passport_view.py" line="322" />
       <source>No luggage.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="604" />
+      <location filename="../../ui/main_window.py" line="605" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="394" />
+      <location filename="../../ui/main_window.py" line="395" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -741,7 +746,7 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="435" />
+      <location filename="../../ui/main_window.py" line="436" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -751,12 +756,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="293" />
+      <location filename="../../ui/main_window.py" line="294" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -771,7 +776,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -802,13 +807,13 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/main_window.py" line="936" />
+      <location filename="../../ui/main_window.py" line="944" />
       <location filename="../../ui/review_view.py" line="106" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="248" />
+      <location filename="../../ui/passport_view.py" line="258" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -818,34 +823,34 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="468" />
+      <location filename="../../ui/main_window.py" line="469" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="857" />
+      <location filename="../../ui/main_window.py" line="858" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="656" />
+      <location filename="../../ui/main_window.py" line="657" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="277" />
+      <location filename="../../ui/main_window.py" line="278" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="72" />
-      <location filename="../../ui/models.py" line="189" />
+      <location filename="../../ui/models.py" line="221" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="200" />
+      <location filename="../../ui/passport_view.py" line="210" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -860,22 +865,22 @@
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="364" />
+      <location filename="../../ui/main_window.py" line="365" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="577" />
+      <location filename="../../ui/main_window.py" line="578" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="942" />
+      <location filename="../../ui/main_window.py" line="950" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="265" />
+      <location filename="../../ui/passport_view.py" line="275" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。</translation>
     </message>
@@ -885,7 +890,7 @@
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="910" />
+      <location filename="../../ui/main_window.py" line="918" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -898,29 +903,29 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="910" />
+      <location filename="../../ui/main_window.py" line="918" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="915" />
-      <location filename="../../ui/passport_view.py" line="282" />
+      <location filename="../../ui/main_window.py" line="923" />
+      <location filename="../../ui/passport_view.py" line="292" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="290" />
-      <location filename="../../ui/passport_view.py" line="296" />
+      <location filename="../../ui/passport_view.py" line="300" />
+      <location filename="../../ui/passport_view.py" line="306" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="917" />
+      <location filename="../../ui/main_window.py" line="925" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="903" />
+      <location filename="../../ui/main_window.py" line="911" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -930,7 +935,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="888" />
+      <location filename="../../ui/main_window.py" line="896" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -940,12 +945,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="230" />
+      <location filename="../../ui/passport_view.py" line="240" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="900" />
+      <location filename="../../ui/main_window.py" line="908" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -960,7 +965,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="314" />
+      <location filename="../../ui/passport_view.py" line="324" />
       <location filename="../../ui/review_view.py" line="310" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -981,7 +986,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="816" />
+      <location filename="../../ui/main_window.py" line="817" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1001,7 +1006,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="924" />
+      <location filename="../../ui/main_window.py" line="932" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1011,32 +1016,32 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="820" />
+      <location filename="../../ui/main_window.py" line="821" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1148" />
+      <location filename="../../ui/main_window.py" line="1156" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="819" />
+      <location filename="../../ui/main_window.py" line="820" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="926" />
+      <location filename="../../ui/main_window.py" line="934" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="945" />
+      <location filename="../../ui/main_window.py" line="953" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="318" />
+      <location filename="../../ui/main_window.py" line="319" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1051,12 +1056,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无需批准即可分派的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="191" />
+      <location filename="../../ui/models.py" line="223" />
       <source>Sent handoff</source>
       <translation>已发出的交接</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="191" />
+      <location filename="../../ui/models.py" line="223" />
       <source>Sent receipt</source>
       <translation>已发出的回执</translation>
     </message>
@@ -1071,7 +1076,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1144" />
+      <location filename="../../ui/main_window.py" line="1152" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1107,17 +1112,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1077" />
+      <location filename="../../ui/main_window.py" line="1085" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="156" />
+      <location filename="../../ui/models.py" line="188" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1077" />
+      <location filename="../../ui/main_window.py" line="1085" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1127,12 +1132,22 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="367" />
+      <location filename="../../ui/main_window.py" line="368" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1152" />
+      <location filename="../../ui/passport_view.py" line="176" />
+      <source>Take this on</source>
+      <translation>由我来做</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="889" />
+      <source>Taking it on…</source>
+      <translation>正在接手…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1160" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1153,7 +1168,7 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="416" />
+      <location filename="../../ui/main_window.py" line="417" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1183,7 +1198,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1008" />
+      <location filename="../../ui/main_window.py" line="1016" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1202,17 +1217,17 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="711" />
+      <location filename="../../ui/main_window.py" line="712" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="713" />
+      <location filename="../../ui/main_window.py" line="714" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="943" />
+      <location filename="../../ui/main_window.py" line="951" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1222,7 +1237,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="240" />
+      <location filename="../../ui/passport_view.py" line="250" />
       <location filename="../../ui/review_view.py" line="297" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1233,7 +1248,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="220" />
+      <location filename="../../ui/passport_view.py" line="230" />
       <location filename="../../ui/review_view.py" line="189" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1249,7 +1264,7 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="918" />
+      <location filename="../../ui/main_window.py" line="926" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1279,7 +1294,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="689" />
+      <location filename="../../ui/main_window.py" line="690" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1294,23 +1309,23 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="709" />
+      <location filename="../../ui/main_window.py" line="710" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="185" />
+      <location filename="../../ui/passport_view.py" line="195" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="967" />
-      <location filename="../../ui/models.py" line="156" />
+      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/models.py" line="188" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="156" />
+      <location filename="../../ui/models.py" line="188" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -1320,17 +1335,17 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="392" />
+      <location filename="../../ui/main_window.py" line="393" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="946" />
+      <location filename="../../ui/main_window.py" line="954" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -1345,43 +1360,43 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="938" />
+      <location filename="../../ui/main_window.py" line="946" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="277" />
+      <location filename="../../ui/passport_view.py" line="287" />
       <location filename="../../ui/review_view.py" line="266" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="382" />
+      <location filename="../../ui/main_window.py" line="383" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="940" />
+      <location filename="../../ui/main_window.py" line="948" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="889" />
+      <location filename="../../ui/main_window.py" line="897" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="216" />
+      <location filename="../../ui/passport_view.py" line="226" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
@@ -1397,12 +1412,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="937" />
+      <location filename="../../ui/main_window.py" line="945" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="425" />
+      <location filename="../../ui/main_window.py" line="426" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1412,7 +1427,12 @@ Store: {home}</source>
       <translation>写一个满足上面标准的回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="430" />
+      <location filename="../../ui/main_window.py" line="890" />
+      <source>You took this on: it is {state}.</source>
+      <translation>你已接手：现在是“{state}”。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="431" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1427,9 +1447,9 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="70" />
-      <source>accepted</source>
-      <translation>已接受</translation>
+      <location filename="../../ui/models.py" line="102" />
+      <source>a result with evidence was returned</source>
+      <translation>已交回带证据的结果</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="185" />
@@ -1453,27 +1473,22 @@ Store: {home}</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="72" />
-      <source>approval</source>
-      <translation>待签收</translation>
-    </message>
-    <message>
-      <location filename="../../ui/passport_view.py" line="355" />
+      <location filename="../../ui/passport_view.py" line="365" />
       <source>ask added</source>
       <translation>添加了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="364" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="78" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="197" />
+      <location filename="../../ui/models.py" line="229" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -1483,24 +1498,39 @@ Store: {home}</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="358" />
+      <location filename="../../ui/models.py" line="107" />
+      <source>changes were asked for</source>
+      <translation>要求修改</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="104" />
+      <source>checked work waits for sign-off</source>
+      <translation>核验过的工作等待签字</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="368" />
       <source>checkpoint</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="72" />
-      <source>completed</source>
-      <translation>已完成</translation>
-    </message>
-    <message>
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/passport_view.py" line="363" />
       <source>created</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="358" />
+      <location filename="../../ui/passport_view.py" line="368" />
       <source>decision</source>
       <translation>决定</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="78" />
+      <source>declined</source>
+      <translation>已拒绝</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="78" />
+      <source>done</source>
+      <translation>已完成</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="30" />
@@ -1508,7 +1538,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="389" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -1518,7 +1548,7 @@ Store: {home}</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="355" />
+      <location filename="../../ui/passport_view.py" line="365" />
       <source>fact added</source>
       <translation>添加了事实</translation>
     </message>
@@ -1528,28 +1558,43 @@ Store: {home}</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="243" />
+      <location filename="../../ui/models.py" line="94" />
+      <source>held for your approval</source>
+      <translation>等待你批准</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="76" />
+      <source>in progress</source>
+      <translation>进行中</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="253" />
       <location filename="../../ui/review_view.py" line="300" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="79" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/models.py" line="75" />
+      <source>just arrived</source>
+      <translation>刚到达</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="363" />
       <source>landed</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="356" />
+      <location filename="../../ui/passport_view.py" line="366" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="357" />
+      <location filename="../../ui/passport_view.py" line="367" />
       <source>luggage added</source>
       <translation>添加了随附文件</translation>
     </message>
@@ -1559,22 +1604,22 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="941" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="364" />
       <source>moved</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="77" />
+      <location filename="../../ui/models.py" line="72" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="356" />
+      <location filename="../../ui/passport_view.py" line="366" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
     </message>
@@ -1599,6 +1644,11 @@ Store: {home}</source>
       <translation>未验证</translation>
     </message>
     <message>
+      <location filename="../../ui/models.py" line="73" />
+      <source>on hold</source>
+      <translation>暂停中</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="30" />
       <source>open</source>
       <translation>未答</translation>
@@ -1614,14 +1664,24 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="934" />
+      <location filename="../../ui/main_window.py" line="942" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="355" />
+      <location filename="../../ui/passport_view.py" line="365" />
       <source>packed</source>
       <translation>已打包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="100" />
+      <source>paused for an answer</source>
+      <translation>暂停，等待回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="75" />
+      <source>ready to be taken on</source>
+      <translation>可以接手</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="57" />
@@ -1629,19 +1689,9 @@ Store: {home}</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/passport_view.py" line="363" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
-    </message>
-    <message>
-      <location filename="../../ui/models.py" line="72" />
-      <source>rejected</source>
-      <translation>已拒绝</translation>
-    </message>
-    <message>
-      <location filename="../../ui/models.py" line="70" />
-      <source>requested</source>
-      <translation>已请求</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="89" />
@@ -1649,19 +1699,29 @@ Store: {home}</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="357" />
+      <location filename="../../ui/models.py" line="77" />
+      <source>result being checked</source>
+      <translation>结果核验中</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="367" />
       <source>result returned</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="70" />
-      <source>routed</source>
-      <translation>已分派</translation>
-    </message>
-    <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="79" />
       <source>sent by you</source>
       <translation>由你发出</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="108" />
+      <source>sign-off refused</source>
+      <translation>拒绝签字</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="106" />
+      <source>signed off</source>
+      <translation>已签字</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="45" />
@@ -1672,6 +1732,31 @@ Store: {home}</source>
       <location filename="../../ui/review_view.py" line="65" />
       <source>source: {who}</source>
       <translation>来源：{who}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="110" />
+      <source>taken on here by its owner, who also does the work</source>
+      <translation>由负责人在这里接手，并由其本人完成</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="76" />
+      <source>taken on, not started</source>
+      <translation>已接手，未开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="101" />
+      <source>the answer came</source>
+      <translation>回答已到</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="105" />
+      <source>the evidence does not hold</source>
+      <translation>证据不成立</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="103" />
+      <source>the evidence holds</source>
+      <translation>证据成立</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="145" />
@@ -1689,6 +1774,11 @@ Store: {home}</source>
       <translation>邮件程序无法启动</translation>
     </message>
     <message>
+      <location filename="../../ui/models.py" line="93" />
+      <source>the sender is on your allow list</source>
+      <translation>发送者在你的允许名单上</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="47" />
       <source>to</source>
       <translation>给</translation>
@@ -1699,12 +1789,12 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="941" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="281" />
+      <location filename="../../ui/passport_view.py" line="291" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -1719,39 +1809,59 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="71" />
-      <source>verifying</source>
-      <translation>核验中</translation>
-    </message>
-    <message>
-      <location filename="../../ui/models.py" line="71" />
-      <source>waiting</source>
-      <translation>等待中</translation>
-    </message>
-    <message>
       <location filename="../../ui/models.py" line="77" />
+      <source>waiting for sign-off</source>
+      <translation>等待签字</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="72" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="78" />
+      <location filename="../../ui/models.py" line="73" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="527" />
+      <location filename="../../ui/main_window.py" line="528" />
       <source>watching {n} folders</source>
       <translation>正在监视 {n} 个文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="71" />
-      <source>working</source>
-      <translation>进行中</translation>
+      <location filename="../../ui/models.py" line="109" />
+      <source>withdrawn before it finished</source>
+      <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="202" />
+      <location filename="../../ui/models.py" line="99" />
+      <source>work started</source>
+      <translation>工作已开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="234" />
       <source>you</source>
       <translation>你</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="95" />
+      <source>you approved it</source>
+      <translation>你批准了</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="98" />
+      <source>you declined it</source>
+      <translation>你拒绝了</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="96" />
+      <source>you denied it</source>
+      <translation>你否决了</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="97" />
+      <source>you took it on</source>
+      <translation>你接手了</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="47" />
@@ -1769,7 +1879,7 @@ Store: {home}</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="653" />
+      <location filename="../../ui/main_window.py" line="654" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -1779,7 +1889,7 @@ Store: {home}</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1039" />
+      <location filename="../../ui/main_window.py" line="1047" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -1789,17 +1899,17 @@ Store: {home}</source>
       <translation>{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="525" />
+      <location filename="../../ui/main_window.py" line="526" />
       <source>{n} passports, {m} incoming</source>
       <translation>{n} 本护照，{m} 个新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="691" />
+      <location filename="../../ui/main_window.py" line="692" />
       <source>{n} required checks are first in its Overview.</source>
       <translation>{n} 项必需检查排在它的概览最前面。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="613" />
+      <location filename="../../ui/main_window.py" line="614" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -1814,14 +1924,18 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1029" />
+      <location filename="../../ui/main_window.py" line="1037" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="364" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
+    </message>
+    <message>
+      <source>Move to {state}: {why}</source>
+      <translation type="vanished">转到 {state}：{why}</translation>
     </message>
     <message>
       <source>No mail client could be opened. The file is at {path}.</source>
@@ -1830,6 +1944,42 @@ Store: {home}</source>
     <message>
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
       <translation type="vanished">设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
+    </message>
+    <message>
+      <source>accepted</source>
+      <translation type="vanished">已接受</translation>
+    </message>
+    <message>
+      <source>approval</source>
+      <translation type="vanished">待签收</translation>
+    </message>
+    <message>
+      <source>completed</source>
+      <translation type="vanished">已完成</translation>
+    </message>
+    <message>
+      <source>rejected</source>
+      <translation type="vanished">已拒绝</translation>
+    </message>
+    <message>
+      <source>requested</source>
+      <translation type="vanished">已请求</translation>
+    </message>
+    <message>
+      <source>routed</source>
+      <translation type="vanished">已分派</translation>
+    </message>
+    <message>
+      <source>verifying</source>
+      <translation type="vanished">核验中</translation>
+    </message>
+    <message>
+      <source>waiting</source>
+      <translation type="vanished">等待中</translation>
+    </message>
+    <message>
+      <source>working</source>
+      <translation type="vanished">进行中</translation>
     </message>
   </context>
 </TS>

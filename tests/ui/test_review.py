@@ -148,10 +148,10 @@ def test_only_allowed_moves_are_offered(tmp_path: Path, qtbot: QtBot, make_desk,
     def offered() -> list[str]:
         return [b.text() for b in view.move_buttons.values()]
 
-    assert offered() == ["Approve", "Deny", "Cancel task"]  # waiting on the owner's approval
+    assert offered() == ["Take this on", "Approve", "Deny", "Cancel task"]  # waiting on the owner's approval
     view.move_buttons["routed"].click()
     settle(qtbot, window)
-    assert offered() == ["Accept", "Decline", "Cancel task"]
+    assert offered() == ["Take this on", "Accept", "Decline", "Cancel task"]
     view.move_buttons["accepted"].click()
     settle(qtbot, window)
     assert offered() == ["Start", "Cancel task"]
