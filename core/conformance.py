@@ -21,7 +21,7 @@ from . import bag, canonical
 from .errors import FormatError, LimitExceeded, PackError, UnsafeEntry
 from .luggage import LuggageItem
 from .pack import OpenedPack, open_pack
-from .refusals import StreamScanner, check_asks, scan_value
+from .refusals import LuggageScan, check_asks, scan_value
 from .seal import unsealed_facts
 
 REQUIREMENTS = {
@@ -164,11 +164,13 @@ def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
         elif f.rule == "transcript":
             reasons["C8"].append(str(f))
     # one pass over the luggage: C1 digests, C7/C8 scan, C9 text rule (flat)
-    scanners = {i.name: StreamScanner(i.name) for i in opened.luggage}
+    scan = LuggageScan()  # the writer's scanner too: one archive budget for the pack
+    for i in opened.luggage:
+        scan.file(i.name)
     texts = {i.name: canonical.TextEligibility() for i in opened.luggage} if opened.encoding != "bag" else {}
 
     def on_chunk(item: LuggageItem, chunk: bytes) -> None:
-        scanners[item.name].feed(chunk)
+        scan.feed(item.name, chunk)
         if texts:
             texts[item.name].feed(chunk)
 
@@ -176,9 +178,8 @@ def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
         on_chunk, progress=progress, cancel=cancel,
         on_error=lambda item, exc: reasons["C1"].append(exc.message),
     )  # fmt: skip
-    for scanner in scanners.values():
-        for f in scanner.finish():
-            reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
+    for f in scan.finish():
+        reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
     eligible = {name: t.finish() for name, t in texts.items()}
     reasons["C9"] += _round_trip(opened, eligible)
     checks = [Check(cid, req, not reasons[cid], reasons[cid]) for cid, req in REQUIREMENTS.items()]

@@ -17,7 +17,7 @@ from .errors import Refused
 from .luggage import LuggageSource
 from .model import PackObject
 from .pack import encoding_for, luggage_of, open_pack
-from .refusals import StreamScanner, scan_pack_object
+from .refusals import LuggageScan, scan_pack_object
 from .seal import seal_facts
 from .writer import WriteResult, write_pack
 
@@ -44,16 +44,13 @@ def make_pack(
     findings = scan_pack_object(data)
     if findings:
         raise Refused(findings)
-    scanners: dict[str, StreamScanner] = {}
+    scan = LuggageScan()  # the judge's scanner too (C7, C8): one budget for the pack
 
     def tap(name: str, chunk: bytes) -> None:
-        scanner = scanners.get(name)
-        if scanner is None:
-            scanner = scanners[name] = StreamScanner(name)
-        scanner.feed(chunk)
+        scan.feed(name, chunk)
 
     def judge_luggage() -> None:
-        found = [f for s in scanners.values() for f in s.finish()]
+        found = scan.finish()
         if found:
             raise Refused(found)
 

@@ -38,7 +38,9 @@ Decisions worth knowing
   the real format guarantees it), and must not contain ``EXAMPLE``/``xxxx``, so
   documentation placeholders such as ``AKIAIOSFODNN7EXAMPLE`` pass.
 * A private key block is the ``-----BEGIN … PRIVATE KEY-----`` line *followed by key
-  material*; the header alone (as in documentation) is not a key.
+  material*, or a complete block (base64 lines of any length, then the matching ``END``
+  line); the header alone, or a body of ``...`` (as in documentation), is not a key. A
+  PuTTY ``.ppk`` key is its header lines followed by key material.
 * A transcript needs two turns of two different roles (user / assistant / system) within
   64 KiB of each other, each at the start of the value or of a line (``User:``,
   ``**User**:``, ``> User:``, ``Q:``/``A:``, ``用户：``…; an ASCII colon must be followed
@@ -46,8 +48,11 @@ Decisions worth knowing
   an object whose ``content``/``text``/``parts`` is a literal, or under ``"author": {``
   (ChatGPT export), or as ``"sender": "human"`` (Claude export). Code that builds one
   message around a variable is not a transcript.
-* Archives (``.zip``, ``.gz``, recognised by their first bytes) are inflated in memory, at
-  most two levels deep, 256 MiB in all and 65,536 members per archive; past a bound we
+* What luggage holds is looked into as it streams past (``scan/archives.py``): ZIP
+  (stored, deflate, bzip2, LZMA members; data descriptors; a zip after a stub or a byte),
+  gzip, bzip2, xz, ``.lzma``, zlib, tar, and UTF-16/32 text, up to 16 levels deep. One
+  budget per *pack* (``LuggageScan``, shared by the writer and the judge): 256 MiB
+  decoded plus 8 bytes per byte of luggage, 20,000 streams, 8 seconds. Past a bound we
   stop looking inside, which is not a finding. A damaged archive is simply scanned as the
   bytes it is (its own bytes are always scanned too).
 
@@ -56,17 +61,18 @@ Where it lives
 This module is the public surface; the work is done in ``core/scan/``: ``triggers``
 (the trigger table), ``engines`` (hyperscan and the ``bytes.find`` fallback),
 ``verifiers`` (credential shapes), ``transcripts`` (turns and chat messages),
-``scanner`` (positions to windows to raw results), ``archives`` (ZIP and gzip inside
-luggage), ``luggage`` (``StreamScanner``), ``fields`` (instruction and secret field names)
+``scanner`` (positions to windows to raw results), ``archives`` (what luggage holds:
+archives, compressed streams, wide text; and the pack's ``ScanBudget``), ``luggage``
+(``StreamScanner``, ``LuggageScan``), ``fields`` (instruction and secret field names)
 and ``values`` (the JSON-value walk and the asks).
 """
 
 from __future__ import annotations
 
-from .scan.archives import MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS, MAX_INFLATED_BYTES
+from .scan.archives import MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS, MAX_INFLATED_BYTES, ScanBudget
 from .scan.engines import available_engines
 from .scan.fields import is_instruction_field
-from .scan.luggage import DEFAULT_CHUNK_SIZE, StreamScanner, scan_luggage_stream
+from .scan.luggage import DEFAULT_CHUNK_SIZE, LuggageScan, StreamScanner, scan_luggage_stream
 from .scan.values import check_asks, holds_credential, scan_pack_object, scan_value
 
 __all__ = [
@@ -74,6 +80,8 @@ __all__ = [
     "MAX_ARCHIVE_DEPTH",
     "MAX_ARCHIVE_MEMBERS",
     "MAX_INFLATED_BYTES",
+    "LuggageScan",
+    "ScanBudget",
     "StreamScanner",
     "available_engines",
     "check_asks",

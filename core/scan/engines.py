@@ -10,7 +10,16 @@ import threading
 from types import ModuleType
 from typing import Any, Protocol
 
-from .triggers import _FOLD, _TMAX, _TRIGGER_LENGTHS, _TRIGGERS, _hs_pattern, _Needle, _needle
+from .triggers import (
+    _FOLD,
+    _TMAX,
+    _TRIGGER_LENGTHS,
+    _TRIGGERS,
+    ZIP_ID,
+    _hs_pattern,
+    _Needle,
+    _needle,
+)
 
 try:  # the fast engine; the `re` fallback below gives the same findings, slower
     import hyperscan as _hyperscan
@@ -21,6 +30,9 @@ except ImportError:  # pragma: no cover - depends on the platform
 
 
 class _EngineStream(Protocol):
+    #: where ZIP local headers start (ZIP_TRIGGER), apart from the trigger positions
+    zips: list[int]
+
     def scan(self, data: bytes | bytearray | memoryview) -> list[int]: ...
     def close(self) -> list[int]: ...
 
@@ -69,7 +81,8 @@ class _HyperscanEngine:
         lengths = _TRIGGER_LENGTHS
 
         def on_match(ident: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
-            hits.append(end - lengths[ident])
+            if ident != ZIP_ID:
+                hits.append(end - lengths[ident])
 
         if data:
             self.block_db.scan(data, match_event_handler=on_match, scratch=self.scratch(True))
@@ -79,11 +92,16 @@ class _HyperscanEngine:
 class _HyperscanStream:
     def __init__(self, engine: _HyperscanEngine) -> None:
         hits: list[int] = []
+        zips: list[int] = []
         lengths = _TRIGGER_LENGTHS
 
         def on_match(ident: int, _start: int, end: int, _flags: int, _ctx: object) -> None:
-            hits.append(end - lengths[ident])
+            if ident == ZIP_ID:
+                zips.append(end - 4)
+            else:
+                hits.append(end - lengths[ident])
 
+        self.zips = zips
         self._hits = hits
         self._on_match = on_match  # the extension keeps only a borrowed reference
         self._engine = engine
@@ -126,7 +144,7 @@ class _ReEngine:
         return _ReStream(self.needles)
 
     def positions(self, data: bytes) -> list[int]:
-        return _ReStream(self.needles).scan(data)
+        return _ReStream(self.needles).scan(data)  # the zip needle reports apart
 
 
 class _ReStream:
@@ -134,18 +152,21 @@ class _ReStream:
         self._needles = needles
         self._carry = b""  # the last _TMAX - 1 bytes: a trigger may start in them
         self._base = 0  # stream offset of self._carry[0]
+        self.zips: list[int] = []
+        self._zip = len(needles) - 1  # the last needle is ZIP_TRIGGER
 
     def scan(self, data: bytes | bytearray | memoryview) -> list[int]:
         buf = self._carry + bytes(data)
         low = buf.translate(_FOLD)
         out: list[int] = []
-        for needle in self._needles:
+        for n, needle in enumerate(self._needles):
             hay = low if needle.folded else buf
             text, lead = needle.text, needle.lead
             i = hay.find(text)
+            target = self.zips if n == self._zip else out
             while i >= 0:
                 if lead is None:
-                    out.append(self._base + i)
+                    target.append(self._base + i)
                 elif i > 0 and buf[i - 1] in lead:
                     out.append(self._base + i - 1)
                 i = hay.find(text, i + 1)

@@ -74,12 +74,16 @@ class _Core:
         self._seen: set[int] = {0}
         self._zero_hit = False  # did a trigger start at byte 0, or is it only a turn check?
         self.raw = _Raw()
+        self.zips: list[int] = []  # where ZIP local headers start (the caller takes them)
 
     def feed(self, chunk: bytes | bytearray | memoryview) -> None:
         n = len(chunk)
         if n == 0 or self._stream is None:
             return
         self._add(self._stream.scan(chunk))
+        if self._stream.zips:
+            self.zips += self._stream.zips
+            self._stream.zips.clear()
         start, end = self._end, self._end + n
         if self._pending and self._pending[0] + AFTER <= end:
             ready = [p for p in self._pending if p + AFTER <= end]

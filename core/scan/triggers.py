@@ -58,6 +58,7 @@ def _needle(atoms: Atoms) -> _Needle:
 
 _CREDENTIAL_TRIGGERS = (
     b"-----BEGIN ",
+    b"PuTTY-User-Key-File-",
     b"sk-",
     b"ghp_",
     b"gho_",
@@ -111,6 +112,11 @@ def _build_triggers() -> tuple[Atoms, ...]:
     return tuple(out)
 
 
-_TRIGGERS = _build_triggers()
+#: not a secret: where a ZIP local header starts, so a zip that does not start at byte 0
+#: (a self-extractor stub, a byte in front) is still looked into. The engines report its
+#: positions apart from the others.
+ZIP_TRIGGER = b"PK\x03\x04"
+_TRIGGERS = (*_build_triggers(), _atoms(ZIP_TRIGGER))
+ZIP_ID = len(_TRIGGERS) - 1
 _TRIGGER_LENGTHS = tuple(len(t) for t in _TRIGGERS)
 _TMAX = max(_TRIGGER_LENGTHS)

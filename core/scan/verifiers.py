@@ -100,6 +100,26 @@ _PEM_RX = re.compile(
     rb"(?:" + _NL + rb")?"
     rb"[A-Za-z0-9+/=]{32}"
 )
+# A complete block is a key whatever its body's length (a short key, a cut one): header,
+# base64 lines, the matching END line. Each repetition starts with a separator, so a long
+# run of base64 without an END cannot make the regex backtrack.
+_B64_RUN = rb"[A-Za-z0-9+/=]+"
+_PEM_BLOCK_RX = re.compile(
+    rb"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?)-----"
+    rb"(?:" + _NL + rb"|[ \t]+)"
+    rb"(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*" + _NL + rb"){0,8}"
+    rb"(?:" + _NL + rb")?"
+    + _B64_RUN + rb"(?:(?:" + _NL + rb"|[ \t]+)" + _B64_RUN + rb")*(?:" + _NL + rb"|[ \t]+)?"
+    rb"-----END (?P=label)-----"
+)
+# PuTTY's own key file (.ppk, versions 1-3): the header lines, then key material
+_PPK_RX = re.compile(
+    rb"PuTTY-User-Key-File-[1-9]: [!-~]{1,64}" + _NL
+    + rb"Encryption: [!-~]{1,32}" + _NL
+    + rb"Comment: [^\r\n]{0,256}" + _NL
+    + rb"Public-Lines: [0-9]{1,4}" + _NL
+    + rb"[A-Za-z0-9+/=]{32}"
+)
 _JWT_RX = re.compile(rb"(eyJ[A-Za-z0-9_\-]{8,})\.([A-Za-z0-9_\-]{8,})\.[A-Za-z0-9_\-]{16,}")
 _BEARER_RX = re.compile(rb"[Bb]earer[ \t]+([A-Za-z0-9\-._~+/]{20,}=*)")
 _AWS_SECRET_RX = re.compile(
@@ -203,8 +223,10 @@ def _credential_at(w: bytes, at: int) -> tuple[str, int] | None:
             continue
         if rule.check is None or rule.check(m.group()[rule.prefix :]):
             return rule.kind, at
-    if (m := _PEM_RX.match(w, at)) is not None:
+    if _PEM_RX.match(w, at) is not None or _PEM_BLOCK_RX.match(w, at) is not None:
         return "private key block", at
+    if w.startswith(b"PuTTY", at) and _PPK_RX.match(w, at) is not None:
+        return "PuTTY private key", at
     if left_ok and (m := _JWT_RX.match(w, at)) is not None and _jwt_ok(m.group(1), m.group(2)):
         return "JWT", at
     if (m := _BEARER_RX.match(w, at)) is not None:

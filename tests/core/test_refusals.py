@@ -269,12 +269,19 @@ def _scan(blob: bytes, name: str = "files/x", chunk: int = 1000) -> list[Finding
     return scan_luggage_stream(name, io.BytesIO(blob), chunk_size=chunk)
 
 
-def test_archives_are_opened_two_levels_deep_and_no_deeper() -> None:
+def test_archives_are_opened_levels_deep_and_a_self_containing_zip_ends() -> None:
     level2 = _zip({"inner.gz": gzip.compress(b"x\n" + SECRET)})
     found = _scan(level2, "files/outer.zip")
     assert [f.place.split(" @")[0] for f in found] == ["files/outer.zip!/inner.gz (inflated)"]
     level3 = gzip.compress(_zip({"inner.gz": gzip.compress(b"x\n" + SECRET)}))
-    assert _scan(level3, "files/outer.gz") == []  # bounded depth: not looked into, no error
+    assert [f.place.split(" @")[0] for f in _scan(level3, "files/outer.gz")] == [
+        "files/outer.gz (inflated)!/inner.gz (inflated)"
+    ]
+    # past MAX_ARCHIVE_DEPTH levels nothing more is opened (and nothing fails)
+    deep = b"x\n" + SECRET
+    for _ in range(archives.MAX_ARCHIVE_DEPTH + 2):
+        deep = gzip.compress(deep)
+    assert _scan(deep, "files/deep.gz") == []
 
 
 def test_inflating_past_the_bound_stops_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -782,11 +789,28 @@ def test_a_zip_of_many_members_is_read_one_member_at_a_time(
     members["m2999.txt"] = b"\n" + make_secret("npm").encode() + b"\n"
     blob = _zip(members)
     scanner = StreamScanner("files/many.zip")
+    live: set[int] = set()
     most_open = 0
+    nested = StreamScanner.nested
+
+    def counting(self: StreamScanner, name: str) -> StreamScanner | None:
+        child = nested(self, name)
+        if child is not None:
+            live.add(id(child))
+            finish = child.finish
+
+            def finished() -> list[Finding]:
+                live.discard(id(child))
+                return finish()
+
+            child.finish = finished  # type: ignore[method-assign]
+        return child
+
+    monkeypatch.setattr(StreamScanner, "nested", counting)
     for i in range(0, len(blob), 4096):
         scanner.feed(blob[i : i + 4096])
-        assert scanner._inner is not None
-        most_open = max(most_open, len(scanner._inner.children))
+        most_open = max(most_open, len(live))
+    monkeypatch.undo()
     assert [f.place.split(" @")[0] for f in scanner.finish()] == [
         "files/many.zip!/m0002.txt",
         "files/many.zip!/m2999.txt",
