@@ -4,7 +4,10 @@ conformance."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +46,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "required checks first, asks and luggage. Nothing is landed, nothing is run. "
         "Given a passport id (TP-XXXX-XXXX) instead of a file, shows that passport.",
     )
-    p.add_argument("file", metavar="FILE|ID")
+    p.add_argument("file", metavar="FILE|ID",
+                   help="a pack file, any text file holding one (.txt, .md, …), - for standard "
+                   "input, or a passport id")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the pack object and luggage as JSON")
     p.set_defaults(handler=cmd_show)
 
@@ -93,10 +98,48 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@contextlib.contextmanager
+def _as_pack_file(given: str) -> Iterator[tuple[Path, list[str]]]:
+    """A pack file for `given`: itself, or the pack found in a text file or in standard
+    input (`-`), written to a temporary file that is gone afterwards. Reading never
+    writes into the desk."""
+    import tempfile
+
+    from taskpack.core.reply import (
+        MAX_TEXT_BYTES,
+        decode_text,
+        find_pack_in_file,
+        find_pack_in_text,
+    )
+
+    if given == "-":
+        text, notes = decode_text(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
+        found = find_pack_in_text(text)
+        found_notes = ["standard input is text, not a pack file; the pack was read out of it",
+                       *notes, *found.notes]  # fmt: skip
+    else:
+        maybe = find_pack_in_file(given)
+        if maybe is None:
+            yield Path(given), []
+            return
+        found, found_notes = maybe, list(maybe.notes)
+    with tempfile.TemporaryDirectory(prefix="taskpack-text-") as tmp:
+        name = "stdin" if given == "-" else Path(given).name
+        path = Path(tmp) / f"{name}.taskpack.json"
+        path.write_bytes(found.flat_bytes)
+        yield path, found_notes
+
+
 def cmd_conformance(args: argparse.Namespace) -> int:
     from taskpack.core.conformance import judge
 
-    report = judge(args.file, progress=_progress("judging"))
+    with _as_pack_file(args.file) as (path, text_notes):
+        report = judge(path, progress=_progress("judging"))
+    if text_notes:  # judging is strict: a pack that had to be dug out of text is not one
+        report.path = args.file
+        c0 = report.checks[0]
+        c0.ok = False
+        c0.reasons[:0] = [f"not a pack file: {n}" for n in text_notes]
     if args.json:
         emit_json(report.to_data())
     else:
@@ -138,14 +181,16 @@ def cmd_show(args: argparse.Namespace) -> int:
         return int(show_passport(args))
     from taskpack.core.pack import open_pack
 
-    with open_pack(args.file) as opened:
+    with _as_pack_file(args.file) as (path, text_notes), open_pack(path) as opened:
         if args.json:
             emit_json({
                 "encoding": opened.encoding, "pack": opened.data,
                 "luggage": [{"name": i.name, "bytes": i.size, "sha256": i.sha256} for i in opened.luggage],
-                "notes": opened.notes,
+                "notes": opened.notes, "read_from_text": text_notes,
             })  # fmt: skip
         else:
+            for note in text_notes:
+                say(f"read from text: {_q(note)[1:-1]}")
             say(describe(opened))
     return EXIT_OK
 

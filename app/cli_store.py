@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import functools
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -197,10 +198,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--note", help="one line for the receiver")
     p.add_argument("--actor", help="who is packing (default: TASKPACK_ACTOR, settings, login)")
     p.add_argument("--to", help="who it is for, kept in the outbox ledger (`taskpack outbox`)")
+    p.add_argument(
+        "--chat", action="store_true",
+        help="also print the message for a chat or email: who asks what, what counts as an "
+        "answer, how to reply, and the pack inline when it is small (≤ 64 KiB, flat)",
+    )  # fmt: skip
+    p.add_argument("--lang", metavar="LANG",
+                   help="language of the --chat message: en or zh_CN (default: settings, $LANG)")  # fmt: skip
     _add_json(p)
 
     p = verb("land", cmd_land, "land a handoff as a new passport, or merge a receipt --into one")
-    p.add_argument("file", type=Path)
+    p.add_argument("file", metavar="FILE",
+                   help="a pack file, or any text file holding one (a chat or email reply: "
+                   ".txt, .md, …); - reads standard input")  # fmt: skip
     p.add_argument("--dry-run", action="store_true", help="show what would land; change nothing")
     p.add_argument("--into", help="merge a receipt into the passport that asked (TP-…)")
     _add_json(p)
@@ -464,23 +474,29 @@ def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
                     actor=args.actor, to=args.to, via="cli")  # fmt: skip
     for w in out.warnings:
         warn(w)
+    message = desk.chat_message(out.path, language=args.lang) if args.chat else None
     if args.json:
         emit_json({
             "path": str(out.path), "kind": out.kind, "encoding": out.encoding, "size": out.size,
             "content_digest": out.content_digest, "passport": out.passport_id,
             "version": out.version, "lineage": out.lineage, "asks_sent": out.asks_sent,
             "sealed": out.sealed, "warnings": out.warnings, "moved_to": out.moved_to,
+            **({"chat_message": message} if message is not None else {}),
         })  # fmt: skip
         return EXIT_OK
-    say(
+    # with --chat, stdout is the message alone (ready to paste); the report goes to stderr
+    report = warn if message is not None else say
+    report(
         f"Wrote {out.path} ({out.kind}, {out.encoding}, {out.size} bytes) from {out.passport_id} v{out.version}."
     )
     for s in out.sealed:
-        say(f"  sealed: {safe(s)}")
+        report(f"  sealed: {safe(s)}")
     if out.asks_sent:
-        say(f"  asks sent: {', '.join(out.asks_sent)} (kept on {out.passport_id} for the answers)")
+        report(f"  asks sent: {', '.join(out.asks_sent)} (kept on {out.passport_id} for the answers)")
     if out.moved_to:
-        say(f"  {out.passport_id} is now {out.moved_to} until a receipt answers them.")
+        report(f"  {out.passport_id} is now {out.moved_to} until a receipt answers them.")
+    if message is not None:
+        sys.stdout.write(message)
     return EXIT_OK
 
 
@@ -489,6 +505,11 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
     from taskpack.core.landing import MergeRefused
 
     into = _pid(args.into) if args.into else None
+    shown = "standard input" if args.file == "-" else Path(args.file).name
+    args.file, text_notes = _pack_file(args.file, desk)
+    if not args.json:
+        for note in text_notes:
+            say(f"read from text: {safe(note)}")
     if args.dry_run:
         rv = desk.review(args.file)
         if into and rv.kind == "handoff":
@@ -497,7 +518,7 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
         if into and rv.receipt_target != into:
             raise MergeRefused(f"this receipt answers {rv.receipt_target}, not {into}")
         if args.json:
-            emit_json({"dry_run": True, **rv.to_data()})
+            emit_json({"dry_run": True, **rv.to_data(), "read_from_text": text_notes})
         else:
             _say_review(rv, dry=True)
         return EXIT_OK
@@ -510,12 +531,13 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
                 "facts_added": merged.facts_added, "moved_to": merged.moved_to,
                 "sender_checks": [c.to_data() for c in merged.sender_checks],
                 "review": merged.review.to_data(), "version": merged.passport.version,
+                "read_from_text": text_notes,
             })  # fmt: skip
             return EXIT_OK
         if merged.already:
             say(f"Already merged into {merged.id}; nothing changed.")
             return EXIT_OK
-        say(f"Merged {args.file.name} into {merged.id} (now v{merged.passport.version}).")
+        say(f"Merged {safe(shown)} into {merged.id} (now v{merged.passport.version}).")
         say(f"  answered: {', '.join(merged.answered) or 'none'}")
         for old, new in merged.adopted:
             say(f"  adopted as an open ask for you: {old} → {new}")
@@ -533,17 +555,31 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
     if args.json:
         emit_json({"passport": landed.id, "already": landed.already,
                    "state": lifecycle.describe(landed.passport.state, landed.passport.waiting_on),
-                   "version": landed.passport.version, **{"review": landed.review.to_data()}})  # fmt: skip
+                   "version": landed.passport.version, "review": landed.review.to_data(),
+                   "read_from_text": text_notes})  # fmt: skip
         return EXIT_OK
     if landed.already:
         say(f"Already landed as {landed.id}; nothing changed (the same pack lands once).")
         return EXIT_OK
     state = lifecycle.describe(landed.passport.state, landed.passport.waiting_on)
-    say(f"Landed {args.file.name} as {landed.id} (a new passport; now {state}).")
+    say(f"Landed {safe(shown)} as {landed.id} (a new passport; now {state}).")
     if landed.passport.state == "waiting":
         say(f"  The gate holds handoffs for you: approve with `taskpack move {landed.id} routed`.")
     _say_review(landed.review, dry=False)
     return EXIT_OK
+
+
+def _pack_file(given: str, desk: Desk) -> tuple[Path, list[str]]:
+    """The pack file to land: `given` itself, or the pack found in a text file or stdin
+    (kept in the desk's inbox), with what reading it out of the text put up with."""
+    if given == "-":
+        from taskpack.core.reply import MAX_TEXT_BYTES, decode_text
+
+        text, notes = decode_text(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
+        pasted = desk.pack_from_text(text)
+        return pasted.path, [*notes, *pasted.notes]
+    pasted = desk.pack_from_file(Path(given))
+    return pasted.path, pasted.notes
 
 
 def _say_review(rv: LandingReview, *, dry: bool) -> None:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from taskpack.core import chat, ids, landing, lifecycle, reply
 from taskpack.core.asklint import lint_accept
-from taskpack.core.errors import FormatError, InvalidMove, NotFound, UsageError
+from taskpack.core.errors import FormatError, InvalidMove, NotFound, PackError, UsageError
 from taskpack.core.identity import sender_label
 from taskpack.core.landing import (
     CHECKS_TO_SEND,
@@ -54,7 +54,7 @@ from taskpack.core.model import (
     LocalPassport,
     PassportState,
 )
-from taskpack.core.pack import open_pack, sniff
+from taskpack.core.pack import open_pack
 from taskpack.core.store import (
     HistoryEntry,
     PackWritten,
@@ -559,11 +559,21 @@ class Desk:
         pack file; `notes` says what reading it out of the text put up with. Raises a
         one-line PackError when the text holds no pack or more than one.
         """
-        found = reply.find_pack_in_text(text)
+        return self._keep(reply.find_pack_in_text(text))
+
+    def pack_from_file(self, path: Path | str) -> PastedPack:
+        """`path` itself when it already is a pack file; else the pack found in its text
+        (`core.reply.find_pack_in_file`), kept in the inbox like a pasted reply."""
+        found = reply.find_pack_in_file(path)
+        if found is None:
+            return PastedPack(path=Path(path), notes=[], kind=None, line=1)
+        return self._keep(found)
+
+    def _keep(self, found: reply.FoundPack) -> PastedPack:
         digest = hashlib.sha256(found.flat_bytes).hexdigest()
         out = self.inbox() / f"reply-{digest[:16]}.taskpack.json"
         if not (out.is_file() and out.read_bytes() == found.flat_bytes):
-            tmp = out.with_name(f".{out.name}.{threading.get_ident()}.tmp")
+            tmp = out.with_name(f".{out.name}.{os.getpid()}.{threading.get_ident()}.tmp")
             try:
                 with open(tmp, "wb") as f:
                     f.write(found.flat_bytes)
@@ -572,39 +582,14 @@ class Desk:
                 os.replace(tmp, out)
             finally:
                 tmp.unlink(missing_ok=True)
+        try:  # a pack this reader refuses (an unknown version, a bad attachment) is not kept
+            with open_pack(out):
+                pass
+        except PackError:
+            out.unlink(missing_ok=True)
+            raise
         return PastedPack(path=out, notes=builtins.list(found.notes), kind=found.kind,
                           line=found.line)  # fmt: skip
-
-    def pack_from_file(self, path: Path | str) -> PastedPack:
-        """`path` itself when it already is a pack file; else the pack found in its text.
-
-        A `.taskpack`, or a `.taskpack.json` that reads as written, is used as it is
-        (`notes` empty). Any other text file — a `.txt`, a `.md`, a saved email, a
-        `.json` with prose around it or a byte-order mark — goes through
-        :meth:`pack_from_text`.
-        """
-        p = Path(path)
-        try:
-            kind: str | None = sniff(p)
-        except FormatError:
-            kind = None
-        if kind == "bag":
-            return PastedPack(path=p, notes=[], kind=None, line=1)
-        size = p.stat().st_size
-        if kind == "json":
-            if size > reply.MAX_TEXT_BYTES:
-                return PastedPack(path=p, notes=[], kind=None, line=1)
-            try:
-                with open_pack(p) as opened:
-                    return PastedPack(path=p, notes=[], kind=opened.pack.kind, line=1)
-            except FormatError:
-                pass  # not a pack as written: look for one in its text
-        with open(p, "rb") as f:
-            raw = f.read(reply.MAX_TEXT_BYTES + 1)
-        text, notes = reply.decode_text(raw)
-        pasted = self.pack_from_text(text)
-        pasted.notes[:0] = [f"{p.name} is not a pack file; the pack was found in its text", *notes]
-        return pasted
 
     def chat_message(self, path: Path | str, *, language: str | None = None) -> str:
         """The message for a chat or an email that goes with the pack at `path` (see

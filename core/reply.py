@@ -29,14 +29,16 @@ column, never "fixed".
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from . import canonical
 from .errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
-from .model import FLAT_VERSION, KINDS
+from .specs import FLAT_VERSION
 
 #: the largest reply read as text (a pack bigger than this travels as a file anyway)
 MAX_TEXT_BYTES = 32 << 20
@@ -177,6 +179,35 @@ def find_pack_in_text(text: str) -> FoundPack:
                      notes=tuple(notes))  # fmt: skip
 
 
+def find_pack_in_file(path: str | os.PathLike[str]) -> FoundPack | None:
+    """None when `path` already is a pack file that reads as written; else the pack found
+    in its text (a `.txt`, a `.md`, a saved email, a `.json` with prose around it or a
+    byte-order mark), its notes starting with the fact that the file was not a pack."""
+    from .pack import open_pack, sniff
+
+    p = Path(path)
+    try:
+        kind: str | None = sniff(p)
+    except FormatError:
+        kind = None
+    if kind == "bag":
+        return None
+    if kind == "json":
+        if p.stat().st_size > MAX_TEXT_BYTES:
+            return None  # too big to be a reply: the streaming reader says what is wrong
+        try:
+            with open_pack(p):
+                return None
+        except FormatError:
+            pass  # not a pack as written: look for one in its text
+    with open(p, "rb") as f:
+        raw = f.read(MAX_TEXT_BYTES + 1)
+    text, notes = decode_text(raw)
+    found = find_pack_in_text(text)
+    first = f"{p.name} is not a pack file as written; the pack was read out of its text"
+    return replace(found, notes=(first, *notes, *found.notes))
+
+
 # --- the pieces -------------------------------------------------------------------------
 
 
@@ -252,7 +283,7 @@ def _form(value: Any) -> str:
     if "tpx" in value:
         return "tpx"
     kind = value.get("kind")
-    looks = "spec" in value or (kind in KINDS and ("passport" in value or "asks" in value))
+    looks = "spec" in value or (kind in ("handoff", "receipt") and ("passport" in value or "asks" in value))
     if not looks:
         return ""
     return "bare" if "spec" in value else "bare?"
@@ -331,4 +362,4 @@ def _has_lone_surrogate(text: str) -> bool:
     return _SURROGATE.search(text) is not None
 
 
-__all__ = ["MAX_TEXT_BYTES", "FoundPack", "decode_text", "find_pack_in_text"]
+__all__ = ["MAX_TEXT_BYTES", "FoundPack", "decode_text", "find_pack_in_file", "find_pack_in_text"]

@@ -69,4 +69,4 @@ def test_pack_from_file_uses_a_pack_file_as_it_is(alpha: Desk, tmp_path: Path) -
     md.write_bytes(b"\xef\xbb\xbf# Reply\r\n\r\n" + path.read_bytes().replace(b"\n", b"\r\n"))
     pasted = alpha.pack_from_file(md)
     assert pasted.path.parent == alpha.home / "inbox"
-    assert "reply.md is not a pack file" in pasted.notes[0]
+    assert "reply.md is not a pack file as written" in pasted.notes[0]
