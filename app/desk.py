@@ -65,6 +65,7 @@ from taskpack.core.store import (
 )
 
 from . import paths
+from .drafts import Drafts
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -134,6 +135,8 @@ class Desk:
         self.store = Store(self.home, clock=clock)
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
+        #: answers typed but not saved yet (never packed); see app/drafts.py
+        self.drafts = Drafts(self.home)
 
     @classmethod
     def open(cls, home: Path | None = None) -> Desk:
@@ -145,6 +148,7 @@ class Desk:
         )
 
     def close(self) -> None:
+        self.drafts.flush()
         self.store.close()
 
     def __enter__(self) -> Desk:
@@ -277,8 +281,6 @@ class Desk:
         fact = Fact(claim=claim.strip(), scope=scope, verified=verified)
         if verified:
             fact.verified_by = self.actor
-            if scope == "machine":
-                fact.verified_on = self.machine
         if source:
             fact.source = source
 
@@ -423,7 +425,31 @@ class Desk:
             known = ", ".join(a.id or "?" for a in lp.asks or []) or "none"
             raise NotFound(f"passport {passport_id} has no ask {ask_id!r} (asks: {known})")
 
-        return self._edit(passport_id, "answer", change, expected_version=expected_version)
+        lp = self._edit(passport_id, "answer", change, expected_version=expected_version)
+        self.drafts.clear(passport_id, ask_id)  # saved: the draft has done its job
+        return lp
+
+    def answer_all(self, passport_id: str, answers: dict[str, str]) -> LocalPassport:
+        """Save several answers in one transaction (the window's "Save all", and the
+        answers on screen when a receipt is exported). Empty answers are skipped."""
+        answers = {k: v for k, v in answers.items() if v.strip()}
+
+        def change(lp: LocalPassport) -> dict[str, JSON]:
+            known = {a.id: a for a in lp.asks or []}
+            missing = [k for k in answers if k not in known]
+            if missing:
+                raise NotFound(f"passport {passport_id} has no ask {missing[0]!r}")
+            for ask_id, text in answers.items():
+                ask = known[ask_id]
+                ask.answer, ask.status = text, "answered"
+                ask.answered_by = sender_label(self.actor, self.machine)
+                ask.answered_at = self.store.clock()
+            return {"answered": builtins.list(answers)}
+
+        lp = self.get(passport_id) if not answers else self._edit(passport_id, "answer", change)
+        for ask_id in answers:
+            self.drafts.clear(passport_id, ask_id)
+        return lp
 
     def attach(self, passport_id: str, files: Sequence[Path | str]) -> builtins.list[StoredLuggage]:
         """Keep files as the passport's luggage (they travel with every later pack)."""

@@ -1,12 +1,20 @@
 """The asks form: each ask's what / why / accept, an answer field, and its status.
 
 `accept` is shown as what the answer is judged against (spec §4.3): the person writes an
-answer that meets it. Answers are saved one ask at a time; Export receipt sends them home.
+answer that meets it. Nothing typed is lost: every keystroke is kept as a draft (in
+memory at once, in the desk's drafts file shortly after), a draft survives moving to
+another passport, a reload and a restart, and is shown as "not saved yet" until it is
+saved. Enter saves a one-line answer (Shift+Enter starts a new line; Ctrl+Enter saves a
+longer one); "Save all" saves every unsaved answer at once; exporting a receipt saves
+what is on screen first. Many asks are shown a page at a time.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -20,20 +28,47 @@ from PySide6.QtWidgets import (
 )
 from taskpack.core.model import Ask
 
-from .i18n import tr
-from .widgets import Banner, LinkedText, badge, plain
+from .i18n import tr, trn
+from .widgets import Banner, LinkedText, add_paged, badge, local_time, one_line, plain
 
 STATUS_KIND = {"open": "warn", "answered": "ok", "dropped": "info"}
 
 
+class DraftStore(Protocol):
+    def set(self, passport_id: str, ask_id: str, text: str) -> None: ...
+
+
 def status_label(status: str) -> str:
-    return {"open": tr("open"), "answered": tr("answered"), "dropped": tr("dropped")}.get(status, status)
+    return {"open": tr("open"), "answered": tr("answered"), "dropped": tr("dropped")}.get(status, one_line(status, 40))
+
+
+def stored_answer(ask: Ask) -> str:
+    answer = ask.answer
+    return "" if answer is None else answer if isinstance(answer, str) else str(answer)
+
+
+class AnswerEdit(QPlainTextEdit):
+    """An answer field: Enter saves a one-line answer, Shift+Enter adds a line."""
+
+    submitted = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            mods = event.modifiers()
+            if mods & Qt.KeyboardModifier.ControlModifier or (
+                not mods & Qt.KeyboardModifier.ShiftModifier and "\n" not in self.toPlainText()
+            ):
+                self.submitted.emit()
+                return
+        super().keyPressEvent(event)
 
 
 class AskCard(QFrame):
     save_requested = Signal(str, str, str)  # ask id, answer, status
+    edited = Signal(str, str)  # ask id, text now on screen
 
-    def __init__(self, ask: Ask, *, highlight: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(self, ask: Ask, *, highlight: bool = False, draft: str | None = None,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.ask = ask
         self.ask_id = ask.id or ""
@@ -44,37 +79,49 @@ class AskCard(QFrame):
         grid.setColumnStretch(1, 1)
         status = ask.status or "open"
         top = QHBoxLayout()
-        top.addWidget(plain(f"{self.ask_id}" + (f" · {tr('to')} {ask.to}" if ask.to else ""),
+        top.addWidget(plain(one_line(self.ask_id, 40) + (f" · {tr('to')} {one_line(ask.to, 60)}" if ask.to else ""),
                             bold=True, selectable=False))  # fmt: skip
         self.status_badge = badge(status_label(status), STATUS_KIND.get(status, "info"))
         top.addWidget(self.status_badge)
         if highlight:
             top.addWidget(badge(tr("answered by the receipt"), "ok"))
+        self.draft_badge = badge(tr("not saved yet"), "warn")
+        self.draft_badge.setToolTip(tr("You typed this and it is kept as a draft. Save it to answer the ask."))
+        top.addWidget(self.draft_badge)
         top.addStretch(1)
         grid.addLayout(top, 0, 0, 1, 2)
         n = 1
         for label, value in ((tr("Question"), ask.what or ""), (tr("Why"), ask.why or "")):
-            if value:
+            if value.strip():
                 grid.addWidget(plain(label, bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
-                grid.addWidget(LinkedText(value), n, 1)
+                grid.addWidget(LinkedText(value, title=label), n, 1)
                 n += 1
         grid.addWidget(plain(tr("Judged against"), bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
-        accept = LinkedText(ask.accept or tr("(no accept given: this ask cannot be judged)"))
+        accept = LinkedText(ask.accept or tr("(no accept given: this ask cannot be judged)"), title=tr("Judged against"))
         accept.setStyleSheet("background: #fdf6e3; padding: 3px;")
         grid.addWidget(accept, n, 1)
         n += 1
         grid.addWidget(plain(tr("Answer"), bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
-        self.answer_edit = QPlainTextEdit()
-        self.answer_edit.setPlaceholderText(tr("Write an answer that meets the text above."))
-        answer = ask.answer
-        self.answer_edit.setPlainText("" if answer is None else answer if isinstance(answer, str) else str(answer))
+        self.answer_edit = AnswerEdit()
+        self.answer_edit.setPlaceholderText(tr("Write an answer that meets the text above. Enter saves it; "
+                                               "Shift+Enter starts a new line."))  # fmt: skip
+        self.saved_text = stored_answer(ask)
+        self.answer_edit.setPlainText(self.saved_text if draft is None else draft)
+        self.answer_edit.moveCursor(QTextCursor.MoveOperation.End)  # typing goes on where it ended
         self.answer_edit.setFixedHeight(72)
         self.answer_edit.setTabChangesFocus(True)
+        self.answer_edit.textChanged.connect(self._changed)
+        self.answer_edit.submitted.connect(lambda: self._save("answered"))
         grid.addWidget(self.answer_edit, n, 1)
         n += 1
         if ask.answered_by or ask.answered_at:
-            by = tr("Answered by {who} at {when}").format(
-                who=ask.answered_by or "?", when=(ask.answered_at or "?").replace("T", " "))  # fmt: skip
+            if ask.answered_by and ask.answered_at:
+                by = tr("Answered by {who} on {when}").format(who=one_line(ask.answered_by),
+                                                              when=local_time(ask.answered_at))  # fmt: skip
+            elif ask.answered_by:
+                by = tr("Answered by {who}").format(who=one_line(ask.answered_by))
+            else:
+                by = tr("Answered on {when}").format(when=local_time(ask.answered_at))
             grid.addWidget(plain(by, small=True, muted=True), n, 1)
             n += 1
         buttons = QHBoxLayout()
@@ -87,6 +134,18 @@ class AskCard(QFrame):
         buttons.addWidget(self.drop_button)
         buttons.addWidget(self.save_button)
         grid.addLayout(buttons, n, 1)
+        self._update_draft_badge()
+
+    def unsaved(self) -> bool:
+        text = self.answer_edit.toPlainText()
+        return text != self.saved_text and bool(text.strip())
+
+    def _changed(self) -> None:
+        self._update_draft_badge()
+        self.edited.emit(self.ask_id, self.answer_edit.toPlainText())
+
+    def _update_draft_badge(self) -> None:
+        self.draft_badge.setVisible(self.answer_edit.toPlainText() != self.saved_text)
 
     def _save(self, status: str) -> None:
         self.save_requested.emit(self.ask_id, self.answer_edit.toPlainText(), status)
@@ -94,6 +153,7 @@ class AskCard(QFrame):
 
 class AsksForm(QWidget):
     save_requested = Signal(str, str, str)
+    save_all_requested = Signal(object)  # {ask id: answer}
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -101,35 +161,100 @@ class AsksForm(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         self.banner = Banner()
         outer.addWidget(self.banner)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(12, 4, 12, 0)
+        self.unsaved_label = plain("", small=True, muted=True)
+        bar.addWidget(self.unsaved_label, 1)
+        self.save_all_button = QPushButton(tr("Save all answers"))
+        self.save_all_button.setToolTip(tr("Save every answer you typed and have not saved yet."))
+        self.save_all_button.clicked.connect(self._save_all)
+        bar.addWidget(self.save_all_button)
+        outer.addLayout(bar)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         outer.addWidget(self.scroll, 1)
         self.cards: dict[str, AskCard] = {}
+        self.passport_id = ""
+        self.draft_store: DraftStore | None = None
+        #: (passport id, ask id) → the text on screen, while it differs from the saved answer
+        self._typed: dict[tuple[str, str], str] = {}
+        self._asks: list[Ask] = []
 
     def show_asks(self, asks: list[Ask], *, highlight: set[str] | frozenset[str] = frozenset(),
-                  note: str = "") -> None:  # fmt: skip
+                  note: str = "", passport_id: str = "", drafts: dict[str, str] | None = None) -> None:  # fmt: skip
+        """Show `asks`; an answer typed earlier (kept here, or in `drafts` from the desk's
+        drafts file) is put back in its field, marked "not saved yet"."""
+        self.passport_id = passport_id
+        self._asks = list(asks)
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(12, 8, 12, 8)
         self.cards = {}
+        stored = drafts or {}
         if not asks:
             lay.addWidget(plain(tr("No asks. A question for the next person is added from the Overview tab.")))
-        for ask in asks:
-            card = AskCard(ask, highlight=(ask.id or "") in highlight)
-            card.save_requested.connect(self.save_requested)
-            self.cards[card.ask_id] = card
-            lay.addWidget(card)
+
+        def card(ask: Ask) -> QWidget:
+            key = (passport_id, ask.id or "")
+            draft = self._typed.get(key, stored.get(ask.id or ""))
+            if draft is not None and draft == stored_answer(ask):
+                draft = None  # saved since: nothing pending
+                self._typed.pop(key, None)
+            c = AskCard(ask, highlight=(ask.id or "") in highlight, draft=draft)
+            c.save_requested.connect(self.save_requested)
+            c.edited.connect(self._edited)
+            self.cards[c.ask_id] = c
+            return c
+
+        add_paged(lay.addWidget, asks, card, parent_layout=lay)
         lay.addStretch(1)
         self.scroll.setWidget(body)
         if note:
             self.banner.show_message(note, "ok")
         else:
             self.banner.clear()
+        self._update_unsaved()
+
+    def _edited(self, ask_id: str, text: str) -> None:
+        card = self.cards.get(ask_id)
+        key = (self.passport_id, ask_id)
+        if card is not None and text == card.saved_text:
+            self._typed.pop(key, None)
+        else:
+            self._typed[key] = text
+        if self.draft_store is not None and self.passport_id:
+            self.draft_store.set(self.passport_id, ask_id, "" if card and text == card.saved_text else text)
+        self._update_unsaved()
+
+    def unsaved(self) -> dict[str, str]:
+        """Answers typed on screen (or kept as drafts) and not saved: ask id → text."""
+        out: dict[str, str] = {}
+        saved = {a.id or "": stored_answer(a) for a in self._asks}
+        for (pid, ask_id), text in self._typed.items():
+            if pid == self.passport_id and ask_id in saved and text.strip() and text != saved[ask_id]:
+                out[ask_id] = text
+        for ask_id, card in self.cards.items():
+            if card.unsaved():
+                out[ask_id] = card.answer_edit.toPlainText()
+        return out
+
+    def _update_unsaved(self) -> None:
+        n = len(self.unsaved())
+        self.unsaved_label.setText(trn("%n answer is not saved yet.", n) if n else "")
+        several = sum(1 for a in self._asks if (a.status or "open") == "open") > 1 or n > 1
+        self.save_all_button.setVisible(several)
+        self.save_all_button.setEnabled(n > 0)
+        self.save_all_button.setText(trn("Save all answers (%n)", n) if n else tr("Save all answers"))
+
+    def _save_all(self) -> None:
+        pending = self.unsaved()
+        if pending:
+            self.save_all_requested.emit(pending)
 
     def status_of(self, ask_id: str) -> str:
         card = self.cards.get(ask_id)
         return card.status_badge.text() if card else ""
 
     def labels(self) -> list[str]:
-        return [lbl.text() for lbl in self.findChildren(QLabel)]
+        return [lbl.text() for lbl in self.findChildren(QLabel) if not lbl.isHidden()]

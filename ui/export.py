@@ -62,10 +62,17 @@ class Exporter:
 
     def __init__(self, host: Host) -> None:
         self.host = host
+        self._typed: dict[str, str] = {}
 
-    def export(self, passport_id: str, title: str, luggage_bytes: int, kind: str, mode: str) -> None:
-        """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says."""
+    def export(self, passport_id: str, title: str, luggage_bytes: int, kind: str, mode: str,
+               typed: dict[str, str] | None = None) -> None:  # fmt: skip
+        """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says.
+
+        `typed`: answers on screen that were not saved (ask id → text); they are saved
+        first, in the same job, so the pack goes out with what the person sees.
+        """
         host = self.host
+        self._typed = dict(typed or {})
         base = f"{slug(title)}-{kind}"
         if mode in ("save_bag", "save_flat"):
             suffix = ".taskpack" if mode == "save_bag" else ".taskpack.json"
@@ -93,7 +100,14 @@ class Exporter:
             then(outcome)
 
         host = self.host
-        host.jobs.run(lambda p, c: ops.export(host.desk, passport_id, out, kind, None, p, c),
+        typed, self._typed = self._typed, {}
+
+        def work(p: Any, c: Any) -> PackOutcome:
+            if typed:
+                host.desk.answer_all(passport_id, typed)
+            return ops.export(host.desk, passport_id, out, kind, None, p, c)
+
+        host.jobs.run(work,
                       title=tr("Packing {name}…").format(name=out.name),
                       on_done=done, on_error=host.error)  # fmt: skip
 

@@ -5,7 +5,9 @@ Every string a person sees goes through :func:`tr`, in one translation context, 
 ``tr("…")`` literals from ``ui/`` into ``taskpack_zh_CN.ts`` (keeping the translations
 already written) and compiles ``taskpack_zh_CN.qm`` with ``pyside6-lrelease``; the app
 loads the ``.qm`` with a plain ``QTranslator``. Placeholders are ``{name}`` and are
-filled with ``str.format`` *after* translating, so a translation may move them.
+filled with ``str.format`` *after* translating, so a translation may move them. A
+count goes through :func:`trn` (Qt's ``%n`` numerus forms): English loads
+``taskpack_en.qm`` too, which holds only the singular/plural forms.
 """
 
 from __future__ import annotations
@@ -21,11 +23,24 @@ LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 
 _installed: QTranslator | None = None
 _current = "en"
+_tried = False
 
 
 def tr(text: str) -> str:
     """`text` in the current language (English when there is no translation)."""
     return QCoreApplication.translate(CONTEXT, text)
+
+
+def trn(text: str, n: int) -> str:
+    """`text` with a count: Qt's numerus form for `n`, with ``%n`` replaced by `n`.
+
+    The English source is written in the plural (``"%n passports"``); English forms come
+    from ``taskpack_en.qm`` (one and other), Chinese from ``taskpack_zh_CN.qm`` (one form).
+    Other ``{placeholders}`` are filled with ``str.format`` afterwards, as with :func:`tr`.
+    """
+    if _installed is None and not _tried:
+        install(_current)  # the English forms live in a .qm too: load it on first use
+    return QCoreApplication.translate(CONTEXT, text, None, n)
 
 
 def translations_dir() -> Path:
@@ -48,13 +63,14 @@ def resolve(language: str | None) -> str:
 
 def install(language: str | None) -> str:
     """Make `language` (None = the system's) current for new text; returns its code."""
-    global _installed, _current
+    global _installed, _current, _tried
     app = QCoreApplication.instance()
+    _tried = app is not None
     code = resolve(language)
     if _installed is not None and app is not None:
         app.removeTranslator(_installed)
         _installed = None
-    if code != "en" and app is not None:
+    if app is not None:
         translator = QTranslator(app)
         if translator.load(f"taskpack_{code}", str(translations_dir())):
             app.installTranslator(translator)

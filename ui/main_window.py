@@ -58,10 +58,11 @@ from taskpack.core import lifecycle
 from taskpack.core.identity import display_name, sender_label
 from taskpack.core.landing import LandingOutcome, MergeOutcome
 from taskpack.core.store import utc_now
+from taskpack.core.visible import visible
 
 from . import dialogs, i18n, ops
 from .export import Exporter
-from .i18n import tr
+from .i18n import tr, trn
 from .jobs import JobRunner, sentence
 from .models import INCOMING, KEY_ROLE, InboxFilter, InboxModel, Incoming, state_label
 from .ops import Detail, PassportRow, Reviewed
@@ -272,6 +273,10 @@ class MainWindow(QMainWindow):
         pv.result_requested.connect(self.return_result)
         pv.export_requested.connect(self.export_current)
         pv.restore_requested.connect(self.restore_fact)
+        pv.check_fact_requested.connect(self.check_fact_here)
+        pv.check_landing_requested.connect(self.check_landing_here)
+        pv.save_answers_requested.connect(self.save_answers)
+        pv.asks.draft_store = self.desk.drafts  # every keystroke is kept (app/drafts.py)
         pv.answer_requested.connect(self.answer_ask)
         pv.add_requested.connect(self.add_to_current)
         pv.save_luggage_requested.connect(self.save_stored_luggage)
@@ -523,9 +528,9 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         passports = sum(1 for r in self.model.rows() if isinstance(r, PassportRow))
         incoming = sum(1 for r in self.model.incoming() if not r.sent)
-        text = tr("{n} passports, {m} incoming").format(n=passports, m=incoming)
+        text = trn("%n passports", passports) + ", " + trn("%n incoming", incoming)
         if self.bridge is not None:
-            text += " · " + tr("watching {n} folders").format(n=len(self.bridge.watcher.folders))
+            text += " · " + trn("watching %n folders", len(self.bridge.watcher.folders))
         self.statusBar().showMessage(text)
 
     def clear_filters(self) -> None:
@@ -689,7 +694,7 @@ class MainWindow(QMainWindow):
             if outcome.already:
                 message = tr("This pack had already landed as {id}; nothing changed.").format(id=outcome.id)
             elif checks:
-                message += " " + tr("{n} required checks are first in its Overview.").format(n=checks)
+                message += " " + trn("%n required checks are first in its Overview.", checks)
             self._current = outcome.id
             self.refresh()
             self._load_passport(outcome.id, note=message)
@@ -925,6 +930,47 @@ class MainWindow(QMainWindow):
         self._desk_call(tr("Restoring…"), lambda: self.desk.restore(pid, fact_no),
                         done_note=tr("The ✓ was restored and recorded in the history."))  # fmt: skip
 
+    def check_fact_here(self, fact_no: int) -> None:
+        """The person says they checked a sealed fact on this machine: new evidence."""
+        pid = self._current_id()
+        if pid is None or self.detail is None:
+            return
+        fact = (self.detail.passport.passport.facts or [])[fact_no - 1]
+        if not dialogs.confirm(self, tr("Did you check this here?"), tr(
+            "Record that you checked this yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
+            "It becomes a fact verified here, by {who}, and the history records it. Say so only "
+            "if you did the check.").format(claim=visible(fact.claim or "", multiline=True),
+                                            machine=self.desk.machine, who=self.desk.actor),
+            ok=tr("I checked it")):  # fmt: skip
+            return
+        self._desk_call(tr("Recording…"), lambda: self.desk.check_fact_here(pid, fact_no),
+                        done_note=tr("Recorded: you checked it on {machine}.").format(machine=self.desk.machine))  # fmt: skip
+
+    def check_landing_here(self, check_id: str) -> None:
+        """The person says they did a required landing check on this machine."""
+        pid = self._current_id()
+        if pid is None or self.detail is None:
+            return
+        check = next((c for c in self.detail.passport.landing_checks or [] if c.id == check_id), None)
+        if check is None:
+            return
+        if not dialogs.confirm(self, tr("Did you check this here?"), tr(
+            "Record that you did this check yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
+            "It becomes a fact verified here, by {who}, and the history records it. Say so only "
+            "if you did the check.").format(claim=visible(check.check or "", multiline=True),
+                                            machine=self.desk.machine, who=self.desk.actor),
+            ok=tr("I checked it")):  # fmt: skip
+            return
+        self._desk_call(tr("Recording…"), lambda: self.desk.check_landing_here(pid, check_id),
+                        done_note=tr("Recorded: you checked it on {machine}.").format(machine=self.desk.machine))  # fmt: skip
+
+    def save_answers(self, answers: dict[str, str]) -> None:
+        pid = self._current_id()
+        if pid is None or not answers:
+            return
+        self._desk_call(tr("Saving…"), lambda: self.desk.answer_all(pid, answers),
+                        done_note=trn("Saved %n answers. Export a receipt to send the answers home.", len(answers)))  # fmt: skip
+
     def answer_ask(self, ask_id: str, answer: str, status: str) -> None:
         pid = self._current_id()
         if pid is None:
@@ -997,7 +1043,9 @@ class MainWindow(QMainWindow):
             return
         title = self.detail.passport.passport.title or pid
         luggage = sum(i.size for i in self.detail.luggage)
-        self.exporter.export(pid, title, luggage, kind, mode)
+        # a receipt goes out with what is on screen: answers typed and not saved are saved first
+        typed = self.passport_view.asks.unsaved() if kind == "receipt" else None
+        self.exporter.export(pid, title, luggage, kind, mode, typed)
 
     # -- watcher -------------------------------------------------------------------------
 
@@ -1223,6 +1271,7 @@ class MainWindow(QMainWindow):
         self._closed = True
         self._save_geometry()
         self._unsubscribe()
+        self.desk.drafts.flush()
         self.stop_watcher()
         self.jobs.cancel_all()
         self.jobs.wait(10_000)

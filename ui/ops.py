@@ -20,7 +20,7 @@ from taskpack.core import lifecycle
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
-from taskpack.core.model import LocalPassport
+from taskpack.core.model import Ask, LocalPassport
 from taskpack.core.pack import open_pack
 from taskpack.core.store import HistoryEntry, StoredLuggage
 
@@ -42,6 +42,11 @@ class Reviewed:
     review: LandingReview
     failed_checks: list[tuple[str, str, list[str]]] | None = None  # (id, requirement, reasons)
     luggage_bytes: int = 0
+    #: this desk's machine: how each fact stands is said for it
+    machine: str = ""
+    #: a receipt whose passport is here: its title, and its asks the receipt leaves open
+    target_title: str = ""
+    still_open: list[Ask] = field(default_factory=list)
 
     @property
     def judged(self) -> bool:
@@ -70,7 +75,14 @@ def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -
     if cancelled():
         raise Cancelled()
     total = sum(int(i.get("size") or 0) for i in rv.luggage)
-    out = Reviewed(rv, luggage_bytes=total)
+    out = Reviewed(rv, luggage_bytes=total, machine=desk.machine)
+    if rv.kind == "receipt" and rv.target_here and rv.receipt_target:
+        with contextlib.suppress(TaskPackError):
+            target = desk.get(rv.receipt_target)
+            out.target_title = target.passport.title or ""
+            answered = set(rv.would_answer)
+            out.still_open = [a for a in target.asks or []
+                              if (a.status or "open") == "open" and a.id not in answered]  # fmt: skip
     if total <= JUDGE_AUTOMATICALLY_BYTES:
         out.failed_checks = judge(path, progress, cancelled)
     return out
@@ -199,6 +211,9 @@ class Detail:
     moves: list[MoveOption]
     #: fact number (1-based) → (may restore, reason) for each sealed fact
     restore: dict[int, tuple[bool, str]] = field(default_factory=dict)
+    #: this desk's machine, and answers typed but not saved yet (ask id → text)
+    machine: str = ""
+    drafts: dict[str, str] = field(default_factory=dict)
 
 
 def is_sealed(fact: Any) -> bool:
@@ -207,7 +222,8 @@ def is_sealed(fact: Any) -> bool:
 
 def load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> Detail:
     lp = desk.get(passport_id)
-    detail = Detail(lp, desk.history(passport_id), desk.luggage(passport_id), desk.allowed_moves(passport_id))
+    detail = Detail(lp, desk.history(passport_id), desk.luggage(passport_id), desk.allowed_moves(passport_id),
+                    machine=desk.machine, drafts=desk.drafts.of(passport_id))  # fmt: skip
     for n, fact in enumerate(lp.passport.facts or [], 1):
         if is_sealed(fact):
             detail.restore[n] = desk.can_restore(passport_id, n)

@@ -25,29 +25,34 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.app.desk import MoveOption
+from taskpack.app.desk import MoveOption, is_checked_here
 from taskpack.core.model import LandingCheck
 
 from .asks_form import AsksForm
-from .i18n import tr
+from .i18n import tr, trn
 from .jobs import human_size
 from .models import described_label, state_label, why_label
 from .ops import Detail, is_sealed, sender_of, take_on_path
-from .review_view import check_widget, fact_widget
+from .review_view import check_widget, fact_widget, item_text, labels_text
 from .widgets import (
     Banner,
     LinkedText,
     QuotedBlock,
     Section,
+    add_paged,
     badge,
     button,
     clear_layout,
     heading,
+    local_time,
+    one_line,
     plain,
     row,
 )
 
 EXPORT_MODES = ("save_bag", "save_flat", "copy", "email")
+#: the History tab lists the newest entries up to this many
+HISTORY_SHOWN = 500
 
 
 def move_label(state: str, waiting_on: str | None, opt: MoveOption) -> str:
@@ -92,7 +97,10 @@ class PassportView(QWidget):
     result_requested = Signal()
     export_requested = Signal(str, str)  # kind, mode
     restore_requested = Signal(int)
+    check_fact_requested = Signal(int)  # fact number (1-based): "I checked this here"
+    check_landing_requested = Signal(str)  # landing check id: "I checked this here"
     answer_requested = Signal(str, str, str)
+    save_answers_requested = Signal(object)  # {ask id: answer}
     add_requested = Signal(str)  # "fact" | "ask" | "check" | "step"
     save_luggage_requested = Signal(str, int)
 
@@ -114,6 +122,7 @@ class PassportView(QWidget):
         self.overview.setFrameShape(QFrame.Shape.NoFrame)
         self.asks = AsksForm()
         self.asks.save_requested.connect(self.answer_requested)
+        self.asks.save_all_requested.connect(self.save_answers_requested)
         self.luggage = QWidget()
         self.luggage_lay = QVBoxLayout(self.luggage)
         self.history = QTreeWidget()
@@ -125,6 +134,8 @@ class PassportView(QWidget):
         self.tabs.addTab(self.history, tr("History"))
         self.move_buttons: dict[str, QPushButton] = {}
         self.restore_buttons: dict[int, QPushButton] = {}
+        self.check_buttons: dict[int, QPushButton] = {}
+        self.landing_check_buttons: dict[str, QPushButton] = {}
         self.restore_reasons: dict[int, str] = {}
         self.export_button = QToolButton()
         self.export_button.setText(tr("Export"))
@@ -144,9 +155,11 @@ class PassportView(QWidget):
         self._fill_actions(detail)
         self._fill_overview(detail)
         asks = list(lp.asks or [])
-        self.asks.show_asks(asks, highlight=answered, note=note)
+        # the merge's outcome is said once, in the window's banner; here the asks it
+        # answered are highlighted
+        self.asks.show_asks(asks, highlight=answered, passport_id=lp.id, drafts=detail.drafts)
         open_asks = sum(1 for a in asks if (a.status or "open") == "open")
-        self.tabs.setTabText(1, tr("Asks ({n} open)").format(n=open_asks) if open_asks else tr("Asks"))
+        self.tabs.setTabText(1, trn("Asks (%n open)", open_asks) if open_asks else tr("Asks"))
         self._fill_luggage(detail)
         self._fill_history(detail)
 
@@ -156,13 +169,14 @@ class PassportView(QWidget):
         kind = "ok" if lp.state == "completed" else "warn" if lp.state == "waiting" else "info"
         self.header.addWidget(row(badge(state_label(lp.state, lp.waiting_on), kind),
                                   plain(f"{lp.id} · v{lp.version}", small=True, muted=True)))  # fmt: skip
-        self.header.addWidget(heading(lp.passport.title or lp.id, 1))
+        self.header.addWidget(heading(one_line(lp.passport.title or lp.id, 300), 1))
         sender = sender_of(lp)
         if sender:
-            self.header.addWidget(plain(tr("Handed to you by {sender}").format(sender=sender), muted=True))
+            self.header.addWidget(plain(tr("Handed to you by {sender}").format(sender=one_line(sender)), muted=True))
         chain = (lp.lineage.chain if lp.lineage else None) or []
         if chain:
-            self.header.addWidget(plain(tr("Lineage: {chain}").format(chain=" → ".join(chain)),
+            shown = " → ".join(one_line(c, 60) for c in chain[-8:])
+            self.header.addWidget(plain(tr("Lineage: {chain}").format(chain=("… → " if len(chain) > 8 else "") + shown),
                                         small=True, muted=True))  # fmt: skip
 
     def _fill_actions(self, detail: Detail) -> None:
@@ -221,10 +235,10 @@ class PassportView(QWidget):
         lay.setContentsMargins(4, 8, 4, 8)
         if state.goal:
             lay.addWidget(plain(tr("Goal"), bold=True))
-            lay.addWidget(LinkedText(state.goal))
+            lay.addWidget(LinkedText(state.goal, title=tr("Goal")))
         if state.current_state:
             lay.addWidget(plain(tr("Where it stands"), bold=True))
-            lay.addWidget(LinkedText(state.current_state))
+            lay.addWidget(LinkedText(state.current_state, title=tr("Where it stands")))
         received = lp.received if isinstance(lp.received, dict) else {}
         if received.get("note"):
             lay.addWidget(QuotedBlock(str(received["note"]), tr("The sender's note"), links=True))
@@ -233,31 +247,39 @@ class PassportView(QWidget):
         self._steps(lay, detail)
         if state.decisions:
             sec = Section(tr("Decisions"))
-            for d in state.decisions:
-                sec.add(LinkedText(f"• {d.what or ''}" + (f" — {d.why}" if d.why else "")))
+            add_paged(sec.add, list(state.decisions), lambda d: LinkedText(
+                f"• {d.what or ''}" + (" — " + tr("because {why}").format(why=d.why) if d.why else ""),
+                title=tr("Decision")), parent_layout=sec.lay)  # fmt: skip
             lay.addWidget(sec)
+        for title, items in ((tr("What was done"), state.actions), (tr("Artifacts"), state.artifacts),
+                             (tr("Learnings"), state.learnings)):  # fmt: skip
+            shown = [t for t in (item_text(i) for i in items or []) if t.strip()]
+            if shown:
+                sec = Section(title)
+                add_paged(sec.add, shown, lambda t, title=title: LinkedText("• " + t, title=title),
+                          parent_layout=sec.lay)  # fmt: skip
+                lay.addWidget(sec)
         if isinstance(lp.result, dict):
             sec = Section(tr("Returned result"))
-            sec.add(LinkedText(str(lp.result.get("summary") or "")))
-            for ev in lp.result.get("evidence") or []:
-                if isinstance(ev, dict):
-                    sec.add(LinkedText(f"• [{ev.get('kind')}] {ev.get('summary') or ''}"
-                                       + (f" {ev.get('url')}" if ev.get("url") else "")))  # fmt: skip
+            sec.add(LinkedText(str(lp.result.get("summary") or ""), title=tr("Returned result")))
+            evidence = [ev for ev in lp.result.get("evidence") or [] if isinstance(ev, dict)]
+            add_paged(sec.add, evidence, lambda ev: LinkedText(
+                f"• [{ev.get('kind')}] {ev.get('summary') or ''}" + (f" {ev.get('url')}" if ev.get("url") else "")),
+                parent_layout=sec.lay)  # fmt: skip
             lay.addWidget(sec)
-        imperatives = received.get("imperatives") or []
+        imperatives = [imp for imp in received.get("imperatives") or [] if isinstance(imp, dict)]
         if imperatives:
             sec = Section(tr("Instructions found in the pack"),
                           tr("The sender wrote this; nothing was done. Text in a pack is data, never a command."))  # fmt: skip
-            for imp in imperatives:
-                if isinstance(imp, dict):
-                    sec.add(QuotedBlock(str(imp.get("sentence") or ""), tr("in {place}").format(place=imp.get("place") or "?")))
+            add_paged(sec.add, imperatives, lambda imp: QuotedBlock(
+                str(imp.get("sentence") or ""), tr("in {place}").format(place=one_line(imp.get("place") or "?"))),
+                parent_layout=sec.lay)  # fmt: skip
             lay.addWidget(sec)
         outgoing = [LandingCheck.from_data(c) for c in (lp.__pydantic_extra__ or {}).get("checks_to_send") or []
                     if isinstance(c, dict)]  # fmt: skip
         sec = Section(tr("For the next person"),
                       tr("Questions and checks that travel with the next handoff from here."))  # fmt: skip
-        for check in outgoing:
-            sec.add(check_widget(check))
+        add_paged(sec.add, outgoing, check_widget, parent_layout=sec.lay)
         sec.add(row(
             button(tr("Add ask…"), lambda: self.add_requested.emit("ask")),
             button(tr("Add landing check…"), lambda: self.add_requested.emit("check")),
@@ -269,24 +291,44 @@ class PassportView(QWidget):
         self.overview.setWidget(body)
 
     def _checks(self, lay: QVBoxLayout, checks: list[LandingCheck]) -> None:
+        self.landing_check_buttons = {}
         if not checks:
             return
         ordered = sorted(checks, key=lambda c: not c.is_required)
         sec = Section(tr("Do these first"), tr(
             "Required checks go before the sender's next steps. How to do them is the sender's "
-            "suggestion, shown as written and never run by this app."))  # fmt: skip
-        for check in ordered:
-            sec.add(check_widget(check))
+            "suggestion, shown as written and never run by this app. When you have done one "
+            "here, say so: “I checked this here”."))  # fmt: skip
+
+        def one(check: LandingCheck) -> QWidget:
+            if is_checked_here(check):
+                extra = check.__pydantic_extra__ or {}
+                done = tr("Checked here by {who} on {when}.").format(
+                    who=one_line(extra.get("checked_by") or "?"), when=local_time(extra.get("checked_at")))  # fmt: skip
+                return check_widget(check, done=done)
+            b = None
+            if check.is_required and check.id:
+                b = QPushButton(tr("I checked this here"))
+                b.setToolTip(tr("You did this check yourself, on this machine. It is recorded as a fact "
+                                "verified here, by you, with a history entry."))  # fmt: skip
+                b.clicked.connect(lambda _c=False, k=check.id: self.check_landing_requested.emit(k))
+                self.landing_check_buttons[check.id] = b
+            return check_widget(check, extra=b)
+
+        add_paged(sec.add, ordered, one, parent_layout=sec.lay)
         lay.addWidget(sec)
 
     def _facts(self, lay: QVBoxLayout, detail: Detail) -> None:
         facts = detail.passport.passport.facts or []
-        self.restore_buttons, self.restore_reasons = {}, {}
+        self.restore_buttons, self.restore_reasons, self.check_buttons = {}, {}, {}
         if not facts:
             return
         sec = Section(tr("What is proven and what is not"))
-        for n, fact in enumerate(facts, 1):
-            extra = None
+
+        def one(numbered: tuple[int, Any]) -> QWidget:
+            n, fact = numbered
+            extra: list[QWidget] = []
+            note = ""
             if is_sealed(fact):
                 ok, reason = detail.restore.get(n, (False, tr("unknown")))
                 b = QPushButton(tr("Restore ✓"))
@@ -295,16 +337,23 @@ class PassportView(QWidget):
                 if ok:
                     b.setToolTip(tr("Give this fact its ✓ back: you are on {machine}, where it was "
                                     "verified, and this desk wrote the pack that carried it.")
-                                 .format(machine=fact.verified_on or "?"))  # fmt: skip
+                                 .format(machine=one_line(fact.verified_on or "?")))  # fmt: skip
                 else:
                     b.setToolTip(tr("Restore ✓ is not available: {reason}").format(reason=reason))
+                    note = tr("Restore ✓ is not available: {reason}").format(reason=reason)
                 b.clicked.connect(lambda _c=False, k=n: self.restore_requested.emit(k))
                 self.restore_buttons[n] = b
-                extra = b
-            sec.add(fact_widget(fact, extra=extra))
-            if is_sealed(fact) and n in self.restore_reasons and not detail.restore.get(n, (False, ""))[0]:
-                sec.add(plain("    " + tr("Restore ✓ is not available: {reason}").format(
-                    reason=self.restore_reasons[n]), small=True, muted=True))  # fmt: skip
+                extra.append(b)
+                c = QPushButton(tr("I checked this here"))
+                c.setToolTip(tr("You checked this yourself, on this machine: it becomes a fact verified "
+                                "here, by you, with a history entry. Restore ✓ instead trusts the "
+                                "sender's word."))  # fmt: skip
+                c.clicked.connect(lambda _c=False, k=n: self.check_fact_requested.emit(k))
+                self.check_buttons[n] = c
+                extra.append(c)
+            return fact_widget(fact, detail.machine or None, extra=extra, note=note)
+
+        add_paged(sec.add, list(enumerate(facts, 1)), one, parent_layout=sec.lay)
         lay.addWidget(sec)
 
     def _steps(self, lay: QVBoxLayout, detail: Detail) -> None:
@@ -312,25 +361,28 @@ class PassportView(QWidget):
         if not steps:
             return
         sec = Section(tr("Next steps"))
-        for n, step in enumerate(steps, 1):
-            sec.add(LinkedText(f"{n}. {step}"))
+        add_paged(sec.add, list(enumerate(steps, 1)), lambda s: LinkedText(f"{s[0]}. {item_text(s[1])}",
+                  title=tr("Next step")), parent_layout=sec.lay)  # fmt: skip
         lay.addWidget(sec)
 
     def _fill_luggage(self, detail: Detail) -> None:
         clear_layout(self.luggage_lay)
         if not detail.luggage:
             self.luggage_lay.addWidget(plain(tr("No luggage.")))
-        for item in detail.luggage:
+
+        def one(item: Any) -> QWidget:
             save = QPushButton(tr("Save As…"))
             save.clicked.connect(lambda _c=False, n=item.name, s=item.size: self.save_luggage_requested.emit(n, s))
-            self.luggage_lay.addWidget(row(plain(item.name), plain(human_size(item.size), muted=True), save))
+            return row(plain(one_line(item.name)), plain(human_size(item.size), muted=True), save)
+
+        add_paged(self.luggage_lay.addWidget, list(detail.luggage), one, parent_layout=self.luggage_lay)
         self.luggage_lay.addStretch(1)
 
     def _fill_history(self, detail: Detail) -> None:
         self.history.clear()
-        for entry in reversed(detail.history):
+        for entry in list(reversed(detail.history))[:HISTORY_SHOWN]:
             item = QTreeWidgetItem([
-                entry.at.replace("T", " ").removesuffix("Z"), history_label(entry.event),
+                local_time(entry.at), history_label(entry.event),
                 str(entry.version), history_detail(entry.detail),
             ])  # fmt: skip
             self.history.addTopLevelItem(item)
@@ -355,7 +407,7 @@ class PassportView(QWidget):
 
     def overview_text(self) -> str:
         widget = self.overview.widget()
-        return "\n".join(lbl.text() for lbl in widget.findChildren(QLabel)) if widget else ""
+        return labels_text(widget) if widget else ""
 
 
 def history_label(event: str) -> str:
@@ -365,13 +417,16 @@ def history_label(event: str) -> str:
         "packed": tr("packed"), "fact": tr("fact added"), "ask": tr("ask added"),
         "check": tr("landing check added"), "next_step": tr("next step added"),
         "result": tr("result returned"), "luggage": tr("luggage added"),
-        "checkpoint": tr("checkpoint"), "decision": tr("decision"),
+        "checkpoint": tr("checkpoint"), "decision": tr("decision"), "checked": tr("checked here"),
     }.get(event, event)  # fmt: skip
 
 
 def history_detail(detail: dict[str, Any]) -> str:
     parts = []
-    for key in ("from", "to", "why", "file", "kind", "fact", "claim", "ask", "status", "answered"):
+    names = {"from": tr("from"), "to": tr("to"), "why": tr("why"), "file": tr("file"), "kind": tr("kind"),
+             "fact": tr("fact"), "claim": tr("claim"), "ask": tr("ask"), "status": tr("status"),
+             "answered": tr("answered"), "check": tr("check"), "by": tr("by"), "machine": tr("machine")}  # fmt: skip
+    for key, name in names.items():
         if key in detail and detail[key] not in (None, "", []):
             value = detail[key]
             if key in ("from", "to") and isinstance(value, str):
@@ -379,6 +434,6 @@ def history_detail(detail: dict[str, Any]) -> str:
             elif key == "why" and isinstance(value, str):
                 value = why_label(value)
             if isinstance(value, list):
-                value = ", ".join(map(str, value))
-            parts.append(f"{key}: {value}")
+                value = ", ".join(map(str, value[:12])) + (" …" if len(value) > 12 else "")
+            parts.append(f"{name}: {one_line(value, 200)}")
     return "; ".join(parts)

@@ -3,8 +3,15 @@
 Order matters (spec §4.4): who sent it and why, any problems with the file, then the
 REQUIRED CHECKS FIRST — each with the sender's `how` as a quoted suggestion with Copy,
 never Run — then what is proven and what is not, the asks, the sender's next steps,
-the imperative sentences found (reported, never followed), and the luggage. Land or
-Discard. Building this view lands nothing.
+the rest of the task state that lands with it (decisions, what was done, artifacts,
+learnings), the imperative sentences found (reported, never followed), and the luggage.
+A receipt shows, like a mail message, each question with its answer, who answered and
+when, and which asks stay open — before "Merge answers into …". Land or Discard.
+Building this view lands nothing.
+
+A pack may be huge: long text is cut with "Show all" (a plain-text viewer) and long
+lists show one page at a time with "Show more", so building the view stays quick
+whatever the pack holds.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -23,9 +31,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.core.landing import LandingReview
-from taskpack.core.model import Fact
+from taskpack.core.model import Ask, Fact, LandingCheck
+from taskpack.core.seal import Standing, standing
 
-from .i18n import tr
+from .i18n import tr, trn
 from .jobs import human_size
 from .ops import Reviewed
 from .widgets import (
@@ -33,17 +42,24 @@ from .widgets import (
     LinkedText,
     QuotedBlock,
     Section,
+    add_paged,
     badge,
     button,
     heading,
+    local_time,
+    number,
+    one_line,
     plain,
     row,
 )
 
+#: ids listed in one sentence ("a1, a2, … and 9,980 more")
+IDS_SHOWN = 12
+
 
 def sender_text(origin: dict[str, Any]) -> str:
-    actor = origin.get("actor") or tr("someone")
-    machine = origin.get("machine") or tr("an unnamed machine")
+    actor = one_line(origin.get("actor")) if origin.get("actor") else tr("someone")
+    machine = one_line(origin.get("machine")) if origin.get("machine") else tr("an unnamed machine")
     return tr("{actor} on {machine}").format(actor=actor, machine=machine)
 
 
@@ -51,44 +67,75 @@ def scope_label(scope: str) -> str:
     return {"universal": tr("universal"), "org": tr("organisation")}.get(scope, tr("machine"))
 
 
-def fact_widget(fact: Fact, *, extra: QWidget | None = None) -> QWidget:
-    """One fact: what is proven (carried ✓) and what is not (unproven, and where it was)."""
+def id_list(ids: list[str]) -> str:
+    """Ids for one sentence, at most IDS_SHOWN of them."""
+    if not ids:
+        return tr("none")
+    shown = ", ".join(one_line(i, 40) for i in ids[:IDS_SHOWN])
+    left = len(ids) - IDS_SHOWN
+    return shown if left <= 0 else tr("{ids} and {n} more").format(ids=shown, n=number(left))
+
+
+def standing_words(st: Standing) -> tuple[str, str, str]:
+    """(badge, badge kind, one line of explanation) — the window's words for a Standing.
+
+    The badge says what the CLI says (`Standing.text`), in the window's language.
+    """
+    where = one_line(st.machine) if st.machine else tr("an unnamed machine")
+    if st.kind == "proven_here":
+        return (tr("✓ proven here ({machine})").format(machine=where), "ok",
+                tr("Verified on this machine."))  # fmt: skip
+    if st.kind == "carried":
+        explain = tr("{scope} fact — keeps its ✓ across machines").format(scope=scope_label(st.scope))
+        if st.source:
+            explain += " · " + tr("source: {who}").format(who=one_line(st.source))
+        return "✓ " + tr("carried"), "ok", explain
+    if st.kind == "claimed_elsewhere":
+        return ("⚠ " + tr("not proven here"), "warn",
+                tr("Marked verified on {machine} but not sealed: check it again here.").format(machine=where))  # fmt: skip
+    if st.kind == "unproven_here":
+        return ("⚠ " + tr("unproven here"), "warn",
+                tr("verified on {machine}; not proven on this machine").format(machine=where))  # fmt: skip
+    return "· " + tr("not verified"), "info", tr("{scope} fact, never verified").format(scope=scope_label(st.scope))
+
+
+def fact_widget(fact: Fact, machine: str | None, *, extra: list[QWidget] | None = None,
+                note: str = "") -> QWidget:  # fmt: skip
+    """One fact: its claim and how it stands on this machine; buttons in `extra`."""
     box = QFrame()
     box.setObjectName("fact")
     lay = QHBoxLayout(box)
     lay.setContentsMargins(0, 2, 0, 2)
-    scope = fact.effective_scope
-    if fact.verified and scope in ("universal", "org"):
-        mark = badge("✓ " + tr("carried"), "ok")
-        where = tr("{scope} fact — keeps its ✓ across machines").format(scope=scope_label(scope))
-        if scope == "org" and (fact.source or fact.verified_by):
-            where += " · " + tr("source: {who}").format(who=fact.source or fact.verified_by)
-    elif fact.needs_reverify or (fact.verified is False and fact.verified_on):
-        mark = badge("⚠ " + tr("unproven here"), "warn")
-        where = tr("verified on {machine}; not proven on this machine").format(
-            machine=fact.verified_on or tr("an unnamed machine"))  # fmt: skip
-    else:
-        mark = badge("· " + tr("not verified"), "info")
-        where = tr("{scope} fact, never verified").format(scope=scope_label(scope))
-    lay.addWidget(mark, 0, Qt.AlignmentFlag.AlignTop)
+    mark, kind, where = standing_words(standing(fact, machine=machine))
+    if fact.verified_by and fact.verified and fact.effective_scope == "machine":
+        where += " " + tr("Checked by {who}.").format(who=one_line(fact.verified_by))
+    lay.addWidget(badge(mark, kind), 0, Qt.AlignmentFlag.AlignTop)
     text = QVBoxLayout()
     text.setSpacing(0)
-    text.addWidget(LinkedText(fact.claim or tr("(no claim)")))
+    text.addWidget(LinkedText(fact.claim or tr("(no claim)"), title=tr("Fact")))
     text.addWidget(plain(where, small=True, muted=True))
+    if note:
+        text.addWidget(plain(note, small=True, muted=True))
     lay.addLayout(text, 1)
-    if extra is not None:
-        lay.addWidget(extra, 0, Qt.AlignmentFlag.AlignTop)
+    for w in extra or []:
+        lay.addWidget(w, 0, Qt.AlignmentFlag.AlignTop)
     return box
 
 
-def check_widget(check: Any) -> QWidget:
+def check_widget(check: LandingCheck, *, extra: QWidget | None = None, done: str = "") -> QWidget:
     box = QWidget()
     lay = QVBoxLayout(box)
     lay.setContentsMargins(0, 0, 0, 6)
     lay.setSpacing(3)
-    kind = badge(tr("required") if check.is_required else tr("optional"),
-                 "warn" if check.is_required else "info")  # fmt: skip
-    lay.addWidget(row(kind, LinkedText(check.check or tr("(no check text)")), stretch_last=True))
+    if done:
+        kind = badge("✓ " + tr("done"), "ok")
+    else:
+        kind = badge(tr("required") if check.is_required else tr("optional"),
+                     "warn" if check.is_required else "info")  # fmt: skip
+    lay.addWidget(row(kind, LinkedText(check.check or tr("(no check text)"), title=tr("Landing check")),
+                      extra, stretch_last=True))  # fmt: skip
+    if done:
+        lay.addWidget(plain(done, small=True, muted=True))
     if check.how:
         lay.addWidget(QuotedBlock(
             check.how,
@@ -97,7 +144,11 @@ def check_widget(check: Any) -> QWidget:
     return box
 
 
-def ask_widget(ask: Any) -> QWidget:
+def ask_status_label(status: str) -> str:
+    return {"open": tr("open"), "answered": tr("answered"), "dropped": tr("dropped")}.get(status, one_line(status, 40))
+
+
+def ask_widget(ask: Ask) -> QWidget:
     box = QFrame()
     box.setFrameShape(QFrame.Shape.StyledPanel)
     grid = QGridLayout(box)
@@ -107,12 +158,78 @@ def ask_widget(ask: Any) -> QWidget:
         (tr("Why"), ask.why or ""),
         (tr("Judged against"), ask.accept or tr("(no accept: this ask cannot be judged)")),
     ]
-    for n, (label, value) in enumerate(rows):
+    n = 0
+    for label, value in rows:
+        if not value.strip():
+            continue  # no empty rows
         grid.addWidget(plain(label, bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(LinkedText(value), n, 1)
-    status = ask.status or "open"
-    grid.addWidget(plain(f"{ask.id or '?'} · {status}", small=True, muted=True), len(rows), 1)
+        grid.addWidget(LinkedText(value, title=label), n, 1)
+        n += 1
+    status = ask_status_label(ask.status or "open")
+    grid.addWidget(plain(f"{one_line(ask.id or '?', 40)} · {status}", small=True, muted=True), n, 1)
     return box
+
+
+def answer_text(answer: Any) -> str:
+    return answer if isinstance(answer, str) else "" if answer is None else str(answer)
+
+
+def by_line(who: str | None, when: str | None) -> str:
+    """"Answered by Zhang Min on 2026-08-16 11:30" (local time), or what of it is known."""
+    if who and when:
+        return tr("Answered by {who} on {when}").format(who=one_line(who), when=local_time(when))
+    if who:
+        return tr("Answered by {who}").format(who=one_line(who))
+    if when:
+        return tr("Answered on {when}").format(when=local_time(when))
+    return tr("The receipt does not say who answered or when.")
+
+
+def receipt_answer_widget(ask: Ask, rv: LandingReview) -> QWidget:
+    """One question and its answer, as a mail message shows a quoted question and a reply."""
+    box = QFrame()
+    box.setObjectName("answer")
+    box.setStyleSheet("#answer { border: 1px solid #c9ccd1; border-radius: 4px; }")
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(10, 6, 10, 6)
+    lay.setSpacing(3)
+    ask_id = ask.id or ""
+    status = ask.status or ("answered" if ask.answer is not None else "open")
+    if ask_id in rv.would_answer:
+        tag = badge(tr("answers {id}").format(id=one_line(ask_id, 40)), "ok")
+    elif ask_id in rv.would_adopt:
+        tag = badge(tr("a new question for you"), "info")
+    else:
+        tag = badge(tr("stays open"), "warn")
+    lay.addWidget(row(plain(one_line(ask_id or "?", 40), bold=True, selectable=False), tag))
+    question = QuotedBlock(ask.what or tr("(no question)"), tr("Question"), links=True)
+    question.copy_button.hide()
+    lay.addWidget(question)
+    answer = answer_text(ask.answer)
+    if status == "dropped":
+        lay.addWidget(plain(tr("Dropped: it will not be answered."), bold=True))
+        if answer:
+            lay.addWidget(LinkedText(answer, title=tr("Answer")))
+    elif answer:
+        lay.addWidget(LinkedText(answer, title=tr("Answer")))
+    else:
+        lay.addWidget(plain(tr("(not answered)"), muted=True))
+    if status != "open" or answer:
+        lay.addWidget(plain(by_line(ask.answered_by, ask.answered_at), small=True, muted=True))
+    return box
+
+
+def item_text(item: Any) -> str:
+    """An artifact, action or learning as one text: a string, or an object's main fields."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict):
+        main = [str(item[k]) for k in ("what", "name", "title", "summary", "text", "path", "url", "kind")
+                if isinstance(item.get(k), str | int | float) and str(item[k]).strip()]  # fmt: skip
+        if main:
+            return " — ".join(dict.fromkeys(main))
+        return ", ".join(f"{k}: {v}" for k, v in list(item.items())[:8])
+    return "" if item is None else str(item)
 
 
 class ReviewView(QWidget):
@@ -160,41 +277,48 @@ class ReviewView(QWidget):
         self._header(lay, rv)
         self._problems(lay, reviewed)
         if rv.kind == "receipt":
-            self._receipt(lay, rv)
+            self._receipt(lay, reviewed)
         self._checks(lay, rv)
-        self._facts(lay, rv)
-        self._asks(lay, rv)
+        self._facts(lay, reviewed)
+        if rv.kind != "receipt":
+            self._asks(lay, rv)
         self._next_steps(lay, rv)
+        self._state(lay, rv)
         self._imperatives(lay, rv)
         self._luggage(lay, rv)
         lay.addStretch(1)
         self.scroll.setWidget(body)
-        self._buttons(rv)
+        self._buttons(reviewed)
 
     def _add(self, lay: QVBoxLayout, key: str, section: Section) -> Section:
         self.sections[key] = section
         lay.addWidget(section)
         return section
 
+    def _paged(self, sec: Section, items: list[Any], make: Any) -> None:
+        add_paged(sec.add, items, make, parent_layout=sec.lay)
+
     def _header(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         kind = tr("Receipt") if rv.kind == "receipt" else tr("Handoff")
-        name = plain(rv.path.name, small=True, muted=True)
+        name = plain(one_line(rv.path.name), small=True, muted=True)
         name.setWordWrap(False)
         lay.addWidget(row(badge(kind, "info"), name))
-        lay.addWidget(heading(rv.title or rv.goal or tr("(untitled)"), 1))
-        when = (rv.packed_at or tr("an unknown time")).replace("T", " ").removesuffix("Z")
-        lay.addWidget(plain(tr("From {sender}, packed {when} ({encoding})").format(
-            sender=sender_text(rv.origin), when=when, encoding=rv.encoding)))  # fmt: skip
+        lay.addWidget(heading(one_line(rv.title or rv.goal or tr("(untitled)"), 300), 1))
+        when = local_time(rv.packed_at) or tr("an unknown time")
+        lay.addWidget(plain(tr("From {sender}, packed {when}").format(sender=sender_text(rv.origin), when=when)))
         if rv.note:
             lay.addWidget(QuotedBlock(rv.note, tr("The sender's note"), links=True))
         if rv.goal and rv.goal != rv.title:
-            lay.addWidget(plain(tr("Goal: {goal}").format(goal=rv.goal)))
+            lay.addWidget(LinkedText(tr("Goal: {goal}").format(goal=rv.goal), title=tr("Goal")))
         if rv.current_state:
-            lay.addWidget(plain(tr("Where it stands: {state}").format(state=rv.current_state)))
+            lay.addWidget(LinkedText(tr("Where it stands: {state}").format(state=rv.current_state),
+                                     title=tr("Where it stands")))  # fmt: skip
         chain = (rv.lineage or {}).get("chain") or []
-        if chain:
-            lay.addWidget(plain(tr("Lineage: {chain}").format(chain=" → ".join(map(str, chain))),
-                                small=True, muted=True))  # fmt: skip
+        if isinstance(chain, list) and chain:
+            shown = " → ".join(one_line(c, 60) for c in chain[-8:])
+            if len(chain) > 8:
+                shown = "… → " + shown
+            lay.addWidget(plain(tr("Lineage: {chain}").format(chain=shown), small=True, muted=True))
         if rv.already:
             banner = Banner()
             banner.show_message(tr("This pack already landed as {id}. Landing it again changes nothing.")
@@ -218,29 +342,45 @@ class ReviewView(QWidget):
             tr("Problems with this file"),
             tr("The file is not conformant as written. It can still land; these are shown so you know."),
         ))  # fmt: skip
+        lines: list[tuple[str, bool]] = []
         for cid, requirement, reasons in failed:
-            sec.add(plain(f"✗ {cid}: {requirement}", bold=True))
-            for reason in reasons[:5]:
-                sec.add(plain("    " + reason, small=True))
-        for note in rv.notes:
-            sec.add(plain("• " + note))
+            lines.append((f"✗ {cid}: {requirement}", True))
+            lines += [("    " + one_line(reason, 400), False) for reason in reasons[:5]]
+        lines += [("• " + one_line(note, 400), False) for note in rv.notes]
+        self._paged(sec, lines, lambda line: plain(line[0], bold=line[1], small=not line[1]))
 
-    def _receipt(self, lay: QVBoxLayout, rv: LandingReview) -> None:
+    def _receipt(self, lay: QVBoxLayout, reviewed: Reviewed) -> None:
+        rv = reviewed.review
         sec = self._add(lay, "receipt", Section(tr("Answers coming home")))
         if not rv.receipt_target:
             sec.add(plain(tr("This receipt does not say which passport it answers; it cannot be merged.")))
         elif not rv.target_here:
             sec.add(plain(tr("This receipt answers {id}, which is not on this desk. Open it on the "
-                             "desk that asked the questions.").format(id=rv.receipt_target)))  # fmt: skip
+                             "desk that asked the questions.").format(id=one_line(rv.receipt_target, 60))))  # fmt: skip
         else:
-            sec.add(plain(tr("It answers passport {id}.").format(id=rv.receipt_target), bold=True))
-            answered = ", ".join(rv.would_answer) or tr("none")
-            sec.add(plain(tr("Asks it answers: {asks}").format(asks=answered)))
+            title = f" — {one_line(reviewed.target_title, 200)}" if reviewed.target_title else ""
+            sec.add(plain(tr("It answers passport {id}.").format(id=rv.receipt_target) + title, bold=True))
+            sec.add(plain(tr("Answers: {asks}").format(asks=id_list(rv.would_answer))))
             if rv.would_adopt:
                 sec.add(plain(tr("New questions for you (kept as open asks): {asks}")
-                              .format(asks=", ".join(rv.would_adopt))))  # fmt: skip
+                              .format(asks=id_list(rv.would_adopt))))  # fmt: skip
             sec.add(plain(tr("Merging writes the answers only; it never changes the goal, the "
                              "current state or the next steps."), small=True, muted=True))  # fmt: skip
+        if rv.asks:
+            self._paged(sec, list(rv.asks), lambda a: receipt_answer_widget(a, rv))
+        else:
+            sec.add(plain(tr("The receipt carries no answers.")))
+        if rv.target_here:
+            still = reviewed.still_open
+            open_sec = self._add(lay, "still_open", Section(
+                tr("Still open after merging"),
+                tr("Asks of {id} that this receipt does not answer.").format(id=rv.receipt_target),
+            ))  # fmt: skip
+            if still:
+                self._paged(open_sec, still, lambda a: LinkedText(
+                    f"{one_line(a.id or '?', 40)} · {a.what or ''}", title=tr("Question")))  # fmt: skip
+            else:
+                open_sec.add(plain(tr("None: every ask is answered.")))
 
     def _checks(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         checks = rv.landing_checks
@@ -254,20 +394,18 @@ class ReviewView(QWidget):
                 "Required checks go before the sender's next steps. The check is what is required; "
                 "how to do it is the sender's suggestion and is never run by this app.")
         sec = self._add(lay, "checks", Section(title, explain))
-        for check in checks:
-            sec.add(check_widget(check))
+        self._paged(sec, list(checks), check_widget)
 
-    def _facts(self, lay: QVBoxLayout, rv: LandingReview) -> None:
+    def _facts(self, lay: QVBoxLayout, reviewed: Reviewed) -> None:
+        rv = reviewed.review
         if not rv.facts:
             return
-        sealed = sum(1 for f in rv.facts if f.needs_reverify and not f.verified)
-        explain = tr("{n} of {total} facts are unproven here: a ✓ does not survive a machine boundary.").format(
-            n=sealed, total=len(rv.facts))  # fmt: skip
+        machine = reviewed.machine or None
+        unproven = sum(1 for f in rv.facts if standing(f, machine=machine).kind not in ("proven_here", "carried"))
+        explain = trn("%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.",
+                      unproven).format(total=number(len(rv.facts)))  # fmt: skip
         sec = self._add(lay, "facts", Section(tr("What is proven and what is not"), explain))
-        for fact in rv.facts:
-            sec.add(fact_widget(fact))
-        for line in rv.sealed:
-            sec.add(plain("• " + line, small=True, muted=True))
+        self._paged(sec, list(rv.facts), lambda f: fact_widget(f, machine))
 
     def _asks(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.asks:
@@ -276,8 +414,7 @@ class ReviewView(QWidget):
             tr("Questions the sender needs answered"),
             tr("After landing, answer them in the Asks tab and send a receipt back."),
         ))  # fmt: skip
-        for ask in rv.asks:
-            sec.add(ask_widget(ask))
+        self._paged(sec, list(rv.asks), ask_widget)
 
     def _next_steps(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         required = sum(1 for c in rv.landing_checks if c.is_required) if rv.kind == "handoff" else 0
@@ -285,9 +422,26 @@ class ReviewView(QWidget):
         if not steps:
             return
         sec = self._add(lay, "next", Section(tr("The sender's next steps (after the checks)")))
-        for n, step in enumerate(steps, 1):
-            text = step if isinstance(step, str) else str(step)
-            sec.add(LinkedText(f"{n}. {text}"))
+        numbered = list(enumerate(steps, 1))
+        self._paged(sec, numbered, lambda s: LinkedText(f"{s[0]}. {item_text(s[1])}", title=tr("Next step")))
+
+    def _state(self, lay: QVBoxLayout, rv: LandingReview) -> None:
+        """The rest of what lands: decisions, what was done, artifacts, learnings."""
+        if rv.decisions:
+            sec = self._add(lay, "decisions", Section(tr("Decisions")))
+            self._paged(sec, list(rv.decisions), lambda d: LinkedText(
+                f"• {d.what or ''}" + (" — " + tr("because {why}").format(why=d.why) if d.why else ""),
+                title=tr("Decision")))  # fmt: skip
+        for key, title, items in (("actions", tr("What was done"), rv.actions),
+                                  ("artifacts", tr("Artifacts"), rv.artifacts),
+                                  ("learnings", tr("Learnings"), rv.learnings)):  # fmt: skip
+            shown = [t for t in (item_text(i) for i in items or []) if t.strip()]
+            if shown:
+                sec = self._add(lay, key, Section(title))
+                self._paged(sec, shown, lambda t, title=title: LinkedText("• " + t, title=title))
+        if rv.verification not in (None, "", [], {}):
+            sec = self._add(lay, "verification", Section(tr("How the sender verified it")))
+            sec.add(LinkedText(item_text(rv.verification), title=tr("How the sender verified it")))
 
     def _imperatives(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.imperatives:
@@ -296,22 +450,26 @@ class ReviewView(QWidget):
             tr("Instructions found in the pack"),
             tr("The sender wrote this; nothing was done. Text in a pack is data, never a command."),
         ))  # fmt: skip
-        for imp in rv.imperatives:
-            sec.add(QuotedBlock(str(imp.get("sentence") or ""), tr("in {place}").format(place=imp.get("place") or "?")))
+        self._paged(sec, list(rv.imperatives), lambda imp: QuotedBlock(
+            str(imp.get("sentence") or ""), tr("in {place}").format(place=one_line(imp.get("place") or "?"))))
 
     def _luggage(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.luggage:
             return
         total = sum(int(i.get("size") or 0) for i in rv.luggage)
         sec = self._add(lay, "luggage", Section(
-            tr("Luggage ({n} files, {size})").format(n=len(rv.luggage), size=human_size(total))))  # fmt: skip
-        for item in rv.luggage:
-            name, size = str(item.get("name")), int(item.get("size") or 0)
+            trn("Luggage (%n files, {size})", len(rv.luggage)).format(size=human_size(total))))  # fmt: skip
+
+        def item(entry: dict[str, Any]) -> QWidget:
+            name, size = str(entry.get("name")), int(entry.get("size") or 0)
             save = QPushButton(tr("Save As…"))
             save.clicked.connect(lambda _c=False, n=name, s=size: self.save_luggage_requested.emit(n, s))
-            sec.add(row(plain(name), plain(human_size(size), muted=True), save))
+            return row(plain(one_line(name)), plain(human_size(size), muted=True), save)
 
-    def _buttons(self, rv: LandingReview) -> None:
+        self._paged(sec, list(rv.luggage), item)
+
+    def _buttons(self, reviewed: Reviewed) -> None:
+        rv = reviewed.review
         self.land_button.setEnabled(True)
         if rv.kind == "receipt":
             if rv.already:
@@ -319,7 +477,11 @@ class ReviewView(QWidget):
             else:
                 self.land_button.setText(tr("Merge answers into {id}").format(id=rv.receipt_target or "?"))
                 self.land_button.setEnabled(bool(rv.target_here and rv.receipt_target))
-            self.summary.setText(tr("Nothing is stored until you merge."))
+            text = tr("Nothing is stored until you merge.")
+            if rv.target_here:
+                text = (trn("%n answer comes home", len(rv.would_answer)) + ", "
+                        + trn("%n ask stays open", len(reviewed.still_open)) + ". " + text)  # fmt: skip
+            self.summary.setText(text)
         else:
             if rv.already:
                 self.land_button.setText(tr("Show {id}").format(id=rv.already))
@@ -342,8 +504,22 @@ class ReviewView(QWidget):
             self.land_requested.emit()
 
     def section_text(self, key: str) -> str:
-        """Every label's text in one section (for tests and accessibility checks)."""
+        """Every label's visible text in one section (for tests and accessibility checks)."""
         w = self.sections.get(key)
-        if w is None:
-            return ""
-        return "\n".join(lbl.text() for lbl in w.findChildren(QLabel))
+        return "" if w is None else labels_text(w)
+
+    def visible_text(self) -> str:
+        """Everything the review shows, as a person reads it."""
+        body = self.scroll.widget()
+        return (labels_text(body) if body else "") + "\n" + self.summary.text() + "\n" + self.land_button.text()
+
+
+def label_text(label: QLabel) -> str:
+    """What a label shows, as text (rich text rendered to plain)."""
+    if label.textFormat() == Qt.TextFormat.RichText:
+        return QTextDocumentFragment.fromHtml(label.text()).toPlainText()
+    return label.text()
+
+
+def labels_text(widget: QWidget) -> str:
+    return "\n".join(label_text(lbl) for lbl in widget.findChildren(QLabel) if not lbl.isHidden())

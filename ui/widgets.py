@@ -10,23 +10,42 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QDateTime, QLocale, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
+    QDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPlainTextEdit,
     QPushButton,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
+from taskpack.core.visible import visible
 
-from . import dialogs, launch
-from .i18n import tr
+from . import dialogs, i18n, launch
+from .i18n import tr, trn
+
+T = TypeVar("T")
+
+#: pack text longer than this is cut in the view, with "Show all" (a label laying out a
+#: 10 MB line blocks the GUI thread for a minute)
+LONG_TEXT = 1500
+#: and at most this many lines of it
+LONG_LINES = 24
+#: items shown at once in a long list (asks, facts, checks…); "Show more" adds the next page
+PAGE = 40
+#: the plain-text viewer shows long lines broken every this many characters, and fills
+#: itself this many lines per turn of the event loop
+VIEWER_LINE = 2000
+VIEWER_BATCH = 400
+SHOW_ALL = "taskpack:show-all"
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"'«»“”]+", re.IGNORECASE)
 
@@ -72,26 +91,194 @@ def escaped_html(text: str) -> str:
     return "".join(out).replace("\n", "<br>")
 
 
-class LinkedText(QLabel):
-    """Pack text whose web addresses open only after the person confirms the address."""
+def clip(text: str, limit: int = LONG_TEXT, lines: int = LONG_LINES) -> tuple[str, bool]:
+    """The start of `text` a view can lay out quickly, and whether anything was cut."""
+    cut = text[:limit]
+    if cut.count("\n") >= lines:
+        cut = "\n".join(cut.split("\n")[:lines])
+    return (cut, True) if len(cut) < len(text) else (text, False)
 
-    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+
+def one_line(value: object, limit: int = 200) -> str:
+    """A name or address from a pack for one line: hidden characters shown, cut to `limit`."""
+    text = visible(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def size_words(chars: int) -> str:
+    return trn("%n characters", chars).replace(str(chars), number(chars), 1)
+
+
+class LinkedText(QLabel):
+    """Pack text whose web addresses open only after the person confirms the address.
+
+    Hidden characters are shown (``\\u202e``), and long text is cut: the label ends
+    with a "Show all" link that opens the whole text in a plain-text viewer.
+    """
+
+    def __init__(self, text: str, parent: QWidget | None = None, *, links: bool = True,
+                 title: str = "") -> None:  # fmt: skip
         super().__init__(parent)
         self.raw = text
-        if _URL.search(text):
+        self.title = title
+        shown, self.clipped = clip(text)
+        shown = visible(shown, multiline=True)
+        if (links and _URL.search(shown)) or self.clipped:
+            body = escaped_html(shown) if links else html.escape(shown).replace("\n", "<br>")
+            if self.clipped:
+                more = tr("Show all ({size})").format(size=size_words(len(text)))
+                body += f' … <a href="{SHOW_ALL}">{html.escape(more)}</a>'
             self.setTextFormat(Qt.TextFormat.RichText)
-            self.setText(escaped_html(text))
+            self.setText(body)
             self.setOpenExternalLinks(False)
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
             self.linkActivated.connect(self._ask_then_open)
         else:
             self.setTextFormat(Qt.TextFormat.PlainText)
-            self.setText(text)
+            self.setText(shown)
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setWordWrap(True)
 
     def _ask_then_open(self, url: str) -> None:
-        open_link(self, url)
+        if url == SHOW_ALL:
+            self.show_all()
+        else:
+            open_link(self, url)
+
+    def show_all(self) -> TextViewer:
+        viewer = TextViewer(self.raw, self.title or tr("The whole text"), self.window())
+        viewer.show()
+        return viewer
+
+
+class TextViewer(QDialog):
+    """A whole text from a pack, as plain text: read-only, hidden characters shown.
+
+    Lines longer than VIEWER_LINE characters are broken for display, and the text is
+    filled in VIEWER_BATCH lines per turn of the event loop, so a 10 MB one-line note
+    opens at once and the window never stops answering.
+    """
+
+    def __init__(self, text: str, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.setWindowTitle(title)
+        self.resize(820, 600)
+        self.raw = text
+        lay = QVBoxLayout(self)
+        self.caption = plain(tr("{size}, shown as written (hidden characters as \\uXXXX). It is "
+                                "the sender's text: nothing in it is run.").format(
+                                    size=size_words(len(text))), small=True, muted=True)  # fmt: skip
+        lay.addWidget(self.caption)
+        self.edit = QPlainTextEdit()
+        self.edit.setReadOnly(True)
+        self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        lay.addWidget(self.edit, 1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        copy = QPushButton(tr("Copy all"))
+        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(visible(self.raw, multiline=True)))
+        close = QPushButton(tr("Close"))
+        close.setDefault(True)
+        close.clicked.connect(self.close)
+        buttons.addWidget(copy)
+        buttons.addWidget(close)
+        lay.addLayout(buttons)
+        self._pending = self._lines(text)
+        self._done = False
+        self._fill()
+
+    @staticmethod
+    def _lines(text: str) -> Iterator[str]:
+        start = 0
+        while start < len(text):
+            end = text.find("\n", start, start + VIEWER_LINE + 1)
+            if end < 0:
+                end = min(len(text), start + VIEWER_LINE)
+                yield visible(text[start:end], multiline=True)
+                start = end
+            else:
+                yield visible(text[start:end], multiline=True)
+                start = end + 1
+
+    def _fill(self) -> None:
+        batch = [line for _, line in zip(range(VIEWER_BATCH), self._pending, strict=False)]
+        if not batch:
+            self._done = True
+            return
+        first = self.edit.document().isEmpty()
+        cursor = self.edit.textCursor()
+        cursor.movePosition(cursor.MoveOperation.End)
+        cursor.insertText(("" if first else "\n") + "\n".join(batch))
+        if first:
+            self.edit.moveCursor(cursor.MoveOperation.Start)
+        QTimer.singleShot(0, self, self._fill)
+
+    def loaded(self) -> bool:
+        """Every line is in the viewer (tests wait for this)."""
+        return self._done
+
+    def text(self) -> str:
+        return self.edit.toPlainText()
+
+
+def ui_locale() -> QLocale:
+    """The locale of the window's language (numbers and dates as its readers write them)."""
+    if i18n.current() == "zh_CN":
+        return QLocale(QLocale.Language.Chinese, QLocale.Country.China)
+    return QLocale(QLocale.Language.English, QLocale.Country.UnitedKingdom)
+
+
+def number(n: int) -> str:
+    """1000 → "1,000" (in the window's language)."""
+    return ui_locale().toString(n)
+
+
+def local_time(stamp: str | None) -> str:
+    """An ISO UTC time from a pack or the store ("2026-08-16T09:30:00Z") as this
+    computer's local date and time, in the window's language; "" when there is none."""
+    if not stamp:
+        return ""
+    when = QDateTime.fromString(stamp.strip(), Qt.DateFormat.ISODate)
+    if not when.isValid():
+        return one_line(stamp, 40)
+    return ui_locale().toString(when.toLocalTime(), "yyyy-MM-dd HH:mm")
+
+
+def add_paged(lay_add: Callable[[QWidget], object], items: Sequence[T], make: Callable[[T], QWidget],
+              *, page: int = PAGE, parent_layout: QVBoxLayout | None = None) -> QPushButton | None:  # fmt: skip
+    """Add the first `page` widgets for `items`; a "Show more" button adds the next page.
+
+    `lay_add` adds one widget to the container; `parent_layout` (the container's layout)
+    is where the later pages go, before the button. Returns the button (None: all shown).
+    """
+    for item in items[:page]:
+        lay_add(make(item))
+    if len(items) <= page or parent_layout is None:
+        return None
+    more = QPushButton()
+    shown = [page]
+
+    def label() -> None:
+        left = len(items) - shown[0]
+        more.setText(tr("Show {n} more (of {total})").format(
+            n=min(page, left), total=number(len(items))))  # fmt: skip
+
+    def next_page() -> None:
+        at = parent_layout.indexOf(more)
+        for n, item in enumerate(items[shown[0] : shown[0] + page]):
+            parent_layout.insertWidget(at + n, make(item))
+        shown[0] += page
+        if shown[0] >= len(items):
+            more.hide()
+            more.deleteLater()
+        else:
+            label()
+
+    label()
+    more.clicked.connect(lambda _c=False: next_page())
+    lay_add(more)
+    return more
 
 
 def open_link(parent: QWidget, url: str) -> bool:
@@ -133,13 +320,14 @@ class QuotedBlock(QFrame):
         top.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(top)
         # a command stays plain text in a fixed font; prose (a note) may carry addresses
-        self.body = LinkedText(text) if links else plain(text)
+        self.body = LinkedText(text, links=links, title=caption)
         if not links:
             self.body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         lay.addWidget(self.body)
 
     def copy(self) -> None:
-        QGuiApplication.clipboard().setText(self.text)
+        # what is copied is what is shown: hidden characters stay visible in a command
+        QGuiApplication.clipboard().setText(visible(self.text, multiline=True))
         self.copy_button.setText(tr("Copied"))
         QTimer.singleShot(1500, self.copy_button, lambda: self.copy_button.setText(tr("Copy")))
         self.copied.emit(self.text)

@@ -4,172 +4,182 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="305" />
+      <location filename="../../ui/main_window.py" line="310" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="302" />
+      <location filename="../../ui/main_window.py" line="307" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="292" />
+      <location filename="../../ui/main_window.py" line="297" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="309" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="306" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="295" />
+      <location filename="../../ui/main_window.py" line="300" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="293" />
+      <location filename="../../ui/main_window.py" line="298" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="299" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="303" />
+      <location filename="../../ui/main_window.py" line="308" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="297" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="300" />
+      <location filename="../../ui/main_window.py" line="305" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="62" />
+      <location filename="../../ui/asks_form.py" line="100" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="108" />
+      <location filename="../../ui/review_view.py" line="159" />
       <source>(no accept: this ask cannot be judged)</source>
       <translation>（没有验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="91" />
+      <location filename="../../ui/review_view.py" line="135" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="76" />
+      <location filename="../../ui/review_view.py" line="115" />
       <source>(no claim)</source>
       <translation>（没有陈述）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="184" />
+      <location filename="../../ui/review_view.py" line="205" />
+      <source>(no question)</source>
+      <translation>（没有问题）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="216" />
+      <source>(not answered)</source>
+      <translation>（未回答）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="306" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="955" />
+      <location filename="../../ui/main_window.py" line="1001" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="134" />
+      <location filename="../../ui/export.py" line="148" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1036" />
+      <location filename="../../ui/main_window.py" line="1084" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1036" />
+      <location filename="../../ui/main_window.py" line="1084" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="901" />
+      <location filename="../../ui/main_window.py" line="906" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1118" />
+      <location filename="../../ui/main_window.py" line="1166" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1120" />
+      <location filename="../../ui/main_window.py" line="1168" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1112" />
+      <location filename="../../ui/main_window.py" line="1160" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1114" />
+      <location filename="../../ui/main_window.py" line="1162" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1116" />
+      <location filename="../../ui/main_window.py" line="1164" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1160" />
+      <location filename="../../ui/main_window.py" line="1208" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="64" />
+      <location filename="../../ui/passport_view.py" line="69" />
       <source>Accept</source>
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="952" />
+      <location filename="../../ui/main_window.py" line="998" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="948" />
+      <location filename="../../ui/main_window.py" line="994" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="956" />
+      <location filename="../../ui/main_window.py" line="1002" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="990" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="262" />
+      <location filename="../../ui/passport_view.py" line="284" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="264" />
+      <location filename="../../ui/passport_view.py" line="286" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -179,17 +189,17 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="263" />
+      <location filename="../../ui/passport_view.py" line="285" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="265" />
+      <location filename="../../ui/passport_view.py" line="287" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="277" />
+      <location filename="../../ui/review_view.py" line="415" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -205,34 +215,54 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="817" />
+      <location filename="../../ui/main_window.py" line="822" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="325" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="947" />
+      <location filename="../../ui/main_window.py" line="993" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="66" />
+      <location filename="../../ui/asks_form.py" line="104" />
+      <location filename="../../ui/review_view.py" line="212" />
+      <location filename="../../ui/review_view.py" line="214" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="76" />
-      <source>Answered by {who} at {when}</source>
+      <location filename="../../ui/asks_form.py" line="122" />
+      <location filename="../../ui/review_view.py" line="182" />
+      <source>Answered by {who}</source>
+      <translation>回答者：{who}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="119" />
+      <location filename="../../ui/review_view.py" line="180" />
+      <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="229" />
+      <location filename="../../ui/asks_form.py" line="124" />
+      <location filename="../../ui/review_view.py" line="184" />
+      <source>Answered on {when}</source>
+      <translation>回答于 {when}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="354" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="363" />
+      <source>Answers: {asks}</source>
+      <translation>回答了：{asks}</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="142" />
@@ -240,42 +270,43 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="332" />
-      <location filename="../../ui/main_window.py" line="510" />
+      <location filename="../../ui/main_window.py" line="337" />
+      <location filename="../../ui/main_window.py" line="515" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="58" />
+      <location filename="../../ui/passport_view.py" line="63" />
       <source>Approve</source>
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="177" />
+      <location filename="../../ui/passport_view.py" line="191" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="254" />
+      <location filename="../../ui/review_view.py" line="436" />
+      <source>Artifacts</source>
+      <translation>产出物</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="78" />
       <source>Ask for changes</source>
       <translation>要求修改</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="188" />
-      <location filename="../../ui/passport_view.py" line="123" />
-      <location filename="../../ui/passport_view.py" line="149" />
+      <location filename="../../ui/passport_view.py" line="132" />
+      <location filename="../../ui/passport_view.py" line="162" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="149" />
-      <source>Asks ({n} open)</source>
-      <translation>提问（{n} 个未答）</translation>
-    </message>
-    <message>
-      <location filename="../../ui/review_view.py" line="238" />
-      <source>Asks it answers: {asks}</source>
-      <translation>它回答的提问：{asks}</translation>
+      <location filename="../../ui/review_view.py" line="377" />
+      <source>Asks of {id} that this receipt does not answer.</source>
+      <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="56" />
@@ -285,176 +316,219 @@
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="56" />
+      <location filename="../../ui/passport_view.py" line="61" />
       <source>Cancel task</source>
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="658" />
+      <location filename="../../ui/main_window.py" line="663" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="952" />
+      <location filename="../../ui/review_view.py" line="111" />
+      <source>Checked by {who}.</source>
+      <translation>由 {who} 检查。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="306" />
+      <source>Checked here by {who} on {when}.</source>
+      <translation>{who} 于 {when} 在本机检查过。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="998" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="140" />
+      <location filename="../../ui/widgets.py" line="181" />
+      <source>Close</source>
+      <translation>关闭</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="257" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="212" />
+      <location filename="../../ui/review_view.py" line="336" />
       <source>Conformance not judged yet</source>
       <translation>尚未判定一致性</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="209" />
+      <location filename="../../ui/review_view.py" line="333" />
       <source>Conformant: the file passes checks C0–C10 as written</source>
       <translation>一致：文件按原样通过 C0–C10 检查</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="143" />
+      <location filename="../../ui/widgets.py" line="331" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="114" />
+      <location filename="../../ui/export.py" line="128" />
       <source>Copied the file {name} (too large for a chat message; paste it as a file).</source>
       <translation>已复制文件 {name}（太大，不适合作为聊天消息；请作为文件粘贴）。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="112" />
+      <location filename="../../ui/export.py" line="126" />
       <source>Copied: the text and the file {name} are on the clipboard. Paste into your chat.</source>
       <translation>已复制：文本和文件 {name} 都在剪贴板上。粘贴到聊天里即可。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="130" />
-      <location filename="../../ui/widgets.py" line="144" />
+      <location filename="../../ui/widgets.py" line="317" />
+      <location filename="../../ui/widgets.py" line="332" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="84" />
+      <location filename="../../ui/widgets.py" line="179" />
+      <source>Copy all</source>
+      <translation>全部复制</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="89" />
       <source>Copy handoff for chat</source>
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="160" />
+      <location filename="../../ui/export.py" line="174" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="84" />
+      <location filename="../../ui/passport_view.py" line="89" />
       <source>Copy receipt for chat</source>
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="131" />
+      <location filename="../../ui/widgets.py" line="318" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="235" />
+      <location filename="../../ui/passport_view.py" line="252" />
+      <location filename="../../ui/review_view.py" line="434" />
+      <source>Decision</source>
+      <translation>决定</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="249" />
+      <location filename="../../ui/review_view.py" line="431" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="65" />
+      <location filename="../../ui/passport_view.py" line="70" />
       <source>Decline</source>
       <translation>拒收</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="58" />
+      <location filename="../../ui/passport_view.py" line="63" />
       <source>Deny</source>
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/passport_view.py" line="130" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="139" />
+      <location filename="../../ui/main_window.py" line="939" />
+      <location filename="../../ui/main_window.py" line="957" />
+      <source>Did you check this here?</source>
+      <translation>你在这里检查过了吗？</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="256" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="737" />
+      <location filename="../../ui/main_window.py" line="742" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="164" />
+      <location filename="../../ui/widgets.py" line="352" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="275" />
-      <location filename="../../ui/review_view.py" line="253" />
+      <location filename="../../ui/passport_view.py" line="298" />
+      <location filename="../../ui/review_view.py" line="393" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="427" />
+      <location filename="../../ui/main_window.py" line="432" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="82" />
+      <location filename="../../ui/asks_form.py" line="129" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="979" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="85" />
+      <location filename="../../ui/review_view.py" line="210" />
+      <source>Dropped: it will not be answered.</source>
+      <translation>已放弃：不会回答它。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="90" />
       <source>Email handoff…</source>
       <translation>用邮件发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="85" />
+      <location filename="../../ui/passport_view.py" line="90" />
       <source>Email receipt…</source>
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="880" />
+      <location filename="../../ui/main_window.py" line="885" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="878" />
+      <location filename="../../ui/main_window.py" line="883" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="899" />
+      <location filename="../../ui/main_window.py" line="904" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="71" />
+      <location filename="../../ui/passport_view.py" line="76" />
       <source>Evidence fails: back to work</source>
       <translation>证据不成立：退回工作</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="69" />
+      <location filename="../../ui/passport_view.py" line="74" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="898" />
+      <location filename="../../ui/main_window.py" line="903" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="130" />
+      <location filename="../../ui/passport_view.py" line="141" />
       <source>Export</source>
       <translation>导出</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="115" />
+      <source>Fact</source>
+      <translation>事实</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="221" />
@@ -462,12 +536,12 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1021" />
+      <location filename="../../ui/main_window.py" line="1069" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="257" />
+      <location filename="../../ui/passport_view.py" line="280" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -477,65 +551,66 @@
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="186" />
-      <source>From {sender}, packed {when} ({encoding})</source>
-      <translation>来自 {sender}，打包于 {when}（{encoding}）</translation>
+      <location filename="../../ui/review_view.py" line="308" />
+      <source>From {sender}, packed {when}</source>
+      <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="296" />
+      <location filename="../../ui/passport_view.py" line="338" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="975" />
-      <location filename="../../ui/passport_view.py" line="223" />
+      <location filename="../../ui/main_window.py" line="1021" />
+      <location filename="../../ui/passport_view.py" line="237" />
+      <location filename="../../ui/passport_view.py" line="238" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="191" />
+      <location filename="../../ui/review_view.py" line="312" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="162" />
+      <location filename="../../ui/passport_view.py" line="175" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="72" />
+      <location filename="../../ui/export.py" line="79" />
       <location filename="../../ui/models.py" line="221" />
-      <location filename="../../ui/review_view.py" line="180" />
+      <location filename="../../ui/review_view.py" line="302" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="210" />
+      <location filename="../../ui/passport_view.py" line="224" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="339" />
+      <location filename="../../ui/main_window.py" line="344" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="125" />
+      <location filename="../../ui/passport_view.py" line="134" />
       <source>History</source>
       <translation>历史</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="61" />
+      <location filename="../../ui/passport_view.py" line="66" />
       <source>Hold for approval</source>
       <translation>暂停，等待批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="60" />
+      <location filename="../../ui/passport_view.py" line="65" />
       <source>Hold: wait for a person</source>
       <translation>暂停：等一个人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="60" />
+      <location filename="../../ui/passport_view.py" line="65" />
       <source>Hold: wait for an agent</source>
       <translation>暂停：等一个智能体</translation>
     </message>
@@ -545,60 +620,84 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="949" />
+      <location filename="../../ui/main_window.py" line="995" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="341" />
+      <location filename="../../ui/review_view.py" line="443" />
+      <location filename="../../ui/review_view.py" line="444" />
+      <source>How the sender verified it</source>
+      <translation>发送方如何验证的</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="962" />
+      <source>I checked it</source>
+      <translation>我检查过了</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="311" />
+      <location filename="../../ui/passport_view.py" line="347" />
+      <source>I checked this here</source>
+      <translation>我在这里检查过了</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="346" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="249" />
-      <location filename="../../ui/review_view.py" line="296" />
+      <location filename="../../ui/passport_view.py" line="272" />
+      <location filename="../../ui/review_view.py" line="450" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="236" />
+      <location filename="../../ui/review_view.py" line="362" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="328" />
+      <location filename="../../ui/review_view.py" line="490" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="215" />
+      <location filename="../../ui/review_view.py" line="339" />
       <source>Judge the file</source>
       <translation>判定这个文件</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="61" />
-      <location filename="../../ui/review_view.py" line="108" />
+      <location filename="../../ui/asks_form.py" line="99" />
+      <location filename="../../ui/asks_form.py" line="100" />
+      <location filename="../../ui/review_view.py" line="159" />
       <source>Judged against</source>
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="671" />
+      <location filename="../../ui/main_window.py" line="676" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="142" />
-      <location filename="../../ui/review_view.py" line="327" />
+      <location filename="../../ui/review_view.py" line="259" />
+      <location filename="../../ui/review_view.py" line="489" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="688" />
+      <location filename="../../ui/main_window.py" line="693" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="698" />
+      <location filename="../../ui/review_view.py" line="135" />
+      <source>Landing check</source>
+      <translation>落地检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="703" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -608,63 +707,69 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="165" />
-      <location filename="../../ui/review_view.py" line="196" />
+      <location filename="../../ui/passport_view.py" line="255" />
+      <location filename="../../ui/review_view.py" line="437" />
+      <source>Learnings</source>
+      <translation>经验</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="179" />
+      <location filename="../../ui/review_view.py" line="321" />
       <source>Lineage: {chain}</source>
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="900" />
+      <location filename="../../ui/main_window.py" line="905" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="124" />
+      <location filename="../../ui/passport_view.py" line="133" />
       <source>Luggage</source>
       <translation>随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="307" />
-      <source>Luggage ({n} files, {size})</source>
-      <translation>随附文件（{n} 个，{size}）</translation>
-    </message>
-    <message>
-      <location filename="../../ui/asks_form.py" line="83" />
+      <location filename="../../ui/asks_form.py" line="130" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="320" />
+      <location filename="../../ui/review_view.py" line="95" />
+      <source>Marked verified on {machine} but not sealed: check it again here.</source>
+      <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="478" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="242" />
+      <location filename="../../ui/review_view.py" line="367" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="723" />
+      <location filename="../../ui/main_window.py" line="728" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="883" />
+      <location filename="../../ui/main_window.py" line="888" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="186" />
+      <location filename="../../ui/passport_view.py" line="200" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="879" />
+      <location filename="../../ui/main_window.py" line="884" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="882" />
+      <location filename="../../ui/main_window.py" line="887" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -674,63 +779,70 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="974" />
-      <location filename="../../ui/main_window.py" line="984" />
+      <location filename="../../ui/main_window.py" line="1020" />
+      <location filename="../../ui/main_window.py" line="1030" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="240" />
+      <location filename="../../ui/review_view.py" line="365" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="716" />
+      <location filename="../../ui/main_window.py" line="721" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="956" />
+      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/passport_view.py" line="365" />
+      <location filename="../../ui/review_view.py" line="426" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="314" />
+      <location filename="../../ui/passport_view.py" line="363" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="117" />
+      <location filename="../../ui/asks_form.py" line="196" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="152" />
+      <location filename="../../ui/export.py" line="166" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="322" />
+      <location filename="../../ui/passport_view.py" line="371" />
       <source>No luggage.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="605" />
+      <location filename="../../ui/main_window.py" line="610" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="395" />
+      <location filename="../../ui/review_view.py" line="383" />
+      <source>None: every ask is answered.</source>
+      <translation>没有：每个提问都已回答。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="400" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="330" />
+      <location filename="../../ui/review_view.py" line="492" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="322" />
+      <location filename="../../ui/review_view.py" line="480" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -741,12 +853,12 @@
       <translation>确定</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="102" />
+      <location filename="../../ui/widgets.py" line="289" />
       <source>Open a link from the pack?</source>
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="441" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -756,32 +868,32 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="294" />
+      <location filename="../../ui/main_window.py" line="299" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="442" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="105" />
+      <location filename="../../ui/widgets.py" line="292" />
       <source>Open this address</source>
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="140" />
+      <location filename="../../ui/export.py" line="154" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/passport_view.py" line="131" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="97" />
+      <location filename="../../ui/export.py" line="111" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -796,66 +908,104 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="182" />
+      <location filename="../../ui/main_window.py" line="183" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="218" />
+      <location filename="../../ui/review_view.py" line="342" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/main_window.py" line="944" />
-      <location filename="../../ui/review_view.py" line="106" />
+      <location filename="../../ui/asks_form.py" line="94" />
+      <location filename="../../ui/main_window.py" line="990" />
+      <location filename="../../ui/review_view.py" line="205" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="258" />
+      <location filename="../../ui/passport_view.py" line="281" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="276" />
+      <location filename="../../ui/review_view.py" line="414" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="469" />
+      <location filename="../../ui/main_window.py" line="474" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="858" />
+      <location filename="../../ui/main_window.py" line="863" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="657" />
+      <location filename="../../ui/main_window.py" line="662" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="278" />
+      <location filename="../../ui/main_window.py" line="283" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="72" />
+      <location filename="../../ui/export.py" line="79" />
       <location filename="../../ui/models.py" line="221" />
-      <location filename="../../ui/review_view.py" line="180" />
+      <location filename="../../ui/review_view.py" line="302" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="210" />
+      <location filename="../../ui/passport_view.py" line="224" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="74" />
+      <location filename="../../ui/main_window.py" line="939" />
+      <source>Record that you checked this yourself, on this machine ({machine})?
+
+“{claim}”
+
+It becomes a fact verified here, by {who}, and the history records it. Say so only if you did the check.</source>
+      <translation>记录你亲自在本机（{machine}）上检查过这一点？
+
+“{claim}”
+
+它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="957" />
+      <source>Record that you did this check yourself, on this machine ({machine})?
+
+“{claim}”
+
+It becomes a fact verified here, by {who}, and the history records it. Say so only if you did the check.</source>
+      <translation>记录你亲自在本机（{machine}）上做了这项检查？
+
+“{claim}”
+
+它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="947" />
+      <location filename="../../ui/main_window.py" line="965" />
+      <source>Recorded: you checked it on {machine}.</source>
+      <translation>已记录：你在 {machine} 上检查过了。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="946" />
+      <location filename="../../ui/main_window.py" line="964" />
+      <source>Recording…</source>
+      <translation>正在记录…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="79" />
       <source>Refuse sign-off</source>
       <translation>拒绝签收</translation>
     </message>
@@ -865,32 +1015,32 @@
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="365" />
+      <location filename="../../ui/main_window.py" line="370" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="578" />
+      <location filename="../../ui/main_window.py" line="583" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="950" />
+      <location filename="../../ui/main_window.py" line="996" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="275" />
-      <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app.</source>
-      <translation>必需的检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。</translation>
+      <location filename="../../ui/passport_view.py" line="298" />
+      <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
+      <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="253" />
+      <location filename="../../ui/review_view.py" line="393" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="918" />
+      <location filename="../../ui/main_window.py" line="923" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -903,59 +1053,60 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="918" />
+      <location filename="../../ui/main_window.py" line="923" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="923" />
-      <location filename="../../ui/passport_view.py" line="292" />
+      <location filename="../../ui/main_window.py" line="928" />
+      <location filename="../../ui/passport_view.py" line="334" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="300" />
-      <location filename="../../ui/passport_view.py" line="306" />
+      <location filename="../../ui/passport_view.py" line="343" />
+      <location filename="../../ui/passport_view.py" line="342" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="925" />
+      <location filename="../../ui/main_window.py" line="930" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="911" />
+      <location filename="../../ui/main_window.py" line="916" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="67" />
+      <location filename="../../ui/passport_view.py" line="72" />
       <source>Resume</source>
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="896" />
+      <location filename="../../ui/main_window.py" line="901" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="68" />
+      <location filename="../../ui/passport_view.py" line="73" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="240" />
+      <location filename="../../ui/passport_view.py" line="263" />
+      <location filename="../../ui/passport_view.py" line="264" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="908" />
+      <location filename="../../ui/main_window.py" line="913" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="63" />
+      <location filename="../../ui/passport_view.py" line="68" />
       <source>Route</source>
       <translation>分派</translation>
     </message>
@@ -965,88 +1116,100 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="324" />
-      <location filename="../../ui/review_view.py" line="310" />
+      <location filename="../../ui/passport_view.py" line="374" />
+      <location filename="../../ui/review_view.py" line="465" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="85" />
+      <location filename="../../ui/asks_form.py" line="168" />
+      <location filename="../../ui/asks_form.py" line="248" />
+      <source>Save all answers</source>
+      <translation>保存全部回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="132" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="83" />
+      <location filename="../../ui/asks_form.py" line="169" />
+      <source>Save every answer you typed and have not saved yet.</source>
+      <translation>保存你输入但还没保存的每一个回答。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="88" />
       <source>Save handoff as .taskpack.json…</source>
       <translation>把交接包另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="82" />
+      <location filename="../../ui/passport_view.py" line="87" />
       <source>Save handoff as .taskpack…</source>
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="817" />
+      <location filename="../../ui/main_window.py" line="822" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="83" />
+      <location filename="../../ui/passport_view.py" line="88" />
       <source>Save receipt as .taskpack.json…</source>
       <translation>把回执另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="82" />
+      <location filename="../../ui/passport_view.py" line="87" />
       <source>Save receipt as .taskpack…</source>
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="74" />
+      <location filename="../../ui/export.py" line="81" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="932" />
+      <location filename="../../ui/main_window.py" line="978" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="102" />
+      <location filename="../../ui/export.py" line="116" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="821" />
+      <location filename="../../ui/main_window.py" line="826" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1156" />
+      <location filename="../../ui/main_window.py" line="1204" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="820" />
+      <location filename="../../ui/main_window.py" line="825" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="934" />
+      <location filename="../../ui/main_window.py" line="971" />
+      <location filename="../../ui/main_window.py" line="980" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="953" />
+      <location filename="../../ui/main_window.py" line="999" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="319" />
+      <location filename="../../ui/main_window.py" line="324" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="70" />
+      <location filename="../../ui/passport_view.py" line="75" />
       <source>Send for sign-off</source>
       <translation>送交签收</translation>
     </message>
@@ -1076,23 +1239,33 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1152" />
+      <location filename="../../ui/main_window.py" line="1200" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="159" />
+      <location filename="../../ui/widgets.py" line="129" />
+      <source>Show all ({size})</source>
+      <translation>显示全部（{size}）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="173" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="318" />
-      <location filename="../../ui/review_view.py" line="325" />
+      <location filename="../../ui/review_view.py" line="476" />
+      <location filename="../../ui/review_view.py" line="487" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="72" />
+      <location filename="../../ui/widgets.py" line="264" />
+      <source>Show {n} more (of {total})</source>
+      <translation>再显示 {n} 个（共 {total} 个）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="77" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -1107,12 +1280,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>出错了：{error}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="66" />
+      <location filename="../../ui/passport_view.py" line="71" />
       <source>Start</source>
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1085" />
+      <location filename="../../ui/main_window.py" line="1133" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1122,7 +1295,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1085" />
+      <location filename="../../ui/review_view.py" line="376" />
+      <source>Still open after merging</source>
+      <translation>合并后仍未解决</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1133" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1132,22 +1310,22 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="368" />
+      <location filename="../../ui/main_window.py" line="373" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="176" />
+      <location filename="../../ui/passport_view.py" line="190" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="889" />
+      <location filename="../../ui/main_window.py" line="894" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1160" />
+      <location filename="../../ui/main_window.py" line="1208" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1163,17 +1341,17 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="123" />
+      <location filename="../../ui/export.py" line="137" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="417" />
+      <location filename="../../ui/main_window.py" line="422" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="124" />
+      <location filename="../../ui/export.py" line="138" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
@@ -1183,12 +1361,12 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="188" />
+      <location filename="../../ui/main_window.py" line="189" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="219" />
+      <location filename="../../ui/review_view.py" line="343" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1198,17 +1376,17 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1016" />
+      <location filename="../../ui/main_window.py" line="1064" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="213" />
+      <location filename="../../ui/review_view.py" line="337" />
       <source>The luggage is large ({size}); judging reads all of it.</source>
       <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="103" />
+      <location filename="../../ui/widgets.py" line="290" />
       <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
 
 {url}</source>
@@ -1217,64 +1395,79 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="712" />
+      <location filename="../../ui/main_window.py" line="717" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="714" />
+      <location filename="../../ui/review_view.py" line="372" />
+      <source>The receipt carries no answers.</source>
+      <translation>这份回执没有带回答。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="185" />
+      <source>The receipt does not say who answered or when.</source>
+      <translation>回执没有说明是谁、在什么时候回答的。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="719" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="951" />
+      <location filename="../../ui/main_window.py" line="997" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="328" />
+      <location filename="../../ui/review_view.py" line="490" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="250" />
-      <location filename="../../ui/review_view.py" line="297" />
+      <location filename="../../ui/passport_view.py" line="273" />
+      <location filename="../../ui/review_view.py" line="451" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="287" />
+      <location filename="../../ui/review_view.py" line="424" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="230" />
-      <location filename="../../ui/review_view.py" line="189" />
+      <location filename="../../ui/passport_view.py" line="244" />
+      <location filename="../../ui/review_view.py" line="310" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="250" />
+      <location filename="../../ui/review_view.py" line="390" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="95" />
+      <location filename="../../ui/review_view.py" line="142" />
       <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="926" />
+      <location filename="../../ui/widgets.py" line="149" />
+      <source>The whole text</source>
+      <translation>全文</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="931" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="250" />
+      <location filename="../../ui/review_view.py" line="390" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="187" />
+      <location filename="../../ui/main_window.py" line="188" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1289,37 +1482,37 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="200" />
+      <location filename="../../ui/review_view.py" line="324" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="690" />
+      <location filename="../../ui/main_window.py" line="695" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="233" />
+      <location filename="../../ui/review_view.py" line="358" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="231" />
+      <location filename="../../ui/review_view.py" line="356" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="710" />
+      <location filename="../../ui/main_window.py" line="715" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="195" />
+      <location filename="../../ui/passport_view.py" line="209" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/main_window.py" line="1021" />
       <location filename="../../ui/models.py" line="188" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1335,17 +1528,22 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="393" />
+      <location filename="../../ui/main_window.py" line="398" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="954" />
+      <location filename="../../ui/main_window.py" line="1000" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/review_view.py" line="87" />
+      <source>Verified on this machine.</source>
+      <translation>在本机验证过。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="130" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -1360,84 +1558,103 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="946" />
+      <location filename="../../ui/main_window.py" line="992" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/passport_view.py" line="130" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="287" />
-      <location filename="../../ui/review_view.py" line="266" />
+      <location filename="../../ui/passport_view.py" line="326" />
+      <location filename="../../ui/review_view.py" line="407" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="383" />
+      <location filename="../../ui/main_window.py" line="388" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="948" />
+      <location filename="../../ui/main_window.py" line="994" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="897" />
+      <location filename="../../ui/main_window.py" line="902" />
+      <location filename="../../ui/passport_view.py" line="254" />
+      <location filename="../../ui/review_view.py" line="435" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/passport_view.py" line="130" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="226" />
+      <location filename="../../ui/passport_view.py" line="240" />
+      <location filename="../../ui/passport_view.py" line="241" />
+      <location filename="../../ui/review_view.py" line="315" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="193" />
+      <location filename="../../ui/review_view.py" line="314" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/review_view.py" line="107" />
+      <location filename="../../ui/asks_form.py" line="94" />
+      <location filename="../../ui/review_view.py" line="158" />
       <source>Why</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="945" />
+      <location filename="../../ui/main_window.py" line="991" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="426" />
+      <location filename="../../ui/main_window.py" line="431" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="68" />
-      <source>Write an answer that meets the text above.</source>
-      <translation>写一个满足上面标准的回答。</translation>
+      <location filename="../../ui/asks_form.py" line="106" />
+      <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
+      <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="890" />
+      <location filename="../../ui/passport_view.py" line="348" />
+      <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
+      <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="312" />
+      <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
+      <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="895" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="431" />
+      <location filename="../../ui/asks_form.py" line="89" />
+      <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
+      <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="436" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="130" />
+      <location filename="../../ui/export.py" line="144" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -1447,40 +1664,68 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
+      <location filename="../../ui/review_view.py" line="201" />
+      <source>a new question for you</source>
+      <translation>给你的新问题</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="102" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="185" />
+      <location filename="../../ui/review_view.py" line="307" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="46" />
-      <location filename="../../ui/review_view.py" line="69" />
+      <location filename="../../ui/review_view.py" line="62" />
+      <location filename="../../ui/review_view.py" line="84" />
       <source>an unnamed machine</source>
       <translation>一台未命名的机器</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="30" />
+      <location filename="../../ui/asks_form.py" line="42" />
+      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/review_view.py" line="148" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="52" />
+      <location filename="../../ui/asks_form.py" line="87" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="365" />
+      <location filename="../../ui/review_view.py" line="199" />
+      <source>answers {id}</source>
+      <translation>回答 {id}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="427" />
+      <source>ask</source>
+      <translation>提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="417" />
       <source>ask added</source>
       <translation>添加了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
+      <location filename="../../ui/passport_view.py" line="416" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="251" />
+      <location filename="../../ui/review_view.py" line="433" />
+      <source>because {why}</source>
+      <translation>因为 {why}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="428" />
+      <source>by</source>
+      <translation>由</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="78" />
@@ -1493,7 +1738,7 @@ Store: {home}</source>
       <translation>无法打开</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="62" />
+      <location filename="../../ui/review_view.py" line="92" />
       <source>carried</source>
       <translation>随行有效</translation>
     </message>
@@ -1503,22 +1748,37 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="428" />
+      <source>check</source>
+      <translation>检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="420" />
+      <source>checked here</source>
+      <translation>已在本机检查</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="104" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/passport_view.py" line="420" />
       <source>checkpoint</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="363" />
+      <location filename="../../ui/passport_view.py" line="427" />
+      <source>claim</source>
+      <translation>陈述</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="415" />
       <source>created</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/passport_view.py" line="420" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
@@ -1529,16 +1789,18 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/models.py" line="78" />
+      <location filename="../../ui/review_view.py" line="131" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="30" />
+      <location filename="../../ui/asks_form.py" line="42" />
+      <location filename="../../ui/review_view.py" line="148" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="390" />
+      <location filename="../../ui/main_window.py" line="395" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -1548,9 +1810,24 @@ Store: {home}</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="365" />
+      <location filename="../../ui/passport_view.py" line="427" />
+      <source>fact</source>
+      <translation>事实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="417" />
       <source>fact added</source>
       <translation>添加了事实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="426" />
+      <source>file</source>
+      <translation>文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="426" />
+      <source>from</source>
+      <translation>从</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="57" />
@@ -1568,8 +1845,8 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="253" />
-      <location filename="../../ui/review_view.py" line="300" />
+      <location filename="../../ui/passport_view.py" line="275" />
+      <location filename="../../ui/review_view.py" line="454" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -1584,32 +1861,38 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="363" />
+      <location filename="../../ui/passport_view.py" line="426" />
+      <source>kind</source>
+      <translation>类型</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="415" />
       <source>landed</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="366" />
+      <location filename="../../ui/passport_view.py" line="418" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/passport_view.py" line="419" />
       <source>luggage added</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="51" />
+      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/review_view.py" line="67" />
       <source>machine</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="941" />
+      <location filename="../../ui/main_window.py" line="987" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
+      <location filename="../../ui/passport_view.py" line="416" />
       <source>moved</source>
       <translation>状态变更</translation>
     </message>
@@ -1619,27 +1902,37 @@ Store: {home}</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="366" />
+      <location filename="../../ui/passport_view.py" line="418" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="150" />
+      <location filename="../../ui/export.py" line="164" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="146" />
+      <location filename="../../ui/export.py" line="160" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="237" />
+      <location filename="../../ui/review_view.py" line="73" />
       <source>none</source>
       <translation>无</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="71" />
+      <location filename="../../ui/review_view.py" line="94" />
+      <source>not proven here</source>
+      <translation>在这里未证实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="88" />
+      <source>not saved yet</source>
+      <translation>尚未保存</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="99" />
       <source>not verified</source>
       <translation>未验证</translation>
     </message>
@@ -1649,27 +1942,28 @@ Store: {home}</source>
       <translation>暂停中</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="30" />
+      <location filename="../../ui/asks_form.py" line="42" />
+      <location filename="../../ui/review_view.py" line="148" />
       <source>open</source>
       <translation>未答</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="89" />
+      <location filename="../../ui/review_view.py" line="133" />
       <source>optional</source>
       <translation>可选</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="51" />
+      <location filename="../../ui/review_view.py" line="67" />
       <source>organisation</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="942" />
+      <location filename="../../ui/main_window.py" line="988" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="365" />
+      <location filename="../../ui/passport_view.py" line="417" />
       <source>packed</source>
       <translation>已打包</translation>
     </message>
@@ -1689,12 +1983,12 @@ Store: {home}</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="363" />
+      <location filename="../../ui/passport_view.py" line="415" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="89" />
+      <location filename="../../ui/review_view.py" line="133" />
       <source>required</source>
       <translation>必需</translation>
     </message>
@@ -1704,7 +1998,7 @@ Store: {home}</source>
       <translation>结果核验中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/passport_view.py" line="419" />
       <source>result returned</source>
       <translation>提交了结果</translation>
     </message>
@@ -1724,14 +2018,24 @@ Store: {home}</source>
       <translation>已签字</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="45" />
+      <location filename="../../ui/review_view.py" line="61" />
       <source>someone</source>
       <translation>某人</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="65" />
+      <location filename="../../ui/review_view.py" line="91" />
       <source>source: {who}</source>
       <translation>来源：{who}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="427" />
+      <source>status</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="203" />
+      <source>stays open</source>
+      <translation>仍未解决</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="110" />
@@ -1759,17 +2063,17 @@ Store: {home}</source>
       <translation>证据成立</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="145" />
+      <location filename="../../ui/export.py" line="159" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="149" />
+      <location filename="../../ui/export.py" line="163" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="147" />
+      <location filename="../../ui/export.py" line="161" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -1779,32 +2083,33 @@ Store: {home}</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="47" />
+      <location filename="../../ui/asks_form.py" line="82" />
+      <location filename="../../ui/passport_view.py" line="426" />
       <source>to</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="51" />
+      <location filename="../../ui/review_view.py" line="67" />
       <source>universal</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="941" />
+      <location filename="../../ui/main_window.py" line="987" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="291" />
+      <location filename="../../ui/passport_view.py" line="333" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="67" />
+      <location filename="../../ui/review_view.py" line="97" />
       <source>unproven here</source>
       <translation>此处未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="68" />
+      <location filename="../../ui/review_view.py" line="98" />
       <source>verified on {machine}; not proven on this machine</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
@@ -1824,9 +2129,9 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="528" />
-      <source>watching {n} folders</source>
-      <translation>正在监视 {n} 个文件夹</translation>
+      <location filename="../../ui/passport_view.py" line="426" />
+      <source>why</source>
+      <translation>原因</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="109" />
@@ -1864,74 +2169,185 @@ Store: {home}</source>
       <translation>你接手了</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="47" />
+      <location filename="../../ui/review_view.py" line="63" />
       <source>{actor} on {machine}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="185" />
+      <location filename="../../ui/main_window.py" line="186" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="134" />
+      <location filename="../../ui/review_view.py" line="76" />
+      <source>{ids} and {n} more</source>
+      <translation>{ids}，另有 {n} 个</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="135" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="654" />
+      <location filename="../../ui/main_window.py" line="659" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="132" />
+      <location filename="../../ui/main_window.py" line="133" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1047" />
+      <location filename="../../ui/main_window.py" line="1095" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="264" />
-      <source>{n} of {total} facts are unproven here: a ✓ does not survive a machine boundary.</source>
-      <translation>{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
-    </message>
-    <message>
-      <location filename="../../ui/main_window.py" line="526" />
-      <source>{n} passports, {m} incoming</source>
-      <translation>{n} 本护照，{m} 个新到的</translation>
-    </message>
-    <message>
-      <location filename="../../ui/main_window.py" line="692" />
-      <source>{n} required checks are first in its Overview.</source>
-      <translation>{n} 项必需检查排在它的概览最前面。</translation>
-    </message>
-    <message>
-      <location filename="../../ui/main_window.py" line="614" />
+      <location filename="../../ui/main_window.py" line="619" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="63" />
+      <location filename="../../ui/review_view.py" line="89" />
       <source>{scope} fact — keeps its ✓ across machines</source>
       <translation>{scope}事实 — 跨机器保留 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="72" />
+      <location filename="../../ui/review_view.py" line="99" />
       <source>{scope} fact, never verified</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1037" />
+      <location filename="../../ui/widgets.py" line="169" />
+      <source>{size}, shown as written (hidden characters as \uXXXX). It is the sender's text: nothing in it is run.</source>
+      <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1085" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
+      <location filename="../../ui/review_view.py" line="86" />
+      <source>✓ proven here ({machine})</source>
+      <translation>✓ 已在本机证实（{machine}）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="416" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="482" />
+      <source>%n answer comes home</source>
+      <translation>
+        <numerusform>%n 个回答回来了</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/asks_form.py" line="244" />
+      <source>%n answer is not saved yet.</source>
+      <translation>
+        <numerusform>%n 个回答尚未保存。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="483" />
+      <source>%n ask stays open</source>
+      <translation>
+        <numerusform>%n 个提问仍未解决</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/widgets.py" line="109" />
+      <source>%n characters</source>
+      <translation>
+        <numerusform>%n 个字符</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="531" />
+      <source>%n incoming</source>
+      <translation>
+        <numerusform>%n 个新到</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="405" />
+      <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
+      <translation>
+        <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="531" />
+      <source>%n passports</source>
+      <translation>
+        <numerusform>%n 本护照</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="697" />
+      <source>%n required checks are first in its Overview.</source>
+      <translation>
+        <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/passport_view.py" line="162" />
+      <source>Asks (%n open)</source>
+      <translation>
+        <numerusform>提问（%n 个未解决）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="461" />
+      <source>Luggage (%n files, {size})</source>
+      <translation>
+        <numerusform>行李（%n 个文件，{size}）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/asks_form.py" line="248" />
+      <source>Save all answers (%n)</source>
+      <translation>
+        <numerusform>保存全部回答（%n）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="972" />
+      <source>Saved %n answers. Export a receipt to send the answers home.</source>
+      <translation>
+        <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="533" />
+      <source>watching %n folders</source>
+      <translation>
+        <numerusform>正在监视 %n 个文件夹</numerusform>
+      </translation>
+    </message>
+    <message>
+      <source>Answered by {who} at {when}</source>
+      <translation type="vanished">{who} 于 {when} 回答</translation>
+    </message>
+    <message>
+      <source>Asks ({n} open)</source>
+      <translation type="vanished">提问（{n} 个未答）</translation>
+    </message>
+    <message>
+      <source>Asks it answers: {asks}</source>
+      <translation type="vanished">它回答的提问：{asks}</translation>
+    </message>
+    <message>
+      <source>From {sender}, packed {when} ({encoding})</source>
+      <translation type="vanished">来自 {sender}，打包于 {when}（{encoding}）</translation>
+    </message>
+    <message>
+      <source>Luggage ({n} files, {size})</source>
+      <translation type="vanished">随附文件（{n} 个，{size}）</translation>
     </message>
     <message>
       <source>Move to {state}: {why}</source>
@@ -1942,8 +2358,16 @@ Store: {home}</source>
       <translation type="vanished">无法打开邮件客户端。文件在 {path}。</translation>
     </message>
     <message>
+      <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app.</source>
+      <translation type="vanished">必需的检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。</translation>
+    </message>
+    <message>
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
       <translation type="vanished">设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
+    </message>
+    <message>
+      <source>Write an answer that meets the text above.</source>
+      <translation type="vanished">写一个满足上面标准的回答。</translation>
     </message>
     <message>
       <source>accepted</source>
@@ -1978,8 +2402,24 @@ Store: {home}</source>
       <translation type="vanished">等待中</translation>
     </message>
     <message>
+      <source>watching {n} folders</source>
+      <translation type="vanished">正在监视 {n} 个文件夹</translation>
+    </message>
+    <message>
       <source>working</source>
       <translation type="vanished">进行中</translation>
+    </message>
+    <message>
+      <source>{n} of {total} facts are unproven here: a ✓ does not survive a machine boundary.</source>
+      <translation type="vanished">{total} 个事实中有 {n} 个在此处未证实：✓ 跨不过机器边界。</translation>
+    </message>
+    <message>
+      <source>{n} passports, {m} incoming</source>
+      <translation type="vanished">{n} 本护照，{m} 个新到的</translation>
+    </message>
+    <message>
+      <source>{n} required checks are first in its Overview.</source>
+      <translation type="vanished">{n} 项必需检查排在它的概览最前面。</translation>
     </message>
   </context>
 </TS>

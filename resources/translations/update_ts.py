@@ -10,7 +10,9 @@ translations already in the .ts (by source text), marks strings no longer used a
 obsolete, and runs `pyside6-lrelease` from the same environment to produce the .qm.
 
 Translations themselves live in `zh_CN.py` next to this file (source → translation), so
-they are reviewed as ordinary Python diffs; the .ts is generated from it.
+they are reviewed as ordinary Python diffs; the .ts is generated from it. Counted strings
+(`trn("%n passports", n)`) are Qt numerus messages: their forms are in each table's
+`PLURALS` (`en.py` gives English its singular and plural; Chinese has one form).
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ CONTEXT = "taskpack"
 LANGUAGES = ("zh_CN",)
 
 
-def collect(folder: Path) -> dict[str, list[str]]:
-    """source text → the places it is used ("ui/x.py:12")."""
+def collect(folder: Path, func: str = "tr") -> dict[str, list[str]]:
+    """source text → the places it is used ("ui/x.py:12"), for `tr("…")` or `trn("…", n)`."""
     found: dict[str, list[str]] = {}
     for path in sorted(folder.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
@@ -39,7 +41,7 @@ def collect(folder: Path) -> dict[str, list[str]]:
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id == "tr"
+                and node.func.id == func
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
@@ -57,7 +59,18 @@ def load_table(language: str) -> dict[str, str]:
     return dict(module.TRANSLATIONS)
 
 
-def write_ts(language: str, strings: dict[str, list[str]], table: dict[str, str]) -> Path:
+def load_plurals(language: str) -> dict[str, tuple[str, ...]]:
+    """`%n` strings → their numerus forms (Qt's order for the language)."""
+    spec = importlib.util.spec_from_file_location(f"tr_{language}", HERE / f"{language}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {k: (v,) if isinstance(v, str) else tuple(v) for k, v in getattr(module, "PLURALS", {}).items()}
+
+
+def write_ts(language: str, strings: dict[str, list[str]], table: dict[str, str],
+             plurals: dict[str, list[str]] | None = None,
+             plural_table: dict[str, tuple[str, ...]] | None = None) -> Path:  # fmt: skip
     root = ET.Element("TS", version="2.1", language=language, sourcelanguage="en")
     ctx = ET.SubElement(root, "context")
     ET.SubElement(ctx, "name").text = CONTEXT
@@ -72,6 +85,18 @@ def write_ts(language: str, strings: dict[str, list[str]], table: dict[str, str]
             translation.text = table[source]
         else:
             translation.set("type", "unfinished")
+    for source in sorted(plurals or {}):
+        msg = ET.SubElement(ctx, "message", numerus="yes")
+        for where in (plurals or {})[source][:3]:
+            file, line = where.rsplit(":", 1)
+            ET.SubElement(msg, "location", filename="../../" + file, line=line)
+        ET.SubElement(msg, "source").text = source
+        translation = ET.SubElement(msg, "translation")
+        forms = (plural_table or {}).get(source)
+        if not forms:
+            translation.set("type", "unfinished")
+        for form in forms or ("",):
+            ET.SubElement(translation, "numerusform").text = form
     for source in sorted(set(table) - set(strings)):
         msg = ET.SubElement(ctx, "message")
         ET.SubElement(msg, "source").text = source
@@ -93,11 +118,26 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if a string is untranslated")
     args = parser.parse_args()
     strings = collect(ROOT / "ui")
+    plurals = collect(ROOT / "ui", "trn")
     status = 0
+    # English: only the singular/plural forms of the %n strings (the source is the plural)
+    en_forms = load_plurals("en")
+    en_missing = sorted(s for s in plurals if s not in en_forms or len(en_forms[s]) != 2)
+    for s in en_missing:
+        print(f"en: no singular and plural for: {s!r}", file=sys.stderr)
+        status = 1
+    if not args.check:
+        ts = write_ts("en", {}, {}, plurals, en_forms)
+        subprocess.run([lrelease(), "-silent", str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True)
+        print(f"{ts.relative_to(ROOT)}: {len(plurals)} plural strings -> {ts.with_suffix('.qm').name}")
     for language in LANGUAGES:
         table = load_table(language)
+        plural_table = load_plurals(language)
         missing = sorted(s for s in strings if s not in table)
+        missing += sorted(s for s in plurals if s not in plural_table)
         bad = sorted(s for s in strings if s in table and _placeholders(s) != _placeholders(table[s]))
+        bad += sorted(s for s in plurals if s in plural_table
+                      and any(_placeholders(s) != _placeholders(f) or "%n" not in f for f in plural_table[s]))
         for s in missing:
             print(f"{language}: untranslated: {s!r}", file=sys.stderr)
         for s in bad:
@@ -106,7 +146,7 @@ def main() -> int:
             status = 1
         if args.check:
             continue
-        ts = write_ts(language, strings, table)
+        ts = write_ts(language, strings, table, plurals, plural_table)
         qm = ts.with_suffix(".qm")
         subprocess.run([lrelease(), "-silent", str(ts), "-qm", str(qm)], check=True)
         print(f"{ts.relative_to(ROOT)}: {len(strings)} strings, {len(missing)} untranslated -> {qm.name}")

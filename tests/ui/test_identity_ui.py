@@ -39,7 +39,7 @@ def test_the_name_is_asked_once_and_signs_the_answers(
     assert "signed Wei Zhang@beta" in window.banner.text()
     window.select_key(pid)
     settle(qtbot, window)
-    assert answer_first_ask(qtbot, window, "Li Na").startswith("Answered by Wei Zhang@beta at ")
+    assert answer_first_ask(qtbot, window, "Li Na").startswith("Answered by Wei Zhang@beta on ")
     saved = json.loads((desk.home / "settings.json").read_text(encoding="utf-8"))
     assert saved["actor"] == "Wei Zhang"
     window.shutdown()
@@ -67,7 +67,7 @@ def test_a_name_changed_in_settings_applies_at_once_without_doubling_the_machine
     assert not window.name_bar.isVisible()
     window.select_key(pid)
     settle(qtbot, window)
-    assert answer_first_ask(qtbot, window, "Zhang").startswith("Answered by li@beta at ")
+    assert answer_first_ask(qtbot, window, "Zhang").startswith("Answered by li@beta on ")
 
 
 def test_a_sender_named_with_their_machine_is_shown_once(

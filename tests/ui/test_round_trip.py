@@ -93,7 +93,8 @@ def test_round_trip_handoff_answers_receipt(tmp_path: Path, qtbot: QtBot, make_d
     assert asks[0].answer == "Ms. Zhang, zhang@finance.example.com"
     pv = wei.passport_view
     assert pv.tabs.currentIndex() == 1  # the Asks tab, showing what came home
-    assert "The receipt answered: a1, a2." in pv.asks.banner.text()
+    assert "The receipt answered: a1, a2." in wei.banner.text()
+    assert pv.asks.banner.text() == ""  # said once, not twice
     assert "answered by the receipt" in "\n".join(pv.asks.labels())
     assert len(wei_desk.list()) == 1  # merged into the asking passport, not landed as new
 

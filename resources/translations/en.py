@@ -1,0 +1,21 @@
+"""English singular and plural forms of the counted strings (`trn("%n …", n)`).
+
+The source text is the plural; Qt picks the form for the count. `update_ts.py` compiles
+this table into taskpack_en.qm, which the window loads for English.
+"""
+
+PLURALS: dict[str, tuple[str, str]] = {
+    "%n answer comes home": ("%n answer comes home", "%n answers come home"),
+    "%n answer is not saved yet.": ("%n answer is not saved yet.", "%n answers are not saved yet."),
+    "%n ask stays open": ("%n ask stays open", "%n asks stay open"),
+    "%n characters": ("%n character", "%n characters"),
+    "%n incoming": ("%n incoming", "%n incoming"),
+    "%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.": ("%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.", "%n of {total} facts are not proven here: a ✓ does not survive a machine boundary."),
+    "%n passports": ("%n passport", "%n passports"),
+    "%n required checks are first in its Overview.": ("%n required check is first in its Overview.", "%n required checks are first in its Overview."),
+    "Asks (%n open)": ("Asks (%n open)", "Asks (%n open)"),
+    "Luggage (%n files, {size})": ("Luggage (%n file, {size})", "Luggage (%n files, {size})"),
+    "Save all answers (%n)": ("Save all answers (%n)", "Save all answers (%n)"),
+    "Saved %n answers. Export a receipt to send the answers home.": ("Saved %n answer. Export a receipt to send it home.", "Saved %n answers. Export a receipt to send the answers home."),
+    "watching %n folders": ("watching %n folder", "watching %n folders"),
+}

@@ -1,0 +1,111 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+  <context>
+    <name>taskpack</name>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="482" />
+      <source>%n answer comes home</source>
+      <translation>
+        <numerusform>%n answer comes home</numerusform>
+        <numerusform>%n answers come home</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/asks_form.py" line="244" />
+      <source>%n answer is not saved yet.</source>
+      <translation>
+        <numerusform>%n answer is not saved yet.</numerusform>
+        <numerusform>%n answers are not saved yet.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="483" />
+      <source>%n ask stays open</source>
+      <translation>
+        <numerusform>%n ask stays open</numerusform>
+        <numerusform>%n asks stay open</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/widgets.py" line="109" />
+      <source>%n characters</source>
+      <translation>
+        <numerusform>%n character</numerusform>
+        <numerusform>%n characters</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="531" />
+      <source>%n incoming</source>
+      <translation>
+        <numerusform>%n incoming</numerusform>
+        <numerusform>%n incoming</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="405" />
+      <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
+      <translation>
+        <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
+        <numerusform>%n of {total} facts are not proven here: a ✓ does not survive a machine boundary.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="531" />
+      <source>%n passports</source>
+      <translation>
+        <numerusform>%n passport</numerusform>
+        <numerusform>%n passports</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="697" />
+      <source>%n required checks are first in its Overview.</source>
+      <translation>
+        <numerusform>%n required check is first in its Overview.</numerusform>
+        <numerusform>%n required checks are first in its Overview.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/passport_view.py" line="162" />
+      <source>Asks (%n open)</source>
+      <translation>
+        <numerusform>Asks (%n open)</numerusform>
+        <numerusform>Asks (%n open)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="461" />
+      <source>Luggage (%n files, {size})</source>
+      <translation>
+        <numerusform>Luggage (%n file, {size})</numerusform>
+        <numerusform>Luggage (%n files, {size})</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/asks_form.py" line="248" />
+      <source>Save all answers (%n)</source>
+      <translation>
+        <numerusform>Save all answers (%n)</numerusform>
+        <numerusform>Save all answers (%n)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="972" />
+      <source>Saved %n answers. Export a receipt to send the answers home.</source>
+      <translation>
+        <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
+        <numerusform>Saved %n answers. Export a receipt to send the answers home.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/main_window.py" line="533" />
+      <source>watching %n folders</source>
+      <translation>
+        <numerusform>watching %n folder</numerusform>
+        <numerusform>watching %n folders</numerusform>
+      </translation>
+    </message>
+  </context>
+</TS>
