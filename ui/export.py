@@ -19,17 +19,16 @@ from PySide6.QtCore import QMimeData, QUrl
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 from taskpack.app.desk import Desk
+from taskpack.core.chat import INLINE_LIMIT
 from taskpack.core.landing import PackOutcome
 
-from . import dialogs, launch, ops
+from . import dialogs, i18n, launch, ops
 from .i18n import tr
 from .jobs import JobRunner, human_size
 from .widgets import Banner
 
 log = logging.getLogger(__name__)
 
-#: a pack's flat text goes on the clipboard as text only up to this size (chat apps cut longer)
-CHAT_TEXT_LIMIT = 32 * 1024
 #: packs with more luggage than this are written as .taskpack (a zip), not flat JSON
 FLAT_LUGGAGE_LIMIT = 1 << 20
 MODES = ("save_bag", "save_flat", "copy", "email")
@@ -119,15 +118,27 @@ class Exporter:
     # -- chat -----------------------------------------------------------------------------
 
     def copy_for_chat(self, outcome: PackOutcome) -> None:
-        mime = QMimeData()
-        mime.setUrls([QUrl.fromLocalFile(str(outcome.path))])
-        if outcome.encoding == "flat" and outcome.size <= CHAT_TEXT_LIMIT:
-            mime.setText(outcome.path.read_text(encoding="utf-8"))
-            message = tr("Copied: the text and the file {name} are on the clipboard. Paste into your chat.")
-        else:
-            message = tr("Copied the file {name} (too large for a chat message; paste it as a file).")
-        QGuiApplication.clipboard().setMimeData(mime)
-        self.host.info(message.format(name=outcome.path.name), "ok")
+        """A short message for a person (who asks what, what counts as an answer, how to
+        reply) with the pack inline when small, plus the file, onto the clipboard."""
+        desk, path = self.host.desk, outcome.path
+        language = i18n.current()
+
+        def done(message: str) -> None:
+            mime = QMimeData()
+            mime.setUrls([QUrl.fromLocalFile(str(path))])
+            mime.setText(message)
+            QGuiApplication.clipboard().setMimeData(mime)
+            if outcome.encoding == "flat" and outcome.size <= INLINE_LIMIT:
+                note = tr("Copied a message for your chat, with the pack in it. Paste it into the "
+                          "chat; {name} is also on the clipboard as a file.")  # fmt: skip
+            else:
+                note = tr("Copied a message for your chat. The pack is too large to paste as text: "
+                          "attach {name} (it is on the clipboard as a file).")  # fmt: skip
+            self.host.banner.show_message(note.format(name=path.name), "ok", actions=self.file_actions(path))
+
+        self.host.jobs.run(lambda p, c: desk.chat_message(path, language=language),
+                           title=tr("Writing the chat message…"), on_done=done,
+                           on_error=self.host.error, show_progress=False)  # fmt: skip
 
     # -- email ----------------------------------------------------------------------------
 
@@ -177,4 +188,4 @@ class Exporter:
         QGuiApplication.clipboard().setText(str(path))
 
 
-__all__ = ["CHAT_TEXT_LIMIT", "Exporter", "slug"]
+__all__ = ["Exporter", "slug"]

@@ -55,6 +55,7 @@ from taskpack.app.desk import Desk
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.app.watcher import FoundPack
 from taskpack.core import lifecycle
+from taskpack.core.errors import TaskPackError
 from taskpack.core.identity import display_name, sender_label
 from taskpack.core.landing import LandingOutcome, MergeOutcome
 from taskpack.core.store import utc_now
@@ -302,6 +303,10 @@ class MainWindow(QMainWindow):
         self._action(file_menu, tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
         file_menu.addSeparator()
         self._action(file_menu, tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        edit = bar.addMenu(tr("&Edit"))
+        self.paste_action = self._action(edit, tr("&Paste a pack"), self.paste, QKeySequence.StandardKey.Paste)
+        self.paste_action.setToolTip(tr("Open a pack from the clipboard: a copied file, or a reply "
+                                        "pasted from a chat or an email."))  # fmt: skip
         view = bar.addMenu(tr("&View"))
         self._action(view, tr("&Incoming packs"), lambda: self.incoming_box.setChecked(True))
         self._action(view, tr("&All passports"), self.clear_filters)
@@ -1246,10 +1251,58 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, lambda: self._open_dropped(packs, others))
 
     def _open_dropped(self, packs: list[Path], others: list[Path]) -> None:
+        """Open pack files; look for a pack inside any other file (a saved reply), and say
+        in one sentence which held none."""
         if packs:
             self.open_files(packs)
-        if others:
-            self.error(not_packs_sentence(others))
+        if not others:
+            return
+        desk = self.desk
+
+        def work(_p: Any, _c: Any) -> tuple[list[Path], list[Path]]:
+            found, none = [], []
+            for path in others:
+                try:
+                    found.append(desk.pack_from_file(path).path)
+                except (TaskPackError, OSError, ValueError):
+                    none.append(path)
+            return found, none
+
+        def done(result: tuple[list[Path], list[Path]]) -> None:
+            found, none = result
+            if found:
+                self.open_files(found)
+            if none:
+                self.error(not_packs_sentence(none))
+
+        self.jobs.run(work, title=tr("Looking for a pack…"), on_done=done, on_error=self.error,
+                      show_progress=False)  # fmt: skip
+
+    # -- paste ---------------------------------------------------------------------------
+
+    def paste(self) -> None:
+        """Edit → Paste: copied files open as packs; text (a reply from a chat or an
+        email) is read for the one pack in it by the desk, and that pack is opened."""
+        mime = QGuiApplication.clipboard().mimeData()
+        files = local_paths(mime) if mime is not None else []
+        if files:
+            self._open_dropped([p for p in files if is_pack_name(p)], [p for p in files if not is_pack_name(p)])
+            return
+        text = mime.text() if mime is not None and mime.hasText() else ""
+        if not text.strip():
+            self.error(tr("The clipboard holds no pack. Copy the reply (its text, or the file) and paste again."))
+            return
+        desk = self.desk
+
+        def done(pasted: Any) -> None:
+            self.open_files([pasted.path])
+            self.info(tr("Opened the pack found in the pasted text (line {line}). Nothing lands without you.")
+                      .format(line=pasted.line))  # fmt: skip
+
+        self.jobs.run(lambda p, c: desk.pack_from_text(text), title=tr("Reading the pasted text…"),
+                      on_done=done, show_progress=False,
+                      on_error=lambda why: self.error(tr("No pack could be opened from the pasted text: {why}")
+                                                      .format(why=why)))  # fmt: skip
 
     def changeEvent(self, event: QEvent) -> None:
         # the CLI or an agent may have changed the store from another process: coming back

@@ -4,57 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="310" />
+      <location filename="../../ui/main_window.py" line="315" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="307" />
+      <location filename="../../ui/main_window.py" line="312" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="297" />
+      <location filename="../../ui/main_window.py" line="306" />
+      <source>&amp;Edit</source>
+      <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="298" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="309" />
+      <location filename="../../ui/main_window.py" line="314" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="306" />
+      <location filename="../../ui/main_window.py" line="311" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="300" />
+      <location filename="../../ui/main_window.py" line="301" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
+      <location filename="../../ui/main_window.py" line="299" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="307" />
+      <source>&amp;Paste a pack</source>
+      <translation>粘贴任务包(&amp;P)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="305" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="308" />
+      <location filename="../../ui/main_window.py" line="313" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="302" />
+      <location filename="../../ui/main_window.py" line="303" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="305" />
+      <location filename="../../ui/main_window.py" line="310" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -94,57 +104,57 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1001" />
+      <location filename="../../ui/main_window.py" line="1006" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="148" />
+      <location filename="../../ui/export.py" line="159" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1084" />
+      <location filename="../../ui/main_window.py" line="1089" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1084" />
+      <location filename="../../ui/main_window.py" line="1089" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="906" />
+      <location filename="../../ui/main_window.py" line="911" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1166" />
+      <location filename="../../ui/main_window.py" line="1171" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1168" />
+      <location filename="../../ui/main_window.py" line="1173" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1160" />
+      <location filename="../../ui/main_window.py" line="1165" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1162" />
+      <location filename="../../ui/main_window.py" line="1167" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1164" />
+      <location filename="../../ui/main_window.py" line="1169" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1208" />
+      <location filename="../../ui/main_window.py" line="1213" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -154,22 +164,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="998" />
+      <location filename="../../ui/main_window.py" line="1003" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="994" />
+      <location filename="../../ui/main_window.py" line="999" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/main_window.py" line="1007" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="990" />
+      <location filename="../../ui/main_window.py" line="995" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -215,17 +225,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="822" />
+      <location filename="../../ui/main_window.py" line="827" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="330" />
+      <location filename="../../ui/main_window.py" line="335" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/main_window.py" line="998" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -270,8 +280,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="337" />
-      <location filename="../../ui/main_window.py" line="515" />
+      <location filename="../../ui/main_window.py" line="342" />
+      <location filename="../../ui/main_window.py" line="520" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -321,7 +331,7 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="663" />
+      <location filename="../../ui/main_window.py" line="668" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -336,7 +346,7 @@
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="998" />
+      <location filename="../../ui/main_window.py" line="1003" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -366,14 +376,14 @@
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="128" />
-      <source>Copied the file {name} (too large for a chat message; paste it as a file).</source>
-      <translation>已复制文件 {name}（太大，不适合作为聊天消息；请作为文件粘贴）。</translation>
+      <location filename="../../ui/export.py" line="132" />
+      <source>Copied a message for your chat, with the pack in it. Paste it into the chat; {name} is also on the clipboard as a file.</source>
+      <translation>已复制一条可发到聊天中的消息，任务包就在其中。把它粘贴到聊天里；{name} 也作为文件放在剪贴板上。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="126" />
-      <source>Copied: the text and the file {name} are on the clipboard. Paste into your chat.</source>
-      <translation>已复制：文本和文件 {name} 都在剪贴板上。粘贴到聊天里即可。</translation>
+      <location filename="../../ui/export.py" line="135" />
+      <source>Copied a message for your chat. The pack is too large to paste as text: attach {name} (it is on the clipboard as a file).</source>
+      <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
       <location filename="../../ui/widgets.py" line="317" />
@@ -392,7 +402,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="174" />
+      <location filename="../../ui/export.py" line="185" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -434,8 +444,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="939" />
-      <location filename="../../ui/main_window.py" line="957" />
+      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="962" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -445,7 +455,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="742" />
+      <location filename="../../ui/main_window.py" line="747" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -461,7 +471,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="432" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -471,7 +481,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="979" />
+      <location filename="../../ui/main_window.py" line="984" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -491,17 +501,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="885" />
+      <location filename="../../ui/main_window.py" line="890" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="883" />
+      <location filename="../../ui/main_window.py" line="888" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="904" />
+      <location filename="../../ui/main_window.py" line="909" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -516,7 +526,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="903" />
+      <location filename="../../ui/main_window.py" line="908" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -536,7 +546,7 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1069" />
+      <location filename="../../ui/main_window.py" line="1074" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -561,7 +571,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1021" />
+      <location filename="../../ui/main_window.py" line="1026" />
       <location filename="../../ui/passport_view.py" line="237" />
       <location filename="../../ui/passport_view.py" line="238" />
       <source>Goal</source>
@@ -578,7 +588,7 @@
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="79" />
+      <location filename="../../ui/export.py" line="78" />
       <location filename="../../ui/models.py" line="221" />
       <location filename="../../ui/review_view.py" line="302" />
       <source>Handoff</source>
@@ -590,7 +600,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="344" />
+      <location filename="../../ui/main_window.py" line="349" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -620,7 +630,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="995" />
+      <location filename="../../ui/main_window.py" line="1000" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -631,8 +641,8 @@
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
-      <location filename="../../ui/main_window.py" line="962" />
+      <location filename="../../ui/main_window.py" line="949" />
+      <location filename="../../ui/main_window.py" line="967" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
@@ -643,7 +653,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="346" />
+      <location filename="../../ui/main_window.py" line="351" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -676,7 +686,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="676" />
+      <location filename="../../ui/main_window.py" line="681" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -687,7 +697,7 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="693" />
+      <location filename="../../ui/main_window.py" line="698" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -697,7 +707,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="703" />
+      <location filename="../../ui/main_window.py" line="708" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -719,9 +729,14 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="905" />
+      <location filename="../../ui/main_window.py" line="910" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1278" />
+      <source>Looking for a pack…</source>
+      <translation>正在查找任务包…</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="133" />
@@ -749,12 +764,12 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="728" />
+      <location filename="../../ui/main_window.py" line="733" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="888" />
+      <location filename="../../ui/main_window.py" line="893" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -764,12 +779,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="884" />
+      <location filename="../../ui/main_window.py" line="889" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="887" />
+      <location filename="../../ui/main_window.py" line="892" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -779,8 +794,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1020" />
-      <location filename="../../ui/main_window.py" line="1030" />
+      <location filename="../../ui/main_window.py" line="1025" />
+      <location filename="../../ui/main_window.py" line="1035" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -790,12 +805,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="721" />
+      <location filename="../../ui/main_window.py" line="726" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/main_window.py" line="1007" />
       <location filename="../../ui/passport_view.py" line="365" />
       <location filename="../../ui/review_view.py" line="426" />
       <source>Next step</source>
@@ -812,7 +827,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="166" />
+      <location filename="../../ui/export.py" line="177" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -822,7 +837,12 @@
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="610" />
+      <location filename="../../ui/main_window.py" line="1304" />
+      <source>No pack could be opened from the pasted text: {why}</source>
+      <translation>无法从粘贴的文本中打开任务包：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="615" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -832,7 +852,7 @@
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="400" />
+      <location filename="../../ui/main_window.py" line="405" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -858,7 +878,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="441" />
+      <location filename="../../ui/main_window.py" line="308" />
+      <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
+      <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="446" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -868,12 +893,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="299" />
+      <location filename="../../ui/main_window.py" line="300" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="442" />
+      <location filename="../../ui/main_window.py" line="447" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -883,7 +908,12 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="154" />
+      <location filename="../../ui/main_window.py" line="1299" />
+      <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
+      <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="165" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
@@ -893,7 +923,7 @@
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="111" />
+      <location filename="../../ui/export.py" line="110" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -908,7 +938,7 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="183" />
+      <location filename="../../ui/main_window.py" line="184" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -919,7 +949,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="94" />
-      <location filename="../../ui/main_window.py" line="990" />
+      <location filename="../../ui/main_window.py" line="995" />
       <location filename="../../ui/review_view.py" line="205" />
       <source>Question</source>
       <translation>问题</translation>
@@ -935,27 +965,32 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="474" />
+      <location filename="../../ui/main_window.py" line="479" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="863" />
+      <location filename="../../ui/main_window.py" line="1302" />
+      <source>Reading the pasted text…</source>
+      <translation>正在读取粘贴的文本…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="868" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="662" />
+      <location filename="../../ui/main_window.py" line="667" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="283" />
+      <location filename="../../ui/main_window.py" line="284" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="79" />
+      <location filename="../../ui/export.py" line="78" />
       <location filename="../../ui/models.py" line="221" />
       <location filename="../../ui/review_view.py" line="302" />
       <source>Receipt</source>
@@ -967,7 +1002,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="939" />
+      <location filename="../../ui/main_window.py" line="944" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -980,7 +1015,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="957" />
+      <location filename="../../ui/main_window.py" line="962" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -993,14 +1028,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="947" />
-      <location filename="../../ui/main_window.py" line="965" />
+      <location filename="../../ui/main_window.py" line="952" />
+      <location filename="../../ui/main_window.py" line="970" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="946" />
-      <location filename="../../ui/main_window.py" line="964" />
+      <location filename="../../ui/main_window.py" line="951" />
+      <location filename="../../ui/main_window.py" line="969" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1015,17 +1050,17 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="370" />
+      <location filename="../../ui/main_window.py" line="375" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="583" />
+      <location filename="../../ui/main_window.py" line="588" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="996" />
+      <location filename="../../ui/main_window.py" line="1001" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -1040,7 +1075,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="923" />
+      <location filename="../../ui/main_window.py" line="928" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1053,12 +1088,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="923" />
+      <location filename="../../ui/main_window.py" line="928" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="928" />
+      <location filename="../../ui/main_window.py" line="933" />
       <location filename="../../ui/passport_view.py" line="334" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -1070,12 +1105,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="930" />
+      <location filename="../../ui/main_window.py" line="935" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="916" />
+      <location filename="../../ui/main_window.py" line="921" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1085,7 +1120,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="901" />
+      <location filename="../../ui/main_window.py" line="906" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1101,7 +1136,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="913" />
+      <location filename="../../ui/main_window.py" line="918" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1148,7 +1183,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="822" />
+      <location filename="../../ui/main_window.py" line="827" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1163,48 +1198,48 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="81" />
+      <location filename="../../ui/export.py" line="80" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="978" />
+      <location filename="../../ui/main_window.py" line="983" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="116" />
+      <location filename="../../ui/export.py" line="115" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="826" />
+      <location filename="../../ui/main_window.py" line="831" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1204" />
+      <location filename="../../ui/main_window.py" line="1209" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="825" />
+      <location filename="../../ui/main_window.py" line="830" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="971" />
-      <location filename="../../ui/main_window.py" line="980" />
+      <location filename="../../ui/main_window.py" line="976" />
+      <location filename="../../ui/main_window.py" line="985" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="999" />
+      <location filename="../../ui/main_window.py" line="1004" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="324" />
+      <location filename="../../ui/main_window.py" line="329" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1239,7 +1274,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1200" />
+      <location filename="../../ui/main_window.py" line="1205" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1249,7 +1284,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="173" />
+      <location filename="../../ui/export.py" line="184" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -1285,7 +1320,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1133" />
+      <location filename="../../ui/main_window.py" line="1138" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1300,7 +1335,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1133" />
+      <location filename="../../ui/main_window.py" line="1138" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1310,7 +1345,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="373" />
+      <location filename="../../ui/main_window.py" line="378" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1320,12 +1355,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="894" />
+      <location filename="../../ui/main_window.py" line="899" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1208" />
+      <location filename="../../ui/main_window.py" line="1213" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1341,19 +1376,24 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="137" />
+      <location filename="../../ui/export.py" line="148" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="422" />
+      <location filename="../../ui/main_window.py" line="427" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="138" />
+      <location filename="../../ui/export.py" line="149" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="1293" />
+      <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
+      <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
     <message>
       <location filename="../../ui/jobs.py" line="49" />
@@ -1361,7 +1401,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="189" />
+      <location filename="../../ui/main_window.py" line="190" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1376,7 +1416,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1064" />
+      <location filename="../../ui/main_window.py" line="1069" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1395,7 +1435,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="717" />
+      <location filename="../../ui/main_window.py" line="722" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
@@ -1410,12 +1450,12 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="719" />
+      <location filename="../../ui/main_window.py" line="724" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="997" />
+      <location filename="../../ui/main_window.py" line="1002" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1457,7 +1497,7 @@ Store: {home}</source>
       <translation>全文</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="931" />
+      <location filename="../../ui/main_window.py" line="936" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1467,7 +1507,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="188" />
+      <location filename="../../ui/main_window.py" line="189" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1487,7 +1527,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="695" />
+      <location filename="../../ui/main_window.py" line="700" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1502,7 +1542,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="715" />
+      <location filename="../../ui/main_window.py" line="720" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1512,7 +1552,7 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1021" />
+      <location filename="../../ui/main_window.py" line="1026" />
       <location filename="../../ui/models.py" line="188" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1528,12 +1568,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="398" />
+      <location filename="../../ui/main_window.py" line="403" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1000" />
+      <location filename="../../ui/main_window.py" line="1005" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1558,7 +1598,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="992" />
+      <location filename="../../ui/main_window.py" line="997" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1574,17 +1614,17 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="388" />
+      <location filename="../../ui/main_window.py" line="393" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="994" />
+      <location filename="../../ui/main_window.py" line="999" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="902" />
+      <location filename="../../ui/main_window.py" line="907" />
       <location filename="../../ui/passport_view.py" line="254" />
       <location filename="../../ui/review_view.py" line="435" />
       <source>What was done</source>
@@ -1614,12 +1654,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="991" />
+      <location filename="../../ui/main_window.py" line="996" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="431" />
+      <location filename="../../ui/main_window.py" line="436" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1627,6 +1667,11 @@ Store: {home}</source>
       <location filename="../../ui/asks_form.py" line="106" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="140" />
+      <source>Writing the chat message…</source>
+      <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="348" />
@@ -1639,7 +1684,7 @@ Store: {home}</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="895" />
+      <location filename="../../ui/main_window.py" line="900" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1649,12 +1694,12 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="441" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="144" />
+      <location filename="../../ui/export.py" line="155" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -1800,7 +1845,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="395" />
+      <location filename="../../ui/main_window.py" line="400" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -1830,7 +1875,7 @@ Store: {home}</source>
       <translation>从</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="57" />
+      <location filename="../../ui/export.py" line="56" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -1887,7 +1932,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="987" />
+      <location filename="../../ui/main_window.py" line="992" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -1907,12 +1952,12 @@ Store: {home}</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="164" />
+      <location filename="../../ui/export.py" line="175" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="160" />
+      <location filename="../../ui/export.py" line="171" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
@@ -1958,7 +2003,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="988" />
+      <location filename="../../ui/main_window.py" line="993" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -1978,7 +2023,7 @@ Store: {home}</source>
       <translation>可以接手</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="57" />
+      <location filename="../../ui/export.py" line="56" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -2063,17 +2108,17 @@ Store: {home}</source>
       <translation>证据成立</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="159" />
+      <location filename="../../ui/export.py" line="170" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="163" />
+      <location filename="../../ui/export.py" line="174" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="161" />
+      <location filename="../../ui/export.py" line="172" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -2094,7 +2139,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="987" />
+      <location filename="../../ui/main_window.py" line="992" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -2174,7 +2219,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="186" />
+      <location filename="../../ui/main_window.py" line="187" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -2184,27 +2229,27 @@ Store: {home}</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="135" />
+      <location filename="../../ui/main_window.py" line="136" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="659" />
+      <location filename="../../ui/main_window.py" line="664" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="133" />
+      <location filename="../../ui/main_window.py" line="134" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1095" />
+      <location filename="../../ui/main_window.py" line="1100" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="619" />
+      <location filename="../../ui/main_window.py" line="624" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -2224,7 +2269,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1085" />
+      <location filename="../../ui/main_window.py" line="1090" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -2267,7 +2312,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="531" />
+      <location filename="../../ui/main_window.py" line="536" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -2281,14 +2326,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="531" />
+      <location filename="../../ui/main_window.py" line="536" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="697" />
+      <location filename="../../ui/main_window.py" line="702" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -2316,14 +2361,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="972" />
+      <location filename="../../ui/main_window.py" line="977" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="533" />
+      <location filename="../../ui/main_window.py" line="538" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>
@@ -2340,6 +2385,14 @@ Store: {home}</source>
     <message>
       <source>Asks it answers: {asks}</source>
       <translation type="vanished">它回答的提问：{asks}</translation>
+    </message>
+    <message>
+      <source>Copied the file {name} (too large for a chat message; paste it as a file).</source>
+      <translation type="vanished">已复制文件 {name}（太大，不适合作为聊天消息；请作为文件粘贴）。</translation>
+    </message>
+    <message>
+      <source>Copied: the text and the file {name} are on the clipboard. Paste into your chat.</source>
+      <translation type="vanished">已复制：文本和文件 {name} 都在剪贴板上。粘贴到聊天里即可。</translation>
     </message>
     <message>
       <source>From {sender}, packed {when} ({encoding})</source>

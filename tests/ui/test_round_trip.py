@@ -115,8 +115,13 @@ def test_copy_for_chat_and_email(tmp_path: Path, qtbot: QtBot, make_desk, make_w
     [url] = mime.urls()
     path = Path(url.toLocalFile())
     assert path.name.endswith(".taskpack.json") and path.is_file()
-    assert json.loads(mime.text())["passport"]["kind"] == "handoff"  # small: the text is there too
-    assert "clipboard" in window.banner.text()
+    text = mime.text()  # a message a person reads, with the pack inline (it is small)
+    assert text.startswith("someone is handing you a task with TaskPack: «Small task».")
+    assert "Counts as an answer: A weekday" in text
+    from taskpack.core.reply import find_pack_in_text
+
+    assert find_pack_in_text(text).kind == "handoff"
+    assert "Copied a message for your chat, with the pack in it." in window.banner.text()
 
     monkeypatch.setattr("taskpack.ui.launch.shutil.which", lambda name: "/usr/bin/xdg-email")
     monkeypatch.setattr("taskpack.ui.launch.sys.platform", "linux")
