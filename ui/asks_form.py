@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from taskpack.app.desk import Desk
 from taskpack.core.model import Ask
 
 from .i18n import tr, trn
@@ -101,6 +102,13 @@ class AskCard(QFrame):
         accept.setStyleSheet("background: #fdf6e3; padding: 3px;")
         grid.addWidget(accept, n, 1)
         n += 1
+        if status == "open" and Desk.ask_warnings(ask):  # the ask lint packing warns with
+            self.accept_warning = plain(tr("⚠ This accept is too short or vague to judge an answer "
+                                           "against: say what would count (a number and its unit, "
+                                           "yes or no with the reason, a date …)."), small=True)  # fmt: skip
+            self.accept_warning.setStyleSheet("color: #8a5a00;")
+            grid.addWidget(self.accept_warning, n, 1)
+            n += 1
         grid.addWidget(plain(tr("Answer"), bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
         self.answer_edit = AnswerEdit()
         self.answer_edit.setPlaceholderText(tr("Write an answer that meets the text above. Enter saves it; "

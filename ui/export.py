@@ -64,11 +64,12 @@ class Exporter:
         self._typed: dict[str, str] = {}
 
     def export(self, passport_id: str, title: str, luggage_bytes: int, kind: str, mode: str,
-               typed: dict[str, str] | None = None) -> None:  # fmt: skip
+               typed: dict[str, str] | None = None, to: str | None = None) -> None:  # fmt: skip
         """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says.
 
         `typed`: answers on screen that were not saved (ask id → text); they are saved
-        first, in the same job, so the pack goes out with what the person sees.
+        first, in the same job, so the pack goes out with what the person sees. `to`: who
+        it is for, kept in the outbox ledger with it.
         """
         host = self.host
         self._typed = dict(typed or {})
@@ -83,16 +84,17 @@ class Exporter:
                 return
             if not out.name.endswith(suffix):
                 out = out.with_name(out.name + suffix)
-            self._pack(passport_id, kind, out, self._saved)
+            self._pack(passport_id, kind, out, self._saved, to)
             return
         suffix = ".taskpack.json" if luggage_bytes <= FLAT_LUGGAGE_LIMIT else ".taskpack"
         out = ops.outbox(host.desk) / (base + suffix)
         if mode == "copy":
-            self._pack(passport_id, kind, out, self.copy_for_chat)
+            self._pack(passport_id, kind, out, self.copy_for_chat, to)
         else:
-            self._pack(passport_id, kind, out, lambda outcome: self.email(outcome, title))
+            self._pack(passport_id, kind, out, lambda outcome: self.email(outcome, title), to)
 
-    def _pack(self, passport_id: str, kind: str, out: Path, then: Callable[[PackOutcome], None]) -> None:
+    def _pack(self, passport_id: str, kind: str, out: Path, then: Callable[[PackOutcome], None],
+              to: str | None = None) -> None:  # fmt: skip
         def done(outcome: PackOutcome) -> None:
             for warning in outcome.warnings:
                 log.info("export warning: %s", warning)
@@ -104,7 +106,7 @@ class Exporter:
         def work(p: Any, c: Any) -> PackOutcome:
             if typed:
                 host.desk.answer_all(passport_id, typed)
-            return ops.export(host.desk, passport_id, out, kind, None, p, c)
+            return ops.export(host.desk, passport_id, out, kind, None, p, c, to=to)
 
         host.jobs.run(work,
                       title=tr("Packing {name}…").format(name=out.name),

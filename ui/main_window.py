@@ -1050,7 +1050,7 @@ class MainWindow(QMainWindow):
         luggage = sum(i.size for i in self.detail.luggage)
         # a receipt goes out with what is on screen: answers typed and not saved are saved first
         typed = self.passport_view.asks.unsaved() if kind == "receipt" else None
-        self.exporter.export(pid, title, luggage, kind, mode, typed)
+        self.exporter.export(pid, title, luggage, kind, mode, typed, to=self.passport_view.recipient())
 
     # -- watcher -------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
 from taskpack.core.model import Ask, LocalPassport
 from taskpack.core.pack import open_pack
-from taskpack.core.store import HistoryEntry, StoredLuggage
+from taskpack.core.store import HistoryEntry, PackWritten, StoredLuggage
 
 Progress = Callable[[int, int], None]
 CancelCheck = Callable[[], bool]
@@ -214,6 +214,8 @@ class Detail:
     #: this desk's machine, and answers typed but not saved yet (ask id → text)
     machine: str = ""
     drafts: dict[str, str] = field(default_factory=dict)
+    #: the outbox ledger's entries for this passport, oldest first (shown in History)
+    sent: list[PackWritten] = field(default_factory=list)
 
 
 def is_sealed(fact: Any) -> bool:
@@ -227,6 +229,7 @@ def load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: Can
     for n, fact in enumerate(lp.passport.facts or [], 1):
         if is_sealed(fact):
             detail.restore[n] = desk.can_restore(passport_id, n)
+    detail.sent = list(reversed(desk.outbox(passport_id=passport_id)))
     return detail
 
 

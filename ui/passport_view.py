@@ -7,7 +7,8 @@ decisions, the result, what the sender wrote), Asks (the form), Luggage, History
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMenu,
     QPushButton,
     QScrollArea,
@@ -24,9 +26,11 @@ from PySide6.QtWidgets import (
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
+    QWidgetAction,
 )
 from taskpack.app.desk import MoveOption, is_checked_here
 from taskpack.core.model import LandingCheck
+from taskpack.core.visible import visible
 
 from .asks_form import AsksForm
 from .i18n import tr, trn
@@ -49,6 +53,9 @@ from .widgets import (
     plain,
     row,
 )
+
+if TYPE_CHECKING:
+    from taskpack.core.store import PackWritten
 
 EXPORT_MODES = ("save_bag", "save_flat", "copy", "email")
 #: the History tab lists the newest entries up to this many
@@ -144,6 +151,16 @@ class PassportView(QWidget):
         self.export_menu = QMenu(self.export_button)
         self.export_button.setMenu(self.export_menu)
         self.export_actions: dict[tuple[str, str], QAction] = {}
+        # who the pack is for: kept in the outbox ledger with it (shown in History)
+        self.export_to = QLineEdit()
+        self.export_to.setPlaceholderText(tr("For whom? (optional, kept in your outbox)"))
+        self.export_to.setClearButtonEnabled(True)
+        self._export_to_action = QWidgetAction(self)  # not the menu's: clear() would delete it
+        self._export_to_action.setDefaultWidget(self.export_to)
+
+    def recipient(self) -> str | None:
+        """Who the next export is for, as typed in the Export menu (None when empty)."""
+        return self.export_to.text().strip() or None
 
     # -- filling --
 
@@ -217,6 +234,10 @@ class PassportView(QWidget):
         menu.clear()
         self.export_actions = {}
         received = detail.passport.received is not None
+        if self.export_to.property("passport") != detail.passport.id:  # keep what was typed
+            self.export_to.setProperty("passport", detail.passport.id)
+            self.export_to.setText(visible(sender_of(detail.passport)) if received else "")
+        menu.addAction(self._export_to_action)
         kinds = ("receipt", "handoff") if received else ("handoff", "receipt")
         for n, kind in enumerate(kinds):
             if n:
@@ -380,11 +401,24 @@ class PassportView(QWidget):
 
     def _fill_history(self, detail: Detail) -> None:
         self.history.clear()
+        sent = {}  # each "packed" entry is one outbox ledger entry, written in the same commit
+        pending = list(detail.sent)
+        for entry in detail.history:
+            if entry.event == "packed":
+                match = next((e for e in pending if e.sha256 == entry.detail.get("content_digest")), None)
+                if match is not None:
+                    pending.remove(match)
+                    sent[entry.seq] = match
         for entry in list(reversed(detail.history))[:HISTORY_SHOWN]:
+            text = history_detail(entry.detail)
+            if entry.seq in sent:
+                text = sent_detail(sent[entry.seq])
             item = QTreeWidgetItem([
                 local_time(entry.at), history_label(entry.event),
-                str(entry.version), history_detail(entry.detail),
+                str(entry.version), text,
             ])  # fmt: skip
+            if entry.seq in sent:
+                item.setToolTip(3, visible(sent[entry.seq].path or ""))
             self.history.addTopLevelItem(item)
         for col in range(3):
             self.history.resizeColumnToContents(col)
@@ -419,6 +453,15 @@ def history_label(event: str) -> str:
         "result": tr("result returned"), "luggage": tr("luggage added"),
         "checkpoint": tr("checkpoint"), "decision": tr("decision"), "checked": tr("checked here"),
     }.get(event, event)  # fmt: skip
+
+
+def sent_detail(e: PackWritten) -> str:
+    """A sent pack in History: to whom, the file, how (from the outbox ledger)."""
+    kind = tr("receipt") if e.kind == "receipt" else tr("handoff")
+    to = visible(e.to) if e.to else tr("nobody named")
+    where = visible(Path(e.path).name) if e.path else "?"
+    return tr("sent {kind} to {to}: {file} ({encoding}, via {via})").format(
+        kind=kind, to=to, file=where, encoding=e.encoding or "?", via=e.via or "?")  # fmt: skip
 
 
 def history_detail(detail: dict[str, Any]) -> str:

@@ -69,7 +69,7 @@
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="100" />
+      <location filename="../../ui/asks_form.py" line="101" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
@@ -109,7 +109,7 @@
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="159" />
+      <location filename="../../ui/export.py" line="161" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
@@ -159,7 +159,7 @@
       <translation>关于 TaskPack Desk</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="69" />
+      <location filename="../../ui/passport_view.py" line="76" />
       <source>Accept</source>
       <translation>接受</translation>
     </message>
@@ -184,12 +184,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="284" />
+      <location filename="../../ui/passport_view.py" line="305" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="286" />
+      <location filename="../../ui/passport_view.py" line="307" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -199,12 +199,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="285" />
+      <location filename="../../ui/passport_view.py" line="306" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="287" />
+      <location filename="../../ui/passport_view.py" line="308" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -240,26 +240,26 @@
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="104" />
+      <location filename="../../ui/asks_form.py" line="112" />
       <location filename="../../ui/review_view.py" line="212" />
       <location filename="../../ui/review_view.py" line="214" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="122" />
+      <location filename="../../ui/asks_form.py" line="130" />
       <location filename="../../ui/review_view.py" line="182" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="119" />
+      <location filename="../../ui/asks_form.py" line="127" />
       <location filename="../../ui/review_view.py" line="180" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="124" />
+      <location filename="../../ui/asks_form.py" line="132" />
       <location filename="../../ui/review_view.py" line="184" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
@@ -286,30 +286,30 @@
       <translation>任何人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="63" />
+      <location filename="../../ui/passport_view.py" line="70" />
       <source>Approve</source>
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="191" />
+      <location filename="../../ui/passport_view.py" line="208" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="254" />
+      <location filename="../../ui/passport_view.py" line="275" />
       <location filename="../../ui/review_view.py" line="436" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="78" />
+      <location filename="../../ui/passport_view.py" line="85" />
       <source>Ask for changes</source>
       <translation>要求修改</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="188" />
-      <location filename="../../ui/passport_view.py" line="132" />
-      <location filename="../../ui/passport_view.py" line="162" />
+      <location filename="../../ui/passport_view.py" line="139" />
+      <location filename="../../ui/passport_view.py" line="179" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -326,7 +326,7 @@
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="61" />
+      <location filename="../../ui/passport_view.py" line="68" />
       <source>Cancel task</source>
       <translation>取消任务</translation>
     </message>
@@ -341,7 +341,7 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="306" />
+      <location filename="../../ui/passport_view.py" line="327" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
@@ -376,12 +376,12 @@
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="132" />
+      <location filename="../../ui/export.py" line="134" />
       <source>Copied a message for your chat, with the pack in it. Paste it into the chat; {name} is also on the clipboard as a file.</source>
       <translation>已复制一条可发到聊天中的消息，任务包就在其中。把它粘贴到聊天里；{name} 也作为文件放在剪贴板上。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="135" />
+      <location filename="../../ui/export.py" line="137" />
       <source>Copied a message for your chat. The pack is too large to paste as text: attach {name} (it is on the clipboard as a file).</source>
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
@@ -397,17 +397,17 @@
       <translation>全部复制</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="89" />
+      <location filename="../../ui/passport_view.py" line="96" />
       <source>Copy handoff for chat</source>
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="185" />
+      <location filename="../../ui/export.py" line="187" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="89" />
+      <location filename="../../ui/passport_view.py" line="96" />
       <source>Copy receipt for chat</source>
       <translation>复制回执用于聊天</translation>
     </message>
@@ -417,29 +417,29 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="252" />
+      <location filename="../../ui/passport_view.py" line="273" />
       <location filename="../../ui/review_view.py" line="434" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="249" />
+      <location filename="../../ui/passport_view.py" line="270" />
       <location filename="../../ui/review_view.py" line="431" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="70" />
+      <location filename="../../ui/passport_view.py" line="77" />
       <source>Decline</source>
       <translation>拒收</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="63" />
+      <location filename="../../ui/passport_view.py" line="70" />
       <source>Deny</source>
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="130" />
+      <location filename="../../ui/passport_view.py" line="137" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -465,7 +465,7 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="298" />
+      <location filename="../../ui/passport_view.py" line="319" />
       <location filename="../../ui/review_view.py" line="393" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -476,7 +476,7 @@
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="129" />
+      <location filename="../../ui/asks_form.py" line="137" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
@@ -491,12 +491,12 @@
       <translation>已放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="90" />
+      <location filename="../../ui/passport_view.py" line="97" />
       <source>Email handoff…</source>
       <translation>用邮件发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="90" />
+      <location filename="../../ui/passport_view.py" line="97" />
       <source>Email receipt…</source>
       <translation>用邮件发送回执…</translation>
     </message>
@@ -516,12 +516,12 @@
       <translation>证据</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="76" />
+      <location filename="../../ui/passport_view.py" line="83" />
       <source>Evidence fails: back to work</source>
       <translation>证据不成立：退回工作</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="74" />
+      <location filename="../../ui/passport_view.py" line="81" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
@@ -531,7 +531,7 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="141" />
+      <location filename="../../ui/passport_view.py" line="148" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -551,9 +551,14 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="280" />
+      <location filename="../../ui/passport_view.py" line="301" />
       <source>For the next person</source>
       <translation>给下一位</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="156" />
+      <source>For whom? (optional, kept in your outbox)</source>
+      <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="188" />
@@ -566,14 +571,14 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="338" />
+      <location filename="../../ui/passport_view.py" line="359" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="1026" />
-      <location filename="../../ui/passport_view.py" line="237" />
-      <location filename="../../ui/passport_view.py" line="238" />
+      <location filename="../../ui/passport_view.py" line="258" />
+      <location filename="../../ui/passport_view.py" line="259" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
@@ -583,19 +588,19 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="175" />
+      <location filename="../../ui/passport_view.py" line="192" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="78" />
+      <location filename="../../ui/export.py" line="79" />
       <location filename="../../ui/models.py" line="221" />
       <location filename="../../ui/review_view.py" line="302" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="224" />
+      <location filename="../../ui/passport_view.py" line="245" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -605,22 +610,22 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="134" />
+      <location filename="../../ui/passport_view.py" line="141" />
       <source>History</source>
       <translation>历史</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="66" />
+      <location filename="../../ui/passport_view.py" line="73" />
       <source>Hold for approval</source>
       <translation>暂停，等待批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="65" />
+      <location filename="../../ui/passport_view.py" line="72" />
       <source>Hold: wait for a person</source>
       <translation>暂停：等一个人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="65" />
+      <location filename="../../ui/passport_view.py" line="72" />
       <source>Hold: wait for an agent</source>
       <translation>暂停：等一个智能体</translation>
     </message>
@@ -647,8 +652,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="311" />
-      <location filename="../../ui/passport_view.py" line="347" />
+      <location filename="../../ui/passport_view.py" line="332" />
+      <location filename="../../ui/passport_view.py" line="368" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -658,7 +663,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="272" />
+      <location filename="../../ui/passport_view.py" line="293" />
       <location filename="../../ui/review_view.py" line="450" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -679,8 +684,8 @@
       <translation>判定这个文件</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="99" />
       <location filename="../../ui/asks_form.py" line="100" />
+      <location filename="../../ui/asks_form.py" line="101" />
       <location filename="../../ui/review_view.py" line="159" />
       <source>Judged against</source>
       <translation>判定标准</translation>
@@ -717,13 +722,13 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="255" />
+      <location filename="../../ui/passport_view.py" line="276" />
       <location filename="../../ui/review_view.py" line="437" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="179" />
+      <location filename="../../ui/passport_view.py" line="196" />
       <location filename="../../ui/review_view.py" line="321" />
       <source>Lineage: {chain}</source>
       <translation>传承：{chain}</translation>
@@ -739,12 +744,12 @@
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="133" />
+      <location filename="../../ui/passport_view.py" line="140" />
       <source>Luggage</source>
       <translation>随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="130" />
+      <location filename="../../ui/asks_form.py" line="138" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
@@ -774,7 +779,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="200" />
+      <location filename="../../ui/passport_view.py" line="217" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -811,28 +816,28 @@
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="1007" />
-      <location filename="../../ui/passport_view.py" line="365" />
+      <location filename="../../ui/passport_view.py" line="386" />
       <location filename="../../ui/review_view.py" line="426" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="363" />
+      <location filename="../../ui/passport_view.py" line="384" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="196" />
+      <location filename="../../ui/asks_form.py" line="204" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="177" />
+      <location filename="../../ui/export.py" line="179" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="371" />
+      <location filename="../../ui/passport_view.py" line="392" />
       <source>No luggage.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -913,17 +918,17 @@
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="165" />
+      <location filename="../../ui/export.py" line="167" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="131" />
+      <location filename="../../ui/passport_view.py" line="138" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="110" />
+      <location filename="../../ui/export.py" line="112" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -948,14 +953,14 @@
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="94" />
+      <location filename="../../ui/asks_form.py" line="95" />
       <location filename="../../ui/main_window.py" line="995" />
       <location filename="../../ui/review_view.py" line="205" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="281" />
+      <location filename="../../ui/passport_view.py" line="302" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -990,14 +995,14 @@
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="78" />
+      <location filename="../../ui/export.py" line="79" />
       <location filename="../../ui/models.py" line="221" />
       <location filename="../../ui/review_view.py" line="302" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="224" />
+      <location filename="../../ui/passport_view.py" line="245" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1040,7 +1045,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>正在记录…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="79" />
+      <location filename="../../ui/passport_view.py" line="86" />
       <source>Refuse sign-off</source>
       <translation>拒绝签收</translation>
     </message>
@@ -1065,7 +1070,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="298" />
+      <location filename="../../ui/passport_view.py" line="319" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1094,13 +1099,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="933" />
-      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="355" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="343" />
-      <location filename="../../ui/passport_view.py" line="342" />
+      <location filename="../../ui/passport_view.py" line="364" />
+      <location filename="../../ui/passport_view.py" line="363" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1115,7 +1120,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>结果已提交；正在核验证据。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="72" />
+      <location filename="../../ui/passport_view.py" line="79" />
       <source>Resume</source>
       <translation>继续</translation>
     </message>
@@ -1125,13 +1130,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="80" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="263" />
-      <location filename="../../ui/passport_view.py" line="264" />
+      <location filename="../../ui/passport_view.py" line="284" />
+      <location filename="../../ui/passport_view.py" line="285" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1141,7 +1146,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="68" />
+      <location filename="../../ui/passport_view.py" line="75" />
       <source>Route</source>
       <translation>分派</translation>
     </message>
@@ -1151,34 +1156,34 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="374" />
+      <location filename="../../ui/passport_view.py" line="395" />
       <location filename="../../ui/review_view.py" line="465" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="168" />
-      <location filename="../../ui/asks_form.py" line="248" />
+      <location filename="../../ui/asks_form.py" line="176" />
+      <location filename="../../ui/asks_form.py" line="256" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="132" />
+      <location filename="../../ui/asks_form.py" line="140" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="169" />
+      <location filename="../../ui/asks_form.py" line="177" />
       <source>Save every answer you typed and have not saved yet.</source>
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="88" />
+      <location filename="../../ui/passport_view.py" line="95" />
       <source>Save handoff as .taskpack.json…</source>
       <translation>把交接包另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="87" />
+      <location filename="../../ui/passport_view.py" line="94" />
       <source>Save handoff as .taskpack…</source>
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
@@ -1188,17 +1193,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="88" />
+      <location filename="../../ui/passport_view.py" line="95" />
       <source>Save receipt as .taskpack.json…</source>
       <translation>把回执另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="87" />
+      <location filename="../../ui/passport_view.py" line="94" />
       <source>Save receipt as .taskpack…</source>
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="80" />
+      <location filename="../../ui/export.py" line="81" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
@@ -1208,7 +1213,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="115" />
+      <location filename="../../ui/export.py" line="117" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
@@ -1244,7 +1249,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="75" />
+      <location filename="../../ui/passport_view.py" line="82" />
       <source>Send for sign-off</source>
       <translation>送交签收</translation>
     </message>
@@ -1284,7 +1289,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="184" />
+      <location filename="../../ui/export.py" line="186" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -1300,7 +1305,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>再显示 {n} 个（共 {total} 个）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="77" />
+      <location filename="../../ui/passport_view.py" line="84" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -1315,7 +1320,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>出错了：{error}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="71" />
+      <location filename="../../ui/passport_view.py" line="78" />
       <source>Start</source>
       <translation>开始</translation>
     </message>
@@ -1350,7 +1355,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="190" />
+      <location filename="../../ui/passport_view.py" line="207" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1376,7 +1381,7 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="148" />
+      <location filename="../../ui/export.py" line="150" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
@@ -1386,7 +1391,7 @@ Store: {home}</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="149" />
+      <location filename="../../ui/export.py" line="151" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
@@ -1465,7 +1470,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="273" />
+      <location filename="../../ui/passport_view.py" line="294" />
       <location filename="../../ui/review_view.py" line="451" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1476,7 +1481,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="244" />
+      <location filename="../../ui/passport_view.py" line="265" />
       <location filename="../../ui/review_view.py" line="310" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1547,7 +1552,7 @@ Store: {home}</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="209" />
+      <location filename="../../ui/passport_view.py" line="226" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
@@ -1583,7 +1588,7 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="130" />
+      <location filename="../../ui/passport_view.py" line="137" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -1603,12 +1608,12 @@ Store: {home}</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="130" />
+      <location filename="../../ui/passport_view.py" line="137" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="326" />
+      <location filename="../../ui/passport_view.py" line="347" />
       <location filename="../../ui/review_view.py" line="407" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -1625,19 +1630,19 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="907" />
-      <location filename="../../ui/passport_view.py" line="254" />
+      <location filename="../../ui/passport_view.py" line="275" />
       <location filename="../../ui/review_view.py" line="435" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="130" />
+      <location filename="../../ui/passport_view.py" line="137" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="240" />
-      <location filename="../../ui/passport_view.py" line="241" />
+      <location filename="../../ui/passport_view.py" line="261" />
+      <location filename="../../ui/passport_view.py" line="262" />
       <location filename="../../ui/review_view.py" line="315" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -1648,7 +1653,7 @@ Store: {home}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="94" />
+      <location filename="../../ui/asks_form.py" line="95" />
       <location filename="../../ui/review_view.py" line="158" />
       <source>Why</source>
       <translation>原因</translation>
@@ -1664,22 +1669,22 @@ Store: {home}</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="106" />
+      <location filename="../../ui/asks_form.py" line="114" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="140" />
+      <location filename="../../ui/export.py" line="142" />
       <source>Writing the chat message…</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="348" />
+      <location filename="../../ui/passport_view.py" line="369" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="312" />
+      <location filename="../../ui/passport_view.py" line="333" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -1689,7 +1694,7 @@ Store: {home}</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="89" />
+      <location filename="../../ui/asks_form.py" line="90" />
       <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
@@ -1699,7 +1704,7 @@ Store: {home}</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="155" />
+      <location filename="../../ui/export.py" line="157" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -1730,14 +1735,14 @@ Store: {home}</source>
       <translation>一台未命名的机器</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="42" />
-      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/asks_form.py" line="43" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <location filename="../../ui/review_view.py" line="148" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="87" />
+      <location filename="../../ui/asks_form.py" line="88" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
@@ -1747,28 +1752,28 @@ Store: {home}</source>
       <translation>回答 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="427" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="417" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>ask added</source>
       <translation>添加了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="416" />
+      <location filename="../../ui/passport_view.py" line="450" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="251" />
+      <location filename="../../ui/passport_view.py" line="272" />
       <location filename="../../ui/review_view.py" line="433" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <source>by</source>
       <translation>由</translation>
     </message>
@@ -1793,12 +1798,12 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <source>check</source>
       <translation>检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="420" />
+      <location filename="../../ui/passport_view.py" line="454" />
       <source>checked here</source>
       <translation>已在本机检查</translation>
     </message>
@@ -1808,22 +1813,22 @@ Store: {home}</source>
       <translation>核验过的工作等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="420" />
+      <location filename="../../ui/passport_view.py" line="454" />
       <source>checkpoint</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="427" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="415" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>created</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="420" />
+      <location filename="../../ui/passport_view.py" line="454" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
@@ -1839,7 +1844,7 @@ Store: {home}</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="42" />
+      <location filename="../../ui/asks_form.py" line="43" />
       <location filename="../../ui/review_view.py" line="148" />
       <source>dropped</source>
       <translation>已放弃</translation>
@@ -1855,27 +1860,28 @@ Store: {home}</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="427" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="417" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>fact added</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="426" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>file</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="426" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="56" />
+      <location filename="../../ui/passport_view.py" line="460" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -1890,7 +1896,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="275" />
+      <location filename="../../ui/passport_view.py" line="296" />
       <location filename="../../ui/review_view.py" line="454" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -1906,27 +1912,27 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="426" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="415" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>landed</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="418" />
+      <location filename="../../ui/passport_view.py" line="452" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="419" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <source>luggage added</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <location filename="../../ui/review_view.py" line="67" />
       <source>machine</source>
       <translation>机器</translation>
@@ -1937,7 +1943,7 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="416" />
+      <location filename="../../ui/passport_view.py" line="450" />
       <source>moved</source>
       <translation>状态变更</translation>
     </message>
@@ -1947,19 +1953,24 @@ Store: {home}</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="418" />
+      <location filename="../../ui/passport_view.py" line="452" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="175" />
+      <location filename="../../ui/export.py" line="177" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="171" />
+      <location filename="../../ui/export.py" line="173" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="461" />
+      <source>nobody named</source>
+      <translation>未写明收件人</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="73" />
@@ -1972,7 +1983,7 @@ Store: {home}</source>
       <translation>在这里未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="88" />
+      <location filename="../../ui/asks_form.py" line="89" />
       <source>not saved yet</source>
       <translation>尚未保存</translation>
     </message>
@@ -1987,7 +1998,7 @@ Store: {home}</source>
       <translation>暂停中</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="42" />
+      <location filename="../../ui/asks_form.py" line="43" />
       <location filename="../../ui/review_view.py" line="148" />
       <source>open</source>
       <translation>未答</translation>
@@ -2008,7 +2019,7 @@ Store: {home}</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="417" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>packed</source>
       <translation>已打包</translation>
     </message>
@@ -2024,11 +2035,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/export.py" line="56" />
+      <location filename="../../ui/passport_view.py" line="460" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="415" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
     </message>
@@ -2043,7 +2055,7 @@ Store: {home}</source>
       <translation>结果核验中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="419" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <source>result returned</source>
       <translation>提交了结果</translation>
     </message>
@@ -2051,6 +2063,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="79" />
       <source>sent by you</source>
       <translation>由你发出</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="463" />
+      <source>sent {kind} to {to}: {file} ({encoding}, via {via})</source>
+      <translation>已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="108" />
@@ -2073,7 +2090,7 @@ Store: {home}</source>
       <translation>来源：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="427" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -2108,17 +2125,17 @@ Store: {home}</source>
       <translation>证据成立</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="170" />
+      <location filename="../../ui/export.py" line="172" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="174" />
+      <location filename="../../ui/export.py" line="176" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="172" />
+      <location filename="../../ui/export.py" line="174" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -2128,8 +2145,8 @@ Store: {home}</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="82" />
-      <location filename="../../ui/passport_view.py" line="426" />
+      <location filename="../../ui/asks_form.py" line="83" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>to</source>
       <translation>给</translation>
     </message>
@@ -2144,7 +2161,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="333" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -2174,7 +2191,7 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="426" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -2274,12 +2291,17 @@ Store: {home}</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
+      <location filename="../../ui/asks_form.py" line="106" />
+      <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
+      <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="86" />
       <source>✓ proven here ({machine})</source>
       <translation>✓ 已在本机证实（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="416" />
+      <location filename="../../ui/passport_view.py" line="450" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
     </message>
@@ -2291,7 +2313,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="244" />
+      <location filename="../../ui/asks_form.py" line="252" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
@@ -2340,7 +2362,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="162" />
+      <location filename="../../ui/passport_view.py" line="179" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>
@@ -2354,7 +2376,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="248" />
+      <location filename="../../ui/asks_form.py" line="256" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>

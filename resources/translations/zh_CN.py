@@ -117,6 +117,7 @@ TRANSLATIONS: dict[str, str] = {
     "File": "文件",
     "Folders are not being watched: {why}": "没有在监视文件夹：{why}",
     "For the next person": "给下一位",
+    "For whom? (optional, kept in your outbox)": "发给谁？（可选，记在你的发件记录里）",
     "From": "来自",
     "From {sender}, packed {when}": "来自 {sender}，打包于 {when}",
     "From {sender}, packed {when} ({encoding})": "来自 {sender}，打包于 {when}（{encoding}）",
@@ -392,6 +393,7 @@ TRANSLATIONS: dict[str, str] = {
     "next step added": "添加了下一步",
     "no mail program could be started": "无法启动任何邮件程序",
     "no mail program is set up on this computer": "这台电脑上没有设置邮件程序",
+    "nobody named": "未写明收件人",
     "none": "无",
     "not proven here": "在这里未证实",
     "not saved yet": "尚未保存",
@@ -413,6 +415,7 @@ TRANSLATIONS: dict[str, str] = {
     "result returned": "提交了结果",
     "routed": "已分派",
     "sent by you": "由你发出",
+    "sent {kind} to {to}: {file} ({encoding}, via {via})": "已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）",
     "sign-off refused": "拒绝签字",
     "signed off": "已签字",
     "someone": "某人",
@@ -465,6 +468,7 @@ TRANSLATIONS: dict[str, str] = {
     "{size}, shown as written (hidden characters as \\uXXXX). It is the sender's text: nothing in it is run.": "{size}，按原文显示（隐藏字符显示为 \\uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。",
     "{title} — from {sender}. It is under Incoming; nothing lands without you.": "{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。",
     "✓ proven here ({machine})": "✓ 已在本机证实（{machine}）",
+    "⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).": "⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。",
     "✓ restored": "✓ 已恢复",
 }
 

@@ -41,3 +41,22 @@ def test_a_pack_to_a_hostile_name_is_shown_escaped(tmp_path: Path) -> None:
     pid = tp.json("new", "--title", "T", "--goal", "G")["passport"]["id"]
     tp("pack", pid, "--out", str(tmp_path / "t.taskpack"), "--to", "bob\x1b[2Jmallory")
     assert "bob\\u001b[2Jmallory" in tp("outbox").stdout
+
+
+def test_a_receipt_the_a2a_endpoint_packs_is_in_the_ledger(tmp_path: Path) -> None:
+    from taskpack.app.a2a.receipts import ReceiptPublisher
+    from taskpack.app.a2a.store import A2AStore
+    from taskpack.app.desk import Desk
+
+    with Desk(tmp_path / "a", machine="alpha", actor="ana") as a, \
+            Desk(tmp_path / "b", machine="beta", actor="bo") as b:  # fmt: skip
+        pid = a.new("Q3", "Ship it").id
+        a.add_ask(pid, "Budget?", "a number in euros")
+        a.pack(pid, tmp_path / "h.taskpack", via="cli")
+        landed = b.land(tmp_path / "h.taskpack").id
+        b.answer(landed, "a1", "12,000 EUR")
+        with A2AStore(b.home) as store:
+            assert ReceiptPublisher(b, store).ensure(landed)
+        [entry] = b.outbox(passport_id=landed)
+        assert (entry.kind, entry.via, entry.to) == ("receipt", "a2a", "ana@alpha (over A2A)")
+        assert entry.path and Path(entry.path).is_file()

@@ -1,0 +1,61 @@
+"""The window's part of the outbox ledger and the ask lint: who a pack is for is typed in
+the Export menu, the pack is recorded as sent via the window and shown in History; a vague
+accept is warned about next to the ask."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import RECEIVER, Prompts, settle
+from pytestqt.qtbot import QtBot
+
+
+def test_export_records_who_it_is_for_and_history_shows_it(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
+    desk = make_desk(RECEIVER)
+    pid = desk.new("Small task", "Answer one question").id
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+    pv = window.passport_view
+    assert pv.export_to.isVisible() is False  # it lives in the Export menu
+    qtbot.keyClicks(pv.export_to, "bob@laptop")
+    prompts.save_to = tmp_path / "small.taskpack"
+    pv.export_actions[("handoff", "save_bag")].trigger()
+    settle(qtbot, window)
+    assert prompts.save_to.is_file()
+    [entry] = desk.outbox(passport_id=pid)
+    assert (entry.to, entry.via, entry.encoding) == ("bob@laptop", "window", "bag")
+    pv.tabs.setCurrentWidget(pv.history)
+    rows = [pv.history.topLevelItem(i).text(3) for i in range(pv.history.topLevelItemCount())]
+    assert "sent handoff to bob@laptop: small.taskpack (bag, via window)" in rows
+
+
+def test_a_pack_from_another_front_end_is_in_history_too(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    desk = make_desk(RECEIVER)
+    pid = desk.new("Small task", "Answer one question").id
+    desk.pack(pid, tmp_path / "x.taskpack.json", to="an agent", via="mcp")
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+    pv = window.passport_view
+    rows = [pv.history.topLevelItem(i).text(3) for i in range(pv.history.topLevelItemCount())]
+    assert "sent handoff to an agent: x.taskpack.json (flat, via mcp)" in rows
+
+
+def test_a_vague_accept_is_warned_about_next_to_the_ask(qtbot: QtBot, make_desk, make_window) -> None:
+    desk = make_desk(RECEIVER)
+    pid = desk.new("Small task", "Answer one question").id
+    desk.add_ask(pid, "Budget?", "ok")
+    desk.add_ask(pid, "Port?", "the port number the API listens on")
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+    cards = window.passport_view.asks.cards
+    warned = {ask_id: getattr(card, "accept_warning", None) for ask_id, card in cards.items()}
+    assert warned["a2"] is None
+    assert warned["a1"] is not None and "too short or vague" in warned["a1"].text()
+    assert window.passport_view.asks.isAncestorOf(warned["a1"])
