@@ -104,7 +104,7 @@ def test_language_switch_rebuilds_the_window(qtbot: QtBot, make_desk, make_windo
     try:
         window.set_language("zh_CN")
         assert i18n.current() == "zh_CN"
-        assert [a.text() for a in window.menuBar().actions()] == ["文件(&F)", "查看(&V)", "帮助(&H)"]
+        assert [a.text() for a in window.menuBar().actions()] == ["文件(&F)", "编辑(&E)", "查看(&V)", "帮助(&H)"]
         assert window.model.headerData(0, window.list.header().orientation()) == "标题"
         assert window.search.placeholderText() == "搜索标题"
         window.samples_button.click()
@@ -115,7 +115,7 @@ def test_language_switch_rebuilds_the_window(qtbot: QtBot, make_desk, make_windo
         assert "在 wei-laptop 上验证过；在本机未证实" in review.section_text("facts")
     finally:
         window.set_language("en")
-    assert [a.text() for a in window.menuBar().actions()] == ["&File", "&View", "&Help"]
+    assert [a.text() for a in window.menuBar().actions()] == ["&File", "&Edit", "&View", "&Help"]
     assert window.review_view.land_button.text() == "Land"
 
 
