@@ -33,6 +33,7 @@ VERB_MODULES = (
     "taskpack.app.cli_watch",
     "taskpack.app.cli_a2a",
     "taskpack.app.cli_mcp",
+    "taskpack.app.cli_doctor",
     "taskpack.app.cli_completion",
 )
 
@@ -120,6 +121,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERROR
     except OSError as exc:
+        from pathlib import Path
+
+        from taskpack.core.diskspace import disk_full, is_disk_full
+
+        if is_disk_full(exc):
+            warn(str(disk_full(Path(exc.filename or "."))))
+            return EXIT_ERROR
         target = f": {exc.filename}" if exc.filename else ""
         warn(f"{exc.strerror or exc}{target}. Check the path and its permissions.")
         return EXIT_ERROR

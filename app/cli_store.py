@@ -62,7 +62,9 @@ def _verb(fn: Callable[[argparse.Namespace, Desk], int]) -> Handler:
 
         desk = Desk.open()
         try:
-            return fn(args, desk)
+            code = fn(args, desk)
+            desk.housekeep()  # daily backup / crash leftovers: a stat when nothing is due
+            return code
         except (MergeRefused, RestoreRefused) as exc:
             warn(str(exc))
             return EXIT_REFUSED

@@ -17,6 +17,7 @@ pack), or nobody's (the pack is fine, but the rules say it must not be produced)
     │   ├── IntegrityError          a digest, CRC, size or manifest entry that does not agree
     │   └── LimitExceeded           a bomb: too large, too many entries, too deep, too long
     ├── Refused                     the rules forbid producing this pack (§4.1, §4.3, §4.5)
+    ├── DiskFull                    no space left: says how much was needed; nothing was kept
     └── Cancelled                   the caller asked a long operation to stop
 
 `str(error)` is the one line a person sees. Nothing here ever includes the bytes of a
@@ -135,6 +136,28 @@ class Refused(TaskPackError):
         shown = "; ".join(str(f) for f in self.findings[:3])
         more = f" (and {len(self.findings) - 3} more)" if len(self.findings) > 3 else ""
         super().__init__(f"Refusing to pack: {shown}{more}")
+
+
+class DiskFull(TaskPackError):
+    """The disk (or quota) ran out. Whatever was half-written has been removed."""
+
+    hint = "Free some space on that disk and try again."
+
+    def __init__(self, where: str, *, needed: int | None = None, free: int | None = None) -> None:
+        need = f" {_size(needed)} were needed" if needed else ""
+        have = f" and {_size(free)} are free" if free is not None else ""
+        joint = ":" if need or have else ""
+        super().__init__(f"the disk holding {where} is full{joint}{need}{have}; nothing was written")
+        self.where, self.needed, self.free = where, needed, free
+
+
+def _size(n: int | None) -> str:
+    value = float(n or 0)
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if value < 1000 or unit == "GB":
+            return f"{int(value)} {unit}" if unit == "bytes" else f"{value:.1f} {unit}"
+        value /= 1000
+    return f"{value:.1f} TB"  # pragma: no cover - the loop returns
 
 
 class Cancelled(TaskPackError):

@@ -394,8 +394,9 @@ def _hash_file(path: Path) -> str:
 
 def _blob_source(store: Store, name: str, sha256: str, size: int) -> LuggageSource:
     return LuggageSource(
-        name=name, size=size, opener=lambda: store.open_blob(sha256), sha256=sha256
-    )
+        name=name, size=size, sha256=sha256, verified_stream=True,
+        opener=lambda: store.open_blob(sha256, name=name, size=size),
+    )  # fmt: skip
 
 
 # --- reviewing ------------------------------------------------------------------------
@@ -560,7 +561,7 @@ def _store_luggage(
         if cancel and cancel():
             raise Cancelled()
         with opened.open_luggage(item) as f:
-            sha, size = store.put_blob(_Tracked(f, tick, cancel), expected_sha256=item.sha256)
+            sha, size = store.put_blob(_Tracked(f, tick, cancel), expected_sha256=item.sha256, size_hint=item.size)
         stored.append((item.name, sha, size))
     if cancel and cancel():
         raise Cancelled()

@@ -43,9 +43,12 @@ def open_database(
     foreign_keys: bool = False,
     versions_in_message: bool = True,
     then: Callable[[sqlite3.Connection], None] | None = None,
+    before_migrate: Callable[[sqlite3.Connection, int], None] | None = None,
 ) -> sqlite3.Connection:
     """Connect to `path` (WAL, ``synchronous=FULL``), bring its schema up to `migrations`,
     then run `then` (a step every open needs, such as minting a row that must exist).
+    `before_migrate(db, current)` runs before an existing database (schema `current` > 0)
+    is migrated: the place to take a backup.
 
     `what` names the database in messages ("the passport store at …"). Any
     ``sqlite3.DatabaseError`` on the way becomes ``error("<what> cannot be opened (…)")``;
@@ -59,7 +62,8 @@ def open_database(
             db.execute("PRAGMA synchronous=FULL")
             if foreign_keys:
                 db.execute("PRAGMA foreign_keys=ON")
-            migrate(db, migrations, error=error, what=what, versions_in_message=versions_in_message)
+            migrate(db, migrations, error=error, what=what,
+                    versions_in_message=versions_in_message, before=before_migrate)  # fmt: skip
             if then is not None:
                 then(db)
         except BaseException:
@@ -77,6 +81,7 @@ def migrate(
     error: type[TaskPackError],
     what: str,
     versions_in_message: bool = True,
+    before: Callable[[sqlite3.Connection, int], None] | None = None,
 ) -> None:
     """Apply, in version order and in one transaction, every migration newer than the
     database's ``user_version``. Nothing to do takes no write lock.
@@ -92,6 +97,8 @@ def migrate(
     current = _schema_version(db, latest, error, what, versions_in_message)
     if current == latest:
         return
+    if before is not None and current > 0:
+        before(db, current)
     with transaction(db, contextlib.nullcontext()):
         # read again under the write lock: another process may have migrated meanwhile
         current = _schema_version(db, latest, error, what, versions_in_message)

@@ -5,7 +5,11 @@ Layout under the desk's home folder::
     store.sqlite3        passports, every version of each, history, luggage, the outbox
                          ledger (every pack written here), landings
     blobs/sha256/ab/…    luggage bytes, named by their sha256 (never by a luggage name)
-    blobs/tmp/           half-written blobs; harmless, swept by `sweep_temp`
+    blobs/tmp/           half-written blobs; harmless, swept by `housekeep`
+    backups/             rolling backups of store.sqlite3 (see :mod:`.health`)
+
+A damaged database is refused at open, before anything is written (:mod:`.health`);
+every luggage blob is checked against its digest whenever it is read.
 
 Rules that keep it whole after a crash (kill -9 at any instant):
 
@@ -35,6 +39,7 @@ import json
 import os
 import re
 import secrets
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,10 +47,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from . import diskspace, health
 from .errors import IntegrityError, NotFound, TaskPackError, UsageError, VersionConflict
 from .model import JSON, LocalPassport
 from .sqlite import Migration as Migration  # public here: stores append their own
 from .sqlite import open_database, transaction
+from .streams import VerifyingReader
 
 DB_NAME = "store.sqlite3"
 BLOB_DIR = "blobs"
@@ -299,14 +306,20 @@ class Store:
         (self.blob_root / "sha256").mkdir(parents=True, exist_ok=True)
         (self.blob_root / "tmp").mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        what = f"the passport store at {self.db_path}"
+        health.check_at_open(self.db_path, error=StoreError, what=what)
         self._db = open_database(
             self.db_path,
             timeout=timeout,
             migrations=migrations,
             foreign_keys=True,
             error=StoreError,
-            what=f"the passport store at {self.db_path}",
+            what=what,
+            before_migrate=self._backup_before_migration,
         )
+
+    def _backup_before_migration(self, db: sqlite3.Connection, schema: int) -> None:
+        health.backup(db, self.home, reason=f"schema{schema}")
 
     # -- lifecycle of the connection --
 
@@ -330,7 +343,7 @@ class Store:
     @contextlib.contextmanager
     def write(self) -> Iterator[Tx]:
         """One write transaction (``BEGIN IMMEDIATE``): everything in it commits or nothing."""
-        with transaction(self._db, self._lock):
+        with diskspace.space_for(self.db_path), transaction(self._db, self._lock):
             yield Tx(self)
 
     # -- reading --
@@ -458,14 +471,14 @@ class Store:
 
     def blob_path(self, sha256: str) -> Path:
         """Where the blob with that digest lives. Only a 64-hex digest makes a path."""
-        if not _HEX64.match(sha256):
-            raise UsageError(f"{sha256!r} is not a sha256 digest")
-        return self.blob_root / "sha256" / sha256[:2] / sha256[2:]
+        return blob_path(self.home, sha256)
 
     def has_blob(self, sha256: str) -> bool:
         return self.blob_path(sha256).is_file()
 
-    def put_blob(self, stream: Readable, *, expected_sha256: str | None = None) -> tuple[str, int]:
+    def put_blob(
+        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
+    ) -> tuple[str, int]:
         """Copy a stream into the blob folder; returns (sha256, size). Crash-safe, idempotent.
 
         If the stream raises (e.g. an IntegrityError at EOF) or its digest differs from
@@ -475,7 +488,7 @@ class Store:
         digest = hashlib.sha256()
         size = 0
         try:
-            with open(tmp, "xb") as out:
+            with diskspace.space_for(self.blob_root, needed=size_hint), open(tmp, "xb") as out:
                 while chunk := stream.read(CHUNK):
                     digest.update(chunk)
                     out.write(chunk)
@@ -503,15 +516,39 @@ class Store:
     def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
         return self.put_blob(io.BytesIO(data))
 
-    def open_blob(self, sha256: str) -> BinaryIO:
+    def open_blob(self, sha256: str, *, name: str | None = None, size: int | None = None) -> BinaryIO:
+        """The stored bytes, checked as they are read: reading to the end of a blob whose
+        bytes no longer match `sha256` (or `size`) raises IntegrityError naming `name`."""
         path = self.blob_path(sha256)
+        what = repr(name) if name else f"blob {sha256[:12]}…"
         try:
-            return open(path, "rb")
+            raw = open(path, "rb")  # noqa: SIM115 - handed to the caller, who closes it
         except FileNotFoundError:
             raise IntegrityError(
-                f"the stored luggage blob {sha256[:12]}… is missing",
-                hint="Land the pack again to restore its luggage.",
+                f"the stored luggage {what} is missing",
+                hint="Run `taskpack doctor`; land the pack again to restore its luggage.",
             ) from None
+        return _StoredBlob(raw, name=what, size=size, sha256=sha256)  # type: ignore[return-value]
+
+    def housekeep(self, *, backup_every: float = health.BACKUP_EVERY) -> list[str]:
+        """Sweep stale half-written blobs and take the daily backup when it is due.
+
+        Cheap when there is nothing to do (a folder listing and a stat). Returns what was
+        done, as sentences. Run it off the GUI thread.
+        """
+        done: list[str] = []
+        files, size = health.sweep_parts(self.blob_root / "tmp")
+        if files:
+            done.append(f"removed {files} half-written luggage file(s) ({size:,} bytes) left by a crash")
+        if health.backup_due(self.home, every=backup_every):
+            # its own connection: WAL lets it read while this store's threads go on
+            source = sqlite3.connect(self.db_path, timeout=30.0)
+            try:
+                made = health.backup(source, self.home, reason="daily")
+            finally:
+                source.close()
+            done.append(f"backed up the store to {made.name}")
+        return done
 
     def sweep_temp(self) -> int:
         """Delete half-written blobs left by a crash; returns how many."""
@@ -715,6 +752,27 @@ class Tx:
             (pid, version, event, self.now, _dumps(detail or {})),
         )
         self.events.append((pid, event))
+
+
+def blob_path(home: Path, sha256: str) -> Path:
+    """Where the blob with that digest lives under `home`. Only a 64-hex digest makes a path."""
+    if not _HEX64.match(sha256):
+        raise UsageError(f"{sha256!r} is not a sha256 digest")
+    return home / BLOB_DIR / "sha256" / sha256[:2] / sha256[2:]
+
+
+class _StoredBlob(VerifyingReader):
+    """A blob read back: damage found at the end is named as the store's, with what to do."""
+
+    def _finish(self) -> None:
+        try:
+            super()._finish()
+        except IntegrityError:
+            raise IntegrityError(
+                f"the stored luggage {self._name} is damaged: its bytes no longer match their "
+                "sha256, so it was not used and nothing was written",
+                hint="Run `taskpack doctor` to check the whole store.",
+            ) from None
 
 
 _SENT_COLUMNS = (

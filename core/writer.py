@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import bag, canonical, flat
+from . import bag, canonical, diskspace, flat
 from .errors import Cancelled
 from .luggage import LuggageSource, check_luggage_name, check_unique
 from .pack import content_digest
@@ -84,6 +84,24 @@ def write_pack(
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    # about what the file will take: base64 is 4/3 of the bytes; the rest is small
+    needed = (total * 4 // 3 if encoding == "flat" else total) + 64 * 1024
+    with diskspace.space_for(out.parent, needed=needed):
+        return _write(data, luggage, out, encoding, on_chunk, on_progress, before_commit,
+                      durable, warnings)  # fmt: skip
+
+
+def _write(
+    data: dict[str, Any],
+    luggage: Sequence[LuggageSource],
+    out: Path,
+    encoding: str,
+    on_chunk: ChunkTap,
+    on_progress: Callable[[int], None],
+    before_commit: Callable[[], None] | None,
+    durable: bool,
+    warnings: list[str],
+) -> WriteResult:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent)
     tmp = Path(tmp_name)
     try:

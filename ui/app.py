@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -89,6 +90,8 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
                                                   window.activateWindow()))  # fmt: skip
     install_excepthook(window)
     window.show()
+    # crash leftovers and the daily backup, off the GUI thread
+    threading.Thread(target=desk.housekeep, name="taskpack-housekeeping", daemon=True).start()
     if files:
         QTimer.singleShot(0, lambda: window.open_files(files))
     if os.environ.get(EXIT_WHEN_SHOWN):

@@ -12,6 +12,7 @@ job takes longer than `delay_ms`; a ``total`` of 0 shows a busy bar.
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 import time
@@ -40,6 +41,10 @@ def sentence(exc: BaseException) -> str:
         return str(exc)
     if isinstance(exc, PermissionError):
         return tr("Permission denied: {path}. Check the file's permissions.").format(
+            path=exc.filename or ""
+        )
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return tr("The disk is full ({path}); nothing was written. Free some space and try again.").format(
             path=exc.filename or ""
         )
     if isinstance(exc, FileNotFoundError):

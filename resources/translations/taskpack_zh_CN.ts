@@ -321,7 +321,7 @@
     <message>
       <location filename="../../ui/dialogs.py" line="56" />
       <location filename="../../ui/dialogs.py" line="112" />
-      <location filename="../../ui/jobs.py" line="180" />
+      <location filename="../../ui/jobs.py" line="185" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
@@ -933,7 +933,7 @@
       <translation>正在打包 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="42" />
+      <location filename="../../ui/jobs.py" line="43" />
       <source>Permission denied: {path}. Check the file's permissions.</source>
       <translation>没有权限：{path}。请检查文件权限。</translation>
     </message>
@@ -1315,7 +1315,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>用于署名你的回答、你做的检查和你发出的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="50" />
+      <location filename="../../ui/jobs.py" line="55" />
       <source>Something went wrong: {error}.</source>
       <translation>出错了：{error}。</translation>
     </message>
@@ -1401,7 +1401,12 @@ Store: {home}</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="49" />
+      <location filename="../../ui/jobs.py" line="47" />
+      <source>The disk is full ({path}); nothing was written. Free some space and try again.</source>
+      <translation>磁盘已满（{path}）；没有写入任何内容。请腾出空间后再试。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/jobs.py" line="54" />
       <source>The disk said: {error}{where}.</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
@@ -1416,7 +1421,7 @@ Store: {home}</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="46" />
+      <location filename="../../ui/jobs.py" line="51" />
       <source>The file {path} is no longer there.</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>

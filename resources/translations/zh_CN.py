@@ -281,6 +281,7 @@ TRANSLATIONS: dict[str, str] = {
     "The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.": "附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。",
     "The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.": "剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。",
     "The disk said: {error}{where}.": "磁盘报告：{error}{where}。",
+    "The disk is full ({path}); nothing was written. Free some space and try again.": "磁盘已满（{path}）；没有写入任何内容。请腾出空间后再试。",
     "The endpoint did not start: {why}": "端点没有启动：{why}",
     "The file is not conformant as written. It can still land; these are shown so you know.": "这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。",
     "The file {path} is no longer there.": "文件 {path} 已经不在了。",

@@ -202,7 +202,7 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
 
 def test_a_damaged_database_is_one_sentence(tmp_path: Path) -> None:
     (tmp_path / "store.sqlite3").write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="cannot be opened"):
+    with pytest.raises(StoreError, match="is damaged: the file is not a SQLite database"):
         Store(tmp_path)
 
 
