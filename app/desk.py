@@ -135,6 +135,7 @@ class Desk:
         self.store = Store(self.home, clock=clock)
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
+        self._seen_elsewhere = (self.store.data_version(), self.store.changed_since(0)[0])
         #: answers typed but not saved yet (never packed); see app/drafts.py
         self.drafts = Drafts(self.home)
 
@@ -179,6 +180,17 @@ class Desk:
                     self._subscribers.remove(fn)
 
         return unsubscribe
+
+    def changes_elsewhere(self) -> builtins.list[str]:
+        """Passports another process (the CLI, an agent's MCP server, another window) changed
+        since the last call; [] at once when nobody else wrote. Cheap enough to poll."""
+        version, seq = self._seen_elsewhere
+        now = self.store.data_version()
+        if now == version:
+            return []
+        newest, ids = self.store.changed_since(seq)
+        self._seen_elsewhere = (now, newest)
+        return ids
 
     def _notify(self, changes: Iterable[tuple[str, str]]) -> None:
         with self._sub_lock:

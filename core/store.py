@@ -393,6 +393,21 @@ class Store:
     def count(self) -> int:
         return int(self._one("SELECT count(*) FROM passports")[0])
 
+    def data_version(self) -> int:
+        """SQLite's counter of commits made by OTHER connections (another process, another
+        Store): it changes when someone else wrote, never for this store's own writes."""
+        return int(self._one("PRAGMA data_version")[0])
+
+    def changed_since(self, seq: int) -> tuple[int, list[str]]:
+        """(newest history seq, ids of passports with history after `seq`), oldest first."""
+        rows = self._all(
+            "SELECT passport_id, max(seq) AS s FROM history WHERE seq > ? GROUP BY passport_id "
+            "ORDER BY s",
+            (seq,),
+        )
+        newest = max((int(s) for _, s in rows), default=seq)
+        return newest, [pid for pid, _ in rows]
+
     def history(self, passport_id: str) -> list[HistoryEntry]:
         if not self.exists(passport_id):
             raise NotFound(f"no passport {passport_id} in this desk")

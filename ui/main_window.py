@@ -17,6 +17,7 @@ import functools
 import logging
 import os
 import socket
+import sqlite3
 import threading
 import time
 from importlib import resources
@@ -85,6 +86,8 @@ NAME_ASKED_KEY = "name_asked"
 GEOMETRY_KEY = "window_geometry"
 #: seconds; switching back to the window re-reads the list if it is older than this
 REFRESH_ON_ACTIVATE_AFTER = 5.0
+#: how often the window asks whether another process changed the store (a tiny read)
+ELSEWHERE_POLL_MS = 1500
 
 
 def samples_dir() -> Path:
@@ -225,6 +228,11 @@ class MainWindow(QMainWindow):
         self._change_timer.setSingleShot(True)
         self._change_timer.setInterval(30)
         self._change_timer.timeout.connect(self._after_changes)
+        # the CLI or an agent's MCP server change the same store from another process
+        self._elsewhere_timer = QTimer(self)
+        self._elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
+        self._elsewhere_timer.timeout.connect(self._poll_elsewhere)
+        self._elsewhere_timer.start()
         self.a2a = A2AEndpoint(desk)
         self._a2a_busy = False
         self._a2a_again = False
@@ -501,6 +509,14 @@ class MainWindow(QMainWindow):
         # changes arrive in bursts (land = landed + moved): reload once per burst
         self._changed_ids.add(passport_id)
         self._change_timer.start()
+
+    def _poll_elsewhere(self) -> None:
+        try:
+            changed = self.desk.changes_elsewhere()
+        except (TaskPackError, sqlite3.Error):  # busy or closing: the next tick tries again
+            return
+        for pid in changed:
+            self._on_desk_changed(pid, "elsewhere")
 
     def idle(self) -> bool:
         """No background job running and no reload pending (tests wait for this)."""
@@ -1322,6 +1338,7 @@ class MainWindow(QMainWindow):
         if getattr(self, "_closed", False):
             return
         self._closed = True
+        self._elsewhere_timer.stop()
         self._save_geometry()
         self._unsubscribe()
         self.desk.drafts.flush()

@@ -121,3 +121,16 @@ def test_packing_warns_about_a_vague_accept_and_still_packs(tmp_path: Path) -> N
         "ask a1: " + lint_accept("ok")[0]
     ]
 
+
+
+def test_another_connections_writes_are_seen_and_ones_own_are_not(tmp_path: Path) -> None:
+    mine, other = Store(tmp_path), Store(tmp_path)
+    version = mine.data_version()
+    seq, _ = mine.changed_since(0)
+    _new(mine)
+    assert mine.data_version() == version  # its own write: nothing to look for
+    lp = _new(other, "theirs")
+    assert mine.data_version() != version
+    newest, ids_changed = mine.changed_since(seq)
+    assert ids_changed[-1] == lp.id and newest > seq
+    assert mine.changed_since(newest) == (newest, [])

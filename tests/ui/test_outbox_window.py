@@ -59,3 +59,42 @@ def test_a_vague_accept_is_warned_about_next_to_the_ask(qtbot: QtBot, make_desk,
     assert warned["a2"] is None
     assert warned["a1"] is not None and "too short or vague" in warned["a1"].text()
     assert window.passport_view.asks.isAncestorOf(warned["a1"])
+
+
+def test_an_agents_change_from_another_process_shows_in_the_open_window(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    """The agent's MCP server is another process on the same store: the window, left
+    alone (not re-activated), shows what the agent made and what it changed."""
+    import os
+    import sys
+
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    desk = make_desk(RECEIVER)
+    pid = desk.new("Mine", "Answer one question").id
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+
+    async def agent() -> None:
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "taskpack.app.cli", "mcp"],
+            env={"TASKPACK_HOME": str(desk.home), "TASKPACK_MACHINE": RECEIVER,
+                 "PYTHONPYCACHEPREFIX": os.path.join(str(tmp_path), "pycache")},
+        )  # fmt: skip
+        with open(tmp_path / "mcp.stderr", "w") as err:
+            async with stdio_client(params, errlog=err) as (r, w), ClientSession(r, w) as s:
+                await s.initialize()
+                made = await s.call_tool("taskpack_new", {"title": "Made by the agent", "goal": "G"})
+                assert not made.is_error
+                done = await s.call_tool("taskpack_checkpoint", {
+                    "id": pid, "expected_version": 1, "current_state": "the agent was here"})  # fmt: skip
+                assert not done.is_error
+
+    anyio.run(agent)
+    titles = lambda: {window.proxy.index(r, 0).data() for r in range(window.proxy.rowCount())}  # noqa: E731
+    qtbot.waitUntil(lambda: "Made by the agent" in titles(), timeout=20_000)
+    qtbot.waitUntil(lambda: "the agent was here" in window.passport_view.overview_text(), timeout=20_000)
