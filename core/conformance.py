@@ -22,6 +22,7 @@ from .errors import FormatError, LimitExceeded, PackError, UnsafeEntry
 from .luggage import LuggageItem
 from .pack import OpenedPack, open_pack
 from .refusals import LuggageScan, check_asks, scan_value
+from .repair import find_repairs
 from .seal import unsealed_facts
 
 REQUIREMENTS = {
@@ -120,6 +121,11 @@ def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
         reasons["C0"].append("a retired .tpx file is readable but is not a TaskPack 0.1 file")
     for place in unsealed_facts(data):
         reasons["C0"].append(f"landing would have to seal {place}")
+    # what landing repairs in a hand-written pack (core.repair); the spec and the attachments'
+    # keys are named above from the reader's notes, a missing packed_at by C10
+    for r in find_repairs(data, encoding=opened.encoding):
+        if r.judged and r.code not in ("spec", "packed_at"):
+            reasons["C0"].append(f"landing would have to repair it: {r.problem}")
     for f in scan_value(data):
         if f.rule == "instruction_field":
             reasons["C0"].append(f"no conformant writer produces an instruction field (§4.5): {f.place}")

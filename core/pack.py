@@ -68,6 +68,9 @@ class OpenedPack:
     #: (field path, message) for fields of the wrong type (only with strict=False; `pack`
     #: is then empty and the judge works on `data`)
     schema_errors: list[tuple[str, str]] = field(default_factory=list)
+    #: flat only: each attachment's keys as written, by name (its `data` left out), so a
+    #: repair can say what the file left out rather than what the reader assumed
+    declared: dict[str, dict[str, Any]] = field(default_factory=dict)
     _pack: PackObject | None = None
     _zip: SafeZip | None = None
     _zip_fp: BinaryIO | None = None
@@ -306,6 +309,7 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
     luggage: list[LuggageItem] = []
     problems: list[str] = []
     spans: dict[str, tuple[flat.Span | None, str]] = {}
+    declared: dict[str, dict[str, Any]] = {}
     for n, att in enumerate(contents.attachments, 1):
         meta = att.meta
         name = meta.get("name")
@@ -313,6 +317,8 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
             raise FormatError(f"attachment {n} has no name")
         check_luggage_name(name, where="attachment")
         enc = meta.get("encoding", "utf8")
+        if "encoding" not in meta:
+            notes.append(f"attachment {name!r} declares no encoding; it was read as utf8")
         if enc not in ("utf8", "base64"):
             raise FormatError(f"attachment {name!r} declares encoding {enc!r}; expected utf8 or base64")
         sha = meta.get("sha256")
@@ -340,11 +346,12 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
             notes.append(f"attachment {name!r} has no data")
         luggage.append(LuggageItem(name=name, size=size, sha256=sha.lower() if sha else None))
         spans[name] = (att.span, enc)
+        declared[name] = dict(meta)
     check_unique((i.name for i in luggage), where="attachment")
     opened = OpenedPack(
         path=p, encoding=encoding, data=data, _pack=pack, luggage=luggage, notes=notes,
         passport_json=canonical.json_bytes(data), _spans=spans, schema_errors=schema_errors,
-        problems=problems,
+        problems=problems, declared=declared,
     )  # fmt: skip
     for it in luggage:
         if it.size < 0:  # size unknown until decoded: decode once, verifying as we go
