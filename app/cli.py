@@ -22,9 +22,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from taskpack.core.errors import Cancelled, Refused, TaskPackError
+from taskpack.core.errors import EXIT_ERROR, EXIT_REFUSED, Refused, TaskPackError
 
-EXIT_OK, EXIT_ERROR, EXIT_REFUSED = 0, 1, 2
+EXIT_OK = 0
+__all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_REFUSED", "emit_json", "main", "say", "warn"]
 
 #: verb modules, in the order their verbs appear in --help
 VERB_MODULES = (
@@ -103,17 +104,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Handler = args.handler
     try:
         return handler(args)
-    except Refused as exc:
+    except TaskPackError as exc:  # each class says its exit code (core/errors.py)
         warn(str(exc))
-        for finding in exc.findings[3:]:
-            warn(f"  also: {finding}")
-        return EXIT_REFUSED
-    except Cancelled as exc:
-        warn(str(exc))
-        return 130
-    except TaskPackError as exc:
-        warn(str(exc))
-        return EXIT_ERROR
+        if isinstance(exc, Refused):
+            for finding in exc.findings[3:]:
+                warn(f"  also: {finding}")
+        return exc.exit_code
     except KeyboardInterrupt:
         warn("interrupted; nothing was left half-written.")
         return 130

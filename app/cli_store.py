@@ -36,7 +36,7 @@ from taskpack.core.errors import RestoreRefused
 from taskpack.core.identity import origin_label
 from taskpack.core.specs import SCOPES
 
-from .cli import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, warn
+from .cli import EXIT_ERROR, EXIT_OK, emit_json, say, warn
 from .settings import Settings
 
 if TYPE_CHECKING:  # the desk pulls in the codec: imported when a verb runs, not for --help
@@ -52,12 +52,10 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _verb(fn: Callable[[argparse.Namespace, Desk], int]) -> Handler:
-    """Open the desk, run the verb, close it; rule refusals exit 2."""
+    """Open the desk, run the verb, close it (errors end in `cli.main`, with their code)."""
 
     @functools.wraps(fn)
     def run(args: argparse.Namespace) -> int:
-        from taskpack.core.landing import MergeRefused
-
         from .desk import Desk
 
         desk = Desk.open()
@@ -65,9 +63,6 @@ def _verb(fn: Callable[[argparse.Namespace, Desk], int]) -> Handler:
             code = fn(args, desk)
             desk.housekeep()  # daily backup / crash leftovers: a stat when nothing is due
             return code
-        except (MergeRefused, RestoreRefused) as exc:
-            warn(str(exc))
-            return EXIT_REFUSED
         finally:
             desk.close()
 
@@ -504,7 +499,7 @@ def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
 
 @_verb
 def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
-    from taskpack.core.landing import MergeRefused
+    from taskpack.core.landing import target_refusal
 
     into = _pid(args.into) if args.into else None
     shown = "standard input" if args.file == "-" else Path(args.file).name
@@ -514,11 +509,10 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
             say(f"read from text: {safe(note)}")
     if args.dry_run:
         rv = desk.review(args.file)
-        if into and rv.kind == "handoff":
-            raise MergeRefused("a handoff is never merged into a passport: it lands as a new one",
-                               hint="Land it without --into; nothing was changed.")  # fmt: skip
-        if into and rv.receipt_target != into:
-            raise MergeRefused(f"this receipt answers {rv.receipt_target}, not {into}")
+        if into:  # the same rule the landing applies, without landing
+            refusal = target_refusal(rv, into=into, expect="receipt", exists=lambda _pid: True)
+            if refusal is not None:
+                raise refusal
         if args.json:
             emit_json({"dry_run": True, **rv.to_data(), "read_from_text": text_notes})
         else:

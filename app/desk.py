@@ -14,8 +14,9 @@ so a subscriber always reads what it is told about. Events: ``created``, ``fact`
 A GUI must hop to its own thread inside the callback; a failing subscriber is logged
 and never breaks the change.
 
-Errors are `taskpack.core.errors` classes: NotFound, VersionConflict, InvalidMove
-(``invalid_state``), RestoreRefused, MergeRefused, Refused (the chokepoint), PackError.
+Errors are `taskpack.core.errors` classes (its docstring draws them all): NotFound,
+VersionConflict, InvalidMove (``invalid_state``), RestoreRefused, MergeRefused, Refused
+(the chokepoint), LandingRefused (a secret in an incoming pack), PackError.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from taskpack.core import chat, ids, landing, lifecycle, reply
 from taskpack.core.asklint import lint_accept
@@ -133,6 +134,8 @@ class Desk:
         self.actor = actor or self.settings.actor or "unknown"
         self.harness = harness or harness_name()
         self.store = Store(self.home, clock=clock)
+        #: how hand-written packs are repaired on landing (None: they land as read)
+        self.repair: landing.Repair | None = None
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
         self._seen_elsewhere = (self.store.data_version(), self.store.changed_since(0)[0])
@@ -548,47 +551,77 @@ class Desk:
 
         return judge(path, progress=progress, cancel=cancel)
 
-    def review(self, path: Path | str) -> LandingReview:
-        """What landing `path` would do; lands nothing, runs nothing."""
-        with open_pack(path) as opened:
-            return landing.review(
-                self.store, opened, machine=self.machine, allow=self.settings.gate_allow
-            )
-
-    def land(
+    def review(
         self,
         path: Path | str,
         *,
         progress: Callable[[int, int], None] | None = None,
         cancel: Callable[[], bool] | None = None,
-    ) -> LandingOutcome:
-        """Land a handoff as a new passport (the same pack twice: the same passport).
+    ) -> LandingReview:
+        """What landing `path` would do; lands nothing, runs nothing. Reads every luggage
+        byte once (digests checked, secrets scanned: `review.secrets`). Hold on to it and
+        give it to :meth:`accept` as `review=` to land from it."""
+        with open_pack(path) as opened:
+            return landing.review(
+                self.store, opened, machine=self.machine, allow=self.settings.gate_allow,
+                repair=self.repair, progress=progress, cancel=cancel,
+            )  # fmt: skip
 
-        `progress(done, total)` follows the luggage bytes; `cancel()` → Cancelled, nothing lands.
+    def accept(
+        self,
+        path: Path | str,
+        *,
+        into: str | None = None,
+        expect: str | None = None,
+        review: LandingReview | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> LandingOutcome | MergeOutcome:
+        """THE way a pack comes in (window, CLI, watcher, A2A): a handoff lands as a new
+        passport, a receipt merges into the passport it answers (`into`, when given, must
+        be that one). `expect="handoff"` refuses a receipt with the way to merge it.
+
+        `review` is one this desk made of the same file (:meth:`review`): it is trusted
+        only while the file's content digest still matches, else the file is re-read.
+        A pack carrying a credential or a chat transcript is refused (LandingRefused)
+        before anything is stored. `progress(done, total)` follows the luggage bytes;
+        `cancel()` → Cancelled, nothing lands.
         """
         with open_pack(path) as opened:
-            outcome = landing.land_handoff(
+            outcome = landing.accept(
                 self.store, opened, machine=self.machine, allow=self.settings.gate_allow,
+                into=into, expect=expect, held=review, repair=self.repair,
                 progress=progress, cancel=cancel,
             )  # fmt: skip
         self._notify(outcome.changes)
         return outcome
+
+    def land(
+        self,
+        path: Path | str,
+        *,
+        review: LandingReview | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        cancel: Callable[[], bool] | None = None,
+    ) -> LandingOutcome:
+        """:meth:`accept` for a handoff: a new passport (the same pack twice: the same one)."""
+        outcome = self.accept(path, expect="handoff", review=review, progress=progress, cancel=cancel)
+        return cast(LandingOutcome, outcome)  # accept lets only a handoff through
 
     def merge_receipt(
         self,
         path: Path | str,
         into: str,
         *,
+        review: LandingReview | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: Callable[[], bool] | None = None,
     ) -> MergeOutcome:
-        """Merge a receipt into the passport that asked (spec §4.4.1)."""
-        with open_pack(path) as opened:
-            outcome = landing.merge_receipt(
-                self.store, opened, into, machine=self.machine, progress=progress, cancel=cancel
-            )
-        self._notify(outcome.changes)
-        return outcome
+        """:meth:`accept` for a receipt, into the passport that asked (spec §4.4.1)."""
+        outcome = self.accept(
+            path, into=into, expect="receipt", review=review, progress=progress, cancel=cancel
+        )
+        return cast(MergeOutcome, outcome)  # accept lets only a receipt through
 
     # -- first contact: chat text in, chat text out ---------------------------------------
 

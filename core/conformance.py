@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import bag, canonical
-from .errors import FormatError, LimitExceeded, PackError, UnsafeEntry
+from .errors import FormatError, LimitExceeded, PackError, Unreadable, UnsafeEntry
 from .luggage import LuggageItem
 from .pack import OpenedPack, open_pack
 from .refusals import LuggageScan, check_asks, scan_value
@@ -68,10 +68,6 @@ class Report:
             "passed": sum(c.ok is True for c in self.checks), "total": len(self.checks),
             "checks": [asdict(c) for c in self.checks],
         }  # fmt: skip
-
-
-class Unreadable(PackError):
-    """The file cannot be judged at all (not a pack, or hostile): exit 1, not 2."""
 
 
 def judge(

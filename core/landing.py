@@ -19,15 +19,25 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from . import ids, lifecycle
 from .asklint import lint_accept
-from .errors import Cancelled, FormatError, NotFound, RestoreRefused, UsageError
+from .errors import (
+    AlreadyLanded,
+    Cancelled,
+    Finding,
+    FormatError,
+    LandingRefused,
+    MergeRefused,
+    NotFound,
+    RestoreRefused,
+    TaskPackError,
+    UsageError,
+)
 from .identity import sender_label
 from .imperative import find_imperatives
 from .luggage import LuggageSource
@@ -45,8 +55,10 @@ from .model import (
 )
 from .pack import OpenedPack
 from .packer import make_pack
+from .refusals import StreamScanner, scan_value
 from .seal import can_restore, restore, seal_facts
-from .store import Readable, Store, Tx
+from .store import Readable, StagedBlob, Store, Tx
+from .streams import CHUNK
 
 Progress = Callable[[int, int], None]
 CancelCheck = Callable[[], bool]
@@ -55,12 +67,6 @@ CancelCheck = Callable[[], bool]
 SCAN_LUGGAGE_BYTES = 256 * 1024
 #: the LocalPassport field holding landing checks written here, to send with the next pack
 CHECKS_TO_SEND = "checks_to_send"
-
-
-class MergeRefused(UsageError):
-    """A receipt may merge only into the passport it answers, and a handoff never (§4.4.1)."""
-
-    hint = "Nothing was changed."
 
 
 # --- what a person is shown -----------------------------------------------------------
@@ -121,6 +127,15 @@ class LandingReview:
     artifacts: list[JSON] = field(default_factory=list)
     learnings: list[JSON] = field(default_factory=list)
     verification: JSON = None
+    #: credentials and chat transcripts found in the pack object or its luggage (kind and
+    #: place, never the value): a pack carrying any is refused, nothing is stored (§4.1)
+    secrets: list[Finding] = field(default_factory=list)
+    #: what a repair hook changed to make a hand-written pack landable, in plain words
+    repairs: list[str] = field(default_factory=list)
+    #: the pack object as it will be stored: repaired, then sealed — sealed once, here
+    sealed_pack: PackObject | None = field(default=None, repr=False, compare=False)
+    #: every luggage byte was read and scanned for this review (see `accept(held=…)`)
+    luggage_scanned: bool = field(default=False, repr=False)
 
     @property
     def initial_state(self) -> str:
@@ -154,6 +169,8 @@ class LandingReview:
             "artifacts": self.artifacts,
             "learnings": self.learnings,
             "verification": self.verification,
+            "secrets": [f.to_data() for f in self.secrets],
+            "repairs": self.repairs,
         }
         if self.kind == "receipt":
             out |= {
@@ -168,8 +185,9 @@ class LandingReview:
 
 
 @dataclass
-class LandingOutcome:
-    """A handoff landed (or had already landed: `already` is True and nothing changed)."""
+class Accepted:
+    """What :func:`accept` did: a handoff landed or a receipt merged (or, `already`, it
+    had before and nothing changed). `repairs` and `warnings` are plain sentences."""
 
     passport: LocalPassport
     already: bool
@@ -180,14 +198,29 @@ class LandingOutcome:
     def id(self) -> str:
         return self.passport.id
 
+    @property
+    def kind(self) -> str:
+        return self.review.kind
+
+    @property
+    def repairs(self) -> list[str]:
+        return self.review.repairs
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the lenient reader forgave and what sealing changed, for the person."""
+        return [*self.review.notes, *self.review.sealed]
+
 
 @dataclass
-class MergeOutcome:
+class LandingOutcome(Accepted):
+    """A handoff landed as a new passport."""
+
+
+@dataclass
+class MergeOutcome(Accepted):
     """A receipt merged into the passport that asked."""
 
-    passport: LocalPassport
-    already: bool
-    review: LandingReview
     answered: list[str] = field(default_factory=list)
     #: (id in the receipt, id given here) for asks adopted as open questions
     adopted: list[tuple[str, str]] = field(default_factory=list)
@@ -195,11 +228,6 @@ class MergeOutcome:
     #: the receipt's landing checks: reported, never adopted (§4.4.1 rule 5)
     sender_checks: list[LandingCheck] = field(default_factory=list)
     moved_to: str | None = None
-    changes: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def id(self) -> str:
-        return self.passport.id
 
 
 @dataclass
@@ -399,7 +427,173 @@ def _blob_source(store: Store, name: str, sha256: str, size: int) -> LuggageSour
     )  # fmt: skip
 
 
-# --- reviewing ------------------------------------------------------------------------
+# --- the one accept path --------------------------------------------------------------
+#
+# Every way a pack arrives — the window's Land, `taskpack land`, the watcher, the A2A
+# handler — ends in :func:`accept`, through `app.desk.Desk.accept`. One open (the
+# caller's), one review (held by the window, or built here from the same pass that
+# stages the luggage), one sealing (in the review), then ONE transaction.
+
+#: a repair hook: given the opened pack and the copy of its pack object that will be
+#: stored, fix what a hand or an AI got wrong IN THE COPY and say what, one plain
+#: sentence per repair. Called before sealing and before the target rule is applied.
+Repair = Callable[[OpenedPack, PackObject], list[str]]
+
+
+@dataclass
+class _LuggagePass:
+    """What one pass over a pack's luggage gave: texts for the imperative scan, the
+    secrets scan's findings, and (when landing) the bytes staged in the blob folder."""
+
+    texts: list[tuple[str, str]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    staged: list[tuple[str, StagedBlob]] = field(default_factory=list)
+    scanned: bool = False
+
+
+def _luggage_pass(
+    opened: OpenedPack,
+    *,
+    store: Store | None = None,
+    scan: bool = True,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
+) -> _LuggagePass:
+    """Read every luggage byte once (verified at EOF), scanning for secrets and keeping
+    small texts; with a `store`, stage each file in its blob folder on the way (nothing
+    is stored until committed). Without `scan`, only small files are read."""
+    out = _LuggagePass(scanned=scan)
+    items = [i for i in opened.luggage if scan or store or 0 <= i.size <= SCAN_LUGGAGE_BYTES]
+    total = sum(max(i.size, 0) for i in items)
+    done = 0
+    try:
+        for item in items:
+            if cancel and cancel():
+                raise Cancelled()
+            scanner = StreamScanner(item.name) if scan else None
+            head = bytearray()
+            small = 0 <= item.size <= SCAN_LUGGAGE_BYTES
+
+            def tap(chunk: bytes, scanner: StreamScanner | None = scanner, small: bool = small,
+                    head: bytearray = head) -> None:  # fmt: skip
+                nonlocal done
+                if scanner is not None:
+                    scanner.feed(chunk)
+                if small and len(head) <= SCAN_LUGGAGE_BYTES:
+                    head.extend(chunk[: SCAN_LUGGAGE_BYTES + 1 - len(head)])
+                done += len(chunk)
+                if progress:
+                    progress(done, total)
+
+            with opened.open_luggage(item) as raw:
+                reader = _Tapped(raw, tap, cancel)
+                if store is not None:
+                    out.staged.append((item.name, store.stage_blob(
+                        reader, expected_sha256=item.sha256, size_hint=max(item.size, 0) or None)))  # fmt: skip
+                else:
+                    while reader.read(CHUNK):
+                        pass
+            if scanner is not None:
+                out.findings += scanner.finish()
+            if small:
+                with contextlib.suppress(UnicodeDecodeError):
+                    out.texts.append((item.name, bytes(head).decode("utf-8")))
+        if cancel and cancel():
+            raise Cancelled()
+    except BaseException:
+        if store is not None:
+            for _name, staged in out.staged:
+                store.discard_blob(staged)
+        raise
+    return out
+
+
+class _Tapped:
+    """A reader that hands each chunk to `tap` and stops when the caller cancels."""
+
+    def __init__(
+        self, raw: Readable, tap: Callable[[bytes], None], cancel: CancelCheck | None
+    ) -> None:
+        self.raw, self.tap, self.cancel = raw, tap, cancel
+
+    def read(self, n: int = -1, /) -> bytes:
+        if self.cancel and self.cancel():
+            raise Cancelled()
+        data = self.raw.read(n)
+        if data:
+            self.tap(data)
+        return data
+
+
+def _examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:
+    """The review's content: everything that depends on the pack alone, not on this desk.
+
+    Repairs (if a hook is given) and sealing happen here, once, on a copy; the pack as
+    read (`opened.data`) stays what the content digest and the landing record are of."""
+    pack = opened.pack.copy_record()
+    notes = list(opened.notes)
+    repairs = list(repair(opened, pack)) if repair else []
+    kind = pack.kind
+    if kind is None:
+        kind = "handoff"  # a hand-made pack that forgot `kind`: lenient landing
+        notes.append("the pack declares no kind; it is read as a handoff")
+    if kind not in ("handoff", "receipt"):
+        raise FormatError(
+            f"the pack's kind is {kind!r}; expected handoff or receipt",
+            place="kind", code="bad_kind", params={"kind": str(kind)},
+        )  # fmt: skip
+    origin = pack.origin.to_data() if pack.origin else {}
+    sealed = seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")
+    secrets = [f for f in scan_value(opened.data) if f.rule in ("credential", "transcript")]
+    imperatives = [_imperative_data(i) for i in find_imperatives(opened.data, [])]
+    state = pack.passport or PassportState()
+    checks = sorted(pack.landing_checks or [], key=lambda c: not c.is_required)
+    rv = LandingReview(
+        path=opened.path, encoding=opened.encoding, kind=kind,
+        content_digest=opened.content_digest(), origin=origin, packed_at=pack.packed_at,
+        note=pack.note, lineage=pack.lineage.to_data() if pack.lineage else None,
+        title=state.title, goal=state.goal, current_state=state.current_state,
+        next_steps=list(state.next_steps or []), landing_checks=checks,
+        facts=list(pack.facts), sealed=list(sealed), asks=list(pack.asks or []),
+        imperatives=imperatives,
+        luggage=[{"name": i.name, "size": i.size, "sha256": i.sha256} for i in opened.luggage],
+        notes=notes, written_here=False, secrets=secrets, repairs=repairs, sealed_pack=pack,
+        decisions=list(state.decisions or []), actions=list(state.actions or []),
+        artifacts=list(state.artifacts or []), learnings=list(state.learnings or []),
+        verification=state.verification,
+    )  # fmt: skip
+    if kind == "handoff":
+        rv.next_steps = [check_line(c) for c in checks if c.is_required] + rv.next_steps
+    else:
+        rv.receipt_target = (pack.lineage or Lineage()).receipt_target()
+    return rv
+
+
+def _with_luggage(rv: LandingReview, opened: OpenedPack, luggage: _LuggagePass) -> LandingReview:
+    """Add what the pass over the luggage found: secrets, and imperatives in small texts."""
+    rv.secrets = [*rv.secrets, *luggage.findings]
+    found = find_imperatives(opened.data, luggage.texts)
+    rv.imperatives = [_imperative_data(i) for i in found]
+    rv.luggage_scanned = luggage.scanned
+    return rv
+
+
+def _place(store: Store, rv: LandingReview, allow: Iterable[str]) -> LandingReview:
+    """The review's other half: what this desk makes of it now (cheap; no luggage read)."""
+    digest = rv.content_digest
+    landing = store.landing(digest)
+    rv.already = landing.passport_id if landing else None
+    rv.written_here = store.pack_written(digest) is not None
+    if rv.kind == "handoff":
+        rv.gate_allows = lifecycle.gate_allows(rv.origin, allow)
+        return rv
+    rv.target_here = bool(rv.receipt_target) and store.exists(rv.receipt_target or "")
+    rv.would_answer, rv.would_adopt = [], []
+    if rv.target_here and rv.sealed_pack is not None:
+        target = store.get(rv.receipt_target or "")
+        plan = _merge_asks(target, rv.sealed_pack.asks or [], rv.sealed_pack, apply=False)
+        rv.would_answer, rv.would_adopt = plan.answered, [a for a, _ in plan.adopted]
+    return rv
 
 
 def review(
@@ -408,74 +602,225 @@ def review(
     *,
     machine: str,
     allow: Iterable[str] = (),
-    luggage_texts: Sequence[tuple[str, str]] | None = None,
+    repair: Repair | None = None,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
 ) -> LandingReview:
-    """Everything a person should see before a pack lands. Writes nothing."""
-    pack = opened.pack.copy_record()
-    kind = pack.kind
-    if kind is None:
-        kind = "handoff"  # a hand-made pack that forgot `kind`: lenient landing
-        opened.notes.append("the pack declares no kind; it is read as a handoff")
-    if kind not in ("handoff", "receipt"):
-        raise FormatError(f"the pack's kind is {kind!r}; expected handoff or receipt", place="kind")
-    digest = opened.content_digest()
-    origin = pack.origin.to_data() if pack.origin else {}
-    sender_machine = (pack.origin.machine if pack.origin else None) or "unknown"
-    sealed = seal_facts(pack, machine=sender_machine)
-    if luggage_texts is None:
-        luggage_texts = _read_luggage_texts(opened)
-    imperatives = [_imperative_data(i) for i in find_imperatives(opened.data, luggage_texts)]
-    state = pack.passport or PassportState()
-    checks = sorted(pack.landing_checks or [], key=lambda c: not c.is_required)
-    landing = store.landing(digest)
-    rv = LandingReview(
-        path=opened.path, encoding=opened.encoding, kind=kind, content_digest=digest,
-        origin=origin, packed_at=pack.packed_at, note=pack.note,
-        lineage=pack.lineage.to_data() if pack.lineage else None,
-        title=state.title, goal=state.goal, current_state=state.current_state,
-        next_steps=list(state.next_steps or []), landing_checks=checks,
-        facts=list(pack.facts), sealed=list(sealed), asks=list(pack.asks or []),
-        imperatives=imperatives,
-        luggage=[{"name": i.name, "size": i.size, "sha256": i.sha256} for i in opened.luggage],
-        notes=list(opened.notes), written_here=store.pack_written(digest) is not None,
-        already=landing.passport_id if landing else None,
-        decisions=list(state.decisions or []), actions=list(state.actions or []),
-        artifacts=list(state.artifacts or []), learnings=list(state.learnings or []),
-        verification=state.verification,
+    """Everything a person should see before a pack lands. Writes nothing.
+
+    Reads every luggage byte once (digests checked, secrets scanned), so the review
+    carries the same findings the accept path refuses on. Hold on to it: :func:`accept`
+    given this review (and the same file, checked by digest) reads the luggage only to
+    store it."""
+    del machine  # the sender's machine seals the facts; ours does not enter the review
+    luggage = _luggage_pass(opened, progress=progress, cancel=cancel)
+    return _place(store, _with_luggage(_examine(opened, repair), opened, luggage), allow)
+
+
+def target_refusal(
+    rv: LandingReview, *, into: str | None, expect: str | None, exists: Callable[[str], bool]
+) -> TaskPackError | None:
+    """THE merge-target rule (§4.4.1 rule 1), the one place it lives: why this pack may
+    not be accepted as asked, or None. `into` names the passport a receipt must answer;
+    `expect` is "handoff" when the caller lands (a receipt is then refused with the way
+    to merge it) or "receipt" when it merges."""
+    if rv.kind == "handoff":
+        if into is not None or expect == "receipt":
+            return MergeRefused(
+                "a handoff is never merged into a passport: it lands as a new one (spec §4.4.1)",
+                hint="Land it without --into; nothing was changed.", code="merge_handoff",
+            )  # fmt: skip
+        return None
+    target = rv.receipt_target
+    if expect == "handoff" and into is None:
+        shown = target or "the passport that asked"
+        return MergeRefused(
+            f"this is a receipt answering {shown}, not a handoff",
+            hint=f"Merge it with `taskpack land FILE --into {shown}`; nothing was changed.",
+            code="merge_receipt_as_handoff", params={"target": target},
+        )  # fmt: skip
+    if not target:
+        return MergeRefused(
+            "this receipt's lineage names no passport it answers", code="merge_no_target"
+        )
+    if into is not None and target != into:
+        return MergeRefused(
+            f"this receipt answers {target}, not {into}",
+            hint=f"A receipt merges only into the passport that asked; use --into {target} "
+            "(nothing was changed).",
+            code="merge_wrong_target", params={"target": target, "into": into},
+        )  # fmt: skip
+    if not exists(target):
+        return NotFound(
+            f"this receipt answers {target}, which is not in this desk",
+            hint="Land it on the desk that asked the questions.",
+            code="merge_target_missing", params={"target": target},
+        )  # fmt: skip
+    return None
+
+
+def accept(
+    store: Store,
+    opened: OpenedPack,
+    *,
+    machine: str,
+    allow: Iterable[str] = (),
+    into: str | None = None,
+    expect: str | None = None,
+    held: LandingReview | None = None,
+    repair: Repair | None = None,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
+) -> LandingOutcome | MergeOutcome:
+    """Accept a pack: a handoff lands as a new passport, a receipt merges `into` the one
+    passport it answers (§4.4.1). Lands a pack once, ever (idempotent on its content).
+
+    `held` is a review the caller already holds (the window's): it is used when its
+    content digest is the file's, and ignored (the file re-read) when the file changed.
+    Refused before anything is stored: a receipt for the wrong passport or a handoff
+    given `into` (MergeRefused), a pack carrying a credential or a chat transcript
+    (LandingRefused, naming kind and place). `progress(done, total)` follows the luggage
+    bytes; `cancel()` returning True raises Cancelled and nothing lands.
+    """
+    allow = list(allow)
+    trusted = (
+        held is not None and held.sealed_pack is not None and held.luggage_scanned
+        and held.content_digest == opened.content_digest()
     )  # fmt: skip
-    if kind == "handoff":
-        rv.next_steps = [check_line(c) for c in checks if c.is_required] + rv.next_steps
-        rv.gate_allows = lifecycle.gate_allows(origin, allow)
-    else:
-        rv.receipt_target = (pack.lineage or Lineage()).receipt_target()
-        if rv.receipt_target and store.exists(rv.receipt_target):
-            rv.target_here = True
-            target = store.get(rv.receipt_target)
-            plan = _merge_asks(target, pack.asks or [], pack, apply=False)
-            rv.would_answer, rv.would_adopt = plan.answered, [a for a, _ in plan.adopted]
-    return rv
+    if held is not None and trusted:
+        rv = _place(store, _own_copy(held), allow)
+    else:  # no review held, or the file changed since: read it afresh, trust nothing
+        rv = _place(store, _examine(opened, repair), allow)
+    # the pack-level checks first, so a refused pack costs no pass over its luggage
+    refusal = target_refusal(rv, into=into, expect=expect, exists=store.exists)
+    if refusal is not None:
+        raise refusal
+    if rv.secrets:
+        raise LandingRefused(rv.secrets)
+    if rv.already:
+        return _already(store, rv)
+    # one pass: each luggage file is staged in the blob folder as it is read (and, unless
+    # the held review already did, scanned); nothing is stored until the scan is clean
+    luggage = _luggage_pass(opened, store=store, scan=not trusted, progress=progress, cancel=cancel)
+    try:
+        if luggage.scanned:
+            rv = _with_luggage(rv, opened, luggage)
+            if rv.secrets:
+                raise LandingRefused(rv.secrets)
+        for _name, staged in luggage.staged:
+            store.commit_blob(staged)
+    except BaseException:
+        for _name, staged in luggage.staged:
+            store.discard_blob(staged)
+        raise
+    stored = [(name, b.sha256, b.size) for name, b in luggage.staged]
+    file_name = opened.path.name
+    try:
+        if rv.kind == "handoff":
+            return _land(store, opened, rv, stored, file_name, machine)
+        return _merge(store, opened, rv, stored, file_name)
+    except AlreadyLanded as exc:  # another process landed the same pack first
+        rv.already = exc.passport_id
+        return _already(store, rv)
 
 
-def _read_luggage_texts(opened: OpenedPack) -> list[tuple[str, str]]:
-    """Small luggage that is UTF-8 text, for the imperative scan (verified as it is read)."""
-    out: list[tuple[str, str]] = []
-    for item in opened.luggage:
-        if not 0 <= item.size <= SCAN_LUGGAGE_BYTES:
-            continue
-        with opened.open_luggage(item) as f:
-            raw = f.read(SCAN_LUGGAGE_BYTES + 1)
-            while f.read(1 << 16):  # read to EOF so the digest is checked
-                pass
-        with contextlib.suppress(UnicodeDecodeError):
-            out.append((item.name, raw.decode("utf-8")))
-    return out
+def _own_copy(held: LandingReview) -> LandingReview:
+    """A held review is shared with its holder (another thread): accept works on a copy."""
+    pack = held.sealed_pack.copy_record() if held.sealed_pack else None
+    return replace(
+        held, notes=list(held.notes), next_steps=list(held.next_steps), sealed_pack=pack,
+        repairs=list(held.repairs), secrets=list(held.secrets),
+    )  # fmt: skip
 
 
-def _imperative_data(imp: Any) -> dict[str, JSON]:
-    return {"place": imp.place, "sentence": imp.sentence, "cue": imp.cue}
+def _already(store: Store, rv: LandingReview) -> LandingOutcome | MergeOutcome:
+    passport_id = rv.already or ""
+    if rv.kind == "receipt":
+        return MergeOutcome(passport=store.get(passport_id), already=True, review=rv)
+    return LandingOutcome(passport=store.get(passport_id), already=True, review=rv)
 
 
-# --- landing a handoff ----------------------------------------------------------------
+def _land(
+    store: Store,
+    opened: OpenedPack,
+    rv: LandingReview,
+    stored: list[tuple[str, str, int]],
+    file_name: str,
+    machine: str,
+) -> LandingOutcome:
+    """A handoff becomes a new local passport, in one transaction."""
+    pack = rv.sealed_pack or opened.pack
+    digest = rv.content_digest
+    with store.write() as tx:
+        winner = tx.landing(digest)
+        if winner is not None:
+            raise AlreadyLanded(winner.passport_id)
+        lp = _new_local_passport(tx, pack, rv, digest, machine)
+        tx.insert(lp, event="landed", came_from="handoff", detail={
+            "from": _sender_entry(pack), "content_digest": digest, "file": file_name,
+            "sealed": rv.sealed, "imperatives": len(rv.imperatives),
+            "required_checks": sum(1 for c in rv.landing_checks if c.is_required),
+            **({"repairs": list(rv.repairs)} if rv.repairs else {}),
+        })  # fmt: skip
+        for name, sha, size in stored:
+            tx.add_luggage(lp.id, name, sha, size)
+        tx.record_landing(digest, lp.id, "handoff", opened.data)
+        if rv.gate_allows:
+            _move(tx, lp, "routed", None, why="the sender is on the gate's allow list")
+        else:
+            _move(tx, lp, "waiting", "owner_approval", why="the gate holds it for the owner")
+        changes = list(tx.events)
+    return LandingOutcome(passport=lp, already=False, review=rv, changes=changes)
+
+
+def _merge(
+    store: Store,
+    opened: OpenedPack,
+    rv: LandingReview,
+    stored: list[tuple[str, str, int]],
+    file_name: str,
+) -> MergeOutcome:
+    """§4.4.1 rules 2–5: answers onto the asks, new asks adopted open, new facts added
+    (sealed, rule 4), the sender's landing checks reported and never adopted; the goal,
+    current state and next steps of the target are never touched (rule 2)."""
+    pack = rv.sealed_pack or opened.pack
+    digest = rv.content_digest
+    into = rv.receipt_target or ""
+    with store.write() as tx:
+        winner = tx.landing(digest)
+        if winner is not None:
+            raise AlreadyLanded(winner.passport_id)
+        lp = tx.get(into)
+        plan = _merge_asks(lp, pack.asks or [], pack, apply=True)  # rules 2, 3
+        facts = list(lp.passport.facts or [])
+        known = {_claim_key(f) for f in facts}
+        added = [f for f in pack.facts if _claim_key(f) not in known]
+        if added:
+            lp.passport.facts = facts + added
+        lp = tx.save(lp, event="merged", detail={
+            "from": _sender_entry(pack), "content_digest": digest, "file": file_name,
+            "answered": plan.answered, "adopted": [n for _, n in plan.adopted],
+            "facts_added": len(added), "sender_checks_reported": len(pack.landing_checks or []),
+            "imperatives": len(rv.imperatives),
+            **({"repairs": list(rv.repairs)} if rv.repairs else {}),
+        })  # fmt: skip
+        names = {x.name: x.sha256 for x in store.luggage(into)}
+        # the folder name comes from the sender's id: keep it a plain, safe segment
+        sender = re.sub(r"[^A-Za-z0-9_-]", "_", (_sender_entry(pack) or "receipt").split("@")[0])[:64]
+        for name, sha, size in stored:
+            final = name if names.get(name) in (None, sha) else f"from-{sender}/{name}"
+            tx.add_luggage(into, final, sha, size)
+        tx.record_landing(digest, into, "receipt", opened.data)
+        moved = None
+        if lp.state == "waiting" and lp.waiting_on == "human" and not _still_waiting(store, lp):
+            _move(tx, lp, "working", None, why="the receipt answered every ask it was waiting on")
+            moved = "working"
+        changes = list(tx.events)
+    return MergeOutcome(
+        passport=lp, already=False, review=rv, answered=plan.answered, adopted=plan.adopted,
+        facts_added=len(added), sender_checks=list(rv.landing_checks), moved_to=moved,
+        changes=changes,
+    )  # fmt: skip
 
 
 def land_handoff(
@@ -487,115 +832,29 @@ def land_handoff(
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> LandingOutcome:
-    """Land a handoff as a new local passport (see module doc). Lands a pack once, ever.
-
-    `progress(done, total)` follows the luggage bytes stored; `cancel()` returning True
-    stops before the transaction (raising Cancelled) and nothing lands.
-    """
-    allow = list(allow)
-    if opened.pack.kind == "receipt":
-        target = (opened.pack.lineage or Lineage()).receipt_target() or "the passport that asked"
-        raise MergeRefused(
-            f"this is a receipt answering {target}, not a handoff",
-            hint=f"Merge it with `taskpack land FILE --into {target}`; nothing was changed.",
-        )
-    digest = opened.content_digest()
-    done = store.landing(digest)
-    if done is not None:  # fast path; the transaction below re-checks under the lock
-        return _already(store, opened, done.passport_id, machine, allow)
-    # luggage first: a blob is whole or absent, and an orphan is harmless
-    stored = _store_luggage(store, opened, progress, cancel)
-    texts: list[tuple[str, str]] = []
-    for _name, sha, size in stored:
-        if size <= SCAN_LUGGAGE_BYTES:
-            with store.open_blob(sha) as f, contextlib.suppress(UnicodeDecodeError):
-                texts.append((_name, f.read().decode("utf-8")))
-    rv = review(store, opened, machine=machine, allow=allow, luggage_texts=texts)
-    pack = opened.pack.copy_record()
-    seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")
-    try:
-        with store.write() as tx:
-            winner = tx.landing(digest)
-            if winner is not None:
-                raise _AlreadyLanded(winner.passport_id)
-            lp = _new_local_passport(tx, pack, rv, digest, machine)
-            tx.insert(lp, event="landed", came_from="handoff", detail={
-                "from": _sender_entry(pack), "content_digest": digest, "file": opened.path.name,
-                "sealed": rv.sealed, "imperatives": len(rv.imperatives),
-                "required_checks": sum(1 for c in rv.landing_checks if c.is_required),
-            })  # fmt: skip
-            for name, sha, size in stored:
-                tx.add_luggage(lp.id, name, sha, size)
-            tx.record_landing(digest, lp.id, "handoff", opened.data)
-            if rv.gate_allows:
-                _move(tx, lp, "routed", None, why="the sender is on the gate's allow list")
-            else:
-                _move(tx, lp, "waiting", "owner_approval", why="the gate holds it for the owner")
-            changes = list(tx.events)
-    except (_AlreadyLanded, sqlite3.IntegrityError) as exc:
-        winner_id = exc.passport_id if isinstance(exc, _AlreadyLanded) else None
-        if winner_id is None:
-            found = store.landing(digest)
-            if found is None:
-                raise
-            winner_id = found.passport_id
-        return _already(store, opened, winner_id, machine, allow)
-    return LandingOutcome(passport=lp, already=False, review=rv, changes=changes)
+    """:func:`accept` for a handoff (a receipt is refused with the way to merge it)."""
+    out = accept(store, opened, machine=machine, allow=allow, expect="handoff",
+                 progress=progress, cancel=cancel)  # fmt: skip
+    return cast(LandingOutcome, out)  # target_refusal lets only a handoff through
 
 
-def _store_luggage(
-    store: Store, opened: OpenedPack, progress: Progress | None, cancel: CancelCheck | None
-) -> list[tuple[str, str, int]]:
-    """Copy every luggage file into the blob folder (verified as read): (name, sha256, size)."""
-    total = sum(max(i.size, 0) for i in opened.luggage)
-    done = 0
-
-    def tick(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress:
-            progress(done, total)
-
-    stored = []
-    for item in opened.luggage:
-        if cancel and cancel():
-            raise Cancelled()
-        with opened.open_luggage(item) as f:
-            sha, size = store.put_blob(_Tracked(f, tick, cancel), expected_sha256=item.sha256, size_hint=item.size)
-        stored.append((item.name, sha, size))
-    if cancel and cancel():
-        raise Cancelled()
-    return stored
+def merge_receipt(
+    store: Store,
+    opened: OpenedPack,
+    into: str,
+    *,
+    machine: str,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
+) -> MergeOutcome:
+    """:func:`accept` for a receipt, which must answer `into` (§4.4.1 rules 1–5)."""
+    out = accept(store, opened, machine=machine, into=into, expect="receipt",
+                 progress=progress, cancel=cancel)  # fmt: skip
+    return cast(MergeOutcome, out)  # target_refusal lets only a receipt through
 
 
-class _Tracked:
-    """A reader that reports bytes read and stops when the caller cancels."""
-
-    def __init__(
-        self, raw: Readable, tick: Callable[[int], None], cancel: CancelCheck | None
-    ) -> None:
-        self.raw, self.tick, self.cancel = raw, tick, cancel
-
-    def read(self, n: int = -1, /) -> bytes:
-        if self.cancel and self.cancel():
-            raise Cancelled()
-        data = self.raw.read(n)
-        self.tick(len(data))
-        return data
-
-
-class _AlreadyLanded(Exception):
-    def __init__(self, passport_id: str) -> None:
-        super().__init__(passport_id)
-        self.passport_id = passport_id
-
-
-def _already(
-    store: Store, opened: OpenedPack, passport_id: str, machine: str, allow: list[str]
-) -> LandingOutcome:
-    rv = review(store, opened, machine=machine, allow=allow)
-    rv.already = passport_id
-    return LandingOutcome(passport=store.get(passport_id), already=True, review=rv)
+def _imperative_data(imp: Any) -> dict[str, JSON]:
+    return {"place": imp.place, "sentence": imp.sentence, "cue": imp.cue}
 
 
 def _sender_entry(pack: PackObject) -> str | None:
@@ -730,96 +989,6 @@ def _merge_asks(
 
 def _same_question(a: Ask, b: Ask) -> bool:
     return a.what is None or b.what is None or a.what.strip() == b.what.strip()
-
-
-def merge_receipt(
-    store: Store,
-    opened: OpenedPack,
-    into: str,
-    *,
-    machine: str,
-    progress: Progress | None = None,
-    cancel: CancelCheck | None = None,
-) -> MergeOutcome:
-    """Merge a receipt into `into`, following §4.4.1 rules 1–5 (see the spec).
-
-    `progress` and `cancel` work as for :func:`land_handoff`."""
-    rv = review(store, opened, machine=machine)
-    if rv.kind != "receipt":
-        raise MergeRefused(
-            "a handoff is never merged into a passport: it lands as a new one (spec §4.4.1)",
-            hint="Land it without --into; nothing was changed.",
-        )
-    target = rv.receipt_target
-    if not target:
-        raise MergeRefused("this receipt's lineage names no passport it answers")
-    if target != into:
-        raise MergeRefused(
-            f"this receipt answers {target}, not {into}",
-            hint=f"A receipt merges only into the passport that asked; use --into {target} "
-            "(nothing was changed).",
-        )
-    if not store.exists(into):
-        raise NotFound(
-            f"this receipt answers {into}, which is not in this desk",
-            hint="Land it on the desk that asked the questions.",
-        )
-    digest = rv.content_digest
-    if rv.already:
-        return MergeOutcome(passport=store.get(rv.already), already=True, review=rv)
-    stored = _store_luggage(store, opened, progress, cancel)
-    pack = opened.pack.copy_record()
-    seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")  # rule 4
-    try:
-        with store.write() as tx:
-            winner = tx.landing(digest)
-            if winner is not None:
-                raise _AlreadyLanded(winner.passport_id)
-            lp = tx.get(into)
-            before = (
-                lp.passport.goal,
-                lp.passport.current_state,
-                list(lp.passport.next_steps or []),
-            )
-            plan = _merge_asks(lp, pack.asks or [], pack, apply=True)  # rules 2, 3
-            facts = list(lp.passport.facts or [])
-            known = {_claim_key(f) for f in facts}
-            added = [f for f in pack.facts if _claim_key(f) not in known]
-            if added:
-                lp.passport.facts = facts + added
-            assert before == (lp.passport.goal, lp.passport.current_state,
-                              list(lp.passport.next_steps or []))  # rule 2 # fmt: skip
-            lp = tx.save(lp, event="merged", detail={
-                "from": _sender_entry(pack), "content_digest": digest, "file": opened.path.name,
-                "answered": plan.answered, "adopted": [n for _, n in plan.adopted],
-                "facts_added": len(added), "sender_checks_reported": len(pack.landing_checks or []),
-                "imperatives": len(rv.imperatives),
-            })  # fmt: skip
-            names = {x.name: x.sha256 for x in store.luggage(into)}
-            # the folder name comes from the sender's id: keep it a plain, safe segment
-            sender = re.sub(r"[^A-Za-z0-9_-]", "_", (_sender_entry(pack) or "receipt").split("@")[0])[:64]
-            for name, sha, size in stored:
-                final = name if names.get(name) in (None, sha) else f"from-{sender}/{name}"
-                tx.add_luggage(into, final, sha, size)
-            tx.record_landing(digest, into, "receipt", opened.data)
-            moved = None
-            if lp.state == "waiting" and lp.waiting_on == "human" and not _still_waiting(store, lp):
-                _move(
-                    tx, lp, "working", None, why="the receipt answered every ask it was waiting on"
-                )
-                moved = "working"
-            changes = list(tx.events)
-    except (_AlreadyLanded, sqlite3.IntegrityError):
-        found = store.landing(digest)
-        if found is None:
-            raise
-        rv.already = found.passport_id
-        return MergeOutcome(passport=store.get(found.passport_id), already=True, review=rv)
-    return MergeOutcome(
-        passport=lp, already=False, review=rv, answered=plan.answered, adopted=plan.adopted,
-        facts_added=len(added), sender_checks=list(rv.landing_checks), moved_to=moved,
-        changes=changes,
-    )  # fmt: skip
 
 
 def _claim_key(fact: Fact) -> str:

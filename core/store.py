@@ -48,7 +48,14 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from . import diskspace, health
-from .errors import IntegrityError, NotFound, TaskPackError, UsageError, VersionConflict
+from .errors import (
+    AlreadyLanded,
+    IntegrityError,
+    NotFound,
+    StoreError,
+    UsageError,
+    VersionConflict,
+)
 from .model import JSON, LocalPassport
 from .sqlite import Migration as Migration  # public here: stores append their own
 from .sqlite import open_database, transaction
@@ -69,12 +76,6 @@ class Readable(Protocol):
 def utc_now() -> str:
     """Now in UTC, second precision, ``Z`` suffix — the spec's `packed_at` form."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-class StoreError(TaskPackError):
-    """The store itself is unusable (newer schema, damaged database)."""
-
-    hint = "Close other TaskPack Desk windows, or point TASKPACK_HOME at another folder."
 
 
 # --- schema ---------------------------------------------------------------------------
@@ -224,6 +225,15 @@ class StoredLuggage:
 
     def to_data(self) -> dict[str, JSON]:
         return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class StagedBlob:
+    """Bytes copied into the blob folder's temp area, hashed, not yet stored."""
+
+    sha256: str
+    size: int
+    path: Path
 
 
 @dataclass(frozen=True)
@@ -499,6 +509,19 @@ class Store:
         If the stream raises (e.g. an IntegrityError at EOF) or its digest differs from
         `expected_sha256`, nothing is kept.
         """
+        staged = self.stage_blob(stream, expected_sha256=expected_sha256, size_hint=size_hint)
+        self.commit_blob(staged)
+        return staged.sha256, staged.size
+
+    def stage_blob(
+        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
+    ) -> StagedBlob:
+        """Copy a stream into a temp file of the blob folder, hashing as it goes (one pass).
+
+        Nothing is stored until :meth:`commit_blob`; :meth:`discard_blob` (or a crash,
+        swept by :meth:`housekeep`) leaves no trace. Landing stages a pack's luggage
+        while scanning it, and commits only when the scan found nothing to refuse.
+        """
         tmp = self.blob_root / "tmp" / f"{secrets.token_hex(12)}.part"
         digest = hashlib.sha256()
         size = 0
@@ -515,18 +538,29 @@ class Store:
                 raise IntegrityError(
                     f"a luggage file's bytes do not match its declared sha256 ({expected_sha256[:12]}…)"
                 )
-            final = self.blob_path(sha)
-            if final.is_file() and final.stat().st_size == size:
-                tmp.unlink()
-                return sha, size
-            final.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(tmp, final)
-            _fsync_dir(final.parent)
-            return sha, size
         except BaseException:
             with contextlib.suppress(OSError):
                 tmp.unlink()
             raise
+        return StagedBlob(sha, size, tmp)
+
+    def commit_blob(self, staged: StagedBlob) -> None:
+        """Move a staged blob to its place under its digest (a no-op if it is there)."""
+        final = self.blob_path(staged.sha256)
+        try:
+            if final.is_file() and final.stat().st_size == staged.size:
+                staged.path.unlink(missing_ok=True)
+                return
+            final.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(staged.path, final)
+            _fsync_dir(final.parent)
+        except BaseException:
+            self.discard_blob(staged)
+            raise
+
+    def discard_blob(self, staged: StagedBlob) -> None:
+        with contextlib.suppress(OSError):
+            staged.path.unlink(missing_ok=True)
 
     def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
         return self.put_blob(io.BytesIO(data))
@@ -747,11 +781,21 @@ class Tx:
         return int(cur.lastrowid or 0)
 
     def record_landing(self, pack_sha256: str, passport_id: str, kind: str, data: JSON) -> None:
-        """Raises sqlite3.IntegrityError if that pack already landed (the UNIQUE guard)."""
-        self._db.execute(
-            "INSERT INTO landings (pack_sha256, passport_id, kind, landed_at, data) VALUES (?,?,?,?,?)",
-            (pack_sha256, passport_id, kind, self.now, _dumps(data)),
-        )
+        """Raises AlreadyLanded (naming the passport) if that pack already landed."""
+        winner = self.landing(pack_sha256)
+        if winner is not None:
+            raise AlreadyLanded(winner.passport_id)
+        try:
+            self._db.execute(
+                "INSERT INTO landings (pack_sha256, passport_id, kind, landed_at, data) "
+                "VALUES (?,?,?,?,?)",
+                (pack_sha256, passport_id, kind, self.now, _dumps(data)),
+            )
+        except sqlite3.IntegrityError:  # the UNIQUE guard, should another writer have won
+            found = self.landing(pack_sha256)
+            if found is None:
+                raise
+            raise AlreadyLanded(found.passport_id) from None
 
     def _version_row(
         self, pid: str, version: int, data: str, event: str, detail: dict[str, JSON] | None

@@ -720,7 +720,8 @@ class MainWindow(QMainWindow):
             self.refresh()
             self._load_passport(outcome.id, note=message)
 
-        self.jobs.run(lambda p, c: ops.land(self.desk, path, p, c),
+        held = self._reviews.get(path)  # landed from what the person saw (checked by digest)
+        self.jobs.run(lambda p, c: ops.land(self.desk, path, p, c, held=held),
                       title=tr("Landing {name}…").format(name=path.name),
                       on_done=done, on_error=self.error)  # fmt: skip
 
@@ -745,7 +746,8 @@ class MainWindow(QMainWindow):
             self.refresh()
             self._load_passport(outcome.id, note=note, tab=1)
 
-        self.jobs.run(lambda p, c: ops.merge(self.desk, path, into, p, c),
+        held = self._reviews.get(path)
+        self.jobs.run(lambda p, c: ops.merge(self.desk, path, into, p, c, held=held),
                       title=tr("Merging {name}…").format(name=path.name),
                       on_done=done, on_error=self.error)  # fmt: skip
 

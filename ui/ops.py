@@ -69,7 +69,7 @@ def plain_reason(path: Path, exc: FormatError) -> FormatError:
 def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
     progress(0, 0)
     try:
-        rv = desk.review(path)
+        rv = desk.review(path, progress=progress, cancel=cancelled)
     except FormatError as exc:
         raise plain_reason(path, exc) from None
     if cancelled():
@@ -99,12 +99,16 @@ def judge(path: Path, progress: Progress, cancelled: CancelCheck) -> list[tuple[
 # --- landing and merging ----------------------------------------------------------------
 
 
-def land(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> LandingOutcome:
-    return desk.land(path, progress=progress, cancel=cancelled)
+def land(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, *,
+         held: Reviewed | None = None) -> LandingOutcome:  # fmt: skip
+    """Land from the review the window holds (re-read if the file changed since)."""
+    return desk.land(path, review=held.review if held else None, progress=progress, cancel=cancelled)
 
 
-def merge(desk: Desk, path: Path, into: str, progress: Progress, cancelled: CancelCheck) -> MergeOutcome:
-    return desk.merge_receipt(path, into, progress=progress, cancel=cancelled)
+def merge(desk: Desk, path: Path, into: str, progress: Progress, cancelled: CancelCheck, *,
+          held: Reviewed | None = None) -> MergeOutcome:  # fmt: skip
+    return desk.merge_receipt(path, into, review=held.review if held else None, progress=progress,
+                              cancel=cancelled)  # fmt: skip
 
 
 # --- lifecycle --------------------------------------------------------------------------

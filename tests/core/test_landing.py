@@ -7,15 +7,23 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import hostile_zips
 import pytest
 from taskpack.core import ids, landing
-from taskpack.core.errors import IntegrityError, NotFound, Refused, RestoreRefused
-from taskpack.core.landing import MergeRefused
+from taskpack.core.errors import (
+    IntegrityError,
+    LandingRefused,
+    MergeRefused,
+    NotFound,
+    Refused,
+    RestoreRefused,
+)
 from taskpack.core.luggage import LuggageSource
 from taskpack.core.model import Ask, Fact, LocalPassport, PassportState
 from taskpack.core.pack import open_pack
 from taskpack.core.packer import convert
 from taskpack.core.store import Store
+from test_refusals import make_secret  # tests/core is on sys.path
 
 
 class Machine:
@@ -521,3 +529,133 @@ def test_progress_follows_the_luggage_and_cancel_lands_nothing(
             b.store, opened, machine="B", progress=lambda d, t: ticks.append((d, t))
         )
     assert ticks and ticks[-1][0] == ticks[-1][1] == len(b"The brief.\n") + len(b"\x00\x01binary")
+
+
+# --- secrets are not landed (issue 10.12) ---------------------------------------------
+
+
+def _blobs(m: Machine) -> list[Path]:
+    return [p for p in (m.store.blob_root / "sha256").rglob("*") if p.is_file()]
+
+
+def _leftovers(m: Machine) -> list[Path]:
+    return [p for p in (m.store.blob_root / "tmp").iterdir()]
+
+
+def test_a_handoff_carrying_a_token_in_a_field_is_refused_and_nothing_is_stored(
+    world: dict[str, Machine], tmp_path: Path
+) -> None:
+    b = world["B"]
+    secret = make_secret("github-ghp")
+    data = hostile_zips.pack_data()
+    data["passport"]["current_state"] = f"deploy with {secret}"
+    path = tmp_path / "leaky.taskpack.json"
+    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
+        [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data)))  # fmt: skip
+    rv = b.review(path)  # the review shows the same finding before Land
+    assert [(f.kind, f.place) for f in rv.secrets] == [("GitHub token", "passport.current_state")]
+    with pytest.raises(LandingRefused) as caught:
+        b.land(path)
+    message = str(caught.value)
+    assert "GitHub token" in message and "passport.current_state" in message
+    assert "rotate" in message and "clean pack" in message and "Nothing was stored" in message
+    assert secret not in message and secret[-12:] not in message
+    assert caught.value.exit_code == 2 and caught.value.code == "landing_refused"
+    assert caught.value.params["findings"][0]["place"] == "passport.current_state"
+    assert b.store.count() == 0 and _blobs(b) == [] and _leftovers(b) == []
+
+
+def test_a_token_deep_in_luggage_is_refused_before_any_blob_is_stored(
+    world: dict[str, Machine], tmp_path: Path
+) -> None:
+    b = world["B"]
+    secret = make_secret("github-ghp")
+    dump = b"\x00" * 300_000 + secret.encode() + b"\x00"  # past the small-text limit
+    path = tmp_path / "leaky.taskpack.json"
+    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
+        [hostile_zips.attachment("brief.txt", b"The brief.\n"),
+         hostile_zips.attachment("dump.bin", dump)])))  # fmt: skip
+    assert [f.kind for f in b.review(path).secrets] == ["GitHub token"]
+    with pytest.raises(LandingRefused, match=r"GitHub token at dump\.bin"):
+        b.land(path)
+    assert b.store.count() == 0 and _blobs(b) == [] and _leftovers(b) == []
+
+
+def test_a_receipt_with_a_token_pasted_into_an_answer_is_not_merged(
+    world: dict[str, Machine], tmp_path: Path
+) -> None:
+    a, b = world["A"], world["B"]
+    a_id = a.new(asks=[_ask("a1", "Which API key do we use?")])
+    b_id = b.land(a.pack(a_id, tmp_path / "h.taskpack").path).id
+    _answer(b, b_id, "a1", "the usual one")
+    receipt = b.pack(b_id, tmp_path / "r.taskpack.json", kind="receipt").path
+    doc = json.loads(receipt.read_text(encoding="utf-8"))
+    secret = make_secret("github-ghp")
+    doc["passport"]["asks"][0]["answer"] = f"use {secret}"
+    receipt.write_text(json.dumps(doc), encoding="utf-8")
+    before = a.store.get(a_id).version
+    with pytest.raises(LandingRefused, match=r"GitHub token at asks\[0\]\.answer") as caught:
+        a.merge(receipt, a_id)
+    assert secret[-12:] not in str(caught.value)
+    assert a.store.get(a_id).version == before  # nothing merged
+    assert (a.store.get(a_id).asks or [])[0].status == "open"
+
+
+def test_a_chat_transcript_in_a_handoff_is_refused(world: dict[str, Machine], tmp_path: Path) -> None:
+    b = world["B"]
+    data = hostile_zips.pack_data(note="User: can you fix it?\nAssistant: Sure, here is the fix.\n")
+    path = tmp_path / "chat.taskpack"
+    path.write_bytes(hostile_zips.bag_zip(passport=hostile_zips.canonical_json(data)))
+    with pytest.raises(LandingRefused, match=r"chat transcript at note"):
+        b.land(path)
+    assert b.store.count() == 0
+
+
+# --- landing from a held review -------------------------------------------------------
+
+
+def test_landing_from_a_held_review_reads_the_luggage_once_to_store_it(
+    world: dict[str, Machine], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    b = world["B"]
+    _pid, path = _handoff(world, tmp_path)
+    held = b.review(path)
+    scans: list[str] = []
+    real = landing.StreamScanner
+
+    def counting(name: str, **kw: Any) -> Any:
+        scans.append(name)
+        return real(name, **kw)
+
+    monkeypatch.setattr(landing, "StreamScanner", counting)
+    with open_pack(path) as opened:
+        out = landing.accept(b.store, opened, machine="B", held=held)
+    assert scans == []  # the held review's scan is trusted: the digest still matches
+    assert isinstance(out, landing.LandingOutcome) and not out.already
+    assert sorted(x.name for x in b.store.luggage(out.id)) == ["brief.txt", "evil name.txt"]
+    assert held.already is None  # the holder's review was not changed behind its back
+
+
+def test_a_file_changed_since_its_review_is_read_again_not_trusted(
+    world: dict[str, Machine], tmp_path: Path
+) -> None:
+    b = world["B"]
+    path = tmp_path / "h.taskpack.json"
+    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
+        [hostile_zips.attachment("brief.txt", b"The brief.\n")])))  # fmt: skip
+    held = b.review(path)
+    assert held.secrets == []
+    # the file is replaced after the person looked at it: now it carries a token
+    secret = make_secret("github-ghp")
+    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
+        [hostile_zips.attachment("brief.txt", f"The brief. {secret}\n".encode())])))  # fmt: skip
+    with open_pack(path) as opened, pytest.raises(LandingRefused, match=r"GitHub token at brief\.txt"):
+        landing.accept(b.store, opened, machine="B", held=held)
+    assert b.store.count() == 0 and _blobs(b) == []
+    # and a changed title lands as it is now, not as it was reviewed
+    data = hostile_zips.pack_data()
+    data["passport"]["title"] = "The title now"
+    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(passport=data)))
+    with open_pack(path) as opened:
+        out = landing.accept(b.store, opened, machine="B", held=held)
+    assert out.passport.passport.title == "The title now"

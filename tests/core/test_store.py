@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 from taskpack.core import ids
-from taskpack.core.errors import IntegrityError, NotFound, UsageError, VersionConflict
+from taskpack.core.errors import (
+    AlreadyLanded,
+    IntegrityError,
+    NotFound,
+    UsageError,
+    VersionConflict,
+)
 from taskpack.core.model import LocalPassport, PassportState
 from taskpack.core.store import MIGRATIONS, Migration, Store, StoreError
 
@@ -161,8 +167,10 @@ def test_landing_digest_is_unique(tmp_path: Path) -> None:
     lp = _new(store)
     with store.write() as tx:
         tx.record_landing("d" * 64, lp.id, "handoff", {"kind": "handoff"})
-    with pytest.raises(sqlite3.IntegrityError), store.write() as tx:
+    # the store's own error, naming the passport it went to (landing answers "already")
+    with pytest.raises(AlreadyLanded) as caught, store.write() as tx:
         tx.record_landing("d" * 64, lp.id, "handoff", {})
+    assert caught.value.passport_id == lp.id and caught.value.code == "already_landed"
     landing = store.landing("d" * 64)
     assert landing is not None and landing.passport_id == lp.id
     assert store.landed_data("d" * 64) == {"kind": "handoff"}
