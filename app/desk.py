@@ -22,12 +22,13 @@ VersionConflict, InvalidMove (``invalid_state``), RestoreRefused, MergeRefused, 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -251,6 +252,19 @@ class Desk:
             if item.name == name:
                 return self.store.open_blob(item.sha256, name=item.name, size=item.size)
         raise NotFound(f"passport {passport_id} has no luggage named {name!r}")
+
+    @staticmethod
+    @contextlib.contextmanager
+    def open_pack_luggage(path: Path | str, name: str) -> Iterator[tuple[BinaryIO, int]]:
+        """One luggage file of a pack that has not landed, with its size; its digest is
+        checked as it is read (IntegrityError at the end if the bytes do not agree)."""
+        with open_pack(path) as opened:
+            try:
+                item = opened.item(name)
+            except KeyError:
+                raise NotFound(f"the pack has no luggage named {name!r}") from None
+            with opened.open_luggage(item) as src:
+                yield cast(BinaryIO, src), max(item.size, 0)
 
     def allowed_moves(self, passport_id: str) -> builtins.list[MoveOption]:
         lp = self.store.get(passport_id)
@@ -539,8 +553,8 @@ class Desk:
         """Why an ask's `accept` is too short or vague to judge an answer against ([] if fine)."""
         return lint_accept(ask.accept, ask.what)
 
+    @staticmethod
     def judge(
-        self,
         path: Path | str,
         *,
         progress: Callable[[int, int], None] | None = None,
@@ -846,7 +860,8 @@ def load_json_file(path: Path | str, *, what: str) -> dict[str, JSON]:
     return data
 
 
+# what the window needs of the store's records, so `ui/` talks to the desk alone
 __all__ = [
-    "Desk", "LandingOutcome", "LandingReview", "MergeOutcome", "MoveOption", "PackOutcome",
-    "PastedPack",
+    "Desk", "HistoryEntry", "LandingOutcome", "LandingReview", "MergeOutcome", "MoveOption",
+    "PackOutcome", "PackWritten", "PassportSummary", "PastedPack", "StoredLuggage", "utc_now",
 ]  # fmt: skip

@@ -52,14 +52,13 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.app.desk import Desk
+from taskpack.app.desk import Desk, utc_now
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.app.watcher import FoundPack
 from taskpack.core import lifecycle
 from taskpack.core.errors import TaskPackError
 from taskpack.core.identity import display_name, sender_label
 from taskpack.core.landing import LandingOutcome, MergeOutcome
-from taskpack.core.store import utc_now
 from taskpack.core.visible import visible
 
 from . import dialogs, i18n, ops

@@ -21,8 +21,8 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QBrush, QColor
+from taskpack.app.desk import utc_now
 from taskpack.core import lifecycle
-from taskpack.core.store import utc_now
 
 from .i18n import tr
 from .ops import TAKE_ON_WHY, PassportRow

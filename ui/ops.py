@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from taskpack.app.desk import Desk, MoveOption
+from taskpack.app.desk import Desk, HistoryEntry, MoveOption, PackWritten, StoredLuggage
 from taskpack.core import lifecycle
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
 from taskpack.core.model import Ask, LocalPassport
-from taskpack.core.pack import open_pack
-from taskpack.core.store import HistoryEntry, PackWritten, StoredLuggage
 
 Progress = Callable[[int, int], None]
 CancelCheck = Callable[[], bool]
@@ -90,9 +88,7 @@ def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -
 
 def judge(path: Path, progress: Progress, cancelled: CancelCheck) -> list[tuple[str, str, list[str]]]:
     """The strict judge's failed checks (spec §6), for a person to read."""
-    from taskpack.core.conformance import judge as strict_judge
-
-    report = strict_judge(path, progress=progress, cancel=cancelled)
+    report = Desk.judge(path, progress=progress, cancel=cancelled)
     return [(c.id, c.requirement, list(c.reasons)) for c in report.checks if not c.ok]
 
 
@@ -192,10 +188,8 @@ def _copy_atomically(src: BinaryIO, out: Path, total: int, progress: Progress,
 def save_pack_luggage(pack_path: Path, name: str, out: Path, progress: Progress,
                       cancelled: CancelCheck) -> Path:  # fmt: skip
     """Save one luggage file of a pack that has not landed; its digest is checked."""
-    with open_pack(pack_path) as opened:
-        item = opened.item(name)
-        with opened.open_luggage(item) as src:
-            return _copy_atomically(src, out, max(item.size, 0), progress, cancelled)  # type: ignore[arg-type]
+    with Desk.open_pack_luggage(pack_path, name) as (src, size):
+        return _copy_atomically(src, out, size, progress, cancelled)
 
 
 def save_stored_luggage(desk: Desk, passport_id: str, name: str, size: int, out: Path,

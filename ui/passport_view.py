@@ -55,7 +55,7 @@ from .widgets import (
 )
 
 if TYPE_CHECKING:
-    from taskpack.core.store import PackWritten
+    from taskpack.app.desk import PackWritten
 
 EXPORT_MODES = ("save_bag", "save_flat", "copy", "email")
 #: the History tab lists the newest entries up to this many
