@@ -75,6 +75,18 @@ CARD_PATH = "/.well-known/agent-card.json"
 SUPPORTED_EXTENSIONS = frozenset({EXTENSION_URI})
 VERSION_RE = re.compile(r"^1\.0(\.\d+)?$")
 MAX_BODY_BYTES = 32 << 20
+#: the request line and headers must arrive within this long of the connection opening
+#: (or of the previous response): an idle or trickling connection is closed
+HEADER_TIMEOUT = 10.0
+#: a request body must arrive whole within this long (408 otherwise)
+BODY_TIMEOUT = 60.0
+#: connections and requests at once; past it uvicorn answers 503
+MAX_CONNECTIONS = 1024
+#: how long a client may keep the Agent Card without asking again (A2A §8.6.1)
+CARD_MAX_AGE = 300
+#: every JSON body of an A2A method — success or error, the SDK's or ours — is labelled
+#: with the A2A media type; the Agent Card, a discovery document, is application/json
+A2A_JSON = "application/a2a+json"
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -137,7 +149,55 @@ def build_card(url: str, *, name: str, version: str) -> pb.AgentCard:
 
 
 def _json(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Response:
-    return JSONResponse(body, status_code=status, headers=headers, media_type="application/json")
+    return JSONResponse(body, status_code=status, headers=headers, media_type=A2A_JSON)
+
+
+def _invalid(message: str, reason: str = "INVALID_REQUEST", code: int = 400) -> Response:
+    status = "DEADLINE_EXCEEDED" if code == 408 else "INVALID_ARGUMENT"
+    # a request whose body never came leaves the connection in an unknown place: close it
+    headers = {"Connection": "close"} if code == 408 else None
+    return _json(code, errors.payload(code, status, reason, message), headers)
+
+
+_STATE_NAMES = [k for k in pb.TaskState.keys() if k != "TASK_STATE_UNSPECIFIED"]  # noqa: SIM118
+_TASK_STATES = frozenset(pb.TaskState.keys()) | {str(v) for v in pb.TaskState.values()}
+_BOOLEANS = frozenset({"true", "false", "1", "0"})
+
+
+def _query_refusal(scope: Scope) -> Response | None:
+    """`GET /tasks` filters the SDK would silently ignore: an unknown state, a bad flag."""
+    from urllib.parse import parse_qs
+
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    for value in query.get("status", []):
+        if value not in _TASK_STATES:
+            return _invalid(
+                f"status {value[:40]!r} is not a task state (one of {', '.join(_STATE_NAMES)})",
+                "INVALID_PARAMS",
+            )
+    for value in query.get("includeArtifacts", []):
+        if value.lower() not in _BOOLEANS:
+            return _invalid(
+                f"includeArtifacts {value[:40]!r} is not true or false", "INVALID_PARAMS"
+            )
+    return None
+
+
+def _http_date(stamp: float) -> str:
+    from email.utils import formatdate
+
+    return formatdate(stamp, usegmt=True)
+
+
+def _not_modified_since(header: str | None, modified: float) -> bool:
+    if not header:
+        return False
+    from email.utils import parsedate_to_datetime
+
+    try:
+        return parsedate_to_datetime(header).timestamp() >= int(modified)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return False
 
 
 class Gate:
@@ -151,11 +211,18 @@ class Gate:
     BIG_AT_ONCE = 2
 
     def __init__(
-        self, app: ASGIApp, store: A2AStore, *, max_body_bytes: int = MAX_BODY_BYTES
+        self,
+        app: ASGIApp,
+        store: A2AStore,
+        *,
+        max_body_bytes: int = MAX_BODY_BYTES,
+        body_timeout: float = BODY_TIMEOUT,
     ) -> None:
         self.app = app
         self.store = store
         self.max_body_bytes = max_body_bytes
+        self.body_timeout = body_timeout
+        self.card_modified = time.time()  # the card is built once per server: its age
         self._principals: dict[str, tuple[float, str | None]] = {}
         self._big: asyncio.Semaphore | None = None
 
@@ -170,22 +237,42 @@ class Gate:
         if echo:
             send = _with_header(send, b"a2a-extensions", ", ".join(echo).encode())
         if scope["path"] == CARD_PATH:
-            await self.app(scope, receive, send)
+            await self._card(scope, receive, send, headers)
             return
+        send = _a2a_media_type(send)
         principal = await self._principal(headers)
         refusal = self._refuse(scope, headers, principal)
+        if refusal is None and scope["method"] == "GET" and scope["path"] == "/tasks":
+            refusal = _query_refusal(scope)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        if "content-length" not in headers and scope["method"] in ("POST", "PUT", "PATCH"):
-            body = await _read_body(receive, self.max_body_bytes)
+        size = 0
+        if scope["method"] in ("POST", "PUT", "PATCH"):
+            try:
+                body = await asyncio.wait_for(
+                    _read_body(receive, self.max_body_bytes), self.body_timeout
+                )
+            except TimeoutError:
+                response = _invalid(
+                    f"The request body did not arrive within {self.body_timeout:g} seconds",
+                    code=408,
+                )
+                await response(scope, receive, send)
+                return
             if body is None:
                 await self._too_large()(scope, receive, send)
                 return
-            receive = _replay(body)
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                response = _invalid(
+                    f"The request body is not UTF-8 (byte {exc.start}): send ProtoJSON in UTF-8"
+                )
+                await response(scope, receive, send)
+                return
+            receive = _replay(body, receive)
             size = len(body)
-        else:
-            size = int(headers.get("content-length") or 0)
         if size > self.BIG_BODY:
             if self._big is None:
                 self._big = asyncio.Semaphore(self.BIG_AT_ONCE)
@@ -193,6 +280,26 @@ class Gate:
                 await self.app(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+    async def _card(self, scope: Scope, receive: Receive, send: Send, headers: Headers) -> None:
+        """The SDK serves the card with its ETag (304 on If-None-Match) and our
+        Cache-Control; this adds Last-Modified and answers If-Modified-Since."""
+        modified = self.card_modified
+        if "if-none-match" not in headers and _not_modified_since(
+            headers.get("if-modified-since"), modified
+        ):
+            response = Response(
+                status_code=304,
+                headers={
+                    "Last-Modified": _http_date(modified),
+                    "Cache-Control": f"public, max-age={CARD_MAX_AGE}",
+                },
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(
+            scope, receive, _with_header(send, b"last-modified", _http_date(modified).encode())
+        )
 
     async def _principal(self, headers: Headers) -> str | None:
         scheme, _, token = headers.get("authorization", "").partition(" ")
@@ -294,7 +401,8 @@ async def _read_body(receive: Receive, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _replay(body: bytes) -> Receive:
+def _replay(body: bytes, then: Receive) -> Receive:
+    """The body read by the gate, once; then the connection's own messages (a disconnect)."""
     sent = False
 
     async def receive() -> MutableMapping[str, Any]:
@@ -302,10 +410,31 @@ def _replay(body: bytes) -> Receive:
         if not sent:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
-        await asyncio.Event().wait()  # like a client that is still connected
-        return {"type": "http.disconnect"}  # pragma: no cover
+        return await then()
 
     return receive
+
+
+def _a2a_media_type(send: Send) -> Send:
+    """Label every JSON body with the A2A media type (the SDK's errors say application/json)."""
+
+    async def wrapped(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            headers = message.get("headers", [])
+            if any(
+                k.lower() == b"content-type" and v.startswith(b"application/json")
+                for k, v in headers
+            ):
+                message = dict(message)
+                message["headers"] = [
+                    (k, A2A_JSON.encode())
+                    if k.lower() == b"content-type" and v.startswith(b"application/json")
+                    else (k, v)
+                    for k, v in headers
+                ]
+        await send(message)
+
+    return wrapped
 
 
 class _Principal(User):
@@ -344,6 +473,7 @@ def create_app(
     limits: Limits | None = None,
     poll_interval: float = 1.0,
     max_body_bytes: int = MAX_BODY_BYTES,
+    body_timeout: float = BODY_TIMEOUT,
     on_started: Callable[[asyncio.AbstractEventLoop, Hub], None] | None = None,
 ) -> Gate:
     """The ASGI app of one desk's endpoint (wrapped in its gate)."""
@@ -403,6 +533,7 @@ def create_app(
         create_agent_card_routes(
             build_card(public_url(), name="TaskPack Desk", version=harness_name()),
             card_modifier=card_for_request,
+            cache_control=f"public, max-age={CARD_MAX_AGE}",
         )
     )
     routes += [
@@ -416,10 +547,61 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={HTTPException: not_found, A2AError: not_found},
     )
-    return Gate(app, store, max_body_bytes=max_body_bytes)
+    return Gate(app, store, max_body_bytes=max_body_bytes, body_timeout=body_timeout)
 
 
 # --- a server on a thread -----------------------------------------------------------------
+
+
+def _timed_h11(header_timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol, plus a deadline for each request's line and headers.
+
+    uvicorn times out a connection only between requests (keep-alive); one that connects
+    and sends nothing, or trickles its headers a byte at a time, would stay open for
+    good. Here the head of every request must be complete within `header_timeout` of the
+    connection opening (or of the keep-alive wait ending), else the connection is closed.
+    """
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class TimedH11(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self, seconds: float) -> None:
+            self._disarm()
+            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_too_slow(self) -> None:
+            self._head_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                with contextlib.suppress(h11.LocalProtocolError):
+                    self.conn.send(h11.ConnectionClosed())
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm(header_timeout)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:
+                self._disarm()  # the head arrived
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+                self._arm(self.timeout_keep_alive + header_timeout)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return TimedH11
 
 
 class A2AServer:
@@ -441,6 +623,9 @@ class A2AServer:
         limits: Limits | None = None,
         poll_interval: float = 1.0,
         max_body_bytes: int = MAX_BODY_BYTES,
+        header_timeout: float = HEADER_TIMEOUT,
+        body_timeout: float = BODY_TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
         log_level: str = "warning",
     ) -> None:
         self.desk = desk
@@ -451,6 +636,9 @@ class A2AServer:
         self.limits = limits
         self.poll_interval = poll_interval
         self.max_body_bytes = max_body_bytes
+        self.header_timeout = header_timeout
+        self.body_timeout = body_timeout
+        self.max_connections = max_connections
         self.log_level = log_level
         self.store: A2AStore | None = None
         self._server: Any = None
@@ -504,6 +692,7 @@ class A2AServer:
                 limits=self.limits,
                 poll_interval=self.poll_interval,
                 max_body_bytes=self.max_body_bytes,
+                body_timeout=self.body_timeout,
                 on_started=self._started,
             )
             config = uvicorn.Config(
@@ -513,6 +702,8 @@ class A2AServer:
                 lifespan="on",
                 timeout_graceful_shutdown=3,
                 timeout_keep_alive=30,
+                http=_timed_h11(self.header_timeout),
+                limit_concurrency=self.max_connections,
                 ws="none",
                 server_header=False,
             )

@@ -72,7 +72,9 @@ def test_a_bad_pack_on_message_stream_is_an_error_before_any_event(desk_b, serve
         json=send_body(bad, "m"),
         headers={**V1, "Authorization": f"Bearer {token}"},
     )
-    assert raw.status_code == 400 and raw.headers["content-type"].startswith("application/json")
+    assert (
+        raw.status_code == 400 and raw.headers["content-type"] == "application/a2a+json"
+    )  # one rule: success and errors
 
     async def go():
         async with sdk_client(server.url, token, streaming=True) as client:
