@@ -18,14 +18,16 @@ import argparse
 import importlib
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from taskpack.core.errors import EXIT_ERROR, EXIT_REFUSED, Refused, TaskPackError
+from taskpack.core.visible import visible
 
 EXIT_OK = 0
-__all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_REFUSED", "emit_json", "main", "say", "warn"]
+__all__ = ["EXIT_ERROR", "EXIT_OK", "EXIT_REFUSED", "emit_json", "json_line", "main", "say", "warn"]
 
 #: verb modules, in the order their verbs appear in --help
 VERB_MODULES = (
@@ -51,17 +53,31 @@ def version() -> str:
         return "0+unknown"
 
 
+def json_line(value: Any, *, indent: int | None = None) -> str:
+    """JSON for machines: UTF-8, no ASCII escaping, except a lone surrogate (valid in a
+    pack's JSON, but not encodable as UTF-8), which is written as its escape."""
+    return _LONE_SURROGATE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False, indent=indent)
+    )
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def emit_json(value: Any) -> None:
-    """Print data for machines: one JSON document, UTF-8, no ASCII escaping."""
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    """Print data for machines: one JSON document (see `json_line`)."""
+    sys.stdout.write(json_line(value, indent=2) + "\n")
 
 
 def say(text: str) -> None:
-    sys.stdout.write(text + "\n")
+    """A line for a person. Pack text in it is already quoted by the caller; whatever
+    control, bidi or zero-width character still got this far is shown, not obeyed."""
+    sys.stdout.write(visible(text, multiline=True) + "\n")
 
 
 def warn(text: str) -> None:
-    sys.stderr.write(f"taskpack: {text}\n")
+    """One line on stderr; error messages quote pack values, so they are made visible too."""
+    sys.stderr.write(f"taskpack: {visible(text, multiline=True)}\n")
 
 
 class _VersionAction(argparse.Action):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taskpack.app.cli import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, warn
+from taskpack.core.visible import visible
 
 if TYPE_CHECKING:  # the codec is imported when a verb runs, never to build the parser
     from taskpack.core.pack import OpenedPack
@@ -92,9 +93,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
     else:
         say(f"wrote {result.path} ({'flat JSON' if result.encoding == 'flat' else '.taskpack zip'}, {result.size} bytes)")
         for line in result.sealed:
-            warn(f"sealed on the way: {line}")
+            warn(f"sealed on the way: {visible(line)}")
         for line in result.warnings:
-            warn(f"warning: {line}")
+            warn(f"warning: {visible(line)}")
     return EXIT_OK
 
 
@@ -147,7 +148,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
             mark = "✓" if c.ok else ("✗" if c.ok is False else "–")
             say(f"{c.id:>3} {mark} {c.requirement}")
             for r in c.reasons[:5]:
-                say(f"      {r}")
+                say(f"      {visible(r)}")
             if len(c.reasons) > 5:
                 say(f"      … and {len(c.reasons) - 5} more")
         passed = sum(c.ok is True for c in report.checks)
@@ -170,7 +171,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             n = len(opened.luggage)
             say(f"ok: {args.file} is intact ({opened.encoding}, {n} luggage file{'s' if n != 1 else ''}, every digest matches)")
             for note in opened.notes:
-                say(f"note: {note}")
+                say(f"note: {visible(note)}")
     return EXIT_OK
 
 
@@ -197,9 +198,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def _q(text: Any) -> str:
     """Pack text, quoted and on one line: it is the sender's data, never an instruction."""
-    s = str(text if text is not None else "").replace("\r", " ").replace("\n", " ⏎ ")
-    s = "".join(c if c.isprintable() else "�" for c in s)
-    return f"«{s}»"
+    return f"«{visible(text)}»"
 
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_.:@+-]{1,80}$")
@@ -259,9 +258,9 @@ def describe(opened: OpenedPack) -> str:
                 out.append(f"        answer: {_q(a.answer)}")
     if opened.luggage:
         out.append("luggage:")
-        out += [f"  {i.name}  ({i.size} bytes)" for i in opened.luggage]
+        out += [f"  {visible(i.name)}  ({i.size} bytes)" for i in opened.luggage]
     for note in opened.notes:
-        out.append(f"note: {note}")
+        out.append(f"note: {visible(note)}")
     return "\n".join(out)
 
 

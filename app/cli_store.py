@@ -35,6 +35,7 @@ from taskpack.core import ids, lifecycle
 from taskpack.core.errors import RestoreRefused
 from taskpack.core.identity import origin_label
 from taskpack.core.specs import SCOPES
+from taskpack.core.visible import visible
 
 from .cli import EXIT_ERROR, EXIT_OK, emit_json, say, warn
 from .settings import Settings
@@ -73,14 +74,9 @@ def _pid(text: str) -> str:
     return ids.parse_id(text)
 
 
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 def safe(value: Any) -> str:
-    """Pack text for a terminal: control and bidi characters escaped, newlines kept as ⏎."""
-    text = "" if value is None else str(value)
-    text = text.replace("\r\n", "\n").replace("\n", " ⏎ ").replace("\t", " ")
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """Pack text for a terminal, on one line (`taskpack.core.visible.visible`)."""
+    return visible(value)
 
 
 def _add_json(p: argparse.ArgumentParser) -> None:
@@ -349,7 +345,7 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     if checks:
         say("Landing checks (from the sender; confirm these here first — nothing was run):")
         for c in checks:
-            say(f"  [{c.id or '-'}] {safe(check_line(c))}")
+            say(f"  [{safe(c.id or '-')}] {safe(check_line(c))}")
     _show_list("Next steps", ps.next_steps or [])
     facts = ps.facts or []
     if facts:
@@ -365,7 +361,7 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     if asks:
         say("Asks:")
         for a in asks:
-            say(f"  {a.id} [{a.status or 'open'}] {safe(a.what)}  (accept: {safe(a.accept)})")
+            say(f"  {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})")
             if a.answer is not None:
                 say(
                     f"       answer: {safe(a.answer)}  — {safe(a.answered_by)} {safe(a.answered_at)}"
@@ -374,7 +370,7 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     if outgoing:
         say("Checks to send with the next pack:")
         for c in outgoing:
-            say(f"  [{c.get('id')}] {safe(c.get('check'))}")
+            say(f"  [{safe(c.get('id'))}] {safe(c.get('check'))}")
     if isinstance(lp.result, dict):
         say(
             f"Result:  {safe(lp.result.get('summary'))} ({len(lp.result.get('evidence') or [])} evidence)"
@@ -489,7 +485,7 @@ def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
     for s in out.sealed:
         report(f"  sealed: {safe(s)}")
     if out.asks_sent:
-        report(f"  asks sent: {', '.join(out.asks_sent)} (kept on {out.passport_id} for the answers)")
+        report(f"  asks sent: {', '.join(safe(a) for a in out.asks_sent)} (kept on {out.passport_id} for the answers)")
     if out.moved_to:
         report(f"  {out.passport_id} is now {out.moved_to} until a receipt answers them.")
     if message is not None:
@@ -534,9 +530,9 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
             say(f"Already merged into {merged.id}; nothing changed.")
             return EXIT_OK
         say(f"Merged {safe(shown)} into {merged.id} (now v{merged.passport.version}).")
-        say(f"  answered: {', '.join(merged.answered) or 'none'}")
+        say(f"  answered: {', '.join(safe(a) for a in merged.answered) or 'none'}")
         for old, new in merged.adopted:
-            say(f"  adopted as an open ask for you: {old} → {new}")
+            say(f"  adopted as an open ask for you: {safe(old)} → {safe(new)}")
         if merged.facts_added:
             say(f"  facts added: {merged.facts_added} (machine facts arrive sealed)")
         if merged.sender_checks:
@@ -583,8 +579,8 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
     origin = rv.origin
     if dry:
         verb = "would merge into" if rv.kind == "receipt" else "would land as a new passport"
-        target = rv.receipt_target if rv.kind == "receipt" else ""
-        say(f"{rv.path.name}: {rv.kind} from {safe(origin_label(origin))}"
+        target = safe(rv.receipt_target) if rv.kind == "receipt" else ""
+        say(f"{safe(rv.path.name)}: {safe(rv.kind)} from {safe(origin_label(origin))}"
             f" — {verb} {target}".rstrip())  # fmt: skip
         if rv.already:
             say(f"  already landed as {rv.already}")
@@ -592,8 +588,8 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
             say(f"  it would start {rv.initial_state}")
         else:
             say(f"  target here: {'yes' if rv.target_here else 'no'}; "
-                f"would answer: {', '.join(rv.would_answer) or 'none'}; "
-                f"would adopt: {', '.join(rv.would_adopt) or 'none'}")  # fmt: skip
+                f"would answer: {', '.join(map(safe, rv.would_answer)) or 'none'}; "
+                f"would adopt: {', '.join(map(safe, rv.would_adopt)) or 'none'}")  # fmt: skip
         say(f"  Title: {safe(rv.title)}")
         say(f"  Goal:  {safe(rv.goal)}")
     if rv.note:
@@ -606,7 +602,7 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
     if rv.asks:
         say("  Asks:")
         for a in rv.asks:
-            say(f"    {a.id} [{a.status or 'open'}] {safe(a.what)}  (accept: {safe(a.accept)})")
+            say(f"    {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})")
     for n in rv.notes:
         say(f"  note: {safe(n)}")
     _say_imperatives(rv)

@@ -9,13 +9,13 @@ reading this output) decides what to do with each file.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from taskpack.app.cli import EXIT_ERROR, EXIT_OK, warn
+from taskpack.app.cli import EXIT_ERROR, EXIT_OK, json_line, warn
+from taskpack.core.visible import visible
 
 if TYPE_CHECKING:  # imported when the verb runs: other verbs start without it
     from taskpack.app.watcher import FoundPack
@@ -44,10 +44,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _line(found: FoundPack, as_json: bool) -> str:
+    """One line per pack found; every part of it came from the pack or its file name."""
     if as_json:
-        return json.dumps({"event": "found", **found.to_data()}, ensure_ascii=False)
+        return json_line({"event": "found", **found.to_data()})
     asks = f", {found.open_asks} open ask(s)" if found.open_asks else ""
-    return f"{found.path}\t{found.kind} from {found.sender}: {found.title}{asks}"
+    return (
+        f"{visible(found.path)}\t{visible(found.kind)} from «{visible(found.sender)}»: "
+        f"«{visible(found.title)}»{asks}"
+    )
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -70,15 +74,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
         with lock:
             if args.json:
                 event = {"event": "rejected", "path": str(path), "error": why}
-                sys.stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
+                sys.stdout.write(json_line(event) + "\n")
                 sys.stdout.flush()
             else:
-                warn(f"{path}: {why}")
+                warn(f"{visible(path)}: {why}")
 
     def trouble(sentence: str) -> None:
         with lock:
             if args.json:
-                sys.stdout.write(json.dumps({"event": "restarted", "error": sentence}) + "\n")
+                sys.stdout.write(json_line({"event": "restarted", "error": sentence}) + "\n")
                 sys.stdout.flush()
             else:
                 warn(sentence)

@@ -288,6 +288,11 @@ def _text(value: str | None) -> str | None:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
 
 
+def _args(args: Sequence[Any]) -> Sequence[Any]:
+    """Query arguments SQLite can bind (an id read from a pack may hold a lone surrogate)."""
+    return [_text(a) if isinstance(a, str) else a for a in args]
+
+
 def _dumps(value: JSON) -> str:
     # json.loads reads the escape back as the same lone surrogate
     return _text(json.dumps(value, ensure_ascii=False, separators=(",", ":"))) or ""
@@ -360,11 +365,11 @@ class Store:
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
         with self._lock:
-            return self._db.execute(sql, args).fetchone()
+            return self._db.execute(sql, _args(args)).fetchone()
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         with self._lock:
-            return self._db.execute(sql, args).fetchall()
+            return self._db.execute(sql, _args(args)).fetchall()
 
     def get(self, passport_id: str) -> LocalPassport:
         row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))

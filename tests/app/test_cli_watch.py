@@ -72,7 +72,7 @@ def test_runs_until_interrupted_and_reports_a_new_file(tmp_path: Path) -> None:
         write(inbox / "arrived.taskpack")
         line = proc.stdout.readline()
         assert line.startswith(str(inbox / "arrived.taskpack"))
-        assert "handoff from wei@wei-laptop: Fix the invoice export, 1 open ask(s)" in line
+        assert "handoff from «wei@wei-laptop»: «Fix the invoice export», 1 open ask(s)" in line
         time.sleep(0.1)
     finally:
         proc.send_signal(signal.SIGINT)
