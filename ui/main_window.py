@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import html
 import logging
 import os
 import socket
@@ -534,7 +535,7 @@ class MainWindow(QMainWindow):
         self.sender_box.clear()
         self.sender_box.addItem(tr("Anyone"), "")
         for sender in self.model.senders():
-            self.sender_box.addItem(sender, sender)
+            self.sender_box.addItem(visible(sender), sender)
         self.sender_box.setCurrentIndex(max(0, self.sender_box.findData(keep)))
         self.sender_box.blockSignals(False)
 
@@ -1117,12 +1118,17 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(tr("{name} is not a readable pack: {why}").format(name=path.name, why=why), 10000)
 
     def notify(self, title: str, text: str) -> None:
+        """A desktop notification and a status-bar line. `text` may quote a pack: hidden
+        characters are shown, and for the tray (some notification daemons render markup)
+        everything is HTML-escaped, so it reads as plain text."""
+        title, text = visible(title), visible(text)
         if QSystemTrayIcon.isSystemTrayAvailable():
             if self.tray is None:
                 self.tray = QSystemTrayIcon(self.windowIcon(), self)
                 self.tray.activated.connect(lambda _r: (self.showNormal(), self.raise_(), self.activateWindow()))
                 self.tray.show()
-            self.tray.showMessage(title, text, QSystemTrayIcon.MessageIcon.Information, 8000)
+            self.tray.showMessage(html.escape(title, quote=False), html.escape(text, quote=False),
+                                  QSystemTrayIcon.MessageIcon.Information, 8000)  # fmt: skip
         self.statusBar().showMessage(f"{title}: {text}", 15000)
 
     # -- the A2A endpoint ----------------------------------------------------------------

@@ -23,6 +23,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 from taskpack.app.desk import utc_now
 from taskpack.core import lifecycle
+from taskpack.core.visible import visible
 
 from .i18n import tr
 from .ops import TAKE_ON_WHY, PassportRow
@@ -221,8 +222,8 @@ class InboxModel(QAbstractTableModel):
                 kind = {"receipt": tr("Receipt"), "handoff": tr("Handoff")}.get(r.kind, tr("File"))
                 if r.sent:
                     kind = tr("Sent receipt") if r.kind == "receipt" else tr("Sent handoff")
-                return r.title.casefold() if sort else f"{kind}: {r.title}"
-            return r.title.casefold() if sort else r.title
+                return r.title.casefold() if sort else f"{kind}: {visible(r.title)}"
+            return r.title.casefold() if sort else visible(r.title)
         if col == self.STATE:
             if isinstance(r, Incoming):
                 if r.problem:
@@ -232,7 +233,7 @@ class InboxModel(QAbstractTableModel):
         if col == self.SENDER:
             if (isinstance(r, PassportRow) and r.came_from == "here") or (isinstance(r, Incoming) and r.sent):
                 return "" if sort else tr("you")
-            return r.sender.casefold() if sort else r.sender
+            return r.sender.casefold() if sort else visible(r.sender)
         if col == self.ASKS:
             return r.open_asks if sort else (str(r.open_asks) if r.open_asks else "")
         if col == self.UPDATED:

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.core.visible import visible
+from taskpack.core.visible import has_hidden, visible
 
 from . import dialogs, i18n, launch
 from .i18n import tr, trn
@@ -84,7 +84,8 @@ def escaped_html(text: str) -> str:
     for m in _URL.finditer(text):
         out.append(html.escape(text[pos : m.start()]))
         url = m.group(0).rstrip(".,;:!?)")
-        out.append(f'<a href="{html.escape(url, quote=True)}">{html.escape(url)}</a>')
+        # the address as it will be opened (href), shown with hidden characters visible
+        out.append(f'<a href="{html.escape(url, quote=True)}">{html.escape(visible(url))}</a>')
         out.append(html.escape(m.group(0)[len(url) :]))
         pos = m.end()
     out.append(html.escape(text[pos:]))
@@ -97,6 +98,14 @@ def clip(text: str, limit: int = LONG_TEXT, lines: int = LONG_LINES) -> tuple[st
     if cut.count("\n") >= lines:
         cut = "\n".join(cut.split("\n")[:lines])
     return (cut, True) if len(cut) < len(text) else (text, False)
+
+
+def hidden_warning(text: str) -> str:
+    """A line saying that `text` holds characters that change how it reads ("" if none)."""
+    if not has_hidden(text):
+        return ""
+    return "\n\n⚠ " + tr("It contains hidden or direction-changing characters, shown as \\uXXXX: "
+                           "it may not be the address it seems.")  # fmt: skip
 
 
 def one_line(value: object, limit: int = 200) -> str:
@@ -288,7 +297,7 @@ def open_link(parent: QWidget, url: str) -> bool:
     ok = dialogs.confirm(
         parent, tr("Open a link from the pack?"),
         tr("The pack contains this address. It was written by the sender; open it in your "
-           "browser only if you trust it:\n\n{url}").format(url=url),
+           "browser only if you trust it:\n\n{url}").format(url=visible(url)) + hidden_warning(url),
         ok=tr("Open this address"),
     )  # fmt: skip
     return bool(ok) and launch.open_url(QUrl(url))

@@ -4,67 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="315" />
+      <location filename="../../ui/main_window.py" line="316" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="312" />
+      <location filename="../../ui/main_window.py" line="313" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="306" />
+      <location filename="../../ui/main_window.py" line="307" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
+      <location filename="../../ui/main_window.py" line="299" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="314" />
+      <location filename="../../ui/main_window.py" line="315" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="311" />
+      <location filename="../../ui/main_window.py" line="312" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="299" />
+      <location filename="../../ui/main_window.py" line="300" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="307" />
+      <location filename="../../ui/main_window.py" line="308" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="305" />
+      <location filename="../../ui/main_window.py" line="306" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="313" />
+      <location filename="../../ui/main_window.py" line="314" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="303" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="310" />
+      <location filename="../../ui/main_window.py" line="311" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -104,7 +104,7 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1006" />
+      <location filename="../../ui/main_window.py" line="1007" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -114,47 +114,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1089" />
+      <location filename="../../ui/main_window.py" line="1090" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1089" />
+      <location filename="../../ui/main_window.py" line="1090" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="911" />
+      <location filename="../../ui/main_window.py" line="912" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1171" />
+      <location filename="../../ui/main_window.py" line="1177" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1173" />
+      <location filename="../../ui/main_window.py" line="1179" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1165" />
+      <location filename="../../ui/main_window.py" line="1171" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1167" />
+      <location filename="../../ui/main_window.py" line="1173" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1169" />
+      <location filename="../../ui/main_window.py" line="1175" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1213" />
+      <location filename="../../ui/main_window.py" line="1219" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -164,22 +164,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="1004" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="999" />
+      <location filename="../../ui/main_window.py" line="1000" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1007" />
+      <location filename="../../ui/main_window.py" line="1008" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="995" />
+      <location filename="../../ui/main_window.py" line="996" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -225,17 +225,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="827" />
+      <location filename="../../ui/main_window.py" line="828" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="335" />
+      <location filename="../../ui/main_window.py" line="336" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="998" />
+      <location filename="../../ui/main_window.py" line="999" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -280,8 +280,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="342" />
-      <location filename="../../ui/main_window.py" line="520" />
+      <location filename="../../ui/main_window.py" line="343" />
+      <location filename="../../ui/main_window.py" line="521" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -307,7 +307,7 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="188" />
+      <location filename="../../ui/models.py" line="189" />
       <location filename="../../ui/passport_view.py" line="139" />
       <location filename="../../ui/passport_view.py" line="179" />
       <source>Asks</source>
@@ -331,7 +331,7 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="668" />
+      <location filename="../../ui/main_window.py" line="669" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -346,12 +346,12 @@
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="1004" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="181" />
+      <location filename="../../ui/widgets.py" line="190" />
       <source>Close</source>
       <translation>关闭</translation>
     </message>
@@ -371,7 +371,7 @@
       <translation>一致：文件按原样通过 C0–C10 检查</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="331" />
+      <location filename="../../ui/widgets.py" line="340" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
@@ -386,13 +386,13 @@
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="317" />
-      <location filename="../../ui/widgets.py" line="332" />
+      <location filename="../../ui/widgets.py" line="326" />
+      <location filename="../../ui/widgets.py" line="341" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="179" />
+      <location filename="../../ui/widgets.py" line="188" />
       <source>Copy all</source>
       <translation>全部复制</translation>
     </message>
@@ -412,7 +412,7 @@
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="318" />
+      <location filename="../../ui/widgets.py" line="327" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
@@ -444,8 +444,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
-      <location filename="../../ui/main_window.py" line="962" />
+      <location filename="../../ui/main_window.py" line="945" />
+      <location filename="../../ui/main_window.py" line="963" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -455,12 +455,12 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="747" />
+      <location filename="../../ui/main_window.py" line="748" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="352" />
+      <location filename="../../ui/widgets.py" line="361" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
@@ -471,7 +471,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="438" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -481,7 +481,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="984" />
+      <location filename="../../ui/main_window.py" line="985" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -501,17 +501,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="890" />
+      <location filename="../../ui/main_window.py" line="891" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="888" />
+      <location filename="../../ui/main_window.py" line="889" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="909" />
+      <location filename="../../ui/main_window.py" line="910" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -526,7 +526,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="908" />
+      <location filename="../../ui/main_window.py" line="909" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -541,12 +541,12 @@
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="221" />
+      <location filename="../../ui/models.py" line="222" />
       <source>File</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1074" />
+      <location filename="../../ui/main_window.py" line="1075" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -561,7 +561,7 @@
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="188" />
+      <location filename="../../ui/models.py" line="189" />
       <source>From</source>
       <translation>来自</translation>
     </message>
@@ -576,7 +576,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1026" />
+      <location filename="../../ui/main_window.py" line="1027" />
       <location filename="../../ui/passport_view.py" line="258" />
       <location filename="../../ui/passport_view.py" line="259" />
       <source>Goal</source>
@@ -594,7 +594,7 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="79" />
-      <location filename="../../ui/models.py" line="221" />
+      <location filename="../../ui/models.py" line="222" />
       <location filename="../../ui/review_view.py" line="302" />
       <source>Handoff</source>
       <translation>交接包</translation>
@@ -605,7 +605,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="349" />
+      <location filename="../../ui/main_window.py" line="350" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -635,7 +635,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1000" />
+      <location filename="../../ui/main_window.py" line="1001" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -646,8 +646,8 @@
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="949" />
-      <location filename="../../ui/main_window.py" line="967" />
+      <location filename="../../ui/main_window.py" line="950" />
+      <location filename="../../ui/main_window.py" line="968" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
@@ -658,7 +658,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="351" />
+      <location filename="../../ui/main_window.py" line="352" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -672,6 +672,11 @@
       <location filename="../../ui/review_view.py" line="362" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="107" />
+      <source>It contains hidden or direction-changing characters, shown as \uXXXX: it may not be the address it seems.</source>
+      <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="490" />
@@ -691,7 +696,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="681" />
+      <location filename="../../ui/main_window.py" line="682" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -702,7 +707,7 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="698" />
+      <location filename="../../ui/main_window.py" line="699" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -712,7 +717,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="708" />
+      <location filename="../../ui/main_window.py" line="709" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -734,12 +739,12 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="910" />
+      <location filename="../../ui/main_window.py" line="911" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1278" />
+      <location filename="../../ui/main_window.py" line="1284" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
@@ -769,12 +774,12 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="733" />
+      <location filename="../../ui/main_window.py" line="734" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="893" />
+      <location filename="../../ui/main_window.py" line="894" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -784,12 +789,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="889" />
+      <location filename="../../ui/main_window.py" line="890" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="892" />
+      <location filename="../../ui/main_window.py" line="893" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -799,8 +804,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1025" />
-      <location filename="../../ui/main_window.py" line="1035" />
+      <location filename="../../ui/main_window.py" line="1026" />
+      <location filename="../../ui/main_window.py" line="1036" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -810,12 +815,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="726" />
+      <location filename="../../ui/main_window.py" line="727" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1007" />
+      <location filename="../../ui/main_window.py" line="1008" />
       <location filename="../../ui/passport_view.py" line="386" />
       <location filename="../../ui/review_view.py" line="426" />
       <source>Next step</source>
@@ -842,12 +847,12 @@
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1304" />
+      <location filename="../../ui/main_window.py" line="1310" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="615" />
+      <location filename="../../ui/main_window.py" line="616" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -857,7 +862,7 @@
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="405" />
+      <location filename="../../ui/main_window.py" line="406" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -878,17 +883,17 @@
       <translation>确定</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="289" />
+      <location filename="../../ui/widgets.py" line="298" />
       <source>Open a link from the pack?</source>
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="308" />
+      <location filename="../../ui/main_window.py" line="309" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="446" />
+      <location filename="../../ui/main_window.py" line="447" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -898,22 +903,22 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="300" />
+      <location filename="../../ui/main_window.py" line="301" />
       <source>Open the &amp;sample packs</source>
       <translation>打开示例包(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="447" />
+      <location filename="../../ui/main_window.py" line="448" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="292" />
+      <location filename="../../ui/widgets.py" line="301" />
       <source>Open this address</source>
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1299" />
+      <location filename="../../ui/main_window.py" line="1305" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
@@ -943,7 +948,7 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="184" />
+      <location filename="../../ui/main_window.py" line="185" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -954,7 +959,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="95" />
-      <location filename="../../ui/main_window.py" line="995" />
+      <location filename="../../ui/main_window.py" line="996" />
       <location filename="../../ui/review_view.py" line="205" />
       <source>Question</source>
       <translation>问题</translation>
@@ -970,33 +975,33 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="479" />
+      <location filename="../../ui/main_window.py" line="480" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1302" />
+      <location filename="../../ui/main_window.py" line="1308" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="868" />
+      <location filename="../../ui/main_window.py" line="869" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="667" />
+      <location filename="../../ui/main_window.py" line="668" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="284" />
+      <location filename="../../ui/main_window.py" line="285" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="79" />
-      <location filename="../../ui/models.py" line="221" />
+      <location filename="../../ui/models.py" line="222" />
       <location filename="../../ui/review_view.py" line="302" />
       <source>Receipt</source>
       <translation>回执</translation>
@@ -1007,7 +1012,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="945" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1020,7 +1025,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="962" />
+      <location filename="../../ui/main_window.py" line="963" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1033,14 +1038,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="952" />
-      <location filename="../../ui/main_window.py" line="970" />
+      <location filename="../../ui/main_window.py" line="953" />
+      <location filename="../../ui/main_window.py" line="971" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="951" />
-      <location filename="../../ui/main_window.py" line="969" />
+      <location filename="../../ui/main_window.py" line="952" />
+      <location filename="../../ui/main_window.py" line="970" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1055,17 +1060,17 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="375" />
+      <location filename="../../ui/main_window.py" line="376" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="588" />
+      <location filename="../../ui/main_window.py" line="589" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1001" />
+      <location filename="../../ui/main_window.py" line="1002" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -1080,7 +1085,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="928" />
+      <location filename="../../ui/main_window.py" line="929" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1093,12 +1098,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="928" />
+      <location filename="../../ui/main_window.py" line="929" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="934" />
       <location filename="../../ui/passport_view.py" line="355" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -1110,12 +1115,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="935" />
+      <location filename="../../ui/main_window.py" line="936" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="921" />
+      <location filename="../../ui/main_window.py" line="922" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1125,7 +1130,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="906" />
+      <location filename="../../ui/main_window.py" line="907" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1141,7 +1146,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="918" />
+      <location filename="../../ui/main_window.py" line="919" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1188,7 +1193,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="827" />
+      <location filename="../../ui/main_window.py" line="828" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1208,7 +1213,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="983" />
+      <location filename="../../ui/main_window.py" line="984" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1218,33 +1223,33 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="831" />
+      <location filename="../../ui/main_window.py" line="832" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1209" />
+      <location filename="../../ui/main_window.py" line="1215" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="830" />
+      <location filename="../../ui/main_window.py" line="831" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="976" />
-      <location filename="../../ui/main_window.py" line="985" />
+      <location filename="../../ui/main_window.py" line="977" />
+      <location filename="../../ui/main_window.py" line="986" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1004" />
+      <location filename="../../ui/main_window.py" line="1005" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="329" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1259,12 +1264,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无需批准即可分派的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="223" />
+      <location filename="../../ui/models.py" line="224" />
       <source>Sent handoff</source>
       <translation>已发出的交接</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="223" />
+      <location filename="../../ui/models.py" line="224" />
       <source>Sent receipt</source>
       <translation>已发出的回执</translation>
     </message>
@@ -1279,12 +1284,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1205" />
+      <location filename="../../ui/main_window.py" line="1211" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="129" />
+      <location filename="../../ui/widgets.py" line="138" />
       <source>Show all ({size})</source>
       <translation>显示全部（{size}）</translation>
     </message>
@@ -1300,7 +1305,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>显示 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="264" />
+      <location filename="../../ui/widgets.py" line="273" />
       <source>Show {n} more (of {total})</source>
       <translation>再显示 {n} 个（共 {total} 个）</translation>
     </message>
@@ -1325,12 +1330,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1138" />
+      <location filename="../../ui/main_window.py" line="1144" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="188" />
+      <location filename="../../ui/models.py" line="189" />
       <source>State</source>
       <translation>状态</translation>
     </message>
@@ -1340,7 +1345,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1138" />
+      <location filename="../../ui/main_window.py" line="1144" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1350,7 +1355,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="378" />
+      <location filename="../../ui/main_window.py" line="379" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1360,12 +1365,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="899" />
+      <location filename="../../ui/main_window.py" line="900" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1213" />
+      <location filename="../../ui/main_window.py" line="1219" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1386,7 +1391,7 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="427" />
+      <location filename="../../ui/main_window.py" line="428" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1396,7 +1401,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1293" />
+      <location filename="../../ui/main_window.py" line="1299" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
@@ -1411,7 +1416,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="190" />
+      <location filename="../../ui/main_window.py" line="191" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1426,7 +1431,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1069" />
+      <location filename="../../ui/main_window.py" line="1070" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1436,7 +1441,7 @@ Store: {home}</source>
       <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="290" />
+      <location filename="../../ui/widgets.py" line="299" />
       <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
 
 {url}</source>
@@ -1445,7 +1450,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="722" />
+      <location filename="../../ui/main_window.py" line="723" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
@@ -1460,12 +1465,12 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="724" />
+      <location filename="../../ui/main_window.py" line="725" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/main_window.py" line="1003" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1502,12 +1507,12 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="149" />
+      <location filename="../../ui/widgets.py" line="158" />
       <source>The whole text</source>
       <translation>全文</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="936" />
+      <location filename="../../ui/main_window.py" line="937" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1517,7 +1522,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="189" />
+      <location filename="../../ui/main_window.py" line="190" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1537,7 +1542,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="700" />
+      <location filename="../../ui/main_window.py" line="701" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1552,7 +1557,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="720" />
+      <location filename="../../ui/main_window.py" line="721" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1562,13 +1567,13 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1026" />
-      <location filename="../../ui/models.py" line="188" />
+      <location filename="../../ui/main_window.py" line="1027" />
+      <location filename="../../ui/models.py" line="189" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="188" />
+      <location filename="../../ui/models.py" line="189" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -1578,12 +1583,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="403" />
+      <location filename="../../ui/main_window.py" line="404" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1005" />
+      <location filename="../../ui/main_window.py" line="1006" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1608,7 +1613,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="997" />
+      <location filename="../../ui/main_window.py" line="998" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1624,17 +1629,17 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="393" />
+      <location filename="../../ui/main_window.py" line="394" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="999" />
+      <location filename="../../ui/main_window.py" line="1000" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="907" />
+      <location filename="../../ui/main_window.py" line="908" />
       <location filename="../../ui/passport_view.py" line="275" />
       <location filename="../../ui/review_view.py" line="435" />
       <source>What was done</source>
@@ -1664,12 +1669,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="996" />
+      <location filename="../../ui/main_window.py" line="997" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1694,7 +1699,7 @@ Store: {home}</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="900" />
+      <location filename="../../ui/main_window.py" line="901" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1704,7 +1709,7 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="441" />
+      <location filename="../../ui/main_window.py" line="442" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1724,7 +1729,7 @@ Store: {home}</source>
       <translation>给你的新问题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="102" />
+      <location filename="../../ui/models.py" line="103" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
@@ -1783,12 +1788,12 @@ Store: {home}</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="78" />
+      <location filename="../../ui/models.py" line="79" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="229" />
+      <location filename="../../ui/models.py" line="230" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -1798,7 +1803,7 @@ Store: {home}</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="107" />
+      <location filename="../../ui/models.py" line="108" />
       <source>changes were asked for</source>
       <translation>要求修改</translation>
     </message>
@@ -1813,7 +1818,7 @@ Store: {home}</source>
       <translation>已在本机检查</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="104" />
+      <location filename="../../ui/models.py" line="105" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
@@ -1838,12 +1843,12 @@ Store: {home}</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="78" />
+      <location filename="../../ui/models.py" line="79" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="78" />
+      <location filename="../../ui/models.py" line="79" />
       <location filename="../../ui/review_view.py" line="131" />
       <source>done</source>
       <translation>已完成</translation>
@@ -1855,7 +1860,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="400" />
+      <location filename="../../ui/main_window.py" line="401" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -1891,12 +1896,12 @@ Store: {home}</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="94" />
+      <location filename="../../ui/models.py" line="95" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="76" />
+      <location filename="../../ui/models.py" line="77" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
@@ -1907,12 +1912,12 @@ Store: {home}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="79" />
+      <location filename="../../ui/models.py" line="80" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="75" />
+      <location filename="../../ui/models.py" line="76" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
@@ -1943,7 +1948,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="992" />
+      <location filename="../../ui/main_window.py" line="993" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -1953,7 +1958,7 @@ Store: {home}</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="72" />
+      <location filename="../../ui/models.py" line="73" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
     </message>
@@ -1998,7 +2003,7 @@ Store: {home}</source>
       <translation>未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>on hold</source>
       <translation>暂停中</translation>
     </message>
@@ -2019,7 +2024,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/main_window.py" line="994" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2029,12 +2034,12 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="100" />
+      <location filename="../../ui/models.py" line="101" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="75" />
+      <location filename="../../ui/models.py" line="76" />
       <source>ready to be taken on</source>
       <translation>可以接手</translation>
     </message>
@@ -2055,7 +2060,7 @@ Store: {home}</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="77" />
+      <location filename="../../ui/models.py" line="78" />
       <source>result being checked</source>
       <translation>结果核验中</translation>
     </message>
@@ -2065,7 +2070,7 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="79" />
+      <location filename="../../ui/models.py" line="80" />
       <source>sent by you</source>
       <translation>由你发出</translation>
     </message>
@@ -2075,12 +2080,12 @@ Store: {home}</source>
       <translation>已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="108" />
+      <location filename="../../ui/models.py" line="109" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="106" />
+      <location filename="../../ui/models.py" line="107" />
       <source>signed off</source>
       <translation>已签字</translation>
     </message>
@@ -2105,27 +2110,27 @@ Store: {home}</source>
       <translation>仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="110" />
+      <location filename="../../ui/models.py" line="111" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="76" />
+      <location filename="../../ui/models.py" line="77" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="101" />
+      <location filename="../../ui/models.py" line="102" />
       <source>the answer came</source>
       <translation>回答已到</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="105" />
+      <location filename="../../ui/models.py" line="106" />
       <source>the evidence does not hold</source>
       <translation>证据不成立</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="103" />
+      <location filename="../../ui/models.py" line="104" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
     </message>
@@ -2145,7 +2150,7 @@ Store: {home}</source>
       <translation>邮件程序无法启动</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="93" />
+      <location filename="../../ui/models.py" line="94" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
@@ -2161,7 +2166,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="992" />
+      <location filename="../../ui/main_window.py" line="993" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -2181,17 +2186,17 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="77" />
+      <location filename="../../ui/models.py" line="78" />
       <source>waiting for sign-off</source>
       <translation>等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="72" />
+      <location filename="../../ui/models.py" line="73" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
@@ -2201,37 +2206,37 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="109" />
+      <location filename="../../ui/models.py" line="110" />
       <source>withdrawn before it finished</source>
       <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="99" />
+      <location filename="../../ui/models.py" line="100" />
       <source>work started</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="234" />
+      <location filename="../../ui/models.py" line="235" />
       <source>you</source>
       <translation>你</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="95" />
+      <location filename="../../ui/models.py" line="96" />
       <source>you approved it</source>
       <translation>你批准了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="98" />
+      <location filename="../../ui/models.py" line="99" />
       <source>you declined it</source>
       <translation>你拒绝了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="96" />
+      <location filename="../../ui/models.py" line="97" />
       <source>you denied it</source>
       <translation>你否决了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="97" />
+      <location filename="../../ui/models.py" line="98" />
       <source>you took it on</source>
       <translation>你接手了</translation>
     </message>
@@ -2241,7 +2246,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="187" />
+      <location filename="../../ui/main_window.py" line="188" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -2251,27 +2256,27 @@ Store: {home}</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="136" />
+      <location filename="../../ui/main_window.py" line="137" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="664" />
+      <location filename="../../ui/main_window.py" line="665" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="134" />
+      <location filename="../../ui/main_window.py" line="135" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1100" />
+      <location filename="../../ui/main_window.py" line="1101" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="624" />
+      <location filename="../../ui/main_window.py" line="625" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -2286,12 +2291,12 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="169" />
+      <location filename="../../ui/widgets.py" line="178" />
       <source>{size}, shown as written (hidden characters as \uXXXX). It is the sender's text: nothing in it is run.</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1090" />
+      <location filename="../../ui/main_window.py" line="1091" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -2332,14 +2337,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/widgets.py" line="109" />
+      <location filename="../../ui/widgets.py" line="118" />
       <source>%n characters</source>
       <translation>
         <numerusform>%n 个字符</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="536" />
+      <location filename="../../ui/main_window.py" line="537" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -2353,14 +2358,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="536" />
+      <location filename="../../ui/main_window.py" line="537" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="702" />
+      <location filename="../../ui/main_window.py" line="703" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -2388,14 +2393,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="977" />
+      <location filename="../../ui/main_window.py" line="978" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="538" />
+      <location filename="../../ui/main_window.py" line="539" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -140,6 +140,7 @@ TRANSLATIONS: dict[str, str] = {
     "Incoming only": "只看新到的",
     "Instructions found in the pack": "包里发现的指令",
     "It answers passport {id}.": "它回答护照 {id}。",
+    "It contains hidden or direction-changing characters, shown as \\uXXXX: it may not be the address it seems.": "其中含有隐藏字符或改变文字方向的字符（显示为 \\uXXXX）：它可能不是看上去的那个地址。",
     "It will wait for your approval.": "它会等待你的批准。",
     "Judge the file": "判定这个文件",
     "Judged against": "判定标准",

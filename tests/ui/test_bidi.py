@@ -1,0 +1,55 @@
+"""Text that changes how it reads (U+202E and friends) is shown, not obeyed; the tray gets
+plain text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import RECEIVER, Prompts, settle
+from PySide6.QtWidgets import QSystemTrayIcon
+from pytestqt.qtbot import QtBot
+from taskpack.ui.widgets import LinkedText
+
+RLO = "\u202e"
+FAST = {"settle": 0.3, "tick": 0.05, "mount_roots": [], "rescan_every": 60.0}
+
+
+def test_the_link_dialog_shows_the_address_with_its_hidden_characters(qtbot: QtBot, prompts: Prompts) -> None:
+    url = f"https://example.com/report{RLO}fdp.exe"
+    label = LinkedText(f"See {url} for the numbers")
+    qtbot.addWidget(label)
+    assert RLO not in label.text() and "\\u202e" in label.text()  # the link as shown
+    prompts.confirm_answer = False
+    label.linkActivated.emit(url)  # the person clicks the link
+    [asked] = prompts.confirmed
+    assert RLO not in asked
+    assert "https://example.com/report\\u202efdp.exe" in asked
+    assert "it may not be the address it seems" in asked
+    assert prompts.opened_urls == []  # they said no
+
+
+def test_notifications_and_the_list_show_a_spoofed_title_as_plain_text(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
+    monkeypatch.setattr(QSystemTrayIcon, "showMessage", lambda self, title, text, *a: shown.append((title, text)))
+    monkeypatch.setattr(QSystemTrayIcon, "show", lambda self: None)
+    sender = make_desk("alpha", f"<b>Boss</b>{RLO}")
+    pid = sender.new(f"Pay <a href='x'>now</a> {RLO}gpj.exe", "Goal").id
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    desk = make_desk(RECEIVER)
+    desk.settings.watched_folders = [str(downloads)]
+    window = make_window(desk, watch=True, watcher_options=FAST)
+    qtbot.waitUntil(lambda: window.bridge is not None)
+    sender.pack(pid, downloads / "h.taskpack")
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    settle(qtbot, window)
+    [(title, text)] = shown
+    assert "<" not in text and RLO not in text
+    assert "Pay &lt;a href='x'&gt;now&lt;/a&gt; \\u202egpj.exe — from &lt;b&gt;Boss&lt;/b&gt;\\u202e@alpha" in text
+    proxy = window.proxy
+    row = [proxy.index(0, c).data() for c in range(3)]
+    assert row[0] == "Handoff: Pay <a href='x'>now</a> \\u202egpj.exe"
+    assert row[2] == "<b>Boss</b>\\u202e@alpha"
