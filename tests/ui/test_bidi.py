@@ -47,6 +47,7 @@ def test_notifications_and_the_list_show_a_spoofed_title_as_plain_text(
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     settle(qtbot, window)
     [(title, text)] = shown
+    assert title == "A pack arrived"
     assert "<" not in text and RLO not in text
     assert "Pay &lt;a href='x'&gt;now&lt;/a&gt; \\u202egpj.exe — from &lt;b&gt;Boss&lt;/b&gt;\\u202e@alpha" in text
     proxy = window.proxy
