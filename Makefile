@@ -20,6 +20,7 @@ $(STAMP_TEST): pyproject.toml | $(PY)
 	touch $@ $(STAMP_RUN)
 
 run: $(STAMP_RUN)
+	@$(PY) packaging/check_gui_libs.py
 	$(VENV)/bin/taskpack-desk
 
 test: $(STAMP_TEST)
