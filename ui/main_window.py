@@ -6,20 +6,17 @@ arrive by drag and drop, File → Open, the command line, a second launch, or th
 watcher; each is reviewed before anything is stored, and lands only when the person
 says so. Every slow action runs through `JobRunner`; errors are one sentence in the
 banner at the top of the right side. When Settings say so, the window also serves its
-desk over A2A (`A2AEndpoint`), started and stopped off the GUI thread; the status bar
+desk over A2A (`app.a2a.endpoint.A2AEndpoint`), started and stopped off the GUI thread; the status bar
 says whether it is serving.
 """
 
 from __future__ import annotations
 
-import errno
 import functools
 import html
 import logging
 import os
-import socket
 import sqlite3
-import threading
 import time
 from importlib import resources
 from pathlib import Path
@@ -53,6 +50,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from taskpack.app.a2a.endpoint import A2AEndpoint, EndpointState, start_failure
 from taskpack.app.desk import Desk, utc_now
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.app.watcher import FoundPack
@@ -140,55 +138,15 @@ def not_packs_sentence(paths: list[Path]) -> str:
               "nothing was opened from them.").format(names=", ".join(names[:3]) + (" …" if len(names) > 3 else ""))  # fmt: skip
 
 
-class A2AEndpoint:
-    """This desk's A2A server as the window last asked for it.
-
-    `apply` blocks while uvicorn starts or stops (100–200 ms, more on the first start,
-    which imports the server): the window calls it on a worker thread, one call at a
-    time, and once more when it closes. The lock keeps that last call after any other.
-    """
-
-    def __init__(self, desk: Desk) -> None:
-        self.desk = desk
-        self.server: Any = None  # an A2AServer while serving
-        self.config: tuple[str, int] | None = None
-        self._lock = threading.Lock()
-
-    def apply(self, want: tuple[str, int] | None) -> str | None:
-        """Serve on `want` (host, port), or stop when it is None; the URL served, or None.
-
-        Raises what `A2AServer.start` raises: OSError when the port is taken or the
-        host is not an address of this machine.
-        """
-        with self._lock:
-            if self.server is not None and (want != self.config or not self.server.running):
-                server, self.server, self.config = self.server, None, None
-                server.stop()
-            if want is None:
-                return None
-            if self.server is None:
-                from taskpack.app.a2a.server import A2AServer
-
-                server = A2AServer(self.desk, *want)
-                try:
-                    server.start()
-                except BaseException:
-                    server.stop()  # whatever it opened before failing
-                    raise
-                self.server, self.config = server, want
-            return str(self.server.url)
-
-
 def a2a_failure(exc: BaseException, host: str, port: int) -> str:
     """Why the endpoint did not start, as one sentence for the status bar."""
-    # the errno, or on Windows the WSA code (WSAEADDRINUSE, WSAEADDRNOTAVAIL, WSAEACCES)
-    codes = {getattr(exc, "errno", None), getattr(exc, "winerror", None)}
-    if isinstance(exc, OSError) and codes & {errno.EADDRINUSE, 10048}:
+    why = start_failure(exc)
+    if why == "in-use":
         return tr("Port {port} on {host} is already in use (another desk, or “taskpack serve”?). "
                   "Choose another port in Settings.").format(port=port, host=host)  # fmt: skip
-    if isinstance(exc, socket.gaierror) or (isinstance(exc, OSError) and codes & {errno.EADDRNOTAVAIL, 10049}):
+    if why == "no-such-address":
         return tr("{host} is not an address of this machine. Check the host in Settings.").format(host=host)
-    if isinstance(exc, PermissionError) or (isinstance(exc, OSError) and codes & {errno.EACCES, 10013}):
+    if why == "not-permitted":
         return tr("This desk may not listen on port {port}. Choose a port above 1024 in Settings.").format(port=port)
     return tr("The endpoint did not start: {why}").format(why=sentence(exc))
 
@@ -236,9 +194,7 @@ class MainWindow(QMainWindow):
         self.a2a = A2AEndpoint(desk)
         self._a2a_busy = False
         self._a2a_again = False
-        #: ("off" | "starting" | "stopping" | "serving" | "failed", url, error, (host, port))
-        self._a2a_state: tuple[str, str | None, BaseException | None, tuple[str, int] | None] = (
-            "off", None, None, None)  # fmt: skip
+        self._a2a_state = EndpointState()
         self._build()
         self.a2a_label = QLabel()
         self.statusBar().addPermanentWidget(self.a2a_label)
@@ -1142,12 +1098,12 @@ class MainWindow(QMainWindow):
             return
         want = a2a_wanted(self.desk.settings)
         if want is None and self.a2a.server is None:
-            self._a2a_state = ("off", None, None, None)
+            self._a2a_state = EndpointState()
             self._update_a2a()
             return
         self._a2a_busy = True
         self._a2a_again = False
-        self._a2a_state = ("starting" if want else "stopping", None, None, want)
+        self._a2a_state = EndpointState("starting" if want else "stopping", want=want)
         self._update_a2a()
         endpoint = self.a2a
 
@@ -1169,21 +1125,22 @@ class MainWindow(QMainWindow):
             self.apply_a2a()  # the latest settings win
             return
         if exc is not None and want is not None:
-            self._a2a_state = ("failed", None, exc, want)
+            self._a2a_state = EndpointState("failed", error=exc, want=want)
             self.error(a2a_failure(exc, *want))
         elif url:
-            self._a2a_state = ("serving", url, None, want)
+            self._a2a_state = EndpointState("serving", url=url, want=want)
         else:
-            self._a2a_state = ("off", None, None, None)
+            self._a2a_state = EndpointState()
         self._update_a2a()
 
     def _a2a_error(self, message: str) -> None:
         self._a2a_busy = False
-        self._a2a_state = ("failed", None, RuntimeError(message), a2a_wanted(self.desk.settings))
+        self._a2a_state = EndpointState("failed", error=RuntimeError(message), want=a2a_wanted(self.desk.settings))
         self._update_a2a()
 
     def _update_a2a(self) -> None:
-        kind, url, exc, want = self._a2a_state
+        state = self._a2a_state
+        kind, url, exc, want = state.kind, state.url, state.error, state.want
         if kind == "serving":
             text = tr("A2A: serving {url}").format(url=url)
         elif kind == "starting":
@@ -1220,7 +1177,7 @@ class MainWindow(QMainWindow):
                 self.start_watcher()
             else:
                 self.stop_watcher()
-        if a2a_wanted(self.desk.settings) != serving_before or self._a2a_state[0] == "failed":
+        if a2a_wanted(self.desk.settings) != serving_before or self._a2a_state.kind == "failed":
             self.apply_a2a()  # a failed start is tried again when Settings are saved
         if not os.environ.get(ACTOR_ENV, "").strip():
             self.desk.actor = actor_name(self.desk.settings)  # your name applies now
