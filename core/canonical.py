@@ -59,6 +59,21 @@ def _js_number(value: float) -> str:
     return sign + text
 
 
+#: strings longer than this are escaped a slice at a time: one regex pass over a 10 MB note
+#: holds the GIL for a fifth of a second, and a window's GUI thread waits on it
+_SLICE = 1 << 16
+
+
+def _encode_basestring(text: str) -> str:
+    """`py_encode_basestring`, in slices for long text (escaping is per character, so the
+    escaped slices joined are the escaped whole)."""
+    encode: Callable[[str], str] = json.encoder.py_encode_basestring
+    if len(text) <= _SLICE:
+        return encode(text)
+    parts = [encode(text[i : i + _SLICE])[1:-1] for i in range(0, len(text), _SLICE)]
+    return '"' + "".join(parts) + '"'
+
+
 class _Encoder(json.JSONEncoder):
     """`json.dumps(indent=2, ensure_ascii=False)` with JavaScript's number text."""
 
@@ -66,13 +81,21 @@ class _Encoder(json.JSONEncoder):
         encoder: Any = json.encoder  # _make_iterencode: the stdlib's own pure-Python encoder
         make: Callable[..., Callable[[Any, int], Iterator[str]]] = encoder._make_iterencode
         return make(
-            {}, self.default, encoder.py_encode_basestring, self.indent, _js_number,
+            {}, self.default, _encode_basestring, self.indent, _js_number,
             self.key_separator, self.item_separator, self.sort_keys, self.skipkeys, _one_shot,
         )(o, 0)  # fmt: skip
 
 
 def _escape_lone_surrogates(text: str) -> str:
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    try:  # the common case, found by one fast C pass: no lone surrogate at all
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    return "".join(
+        _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text[i : i + _SLICE])
+        for i in range(0, len(text), _SLICE)
+    )
 
 
 def json_text(value: Any, *, indent_level: int = 0) -> str:
@@ -96,7 +119,7 @@ def json_bytes(value: Any) -> bytes:
 
 def json_string(text: str) -> str:
     """One JSON string literal (with quotes), escaped exactly as `json_text` would."""
-    return _escape_lone_surrogates(json.encoder.py_encode_basestring(text))
+    return _escape_lone_surrogates(_encode_basestring(text))
 
 
 # --- JSON reading (strict, bounded) ---------------------------------------------------

@@ -11,6 +11,9 @@ shipped sample packs, so the pictures show exactly what a person sees on first u
 * ``asks-form.png``      — the asks form: what / why / judged against / answer
 * ``export-menu.png``    — the Export menu (receipt or handoff, save / chat / email)
 * ``landing-review-zh_CN.png`` — the same review in Simplified Chinese
+* ``receipt-review.png`` — a receipt back on the sender's desk (``wei-laptop``): each
+                           question with its answer, who answered and when, what stays
+                           open — before "Merge answers into …"
 """
 
 from __future__ import annotations
@@ -129,8 +132,30 @@ def main() -> int:
         shot.save(str(out / "export-menu.png"))
         print((out / "export-menu.png").relative_to(HERE.parent))
 
+        # 5. a receipt coming home: Wei's desk asked, Zhang answered one of the two asks
+        wei = Desk(Path(tmp) / "wei", "wei-laptop", actor="Wei Chen", clock=lambda: next(ticks))
+        asked = wei.new("Choose the launch video cut", "Publish a 90 s cut of the launch video on Friday.")
+        wei.add_ask(asked.id, "Which cut goes out, A or B?", "A or B, and who chose it",
+                    why="Marketing needs one by Thursday.")  # fmt: skip
+        wei.add_ask(asked.id, "May we use the customer quote at 0:42?", "Yes or no, with the customer's consent")
+        handoff_out = Path(tmp) / "video.taskpack.json"
+        wei.pack(asked.id, handoff_out)
+        theirs = desk.land(handoff_out).id
+        desk.answer(theirs, "a1", "Cut B — chosen by Zhang Min with marketing; it is 88 s long.")
+        receipt_out = Path(tmp) / "video-receipt.taskpack.json"
+        desk.pack(theirs, receipt_out, kind="receipt", note="One answered; the quote needs the customer.")
         window.shutdown()
         window.close()
+        home_window = MainWindow(wei, watch=False)
+        home_window.resize(SIZE)
+        home_window.show()
+        spin(app, home_window)
+        home_window.open_files([receipt_out])
+        spin(app, home_window, 0.5)
+        save(home_window, out / "receipt-review.png")
+        home_window.shutdown()
+        home_window.close()
+        wei.close()
         desk.close()
     return 0
 

@@ -15,18 +15,18 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QDateTime,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
 from PySide6.QtGui import QBrush, QColor
-from taskpack.app.desk import utc_now
 from taskpack.core import lifecycle
-from taskpack.core.visible import visible
 
 from .i18n import tr
 from .ops import TAKE_ON_WHY, PassportRow
+from .widgets import one_line
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -113,13 +113,17 @@ def why_label(why: str) -> str:
 
 
 def short_time(stamp: str) -> str:
-    """'2026-08-16T03:11:04Z' → '03:11' today, '08-16' this year, else '2025-08-16' (UTC)."""
-    today = utc_now()
-    if stamp[:10] == today[:10]:
-        return stamp[11:16]
-    if stamp[:4] == today[:4]:
-        return stamp[5:10]
-    return stamp[:10]
+    """A store time ('2026-08-16T03:11:04Z', UTC) as this computer's local time, short:
+    '11:11' today, '08-16' this year, else '2025-08-16'."""
+    when = QDateTime.fromString(stamp, Qt.DateFormat.ISODate)
+    if not when.isValid():
+        return stamp[:10]
+    local, now = when.toLocalTime(), QDateTime.currentDateTime()
+    if local.date() == now.date():
+        return local.toString("HH:mm")
+    if local.date().year() == now.date().year():
+        return local.toString("MM-dd")
+    return local.toString("yyyy-MM-dd")
 
 
 class InboxModel(QAbstractTableModel):
@@ -222,8 +226,8 @@ class InboxModel(QAbstractTableModel):
                 kind = {"receipt": tr("Receipt"), "handoff": tr("Handoff")}.get(r.kind, tr("File"))
                 if r.sent:
                     kind = tr("Sent receipt") if r.kind == "receipt" else tr("Sent handoff")
-                return r.title.casefold() if sort else f"{kind}: {visible(r.title)}"
-            return r.title.casefold() if sort else visible(r.title)
+                return r.title[:200].casefold() if sort else f"{kind}: {one_line(r.title)}"
+            return r.title[:200].casefold() if sort else one_line(r.title)
         if col == self.STATE:
             if isinstance(r, Incoming):
                 if r.problem:
@@ -233,7 +237,7 @@ class InboxModel(QAbstractTableModel):
         if col == self.SENDER:
             if (isinstance(r, PassportRow) and r.came_from == "here") or (isinstance(r, Incoming) and r.sent):
                 return "" if sort else tr("you")
-            return r.sender.casefold() if sort else visible(r.sender)
+            return r.sender[:200].casefold() if sort else one_line(r.sender)
         if col == self.ASKS:
             return r.open_asks if sort else (str(r.open_asks) if r.open_asks else "")
         if col == self.UPDATED:
@@ -281,7 +285,7 @@ class InboxFilter(QSortFilterProxyModel):
         r: Row = model.data(model.index(source_row, 0, source_parent), ROW_ROLE)
         if r is None:
             return False
-        if self.search and self.search not in r.title.casefold():
+        if self.search and self.search not in r.title[:1000].casefold():
             return False
         if self.incoming_only and row_state(r) != INCOMING:
             return False

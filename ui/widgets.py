@@ -44,7 +44,7 @@ PAGE = 40
 #: the plain-text viewer shows long lines broken every this many characters, and fills
 #: itself this many lines per turn of the event loop
 VIEWER_LINE = 2000
-VIEWER_BATCH = 400
+VIEWER_BATCH = 100
 SHOW_ALL = "taskpack:show-all"
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"'«»“”]+", re.IGNORECASE)

@@ -294,3 +294,19 @@ def test_text_eligibility_accepts_a_character_split_across_chunks() -> None:
     for piece in (b"a", emoji[:1], emoji[1:3], emoji[3:], b"z"):
         test.feed(piece)
     assert test.finish() is True
+
+
+def test_long_strings_are_escaped_in_slices_exactly_as_in_one_pass() -> None:
+    import json as _json
+    import re as _re
+
+    from taskpack.core import canonical
+
+    step = canonical._SLICE
+    # escapes and lone surrogates right at the slice boundaries, and a long plain run
+    tricky = "a" * (step - 1) + '"\\\n\ud800' + "é报" * step + "\udfff\t" + "z" * (3 * step)
+    for text in (tricky, "plain " * (step // 2), "x" * step, "x" * (step + 1)):
+        expected = _re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}",
+                           _json.dumps({"note": text}, ensure_ascii=False, indent=2))  # fmt: skip
+        assert canonical.json_text({"note": text}) == expected
+        assert canonical.json_string(text) == expected[len('{\n  "note": ') : -len("\n}")]
