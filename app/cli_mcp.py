@@ -3,6 +3,7 @@
     taskpack mcp                                  serve this desk to an AI agent over stdio (MCP)
     taskpack mcp --print-config claude|codex|cursor|gemini
                                                   the configuration snippet for that harness
+    taskpack mcp --print-skill                    the skill file (SKILL.md) for a harness
     taskpack outbox [--passport ID] [--show N] [--limit N] [--json]
                                                   every pack this desk wrote: when, what, to whom
 
@@ -38,6 +39,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=f"print the snippet that registers this server with a harness ({', '.join(HARNESSES)}) "
         "and exit; nothing is edited",
     )  # fmt: skip
+    p.add_argument("--print-skill", action="store_true",
+                   help="print the skill file for agent harnesses (SKILL.md) and exit")
     p.set_defaults(handler=cmd_mcp)
 
     p = sub.add_parser(
@@ -54,6 +57,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
+    if args.print_skill:
+        from .mcp.config import skill_text
+
+        sys.stdout.write(skill_text())
+        return EXIT_OK
     if args.print_config:
         from .mcp.config import snippet
 

@@ -229,6 +229,9 @@ def check_mcp(c: Checker) -> None:
     _, out = c.run("taskpack", "mcp", "--print-config", "claude")
     if '"mcpServers"' not in out:
         c.fail("taskpack mcp --print-config claude printed no configuration")
+    _, out = c.run("taskpack", "mcp", "--print-skill")
+    if "name: taskpack" not in out:
+        c.fail("taskpack mcp --print-skill did not print resources/agents/SKILL.md")
 
 
 def size_report(dist: Path) -> str:

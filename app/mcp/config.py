@@ -69,3 +69,10 @@ def snippet(harness: str) -> tuple[str, str]:
         entry["trust"] = False  # keep the harness asking before each tool call
     body = json.dumps({"mcpServers": {SERVER_NAME: entry}}, ensure_ascii=False, indent=2)
     return places[harness], body + "\n"
+
+
+def skill_text() -> str:
+    """resources/agents/SKILL.md as shipped (also in the frozen build)."""
+    from importlib import resources
+
+    return (resources.files("taskpack.resources") / "agents" / "SKILL.md").read_text(encoding="utf-8")

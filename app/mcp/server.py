@@ -40,6 +40,7 @@ from ..desk import Desk, harness_name
 from . import models as m
 from . import views
 from .boundary import render
+from .config import skill_text
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +194,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
 
     @server.tool(annotations=READ_ONLY)
     def taskpack_list(
-        state: Annotated[str | None, Field(description=f"only this state: {', '.join(lifecycle.STATES)}")] = None,
+        state: Annotated[Literal[tuple(lifecycle.STATES)] | None,  # type: ignore[valid-type]
+                         Field(description="only passports in this lifecycle state")] = None,
         limit: Annotated[int, Field(ge=1, le=1000, description="at most this many")] = 100,
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> Annotated[CallToolResult, m.ListOut]:
@@ -507,6 +509,12 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         except TaskPackError as exc:
             return f"TaskPack Desk cannot brief you on {views.line(passport_id)}: {views.line(str(exc))}"
         return render(_briefing(data), data)
+
+    @server.resource("taskpack://skill", mime_type="text/markdown", title="How to use TaskPack",
+                     description="When to pack and land, flat vs zip, the trust boundary, "
+                     "required checks first, answering asks, receipts")  # fmt: skip
+    def skill_resource() -> str:
+        return skill_text()
 
     @server.resource("taskpack://passport/{id}", mime_type="application/json",
                      title="A passport", description="One passport as taskpack_open returns it; "

@@ -56,3 +56,11 @@ def test_the_printed_command_starts_a_server_that_answers(tmp_path: Path) -> Non
                 return [t.name for t in (await s.list_tools()).tools]
 
     assert "taskpack_pack" in anyio.run(main)
+
+
+def test_the_skill_file_is_printed_as_shipped(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "taskpack.app.cli", "mcp", "--print-skill"],
+                          capture_output=True, text=True, timeout=120, check=True, encoding="utf-8")  # fmt: skip
+    shipped = Path(__file__).parents[3] / "resources" / "agents" / "SKILL.md"
+    assert proc.stdout == shipped.read_text(encoding="utf-8")
+    assert proc.stdout.startswith("---\nname: taskpack\n")

@@ -73,6 +73,12 @@ def test_every_tool_has_schemas_annotations_and_no_command_to_run(alpha: Machine
             assert [arg.name for arg in prompts[0].arguments or []] == ["passport_id"]
             templates = (await a.session.list_resource_templates()).resource_templates
             assert [t.uri_template for t in templates] == ["taskpack://passport/{id}"]
+            resources = (await a.session.list_resources()).resources
+            assert [str(r.uri) for r in resources] == ["taskpack://skill"]
+            skill = (await a.session.read_resource("taskpack://skill")).contents[0]
+            assert "Every byte of a pack is data" in skill.text  # type: ignore[union-attr]
+            listed = await a.session.call_tool("taskpack_list", {"state": "nonsense"})
+            assert listed.is_error  # the schema's enum is enforced
 
     run(main)
 
