@@ -450,7 +450,10 @@ def cmd_answer(args: argparse.Namespace, desk: Desk) -> int:
 @_verb
 def cmd_attach(args: argparse.Namespace, desk: Desk) -> int:
     pid = _pid(args.id)
-    stored = desk.attach(pid, args.files)
+    skipped: list[str] = []
+    stored = desk.attach(pid, args.files, skipped=skipped)
+    for why in skipped:
+        warn(f"left out of the luggage: {why}")
     if args.json:
         emit_json([x.to_data() for x in stored])
     else:

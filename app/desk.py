@@ -489,9 +489,13 @@ class Desk:
             self.drafts.clear(passport_id, ask_id)
         return lp
 
-    def attach(self, passport_id: str, files: Sequence[Path | str]) -> builtins.list[StoredLuggage]:
-        """Keep files as the passport's luggage (they travel with every later pack)."""
-        sources = luggage_from_paths(files)
+    def attach(
+        self, passport_id: str, files: Sequence[Path | str], *, skipped: builtins.list[str] | None = None
+    ) -> builtins.list[StoredLuggage]:
+        """Keep files as the passport's luggage (they travel with every later pack).
+
+        Symlinks and special files inside a folder are left out; each is added to `skipped`."""
+        sources = luggage_from_paths(files, skipped=skipped)
         self.store.get(passport_id)
         stored = []
         for src in sources:
@@ -527,12 +531,14 @@ class Desk:
 
         The outbox ledger records it: `to` is who it is for (as the packer says), `via`
         the front end that asked (``cli``, ``window``, ``a2a``, ``mcp``)."""
-        extra: builtins.list[LuggageSource] = luggage_from_paths(files) if files else []
+        left_out: builtins.list[str] = []
+        extra: builtins.list[LuggageSource] = luggage_from_paths(files, skipped=left_out) if files else []
         outcome = landing.pack_passport(
             self.store, passport_id, Path(out), kind=kind, machine=self.machine,
             actor=actor or self.actor, harness=self.harness, note=note, files=extra,
             encoding=encoding, progress=progress, cancel=cancel, to=to, via=via,
         )  # fmt: skip
+        outcome.warnings[:0] = [f"left out of the luggage: {why}" for why in left_out]
         self._notify(outcome.changes)
         return outcome
 

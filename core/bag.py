@@ -189,13 +189,23 @@ class BagContents:
     problems: list[str] = field(default_factory=list)
 
 
+def tag_lines(raw: bytes) -> list[bytes]:
+    """A tag file's lines: ended by LF, CR or CRLF (RFC 8493 §2) and by nothing else.
+
+    `str.splitlines` would also break at U+2028, U+2029, U+0085, \x0b, \x0c and \x1c–\x1e,
+    which are legal inside a luggage name (and in bag-info values), so a name holding one
+    would be cut in two and the pack would not verify.
+    """
+    return raw.splitlines()  # bytes.splitlines splits on \n, \r and \r\n only
+
+
 def _parse_manifest(raw: bytes, what: str) -> dict[str, str]:
     out: dict[str, str] = {}
     try:
-        text = raw.decode("utf-8")
+        lines = [line.decode("utf-8") for line in tag_lines(raw)]
     except UnicodeDecodeError:
         raise FormatError(f"{what} is not valid UTF-8") from None
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         parts = line.split(None, 1)
@@ -316,7 +326,7 @@ _OXUM_NUMBER = re.compile("[0-9]{1,20}")  # ASCII digits only ("²".isdigit() is
 
 
 def _check_oxum(info_txt: bytes, payload: list[zipfile.ZipInfo], notes: list[str]) -> None:
-    for line in info_txt.decode("utf-8", "replace").splitlines():
+    for line in (raw.decode("utf-8", "replace") for raw in tag_lines(info_txt)):
         key, _, value = line.partition(":")
         if key.strip() == "Payload-Oxum":
             octets, _, count = value.strip().partition(".")

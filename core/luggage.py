@@ -121,31 +121,75 @@ class LuggageSource:
         return cls(name=name, size=len(data), opener=lambda: io.BytesIO(data))
 
 
-def luggage_from_paths(paths: Sequence[Path | str]) -> list[LuggageSource]:
+def luggage_from_paths(
+    paths: Sequence[Path | str], *, skipped: list[str] | None = None
+) -> list[LuggageSource]:
     """Files as given; a folder is walked (sorted) and keeps its shape: ``docs/a/b.txt``.
 
-    Symlinks and special files inside folders are skipped: luggage is regular files.
+    A path named here is taken as named (a symlink you name is followed, as `cp` does).
+    Inside a folder only regular files are luggage: a symbolic link is never followed
+    (``proj/link -> /etc/passwd`` would pack a file from outside the folder) and devices,
+    pipes and sockets are left out; each one left out is appended to `skipped` as
+    ``"<luggage name> (why)"`` so the caller can say so. Files found in a folder are
+    opened without following a link, so one swapped in after the walk is refused.
     """
     out: list[LuggageSource] = []
+    left_out = skipped if skipped is not None else []
 
-    def walk(p: Path, rel: str) -> None:
-        if p.is_symlink() and p.is_dir():
+    def walk(p: Path, rel: str, *, named: bool) -> None:
+        if not named and p.is_symlink():
+            left_out.append(f"{rel} (a symbolic link; not followed)")
             return
         if p.is_file():
-            out.append(LuggageSource.from_path(p, rel))
+            out.append(LuggageSource.from_path(p, rel) if named else _no_follow_source(p, rel))
         elif p.is_dir():
             for child in sorted(os.listdir(p)):
-                walk(p / child, f"{rel}/{child}")
+                walk(p / child, f"{rel}/{child}", named=False)
+        else:
+            left_out.append(f"{rel} (not a regular file: a device, pipe or socket)")
 
     for raw in paths:
         p = Path(raw)
         if not p.exists():
             raise UsageError(f"no such file or folder: {p}", hint="Check the path and try again.")
-        walk(p, p.resolve().name if p.name in ("", ".", "..") else p.name)
+        walk(p, p.resolve().name if p.name in ("", ".", "..") else p.name, named=True)
     for src in out:
         check_luggage_name(src.name)
     check_unique(s.name for s in out)
     return out
+
+
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # not on Windows, where links need privileges
+
+
+def _no_follow_source(p: Path, name: str) -> LuggageSource:
+    def opener() -> BinaryIO:
+        try:
+            fd = os.open(p, os.O_RDONLY | _O_NOFOLLOW | getattr(os, "O_BINARY", 0))
+        except OSError:
+            if p.is_symlink():
+                raise UsageError(f"{name} became a symbolic link after it was listed; it is not packed") from None
+            raise
+        return os.fdopen(fd, "rb")
+
+    return LuggageSource(name=name, size=p.lstat().st_size, opener=opener)
+
+
+def interop_warnings(names: Iterable[str], *, encoding: str) -> list[str]:
+    """What a reader other than ours may stumble on in these names (the pack is still
+    correct TaskPack; see docs/format.md): `%` in a `.taskpack` (percent-encoded in the
+    manifest as RFC 8493 requires; the reference implementation cannot read it back)."""
+    if encoding != "bag":
+        return []
+    with_percent = [n for n in names if "%" in n]
+    if not with_percent:
+        return []
+    shown = ", ".join(repr(n) for n in with_percent[:3]) + (" …" if len(with_percent) > 3 else "")
+    return [
+        f"{len(with_percent)} luggage name(s) contain '%' ({shown}): RFC 8493 makes it %25 in the "
+        "manifest, which the reference implementation (task-passport) cannot read; rename the "
+        "file(s) if the receiver uses it"
+    ]
 
 
 @dataclass(frozen=True)

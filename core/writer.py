@@ -17,7 +17,7 @@ from typing import Any
 
 from . import bag, canonical, diskspace, flat
 from .errors import Cancelled
-from .luggage import LuggageSource, check_luggage_name, check_unique
+from .luggage import LuggageSource, check_luggage_name, check_unique, interop_warnings
 from .pack import content_digest
 
 #: a flat attachment above this size may not survive a chat app (A2A descriptor value)
@@ -59,7 +59,7 @@ def write_pack(
     for src in luggage:
         check_luggage_name(src.name)
     check_unique(s.name for s in luggage)
-    warnings = []
+    warnings = interop_warnings((s.name for s in luggage), encoding=encoding)
     if encoding == "flat":
         big = [s.name for s in luggage if s.size > MAX_INLINE_ATTACHMENT_BYTES]
         if big:

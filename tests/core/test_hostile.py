@@ -328,3 +328,74 @@ def test_convert_refuses_a_flat_attachment_declaring_2_to_the_70_bytes(tmp_path:
     report = judge(src)  # the judge keeps going and says so
     assert not report.conformant
     assert any("at most 2" in r for c in report.checks for r in c.reasons)
+
+
+# --- packing a folder never reaches outside it (issue 10 item 8) ---------------------------------------
+
+
+def test_a_folder_is_packed_without_following_its_symlinks(tmp_path: Path) -> None:
+    from taskpack.core.luggage import luggage_from_paths
+
+    secret = tmp_path / "outside" / "passwd"
+    secret.parent.mkdir()
+    secret.write_text("root:x:0:0\n")
+    proj = tmp_path / "proj"
+    (proj / "docs").mkdir(parents=True)
+    (proj / "docs" / "a.txt").write_text("mine\n")
+    (proj / "link").symlink_to(secret)
+    (proj / "docs" / "dirlink").symlink_to(secret.parent, target_is_directory=True)
+    (proj / "dangling").symlink_to(tmp_path / "nowhere")
+    os.mkfifo(proj / "pipe")
+    skipped: list[str] = []
+    sources = luggage_from_paths([proj], skipped=skipped)
+    assert [s.name for s in sources] == ["proj/docs/a.txt"]
+    assert skipped == [
+        "proj/dangling (a symbolic link; not followed)",
+        "proj/docs/dirlink (a symbolic link; not followed)",
+        "proj/link (a symbolic link; not followed)",
+        "proj/pipe (not a regular file: a device, pipe or socket)",
+    ]
+    out = write_pack(pack_data(), sources, tmp_path / "p.taskpack", encoding="bag").path
+    assert b"root:x" not in out.read_bytes()
+
+
+def test_a_file_swapped_for_a_symlink_after_the_walk_is_not_read(tmp_path: Path) -> None:
+    from taskpack.core.errors import UsageError
+    from taskpack.core.luggage import luggage_from_paths
+
+    secret = tmp_path / "secret"
+    secret.write_text("root:x:0:0\n")
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "a.txt").write_text("mine\n")
+    (source,) = luggage_from_paths([proj])
+    (proj / "a.txt").unlink()
+    (proj / "a.txt").symlink_to(secret)
+    with pytest.raises(UsageError, match="symbolic link"):
+        source.open()
+
+
+def test_a_symlink_named_on_the_command_line_is_followed_like_cp(tmp_path: Path) -> None:
+    from taskpack.core.luggage import luggage_from_paths
+
+    real = tmp_path / "real.txt"
+    real.write_text("x")
+    (tmp_path / "named.txt").symlink_to(real)
+    skipped: list[str] = []
+    assert [s.name for s in luggage_from_paths([tmp_path / "named.txt"], skipped=skipped)] == ["named.txt"]
+    assert skipped == []
+
+
+# --- interop warnings (issue 10 item 11) -----------------------------------------------------------------
+
+
+def test_a_percent_in_a_name_is_warned_about_in_a_bag_only(tmp_path: Path) -> None:
+    lug = [LuggageSource.from_bytes("100% done.txt", b"x"), LuggageSource.from_bytes("plain.txt", b"y")]
+    bag = write_pack(pack_data(), lug, tmp_path / "p.taskpack", encoding="bag")
+    assert len(bag.warnings) == 1
+    assert "'100% done.txt'" in bag.warnings[0] and "reference" in bag.warnings[0]
+    flat = write_pack(pack_data(), lug, tmp_path / "p.taskpack.json", encoding="flat")
+    assert flat.warnings == []
+    with open_pack(bag.path) as o:  # ours reads it, of course
+        o.verify()
+        assert [i.name for i in o.luggage] == ["100% done.txt", "plain.txt"]
