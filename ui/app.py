@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from . import i18n
+from . import i18n, style
 from .single_instance import InstanceServer, hand_off, server_name
 
 #: set by benchmarks/bench_gui_start.py: print when the window is shown, then quit
@@ -28,7 +28,7 @@ def make_application(argv: list[str]) -> QApplication:
     app.setApplicationName("TaskPack Desk")
     app.setOrganizationName("taskpack")
     app.setDesktopFileName("taskpack-desk")
-    app.setStyle("Fusion")
+    style.install(app)  # Fusion, with a focus ring a person can see
     app.aboutToQuit.connect(release_clipboard)
     return app
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import logging
 import os
 import sqlite3
@@ -22,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QMimeData, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -31,10 +32,12 @@ from PySide6.QtGui import (
     QDropEvent,
     QGuiApplication,
     QIcon,
+    QKeyEvent,
     QKeySequence,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QFrame,
@@ -43,6 +46,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QPushButton,
     QSplitter,
     QStackedWidget,
     QSystemTrayIcon,
@@ -60,7 +64,7 @@ from taskpack.core.identity import display_name, sender_label
 from taskpack.core.landing import LandingOutcome, MergeOutcome
 from taskpack.core.visible import visible
 
-from . import dialogs, i18n, ops
+from . import dialogs, i18n, ops, style
 from .export import Exporter
 from .i18n import tr, trn
 from .jobs import JobRunner, sentence
@@ -156,6 +160,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, desk: Desk, *, watch: bool = True, watcher_options: dict[str, Any] | None = None) -> None:
         super().__init__()
+        style.install()  # the focus ring (the application may have been made elsewhere)
         self.desk = desk
         self.setWindowTitle("TaskPack Desk")
         self.setWindowIcon(icon())
@@ -195,9 +200,15 @@ class MainWindow(QMainWindow):
         self._a2a_busy = False
         self._a2a_again = False
         self._a2a_state = EndpointState()
+        self._tab_timer = QTimer(self)
+        self._tab_timer.setSingleShot(True)
+        self._tab_timer.setInterval(0)
+        self._tab_timer.timeout.connect(self._order_tabs)
         self._build()
         self.a2a_label = QLabel()
         self.statusBar().addPermanentWidget(self.a2a_label)
+        self.summary_label = QLabel()  # a widget, not a message: hovering a menu does not erase it
+        self.statusBar().addWidget(self.summary_label, 1)
         self._update_a2a()
         self._desk_changed.connect(self._on_desk_changed, Qt.ConnectionType.QueuedConnection)
         self._unsubscribe = desk.subscribe(lambda pid, event: self._desk_changed.emit(pid, event))
@@ -222,6 +233,7 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         lay.addWidget(self.banner)
         self.stack = QStackedWidget()
+        self.stack.currentChanged.connect(self.schedule_tab_order)
         lay.addWidget(self.stack, 1)
         self.welcome = self._build_welcome()
         self.review_view = ReviewView()
@@ -252,7 +264,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
-        splitter.setSizes([580, 700])
+        splitter.setSizes([400, 780])  # scaled to the window: the right side gets two thirds
         self.setCentralWidget(splitter)
         self.statusBar()
 
@@ -261,7 +273,7 @@ class MainWindow(QMainWindow):
         bar.clear()
         file_menu = bar.addMenu(tr("&File"))
         self.open_action = self._action(file_menu, tr("&Open packs…"), self.open_dialog, QKeySequence.StandardKey.Open)
-        self._action(file_menu, tr("Open the &sample packs"), self.open_samples)
+        self._action(file_menu, tr("Open the sa&mple packs"), self.open_samples)
         self._action(file_menu, tr("&New passport…"), self.new_passport, QKeySequence.StandardKey.New)
         file_menu.addSeparator()
         self._action(file_menu, tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
@@ -306,6 +318,9 @@ class MainWindow(QMainWindow):
         self.sender_box.addItem(tr("Anyone"), "")
         self.sender_box.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(sender=self.sender_box.currentData() or ""))
+        for combo in (self.state_box, self.sender_box):  # narrow windows: the list may shrink
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(8)
         filters.addWidget(self.state_box, 1)
         filters.addWidget(self.sender_box, 1)
         lay.addLayout(filters)
@@ -508,7 +523,11 @@ class MainWindow(QMainWindow):
         text = trn("%n passports", passports) + ", " + trn("%n incoming", incoming)
         if self.bridge is not None:
             text += " · " + trn("watching %n folders", len(self.bridge.watcher.folders))
-        self.statusBar().showMessage(text)
+        self.summary_label.setText(text)
+
+    def status_summary(self) -> str:
+        """The summary at the left of the status bar (hidden while a message shows)."""
+        return str(self.summary_label.text())
 
     def clear_filters(self) -> None:
         self.search.clear()
@@ -568,6 +587,7 @@ class MainWindow(QMainWindow):
             path = Path(key[5:])
             if path in self._reviews:
                 self.review_view.show_review(self._reviews[path])
+                self.schedule_tab_order()
                 self.stack.setCurrentWidget(self.review_view)
             else:
                 self._review(path, show=True)
@@ -627,6 +647,7 @@ class MainWindow(QMainWindow):
                                sent=rv.written_here)  # fmt: skip
             if self._current == "file:" + str(path):
                 self.review_view.show_review(reviewed)
+                self.schedule_tab_order()
                 self.stack.setCurrentWidget(self.review_view)
 
         def failed(message: str) -> None:
@@ -649,6 +670,7 @@ class MainWindow(QMainWindow):
             reviewed.failed_checks = failed
             if self._current_path() == path:
                 self.review_view.show_review(reviewed)
+                self.schedule_tab_order()
 
         self.jobs.run(lambda p, c: ops.judge(path, p, c), title=tr("Judging {name}…").format(name=path.name),
                       on_done=done, on_error=self.error)  # fmt: skip
@@ -828,6 +850,7 @@ class MainWindow(QMainWindow):
             scroll = view.scroll_positions() if self._wanted_tab is None else None
             current_tab = view.tabs.currentIndex()
             view.show_detail(detail, answered=answered, note=merged_note)
+            self.schedule_tab_order()
             view.tabs.setCurrentIndex(current_tab if self._wanted_tab is None else self._wanted_tab)
             if scroll is not None:
                 view.restore_scroll_positions(scroll)
@@ -1284,6 +1307,52 @@ class MainWindow(QMainWindow):
                       on_error=lambda why: self.error(tr("No pack could be opened from the pasted text: {why}")
                                                       .format(why=why)))  # fmt: skip
 
+    # -- keyboard ------------------------------------------------------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter does what the page's default button does (Land, Merge, Take this on)."""
+        plain_key = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain_key:
+            target = self.default_button()
+            if target is not None:
+                target.click()
+                return
+        super().keyPressEvent(event)
+
+    def default_button(self) -> QPushButton | None:
+        """The visible, enabled default button of what the right side shows, if any."""
+        page = self.stack.currentWidget()
+        for b in page.findChildren(QPushButton) if page is not None else []:
+            if b.isDefault() and b.isVisible() and b.isEnabled():
+                return b
+        return None
+
+    def schedule_tab_order(self, *_args: object) -> None:
+        self._tab_timer.start()
+
+    def _order_tabs(self) -> None:
+        """Tab goes through the window as it reads: the list side top to bottom, then the
+        right side top to bottom, left to right within a line (widgets built later, like a
+        passport's buttons, would otherwise come last)."""
+        splitter = self.centralWidget()
+        if not isinstance(splitter, QSplitter) or splitter.count() < 2:
+            return
+        chain: list[QWidget] = []
+        for pane in (splitter.widget(0), splitter.widget(1)):
+            found = []
+            for w in pane.findChildren(QWidget):
+                if (w.focusPolicy() & Qt.FocusPolicy.TabFocus) != Qt.FocusPolicy.TabFocus or not w.isVisibleTo(self):
+                    continue
+                if w.focusProxy() is not None or not w.isEnabled():
+                    continue
+                if any(isinstance(a, QComboBox | QAbstractSpinBox) for a in _ancestors(w, pane)):
+                    continue  # the line edit inside a combo or spin box
+                top = w.mapTo(self, QPoint(0, 0))
+                found.append(((top.y() + w.height() // 2) // 12, top.x(), top.y(), w))
+            chain += [w for *_k, w in sorted(found, key=lambda k: k[:3])]
+        for a, b in itertools.pairwise(chain):
+            QWidget.setTabOrder(a, b)
+
     def changeEvent(self, event: QEvent) -> None:
         # the CLI or an agent may have changed the store from another process: coming back
         # to the window reads the list again (at most every few seconds)
@@ -1315,6 +1384,14 @@ class MainWindow(QMainWindow):
             log.exception("stopping the A2A endpoint")
         if self.tray is not None:
             self.tray.hide()
+
+
+def _ancestors(w: QWidget, stop: QWidget) -> list[QWidget]:
+    out, p = [], w.parentWidget()
+    while p is not None and p is not stop:
+        out.append(p)
+        p = p.parentWidget()
+    return out
 
 
 __all__ = ["MainWindow", "pack_paths", "sample_packs"]

@@ -14,7 +14,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QFrame,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
@@ -40,6 +39,7 @@ from .ops import Detail, is_sealed, sender_of, take_on_path
 from .review_view import check_widget, fact_widget, item_text, labels_text
 from .widgets import (
     Banner,
+    FlowLayout,
     LinkedText,
     QuotedBlock,
     Section,
@@ -118,7 +118,7 @@ class PassportView(QWidget):
         outer.setContentsMargins(12, 10, 12, 6)
         self.header = QVBoxLayout()
         outer.addLayout(self.header)
-        self.actions_bar = QHBoxLayout()
+        self.actions_bar = FlowLayout()  # wraps: the window stays usable at 800×600
         outer.addLayout(self.actions_bar)
         self.banner = Banner()
         outer.addWidget(self.banner)
@@ -224,9 +224,8 @@ class PassportView(QWidget):
             self.actions_bar.addWidget(b)
         if not detail.moves:
             self.actions_bar.addWidget(plain(tr("This task has ended; nothing moves it on."), muted=True))
-        self.actions_bar.addStretch(1)
         self._fill_export_menu(detail)
-        self.actions_bar.addWidget(self.export_button)
+        self.actions_bar.add_right(self.export_button)
         self.export_button.show()
 
     def _fill_export_menu(self, detail: Detail) -> None:

@@ -28,7 +28,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/widgets.py" line="118" />
+      <location filename="../../ui/widgets.py" line="120" />
       <source>%n characters</source>
       <translation>
         <numerusform>%n character</numerusform>
@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="537" />
+      <location filename="../../ui/main_window.py" line="567" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -52,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="537" />
+      <location filename="../../ui/main_window.py" line="567" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -60,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="703" />
+      <location filename="../../ui/main_window.py" line="740" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -92,7 +92,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="978" />
+      <location filename="../../ui/main_window.py" line="1018" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -100,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="539" />
+      <location filename="../../ui/main_window.py" line="569" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

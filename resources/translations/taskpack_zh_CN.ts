@@ -4,67 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="316" />
+      <location filename="../../ui/main_window.py" line="335" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="313" />
+      <location filename="../../ui/main_window.py" line="332" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="307" />
+      <location filename="../../ui/main_window.py" line="326" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="299" />
+      <location filename="../../ui/main_window.py" line="318" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="315" />
+      <location filename="../../ui/main_window.py" line="334" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="312" />
+      <location filename="../../ui/main_window.py" line="331" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="302" />
+      <location filename="../../ui/main_window.py" line="321" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="300" />
+      <location filename="../../ui/main_window.py" line="319" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="308" />
+      <location filename="../../ui/main_window.py" line="327" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="306" />
+      <location filename="../../ui/main_window.py" line="325" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="314" />
+      <location filename="../../ui/main_window.py" line="333" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="323" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="311" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -104,7 +104,7 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1007" />
+      <location filename="../../ui/main_window.py" line="1047" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -114,47 +114,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1090" />
+      <location filename="../../ui/main_window.py" line="1130" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1090" />
+      <location filename="../../ui/main_window.py" line="1130" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="912" />
+      <location filename="../../ui/main_window.py" line="952" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1177" />
+      <location filename="../../ui/main_window.py" line="1217" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1179" />
+      <location filename="../../ui/main_window.py" line="1219" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1171" />
+      <location filename="../../ui/main_window.py" line="1211" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1173" />
+      <location filename="../../ui/main_window.py" line="1213" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1175" />
+      <location filename="../../ui/main_window.py" line="1215" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1219" />
+      <location filename="../../ui/main_window.py" line="1259" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -164,32 +164,32 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1004" />
+      <location filename="../../ui/main_window.py" line="1044" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1000" />
+      <location filename="../../ui/main_window.py" line="1040" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1008" />
+      <location filename="../../ui/main_window.py" line="1048" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="996" />
+      <location filename="../../ui/main_window.py" line="1036" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="305" />
+      <location filename="../../ui/passport_view.py" line="304" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="307" />
+      <location filename="../../ui/passport_view.py" line="306" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -199,12 +199,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="306" />
+      <location filename="../../ui/passport_view.py" line="305" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="308" />
+      <location filename="../../ui/passport_view.py" line="307" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -225,17 +225,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="828" />
+      <location filename="../../ui/main_window.py" line="867" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="336" />
+      <location filename="../../ui/main_window.py" line="355" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="999" />
+      <location filename="../../ui/main_window.py" line="1039" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -280,8 +280,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="343" />
-      <location filename="../../ui/main_window.py" line="521" />
+      <location filename="../../ui/main_window.py" line="362" />
+      <location filename="../../ui/main_window.py" line="551" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -296,7 +296,7 @@
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="275" />
+      <location filename="../../ui/passport_view.py" line="274" />
       <location filename="../../ui/review_view.py" line="436" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -331,7 +331,7 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="669" />
+      <location filename="../../ui/main_window.py" line="705" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -341,17 +341,17 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="327" />
+      <location filename="../../ui/passport_view.py" line="326" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1004" />
+      <location filename="../../ui/main_window.py" line="1044" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="190" />
+      <location filename="../../ui/widgets.py" line="192" />
       <source>Close</source>
       <translation>关闭</translation>
     </message>
@@ -371,7 +371,7 @@
       <translation>一致：文件按原样通过 C0–C10 检查</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="340" />
+      <location filename="../../ui/widgets.py" line="342" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
@@ -386,13 +386,13 @@
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="326" />
-      <location filename="../../ui/widgets.py" line="341" />
+      <location filename="../../ui/widgets.py" line="328" />
+      <location filename="../../ui/widgets.py" line="343" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="188" />
+      <location filename="../../ui/widgets.py" line="190" />
       <source>Copy all</source>
       <translation>全部复制</translation>
     </message>
@@ -412,18 +412,18 @@
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="327" />
+      <location filename="../../ui/widgets.py" line="329" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="273" />
+      <location filename="../../ui/passport_view.py" line="272" />
       <location filename="../../ui/review_view.py" line="434" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="270" />
+      <location filename="../../ui/passport_view.py" line="269" />
       <location filename="../../ui/review_view.py" line="431" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -444,8 +444,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="945" />
-      <location filename="../../ui/main_window.py" line="963" />
+      <location filename="../../ui/main_window.py" line="985" />
+      <location filename="../../ui/main_window.py" line="1003" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -455,23 +455,23 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="748" />
+      <location filename="../../ui/main_window.py" line="787" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="361" />
+      <location filename="../../ui/widgets.py" line="363" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="319" />
+      <location filename="../../ui/passport_view.py" line="318" />
       <location filename="../../ui/review_view.py" line="393" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="438" />
+      <location filename="../../ui/main_window.py" line="460" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -481,7 +481,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="985" />
+      <location filename="../../ui/main_window.py" line="1025" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -501,17 +501,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="891" />
+      <location filename="../../ui/main_window.py" line="931" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="889" />
+      <location filename="../../ui/main_window.py" line="929" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="910" />
+      <location filename="../../ui/main_window.py" line="950" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -526,7 +526,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="909" />
+      <location filename="../../ui/main_window.py" line="949" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -546,12 +546,12 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1075" />
+      <location filename="../../ui/main_window.py" line="1115" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="301" />
+      <location filename="../../ui/passport_view.py" line="300" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -571,14 +571,14 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="359" />
+      <location filename="../../ui/passport_view.py" line="358" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1027" />
+      <location filename="../../ui/main_window.py" line="1067" />
+      <location filename="../../ui/passport_view.py" line="257" />
       <location filename="../../ui/passport_view.py" line="258" />
-      <location filename="../../ui/passport_view.py" line="259" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
@@ -600,12 +600,12 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="245" />
+      <location filename="../../ui/passport_view.py" line="244" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="350" />
+      <location filename="../../ui/main_window.py" line="372" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -635,7 +635,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1001" />
+      <location filename="../../ui/main_window.py" line="1041" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -646,24 +646,24 @@
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="950" />
-      <location filename="../../ui/main_window.py" line="968" />
+      <location filename="../../ui/main_window.py" line="990" />
+      <location filename="../../ui/main_window.py" line="1008" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="332" />
-      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/passport_view.py" line="331" />
+      <location filename="../../ui/passport_view.py" line="367" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="352" />
+      <location filename="../../ui/main_window.py" line="374" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="293" />
+      <location filename="../../ui/passport_view.py" line="292" />
       <location filename="../../ui/review_view.py" line="450" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -674,7 +674,7 @@
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="107" />
+      <location filename="../../ui/widgets.py" line="109" />
       <source>It contains hidden or direction-changing characters, shown as \uXXXX: it may not be the address it seems.</source>
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
@@ -696,7 +696,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="682" />
+      <location filename="../../ui/main_window.py" line="719" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -707,7 +707,7 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="699" />
+      <location filename="../../ui/main_window.py" line="736" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -717,7 +717,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="709" />
+      <location filename="../../ui/main_window.py" line="747" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -727,7 +727,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="276" />
+      <location filename="../../ui/passport_view.py" line="275" />
       <location filename="../../ui/review_view.py" line="437" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -739,12 +739,12 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="911" />
+      <location filename="../../ui/main_window.py" line="951" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1284" />
+      <location filename="../../ui/main_window.py" line="1324" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
@@ -774,12 +774,12 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="734" />
+      <location filename="../../ui/main_window.py" line="773" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="894" />
+      <location filename="../../ui/main_window.py" line="934" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -789,12 +789,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="890" />
+      <location filename="../../ui/main_window.py" line="930" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="893" />
+      <location filename="../../ui/main_window.py" line="933" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -804,8 +804,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1026" />
-      <location filename="../../ui/main_window.py" line="1036" />
+      <location filename="../../ui/main_window.py" line="1066" />
+      <location filename="../../ui/main_window.py" line="1076" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -815,19 +815,19 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="727" />
+      <location filename="../../ui/main_window.py" line="765" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1008" />
-      <location filename="../../ui/passport_view.py" line="386" />
+      <location filename="../../ui/main_window.py" line="1048" />
+      <location filename="../../ui/passport_view.py" line="385" />
       <location filename="../../ui/review_view.py" line="426" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="384" />
+      <location filename="../../ui/passport_view.py" line="383" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -842,17 +842,17 @@
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="392" />
+      <location filename="../../ui/passport_view.py" line="391" />
       <source>No luggage.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1310" />
+      <location filename="../../ui/main_window.py" line="1350" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="616" />
+      <location filename="../../ui/main_window.py" line="651" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -862,7 +862,7 @@
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="406" />
+      <location filename="../../ui/main_window.py" line="428" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -883,17 +883,17 @@
       <translation>确定</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="298" />
+      <location filename="../../ui/widgets.py" line="300" />
       <source>Open a link from the pack?</source>
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="309" />
+      <location filename="../../ui/main_window.py" line="328" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="447" />
+      <location filename="../../ui/main_window.py" line="469" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -903,22 +903,22 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
-      <source>Open the &amp;sample packs</source>
-      <translation>打开示例包(&amp;S)</translation>
+      <location filename="../../ui/main_window.py" line="320" />
+      <source>Open the sa&amp;mple packs</source>
+      <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="448" />
+      <location filename="../../ui/main_window.py" line="470" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="301" />
+      <location filename="../../ui/widgets.py" line="303" />
       <source>Open this address</source>
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1305" />
+      <location filename="../../ui/main_window.py" line="1345" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
@@ -948,7 +948,7 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="185" />
+      <location filename="../../ui/main_window.py" line="191" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -959,13 +959,13 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="95" />
-      <location filename="../../ui/main_window.py" line="996" />
+      <location filename="../../ui/main_window.py" line="1036" />
       <location filename="../../ui/review_view.py" line="205" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="302" />
+      <location filename="../../ui/passport_view.py" line="301" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -975,27 +975,27 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="480" />
+      <location filename="../../ui/main_window.py" line="502" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1308" />
+      <location filename="../../ui/main_window.py" line="1348" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="869" />
+      <location filename="../../ui/main_window.py" line="909" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="668" />
+      <location filename="../../ui/main_window.py" line="704" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="285" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1007,12 +1007,12 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="245" />
+      <location filename="../../ui/passport_view.py" line="244" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="945" />
+      <location filename="../../ui/main_window.py" line="985" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1025,7 +1025,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="963" />
+      <location filename="../../ui/main_window.py" line="1003" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1038,14 +1038,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="953" />
-      <location filename="../../ui/main_window.py" line="971" />
+      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/main_window.py" line="1011" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="952" />
-      <location filename="../../ui/main_window.py" line="970" />
+      <location filename="../../ui/main_window.py" line="992" />
+      <location filename="../../ui/main_window.py" line="1010" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1060,22 +1060,22 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="376" />
+      <location filename="../../ui/main_window.py" line="398" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="589" />
+      <location filename="../../ui/main_window.py" line="623" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/main_window.py" line="1042" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="319" />
+      <location filename="../../ui/passport_view.py" line="318" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1085,7 +1085,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="929" />
+      <location filename="../../ui/main_window.py" line="969" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1098,29 +1098,29 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="929" />
+      <location filename="../../ui/main_window.py" line="969" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="934" />
-      <location filename="../../ui/passport_view.py" line="355" />
+      <location filename="../../ui/main_window.py" line="974" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
       <location filename="../../ui/passport_view.py" line="363" />
+      <location filename="../../ui/passport_view.py" line="362" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="936" />
+      <location filename="../../ui/main_window.py" line="976" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="922" />
+      <location filename="../../ui/main_window.py" line="962" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1130,7 +1130,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="907" />
+      <location filename="../../ui/main_window.py" line="947" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1140,13 +1140,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果…</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="283" />
       <location filename="../../ui/passport_view.py" line="284" />
-      <location filename="../../ui/passport_view.py" line="285" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="919" />
+      <location filename="../../ui/main_window.py" line="959" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1161,7 +1161,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="395" />
+      <location filename="../../ui/passport_view.py" line="394" />
       <location filename="../../ui/review_view.py" line="465" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1193,7 +1193,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="828" />
+      <location filename="../../ui/main_window.py" line="867" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1213,7 +1213,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="984" />
+      <location filename="../../ui/main_window.py" line="1024" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1223,33 +1223,33 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="832" />
+      <location filename="../../ui/main_window.py" line="871" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1215" />
+      <location filename="../../ui/main_window.py" line="1255" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="831" />
+      <location filename="../../ui/main_window.py" line="870" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="977" />
-      <location filename="../../ui/main_window.py" line="986" />
+      <location filename="../../ui/main_window.py" line="1017" />
+      <location filename="../../ui/main_window.py" line="1026" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1005" />
+      <location filename="../../ui/main_window.py" line="1045" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="330" />
+      <location filename="../../ui/main_window.py" line="349" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1284,12 +1284,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1211" />
+      <location filename="../../ui/main_window.py" line="1251" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="138" />
+      <location filename="../../ui/widgets.py" line="140" />
       <source>Show all ({size})</source>
       <translation>显示全部（{size}）</translation>
     </message>
@@ -1305,7 +1305,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>显示 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="273" />
+      <location filename="../../ui/widgets.py" line="275" />
       <source>Show {n} more (of {total})</source>
       <translation>再显示 {n} 个（共 {total} 个）</translation>
     </message>
@@ -1330,7 +1330,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1144" />
+      <location filename="../../ui/main_window.py" line="1184" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1345,7 +1345,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1144" />
+      <location filename="../../ui/main_window.py" line="1184" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1355,7 +1355,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="379" />
+      <location filename="../../ui/main_window.py" line="401" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1365,12 +1365,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="900" />
+      <location filename="../../ui/main_window.py" line="940" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1219" />
+      <location filename="../../ui/main_window.py" line="1259" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1391,7 +1391,7 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="428" />
+      <location filename="../../ui/main_window.py" line="450" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1401,7 +1401,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1299" />
+      <location filename="../../ui/main_window.py" line="1339" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
@@ -1416,7 +1416,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="191" />
+      <location filename="../../ui/main_window.py" line="197" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1431,7 +1431,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1070" />
+      <location filename="../../ui/main_window.py" line="1110" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1441,7 +1441,7 @@ Store: {home}</source>
       <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="299" />
+      <location filename="../../ui/widgets.py" line="301" />
       <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
 
 {url}</source>
@@ -1450,7 +1450,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="723" />
+      <location filename="../../ui/main_window.py" line="761" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
@@ -1465,12 +1465,12 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="725" />
+      <location filename="../../ui/main_window.py" line="763" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="1043" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1480,7 +1480,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="294" />
+      <location filename="../../ui/passport_view.py" line="293" />
       <location filename="../../ui/review_view.py" line="451" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1491,7 +1491,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="265" />
+      <location filename="../../ui/passport_view.py" line="264" />
       <location filename="../../ui/review_view.py" line="310" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1507,12 +1507,12 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="158" />
+      <location filename="../../ui/widgets.py" line="160" />
       <source>The whole text</source>
       <translation>全文</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="937" />
+      <location filename="../../ui/main_window.py" line="977" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1522,7 +1522,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="190" />
+      <location filename="../../ui/main_window.py" line="196" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1542,7 +1542,7 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="701" />
+      <location filename="../../ui/main_window.py" line="738" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1557,7 +1557,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="721" />
+      <location filename="../../ui/main_window.py" line="759" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1567,7 +1567,7 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1027" />
+      <location filename="../../ui/main_window.py" line="1067" />
       <location filename="../../ui/models.py" line="189" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1583,12 +1583,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="404" />
+      <location filename="../../ui/main_window.py" line="426" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1006" />
+      <location filename="../../ui/main_window.py" line="1046" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1613,7 +1613,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="998" />
+      <location filename="../../ui/main_window.py" line="1038" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1623,24 +1623,24 @@ Store: {home}</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="347" />
+      <location filename="../../ui/passport_view.py" line="346" />
       <location filename="../../ui/review_view.py" line="407" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="394" />
+      <location filename="../../ui/main_window.py" line="416" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1000" />
+      <location filename="../../ui/main_window.py" line="1040" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="908" />
-      <location filename="../../ui/passport_view.py" line="275" />
+      <location filename="../../ui/main_window.py" line="948" />
+      <location filename="../../ui/passport_view.py" line="274" />
       <location filename="../../ui/review_view.py" line="435" />
       <source>What was done</source>
       <translation>做了什么</translation>
@@ -1651,8 +1651,8 @@ Store: {home}</source>
       <translation>时间</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="260" />
       <location filename="../../ui/passport_view.py" line="261" />
-      <location filename="../../ui/passport_view.py" line="262" />
       <location filename="../../ui/review_view.py" line="315" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -1669,12 +1669,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="997" />
+      <location filename="../../ui/main_window.py" line="1037" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="459" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1689,17 +1689,17 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="369" />
+      <location filename="../../ui/passport_view.py" line="368" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="333" />
+      <location filename="../../ui/passport_view.py" line="332" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="901" />
+      <location filename="../../ui/main_window.py" line="941" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1709,7 +1709,7 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="442" />
+      <location filename="../../ui/main_window.py" line="464" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1746,7 +1746,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="43" />
-      <location filename="../../ui/passport_view.py" line="471" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <location filename="../../ui/review_view.py" line="148" />
       <source>answered</source>
       <translation>已回答</translation>
@@ -1762,28 +1762,28 @@ Store: {home}</source>
       <translation>回答 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="451" />
+      <location filename="../../ui/passport_view.py" line="450" />
       <source>ask added</source>
       <translation>添加了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="272" />
+      <location filename="../../ui/passport_view.py" line="271" />
       <location filename="../../ui/review_view.py" line="433" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="471" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>by</source>
       <translation>由</translation>
     </message>
@@ -1808,12 +1808,12 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="471" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>check</source>
       <translation>检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="454" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <source>checked here</source>
       <translation>已在本机检查</translation>
     </message>
@@ -1823,22 +1823,22 @@ Store: {home}</source>
       <translation>核验过的工作等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="454" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <source>checkpoint</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="448" />
       <source>created</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="454" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
@@ -1860,7 +1860,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="401" />
+      <location filename="../../ui/main_window.py" line="423" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -1870,28 +1870,28 @@ Store: {home}</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="451" />
+      <location filename="../../ui/passport_view.py" line="450" />
       <source>fact added</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <source>file</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="56" />
-      <location filename="../../ui/passport_view.py" line="460" />
+      <location filename="../../ui/passport_view.py" line="459" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -1906,7 +1906,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="296" />
+      <location filename="../../ui/passport_view.py" line="295" />
       <location filename="../../ui/review_view.py" line="454" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -1922,38 +1922,38 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="448" />
       <source>landed</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="453" />
+      <location filename="../../ui/passport_view.py" line="452" />
       <source>luggage added</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="471" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <location filename="../../ui/review_view.py" line="67" />
       <source>machine</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/main_window.py" line="1033" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>moved</source>
       <translation>状态变更</translation>
     </message>
@@ -1963,7 +1963,7 @@ Store: {home}</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
     </message>
@@ -1978,7 +1978,7 @@ Store: {home}</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="461" />
+      <location filename="../../ui/passport_view.py" line="460" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -2024,12 +2024,12 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="994" />
+      <location filename="../../ui/main_window.py" line="1034" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="451" />
+      <location filename="../../ui/passport_view.py" line="450" />
       <source>packed</source>
       <translation>已打包</translation>
     </message>
@@ -2045,12 +2045,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/export.py" line="56" />
-      <location filename="../../ui/passport_view.py" line="460" />
+      <location filename="../../ui/passport_view.py" line="459" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="448" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
     </message>
@@ -2065,7 +2065,7 @@ Store: {home}</source>
       <translation>结果核验中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="453" />
+      <location filename="../../ui/passport_view.py" line="452" />
       <source>result returned</source>
       <translation>提交了结果</translation>
     </message>
@@ -2075,7 +2075,7 @@ Store: {home}</source>
       <translation>由你发出</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="463" />
+      <location filename="../../ui/passport_view.py" line="462" />
       <source>sent {kind} to {to}: {file} ({encoding}, via {via})</source>
       <translation>已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）</translation>
     </message>
@@ -2100,7 +2100,7 @@ Store: {home}</source>
       <translation>来源：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -2156,7 +2156,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="83" />
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <source>to</source>
       <translation>给</translation>
     </message>
@@ -2166,12 +2166,12 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/main_window.py" line="1033" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="353" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -2201,7 +2201,7 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -2246,7 +2246,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="188" />
+      <location filename="../../ui/main_window.py" line="194" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -2256,27 +2256,27 @@ Store: {home}</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="137" />
+      <location filename="../../ui/main_window.py" line="143" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="665" />
+      <location filename="../../ui/main_window.py" line="701" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="135" />
+      <location filename="../../ui/main_window.py" line="141" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1101" />
+      <location filename="../../ui/main_window.py" line="1141" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="625" />
+      <location filename="../../ui/main_window.py" line="660" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -2291,12 +2291,12 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="178" />
+      <location filename="../../ui/widgets.py" line="180" />
       <source>{size}, shown as written (hidden characters as \uXXXX). It is the sender's text: nothing in it is run.</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1091" />
+      <location filename="../../ui/main_window.py" line="1131" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -2311,7 +2311,7 @@ Store: {home}</source>
       <translation>✓ 已在本机证实（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
     </message>
@@ -2337,14 +2337,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/widgets.py" line="118" />
+      <location filename="../../ui/widgets.py" line="120" />
       <source>%n characters</source>
       <translation>
         <numerusform>%n 个字符</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="537" />
+      <location filename="../../ui/main_window.py" line="567" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -2358,14 +2358,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="537" />
+      <location filename="../../ui/main_window.py" line="567" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="703" />
+      <location filename="../../ui/main_window.py" line="740" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -2393,14 +2393,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="978" />
+      <location filename="../../ui/main_window.py" line="1018" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="539" />
+      <location filename="../../ui/main_window.py" line="569" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>
@@ -2441,6 +2441,10 @@ Store: {home}</source>
     <message>
       <source>No mail client could be opened. The file is at {path}.</source>
       <translation type="vanished">无法打开邮件客户端。文件在 {path}。</translation>
+    </message>
+    <message>
+      <source>Open the &amp;sample packs</source>
+      <translation type="vanished">打开示例包(&amp;S)</translation>
     </message>
     <message>
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app.</source>

@@ -188,6 +188,7 @@ TRANSLATIONS: dict[str, str] = {
     "Open a pack…": "打开一个包…",
     "Open packs": "打开包",
     "Open the &sample packs": "打开示例包(&S)",
+    "Open the sa&mple packs": "打开示例包(&M)",
     "Open the sample packs": "打开示例包",
     "Open this address": "打开这个地址",
     "Opened the pack found in the pasted text (line {line}). Nothing lands without you.": "已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。",

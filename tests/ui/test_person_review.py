@@ -290,7 +290,7 @@ def test_words_plurals_counts_no_empty_rows_no_jargon_local_times(tmp_path: Path
     window = make_window(desk)
     drop(window, pack)
     settle(qtbot, window)
-    assert window.statusBar().currentMessage() == "1 passport, 1 incoming"
+    assert window.status_summary() == "1 passport, 1 incoming"
     review = window.review_view
     text = review.visible_text()
     # two facts are not proven here (the sealed one and the never-verified one), of four

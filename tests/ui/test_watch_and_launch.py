@@ -26,7 +26,7 @@ def test_watched_folder_brings_packs_to_incoming_once(tmp_path: Path, qtbot: QtB
     desk.settings.watched_folders = [str(inbox)]
     window = make_window(desk, watch=True, watcher_options=FAST)
     qtbot.waitUntil(lambda: window.bridge is not None)
-    assert window.statusBar().currentMessage().endswith("watching 1 folder")
+    assert window.status_summary().endswith("watching 1 folder")
 
     body = made.read_bytes()
     part = inbox / "chat-download.taskpack.part"
