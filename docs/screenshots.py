@@ -69,6 +69,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         desk = Desk(home, "zhang-pc", actor="Zhang Min", clock=lambda: next(ticks))
+        desk.settings.actor = "Zhang Min"  # the name is known: no first-run question in the pictures
         handoff, chinese, _receipt = sample_packs()
         # some history on the desk: a task of one's own, and a pack landed earlier
         own = desk.new("Quarterly supplier review", "Send the Q3 supplier scores to purchasing.")
@@ -134,6 +135,7 @@ def main() -> int:
 
         # 5. a receipt coming home: Wei's desk asked, Zhang answered one of the two asks
         wei = Desk(Path(tmp) / "wei", "wei-laptop", actor="Wei Chen", clock=lambda: next(ticks))
+        wei.settings.actor = "Wei Chen"
         asked = wei.new("Choose the launch video cut", "Publish a 90 s cut of the launch video on Friday.")
         wei.add_ask(asked.id, "Which cut goes out, A or B?", "A or B, and who chose it",
                     why="Marketing needs one by Thursday.")  # fmt: skip

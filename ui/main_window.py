@@ -520,7 +520,8 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         passports = sum(1 for r in self.model.rows() if isinstance(r, PassportRow))
         incoming = sum(1 for r in self.model.incoming() if not r.sent)
-        text = trn("%n passports", passports) + ", " + trn("%n incoming", incoming)
+        text = tr("{passports}, {incoming}").format(passports=trn("%n passports", passports),
+                                                     incoming=trn("%n incoming", incoming))  # fmt: skip
         if self.bridge is not None:
             text += " · " + trn("watching %n folders", len(self.bridge.watcher.folders))
         self.summary_label.setText(text)

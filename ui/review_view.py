@@ -132,8 +132,13 @@ def check_widget(check: LandingCheck, *, extra: QWidget | None = None, done: str
     else:
         kind = badge(tr("required") if check.is_required else tr("optional"),
                      "warn" if check.is_required else "info")  # fmt: skip
-    lay.addWidget(row(kind, LinkedText(check.check or tr("(no check text)"), title=tr("Landing check")),
-                      extra, stretch_last=True))  # fmt: skip
+    line = QHBoxLayout()
+    line.setContentsMargins(0, 0, 0, 0)
+    line.addWidget(kind, 0, Qt.AlignmentFlag.AlignTop)
+    line.addWidget(LinkedText(check.check or tr("(no check text)"), title=tr("Landing check")), 1)
+    if extra is not None:
+        line.addWidget(extra, 0, Qt.AlignmentFlag.AlignTop)
+    lay.addLayout(line)
     if done:
         lay.addWidget(plain(done, small=True, muted=True))
     if check.how:
@@ -479,8 +484,9 @@ class ReviewView(QWidget):
                 self.land_button.setEnabled(bool(rv.target_here and rv.receipt_target))
             text = tr("Nothing is stored until you merge.")
             if rv.target_here:
-                text = (trn("%n answer comes home", len(rv.would_answer)) + ", "
-                        + trn("%n ask stays open", len(reviewed.still_open)) + ". " + text)  # fmt: skip
+                text = tr("{answers}, {open}.").format(
+                    answers=trn("%n answer comes home", len(rv.would_answer)),
+                    open=trn("%n ask stays open", len(reviewed.still_open))) + " " + text  # fmt: skip
             self.summary.setText(text)
         else:
             if rv.already:

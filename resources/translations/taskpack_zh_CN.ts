@@ -4,67 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="335" />
+      <location filename="../../ui/main_window.py" line="291" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="332" />
+      <location filename="../../ui/main_window.py" line="288" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="326" />
+      <location filename="../../ui/main_window.py" line="282" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="318" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="334" />
+      <location filename="../../ui/main_window.py" line="290" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="331" />
+      <location filename="../../ui/main_window.py" line="287" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="321" />
+      <location filename="../../ui/main_window.py" line="277" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="319" />
+      <location filename="../../ui/main_window.py" line="275" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="327" />
+      <location filename="../../ui/main_window.py" line="283" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="325" />
+      <location filename="../../ui/main_window.py" line="281" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="333" />
+      <location filename="../../ui/main_window.py" line="289" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="323" />
+      <location filename="../../ui/main_window.py" line="279" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="330" />
+      <location filename="../../ui/main_window.py" line="286" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -74,12 +74,12 @@
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="159" />
+      <location filename="../../ui/review_view.py" line="164" />
       <source>(no accept: this ask cannot be judged)</source>
       <translation>（没有验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="135" />
+      <location filename="../../ui/review_view.py" line="138" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
@@ -89,22 +89,22 @@
       <translation>（没有陈述）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="205" />
+      <location filename="../../ui/review_view.py" line="210" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="216" />
+      <location filename="../../ui/review_view.py" line="221" />
       <source>(not answered)</source>
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="306" />
+      <location filename="../../ui/review_view.py" line="311" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1047" />
+      <location filename="../../ui/main_window.py" line="1004" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -114,47 +114,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1130" />
+      <location filename="../../ui/main_window.py" line="1087" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1130" />
+      <location filename="../../ui/main_window.py" line="1087" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="952" />
+      <location filename="../../ui/main_window.py" line="909" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1217" />
+      <location filename="../../ui/main_window.py" line="1175" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1219" />
+      <location filename="../../ui/main_window.py" line="1177" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1211" />
+      <location filename="../../ui/main_window.py" line="1169" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1213" />
+      <location filename="../../ui/main_window.py" line="1171" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1215" />
+      <location filename="../../ui/main_window.py" line="1173" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1259" />
+      <location filename="../../ui/main_window.py" line="1217" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -164,22 +164,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1044" />
+      <location filename="../../ui/main_window.py" line="1001" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1040" />
+      <location filename="../../ui/main_window.py" line="997" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1048" />
+      <location filename="../../ui/main_window.py" line="1005" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1036" />
+      <location filename="../../ui/main_window.py" line="993" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -209,7 +209,7 @@
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="415" />
+      <location filename="../../ui/review_view.py" line="420" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -225,52 +225,52 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="867" />
+      <location filename="../../ui/main_window.py" line="824" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="355" />
+      <location filename="../../ui/main_window.py" line="311" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1039" />
+      <location filename="../../ui/main_window.py" line="996" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="112" />
-      <location filename="../../ui/review_view.py" line="212" />
-      <location filename="../../ui/review_view.py" line="214" />
+      <location filename="../../ui/review_view.py" line="217" />
+      <location filename="../../ui/review_view.py" line="219" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="130" />
-      <location filename="../../ui/review_view.py" line="182" />
+      <location filename="../../ui/review_view.py" line="187" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="127" />
-      <location filename="../../ui/review_view.py" line="180" />
+      <location filename="../../ui/review_view.py" line="185" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="132" />
-      <location filename="../../ui/review_view.py" line="184" />
+      <location filename="../../ui/review_view.py" line="189" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="354" />
+      <location filename="../../ui/review_view.py" line="359" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="363" />
+      <location filename="../../ui/review_view.py" line="368" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -280,8 +280,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="362" />
-      <location filename="../../ui/main_window.py" line="551" />
+      <location filename="../../ui/main_window.py" line="318" />
+      <location filename="../../ui/main_window.py" line="507" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -297,7 +297,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="274" />
-      <location filename="../../ui/review_view.py" line="436" />
+      <location filename="../../ui/review_view.py" line="441" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
@@ -307,14 +307,14 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="189" />
+      <location filename="../../ui/models.py" line="193" />
       <location filename="../../ui/passport_view.py" line="139" />
       <location filename="../../ui/passport_view.py" line="179" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="382" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
@@ -331,7 +331,7 @@
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="705" />
+      <location filename="../../ui/main_window.py" line="662" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -346,7 +346,7 @@
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1044" />
+      <location filename="../../ui/main_window.py" line="1001" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -356,17 +356,17 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="257" />
+      <location filename="../../ui/review_view.py" line="262" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="336" />
+      <location filename="../../ui/review_view.py" line="341" />
       <source>Conformance not judged yet</source>
       <translation>尚未判定一致性</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="333" />
+      <location filename="../../ui/review_view.py" line="338" />
       <source>Conformant: the file passes checks C0–C10 as written</source>
       <translation>一致：文件按原样通过 C0–C10 检查</translation>
     </message>
@@ -418,13 +418,13 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="272" />
-      <location filename="../../ui/review_view.py" line="434" />
+      <location filename="../../ui/review_view.py" line="439" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="269" />
-      <location filename="../../ui/review_view.py" line="431" />
+      <location filename="../../ui/review_view.py" line="436" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -444,18 +444,18 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="985" />
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="942" />
+      <location filename="../../ui/main_window.py" line="960" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="256" />
+      <location filename="../../ui/review_view.py" line="261" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="787" />
+      <location filename="../../ui/main_window.py" line="744" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -466,12 +466,12 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="318" />
-      <location filename="../../ui/review_view.py" line="393" />
+      <location filename="../../ui/review_view.py" line="398" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="460" />
+      <location filename="../../ui/main_window.py" line="416" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -481,12 +481,12 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1025" />
+      <location filename="../../ui/main_window.py" line="982" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="210" />
+      <location filename="../../ui/review_view.py" line="215" />
       <source>Dropped: it will not be answered.</source>
       <translation>已放弃：不会回答它。</translation>
     </message>
@@ -501,17 +501,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="931" />
+      <location filename="../../ui/main_window.py" line="888" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="929" />
+      <location filename="../../ui/main_window.py" line="886" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="950" />
+      <location filename="../../ui/main_window.py" line="907" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -526,7 +526,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="949" />
+      <location filename="../../ui/main_window.py" line="906" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -541,12 +541,12 @@
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="222" />
+      <location filename="../../ui/models.py" line="226" />
       <source>File</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1115" />
+      <location filename="../../ui/main_window.py" line="1072" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -561,12 +561,12 @@
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="189" />
+      <location filename="../../ui/models.py" line="193" />
       <source>From</source>
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="308" />
+      <location filename="../../ui/review_view.py" line="313" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
@@ -576,14 +576,14 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1067" />
+      <location filename="../../ui/main_window.py" line="1024" />
       <location filename="../../ui/passport_view.py" line="257" />
       <location filename="../../ui/passport_view.py" line="258" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="312" />
+      <location filename="../../ui/review_view.py" line="317" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
@@ -594,8 +594,8 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="79" />
-      <location filename="../../ui/models.py" line="222" />
-      <location filename="../../ui/review_view.py" line="302" />
+      <location filename="../../ui/models.py" line="226" />
+      <location filename="../../ui/review_view.py" line="307" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
@@ -605,7 +605,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="372" />
+      <location filename="../../ui/main_window.py" line="328" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -635,19 +635,19 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1041" />
+      <location filename="../../ui/main_window.py" line="998" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="443" />
-      <location filename="../../ui/review_view.py" line="444" />
+      <location filename="../../ui/review_view.py" line="448" />
+      <location filename="../../ui/review_view.py" line="449" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="990" />
-      <location filename="../../ui/main_window.py" line="1008" />
+      <location filename="../../ui/main_window.py" line="947" />
+      <location filename="../../ui/main_window.py" line="965" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
@@ -658,18 +658,18 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="374" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="292" />
-      <location filename="../../ui/review_view.py" line="450" />
+      <location filename="../../ui/review_view.py" line="455" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="362" />
+      <location filename="../../ui/review_view.py" line="367" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
@@ -679,45 +679,45 @@
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="490" />
+      <location filename="../../ui/review_view.py" line="496" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="339" />
+      <location filename="../../ui/review_view.py" line="344" />
       <source>Judge the file</source>
       <translation>判定这个文件</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="100" />
       <location filename="../../ui/asks_form.py" line="101" />
-      <location filename="../../ui/review_view.py" line="159" />
+      <location filename="../../ui/review_view.py" line="164" />
       <source>Judged against</source>
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="719" />
+      <location filename="../../ui/main_window.py" line="676" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="259" />
-      <location filename="../../ui/review_view.py" line="489" />
+      <location filename="../../ui/review_view.py" line="264" />
+      <location filename="../../ui/review_view.py" line="495" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="736" />
+      <location filename="../../ui/main_window.py" line="693" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="135" />
+      <location filename="../../ui/review_view.py" line="138" />
       <source>Landing check</source>
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="747" />
+      <location filename="../../ui/main_window.py" line="704" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -728,23 +728,23 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="275" />
-      <location filename="../../ui/review_view.py" line="437" />
+      <location filename="../../ui/review_view.py" line="442" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="196" />
-      <location filename="../../ui/review_view.py" line="321" />
+      <location filename="../../ui/review_view.py" line="326" />
       <source>Lineage: {chain}</source>
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="951" />
+      <location filename="../../ui/main_window.py" line="908" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1324" />
+      <location filename="../../ui/main_window.py" line="1282" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
@@ -764,22 +764,22 @@
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="478" />
+      <location filename="../../ui/review_view.py" line="483" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="367" />
+      <location filename="../../ui/review_view.py" line="372" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="773" />
+      <location filename="../../ui/main_window.py" line="730" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="934" />
+      <location filename="../../ui/main_window.py" line="891" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -789,12 +789,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="930" />
+      <location filename="../../ui/main_window.py" line="887" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="890" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -804,25 +804,25 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1066" />
-      <location filename="../../ui/main_window.py" line="1076" />
+      <location filename="../../ui/main_window.py" line="1023" />
+      <location filename="../../ui/main_window.py" line="1033" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="365" />
+      <location filename="../../ui/review_view.py" line="370" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="765" />
+      <location filename="../../ui/main_window.py" line="722" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1048" />
+      <location filename="../../ui/main_window.py" line="1005" />
       <location filename="../../ui/passport_view.py" line="385" />
-      <location filename="../../ui/review_view.py" line="426" />
+      <location filename="../../ui/review_view.py" line="431" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
@@ -847,32 +847,32 @@
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1350" />
+      <location filename="../../ui/main_window.py" line="1308" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="651" />
+      <location filename="../../ui/main_window.py" line="608" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="383" />
+      <location filename="../../ui/review_view.py" line="388" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="428" />
+      <location filename="../../ui/main_window.py" line="384" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="492" />
+      <location filename="../../ui/review_view.py" line="498" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="480" />
+      <location filename="../../ui/review_view.py" line="485" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -888,12 +888,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="328" />
+      <location filename="../../ui/main_window.py" line="284" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="469" />
+      <location filename="../../ui/main_window.py" line="425" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -903,12 +903,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="320" />
+      <location filename="../../ui/main_window.py" line="276" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="470" />
+      <location filename="../../ui/main_window.py" line="426" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -918,7 +918,7 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1345" />
+      <location filename="../../ui/main_window.py" line="1303" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
@@ -948,19 +948,19 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="191" />
+      <location filename="../../ui/main_window.py" line="149" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="342" />
+      <location filename="../../ui/review_view.py" line="347" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="95" />
-      <location filename="../../ui/main_window.py" line="1036" />
-      <location filename="../../ui/review_view.py" line="205" />
+      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/review_view.py" line="210" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
@@ -970,39 +970,39 @@
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="414" />
+      <location filename="../../ui/review_view.py" line="419" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="502" />
+      <location filename="../../ui/main_window.py" line="458" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1348" />
+      <location filename="../../ui/main_window.py" line="1306" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="909" />
+      <location filename="../../ui/main_window.py" line="866" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="704" />
+      <location filename="../../ui/main_window.py" line="661" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="260" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="79" />
-      <location filename="../../ui/models.py" line="222" />
-      <location filename="../../ui/review_view.py" line="302" />
+      <location filename="../../ui/models.py" line="226" />
+      <location filename="../../ui/review_view.py" line="307" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
@@ -1012,7 +1012,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="985" />
+      <location filename="../../ui/main_window.py" line="942" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1025,7 +1025,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="960" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1038,14 +1038,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="993" />
-      <location filename="../../ui/main_window.py" line="1011" />
+      <location filename="../../ui/main_window.py" line="950" />
+      <location filename="../../ui/main_window.py" line="968" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="992" />
-      <location filename="../../ui/main_window.py" line="1010" />
+      <location filename="../../ui/main_window.py" line="949" />
+      <location filename="../../ui/main_window.py" line="967" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1060,17 +1060,17 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="398" />
+      <location filename="../../ui/main_window.py" line="354" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="623" />
+      <location filename="../../ui/main_window.py" line="580" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1042" />
+      <location filename="../../ui/main_window.py" line="999" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -1080,12 +1080,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="393" />
+      <location filename="../../ui/review_view.py" line="398" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="969" />
+      <location filename="../../ui/main_window.py" line="926" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1098,12 +1098,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="969" />
+      <location filename="../../ui/main_window.py" line="926" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="974" />
+      <location filename="../../ui/main_window.py" line="931" />
       <location filename="../../ui/passport_view.py" line="354" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -1115,12 +1115,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="976" />
+      <location filename="../../ui/main_window.py" line="933" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="962" />
+      <location filename="../../ui/main_window.py" line="919" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1130,7 +1130,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="947" />
+      <location filename="../../ui/main_window.py" line="904" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1146,7 +1146,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="959" />
+      <location filename="../../ui/main_window.py" line="916" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1162,7 +1162,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="394" />
-      <location filename="../../ui/review_view.py" line="465" />
+      <location filename="../../ui/review_view.py" line="470" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
@@ -1193,7 +1193,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="867" />
+      <location filename="../../ui/main_window.py" line="824" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1213,7 +1213,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1024" />
+      <location filename="../../ui/main_window.py" line="981" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1223,33 +1223,33 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="871" />
+      <location filename="../../ui/main_window.py" line="828" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1255" />
+      <location filename="../../ui/main_window.py" line="1213" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="870" />
+      <location filename="../../ui/main_window.py" line="827" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1017" />
-      <location filename="../../ui/main_window.py" line="1026" />
+      <location filename="../../ui/main_window.py" line="974" />
+      <location filename="../../ui/main_window.py" line="983" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1045" />
+      <location filename="../../ui/main_window.py" line="1002" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="349" />
+      <location filename="../../ui/main_window.py" line="305" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1264,12 +1264,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无需批准即可分派的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="224" />
+      <location filename="../../ui/models.py" line="228" />
       <source>Sent handoff</source>
       <translation>已发出的交接</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="224" />
+      <location filename="../../ui/models.py" line="228" />
       <source>Sent receipt</source>
       <translation>已发出的回执</translation>
     </message>
@@ -1284,7 +1284,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1251" />
+      <location filename="../../ui/main_window.py" line="1209" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1299,8 +1299,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="476" />
-      <location filename="../../ui/review_view.py" line="487" />
+      <location filename="../../ui/review_view.py" line="481" />
+      <location filename="../../ui/review_view.py" line="493" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1330,22 +1330,22 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1184" />
+      <location filename="../../ui/main_window.py" line="1141" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="189" />
+      <location filename="../../ui/models.py" line="193" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="376" />
+      <location filename="../../ui/review_view.py" line="381" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1184" />
+      <location filename="../../ui/main_window.py" line="1141" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1355,7 +1355,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="401" />
+      <location filename="../../ui/main_window.py" line="357" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1365,12 +1365,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="940" />
+      <location filename="../../ui/main_window.py" line="897" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1259" />
+      <location filename="../../ui/main_window.py" line="1217" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1391,7 +1391,7 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="450" />
+      <location filename="../../ui/main_window.py" line="406" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1401,7 +1401,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1339" />
+      <location filename="../../ui/main_window.py" line="1297" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
@@ -1416,12 +1416,12 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="197" />
+      <location filename="../../ui/main_window.py" line="155" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="343" />
+      <location filename="../../ui/review_view.py" line="348" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1431,12 +1431,12 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1110" />
+      <location filename="../../ui/main_window.py" line="1067" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="337" />
+      <location filename="../../ui/review_view.py" line="342" />
       <source>The luggage is large ({size}); judging reads all of it.</source>
       <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
@@ -1450,59 +1450,59 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="761" />
+      <location filename="../../ui/main_window.py" line="718" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="372" />
+      <location filename="../../ui/review_view.py" line="377" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="185" />
+      <location filename="../../ui/review_view.py" line="190" />
       <source>The receipt does not say who answered or when.</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="763" />
+      <location filename="../../ui/main_window.py" line="720" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1043" />
+      <location filename="../../ui/main_window.py" line="1000" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="490" />
+      <location filename="../../ui/review_view.py" line="496" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="293" />
-      <location filename="../../ui/review_view.py" line="451" />
+      <location filename="../../ui/review_view.py" line="456" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="424" />
+      <location filename="../../ui/review_view.py" line="429" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="264" />
-      <location filename="../../ui/review_view.py" line="310" />
+      <location filename="../../ui/review_view.py" line="315" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="390" />
+      <location filename="../../ui/review_view.py" line="395" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="142" />
+      <location filename="../../ui/review_view.py" line="147" />
       <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
@@ -1512,17 +1512,17 @@ Store: {home}</source>
       <translation>全文</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="977" />
+      <location filename="../../ui/main_window.py" line="934" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="390" />
+      <location filename="../../ui/review_view.py" line="395" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="196" />
+      <location filename="../../ui/main_window.py" line="154" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1537,27 +1537,27 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="324" />
+      <location filename="../../ui/review_view.py" line="329" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="738" />
+      <location filename="../../ui/main_window.py" line="695" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="358" />
+      <location filename="../../ui/review_view.py" line="363" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="356" />
+      <location filename="../../ui/review_view.py" line="361" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="759" />
+      <location filename="../../ui/main_window.py" line="716" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1567,13 +1567,13 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1067" />
-      <location filename="../../ui/models.py" line="189" />
+      <location filename="../../ui/main_window.py" line="1024" />
+      <location filename="../../ui/models.py" line="193" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="189" />
+      <location filename="../../ui/models.py" line="193" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -1583,12 +1583,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="426" />
+      <location filename="../../ui/main_window.py" line="382" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1046" />
+      <location filename="../../ui/main_window.py" line="1003" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1613,7 +1613,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1038" />
+      <location filename="../../ui/main_window.py" line="995" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1624,24 +1624,24 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="346" />
-      <location filename="../../ui/review_view.py" line="407" />
+      <location filename="../../ui/review_view.py" line="412" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="416" />
+      <location filename="../../ui/main_window.py" line="372" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1040" />
+      <location filename="../../ui/main_window.py" line="997" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="948" />
+      <location filename="../../ui/main_window.py" line="905" />
       <location filename="../../ui/passport_view.py" line="274" />
-      <location filename="../../ui/review_view.py" line="435" />
+      <location filename="../../ui/review_view.py" line="440" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -1653,28 +1653,28 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/passport_view.py" line="260" />
       <location filename="../../ui/passport_view.py" line="261" />
-      <location filename="../../ui/review_view.py" line="315" />
+      <location filename="../../ui/review_view.py" line="320" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="314" />
+      <location filename="../../ui/review_view.py" line="319" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="95" />
-      <location filename="../../ui/review_view.py" line="158" />
+      <location filename="../../ui/review_view.py" line="163" />
       <source>Why</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1037" />
+      <location filename="../../ui/main_window.py" line="994" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="459" />
+      <location filename="../../ui/main_window.py" line="415" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1699,7 +1699,7 @@ Store: {home}</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="941" />
+      <location filename="../../ui/main_window.py" line="898" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1709,7 +1709,7 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="464" />
+      <location filename="../../ui/main_window.py" line="420" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1724,7 +1724,7 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="201" />
+      <location filename="../../ui/review_view.py" line="206" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
     </message>
@@ -1734,7 +1734,7 @@ Store: {home}</source>
       <translation>已交回带证据的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="307" />
+      <location filename="../../ui/review_view.py" line="312" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
@@ -1747,7 +1747,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/asks_form.py" line="43" />
       <location filename="../../ui/passport_view.py" line="470" />
-      <location filename="../../ui/review_view.py" line="148" />
+      <location filename="../../ui/review_view.py" line="153" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -1757,7 +1757,7 @@ Store: {home}</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="199" />
+      <location filename="../../ui/review_view.py" line="204" />
       <source>answers {id}</source>
       <translation>回答 {id}</translation>
     </message>
@@ -1778,7 +1778,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="271" />
-      <location filename="../../ui/review_view.py" line="433" />
+      <location filename="../../ui/review_view.py" line="438" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -1793,7 +1793,7 @@ Store: {home}</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="230" />
+      <location filename="../../ui/models.py" line="234" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -1855,12 +1855,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="43" />
-      <location filename="../../ui/review_view.py" line="148" />
+      <location filename="../../ui/review_view.py" line="153" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="423" />
+      <location filename="../../ui/main_window.py" line="379" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -1907,7 +1907,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="295" />
-      <location filename="../../ui/review_view.py" line="454" />
+      <location filename="../../ui/review_view.py" line="459" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -1948,7 +1948,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1033" />
+      <location filename="../../ui/main_window.py" line="990" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -2009,7 +2009,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="43" />
-      <location filename="../../ui/review_view.py" line="148" />
+      <location filename="../../ui/review_view.py" line="153" />
       <source>open</source>
       <translation>未答</translation>
     </message>
@@ -2024,7 +2024,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1034" />
+      <location filename="../../ui/main_window.py" line="991" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2105,7 +2105,7 @@ Store: {home}</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="203" />
+      <location filename="../../ui/review_view.py" line="208" />
       <source>stays open</source>
       <translation>仍未解决</translation>
     </message>
@@ -2166,7 +2166,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1033" />
+      <location filename="../../ui/main_window.py" line="990" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -2216,7 +2216,7 @@ Store: {home}</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="235" />
+      <location filename="../../ui/models.py" line="239" />
       <source>you</source>
       <translation>你</translation>
     </message>
@@ -2246,7 +2246,12 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="194" />
+      <location filename="../../ui/review_view.py" line="487" />
+      <source>{answers}, {open}.</source>
+      <translation>{answers}，{open}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="152" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -2256,27 +2261,32 @@ Store: {home}</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="143" />
+      <location filename="../../ui/main_window.py" line="141" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="701" />
+      <location filename="../../ui/main_window.py" line="658" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="141" />
+      <location filename="../../ui/main_window.py" line="139" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1141" />
+      <location filename="../../ui/main_window.py" line="1098" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="660" />
+      <location filename="../../ui/main_window.py" line="523" />
+      <source>{passports}, {incoming}</source>
+      <translation>{passports}，{incoming}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="617" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -2296,7 +2306,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1131" />
+      <location filename="../../ui/main_window.py" line="1088" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -2316,7 +2326,7 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="482" />
+      <location filename="../../ui/review_view.py" line="488" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -2330,7 +2340,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="483" />
+      <location filename="../../ui/review_view.py" line="489" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
@@ -2344,28 +2354,28 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="567" />
+      <location filename="../../ui/main_window.py" line="524" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="405" />
+      <location filename="../../ui/review_view.py" line="410" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="567" />
+      <location filename="../../ui/main_window.py" line="523" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="740" />
+      <location filename="../../ui/main_window.py" line="697" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -2379,7 +2389,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="461" />
+      <location filename="../../ui/review_view.py" line="466" />
       <source>Luggage (%n files, {size})</source>
       <translation>
         <numerusform>行李（%n 个文件，{size}）</numerusform>
@@ -2393,14 +2403,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="1018" />
+      <location filename="../../ui/main_window.py" line="975" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="569" />
+      <location filename="../../ui/main_window.py" line="526" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>
