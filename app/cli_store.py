@@ -332,13 +332,13 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     say(f"Goal:    {safe(ps.goal)}")
     if ps.current_state:
         say(f"Now:     {safe(ps.current_state)}")
-    received = lp.received if isinstance(lp.received, dict) else None
+    received = lp.received
     if received:
-        origin = received.get("origin") or {}
+        origin = received.origin.to_data() if received.origin else {}
         say(f"From:    {safe(origin_label(origin))} "
-            f"({safe(received.get('from'))}), packed {safe(received.get('packed_at'))}")  # fmt: skip
-        if received.get("note"):
-            say(f"Note:    «{safe(received['note'])}» (the sender's words)")
+            f"({safe(received.sender_entry)}), packed {safe(received.packed_at)}")  # fmt: skip
+        if received.note:
+            say(f"Note:    «{safe(received.note)}» (the sender's words)")
     if lp.lineage and lp.lineage.chain:
         say(f"Lineage: {' → '.join(safe(c) for c in lp.lineage.chain)} → {lp.id}")
     checks = lp.landing_checks or []
@@ -366,11 +366,11 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
                 say(
                     f"       answer: {safe(a.answer)}  — {safe(a.answered_by)} {safe(a.answered_at)}"
                 )
-    outgoing = (lp.__pydantic_extra__ or {}).get("checks_to_send") or []
+    outgoing = lp.checks_to_send or []
     if outgoing:
         say("Checks to send with the next pack:")
         for c in outgoing:
-            say(f"  [{safe(c.get('id'))}] {safe(c.get('check'))}")
+            say(f"  [{safe(c.id)}] {safe(c.check)}")
     if isinstance(lp.result, dict):
         say(
             f"Result:  {safe(lp.result.get('summary'))} ({len(lp.result.get('evidence') or [])} evidence)"

@@ -32,14 +32,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 from taskpack.core import chat, ids, landing, lifecycle, reply
 from taskpack.core.asklint import lint_accept
 from taskpack.core.errors import FormatError, InvalidMove, NotFound, PackError, UsageError
 from taskpack.core.identity import sender_label
 from taskpack.core.landing import (
-    CHECKS_TO_SEND,
     LandingOutcome,
     LandingReview,
     MergeOutcome,
@@ -429,10 +428,10 @@ class Desk:
             raise UsageError("a landing check needs the check itself")
 
         def change(lp: LocalPassport) -> dict[str, JSON]:
-            current = [LandingCheck.from_data(c) for c in _extra(lp, CHECKS_TO_SEND) or []]
+            current = list(lp.checks_to_send or [])
             new = LandingCheck(id=landing.next_check_id(current), check=check.strip(),
                                how=(how or "").strip(), required=required)  # fmt: skip
-            setattr(lp, CHECKS_TO_SEND, [c.to_data() for c in [*current, new]])
+            lp.checks_to_send = [*current, new]
             return {"check": new.id, "required": required}
 
         return self._edit(passport_id, "check", change, expected_version=expected_version)
@@ -744,11 +743,10 @@ class Desk:
                 known = ", ".join(c.id or "?" for c in checks) or "none"
                 raise NotFound(f"passport {passport_id} has no landing check {check_id!r} (checks: {known})")
             at = self.store.clock()
-            for key, value in (("checked_on", self.machine), ("checked_by", self.actor), ("checked_at", at)):
-                setattr(check, key, value)
+            check.checked_on, check.checked_by, check.checked_at = self.machine, self.actor, at
             fact = Fact(claim=f"Checked on this machine: {check.check or check_id}", scope="machine")
             _verified_here(fact, self.machine, self.actor)
-            setattr(fact, "landing_check", check_id)  # noqa: B010 - an extra field
+            fact.landing_check = check_id
             lp.passport.facts = [*(lp.passport.facts or []), fact]
             return {"check": check_id, "claim": check.check, "fact": len(lp.passport.facts),
                     "machine": self.machine, "by": self.actor}  # fmt: skip
@@ -839,11 +837,7 @@ def _verified_here(fact: Fact, machine: str, actor: str) -> None:
 
 def is_checked_here(check: LandingCheck) -> bool:
     """A landing check the person marked done on this desk (see Desk.check_landing_here)."""
-    return bool((check.__pydantic_extra__ or {}).get("checked_on"))
-
-
-def _extra(lp: LocalPassport, key: str) -> Any:
-    return (lp.__pydantic_extra__ or {}).get(key)
+    return bool(check.checked_on)
 
 
 def load_json_file(path: Path | str, *, what: str) -> dict[str, JSON]:

@@ -52,6 +52,7 @@ from .model import (
     LocalPassport,
     PackObject,
     PassportState,
+    Received,
 )
 from .pack import OpenedPack
 from .packer import make_pack
@@ -65,8 +66,6 @@ CancelCheck = Callable[[], bool]
 
 #: text luggage up to this size is scanned for imperative sentences
 SCAN_LUGGAGE_BYTES = 256 * 1024
-#: the LocalPassport field holding landing checks written here, to send with the next pack
-CHECKS_TO_SEND = "checks_to_send"
 
 
 # --- what a person is shown -----------------------------------------------------------
@@ -272,7 +271,7 @@ def asks_for_pack(lp: LocalPassport, kind: str, sent_downstream: Iterable[str]) 
     asks = lp.asks or []
     if kind == "handoff":
         return [a.copy_record() for a in asks if (a.status or "open") == "open"]
-    inbound = set(_received(lp).get("asks") or [])
+    inbound = set((lp.received.asks if lp.received else None) or [])
     sent = set(sent_downstream)
     return [a.copy_record() for a in asks if a.id in inbound or a.id not in sent]
 
@@ -292,7 +291,7 @@ def build_pack_object(
     if kind not in ("handoff", "receipt"):
         raise UsageError(f"a pack is a handoff or a receipt, not {kind!r}")
     lineage = extended_lineage(lp)
-    checks = [LandingCheck.from_data(c) for c in _extra(lp, CHECKS_TO_SEND) or []]
+    checks = [c.copy_record() for c in lp.checks_to_send or []]
     data: dict[str, JSON] = {
         "spec": BAG_SPEC,
         "kind": kind,
@@ -881,21 +880,13 @@ def _new_local_passport(
     lp = LocalPassport(passport=state, asks=asks, landing_checks=list(rv.landing_checks),
                        lineage=lineage)  # fmt: skip
     lp.state, lp.waiting_on = lifecycle.START_LANDED, None
-    lp.received = {
-        "kind": "handoff",
-        "origin": rv.origin,
-        "note": pack.note,
-        "packed_at": pack.packed_at,
-        "from": _sender_entry(pack),
-        "pack_sha256": digest,
-        "encoding": rv.encoding,
-        "written_here": rv.written_here,
-        "asks": [a.id for a in asks],
-        "sealed": rv.sealed,
-        "imperatives": rv.imperatives,
-        "notes": rv.notes,
-        "landed_at": tx.now,
-    }
+    lp.received = Received.from_data({
+        "kind": "handoff", "origin": rv.origin, "note": pack.note, "packed_at": pack.packed_at,
+        "from": _sender_entry(pack), "pack_sha256": digest, "encoding": rv.encoding,
+        "written_here": rv.written_here, "asks": [a.id for a in asks], "sealed": rv.sealed,
+        "imperatives": rv.imperatives, "notes": rv.notes, "landed_at": tx.now,
+        **({"repairs": list(rv.repairs)} if rv.repairs else {}),
+    }, where="received")  # fmt: skip
     return lp
 
 
@@ -1073,10 +1064,3 @@ def _move(tx: Tx, lp: LocalPassport, state: str, waiting_on: str | None, *, why:
         "from": before, "to": lifecycle.describe(state, waiting_on), "why": why, "move": move.why,
     })  # fmt: skip
 
-
-def _received(lp: LocalPassport) -> dict[str, Any]:
-    return lp.received if isinstance(lp.received, dict) else {}
-
-
-def _extra(lp: LocalPassport, key: str) -> Any:
-    return (lp.__pydantic_extra__ or {}).get(key)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from .errors import FormatError
 from .specs import BAG_SPEC as BAG_SPEC
@@ -72,22 +72,33 @@ class Record(BaseModel):
 
     def to_data(self) -> dict[str, JSON]:
         """The record as plain JSON values: original keys in original order, then new ones."""
-        declared = type(self).model_fields
+        declared = _json_names(type(self))  # JSON key -> field name (they differ for `from`)
         extra = self.__pydantic_extra__ or {}
+        given = self.model_fields_set
         keys: list[str] = list(self._order)
-        keys += [k for k in declared if k in self.model_fields_set and k not in keys]
+        keys += [k for k, name in declared.items() if name in given and k not in keys]
         keys += [k for k in extra if k not in keys]
         out: dict[str, JSON] = {}
         for key in keys:
             if key in extra:
                 out[key] = _plain(extra[key])
-            elif key in declared and key in self.model_fields_set:
-                out[key] = _plain(getattr(self, key))
+            elif key in declared and declared[key] in given:
+                out[key] = _plain(getattr(self, declared[key]))
         return out
 
     def copy_record(self) -> Self:
         """A deep, independent copy that still remembers the key order."""
         return type(self).from_data(self.to_data())
+
+
+_JSON_NAMES: dict[type[Record], dict[str, str]] = {}
+
+
+def _json_names(cls: type[Record]) -> dict[str, str]:
+    names = _JSON_NAMES.get(cls)
+    if names is None:
+        names = _JSON_NAMES[cls] = {(f.alias or k): k for k, f in cls.model_fields.items()}
+    return names
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -117,6 +128,10 @@ class Fact(Record):
     verified_on: str | None = None
     source: str | None = None
     verified_by: str | None = None
+    #: org facts: who vouched for it, stamped by the writer (JSON: a pack's value as sent)
+    source_actor: JSON = None
+    #: a fact recorded by "I checked this here": the landing check it records
+    landing_check: JSON = None
 
     @property
     def effective_scope(self) -> str:
@@ -153,6 +168,10 @@ class LandingCheck(Record):
     check: str | None = None
     how: str | None = None
     required: bool | None = None
+    #: marked done on this desk by `Desk.check_landing_here` (JSON: a pack's value as sent)
+    checked_on: JSON = None
+    checked_by: JSON = None
+    checked_at: JSON = None
 
     @property
     def is_required(self) -> bool:
@@ -234,6 +253,32 @@ class Attachment(Record):
     bytes: int | None = None
 
 
+class Received(Record):
+    """How a landed passport got here: the handoff it was landed from, as this desk saw it.
+
+    Written once, by landing; everything in it is the sender's data or our record of it
+    (`imperatives` were reported, never followed)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    kind: str | None = None
+    origin: Origin | None = None
+    note: str | None = None
+    packed_at: str | None = None
+    #: the sender's lineage entry (``TP-…@version``): where a receipt goes home to
+    sender_entry: str | None = Field(default=None, alias="from")
+    pack_sha256: str | None = None
+    encoding: str | None = None
+    written_here: bool | None = None
+    #: ids of the asks that came with the handoff (they go back in the receipt)
+    asks: list[str | None] | None = None
+    sealed: list[str] | None = None
+    imperatives: list[dict[str, JSON]] | None = None
+    notes: list[str] | None = None
+    repairs: list[str] | None = None
+    landed_at: str | None = None
+
+
 class LocalPassport(Record):
     """A passport as this desk keeps it (one row of the store, one version of it).
 
@@ -249,9 +294,10 @@ class LocalPassport(Record):
     lineage: Lineage | None = None
     state: str = "working"
     waiting_on: str | None = None
-    #: how it got here: {"kind": "handoff", "origin": {...}, "note": "...", "packed_at": ...,
-    #: "pack_sha256": "...", "written_here": bool, "imperatives": [...]} — or None if made here
-    received: JSON = None
+    #: how it got here (the handoff it was landed from), or None if it was made here
+    received: Received | None = None
+    #: landing checks written here, for the receiver of the next pack (spec §4.4)
+    checks_to_send: list[LandingCheck] | None = None
     #: a returned result (seeds/task-states.md): summary, evidence[], provenance, ...
     result: JSON = None
 

@@ -51,14 +51,10 @@ def seal_facts(pack: PackObject, *, machine: str) -> list[str]:
                 f"sealed {place}: it was verified on {where!r} and must be re-verified on the "
                 "machine that lands it"
             )
-        elif scope == "org" and actor and not _extra(fact, "source_actor"):
-            setattr(fact, "source_actor", actor)  # noqa: B010 - an extra field, not a declared one
+        elif scope == "org" and actor and not fact.source_actor:
+            fact.source_actor = actor
             notes.append(f"annotated {place}: it holds inside the organisation of {actor!r}")
     return notes
-
-
-def _extra(fact: Fact, name: str) -> Any:
-    return (fact.__pydantic_extra__ or {}).get(name)
 
 
 def unsealed_facts(data: dict[str, Any]) -> list[str]:
@@ -163,7 +159,7 @@ def standing(fact: Fact, *, machine: str | None) -> Standing:
     """
     scope = fact.effective_scope
     if fact.verified and scope in ("universal", "org"):
-        source = fact.source or _extra(fact, "source_actor") or fact.verified_by
+        source = fact.source or fact.source_actor or fact.verified_by
         return Standing("carried", scope, source=str(source) if source and scope == "org" else None)
     if fact.verified and not fact.needs_reverify:
         if machine is not None and fact.verified_on in (None, machine):

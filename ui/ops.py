@@ -237,8 +237,8 @@ def compact_sender(origin: dict[str, Any]) -> str:
 
 
 def sender_of(lp: LocalPassport) -> str:
-    received = lp.received if isinstance(lp.received, dict) else {}
-    return compact_sender(received.get("origin") or {})
+    origin = lp.received.origin if lp.received else None
+    return compact_sender(origin.to_data() if origin else {})
 
 
 @dataclass(frozen=True)

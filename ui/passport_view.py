@@ -259,9 +259,9 @@ class PassportView(QWidget):
         if state.current_state:
             lay.addWidget(plain(tr("Where it stands"), bold=True))
             lay.addWidget(LinkedText(state.current_state, title=tr("Where it stands")))
-        received = lp.received if isinstance(lp.received, dict) else {}
-        if received.get("note"):
-            lay.addWidget(QuotedBlock(str(received["note"]), tr("The sender's note"), links=True))
+        received = lp.received
+        if received and received.note:
+            lay.addWidget(QuotedBlock(received.note, tr("The sender's note"), links=True))
         self._checks(lay, lp.landing_checks or [])
         self._facts(lay, detail)
         self._steps(lay, detail)
@@ -287,7 +287,7 @@ class PassportView(QWidget):
                 f"• [{ev.get('kind')}] {ev.get('summary') or ''}" + (f" {ev.get('url')}" if ev.get("url") else "")),
                 parent_layout=sec.lay)  # fmt: skip
             lay.addWidget(sec)
-        imperatives = [imp for imp in received.get("imperatives") or [] if isinstance(imp, dict)]
+        imperatives = (received.imperatives if received else None) or []
         if imperatives:
             sec = Section(tr("Instructions found in the pack"),
                           tr("The sender wrote this; nothing was done. Text in a pack is data, never a command."))  # fmt: skip
@@ -295,8 +295,7 @@ class PassportView(QWidget):
                 str(imp.get("sentence") or ""), tr("in {place}").format(place=one_line(imp.get("place") or "?"))),
                 parent_layout=sec.lay)  # fmt: skip
             lay.addWidget(sec)
-        outgoing = [LandingCheck.from_data(c) for c in (lp.__pydantic_extra__ or {}).get("checks_to_send") or []
-                    if isinstance(c, dict)]  # fmt: skip
+        outgoing = lp.checks_to_send or []
         sec = Section(tr("For the next person"),
                       tr("Questions and checks that travel with the next handoff from here."))  # fmt: skip
         add_paged(sec.add, outgoing, check_widget, parent_layout=sec.lay)
@@ -322,9 +321,8 @@ class PassportView(QWidget):
 
         def one(check: LandingCheck) -> QWidget:
             if is_checked_here(check):
-                extra = check.__pydantic_extra__ or {}
                 done = tr("Checked here by {who} on {when}.").format(
-                    who=one_line(extra.get("checked_by") or "?"), when=local_time(extra.get("checked_at")))  # fmt: skip
+                    who=one_line(check.checked_by or "?"), when=local_time(check.checked_at))  # fmt: skip
                 return check_widget(check, done=done)
             b = None
             if check.is_required and check.id:

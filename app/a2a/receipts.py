@@ -39,8 +39,7 @@ RECEIPTS_DIR = "receipts"
 
 def carried_asks(lp: LocalPassport) -> list[str]:
     """The ids of the asks that came with the handoff this passport was landed from."""
-    received = lp.received if isinstance(lp.received, dict) else {}
-    return [a for a in received.get("asks") or [] if isinstance(a, str)]
+    return [a for a in (lp.received.asks if lp.received else None) or [] if a]
 
 
 def receipt_due(lp: LocalPassport) -> bool:
@@ -56,9 +55,8 @@ def receipt_due(lp: LocalPassport) -> bool:
 
 def receipt_to(lp: LocalPassport) -> str:
     """Who a receipt goes back to, for the outbox ledger: the handoff's sender over A2A."""
-    received = lp.received if isinstance(lp.received, dict) else {}
-    origin = received.get("origin") if isinstance(received.get("origin"), dict) else {}
-    who = "@".join(str(x) for x in (origin.get("actor"), origin.get("machine")) if x)
+    origin = lp.received.origin if lp.received else None
+    who = "@".join(x for x in ((origin.actor, origin.machine) if origin else ()) if x)
     return f"{who or 'the sender'} (over A2A)"
 
 

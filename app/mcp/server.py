@@ -326,8 +326,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         def run() -> tuple[str, dict[str, Any]]:
             pid = _pid(id)
             lp = desk.add_check(pid, check, how=how, required=required, expected_version=expected_version)
-            sent = (lp.__pydantic_extra__ or {}).get("checks_to_send") or []
-            cid = sent[-1].get("id") if sent and isinstance(sent[-1], dict) else None
+            sent = lp.checks_to_send or []
+            cid = sent[-1].id if sent else None
             return changed(pid, f"landing check {cid} added", changed=["checks_to_send"], check_id=cid)
 
         return _answer(run)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from taskpack.core import lifecycle
 from taskpack.core.asklint import lint_accept
-from taskpack.core.model import Ask, Fact, LandingCheck, LocalPassport, PassportState
+from taskpack.core.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
 from taskpack.core.seal import standing
 
 from .boundary import clean, line, text
@@ -51,7 +51,7 @@ def ask_view(ask: Ask) -> dict[str, Any]:
 
 
 def check_view(check: LandingCheck, machine: str | None = None) -> dict[str, Any]:
-    done = getattr(check, "checked_on", None)
+    done = check.checked_on
     return {
         "id": line(check.id), "required": check.is_required,
         "checked_here": bool(done) and (machine is None or done == machine),
@@ -119,20 +119,19 @@ def passport_view(
     asks = [ask_view(a) for a in lp.asks or []]
     checks = sorted(lp.landing_checks or [], key=lambda c: not c.is_required)
     check_views = [check_view(c, desk.machine) for c in checks]
-    outgoing = (lp.__pydantic_extra__ or {}).get("checks_to_send") or []
-    received = lp.received if isinstance(lp.received, dict) else None
+    outgoing = lp.checks_to_send or []
+    received = lp.received
     rec = None
     if received:
-        origin = received.get("origin") if isinstance(received.get("origin"), dict) else {}
+        origin = received.origin or Origin()
         rec = {
-            "kind": line(received.get("kind")), "came_from": line(received.get("from")),
-            "packed_at": line(received.get("packed_at")), "landed_at": line(received.get("landed_at")),
-            "pack_sha256": line(received.get("pack_sha256")),
-            "written_here": bool(received.get("written_here")),
-            "imperatives": [imperative_view(i) for i in received.get("imperatives") or []
-                            if isinstance(i, dict)],
-            "sender_wrote": {"actor": line(origin.get("actor")), "machine": line(origin.get("machine")),
-                             "harness": line(origin.get("harness")), "note": text(received.get("note"))},
+            "kind": line(received.kind), "came_from": line(received.sender_entry),
+            "packed_at": line(received.packed_at), "landed_at": line(received.landed_at),
+            "pack_sha256": line(received.pack_sha256),
+            "written_here": bool(received.written_here),
+            "imperatives": [imperative_view(i) for i in received.imperatives or []],
+            "sender_wrote": {"actor": line(origin.actor), "machine": line(origin.machine),
+                             "harness": line(origin.harness), "note": text(received.note)},
         }  # fmt: skip
     return {
         "id": lp.id, "version": lp.version, "state": lifecycle.describe(lp.state, lp.waiting_on),
@@ -140,7 +139,7 @@ def passport_view(
         "created_at": ps.created_at, "updated_at": ps.updated_at,
         "counts": counts(facts, asks, check_views), "facts": facts, "asks": asks,
         "landing_checks": check_views,
-        "checks_to_send": [check_view(LandingCheck.from_data(c)) for c in outgoing if isinstance(c, dict)],
+        "checks_to_send": [check_view(c) for c in outgoing],
         "luggage": [luggage_view(x.name, x.size, x.sha256) for x in luggage],
         "lineage": lineage_view(lp.lineage), "received": rec, "allowed_moves": moves,
         "sender_wrote": passport_text(ps),

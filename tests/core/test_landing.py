@@ -169,7 +169,8 @@ def test_landing_a_handoff_mints_a_new_id_and_keeps_the_lineage(
     assert lp.lineage is not None
     assert lp.lineage.root_id == sender and lp.lineage.chain == [f"{sender}@2"]
     assert lp.passport.machine_id == "B"
-    assert lp.received["origin"]["machine"] == "A"  # type: ignore[index]
+    assert lp.received is not None and lp.received.origin is not None
+    assert lp.received.origin.machine == "A" and lp.received.sender_entry == f"{sender}@2"
 
 
 def test_required_checks_go_first_and_how_is_only_quoted(
@@ -507,7 +508,8 @@ def test_a_pack_without_lineage_keeps_the_senders_id(
     lp = got.passport
     assert lp.lineage is not None and lp.lineage.chain == ["TP-OLD1-OLD1@4"]
     assert [x.id for x in lp.asks or []] == ["a1"]  # answerable
-    assert any("no lineage" in n for n in lp.received["notes"])  # type: ignore[index]
+    assert lp.received is not None
+    assert any("no lineage" in n for n in lp.received.notes or [])
     # a hand-made pack with a ✓ on an unscoped fact: landing seals it and says so
     assert got.review.sealed and lp.passport.facts[0].verified is False  # type: ignore[index]
 
@@ -659,3 +661,20 @@ def test_a_file_changed_since_its_review_is_read_again_not_trusted(
     with open_pack(path) as opened:
         out = landing.accept(b.store, opened, machine="B", held=held)
     assert out.passport.passport.title == "The title now"
+
+
+def test_what_a_landed_passport_carries_is_typed_and_stored_as_before(
+    world: dict[str, Machine], tmp_path: Path
+) -> None:
+    """`received` and `checks_to_send` are typed records; the stored JSON keeps its keys."""
+    a, b = world["A"], world["B"]
+    pid, path = _handoff(world, tmp_path)
+    assert [c.check for c in a.store.get(pid).checks_to_send or []] == [
+        "this machine can render a PDF", "fonts are installed"]
+    lp = b.land(path).passport
+    assert lp.received is not None and lp.received.asks == ["a1"]
+    stored = lp.to_data()["received"]
+    assert list(stored)[:5] == ["kind", "origin", "note", "packed_at", "from"]
+    assert stored["from"] == f"{pid}@2" and stored["pack_sha256"] == lp.received.pack_sha256
+    again = b.store.get(lp.id)  # read back from the database: the same typed record
+    assert again.received == lp.received

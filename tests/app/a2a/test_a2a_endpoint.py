@@ -87,7 +87,7 @@ def test_send_a_handoff_lands_it_in_the_inbox_and_returns_a_task(desk_b, serve, 
     assert task.id != "TP-AAAA-AAAA"
     lp = desk_b.get(task.id)
     assert (lp.state, lp.waiting_on) == ("waiting", "owner_approval")  # landed in the inbox
-    assert lp.received["kind"] == "handoff"
+    assert lp.received is not None and lp.received.kind == "handoff"
     [fact] = lp.passport.facts  # sealed on landing: a ✓ does not cross a machine
     assert (fact.verified, fact.needs_reverify, fact.verified_on) == (False, True, "elsewhere")
     assert task.status.state == TS.TASK_STATE_INPUT_REQUIRED  # an open ask
