@@ -38,6 +38,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
+    QApplication,
     QCheckBox,
     QComboBox,
     QFrame,
@@ -46,6 +47,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -264,7 +266,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
-        splitter.setSizes([400, 780])  # scaled to the window: the right side gets two thirds
+        splitter.setSizes([520, 700])  # scaled to the window as it is resized
         self.setCentralWidget(splitter)
         self.statusBar()
 
@@ -346,7 +348,8 @@ class MainWindow(QMainWindow):
         header = self.list.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(InboxModel.TITLE, QHeaderView.ResizeMode.Stretch)
-        widths = {InboxModel.STATE: 135, InboxModel.SENDER: 125, InboxModel.ASKS: 40, InboxModel.UPDATED: 64}
+        widths = {InboxModel.STATE: 120, InboxModel.SENDER: 100, InboxModel.ASKS: 40, InboxModel.UPDATED: 60}
+        header.setMinimumSectionSize(36)
         for col, width in widths.items():
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
@@ -1313,7 +1316,8 @@ class MainWindow(QMainWindow):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter does what the page's default button does (Land, Merge, Take this on)."""
         plain_key = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain_key:
+        typing = isinstance(QApplication.focusWidget(), QLineEdit | QPlainTextEdit | QAbstractSpinBox | QComboBox)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain_key and not typing:
             target = self.default_button()
             if target is not None:
                 target.click()

@@ -30,12 +30,15 @@ def test_the_name_is_asked_once_and_signs_the_answers(
     pid = desk.new("Invoice export", "Readable names").id
     desk.add_ask(pid, "Who signs off?", "A name")
     window = make_window(desk)
+    opened: list[object] = []
+    monkeypatch.setattr("taskpack.ui.dialogs.ask_open_paths", lambda parent: opened.append(parent) or [])
     assert window.name_bar.isVisible()
     assert window.name_question.text().startswith("What is your name?")
     qtbot.keyClicks(window.name_edit, "  Wei   Zhang ")
     qtbot.keyClick(window.name_edit, Qt.Key.Key_Return)
     settle(qtbot, window)
     assert not window.name_bar.isVisible()
+    assert opened == []  # Enter in a text field is that field's: no "Open a pack…" dialog
     assert "signed Wei Zhang@beta" in window.banner.text()
     window.select_key(pid)
     settle(qtbot, window)
