@@ -13,6 +13,9 @@ would), each with one hostile luggage file:
                    13.8 s; the budget is per pack now)
 * ``baseline``   — one 200 KB random file: what the command costs anyway
 
+Then the writer: the same luggage packed by `taskpack pack ID --file FOLDER` (the one
+chokepoint, which scans with the judge's scanner), against the same baseline.
+
 Bounds (issue 10): each hostile pack < 5 s and < 200 MB peak RSS.
 
     python benchmarks/bench_bombs.py [--repeat 3] [--bottom-mib 1024]
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import io
+import json
 import os
 import random
 import shutil
@@ -129,18 +133,27 @@ def gz_twenty() -> list[tuple[str, bytes]]:
     return [(f"g{i:02d}.gz", inner) for i in range(20)]
 
 
-def make(work: Path, name: str, files: list[tuple[str, bytes]]) -> Path:
+def make(work: Path, name: str, files: list[tuple[str, bytes]]) -> tuple[Path, Path]:
+    """(the pack, a folder holding its luggage files) for the judge and the writer."""
     out = work / f"{name}.taskpack"
     write_pack(PACK, [LuggageSource.from_bytes(n, b) for n, b in files], out, encoding="bag")
-    return out
+    folder = work / f"{name}-files"
+    folder.mkdir()
+    for n, b in files:
+        (folder / n).write_bytes(b)
+    return out, folder
 
 
-def measure(cmd: list[str], repeat: int) -> tuple[float, float, float, int]:
+def measure(
+    cmd: list[str], repeat: int, *, env: dict[str, str] | None = None, remove: Path | None = None
+) -> tuple[float, float, float, int]:
     """(best s, median s, peak RSS MB, exit code) of `cmd` run `repeat` times."""
     times, rss, code = [], 0, 0
     for _ in range(repeat):
+        if remove is not None:
+            remove.unlink(missing_ok=True)
         r = subprocess.run([sys.executable, "-c", MEASURE, *cmd], check=True, capture_output=True,
-                           text=True, env=CHILD_ENV)  # fmt: skip
+                           text=True, env=env or CHILD_ENV)  # fmt: skip
         secs, peak, code_text = r.stdout.split()
         times.append(float(secs))
         rss = max(rss, int(peak))
@@ -172,13 +185,30 @@ def main() -> None:
         }
         print(f"(packs built in {time.perf_counter() - t:.1f} s)")
         base = None
-        print(f"{'taskpack conformance PACK':<44} {'pack':>8} {'best s':>7} {'median':>7} {'×base':>6} "
-              f"{'RSS MB':>7} {'×base':>6} exit")  # fmt: skip
-        for label, pack in packs.items():
+        print(f"{'judge: taskpack conformance PACK':<44} {'pack':>8} {'best s':>7} {'median':>7} "
+              f"{'×base':>6} {'RSS MB':>7} {'×base':>6} exit")  # fmt: skip
+        for label, (pack, _folder) in packs.items():
             best, median, rss, code = measure([exe, "conformance", str(pack)], args.repeat)
             if base is None:
                 base = (best, rss)
             print(f"{label:<44} {pack.stat().st_size // 1024:>6}KB {best:7.2f} {median:7.2f} "
+                  f"{best / base[0]:6.2f} {rss:7.0f} {rss / base[1]:6.2f} {code}")  # fmt: skip
+        # the writer: the same luggage packed through the chokepoint (refused when it holds a token)
+        home = work / "home"
+        env = {**CHILD_ENV, "TASKPACK_HOME": str(home), "TASKPACK_ACTOR": "bench"}
+        made = subprocess.run([exe, "new", "--title", "bench", "--goal", "measure", "--json"],
+                              check=True, capture_output=True, text=True, env=env)  # fmt: skip
+        pid = json.loads(made.stdout)["passport"]["id"]
+        base = None
+        print(f"\n{'writer: taskpack pack ID --file FOLDER':<44} {'':>8} {'best s':>7} {'median':>7} "
+              f"{'×base':>6} {'RSS MB':>7} {'×base':>6} exit")  # fmt: skip
+        for label, (_pack, folder) in packs.items():
+            out = work / "out.taskpack"
+            cmd = [exe, "pack", pid, "--out", str(out), "--file", str(folder)]
+            best, median, rss, code = measure(cmd, args.repeat, env=env, remove=out)
+            if base is None:
+                base = (best, rss)
+            print(f"{label:<44} {'':>8} {best:7.2f} {median:7.2f} "
                   f"{best / base[0]:6.2f} {rss:7.0f} {rss / base[1]:6.2f} {code}")  # fmt: skip
         print("bounds: every hostile pack < 5 s and < 200 MB peak RSS")
     finally:

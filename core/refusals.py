@@ -52,7 +52,7 @@ Decisions worth knowing
   (stored, deflate, bzip2, LZMA members; data descriptors; a zip after a stub or a byte),
   gzip, bzip2, xz, ``.lzma``, zlib, tar, and UTF-16/32 text, up to 16 levels deep. One
   budget per *pack* (``LuggageScan``, shared by the writer and the judge): 256 MiB
-  decoded plus 8 bytes per byte of luggage, 20,000 streams, 8 seconds. Past a bound we
+  decoded plus 8 bytes per byte of luggage, 20,000 streams, 4 seconds. Past a bound we
   stop looking inside, which is not a finding. A damaged archive is simply scanned as the
   bytes it is (its own bytes are always scanned too).
 

@@ -48,7 +48,7 @@ MAX_ARCHIVE_DEPTH = 16  # levels of archives inside archives (a quine zip stops 
 MAX_INFLATED_BYTES = 256 * 1024 * 1024  # decoded, per pack, before the luggage allowance
 INFLATE_PER_LUGGAGE_BYTE = 8  # ... plus this many decoded bytes per byte of luggage
 MAX_ARCHIVE_MEMBERS = 20_000  # members and streams looked into, per pack
-MAX_INSIDE_SECONDS = 8.0  # time spent looking inside archives, per pack
+MAX_INSIDE_SECONDS = 4.0  # time spent looking inside archives, per pack (a backstop)
 
 _STEP = 1024 * 1024  # decode at most this much at a time
 SNIFF_BYTES = 512  # what a stream's first bytes must show to be recognised
