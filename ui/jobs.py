@@ -38,7 +38,9 @@ PROGRESS_INTERVAL = 0.05
 def sentence(exc: BaseException) -> str:
     """One clear sentence for a person, never a traceback."""
     if isinstance(exc, TaskPackError):
-        return str(exc)
+        from .error_text import error_sentence  # in the window's language (code + params)
+
+        return error_sentence(exc)
     if isinstance(exc, PermissionError):
         return tr("Permission denied: {path}. Check the file's permissions.").format(
             path=exc.filename or ""

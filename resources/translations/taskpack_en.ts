@@ -68,6 +68,14 @@
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/error_text.py" line="56" />
+      <source>(and %n more)</source>
+      <translation>
+        <numerusform>(and %n more)</numerusform>
+        <numerusform>(and %n more)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/passport_view.py" line="179" />
       <source>Asks (%n open)</source>
       <translation>

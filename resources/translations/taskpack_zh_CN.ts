@@ -104,6 +104,11 @@
       <translation>（无标题）</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="41" />
+      <source>A handoff is never merged into a passport: it lands as a new one. Nothing was changed.</source>
+      <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="1004" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
@@ -321,7 +326,7 @@
     <message>
       <location filename="../../ui/dialogs.py" line="56" />
       <location filename="../../ui/dialogs.py" line="112" />
-      <location filename="../../ui/jobs.py" line="185" />
+      <location filename="../../ui/jobs.py" line="187" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
@@ -331,6 +336,7 @@
       <translation>取消任务</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="51" />
       <location filename="../../ui/main_window.py" line="662" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
@@ -862,6 +868,16 @@
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="68" />
+      <source>Not found. Check the id in the list.</source>
+      <translation>没有找到。请在列表中核对编号。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="58" />
+      <source>Not landing this pack: it carries {what}. Nothing was stored. Ask the sender to rotate that secret (treat it as leaked) and send a clean pack.</source>
+      <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="384" />
       <source>Not now</source>
       <translation>以后再说</translation>
@@ -938,7 +954,7 @@
       <translation>正在打包 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="43" />
+      <location filename="../../ui/jobs.py" line="45" />
       <source>Permission denied: {path}. Check the file's permissions.</source>
       <translation>没有权限：{path}。请检查文件权限。</translation>
     </message>
@@ -1053,6 +1069,11 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <location filename="../../ui/passport_view.py" line="86" />
       <source>Refuse sign-off</source>
       <translation>拒绝签收</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="60" />
+      <source>Refusing to pack: {what}. Remove it from the passport or luggage and pack again.</source>
+      <translation>拒绝打包：{what}。请把它从护照或行李中删除后再打包。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="107" />
@@ -1320,7 +1341,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>用于署名你的回答、你做的检查和你发出的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="55" />
+      <location filename="../../ui/error_text.py" line="69" />
+      <source>Someone else changed it first: it was read again; try once more.</source>
+      <translation>别人先改了它：已重新读取；请再试一次。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/jobs.py" line="57" />
       <source>Something went wrong: {error}.</source>
       <translation>出错了：{error}。</translation>
     </message>
@@ -1396,6 +1422,16 @@ Store: {home}</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="83" />
+      <source>That cannot be done as asked.</source>
+      <translation>无法按要求完成。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="70" />
+      <source>That move is not allowed from where the task is now.</source>
+      <translation>从任务当前的状态不允许这样移动。</translation>
+    </message>
+    <message>
       <location filename="../../ui/export.py" line="151" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
@@ -1406,12 +1442,22 @@ Store: {home}</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="47" />
+      <location filename="../../ui/error_text.py" line="82" />
+      <source>The desk's store cannot be used.</source>
+      <translation>工作台的存储无法使用。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="48" />
+      <source>The disk holding {where} is full; nothing was written. Free some space on that disk and try again.</source>
+      <translation>存放 {where} 的磁盘已满；什么都没有写入。请在那块磁盘上腾出空间后再试。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/jobs.py" line="49" />
       <source>The disk is full ({path}); nothing was written. Free some space and try again.</source>
       <translation>磁盘已满（{path}）；没有写入任何内容。请腾出空间后再试。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="54" />
+      <location filename="../../ui/jobs.py" line="56" />
       <source>The disk said: {error}{where}.</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
@@ -1421,12 +1467,34 @@ Store: {home}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="73" />
+      <location filename="../../ui/error_text.py" line="74" />
+      <location filename="../../ui/error_text.py" line="75" />
+      <source>The file is not a readable pack. Ask the sender for a fresh copy; nothing was written.</source>
+      <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="348" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="51" />
+      <location filename="../../ui/error_text.py" line="80" />
+      <source>The file is too large or too deep to read safely (it may be a decompression bomb); nothing was written.</source>
+      <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="78" />
+      <source>The file may be hostile; nothing was written. Do not open it with other tools.</source>
+      <translation>这个文件可能有恶意；什么都没有写入。不要用其他工具打开它。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="79" />
+      <source>The file was damaged or altered in transit; ask the sender to send it again.</source>
+      <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/jobs.py" line="53" />
       <source>The file {path} is no longer there.</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
@@ -1448,6 +1516,16 @@ Store: {home}</source>
       <translation>包里包含这个地址。它是发送方写的；只有在你信任它时才在浏览器中打开：
 
 {url}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="43" />
+      <source>The pack says it is a “{kind}”; a pack is a handoff or a receipt. Ask the sender for a fresh copy; nothing was written.</source>
+      <translation>这个包自称是“{kind}”；包只能是交接包或回执。请向发送方索取一份新的副本；什么都没有写入。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="76" />
+      <source>The pack was made by a newer or different tool; ask the sender for a TaskPack 0.1 file.</source>
+      <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="718" />
@@ -1512,6 +1590,11 @@ Store: {home}</source>
       <translation>全文</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="71" />
+      <source>The ✓ cannot be restored here.</source>
+      <translation>这里不能恢复 ✓。</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="934" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
@@ -1525,6 +1608,11 @@ Store: {home}</source>
       <location filename="../../ui/main_window.py" line="154" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="35" />
+      <source>This is a receipt answering {target}, not a handoff: merge it into {target}. Nothing was changed.</source>
+      <translation>这是回答 {target} 的回执，不是交接包：请把它合并到 {target}。什么都没有改变。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="145" />
@@ -1542,6 +1630,11 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="46" />
+      <source>This pack already landed as {id}; nothing changed.</source>
+      <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="695" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
@@ -1552,9 +1645,29 @@ Store: {home}</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="29" />
+      <source>This receipt answers {target}, not {into}. A receipt merges only into the passport that asked; nothing was changed.</source>
+      <translation>这份回执回答的是 {target}，不是 {into}。回执只能合并到提出问题的那本护照；什么都没有改变。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="32" />
+      <source>This receipt answers {target}, which is not on this desk. Open it on the desk that asked the questions.</source>
+      <translation>这份回执回答的是 {target}，它不在这个工作台上。请在提出问题的工作台上打开它。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="72" />
+      <source>This receipt cannot be merged here. Nothing was changed.</source>
+      <translation>这份回执不能在这里合并。什么都没有改变。</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="361" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="38" />
+      <source>This receipt does not say which passport it answers; it cannot be merged. Nothing was changed.</source>
+      <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="716" />
@@ -2311,6 +2424,11 @@ Store: {home}</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="95" />
+      <source>{what} ({detail})</source>
+      <translation>{what}（{detail}）</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="106" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
@@ -2379,6 +2497,13 @@ Store: {home}</source>
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/error_text.py" line="56" />
+      <source>(and %n more)</source>
+      <translation>
+        <numerusform>（另有 %n 项）</numerusform>
       </translation>
     </message>
     <message numerus="yes">

@@ -375,3 +375,27 @@ def test_hidden_characters_in_names_are_shown(tmp_path: Path, qtbot: QtBot, make
     assert "report\\u202etxt.exe" in review.section_text("luggage")
     assert "\u202e" not in text and "\u200b" not in text
     assert "ana\\u200b on ana-laptop" in text
+
+
+def test_errors_from_core_are_said_in_chinese(tmp_path: Path, qtbot: QtBot, make_desk, make_window) -> None:
+    from taskpack.core.errors import MergeRefused, NotFound
+    from taskpack.ui import i18n
+    from taskpack.ui.jobs import sentence
+
+    evil = tmp_path / "evil.taskpack"
+    evil.write_bytes(hostile_zips.bag_zip([*hostile_zips.LUGGAGE, ("data/files/../../x", b"escaped\n")]))
+    window = make_window(make_desk(RECEIVER))
+    try:
+        window.set_language("zh_CN")
+        drop(window, evil)
+        settle(qtbot, window)
+        message = window.banner.text()
+        assert "这个文件可能有恶意；什么都没有写入。" in message, message  # the kind, in Chinese
+        wrong = MergeRefused("this receipt answers TP-AAAA-AAAA, not TP-BBBB-BBBB", code="merge_wrong_target",
+                             params={"target": "TP-AAAA-AAAA", "into": "TP-BBBB-BBBB"})  # fmt: skip
+        assert sentence(wrong) == ("这份回执回答的是 TP-AAAA-AAAA，不是 TP-BBBB-BBBB。回执只能合并到提出问题的那本护照；"
+                                   "什么都没有改变。")  # fmt: skip
+        assert sentence(NotFound("passport TP-CCCC-CCCC has no ask 'a9'")).startswith("没有找到。")
+    finally:
+        i18n.install("en")
+    assert sentence(wrong) == str(wrong)  # English: the CLI's own sentence
