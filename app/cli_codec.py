@@ -32,11 +32,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "convert",
         help="convert a pack between .taskpack and .taskpack.json",
         description="Re-encode a pack; the encoding is chosen by the output name "
-        "(*.taskpack.json → flat JSON, anything else → .taskpack zip). The file goes "
-        "through the same sealing and refusals as any pack this tool writes.",
+        "(*.taskpack.json → flat JSON, anything else → .taskpack zip). A conformant pack "
+        "is re-encoded unchanged (its pack object and every luggage byte), with the same "
+        "refusals as any pack this tool writes; convert repairs nothing. A pack the judge "
+        "fails is refused with the reasons (exit 2), unless --repair is given.",
     )
     p.add_argument("source", metavar="IN")
     p.add_argument("--out", "-o", required=True, metavar="OUT")
+    p.add_argument("--repair", action="store_true",
+                   help="repair what can be repaired (sealing, manifests, canonical forms) and list each repair")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_convert)
 
@@ -83,15 +87,27 @@ def cmd_convert(args: argparse.Namespace) -> int:
     if Path(args.source).resolve() == out.resolve():
         warn("the output must be a different file from the input.")
         return EXIT_ERROR
-    result = convert(args.source, out, machine=machine_name(), progress=_progress("converting"))
+    from taskpack.core.errors import NotConformant
+    from taskpack.core.visible import visible
+
+    try:
+        result = convert(args.source, out, machine=machine_name(), repair=args.repair,
+                         progress=_progress("converting"))  # fmt: skip
+    except NotConformant as exc:
+        warn(str(exc))
+        for reason in exc.reasons:
+            warn(f"  {visible(reason)}")
+        return EXIT_REFUSED
     if args.json:
         emit_json({
             "path": str(result.path), "encoding": result.encoding, "bytes": result.size,
             "content_digest": result.content_digest, "warnings": result.warnings,
-            "sealed": result.sealed,
+            "sealed": result.sealed, "repairs": result.repairs,
         })  # fmt: skip
     else:
         say(f"wrote {result.path} ({'flat JSON' if result.encoding == 'flat' else '.taskpack zip'}, {result.size} bytes)")
+        for line in result.repairs:
+            warn(f"repaired: {visible(line)}")
         for line in result.sealed:
             warn(f"sealed on the way: {visible(line)}")
         for line in result.warnings:

@@ -64,17 +64,47 @@ def run_once(cmd: Sequence[str], env: dict[str, str] | None, ok: Sequence[int] =
 def measure(
     cmd: Sequence[str], env: dict[str, str] | None, repeat: int, *,
     before: Callable[[], None] | None = None, ok: Sequence[int] = (0,),
-) -> tuple[float, float, float]:
-    """(best s, median s, peak RSS MB) over `repeat` runs, each after `before()` and sync."""
-    times, rss = [], 0.0
-    for _ in range(repeat):
-        if before:
-            before()
-        os.sync()
-        s, r = run_once(cmd, env, ok)
-        times.append(s)
-        rss = max(rss, r)
-    return min(times), statistics.median(times), rss
+    baseline: Sequence[str] | None = None, baseline_env: dict[str, str] | None = None,
+) -> Sample:
+    """`repeat` runs of `cmd`, each after `before()` and `sync`; with `baseline`, each run is
+    paired with one of the baseline (order alternating), so both see the same load."""
+    s = Sample()
+    for i in range(repeat):
+        for which in ((0, 1) if i % 2 == 0 else (1, 0)) if baseline else (0,):
+            if which == 0:
+                if before:
+                    before()
+                os.sync()
+                t, r = run_once(cmd, env, ok)
+                s.times.append(t)
+                s.rss = max(s.rss, r)
+            else:
+                assert baseline is not None
+                os.sync()
+                s.base.append(run_once(baseline, baseline_env)[0])
+    return s
+
+
+class Sample:
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.base: list[float] = []
+        self.rss = 0.0
+
+    @property
+    def best(self) -> float:
+        return min(self.times)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times)
+
+    def line(self, label: str, base_label: str = "") -> str:
+        text = f"  {label:<36} {self.best:7.3f} s / {self.median:7.3f} s"
+        if self.base:
+            b, m = min(self.base), statistics.median(self.base)
+            text += f"   {self.best / b:5.2f}× / {self.median / m:5.2f}×{base_label}"
+        return text + f"   peak RSS {self.rss:6.1f} MB"
 
 
 def rm(*paths: Path) -> Callable[[], None]:
@@ -112,18 +142,16 @@ def main() -> None:
     only = set(args.only.split(",")) if args.only else None
     work = args.keep or Path(tempfile.mkdtemp(prefix="tp-bench-cli-"))
     work.mkdir(parents=True, exist_ok=True)
-    rows: list[tuple[str, float, float, float, float | None]] = []
     try:
         sender, receiver = work / "sender-home", work / "receiver-home"
         env = child_env(sender)
         luggage = work / "luggage.bin"
         if not luggage.exists() or luggage.stat().st_size != args.size << 20:
             make_luggage(luggage, args.size)
-        os.sync()
-        base_runs = [run_once(["openssl", "dgst", "-sha256", str(luggage)], None)[0] for _ in range(max(3, args.repeat))]
-        base = min(base_runs)
-        print(f"luggage: {args.size} MiB random; openssl dgst -sha256 best {base:.3f} s, "
-              f"median {statistics.median(base_runs):.3f} s; {args.repeat} runs each, best / median\n")  # fmt: skip
+        openssl = ["openssl", "dgst", "-sha256", str(luggage)]
+        print(f"luggage: {args.size} MiB random. Each command: best / median of {args.repeat} runs, and as a "
+              "ratio to openssl dgst -sha256 over the same bytes, run alternately with it (best / best, "
+              "median / median)\n")  # fmt: skip
         pid = new_passport(env)
         bag, flat, bag2 = work / "out.taskpack", work / "out.taskpack.json", work / "out2.taskpack"
 
@@ -135,10 +163,11 @@ def main() -> None:
                         before()
                     run_once(cmd, renv or env, ok)
                 return
-            best, med, rss = measure(cmd, renv or env, args.repeat, before=before, ok=ok)
-            rows.append((label, best, med, rss, base))
-            print(f"  {label:<34} {best:7.3f} s / {med:7.3f} s   {best / base:5.2f}× / {med / base:5.2f}×   peak RSS {rss:6.1f} MB", flush=True)
+            sample = measure(cmd, renv or env, args.repeat, before=before, ok=ok, baseline=openssl)
+            print(sample.line(label), flush=True)
 
+        base = measure(openssl, None, args.repeat)
+        print(base.line("openssl dgst -sha256 (baseline)"))
         row("taskpack pack (1 file)", "pack", [TASKPACK, "pack", pid, "--out", str(bag), "--file", str(luggage)], rm(bag))
         row("taskpack convert → .taskpack.json", "flat", [TASKPACK, "convert", str(bag), "-o", str(flat)], rm(flat))
         row("taskpack convert → .taskpack", "bag", [TASKPACK, "convert", str(flat), "-o", str(bag2)], rm(bag2))
@@ -167,24 +196,23 @@ def cold(work: Path, env: dict[str, str], args: argparse.Namespace) -> None:
     subprocess.run([TASKPACK, "pack", pid, "--out", str(small), "--file", str(note)], env=env,
                    check=True, capture_output=True)  # fmt: skip
     n = args.cold_repeat
-    ours = measure([TASKPACK, "conformance", str(small)], env, n)
-    print(f"\nsmall pack ({small.stat().st_size} bytes), cold start, {n} runs, best / median:")
+    ours = [TASKPACK, "conformance", str(small)]
     cli = args.reference / "cli.js" if args.reference else None
     if cli and cli.exists():
-        ref = measure(["node", str(cli), "conformance", str(small)], None, n)
-        label = "reference CLI (node cli.js conformance)"
+        ref, ref_env, label = ["node", str(cli), "conformance", str(small)], None, "the reference CLI"
     else:
         if args.reference:
             print(f"  (no cli.js under {args.reference}; comparing with python -c pass)")
-        ref = measure([sys.executable, "-c", "pass"], env, n)
-        label = "python -c pass"
-    print(f"  {label:<40} {ref[0]:.3f} s / {ref[1]:.3f} s   peak RSS {ref[2]:5.1f} MB")
-    print(f"  {'taskpack conformance':<40} {ours[0]:.3f} s / {ours[1]:.3f} s   peak RSS {ours[2]:5.1f} MB"
-          f"   {ours[0] / ref[0]:.2f}× / {ours[1] / ref[1]:.2f}× the {label.split(' (')[0]}")  # fmt: skip
-    for what, cmd in (("taskpack --version", [TASKPACK, "--version"]), ("taskpack --help", [TASKPACK, "--help"]),
-                      ("python -c pass", [sys.executable, "-c", "pass"])):  # fmt: skip
-        b, m, r = measure(cmd, env, n)
-        print(f"  {what:<40} {b:.3f} s / {m:.3f} s   peak RSS {r:5.1f} MB")
+        ref, ref_env, label = [sys.executable, "-c", "pass"], env, "python -c pass"
+    print(f"\nsmall pack ({small.stat().st_size} bytes), cold start: best / median of {n} runs, run "
+          f"alternately with {' '.join(Path(ref[0]).name if i == 0 else Path(a).name for i, a in enumerate(ref[:3]))}")  # fmt: skip
+    sample = measure(ours, env, n, baseline=ref, baseline_env=ref_env)
+    base = Sample()
+    base.times = sample.base
+    print(base.line(label))
+    print(sample.line("taskpack conformance", f" {label}"))
+    for what, cmd in (("taskpack --version", [TASKPACK, "--version"]), ("taskpack --help", [TASKPACK, "--help"])):
+        print(measure(cmd, env, n, baseline=[sys.executable, "-c", "pass"], baseline_env=env).line(what, " python -c pass"))
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -21,7 +21,7 @@ from . import bag, canonical
 from .errors import FormatError, LimitExceeded, PackError, Unreadable, UnsafeEntry
 from .luggage import LuggageItem
 from .pack import OpenedPack, open_pack
-from .refusals import LuggageScan, check_asks, scan_value
+from .refusals import LuggageScan, check_asks, engine_for, scan_value
 from .repair import find_repairs
 from .seal import unsealed_facts
 
@@ -54,6 +54,8 @@ class Report:
     path: str
     encoding: str
     checks: list[Check]
+    #: the luggage read errors behind C1's digest reasons (a damaged file, not a rule)
+    damage: list[PackError] = field(default_factory=list)
 
     @property
     def conformant(self) -> bool:
@@ -88,7 +90,7 @@ def judge(
     except PackError as exc:
         raise Unreadable(exc.message, hint=exc.hint) from None
     with opened:
-        return _judge_opened(opened, progress, cancel)
+        return judge_opened(opened, progress, cancel)
 
 
 def _unparsable(path: str | Path, exc: PackError) -> Report:
@@ -103,9 +105,47 @@ def _unparsable(path: str | Path, exc: PackError) -> Report:
     return Report(str(path), "unknown", checks)
 
 
-def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
+def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -> Report:
+    """Judge a pack opened with ``open_pack(path, strict=False)`` (one pass over its luggage)."""
+    total = len(opened.passport_json) + sum(max(i.size, 0) for i in opened.luggage)
+    engine = engine_for(total)
+    reasons = judge_head(opened, engine=engine)
+    # one pass over the luggage: C1 digests, C7/C8 scan, C9 text rule (flat)
+    scan = LuggageScan(engine=engine)  # the writer's scanner too: one archive budget for the pack
+    for i in opened.luggage:
+        scan.file(i.name)
+    texts = {i.name: canonical.TextEligibility() for i in opened.luggage} if opened.encoding != "bag" else {}
+
+    def on_chunk(item: LuggageItem, chunk: bytes) -> None:
+        scan.feed(item.name, chunk)
+        if texts:
+            texts[item.name].feed(chunk)
+
+    damage: list[PackError] = []
+
+    def on_error(item: LuggageItem, exc: PackError) -> None:
+        reasons["C1"].append(exc.message)
+        damage.append(exc)
+
+    opened.stream_luggage(on_chunk, progress=progress, cancel=cancel, on_error=on_error)
+    for f in scan.finish():
+        reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
+    reasons["C9"] += text_rule(opened, {name: t.finish() for name, t in texts.items()})
+    checks = [Check(cid, req, not reasons[cid], reasons[cid]) for cid, req in REQUIREMENTS.items()]
+    return Report(str(opened.path), opened.encoding, checks, damage)
+
+
+def judge_head(opened: OpenedPack, *, engine: str | None = None) -> dict[str, list[str]]:
+    """Every check's reasons that can be found without reading a luggage byte.
+
+    What only the luggage can tell — its digests (C1), credentials and transcripts in it
+    (C7, C8) and, for the flat form, whether each attachment follows the utf8-vs-base64
+    rule (C9, see `text_rule`) — is left to the caller's pass over it (`convert` checks
+    those while it re-encodes).
+    """
     data = opened.data
     reasons: dict[str, list[str]] = {cid: [] for cid in REQUIREMENTS}
+    found = scan_value(data, engine=engine)
 
     # C0: everything the lenient reader put up with, and every repair landing would make
     for note in opened.notes:
@@ -122,7 +162,7 @@ def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
     for r in find_repairs(data, encoding=opened.encoding):
         if r.judged and r.code not in ("spec", "packed_at"):
             reasons["C0"].append(f"landing would have to repair it: {r.problem}")
-    for f in scan_value(data):
+    for f in found:
         if f.rule == "instruction_field":
             reasons["C0"].append(f"no conformant writer produces an instruction field (§4.5): {f.place}")
     # fields of the wrong type: the checks below judge lineage, kind, asks, facts and
@@ -160,36 +200,30 @@ def _judge_opened(opened: OpenedPack, progress: Any, cancel: Any) -> Report:
         except ValueError:
             reasons["C10"].append(f"packed_at {packed_at!r} is not a date and time")
     # C7, C8 over the pack object
-    for f in scan_value(data):
+    for f in found:
         if f.rule == "credential":
             reasons["C7"].append(str(f))
         elif f.rule == "transcript":
             reasons["C8"].append(str(f))
-    # one pass over the luggage: C1 digests, C7/C8 scan, C9 text rule (flat)
-    scan = LuggageScan()  # the writer's scanner too: one archive budget for the pack
-    for i in opened.luggage:
-        scan.file(i.name)
-    texts = {i.name: canonical.TextEligibility() for i in opened.luggage} if opened.encoding != "bag" else {}
-
-    def on_chunk(item: LuggageItem, chunk: bytes) -> None:
-        scan.feed(item.name, chunk)
-        if texts:
-            texts[item.name].feed(chunk)
-
-    opened.stream_luggage(
-        on_chunk, progress=progress, cancel=cancel,
-        on_error=lambda item, exc: reasons["C1"].append(exc.message),
-    )  # fmt: skip
-    for f in scan.finish():
-        reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
-    eligible = {name: t.finish() for name, t in texts.items()}
-    reasons["C9"] += _round_trip(opened, eligible)
-    checks = [Check(cid, req, not reasons[cid], reasons[cid]) for cid, req in REQUIREMENTS.items()]
-    return Report(str(opened.path), opened.encoding, checks)
+    reasons["C9"] += _round_trip(opened)
+    return reasons
 
 
-def _round_trip(opened: OpenedPack, eligible: dict[str, bool]) -> list[str]:
-    """What re-encoding through the canonical writer would change (C9).
+def text_rule(opened: OpenedPack, eligible: dict[str, bool]) -> list[str]:
+    """C9, flat form: attachments not written as the utf8-vs-base64 rule gives, where
+    `eligible[name]` is what `canonical.TextEligibility` made of the attachment's bytes."""
+    out = []
+    for item in opened.luggage if opened.encoding != "bag" else []:
+        rule = "utf8" if eligible.get(item.name) else "base64"
+        enc = opened.written_encoding(item.name)
+        if enc != rule:
+            out.append(f"attachment {item.name!r} is written as {enc} but the rule gives {rule}")
+    return out
+
+
+def _round_trip(opened: OpenedPack) -> list[str]:
+    """What re-encoding through the canonical writer would change (C9), but for the
+    flat form's text rule (`text_rule`), which needs the attachments' bytes.
 
     Our writer is a pure function of (pack object, luggage bytes) and its two readers
     are exact inverses of it (property-tested), so the round trip reproduces a file
@@ -225,10 +259,6 @@ def _round_trip(opened: OpenedPack, eligible: dict[str, bool]) -> list[str]:
         for item in opened.luggage:
             if item.sha256 is None:
                 out.append(f"attachment {item.name!r} declares no sha256; the round trip would add one")
-            rule = "utf8" if eligible.get(item.name) else "base64"
-            enc = opened.written_encoding(item.name)
-            if enc != rule:
-                out.append(f"attachment {item.name!r} is written as {enc} but the rule gives {rule}")
     return out
 
 

@@ -18,7 +18,9 @@ store's. The number after each class is the exit code the CLI ends with::
     │   ├── UnsafeEntry             an entry name or type that could escape or collide
     │   ├── IntegrityError          a digest, CRC, size or manifest entry that does not agree
     │   ├── LimitExceeded           a bomb: too large, too many entries, too deep, too long
-    │   └── Unreadable              the judge cannot judge the file at all (not a pack, hostile)
+    │   ├── Unreadable              the judge cannot judge the file at all (not a pack, hostile)
+    │   └── NotConformant           intact, but the judge fails it: `convert` re-encodes     2
+    │                               only a conformant pack (`--repair` repairs and lists)
     ├── Refused                     the rules forbid producing this pack (§4.1, §4.3, §4.5)  2
     │   └── LandingRefused          a pack or receipt carrying a credential or transcript   2
     │                               is not landed: nothing was stored
@@ -175,6 +177,27 @@ class Unreadable(PackError):
     """The file cannot be judged at all (not a pack, or hostile): exit 1, not 2."""
 
     code = "unreadable"
+
+
+class NotConformant(PackError):
+    """The pack is readable and intact but not conformant as written (spec §6), so
+    `convert` will not re-encode it unchanged. `reasons` are the judge's, each
+    ``"C6: …"`` (also in `params["reasons"]`)."""
+
+    hint = (
+        "See `taskpack conformance` for the whole report, or convert with --repair to "
+        "have it repaired (each repair is listed)."
+    )
+    code = "not_conformant"
+    exit_code = EXIT_REFUSED
+
+    def __init__(self, reasons: Sequence[str], *, message: str | None = None, hint: str | None = None) -> None:
+        self.reasons = list(reasons)
+        checks = sorted({r.split(":", 1)[0] for r in self.reasons}, key=lambda c: int(c[1:]) if c[1:].isdigit() else 99)
+        super().__init__(
+            message or f"Not converted: the pack is not conformant as written (fails {', '.join(checks)})",
+            hint=hint, params={"reasons": self.reasons, "checks": checks},
+        )  # fmt: skip
 
 
 # --- the rules' refusal ---------------------------------------------------------------

@@ -5,21 +5,30 @@
 and only then lets `writer.write_pack` produce the file. The luggage is scanned while it
 is written — one pass — and a refusal found there deletes the half-written file.
 
+`convert` re-encodes a conformant pack *unchanged* — the pack object as read, every
+luggage byte as it was — with the same refusals (the judge's checks on the pack object
+first, the luggage scanned as it is re-encoded). It repairs nothing unless asked to.
+
 The CLI, the GUI, the A2A endpoint and `convert` all call this; nothing else writes a pack.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .errors import Refused
+from . import canonical
+from .errors import FormatError, IntegrityError, NotConformant, Refused
 from .luggage import LuggageSource
-from .model import PackObject
-from .pack import encoding_for, luggage_of, open_pack
-from .refusals import LuggageScan, scan_pack_object
+from .pack import OpenedPack, encoding_for, luggage_of, open_pack
+from .refusals import LuggageScan, engine_for, scan_pack_object
 from .seal import seal_facts
 from .writer import WriteResult, write_pack
+
+if TYPE_CHECKING:  # a pure re-encoding (`convert`) never builds the models
+    from .model import PackObject
 
 
 def make_pack(
@@ -62,23 +71,128 @@ def make_pack(
     return result
 
 
+#: checks whose failure `convert --repair` can repair: what the reader forgave (C0), tag
+#: files and manifests (C1, rewritten from the bytes), sealing (C6) and the canonical
+#: forms (C9). The others are the sender's to fix: a field of the wrong type (C2), kind
+#: (C3), lineage (C4), an ask without accept (C5), a credential or transcript (C7, C8),
+#: packed_at (C10).
+REPAIRABLE = ("C0", "C1", "C6", "C9")
+
+
 def convert(
     source: Path | str,
     out: Path | str,
     *,
     machine: str,
+    repair: bool = False,
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> WriteResult:
-    """Re-encode a pack (the encoding is chosen by `out`'s name) through the chokepoint.
+    """Re-encode a pack; the encoding is chosen by `out`'s name.
 
-    A conformant pack comes out with the same content; one that carried a machine
-    fact still wearing a ✓ comes out sealed (`result.sealed` says which), with
-    `verified_on` the sender's machine as the pack names it.
+    A conformant pack is re-encoded unchanged: the same pack object, the same luggage,
+    so a round trip gives back the same entries (and, for our own packs, the same bytes).
+    A pack the judge fails raises `NotConformant` with its reasons, and nothing is written
+    — unless `repair`: then it goes through the chokepoint (`make_pack`: sealing, a spec
+    declared), `result.repairs` lists each repair, and the output is judged once more
+    (when it still fails, it is removed and `NotConformant` says why).
+    A damaged or hostile file raises the reader's error, as `open_pack` would.
     """
-    with open_pack(source) as opened:
-        origin_machine = opened.pack.origin.machine if opened.pack.origin else None
-        return make_pack(
-            opened.pack, luggage_of(opened), out, machine=origin_machine or machine,
-            progress=progress, cancel=cancel,
-        )  # fmt: skip
+    from .conformance import judge_head, judge_opened
+
+    out = Path(out)
+    with open_pack(source, strict=False) as opened:
+        if opened.problems:
+            raise IntegrityError(opened.problems[0])
+        if opened.schema_errors:
+            place, msg = opened.schema_errors[0]
+            raise FormatError(f"field {place or '(root)'}: {msg}", place=place)
+        total = len(opened.passport_json) + sum(max(i.size, 0) for i in opened.luggage)
+        engine = engine_for(total)
+        failing = {cid: r for cid, r in judge_head(opened, engine=engine).items() if r}
+        reasons = [f"{cid}: {r}" for cid, rs in failing.items() for r in rs]
+        if failing and not repair:
+            # nothing will be written: judge the luggage too, so every reason is given
+            # (and a damaged file is said to be damaged, as any reader would say)
+            report = judge_opened(opened, progress, cancel)
+            if report.damage:
+                raise report.damage[0]
+            raise NotConformant([f"{c.id}: {r}" for c in report.checks if c.ok is False for r in c.reasons])
+        if not failing:
+            return _reencode(opened, out, engine=engine, progress=progress, cancel=cancel)
+        fixed = [cid for cid in failing if cid not in REPAIRABLE]
+        if fixed:
+            raise NotConformant(
+                [r for r in reasons if r.split(":", 1)[0] in fixed],
+                message=f"Not converted: the pack fails {', '.join(fixed)}, which --repair cannot repair",
+                hint="Only the sender can fix these; nothing was written.",
+            )
+        result = _repair(opened, out, machine=machine, progress=progress, cancel=cancel)
+        result.repairs = [f"{r} — repaired" for r in reasons] + result.repairs
+    _judge_repaired(result)
+    return result
+
+
+def _reencode(
+    opened: OpenedPack, out: Path, *, engine: str | None,
+    progress: Callable[[int, int], None] | None, cancel: Callable[[], bool] | None,
+) -> WriteResult:  # fmt: skip
+    """The pack object as read and every luggage byte, in the other encoding (one pass:
+    each digest verified, every byte scanned, the flat text rule checked as it streams)."""
+    from .conformance import text_rule
+
+    scan = LuggageScan(engine=engine)  # the judge's and the writer's scanner
+    for i in opened.luggage:
+        scan.file(i.name)
+    texts = {i.name: canonical.TextEligibility() for i in opened.luggage} if opened.encoding != "bag" else {}
+
+    def tap(name: str, chunk: bytes) -> None:
+        scan.feed(name, chunk)
+        if texts:
+            texts[name].feed(chunk)
+
+    def judge_luggage() -> None:
+        found = scan.finish()
+        if found:
+            raise Refused(found)
+        c9 = text_rule(opened, {name: t.finish() for name, t in texts.items()})
+        if c9:
+            raise NotConformant([f"C9: {r}" for r in c9])
+
+    return write_pack(
+        opened.data, luggage_of(opened), out, encoding=encoding_for(out), tap=tap,
+        progress=progress, cancel=cancel, before_commit=judge_luggage,
+    )  # fmt: skip
+
+
+def _repair(
+    opened: OpenedPack, out: Path, *, machine: str,
+    progress: Callable[[int, int], None] | None, cancel: Callable[[], bool] | None,
+) -> WriteResult:  # fmt: skip
+    from .specs import BAG_SPEC
+
+    pack = opened.pack
+    repairs = []
+    if pack.spec is None:
+        pack.spec = BAG_SPEC
+        repairs.append(f"declared spec {BAG_SPEC!r}")
+    origin_machine = pack.origin.machine if pack.origin else None
+    result = make_pack(
+        pack, luggage_of(opened), out, machine=origin_machine or machine, progress=progress, cancel=cancel
+    )
+    result.repairs = repairs  # what sealing did is in result.sealed
+    return result
+
+
+def _judge_repaired(result: WriteResult) -> None:
+    from .conformance import judge
+
+    report = judge(result.path)
+    if not report.conformant:
+        with contextlib.suppress(FileNotFoundError):
+            result.path.unlink()
+        raise NotConformant(
+            [f"{c.id}: {r}" for c in report.checks if c.ok is False for r in c.reasons],
+            message="Not converted: the repaired pack would still not be conformant",
+            hint="Nothing was written; see `taskpack conformance` on the original.",
+        )

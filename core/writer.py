@@ -35,6 +35,8 @@ class WriteResult:
     luggage_digests: dict[str, str]
     warnings: list[str] = field(default_factory=list)
     sealed: list[str] = field(default_factory=list)
+    #: `convert --repair` only: each repair made, in words
+    repairs: list[str] = field(default_factory=list)
 
 
 def write_pack(

@@ -205,7 +205,15 @@ def available_engines() -> tuple[str, ...]:
     return ("hyperscan", "re") if _build("hyperscan") is not None else ("re",)
 
 
+#: an engine name for a scan known to be small (`refusals.engine_for`): the ``re`` engine,
+#: which is done before hyperscan would have built its databases; an archive inside is
+#: scanned with the fastest engine, since what it inflates to is not small
+SMALL = "small"
+
+
 def _engine(name: str | None) -> _Engine:
+    if name == SMALL:
+        name = "re"
     name = name or available_engines()[0]
     engine = _build(name) if name in ("hyperscan", "re") else None
     if engine is None:

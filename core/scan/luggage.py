@@ -16,7 +16,7 @@ from .archives import (
     now,
     open_reader,
 )
-from .engines import _Engine, _engine
+from .engines import SMALL, _Engine, _engine
 from .scanner import RULE_CREDENTIAL, _Core, _scan_bytes
 
 DEFAULT_CHUNK_SIZE = 4 * 1024 * 1024
@@ -48,6 +48,8 @@ class StreamScanner:
         _checked_name: bool = False,
     ) -> None:
         self._engine = _engine(engine)
+        # what an archive holds is not small: a small stream's members get the fastest engine
+        self._nested_engine = None if engine == SMALL else self._engine.name
         self._depth = _depth
         self._budget = budget if budget is not None else ScanBudget()
         self._name_findings: list[Finding] = []
@@ -91,7 +93,7 @@ class StreamScanner:
             return None
         return StreamScanner(
             name,
-            engine=self._engine.name,
+            engine=self._nested_engine,
             budget=self._budget,
             _depth=self._depth + 1,
             _checked_name=True,

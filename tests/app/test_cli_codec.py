@@ -188,9 +188,14 @@ def test_convert_flat_to_bag_with_an_attachment_just_under_the_small_entry_size(
 @needs_packer
 def test_convert_never_writes_tpx(run_cli, tmp_path: Path) -> None:
     src = tmp_path / "old.json"
-    src.write_text(json.dumps({"tpx": "0.1", "passport": {"id": "TP-K2VQ-8M4N"}}), encoding="utf-8")
-    r = run_cli(["convert", src, "--out", tmp_path / "new.tpx"])
+    src.write_text(json.dumps({"tpx": "0.1", "issued_at": "2026-03-01T09:00:00Z",
+                               "passport": {"id": "TP-K2VQ-8M4N", "version": 1}}), encoding="utf-8")  # fmt: skip
+    refused = run_cli(["convert", src, "--out", tmp_path / "new.tpx"])  # a retired file is not conformant
+    assert refused.returncode == 2 and "a retired .tpx file" in refused.stderr, refused.stderr
+    assert not (tmp_path / "new.tpx").exists()
+    r = run_cli(["convert", src, "--out", tmp_path / "new.tpx", "--repair"])
     assert r.returncode == 0, r.stderr
+    assert "taskpack: repaired: C0: a retired .tpx file is readable but is not a TaskPack 0.1 file — repaired" in r.stderr
     assert (tmp_path / "new.tpx").read_bytes()[:4] == b"PK\x03\x04"  # a .taskpack zip, whatever the name
     with open_pack(tmp_path / "new.tpx") as o:
         assert o.encoding == "bag"
@@ -200,10 +205,14 @@ def test_convert_never_writes_tpx(run_cli, tmp_path: Path) -> None:
 def test_convert_refuses_a_credential_with_exit_2_and_writes_nothing(run_cli, tmp_path: Path) -> None:
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     src = write_pack(pack_data(note=f"deploy with {token}"), [], tmp_path / "leaky.taskpack", encoding="bag").path
-    r = run_cli(["convert", src, "--out", tmp_path / "leaky.taskpack.json"])
-    line = assert_one_line_failure(r, code=2)
-    assert "Refusing to pack" in line and token not in line and token[4:] not in r.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["leaky.taskpack"]
+    for repair in ([], ["--repair"]):  # a credential is never repaired away: the sender removes it
+        r = run_cli(["convert", src, "--out", tmp_path / "leaky.taskpack.json", *repair])
+        assert r.returncode == 2, r.stderr
+        assert "Traceback" not in r.stderr and r.stdout == ""
+        assert r.stderr.splitlines()[0].startswith("taskpack: Not converted: the pack ")
+        assert "taskpack:   C7: GitHub token at note" in r.stderr.splitlines()
+        assert token not in r.stderr and token[4:] not in r.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["leaky.taskpack"]
 
 
 @needs_packer

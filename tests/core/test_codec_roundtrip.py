@@ -580,7 +580,13 @@ def test_convert_gives_an_unvouched_attachment_its_sha256(tmp_path: Path) -> Non
     src = tmp_path / "reply.taskpack.json"
     src.write_text(json.dumps({"taskpack": "0.1", "passport": pack_data(), "attachments": [
         {"name": "reply.txt", "encoding": "utf8", "data": "done\n"}]}), encoding="utf-8")
-    out = packer.convert(src, tmp_path / "reply.taskpack", machine="m").path
+    from taskpack.core.errors import NotConformant
+
+    with pytest.raises(NotConformant, match="C0, C9"):  # convert repairs nothing unless asked
+        packer.convert(src, tmp_path / "reply.taskpack", machine="m")
+    result = packer.convert(src, tmp_path / "reply.taskpack", machine="m", repair=True)
+    assert "C9: attachment 'reply.txt' declares no sha256; the round trip would add one — repaired" in result.repairs
+    out = result.path
     with open_pack(out) as o:
         assert o.luggage[0].sha256 == hashlib.sha256(b"done\n").hexdigest()
         assert o.notes == []
