@@ -88,7 +88,6 @@ def cmd_convert(args: argparse.Namespace) -> int:
         warn("the output must be a different file from the input.")
         return EXIT_ERROR
     from taskpack.core.errors import NotConformant
-    from taskpack.core.visible import visible
 
     try:
         result = convert(args.source, out, machine=machine_name(), repair=args.repair,
@@ -96,7 +95,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     except NotConformant as exc:
         warn(str(exc))
         for reason in exc.reasons:
-            warn(f"  {visible(reason)}")
+            warn(f"  {reason}")
         return EXIT_REFUSED
     if args.json:
         emit_json({
@@ -107,7 +106,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     else:
         say(f"wrote {result.path} ({'flat JSON' if result.encoding == 'flat' else '.taskpack zip'}, {result.size} bytes)")
         for line in result.repairs:
-            warn(f"repaired: {visible(line)}")
+            warn(f"repaired: {line}")
         for line in result.sealed:
             warn(f"sealed on the way: {visible(line)}")
         for line in result.warnings:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from taskpack.core import health
-
-from . import paths
 from .cli import EXIT_ERROR, EXIT_OK, emit_json, say, warn
+
+if TYPE_CHECKING:  # imported when the verb runs: every other verb starts without sqlite3
+    from taskpack.core import health
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,13 +38,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _diagnose(home: Path) -> health.Diagnosis:
+    from taskpack.core import health
     from taskpack.core.store import blob_path
 
     return health.diagnose(home, blob_path=lambda sha: blob_path(home, sha))
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
+    from taskpack.core import health
     from taskpack.core.store import StoreError
+
+    from . import paths
 
     home = paths.home()
     found = _diagnose(home)

@@ -195,8 +195,8 @@ def find_pack_in_file(path: str | os.PathLike[str]) -> FoundPack | None:
     if kind == "json":
         if p.stat().st_size > MAX_TEXT_BYTES:
             return None  # too big to be a reply: the streaming reader says what is wrong
-        try:
-            with open_pack(p):
+        try:  # strict=False: whether it reads is all we ask here (the models stay unbuilt)
+            with open_pack(p, strict=False):
                 return None
         except FormatError:
             pass  # not a pack as written: look for one in its text

@@ -37,7 +37,8 @@ def test_small_engine_finds_what_the_fastest_finds(data: bytes) -> None:
 def test_an_archive_inside_a_small_stream_is_scanned_with_the_fastest_engine() -> None:
     inner = gzip.compress(b"\0" * (8 << 20) + TOKEN.encode())
     with StreamScanner("files/a.gz", engine="small") as s:
-        assert s._nested("files/a.gz!/a")._engine.name == available_engines()[0]
+        nested = s.nested("files/a.gz!/a")
+        assert nested is not None and nested.engine.name == available_engines()[0]
         s.feed(inner)
         found = s.finish()
     assert [f.kind for f in found if "(inflated)" in f.place] == ["GitHub token"], found
