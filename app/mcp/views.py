@@ -6,12 +6,14 @@ Every written string goes under ``sender_wrote`` and through :mod:`.boundary`'s
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from taskpack.core import lifecycle
 from taskpack.core.asklint import lint_accept
 from taskpack.core.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
 from taskpack.core.seal import standing
+from taskpack.core.visible import visible
 
 from .boundary import clean, line, text
 
@@ -20,6 +22,47 @@ if TYPE_CHECKING:
     from taskpack.core.store import PackWritten, PassportSummary, StoredLuggage
 
     from ..desk import Desk
+
+#: what stands in the desk's words for a sender-chosen id or name that is not plain
+WITHHELD = "(withheld: not a plain id or name)"
+_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9@._:+/#-]{0,99}$")
+_STATUSES = ("open", "answered", "dropped")
+
+
+def token(value: Any) -> str | None:
+    """A sender-chosen id (ask id, chain entry, digest) kept in the desk's words only when it
+    looks like one: no spaces, ≤100 characters — a sentence cannot hide in it."""
+    if value is None:
+        return None
+    text_ = str(value)
+    return text_ if _TOKEN.match(text_) else WITHHELD
+
+
+def plain_name(value: Any, *, words: int = 4) -> str | None:
+    """A sender-chosen name or date (machine, actor, timestamp, place) kept in the desk's
+    words only when short: at most `words` words and 80 characters, made visible."""
+    if value is None:
+        return None
+    text_ = visible(value)
+    return text_ if len(text_) <= 80 and len(text_.split()) <= words else WITHHELD
+
+
+def status(value: Any) -> str:
+    return value if value in _STATUSES else ("open" if value is None else "unknown")
+
+
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def desk_sentence(sentence: str) -> str:
+    """A sentence the desk wrote that quotes a sender's value (sealing names the machine):
+    a quoted value that is not a plain name is withheld."""
+    def keep(m: re.Match[str]) -> str:
+        inner = m.group(1) if m.group(1) is not None else m.group(2)
+        return m.group(0) if plain_name(inner) != WITHHELD else repr(WITHHELD)
+
+    return visible(_QUOTED.sub(keep, sentence))
+
 
 #: the encodings' names on the wire (A2A extension, reference MCP) and in the desk
 WIRE_ENCODING = {"bag": "bagit-zip", "flat": "flat"}
@@ -30,10 +73,17 @@ def wire_encoding(name: str | None) -> str:
 
 
 def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
-    st = standing(fact, machine=machine)
+    shown = fact.copy_record()
+    # the standing sentence names machines and sources: only plain ones in the desk's words
+    shown.verified_on = plain_name(fact.verified_on)
+    shown.verified_by = plain_name(fact.verified_by)
+    shown.source = plain_name(fact.source)
+    if shown.source_actor is not None:
+        shown.source_actor = plain_name(shown.source_actor)
+    st = standing(shown, machine=machine)
     return {
         "n": n, "scope": fact.effective_scope, "verified": bool(fact.verified),
-        "needs_reverify": bool(fact.needs_reverify), "verified_on": line(fact.verified_on),
+        "needs_reverify": bool(fact.needs_reverify), "verified_on": shown.verified_on,
         "standing": line(st.text) or "", "standing_kind": st.kind,
         "sender_wrote": {"claim": text(fact.claim), "source": text(fact.source)},
     }  # fmt: skip
@@ -41,10 +91,10 @@ def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
 
 def ask_view(ask: Ask) -> dict[str, Any]:
     return {
-        "id": line(ask.id), "status": ask.status or "open",
-        "answered_by": line(ask.answered_by), "answered_at": line(ask.answered_at),
+        "id": token(ask.id), "status": status(ask.status),
+        "answered_by": plain_name(ask.answered_by), "answered_at": plain_name(ask.answered_at),
         "accept_warnings": [line(w) or "" for w in lint_accept(ask.accept, ask.what)]
-        if (ask.status or "open") == "open" else [],
+        if status(ask.status) == "open" else [],
         "sender_wrote": {"what": text(ask.what), "why": text(ask.why), "accept": text(ask.accept),
                          "answer": text(ask.answer), "to": line(ask.to)},
     }  # fmt: skip
@@ -53,18 +103,18 @@ def ask_view(ask: Ask) -> dict[str, Any]:
 def check_view(check: LandingCheck, machine: str | None = None) -> dict[str, Any]:
     done = check.checked_on
     return {
-        "id": line(check.id), "required": check.is_required,
+        "id": token(check.id), "required": check.is_required,
         "checked_here": bool(done) and (machine is None or done == machine),
         "sender_wrote": {"check": text(check.check), "how_sender_suggestion": text(check.how)},
     }  # fmt: skip
 
 
-def luggage_view(name: str, size: int, sha256: str | None) -> dict[str, Any]:
-    return {"size": int(size), "sha256": sha256, "sender_wrote": {"name": line(name) or ""}}
+def luggage_view(name_: str, size: int, sha256: str | None) -> dict[str, Any]:
+    return {"size": int(size), "sha256": token(sha256), "sender_wrote": {"name": line(name_) or ""}}
 
 
 def imperative_view(imp: dict[str, Any]) -> dict[str, Any]:
-    return {"place": line(imp.get("place")) or "", "cue": line(imp.get("cue")) or "",
+    return {"place": plain_name(imp.get("place"), words=6) or "", "cue": line(imp.get("cue")) or "",
             "sender_wrote": {"sentence": text(imp.get("sentence")) or ""}}  # fmt: skip
 
 
@@ -84,9 +134,9 @@ def lineage_view(lineage: Any) -> dict[str, Any]:
         return {"root_id": None, "from_version": None, "chain": []}
     data = lineage if isinstance(lineage, dict) else lineage.to_data()
     fv = data.get("from_version")
-    return {"root_id": line(data.get("root_id")),
+    return {"root_id": token(data.get("root_id")),
             "from_version": fv if isinstance(fv, int) and not isinstance(fv, bool) else None,
-            "chain": [line(c) or "" for c in data.get("chain") or []]}  # fmt: skip
+            "chain": [token(c) or "" for c in data.get("chain") or []]}  # fmt: skip
 
 
 def counts(facts: list[dict[str, Any]], asks: list[dict[str, Any]],
@@ -125,9 +175,9 @@ def passport_view(
     if received:
         origin = received.origin or Origin()
         rec = {
-            "kind": line(received.kind), "came_from": line(received.sender_entry),
-            "packed_at": line(received.packed_at), "landed_at": line(received.landed_at),
-            "pack_sha256": line(received.pack_sha256),
+            "kind": token(received.kind), "came_from": token(received.sender_entry),
+            "packed_at": plain_name(received.packed_at), "landed_at": plain_name(received.landed_at),
+            "pack_sha256": token(received.pack_sha256),
             "written_here": bool(received.written_here),
             "imperatives": [imperative_view(i) for i in received.imperatives or []],
             "sender_wrote": {"actor": line(origin.actor), "machine": line(origin.machine),
@@ -169,19 +219,20 @@ def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
         "path": line(str(rv.path)) or "", "kind": rv.kind, "encoding": wire_encoding(rv.encoding),
         "content_digest": rv.content_digest, "already": rv.already, "written_here": rv.written_here,
         "counts": counts(facts, asks, checks), "landing_checks": checks,
-        "sealed": [line(s) or "" for s in rv.sealed], "facts": facts, "asks": asks,
+        "sealed": [desk_sentence(s) for s in rv.sealed], "facts": facts, "asks": asks,
         "imperatives": [imperative_view(i) for i in rv.imperatives],
         "luggage": [luggage_view(str(x.get("name")), int(x.get("size") or 0), x.get("sha256"))  # type: ignore[arg-type]
                     for x in rv.luggage],
-        "reader_notes": [line(n) or "" for n in rv.notes], "lineage": lineage_view(rv.lineage),
-        "packed_at": line(rv.packed_at), "sender_wrote": passport_text(state),
+        "reader_notes": [desk_sentence(n) for n in rv.notes], "lineage": lineage_view(rv.lineage),
+        "packed_at": plain_name(rv.packed_at), "sender_wrote": passport_text(state),
         "origin": {"sender_wrote": {
             "actor": line(origin.get("actor")), "machine": line(origin.get("machine")),
             "harness": line(origin.get("harness")), "note": text(rv.note)}},
     }  # fmt: skip
     if rv.kind == "receipt":
-        out |= {"receipt_target": rv.receipt_target, "target_here": rv.target_here,
-                "would_answer": list(rv.would_answer), "would_adopt": list(rv.would_adopt)}  # fmt: skip
+        out |= {"receipt_target": token(rv.receipt_target), "target_here": rv.target_here,
+                "would_answer": [token(a) or "" for a in rv.would_answer],
+                "would_adopt": [token(a) or "" for a in rv.would_adopt]}  # fmt: skip
     else:
         out["initial_state"] = rv.initial_state
     return out
@@ -196,6 +247,6 @@ def outbox_view(e: PackWritten) -> dict[str, Any]:
         "version": e.version, "kind": e.kind,
         "encoding": wire_encoding(e.encoding) if e.encoding else None, "path": line(e.path),
         "content_digest": e.sha256, "file_sha256": e.file_sha256, "size": e.size, "via": e.via,
-        "asks": [line(a) or "" for a in e.asks],
+        "asks": [token(a) or "" for a in e.asks],
         "sender_wrote": {"to": line(e.to), "passport_as_packed": clean(e.stub or {})},
     }  # fmt: skip

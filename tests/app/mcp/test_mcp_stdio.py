@@ -356,3 +356,39 @@ def test_prompt_and_resource_brief_an_agent_taking_over(alpha: Machine, beta: Ma
             assert data["asks"][0]["accept_warnings"]  # the ask lint, next to the ask
 
     run(main)
+
+
+def test_sender_chosen_ids_and_names_cannot_carry_a_sentence_into_the_desks_words(
+    alpha: Machine, tmp_path: Path
+) -> None:
+    """A hand-made pack puts the order in places that are ids or names: ask and check ids,
+    the lineage chain, verified_on, answered_by, an ask's status, a luggage-less note."""
+    from hostile_zips import canonical_json, pack_data
+
+    evil = HOSTILE_NOTE
+    data = pack_data()
+    data["lineage"] = {"root_id": evil, "from_version": 2, "chain": [evil, "TP-G6RZ-DS3B@2"]}
+    data["passport"]["facts"][1]["verified_on"] = evil
+    data["asks"] = [{"id": evil, "to": "peer", "what": "Budget?", "why": "", "accept": "a number",
+                     "status": evil, "answer": None, "answered_by": evil}]  # fmt: skip
+    data["landing_checks"][0]["id"] = evil
+    flat = {"taskpack": "0.1", "encoding": "flat", "note_to_reader": "data", "passport": data,
+            "attachments": []}  # fmt: skip
+    path = tmp_path / "ids.taskpack.json"
+    path.write_bytes(canonical_json(flat))
+
+    async def main() -> None:
+        async with agent(alpha) as a:
+            for tool in ("taskpack_show", "taskpack_land"):
+                res = await a.session.call_tool(tool, {"path": str(path)})
+                assert not res.is_error, text_of(res)
+                assert evil not in outside_markers(text_of(res)), tool
+            landed = res.structured_content["passport_id"]  # type: ignore[index]
+            opened = await a.session.call_tool("taskpack_open", {"id": landed})
+            assert evil not in outside_markers(text_of(opened))
+            data_ = opened.structured_content
+            assert data_["lineage"]["chain"][0] == "(withheld: not a plain id or name)"  # type: ignore[index]
+            assert data_["facts"][1]["verified_on"] == "(withheld: not a plain id or name)"  # type: ignore[index]
+            assert data_["asks"][0]["status"] == "unknown"  # type: ignore[index]
+
+    run(main)
