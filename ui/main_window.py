@@ -47,11 +47,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
-    QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QSystemTrayIcon,
+    QTabBar,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -1316,8 +1317,11 @@ class MainWindow(QMainWindow):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Enter does what the page's default button does (Land, Merge, Take this on)."""
         plain_key = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        typing = isinstance(QApplication.focusWidget(), QLineEdit | QPlainTextEdit | QAbstractSpinBox | QComboBox)
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain_key and not typing:
+        # only from places where Enter means nothing else: the list, the tabs, the page itself
+        # (a text field's Enter is its own, and it may have moved the focus before it gets here)
+        focus = QApplication.focusWidget()
+        browsing = focus is None or focus is self or isinstance(focus, QAbstractItemView | QTabBar | QScrollArea)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain_key and browsing:
             target = self.default_button()
             if target is not None:
                 target.click()
