@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO, cast
 
+from . import canonical
 from .errors import FormatError, IntegrityError, LimitExceeded, UnsafeEntry
 from .streams import CHUNK, Background
 
@@ -155,7 +156,7 @@ class _StreamEntry:
     def __init__(self, writer: ZipWriter, entry: _Entry) -> None:
         self._w = writer
         self._e = entry
-        self._z = zlib.compressobj(6, zlib.DEFLATED, -15) if entry.method == 8 else None
+        self._z = zlib.compressobj(canonical.DEFLATE_LEVEL, zlib.DEFLATED, -15) if entry.method == 8 else None
         self._crc = 0
         self._in = 0
         self._out = 0
@@ -194,7 +195,7 @@ class _StreamEntry:
 
 
 def _deflate_all(data: bytes) -> bytes:
-    z = zlib.compressobj(6, zlib.DEFLATED, -15)
+    z = zlib.compressobj(canonical.DEFLATE_LEVEL, zlib.DEFLATED, -15)
     return z.compress(data) + z.flush()
 
 
