@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except TaskPackError as exc:  # each class says its exit code (core/errors.py)
-        warn(str(exc))
+        warn(visible(str(exc)))  # one line, whatever pack text the message quotes
         if isinstance(exc, Refused):
             for finding in exc.findings[3:]:
                 warn(f"  also: {finding}")

@@ -90,7 +90,7 @@ def test_land_and_open_show_ask_and_check_ids_escaped(hostile: Path, tmp_path: P
 
 
 def test_an_error_message_quoting_a_hostile_file_name_is_escaped(tmp_path: Path) -> None:
-    bad = tmp_path / f"evil{ESC}.taskpack.json"
+    bad = tmp_path / f"evil{ESC}\ntaskpack: ok.taskpack.json"  # a newline would forge a line
     bad.write_text('{"taskpack": "9.9", "encoding": "flat"}', encoding="utf-8")
     for verb in ("verify", "show", "land", "conformance"):
         err = shown(taskpack(tmp_path / "home", verb, bad, code=1))

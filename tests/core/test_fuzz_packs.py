@@ -45,7 +45,7 @@ from taskpack.core.packer import convert
 from taskpack.core.store import Store
 
 SHARDS = 8
-CASES = int(os.environ.get("FUZZ_CASES", "3200"))  # in all, spread over the shards
+CASES = int(os.environ.get("FUZZ_CASES", "2400"))  # in all, spread over the shards
 SEED = int(os.environ.get("FUZZ_SEED", "20261201"))
 
 # --- seeds: real packs, written by the desk ---------------------------------------------
@@ -202,7 +202,7 @@ def _bag(files: list[tuple[str, bytes]], rng: random.Random, *, fix_tags: bool =
     d = dict(files)
     if fix_tags:
         d["tagmanifest-sha256.txt"] = _tag_manifest(d)
-    return build_zip([entry(n, b, deflate=rng.random() < 0.3) for n, b in d.items()])
+    return build_zip([entry(n.encode("utf-8", "surrogatepass"), b, deflate=rng.random() < 0.3) for n, b in d.items()])
 
 
 def _manifest_for(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
@@ -210,7 +210,9 @@ def _manifest_for(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     import hashlib
 
     payload = [(n, b) for n, b in files if n.startswith("data/")]
-    man = "".join(f"{hashlib.sha256(b).hexdigest()}  {n.replace('%', '%25')}\n" for n, b in payload).encode()
+    man = "".join(f"{hashlib.sha256(b).hexdigest()}  {n.replace('%', '%25')}\n" for n, b in payload).encode(
+        "utf-8", "surrogatepass"
+    )
     octets = sum(len(b) for _, b in payload)
     info = f"Payload-Oxum: {octets}.{len(payload)}\nBag-Spec: task-passport-bag/0.1\n".encode()
     d = {"bagit.txt": BAGIT, "bag-info.txt": info, "manifest-sha256.txt": man}
@@ -324,6 +326,52 @@ def base64_text_swap(raw: bytes, rng: random.Random) -> bytes:
     return json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
+NAMES = [
+    "../x", "a/../../x", "/etc/x", "C:/x", "a\\b", "a\u2028b.txt", "a\u0085b", "100%25 done.txt", "%", "a b.txt",
+    "é.txt", "E\u0301.txt", "BRIEF.TXT", "brief.txt", "brief.txt/x", "con.txt", "a.", "a ", "x" * 300,
+    "d/" * 200 + "x", "report\u202etxt.exe", "x\x9by", "a\x00b", "\ud800", "", ".", "a//b",
+]  # fmt: skip
+
+
+def _luggage_value(rng: random.Random) -> bytes:
+    return rng.choice([b"", b"x", rng.randbytes(rng.randrange(1, 300)), b"ghp_" + b"A" * 36 + b"\n",
+                       b"User: hi\nAssistant: hello\n", b"\xef\xbb\xbfBOM", b"\\" * 50])  # fmt: skip
+
+
+def flat_luggage_swap(raw: bytes, rng: random.Random) -> bytes:
+    """Flat: an attachment renamed or refilled, its sha256 and size made to agree."""
+    import hashlib
+
+    doc = json.loads(raw)
+    atts = doc.setdefault("attachments", [])
+    if not atts or rng.random() < 0.2:
+        atts.append({"name": "new.txt", "encoding": "utf8", "data": ""})
+    att = rng.choice(atts)
+    if rng.random() < 0.5:
+        att["name"] = rng.choice(NAMES)
+    content = _luggage_value(rng)
+    try:
+        att["encoding"], att["data"] = "utf8", content.decode("utf-8")
+    except UnicodeDecodeError:
+        att["encoding"], att["data"] = "base64", base64.b64encode(content).decode()
+    att["sha256"], att["bytes"] = hashlib.sha256(content).hexdigest(), len(content)
+    return json.dumps(doc, ensure_ascii=rng.random() < 0.5).encode("utf-8", "surrogatepass")
+
+
+def bag_luggage_swap(raw: bytes, rng: random.Random) -> bytes:
+    """Bag: a luggage file renamed, refilled or added, every manifest made to agree."""
+    files = [(n, b) for n, b in _read_zip(raw) if n.startswith("data/")]
+    i = rng.randrange(len(files))
+    name, body = files[i]
+    if name == "data/passport.json" or rng.random() < 0.3:
+        files.append(("data/files/" + rng.choice(NAMES), _luggage_value(rng)))
+    elif rng.random() < 0.5:
+        files[i] = ("data/files/" + rng.choice(NAMES), body)
+    else:
+        files[i] = (name, _luggage_value(rng))
+    return _bag(_manifest_for(files), rng)
+
+
 Mutator = Callable[[bytes, random.Random], bytes]
 
 
@@ -332,9 +380,10 @@ def mutate(name: str, raw: bytes, rng: random.Random, others: list[bytes]) -> tu
     ops: list[tuple[str, Mutator]] = [("bit_flip", bit_flip), ("truncate", truncate), ("insert_delete", insert_delete),
                                       ("splice", lambda r, g: splice(r, g, g.choice(others)))]  # fmt: skip
     if flat:
-        ops += [("json_swap", flat_json_swap)] * 4 + [("encoding_swap", base64_text_swap)]
+        ops += [("json_swap", flat_json_swap)] * 4 + [("encoding_swap", base64_text_swap), ("luggage_swap", flat_luggage_swap)] * 2
     else:
         ops += [("passport_json_swap", bag_json_swap)] * 3 + [("tag_edit", bag_tag_edit)] * 2 + [("zip_field", zip_field)] * 3
+        ops += [("luggage_swap", bag_luggage_swap)] * 2
     label, op = rng.choice(ops)
     return label, op(raw, rng)
 
