@@ -55,7 +55,7 @@ from taskpack.core.model import (
     LocalPassport,
     PassportState,
 )
-from taskpack.core.pack import open_pack
+from taskpack.core.pack import PackSource, open_pack
 from taskpack.core.store import (
     HistoryEntry,
     PackWritten,
@@ -572,15 +572,17 @@ class Desk:
 
     def review(
         self,
-        path: Path | str,
+        path: PackSource,
         *,
+        name: str | None = None,
         progress: Callable[[int, int], None] | None = None,
         cancel: Callable[[], bool] | None = None,
     ) -> LandingReview:
         """What landing `path` would do; lands nothing, runs nothing. Reads every luggage
         byte once (digests checked, secrets scanned: `review.secrets`). Hold on to it and
-        give it to :meth:`accept` as `review=` to land from it."""
-        with open_pack(path) as opened:
+        give it to :meth:`accept` as `review=` to land from it. `path` may be a binary
+        stream of the file (`name` is then how it is called)."""
+        with open_pack(path, name=name) as opened:
             return landing.review(
                 self.store, opened, machine=self.machine, allow=self.settings.gate_allow,
                 repair=self.repair, progress=progress, cancel=cancel,
@@ -588,8 +590,9 @@ class Desk:
 
     def accept(
         self,
-        path: Path | str,
+        path: PackSource,
         *,
+        name: str | None = None,
         into: str | None = None,
         expect: str | None = None,
         review: LandingReview | None = None,
@@ -604,9 +607,11 @@ class Desk:
         only while the file's content digest still matches, else the file is re-read.
         A pack carrying a credential or a chat transcript is refused (LandingRefused)
         before anything is stored. `progress(done, total)` follows the luggage bytes;
-        `cancel()` → Cancelled, nothing lands.
+        `cancel()` → Cancelled, nothing lands. `path` may be a binary stream of the file
+        (received bytes need not be written to disk first); `name` is how the history
+        calls it.
         """
-        with open_pack(path) as opened:
+        with open_pack(path, name=name) as opened:
             outcome = landing.accept(
                 self.store, opened, machine=self.machine, allow=self.settings.gate_allow,
                 into=into, expect=expect, held=review, repair=self.repair,

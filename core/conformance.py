@@ -11,6 +11,7 @@ Every luggage byte is read exactly once: digest (C1), credential and transcript 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -20,7 +21,7 @@ from typing import Any
 from . import bag, canonical
 from .errors import FormatError, LimitExceeded, PackError, Unreadable, UnsafeEntry
 from .luggage import LuggageItem
-from .pack import OpenedPack, open_pack
+from .pack import OpenedPack, PackSource, open_pack
 from .refusals import LuggageScan, check_asks, engine_for, scan_value
 from .repair import find_repairs
 from .seal import unsealed_facts
@@ -73,19 +74,22 @@ class Report:
 
 
 def judge(
-    path: str | Path,
+    path: PackSource,
     *,
+    name: str | None = None,
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> Report:
-    """Judge one file. Raises `Unreadable` when it is not a pack or is hostile."""
+    """Judge one file — a path, or a binary stream of it (`name` is how the report calls
+    a stream). Raises `Unreadable` when it is not a pack or is hostile."""
+    shown = os.fspath(path) if isinstance(path, (str, os.PathLike)) else (name or "the pack")
     try:
-        opened = open_pack(path, strict=False)
+        opened = open_pack(path, strict=False, name=shown)
     except (UnsafeEntry, LimitExceeded) as exc:
         raise Unreadable(str(exc.message), hint="The file may be hostile; it was not judged.") from None
     except FormatError as exc:
         if "not valid JSON" in exc.message or "passport" in exc.message:
-            return _unparsable(path, exc)
+            return _unparsable(shown, exc)
         raise Unreadable(exc.message, hint=exc.hint) from None
     except PackError as exc:
         raise Unreadable(exc.message, hint=exc.hint) from None

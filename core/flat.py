@@ -390,8 +390,9 @@ def _attachments(sc: _Scanner) -> list[FlatAttachment]:
 class SpanReader:
     """Decode one attachment's `data` from its span in the file, chunk by chunk."""
 
-    def __init__(self, path: Path, span: Span, encoding: str, name: str) -> None:
-        self._f = open(path, "rb")  # noqa: SIM115 - closed by close(), like any stream
+    def __init__(self, path: Path | BinaryIO, span: Span, encoding: str, name: str) -> None:
+        """`path` is the file, or a seekable stream of it this reader gets to itself."""
+        self._f = open(path, "rb") if isinstance(path, Path) else path  # noqa: SIM115 - closed by close()
         self._f.seek(span.start)
         self._left = span.end - span.start
         self._span = span

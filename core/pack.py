@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,9 +35,20 @@ Progress = Callable[[int, int], None]  # (bytes done, bytes total)
 CancelCheck = Callable[[], bool]
 
 
+#: what `open_pack` and the judge read: a file's path, or a binary stream of its bytes
+PackSource = str | os.PathLike[str] | BinaryIO
+#: a stream that cannot seek is copied aside first: in memory up to this, then on disk
+SPOOL_IN_MEMORY = 8 << 20
+
+
 def sniff(path: Path) -> Literal["bag", "json"]:
     with open(path, "rb") as f:
         head = f.read(64)
+    return _sniff(head, path.name)
+
+
+def _sniff(head: bytes, name: str) -> Literal["bag", "json"]:
+    path = Path(name)
     if head.startswith(b"PK\x03\x04") or head.startswith(b"PK\x05\x06"):
         return "bag"
     stripped = head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
@@ -74,6 +87,10 @@ class OpenedPack:
     _pack: PackObject | None = None
     _zip: SafeZip | None = None
     _zip_fp: BinaryIO | None = None
+    #: opened from a stream: the stream (the flat form reads attachments from it)
+    _stream: BinaryIO | None = None
+    #: close `_zip_fp` / `_stream` with the pack (False: the caller's stream, left open)
+    _owns_stream: bool = True
     _infos: dict[str, Any] = field(default_factory=dict)
     _spans: dict[str, tuple[flat.Span | None, str]] = field(default_factory=dict)
     _computed: dict[str, str] = field(default_factory=dict)
@@ -115,7 +132,8 @@ class OpenedPack:
 
                 raw = io.BytesIO(b"")
             else:
-                raw = flat.SpanReader(self.path, span, enc, it.name)  # type: ignore[assignment]
+                source = self.path if self._stream is None else _Window(self._stream)
+                raw = flat.SpanReader(source, span, enc, it.name)  # type: ignore[arg-type, assignment]
         expected = it.sha256 or self._computed.get(it.name)
 
         def remember(digest: str, name: str = it.name) -> None:
@@ -189,10 +207,13 @@ class OpenedPack:
     def close(self) -> None:
         if self._zip:
             self._zip.close()
-        if self._zip_fp:
-            self._zip_fp.close()
+        if self._owns_stream:
+            for fp in (self._zip_fp, self._stream):
+                if fp is not None:
+                    fp.close()
         self._zip = None
         self._zip_fp = None
+        self._stream = None
 
     def __enter__(self) -> OpenedPack:
         return self
@@ -246,14 +267,26 @@ def _check_pack_object(
 
 
 def open_pack(
-    path: str | os.PathLike[str], *, limits: ZipLimits | None = None, strict: bool = True
+    source: PackSource,
+    *,
+    name: str | None = None,
+    limits: ZipLimits | None = None,
+    strict: bool = True,
 ) -> OpenedPack:
     """Open a `.taskpack`, `.taskpack.json` or `.tpx` file for reading (see module doc).
+
+    `source` is a path, or a binary stream of the file's bytes (what an A2A request or
+    a download hands over: nothing needs writing to disk first). A stream is read from
+    its start; keep it open while the pack is used (closing the pack leaves it open).
+    One that cannot seek is copied aside first (memory, then a temp file). `name` is how
+    a stream is called in messages and in the desk's history.
 
     `strict=False` is for the judge only: digest disagreements in a bag's tag files and
     manifests are collected in `OpenedPack.problems` rather than raised.
     """
-    p = Path(path)
+    if not isinstance(source, (str, os.PathLike)):
+        return _open_stream(source, name or "the pack", limits, strict)
+    p = Path(source)
     if not p.is_file():
         if p.exists():
             raise FormatError(f"{p} is not a regular file")
@@ -264,10 +297,68 @@ def open_pack(
     return _open_json(p, strict)
 
 
-def _open_bag(p: Path, limits: ZipLimits | None, strict: bool) -> OpenedPack:
-    fp = open(p, "rb")  # noqa: SIM115 - owned by the OpenedPack, closed by its close()
+def _open_stream(stream: BinaryIO, name: str, limits: ZipLimits | None, strict: bool) -> OpenedPack:
+    owned = False
+    if not (hasattr(stream, "seekable") and stream.seekable()):
+        spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - owned by the pack
+        try:
+            shutil.copyfileobj(stream, spool, CHUNK)
+        except BaseException:
+            spool.close()
+            raise
+        stream, owned = cast(BinaryIO, spool), True
     try:
-        sz = SafeZip(fp, os.fstat(fp.fileno()).st_size, limits)
+        stream.seek(0)
+        head = stream.read(64)
+        p = Path(name)
+        if _sniff(head, p.name) == "bag":
+            size = stream.seek(0, os.SEEK_END)
+            return _open_bag(p, limits, strict, fp=stream, size=size, owned=owned)
+        stream.seek(0)
+        opened = _open_json(p, strict, stream=stream)
+        opened._owns_stream = owned
+        return opened
+    except BaseException:
+        if owned:
+            stream.close()
+        raise
+
+
+class _Window:
+    """A reader over a shared seekable stream that keeps its own position (each flat
+    attachment gets one, so two can be read in turn without disturbing each other)."""
+
+    def __init__(self, fp: BinaryIO) -> None:
+        self._fp, self._pos = fp, 0
+
+    def seek(self, pos: int, whence: int = 0) -> int:
+        self._pos = pos if whence == 0 else self._pos + pos
+        return self._pos
+
+    def read(self, n: int = -1, /) -> bytes:
+        self._fp.seek(self._pos)
+        data = self._fp.read(n)
+        self._pos += len(data)
+        return data
+
+    def close(self) -> None:
+        pass  # the stream belongs to the OpenedPack
+
+
+def _open_bag(
+    p: Path,
+    limits: ZipLimits | None,
+    strict: bool,
+    *,
+    fp: BinaryIO | None = None,
+    size: int | None = None,
+    owned: bool = True,
+) -> OpenedPack:
+    if fp is None:
+        fp = open(p, "rb")  # noqa: SIM115 - owned by the OpenedPack, closed by its close()
+        size = os.fstat(fp.fileno()).st_size
+    try:
+        sz = SafeZip(fp, size or 0, limits)
         contents = bag.read_bag(sz, strict=strict)
         data = canonical.parse_json(contents.passport_json, what="data/passport.json")
         pack, schema_errors = _check_pack_object(data, "data/passport.json", strict)
@@ -278,15 +369,20 @@ def _open_bag(p: Path, limits: ZipLimits | None, strict: bool) -> OpenedPack:
             path=p, encoding="bag", data=data, _pack=pack, luggage=contents.luggage, notes=notes,
             passport_json=contents.passport_json, tags=contents.tags, _zip=sz, _zip_fp=fp,
             _infos=contents.infos, problems=contents.problems, schema_errors=schema_errors,
+            _owns_stream=owned,
         )  # fmt: skip
     except BaseException:
-        fp.close()
+        if owned:
+            fp.close()
         raise
 
 
-def _open_json(p: Path, strict: bool = True) -> OpenedPack:
-    with open(p, "rb") as fp:
-        contents = flat.read_flat(fp)
+def _open_json(p: Path, strict: bool = True, *, stream: BinaryIO | None = None) -> OpenedPack:
+    if stream is not None:
+        contents = flat.read_flat(stream)
+    else:
+        with open(p, "rb") as fp:
+            contents = flat.read_flat(fp)
     top = contents.top
     notes: list[str] = []
     if legacy.is_tpx(top):
@@ -351,7 +447,7 @@ def _open_json(p: Path, strict: bool = True) -> OpenedPack:
     opened = OpenedPack(
         path=p, encoding=encoding, data=data, _pack=pack, luggage=luggage, notes=notes,
         passport_json=canonical.json_bytes(data), _spans=spans, schema_errors=schema_errors,
-        problems=problems, declared=declared,
+        problems=problems, declared=declared, _stream=stream,
     )  # fmt: skip
     for it in luggage:
         if it.size < 0:  # size unknown until decoded: decode once, verifying as we go
@@ -369,6 +465,6 @@ def _is_hex(s: str) -> bool:
 
 
 __all__ = [
-    "CancelCheck", "Encoding", "IntegrityError", "OpenedPack", "Progress", "content_digest",
-    "encoding_for", "open_pack", "sniff",
+    "CancelCheck", "Encoding", "IntegrityError", "OpenedPack", "PackSource", "Progress",
+    "content_digest", "encoding_for", "open_pack", "sniff",
 ]  # fmt: skip

@@ -23,13 +23,18 @@ RECORDS: dict[str, dict[str, Type]] = {
     "Fact": {
         "claim": "str", "scope": "str", "verified": "bool", "needs_reverify": "bool",
         "verified_on": "str", "source": "str", "verified_by": "str",
+        # annotations this desk writes (a pack's value is taken as sent)
+        "source_actor": "any", "landing_check": "any",
     },
     "Decision": {"what": "str", "why": "str"},
     "Ask": {
         "id": "str", "to": "str", "what": "str", "why": "str", "accept": "str", "status": "str",
         "answer": "any", "answered_by": "str", "answered_at": "str",
     },
-    "LandingCheck": {"id": "str", "check": "str", "how": "str", "required": "bool"},
+    "LandingCheck": {
+        "id": "str", "check": "str", "how": "str", "required": "bool",
+        "checked_on": "any", "checked_by": "any", "checked_at": "any",  # written by this desk
+    },
     "Origin": {"actor": "str", "machine": "str", "harness": "str"},
     "Lineage": {"root_id": "str", "from_version": "int", "chain": ("list", "str")},
     "PassportState": {
