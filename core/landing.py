@@ -59,7 +59,7 @@ from .packer import make_pack
 from .refusals import StreamScanner, scan_value
 from .seal import can_restore, restore, seal_facts
 from .store import Readable, StagedBlob, Store, Tx
-from .streams import CHUNK
+from .streams import CHUNK, VerifyingReader
 
 Progress = Callable[[int, int], None]
 CancelCheck = Callable[[], bool]
@@ -488,7 +488,8 @@ def _luggage_pass(
                 reader = _Tapped(raw, tap, cancel)
                 if store is not None:
                     out.staged.append((item.name, store.stage_blob(
-                        reader, expected_sha256=item.sha256, size_hint=max(item.size, 0) or None)))  # fmt: skip
+                        reader, expected_sha256=item.sha256, size_hint=max(item.size, 0) or None,
+                        hashed=_digest_of(raw))))  # fmt: skip
                 else:
                     while reader.read(CHUNK):
                         pass
@@ -505,6 +506,11 @@ def _luggage_pass(
                 store.discard_blob(staged)
         raise
     return out
+
+
+def _digest_of(reader: VerifyingReader) -> Callable[[], str | None]:
+    """The digest a verifying reader computed on its way to EOF (None before it got there)."""
+    return lambda: reader.digest
 
 
 class _Tapped:

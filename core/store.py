@@ -59,7 +59,7 @@ from .errors import (
 from .model import JSON, LocalPassport
 from .sqlite import Migration as Migration  # public here: stores append their own
 from .sqlite import open_database, transaction
-from .streams import VerifyingReader
+from .streams import Background, Hasher, VerifyingReader
 
 DB_NAME = "store.sqlite3"
 BLOB_DIR = "blobs"
@@ -519,26 +519,37 @@ class Store:
         return staged.sha256, staged.size
 
     def stage_blob(
-        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
-    ) -> StagedBlob:
+        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None,
+        hashed: Callable[[], str | None] | None = None,
+    ) -> StagedBlob:  # fmt: skip
         """Copy a stream into a temp file of the blob folder, hashing as it goes (one pass).
 
         Nothing is stored until :meth:`commit_blob`; :meth:`discard_blob` (or a crash,
         swept by :meth:`housekeep`) leaves no trace. Landing stages a pack's luggage
         while scanning it, and commits only when the scan found nothing to refuse.
+        `hashed()`, when given, is the digest a stream that hashes itself (a
+        `VerifyingReader`) computed once it reached its end: the bytes are not hashed
+        twice. The writes run on their own thread, overlapping the next read.
         """
         tmp = self.blob_root / "tmp" / f"{secrets.token_hex(12)}.part"
-        digest = hashlib.sha256()
+        digest = None if hashed else Hasher()
         size = 0
         try:
             with diskspace.space_for(self.blob_root, needed=size_hint), open(tmp, "xb") as out:
-                while chunk := stream.read(CHUNK):
-                    digest.update(chunk)
-                    out.write(chunk)
-                    size += len(chunk)
+                sink = Background(out.write, name="blob-write")
+                try:
+                    while chunk := stream.read(CHUNK):
+                        if digest is not None:
+                            digest.update(chunk)
+                        sink.put(chunk)
+                        size += len(chunk)
+                finally:
+                    sink.drain()
                 out.flush()
                 os.fsync(out.fileno())
-            sha = digest.hexdigest()
+            sha = digest.hexdigest() if digest is not None else (hashed() if hashed else None)
+            if sha is None:
+                raise IntegrityError("a luggage file was staged before it was read to its end")
             if expected_sha256 is not None and sha != expected_sha256.lower():
                 raise IntegrityError(
                     f"a luggage file's bytes do not match its declared sha256 ({expected_sha256[:12]}…)"
