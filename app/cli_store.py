@@ -526,7 +526,7 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
                 "facts_added": merged.facts_added, "moved_to": merged.moved_to,
                 "sender_checks": [c.to_data() for c in merged.sender_checks],
                 "review": merged.review.to_data(), "version": merged.passport.version,
-                "read_from_text": text_notes,
+                "repairs": merged.repairs, "read_from_text": text_notes,
             })  # fmt: skip
             return EXIT_OK
         if merged.already:
@@ -534,6 +534,8 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
             return EXIT_OK
         say(f"Merged {safe(shown)} into {merged.id} (now v{merged.passport.version}).")
         say(f"  answered: {', '.join(safe(a) for a in merged.answered) or 'none'}")
+        for r in merged.repairs:  # the same words the history keeps
+            say(f"  repaired: {safe(r)}")
         for old, new in merged.adopted:
             say(f"  adopted as an open ask for you: {safe(old)} → {safe(new)}")
         if merged.facts_added:
@@ -606,6 +608,8 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
         say("  Asks:")
         for a in rv.asks:
             say(f"    {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})")
+    for r in rv.repairs:
+        say(f"  {'would repair' if dry else 'repaired'}: {safe(r)}")
     for n in rv.notes:
         say(f"  note: {safe(n)}")
     _say_imperatives(rv)

@@ -34,9 +34,17 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
-from taskpack.core import chat, ids, landing, lifecycle, reply
+from taskpack.core import chat, ids, landing, lifecycle, repair, reply
 from taskpack.core.asklint import lint_accept
-from taskpack.core.errors import FormatError, InvalidMove, NotFound, PackError, UsageError
+from taskpack.core.errors import (
+    Finding,
+    FormatError,
+    InvalidMove,
+    LandingRefused,
+    NotFound,
+    PackError,
+    UsageError,
+)
 from taskpack.core.identity import sender_label
 from taskpack.core.landing import (
     LandingOutcome,
@@ -53,9 +61,11 @@ from taskpack.core.model import (
     Fact,
     LandingCheck,
     LocalPassport,
+    PackObject,
     PassportState,
 )
-from taskpack.core.pack import PackSource, open_pack
+from taskpack.core.pack import OpenedPack, PackSource, open_pack
+from taskpack.core.refusals import LuggageScan, scan_value
 from taskpack.core.store import (
     HistoryEntry,
     PackWritten,
@@ -134,8 +144,9 @@ class Desk:
         self.actor = actor or self.settings.actor or "unknown"
         self.harness = harness or harness_name()
         self.store = Store(self.home, clock=clock)
-        #: how hand-written packs are repaired on landing (None: they land as read)
-        self.repair: landing.Repair | None = None
+        #: how hand-written packs are repaired on landing (None: they land as read); each
+        #: repair is listed in the review, the outcome and the passport's history
+        self.repair: landing.Repair | None = self._repair
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
         self._seen_elsewhere = (self.store.data_version(), self.store.changed_since(0)[0])
@@ -673,6 +684,10 @@ class Desk:
             return PastedPack(path=Path(path), notes=[], kind=None, line=1)
         return self._keep(found)
 
+    def _repair(self, opened: OpenedPack, pack: PackObject) -> builtins.list[str]:
+        """`core.repair` at this desk's clock: what a hand or an AI got wrong, put right."""
+        return repair.repair_on_landing(opened, pack, now=self.store.clock())
+
     def _keep(self, found: reply.FoundPack) -> PastedPack:
         digest = hashlib.sha256(found.flat_bytes).hexdigest()
         out = self.inbox() / f"reply-{digest[:16]}.taskpack.json"
@@ -686,10 +701,13 @@ class Desk:
                 os.replace(tmp, out)
             finally:
                 tmp.unlink(missing_ok=True)
-        try:  # a pack this reader refuses (an unknown version, a bad attachment) is not kept
-            with open_pack(out):
-                pass
-        except PackError:
+        try:  # a pack this reader refuses (an unknown version, a bad attachment) is not kept,
+            # nor one carrying a credential or a transcript (named, never shown; §4.1)
+            with open_pack(out) as opened:
+                secrets = _secrets_in(opened)
+            if secrets:
+                raise LandingRefused(secrets)
+        except (PackError, LandingRefused):
             out.unlink(missing_ok=True)
             raise
         return PastedPack(path=out, notes=builtins.list(found.notes), kind=found.kind,
@@ -843,6 +861,19 @@ def _verified_here(fact: Fact, machine: str, actor: str) -> None:
 def is_checked_here(check: LandingCheck) -> bool:
     """A landing check the person marked done on this desk (see Desk.check_landing_here)."""
     return bool(check.checked_on)
+
+
+def _secrets_in(opened: OpenedPack) -> builtins.list[Finding]:
+    """Credentials and transcripts in a pasted pack: its object, then its attachments."""
+    found = [f for f in scan_value(opened.data) if f.rule in ("credential", "transcript")]
+    scan = LuggageScan()
+    try:
+        opened.stream_luggage(lambda item, chunk: scan.feed(item.name, chunk))
+        found += scan.finish()
+    finally:
+        scan.close()
+    return found
+
 
 
 def load_json_file(path: Path | str, *, what: str) -> dict[str, JSON]:

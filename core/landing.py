@@ -57,6 +57,7 @@ from .model import (
 from .pack import OpenedPack
 from .packer import make_pack
 from .refusals import StreamScanner, scan_value
+from .repair import has_answer
 from .seal import can_restore, restore, seal_facts
 from .store import Readable, StagedBlob, Store, Tx
 from .streams import CHUNK, VerifyingReader
@@ -131,6 +132,9 @@ class LandingReview:
     secrets: list[Finding] = field(default_factory=list)
     #: what a repair hook changed to make a hand-written pack landable, in plain words
     repairs: list[str] = field(default_factory=list)
+    #: receipt without lineage: the passport its `passport.id` names (a target only when
+    #: it is one of this desk's, §4.4.1 as `target_by_id` says; never found by title)
+    named_id: str | None = None
     #: the pack object as it will be stored: repaired, then sealed — sealed once, here
     sealed_pack: PackObject | None = field(default=None, repr=False, compare=False)
     #: every luggage byte was read and scanned for this review (see `accept(held=…)`)
@@ -571,6 +575,8 @@ def _examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:
         rv.next_steps = [check_line(c) for c in checks if c.is_required] + rv.next_steps
     else:
         rv.receipt_target = (pack.lineage or Lineage()).receipt_target()
+        if not rv.receipt_target and pack.passport and pack.passport.id:
+            rv.named_id = pack.passport.id
     return rv
 
 
@@ -592,6 +598,7 @@ def _place(store: Store, rv: LandingReview, allow: Iterable[str]) -> LandingRevi
     if rv.kind == "handoff":
         rv.gate_allows = lifecycle.gate_allows(rv.origin, allow)
         return rv
+    target_by_id(rv, store.exists)
     rv.target_here = bool(rv.receipt_target) and store.exists(rv.receipt_target or "")
     rv.would_answer, rv.would_adopt = [], []
     if rv.target_here and rv.sealed_pack is not None:
@@ -622,6 +629,19 @@ def review(
     return _place(store, _with_luggage(_examine(opened, repair), opened, luggage), allow)
 
 
+def target_by_id(rv: LandingReview, exists: Callable[[str], bool]) -> None:
+    """A receipt written by hand without its lineage answers the passport its
+    `passport.id` names when that is one of this desk's — the passport a one-entry chain
+    would name (§4.4.1 rule 1). Otherwise it has no target, and merging is refused."""
+    if rv.kind != "receipt" or rv.receipt_target or not rv.named_id or not exists(rv.named_id):
+        return
+    rv.receipt_target = rv.named_id
+    said = (f"the receipt carries no lineage; it was taken to answer {rv.named_id}, the "
+            "passport its passport.id names (one of this desk's)")  # fmt: skip
+    if said not in rv.repairs:
+        rv.repairs.append(said)
+
+
 def target_refusal(
     rv: LandingReview, *, into: str | None, expect: str | None, exists: Callable[[str], bool]
 ) -> TaskPackError | None:
@@ -631,6 +651,16 @@ def target_refusal(
     to merge it) or "receipt" when it merges."""
     if rv.kind == "handoff":
         if into is not None or expect == "receipt":
+            answers = [a.id or "?" for a in rv.asks if has_answer(a.to_data())]
+            if answers:  # a reply whose writer forgot to say it is a receipt
+                return MergeRefused(
+                    f"this is a handoff carrying answers ({', '.join(answers[:5])}), and a handoff "
+                    "is never merged into a passport (spec §4.4.1): this looks like answers — ask "
+                    "the sender for a receipt",
+                    hint='A receipt says "kind": "receipt" and keeps the handoff\'s lineage; '
+                    "nothing was changed.",
+                    code="merge_handoff_with_answers", params={"asks": ", ".join(answers)},
+                )  # fmt: skip
             return MergeRefused(
                 "a handoff is never merged into a passport: it lands as a new one (spec §4.4.1)",
                 hint="Land it without --into; nothing was changed.", code="merge_handoff",
@@ -645,9 +675,13 @@ def target_refusal(
             code="merge_receipt_as_handoff", params={"target": target},
         )  # fmt: skip
     if not target:
+        named = f"; its passport.id {rv.named_id} is not a passport on this desk" if rv.named_id else ""
         return MergeRefused(
-            "this receipt's lineage names no passport it answers", code="merge_no_target"
-        )
+            f"this receipt's lineage names no passport it answers{named}",
+            hint="A receipt is never matched by its title: ask the sender for one that keeps "
+            "the lineage of the handoff it answers. Nothing was changed.",
+            code="merge_no_target", params={"named": rv.named_id or ""},
+        )  # fmt: skip
     if into is not None and target != into:
         return MergeRefused(
             f"this receipt answers {target}, not {into}",
@@ -961,8 +995,11 @@ def _merge_asks(
             (a for a in asks if a.id and a.id == theirs.id and _same_question(a, theirs)), None
         )
         if mine is not None:
-            status = theirs.status or ("answered" if theirs.answer is not None else "open")
-            if status == "open" and theirs.answer is None:
+            answered = has_answer(theirs.to_data())
+            status = theirs.status or ("answered" if answered else "open")
+            if status == "open" and answered:
+                status = "answered"  # an answer is an answer, whatever the status forgot
+            if status == "open":
                 continue
             plan.answered.append(mine.id or "")
             if apply:

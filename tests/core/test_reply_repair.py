@@ -107,3 +107,34 @@ def test_the_judge_names_what_landing_would_repair(tmp_path) -> None:  # type: i
                   "attachment 'n.txt' declares no size",
                   "attachment 'n.txt' declares no encoding; it was read as utf8"):  # fmt: skip
         assert any(words in r for r in c0.reasons), (words, c0.reasons)
+
+
+def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The defect: "answered: a1" was reported while the ask stayed open. Without any
+    repair hook (core alone, as a third party embeds it) the merge now writes answered."""
+    import json
+
+    from taskpack.core import ids, landing
+    from taskpack.core.model import Ask, LocalPassport, PassportState
+    from taskpack.core.pack import open_pack
+    from taskpack.core.store import Store
+
+    store = Store(tmp_path / "alpha")
+    state = PassportState(id=ids.new_id(), title="Q3", goal="Ship it", next_steps=["write"])
+    lp = LocalPassport(passport=state, asks=[Ask(id="a1", what="Budget?", accept="a number",
+                                                 status="open", answer=None)])  # fmt: skip
+    with store.write() as tx:
+        tx.insert(lp, event="created")
+    out = tmp_path / "h.taskpack.json"
+    landing.pack_passport(store, lp.id, out, machine="alpha", actor="ana")
+    top = json.loads(out.read_text(encoding="utf-8"))
+    top["passport"]["kind"] = "receipt"
+    top["passport"]["asks"][0]["answer"] = "4000 EUR"  # status left "open"
+    reply = tmp_path / "reply.taskpack.json"
+    reply.write_text(json.dumps(top), encoding="utf-8")
+    with open_pack(reply) as opened:
+        merged = landing.merge_receipt(store, opened, lp.id, machine="alpha")
+    assert merged.answered == ["a1"]
+    ask = (store.get(lp.id).asks or [])[0]
+    assert ask.status == "answered" and ask.answer == "4000 EUR"
+    store.close()
