@@ -875,7 +875,6 @@ def _secrets_in(opened: OpenedPack) -> builtins.list[Finding]:
     return found
 
 
-
 def load_json_file(path: Path | str, *, what: str) -> dict[str, JSON]:
     """A JSON object from a file a person named, or one sentence saying what is wrong."""
     p = Path(path)
