@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, BinaryIO, cast
 
 from taskpack.core import chat, ids, landing, lifecycle, repair, reply
 from taskpack.core.asklint import lint_accept
+from taskpack.core.atomicfile import write_bytes_atomically
 from taskpack.core.errors import (
     Finding,
     FormatError,
@@ -65,6 +66,7 @@ from taskpack.core.model import (
     PassportState,
 )
 from taskpack.core.pack import OpenedPack, PackSource, open_pack
+from taskpack.core.progress import CancelCheck, Progress
 from taskpack.core.refusals import LuggageScan, scan_value
 from taskpack.core.store import (
     HistoryEntry,
@@ -532,8 +534,8 @@ class Desk:
         note: str | None = None,
         actor: str | None = None,
         encoding: str | None = None,
-        progress: Callable[[int, int], None] | None = None,
-        cancel: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
         to: str | None = None,
         via: str | None = None,
     ) -> PackOutcome:
@@ -573,8 +575,8 @@ class Desk:
     def judge(
         path: Path | str,
         *,
-        progress: Callable[[int, int], None] | None = None,
-        cancel: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
     ) -> ConformanceReport:
         """The strict judge's C0–C10 report on a file (spec §6); lands nothing."""
         from taskpack.core.conformance import judge
@@ -586,8 +588,8 @@ class Desk:
         path: PackSource,
         *,
         name: str | None = None,
-        progress: Callable[[int, int], None] | None = None,
-        cancel: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
     ) -> LandingReview:
         """What landing `path` would do; lands nothing, runs nothing. Reads every luggage
         byte once (digests checked, secrets scanned: `review.secrets`). Hold on to it and
@@ -607,8 +609,8 @@ class Desk:
         into: str | None = None,
         expect: str | None = None,
         review: LandingReview | None = None,
-        progress: Callable[[int, int], None] | None = None,
-        cancel: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
     ) -> LandingOutcome | MergeOutcome:
         """THE way a pack comes in (window, CLI, watcher, A2A): a handoff lands as a new
         passport, a receipt merges into the passport it answers (`into`, when given, must
@@ -636,8 +638,8 @@ class Desk:
         path: Path | str,
         *,
         review: LandingReview | None = None,
-        progress: Callable[[int, int], None] | None = None,
-        cancel: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
     ) -> LandingOutcome:
         """:meth:`accept` for a handoff: a new passport (the same pack twice: the same one)."""
         outcome = self.accept(path, expect="handoff", review=review, progress=progress, cancel=cancel)
@@ -649,8 +651,8 @@ class Desk:
         into: str,
         *,
         review: LandingReview | None = None,
-        progress: Callable[[int, int], None] | None = None,
-        cancel: Callable[[], bool] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
     ) -> MergeOutcome:
         """:meth:`accept` for a receipt, into the passport that asked (spec §4.4.1)."""
         outcome = self.accept(
@@ -692,15 +694,7 @@ class Desk:
         digest = hashlib.sha256(found.flat_bytes).hexdigest()
         out = self.inbox() / f"reply-{digest[:16]}.taskpack.json"
         if not (out.is_file() and out.read_bytes() == found.flat_bytes):
-            tmp = out.with_name(f".{out.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-            try:
-                with open(tmp, "wb") as f:
-                    f.write(found.flat_bytes)
-                    f.flush()
-                    os.fsync(f.fileno())
-                os.replace(tmp, out)
-            finally:
-                tmp.unlink(missing_ok=True)
+            write_bytes_atomically(out, found.flat_bytes)
         try:  # a pack this reader refuses (an unknown version, a bad attachment) is not kept,
             # nor one carrying a credential or a transcript (named, never shown; §4.1)
             with open_pack(out) as opened:

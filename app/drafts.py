@@ -18,9 +18,10 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 import threading
 from pathlib import Path
+
+from taskpack.core.atomicfile import write_bytes_atomically
 
 log = logging.getLogger(__name__)
 
@@ -106,15 +107,8 @@ class Drafts:
     def _write(self, data: dict[str, dict[str, str]]) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".drafts.", suffix=".part", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    json.dump(data, f, ensure_ascii=False, indent=1)
-                os.replace(tmp, self.path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            text = json.dumps(data, ensure_ascii=False, indent=1)
+            write_bytes_atomically(self.path, text.encode("utf-8"), fsync=False)
         except OSError as exc:  # the drafts stay in memory; the next change tries again
             log.warning("could not write drafts to %s: %s", self.path, exc)
             with self._lock:

@@ -21,14 +21,12 @@ silently replaced.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from taskpack.core.atomicfile import write_bytes_atomically
 from taskpack.core.errors import UsageError
 
 from .a2a import DEFAULT_HOST, DEFAULT_PORT
@@ -145,18 +143,7 @@ class Settings:
         home.mkdir(parents=True, exist_ok=True)
         path = home / FILE_NAME
         text = json.dumps(self.to_data(), ensure_ascii=False, indent=2) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=".settings.", suffix=".tmp", dir=home)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        return path
+        return write_bytes_atomically(path, text.encode("utf-8"))
 
     # -- the keys a person sets from the command line --
 

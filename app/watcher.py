@@ -37,10 +37,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from taskpack.core import specs
 from taskpack.core.errors import TaskPackError
 from taskpack.core.identity import sender_label
 
-PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx")
+PACK_SUFFIXES = specs.PACK_SUFFIXES
 TEMP_SUFFIXES = (
     ".part", ".crdownload", ".tmp", ".temp", ".download", ".partial", ".opdownload",
     ".!ut", ".swp", "~",

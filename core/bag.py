@@ -19,7 +19,7 @@ from .errors import FormatError, IntegrityError, LimitExceeded, UnsafeEntry, Uns
 from .luggage import LuggageItem, LuggageSource, check_luggage_name, check_unique
 from .specs import KNOWN_SPECS
 from .streams import CHUNK, Hasher, read_exactly_chunks, read_full
-from .zipio import SafeZip, ZipLimits, ZipWriter, decode_name, deflate_pays
+from .zipio import SafeZip, ZipWriter, decode_name, deflate_pays
 
 BAGIT_TXT = b"BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n"
 PASSPORT = "data/passport.json"
@@ -341,7 +341,3 @@ def _check_oxum(info_txt: bytes, payload: list[zipfile.ZipInfo], notes: list[str
                 )
         if key.strip() == "Bag-Spec" and value.strip() not in KNOWN_SPECS:
             raise UnsupportedVersion(f"bag-info.txt declares Bag-Spec {value.strip()!r}, which this reader does not know")
-
-
-def open_limits() -> ZipLimits:
-    return ZipLimits()

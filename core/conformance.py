@@ -12,7 +12,6 @@ Every luggage byte is read exactly once: digest (C1), credential and transcript 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +21,7 @@ from . import bag, canonical
 from .errors import FormatError, LimitExceeded, PackError, Unreadable, UnsafeEntry
 from .luggage import LuggageItem
 from .pack import OpenedPack, PackSource, open_pack
+from .progress import CancelCheck, Progress
 from .refusals import LuggageScan, check_asks, engine_for, scan_value
 from .repair import find_repairs
 from .seal import unsealed_facts
@@ -77,8 +77,8 @@ def judge(
     path: PackSource,
     *,
     name: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    cancel: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
 ) -> Report:
     """Judge one file — a path, or a binary stream of it (`name` is how the report calls
     a stream). Raises `Unreadable` when it is not a pack or is hostile."""

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from .atomicfile import write_bytes_atomically
 from .errors import TaskPackError
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -104,9 +105,7 @@ def check_at_open(
     if problems:
         raise error(f"{what} is damaged ({problems[0]})", hint=damage_hint(home))
     with contextlib.suppress(OSError):
-        tmp = stamp_file.with_name(f"{STAMP}.{os.getpid()}.tmp")
-        tmp.write_text(str(now), encoding="ascii")
-        os.replace(tmp, stamp_file)
+        write_bytes_atomically(stamp_file, str(now).encode("ascii"), fsync=False)
 
 
 def _wal(db_path: Path) -> Path:

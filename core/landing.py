@@ -56,14 +56,12 @@ from .model import (
 )
 from .pack import OpenedPack
 from .packer import make_pack
+from .progress import CancelCheck, Progress
 from .refusals import StreamScanner, scan_value
 from .repair import has_answer
 from .seal import can_restore, restore, seal_facts
 from .store import Readable, StagedBlob, Store, Tx
 from .streams import CHUNK, VerifyingReader
-
-Progress = Callable[[int, int], None]
-CancelCheck = Callable[[], bool]
 
 #: text luggage up to this size is scanned for imperative sentences
 SCAN_LUGGAGE_BYTES = 256 * 1024
@@ -322,8 +320,8 @@ def pack_passport(
     note: str | None = None,
     files: Sequence[LuggageSource] = (),
     encoding: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    cancel: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
     to: str | None = None,
     via: str | None = None,
 ) -> PackOutcome:

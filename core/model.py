@@ -17,7 +17,7 @@ the order declared here, which is the reference implementation's order.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
@@ -30,8 +30,6 @@ from .specs import SPEC_ID as SPEC_ID
 
 JSON = Any  # a value as json.loads returns it
 
-KINDS = ("handoff", "receipt")
-ASK_STATUSES = ("open", "answered", "dropped")
 
 
 class Record(BaseModel):
@@ -242,15 +240,6 @@ class PackObject(Record):
     @property
     def facts(self) -> list[Fact]:
         return (self.passport.facts or []) if self.passport else []
-
-
-class Attachment(Record):
-    """One entry of the flat form's `attachments` (spec §2.2), without its `data`."""
-
-    name: str
-    encoding: Literal["utf8", "base64"]
-    sha256: str | None = None
-    bytes: int | None = None
 
 
 class Received(Record):

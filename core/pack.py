@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, cast
 from . import bag, canonical, flat, legacy
 from .errors import Cancelled, FormatError, IntegrityError, PackError, UnsupportedVersion
 from .luggage import LuggageItem, LuggageSource, check_luggage_name, check_unique
+from .progress import CancelCheck, Progress
 from .specs import FLAT_VERSION, KNOWN_SPECS
 from .streams import CHUNK, VerifyingReader
 from .zipio import SafeZip, ZipLimits
@@ -31,8 +32,6 @@ if TYPE_CHECKING:  # built on first use: the judge reads `data` and never needs 
     from .model import PackObject
 
 Encoding = Literal["bag", "flat", "tpx"]
-Progress = Callable[[int, int], None]  # (bytes done, bytes total)
-CancelCheck = Callable[[], bool]
 
 
 #: what `open_pack` and the judge read: a file's path, or a binary stream of its bytes

@@ -15,7 +15,7 @@ The CLI, the GUI, the A2A endpoint and `convert` all call this; nothing else wri
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from . import canonical
 from .errors import FormatError, IntegrityError, NotConformant, Refused
 from .luggage import LuggageSource
 from .pack import OpenedPack, encoding_for, luggage_of, open_pack
+from .progress import CancelCheck, Progress
 from .refusals import LuggageScan, engine_for, scan_pack_object
 from .seal import seal_facts
 from .writer import WriteResult, write_pack
@@ -38,8 +39,8 @@ def make_pack(
     *,
     machine: str,
     encoding: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    cancel: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
 ) -> WriteResult:
     """Seal, refuse, write. `pack` is sealed in place (what was written is what you hold).
 
@@ -85,8 +86,8 @@ def convert(
     *,
     machine: str,
     repair: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    cancel: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
 ) -> WriteResult:
     """Re-encode a pack; the encoding is chosen by `out`'s name.
 
@@ -135,7 +136,7 @@ def convert(
 
 def _reencode(
     opened: OpenedPack, out: Path, *, engine: str | None,
-    progress: Callable[[int, int], None] | None, cancel: Callable[[], bool] | None,
+    progress: Progress | None, cancel: CancelCheck | None,
 ) -> WriteResult:  # fmt: skip
     """The pack object as read and every luggage byte, in the other encoding (one pass:
     each digest verified, every byte scanned, the flat text rule checked as it streams)."""
@@ -167,7 +168,7 @@ def _reencode(
 
 def _repair(
     opened: OpenedPack, out: Path, *, machine: str,
-    progress: Callable[[int, int], None] | None, cancel: Callable[[], bool] | None,
+    progress: Progress | None, cancel: CancelCheck | None,
 ) -> WriteResult:  # fmt: skip
     from .specs import BAG_SPEC
 

@@ -12,3 +12,5 @@ SPEC_ID = "taskpack/0.1"  # the spec's own id, accepted as `spec` and `Bag-Spec`
 KNOWN_SPECS = frozenset({BAG_SPEC, SPEC_ID})
 FLAT_VERSION = "0.1"  # the `taskpack` value of the flat form
 SCOPES = ("universal", "org", "machine")
+#: the file names a pack goes by: bag, flat, and the retired .tpx (read, never written)
+PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx")

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from . import diskspace, health
+from .atomicfile import fsync_dir
 from .errors import (
     AlreadyLanded,
     IntegrityError,
@@ -569,7 +570,7 @@ class Store:
                 return
             final.parent.mkdir(parents=True, exist_ok=True)
             os.replace(staged.path, final)
-            _fsync_dir(final.parent)
+            fsync_dir(final.parent)
         except BaseException:
             self.discard_blob(staged)
             raise
@@ -878,13 +879,3 @@ def _hash_file(path: Path) -> str:
         while chunk := f.read(CHUNK):
             h.update(chunk)
     return h.hexdigest()
-
-
-def _fsync_dir(path: Path) -> None:
-    if os.name != "posix":  # pragma: no cover - Windows cannot open a folder to fsync it
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

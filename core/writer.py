@@ -19,6 +19,7 @@ from . import bag, canonical, diskspace, flat
 from .errors import Cancelled
 from .luggage import LuggageSource, check_luggage_name, check_unique, interop_warnings
 from .pack import content_digest
+from .progress import CancelCheck, Progress
 
 #: a flat attachment above this size may not survive a chat app (A2A descriptor value)
 MAX_INLINE_ATTACHMENT_BYTES = 1 << 20
@@ -46,8 +47,8 @@ def write_pack(
     *,
     encoding: str,
     tap: ChunkTap | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    cancel: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+    cancel: CancelCheck | None = None,
     before_commit: Callable[[], None] | None = None,
     durable: bool = False,
 ) -> WriteResult:

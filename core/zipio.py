@@ -19,7 +19,6 @@ import stat
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO, cast
 
@@ -458,6 +457,3 @@ class _CheckedEntry:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-ProgressFn = Callable[[int], None]

@@ -61,7 +61,7 @@ from taskpack.app.a2a.endpoint import A2AEndpoint, EndpointState, start_failure
 from taskpack.app.desk import Desk, utc_now
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.app.watcher import FoundPack
-from taskpack.core import lifecycle
+from taskpack.core import lifecycle, specs
 from taskpack.core.errors import TaskPackError
 from taskpack.core.identity import display_name, sender_label
 from taskpack.core.landing import LandingOutcome, MergeOutcome
@@ -80,7 +80,7 @@ from .widgets import Banner, button, heading, plain
 
 log = logging.getLogger(__name__)
 
-PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx", ".json")
+PACK_SUFFIXES = (*specs.PACK_SUFFIXES, ".json")
 #: how many discarded packs are remembered (by content digest) so the watcher stays quiet
 DISMISSED_KEEP = 500
 #: keys this window keeps in Settings.other: packs opened from outside the watched folders

@@ -7,23 +7,19 @@ Each takes ``progress(done, total)`` and ``cancelled()`` as its last two argumen
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from taskpack.app.desk import Desk, HistoryEntry, MoveOption, PackWritten, StoredLuggage
 from taskpack.core import lifecycle
+from taskpack.core.atomicfile import atomic_write
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
 from taskpack.core.model import Ask, LocalPassport
-
-Progress = Callable[[int, int], None]
-CancelCheck = Callable[[], bool]
+from taskpack.core.progress import CancelCheck, Progress
 
 #: luggage up to this total is judged (C0–C10) as part of the review; larger packs on request
 JUDGE_AUTOMATICALLY_BYTES = 64 << 20
@@ -164,24 +160,17 @@ def outbox(desk: Desk) -> Path:
 def _copy_atomically(src: BinaryIO, out: Path, total: int, progress: Progress,
                      cancelled: CancelCheck) -> Path:  # fmt: skip
     out = Path(out)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=out.parent)
     done = 0
-    try:
-        with os.fdopen(fd, "wb") as f:
-            while True:
-                if cancelled():
-                    raise Cancelled()
-                chunk = src.read(CHUNK)
-                if not chunk:
-                    break
-                f.write(chunk)
-                done += len(chunk)
-                progress(done, total)
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with atomic_write(out) as f:
+        while True:
+            if cancelled():
+                raise Cancelled()
+            chunk = src.read(CHUNK)
+            if not chunk:
+                break
+            f.write(chunk)
+            done += len(chunk)
+            progress(done, total)
     return out
 
 

@@ -36,7 +36,7 @@ from a2a.client.errors import A2AClientError, AgentCardResolutionError
 from a2a.types import a2a_pb2 as pb
 from a2a.utils.constants import TransportProtocol
 from a2a.utils.errors import A2AError, UnsupportedOperationError
-from google.protobuf.json_format import MessageToDict
+from taskpack.core import specs
 from taskpack.core.errors import NotFound, TaskPackError, UsageError
 from taskpack.core.pack import open_pack
 
@@ -168,7 +168,7 @@ async def _call(coro: Any) -> Any:
 def pack_message(path: Path, data: bytes, *, message_id: str | None = None) -> pb.Message:
     name = path.name
     media = MEDIA_FLAT if name.lower().endswith(".json") else MEDIA_BAG
-    if not name.lower().endswith((".taskpack", ".taskpack.json", ".tpx")):
+    if not name.lower().endswith(specs.PACK_SUFFIXES):
         name = f"{name}.taskpack" if media == MEDIA_BAG else f"{name}.taskpack.json"
     msg = pb.Message(
         message_id=message_id or "tp-" + hashlib.sha256(data).hexdigest()[:40],
@@ -428,13 +428,3 @@ def _fetch_one(
         result.adopted = [new for _old, new in outcome.adopted]
     finally:
         tmp.unlink(missing_ok=True)
-
-
-def task_json(task: pb.Task) -> dict[str, Any]:
-    """A Task as ProtoJSON, without inline bytes (for printing)."""
-    data = MessageToDict(task)
-    for art in data.get("artifacts", []):
-        for part in art.get("parts", []):
-            if "raw" in part:
-                part["raw"] = f"<{len(part['raw']) * 3 // 4} bytes>"
-    return data

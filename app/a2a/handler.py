@@ -47,6 +47,7 @@ from a2a.utils.errors import (
     TaskNotCancelableError,
     UnsupportedOperationError,
 )
+from taskpack.core import specs
 from taskpack.core.errors import InvalidMove, TaskPackError
 from taskpack.core.pack import open_pack
 from taskpack.core.store import PassportSummary
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PACK_SUFFIXES = (".taskpack", ".taskpack.json", ".tpx")
+PACK_SUFFIXES = specs.PACK_SUFFIXES
 PACK_MEDIA = (MEDIA_BAG, MEDIA_FLAT)
 #: luggage at most this big is carried inline in a Task; bigger luggage as a URL part
 INLINE_LUGGAGE_BYTES = 64 * 1024

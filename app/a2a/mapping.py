@@ -106,10 +106,6 @@ def a2a_state(state: str, waiting_on: str | None, open_asks: int) -> int:
     return state_row(state, waiting_on).a2a
 
 
-def state_name(value: int) -> str:
-    return str(TS.Name(value))  # type: ignore[arg-type]
-
-
 def settled(value: int) -> bool:
     """A blocking send returns once the task is terminal or interrupted (needs input)."""
     return value in TERMINAL_A2A or value in INTERRUPTED_A2A

@@ -415,15 +415,6 @@ class A2AStore:
             args.append(context_id)
         return [TaskGrant(*r) for r in self._all(sql, args)]
 
-    def task_principals(self, task_id: str) -> list[TaskGrant]:
-        """Who sees `task_id` as an A2A task (for the app: "came in over A2A from …")."""
-        rows = self._all(
-            "SELECT principal, task_id, context_id, kind, created_at FROM tasks "
-            "WHERE task_id = ? ORDER BY created_at, principal",
-            (task_id,),
-        )
-        return [TaskGrant(*r) for r in rows]
-
     def a2a_task_ids(self, kind: str | None = None) -> set[str]:
         """Every passport id some principal sees as a task (of `kind`, if given)."""
         if kind is None:
@@ -431,9 +422,6 @@ class A2AStore:
         return {
             r[0] for r in self._all("SELECT DISTINCT task_id FROM tasks WHERE kind = ?", (kind,))
         }
-
-    def count_messages(self) -> int:
-        return int(self._one("SELECT count(*) FROM messages")[0])
 
     # -- receipts --------------------------------------------------------------------
 
