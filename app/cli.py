@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from taskpack.core.errors import EXIT_ERROR, EXIT_REFUSED, Refused, TaskPackError
+from taskpack.core.errors import EXIT_ERROR, EXIT_REFUSED, Refused, TaskPackError, sentence
 from taskpack.core.visible import visible
 
 EXIT_OK = 0
@@ -140,8 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if is_disk_full(exc):
             warn(str(disk_full(Path(exc.filename or "."))))
             return EXIT_ERROR
-        target = f": {exc.filename}" if exc.filename else ""
-        warn(f"{exc.strerror or exc}{target}. Check the path and its permissions.")
+        warn(sentence(exc))
         return EXIT_ERROR
 
 

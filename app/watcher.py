@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from taskpack.core import specs
-from taskpack.core.errors import TaskPackError
+from taskpack.core.errors import TaskPackError, sentence
 from taskpack.core.identity import sender_label
 
 PACK_SUFFIXES = specs.PACK_SUFFIXES
@@ -485,12 +485,8 @@ def _is_regular(mode: int) -> bool:
 
 
 def _one_sentence(exc: BaseException) -> str:
-    if isinstance(exc, TaskPackError):
-        return str(exc)
-    if isinstance(exc, OSError):
-        return f"{exc.strerror or exc}."
     # not one of our errors: a reader bug met this file. Never echo the file's bytes.
-    return (
+    return sentence(exc, unknown=(
         f"This file could not be read as a TaskPack (an unexpected {type(exc).__name__} in "
         "the reader). It was set aside; ask the sender for a fresh copy."
-    )
+    ))  # fmt: skip

@@ -318,3 +318,15 @@ class Cancelled(TaskPackError):
 
     def __init__(self, message: str = "Cancelled") -> None:
         super().__init__(message)
+
+
+def sentence(exc: BaseException, *, unknown: str | None = None) -> str:
+    """One line a person can act on, for any exception (English; a window translates a
+    TaskPackError by its `code` instead). Never a traceback, never a secret's bytes:
+    an exception from outside the tree is named by its type only, or told as `unknown`."""
+    if isinstance(exc, TaskPackError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        target = f": {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror or exc}{target}. Check the path and its permissions."
+    return unknown or f"Something unexpected went wrong ({type(exc).__name__}); nothing was changed."

@@ -678,3 +678,27 @@ def test_what_a_landed_passport_carries_is_typed_and_stored_as_before(
     assert stored["from"] == f"{pid}@2" and stored["pack_sha256"] == lp.received.pack_sha256
     again = b.store.get(lp.id)  # read back from the database: the same typed record
     assert again.received == lp.received
+
+
+def test_every_error_says_its_code_params_and_exit_code() -> None:
+    """The window translates by code and params; the CLI ends with the class's exit code."""
+    from taskpack.core import errors
+
+    refused = errors.LandingRefused([errors.Finding("credential", "GitHub token", "note")])
+    assert (refused.code, refused.exit_code) == ("landing_refused", 2)
+    assert refused.params["findings"] == [
+        {"rule": "credential", "kind": "GitHub token", "place": "note", "detail": ""}]
+    wrong = errors.MergeRefused("x", code="merge_wrong_target", params={"target": "A", "into": "B"})
+    assert (wrong.code, wrong.exit_code, wrong.params["into"]) == ("merge_wrong_target", 2, "B")
+    assert errors.NotFound("gone").exit_code == 1 and errors.Cancelled().exit_code == 130
+    assert errors.FormatError("bad", place="kind").params == {"place": "kind"}
+    # every class in the tree is drawn in the module's docstring, with a code of its own
+    classes = [c for c in vars(errors).values()
+               if isinstance(c, type) and issubclass(c, errors.TaskPackError)]  # fmt: skip
+    doc = errors.__doc__ or ""
+    assert all(c.__name__ in doc for c in classes), [c.__name__ for c in classes if c.__name__ not in doc]
+    codes = [c.code for c in classes]
+    assert len(set(codes)) == len(codes), codes
+    assert errors.sentence(FileNotFoundError(2, "No such file", "/x")).endswith("permissions.")
+    assert "KeyError" in errors.sentence(KeyError("secret-value")) and "secret" not in errors.sentence(
+        KeyError("secret-value"))
