@@ -46,7 +46,7 @@ MAX_TEXT_BYTES = 32 << 20
 WORK_FACTOR = 2
 WORK_FLOOR = 1 << 20
 #: a candidate that fails with no position (nesting too deep) is charged this much
-_DEEP_COST = 4096
+_DEEP_COST = 1 << 18  # unwinding a thousand levels costs as much as reading that much
 #: and every attempt at least this much (a line that is only `{` still costs a look)
 _MIN_COST = 64
 
@@ -115,7 +115,12 @@ def find_pack_in_text(text: str) -> FoundPack:
         notes.append("a byte-order mark at the start of the text was ignored")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if _has_lone_surrogate(text):
+    try:  # a lone surrogate cannot be written as UTF-8 (encoding is faster than searching)
+        text.encode("utf-8")
+        lone = False
+    except UnicodeEncodeError:
+        lone = True
+    if lone:
         raise FormatError("the text contains a broken character (half of a UTF-16 pair)",
                           hint="Copy the reply again, or save it as a file and open that.")  # fmt: skip
     found: list[tuple[int, int, Any]] = []  # (start, end, value) of each pack object
@@ -123,10 +128,8 @@ def find_pack_in_text(text: str) -> FoundPack:
     near: list[tuple[int, str]] = []  # pack-like objects we cannot read
     others = 0
     budget = WORK_FACTOR * len(text) + WORK_FLOOR
-    skip_to = 0
-    for start in _candidate_starts(text):
-        if start < skip_to:
-            continue
+    skip = [0]  # where the candidate scan resumes: past a pack found, not inside it
+    for start in _candidate_starts(text, skip):
         value, end, cost, why = _parse_at(text, start)
         budget -= cost
         if budget < 0:
@@ -137,7 +140,7 @@ def find_pack_in_text(text: str) -> FoundPack:
         if why is not None:
             failures.append((start, end, why))
             continue
-        skip_to = end
+        skip[0] = end
         form = _form(value)
         if form == "bare?":
             near.append((start, "it looks like a pack object but declares no `spec` and has no "
@@ -211,25 +214,28 @@ def find_pack_in_file(path: str | os.PathLike[str]) -> FoundPack | None:
 # --- the pieces -------------------------------------------------------------------------
 
 
-def _candidate_starts(text: str) -> Iterator[int]:
-    """The first `{` of every line: where a pack written by a person or an AI starts.
+def _candidate_starts(text: str, skip: list[int]) -> Iterator[int]:
+    """The first `{` of every line, when it opens a JSON object: where a pack written by
+    a person or an AI starts (found by one regex scan, so a million prose lines cost C
+    time, not a Python loop each).
 
     A `{` that follows a JSON key (``"passport": {``) is a value inside a larger object:
     never a pack of its own, even when that larger object turns out to be broken (reading
     the inner object alone would silently drop the wrapper and its attachments).
+    `skip[0]` is where the caller wants the scan to resume (past a pack it found).
     """
     pos = 0
-    n = len(text)
-    while pos < n:
-        eol = text.find("\n", pos)
-        if eol < 0:
-            eol = n
-        brace = text.find("{", pos, eol)
-        if brace >= 0 and not _AFTER_KEY.search(text, max(pos, brace - 200), brace):
+    while (m := _LINE_BRACE.search(text, max(pos, skip[0]))) is not None:
+        brace = pos = m.end() - 1
+        pos += 1
+        if not _AFTER_KEY.search(text, max(m.start(), brace - 200), brace):
             yield brace
-        pos = eol + 1
 
 
+#: a line's first `{`, when a key or the closing brace follows it (``{name}``, ``{{`` and
+#: the like are prose, rejected here without the cost of a failed parse); a key in
+#: typographic quotes counts, so that the error can say what the chat app did
+_LINE_BRACE = re.compile('^[^{\n]*\\{(?=[ \t\n]*["}\u201c\u201d\uff02])', re.M)
 _AFTER_KEY = re.compile(r'"[ \t]*:[ \t]*$')
 
 
@@ -239,7 +245,7 @@ _DECODER = json.JSONDecoder(
 )  # fmt: skip
 
 
-#: the first window a candidate is parsed in; it grows fourfold while the JSON runs past it
+#: the first window a candidate is parsed in; it grows 16-fold while the JSON runs past it
 _FIRST_WINDOW = 256
 
 
@@ -263,7 +269,7 @@ def _parse_at(text: str, start: int) -> tuple[Any, int, int, str | None]:
             cut = exc.pos >= len(piece) - 8 or exc.msg.startswith("Unterminated string")
             if cut and not whole:
                 cost += len(piece)
-                window *= 4
+                window *= 16
                 continue
             why = exc.msg.removesuffix(" at").removesuffix(":")
             return None, start + exc.pos, cost + exc.pos + _MIN_COST, why
@@ -353,13 +359,6 @@ def _line_of(text: str, pos: int) -> int:
 
 def _column_of(text: str, pos: int) -> int:
     return pos - (text.rfind("\n", 0, pos) + 1) + 1
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _has_lone_surrogate(text: str) -> bool:
-    return _SURROGATE.search(text) is not None
 
 
 __all__ = ["MAX_TEXT_BYTES", "FoundPack", "decode_text", "find_pack_in_file", "find_pack_in_text"]
