@@ -57,7 +57,7 @@ from .model import (
 from .pack import OpenedPack
 from .packer import make_pack
 from .progress import CancelCheck, Progress
-from .refusals import StreamScanner, scan_value
+from .refusals import ScanBudget, StreamScanner, scan_value
 from .repair import has_answer
 from .seal import can_restore, restore, seal_facts
 from .store import Readable, StagedBlob, Store, Tx
@@ -467,11 +467,12 @@ def _luggage_pass(
     items = [i for i in opened.luggage if scan or store or 0 <= i.size <= SCAN_LUGGAGE_BYTES]
     total = sum(max(i.size, 0) for i in items)
     done = 0
+    budget = ScanBudget()  # one archive budget for the whole pack, as the writer and the judge
     try:
         for item in items:
             if cancel and cancel():
                 raise Cancelled()
-            scanner = StreamScanner(item.name) if scan else None
+            scanner = StreamScanner(item.name, budget=budget) if scan else None
             head = bytearray()
             small = 0 <= item.size <= SCAN_LUGGAGE_BYTES
 
