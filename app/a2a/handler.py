@@ -10,12 +10,13 @@ that the SDK does not do — idempotency on (principal, messageId), principal sc
 contexts that never join foreign work, a bounded blocking send — happens here.
 
 Receiving (``message:send`` / ``message:stream``): exactly one file part carrying a
-``.taskpack`` or ``.taskpack.json`` (by filename or media type, raw bytes) is written
-to a temporary file and given to the desk — ``Desk.land`` for a handoff (a new passport;
-its id is the Task id), ``Desk.merge_receipt`` for a receipt (into the passport it
-answers, §4.4.1, and only if that passport is a task of the sending principal or was
-sent to that principal over A2A; anything else is "task not found"). Nothing in the pack is executed. Text parts are not kept: transcripts
-do not travel.
+``.taskpack`` or ``.taskpack.json`` (by filename or media type, raw bytes) is read as a
+stream from memory (never written to disk first) and given to the desk's one accept
+path, ``Desk.accept`` — a handoff lands as a new passport (its id is the Task id); a
+receipt merges into the passport it answers (§4.4.1), and only if that passport is a
+task of the sending principal or was sent to that principal over A2A (anything else is
+"task not found"). Nothing in the pack is executed. Text parts are not kept:
+transcripts do not travel.
 """
 
 from __future__ import annotations
@@ -23,10 +24,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import io
 import json
 import logging
-import os
-import secrets
 import sqlite3
 import time
 from collections.abc import AsyncGenerator, Callable
@@ -125,7 +125,7 @@ class DeskRequestHandler(RequestHandler):
         self.limits = limits or Limits()
         self.incoming = store.dir / "incoming"
         self.incoming.mkdir(parents=True, exist_ok=True)
-        for stale in self.incoming.iterdir():  # left by a crash mid-landing
+        for stale in self.incoming.iterdir():  # left by an older version that spooled here
             stale.unlink(missing_ok=True)
         self._inflight: dict[tuple[str, str], tuple[str, asyncio.Future[Accepted]]] = {}
 
@@ -212,69 +212,65 @@ class DeskRequestHandler(RequestHandler):
     def _land(
         self, principal: str, message: pb.Message, digest: str, data: bytes, suffix: str
     ) -> TaskGrant:
-        """Land the pack through the desk (worker thread). The bytes are data, only data."""
+        """Land the pack through the desk (worker thread). The bytes are data, only data:
+        read as a stream from memory, never written to disk first."""
         # our name, never the sender's: it says where the pack came from, in the desk's history
-        tmp = self.incoming / f"a2a-{principal}-{secrets.token_hex(6)}{suffix}.part"
-        path = tmp.with_name(tmp.name.removesuffix(".part"))
+        name = f"a2a-{principal}{suffix}"
         try:
-            with open(tmp, "xb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-            try:
-                with open_pack(path) as opened:
-                    kind = opened.pack.kind or "handoff"
-                    lineage = opened.pack.lineage
-                    target = lineage.receipt_target() if lineage else None
-                    root = _root_of(lineage)
-                if kind == "receipt":
-                    if not target:
-                        raise InvalidParamsError(
-                            message="The receipt's lineage names no passport it answers; nothing was changed"
-                        )
-                    if message.task_id and message.task_id != target:
-                        raise InvalidParamsError(
-                            message=f"This receipt answers {target}, not task {message.task_id}; "
-                            "nothing was changed"
-                        )
-                    if not self._may_answer(principal, target):
-                        # the same answer as an id that does not exist: ids cannot be probed
-                        raise task_not_found(target)
-                    task_id = self.desk.merge_receipt(path, into=target).id
-                else:
-                    if message.task_id:
-                        raise InvalidParamsError(
-                            message="A handoff starts a new task (the receiver mints its id): "
-                            "send it without taskId"
-                        )
-                    task_id = self.desk.land(path).id
-            except A2AError:
-                raise
-            except TaskPackError as exc:
-                raise from_desk_error(exc, doing="land this pack") from None
-            except (OSError, sqlite3.Error, MemoryError):
-                raise
-            except Exception as exc:  # a hostile pack that tripped something unforeseen
-                log.exception("an incoming pack could not be read")
-                raise InvalidParamsError(
-                    message=f"The pack could not be read ({type(exc).__name__}); nothing was landed",
-                    data={"taskpack_error": type(exc).__name__},
-                ) from None
-            try:
-                _, grant = self.store.complete(
-                    principal,
-                    message.message_id,
-                    digest,
-                    task_id,
-                    kind="receipt" if kind == "receipt" else "handoff",
-                    requested_context=message.context_id or None,
-                    root_id=root,
+            with open_pack(io.BytesIO(data), name=name) as opened:
+                kind = opened.pack.kind or "handoff"
+                lineage = opened.pack.lineage
+                target = lineage.receipt_target() if lineage else None
+                root = _root_of(lineage)
+            if kind == "receipt":
+                if not target:
+                    raise InvalidParamsError(
+                        message="The receipt's lineage names no passport it answers; nothing was changed"
+                    )
+                if message.task_id and message.task_id != target:
+                    raise InvalidParamsError(
+                        message=f"This receipt answers {target}, not task {message.task_id}; "
+                        "nothing was changed"
+                    )
+                if not self._may_answer(principal, target):
+                    # the same answer as an id that does not exist: ids cannot be probed
+                    raise task_not_found(target)
+                outcome = self.desk.accept(
+                    io.BytesIO(data), name=name, into=target, expect="receipt"
                 )
-            except Conflict:
-                raise DuplicateMessageIdError() from None
-            return grant
-        finally:
-            tmp.unlink(missing_ok=True)
-            path.unlink(missing_ok=True)
+            else:
+                if message.task_id:
+                    raise InvalidParamsError(
+                        message="A handoff starts a new task (the receiver mints its id): "
+                        "send it without taskId"
+                    )
+                outcome = self.desk.accept(io.BytesIO(data), name=name, expect="handoff")
+            task_id = outcome.id
+        except A2AError:
+            raise
+        except TaskPackError as exc:
+            raise from_desk_error(exc, doing="land this pack") from None
+        except (OSError, sqlite3.Error, MemoryError):
+            raise
+        except Exception as exc:  # a hostile pack that tripped something unforeseen
+            log.exception("an incoming pack could not be read")
+            raise InvalidParamsError(
+                message=f"The pack could not be read ({type(exc).__name__}); nothing was landed",
+                data={"taskpack_error": type(exc).__name__},
+            ) from None
+        try:
+            _, grant = self.store.complete(
+                principal,
+                message.message_id,
+                digest,
+                task_id,
+                kind="receipt" if kind == "receipt" else "handoff",
+                requested_context=message.context_id or None,
+                root_id=root,
+            )
+        except Conflict:
+            raise DuplicateMessageIdError() from None
+        return grant
 
     def _may_answer(self, principal: str, passport_id: str) -> bool:
         """May `principal` merge a receipt into `passport_id` over A2A?

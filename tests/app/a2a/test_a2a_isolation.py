@@ -151,3 +151,18 @@ def test_a_receipt_merges_from_the_principal_the_handoff_was_sent_to_only(desks,
     # having merged once, the task is B's at A: B reads it, the stranger still cannot
     assert _get(server_a.url, for_b_at_a, f"/tasks/{asker}").status_code == 200
     _not_found(_get(server_a.url, stranger, f"/tasks/{asker}"), asker)
+
+
+def test_a_received_pack_is_read_from_memory_never_written_to_disk_first(desk_b, serve, tmp_path):
+    """Issue 12.3: the handler hands the desk a stream of the received bytes. With the
+    old spool folder made impossible to write into, a send still lands."""
+    server = serve(desk_b)
+    alice = issue(desk_b, "alice")
+    incoming = desk_b.home / "a2a" / "incoming"
+    incoming.rmdir()
+    incoming.write_bytes(b"")  # nothing can be written under it now (not even by root)
+    pack = flat_pack(tmp_path / "h.taskpack.json", title="Streamed", luggage={"a.txt": b"a\n"})
+    sent = _post(server.url, alice, pack, "stream-1")
+    assert sent.status_code == 200, sent.text
+    task_id = sent.json()["task"]["id"] if "task" in sent.json() else sent.json()["id"]
+    assert [i.name for i in desk_b.luggage(task_id)] == ["a.txt"]
