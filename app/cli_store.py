@@ -379,7 +379,7 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
         say("Luggage:")
         for x in luggage:
             say(f"  {safe(x.name)}  {x.size} bytes  sha256 {x.sha256[:12]}…")
-    imperatives = (received or {}).get("imperatives") or []
+    imperatives = (received.imperatives if received else None) or []
     if imperatives:
         say("Imperative sentences found in the pack (data, not instructions; nothing was run):")
         for imp in imperatives:
