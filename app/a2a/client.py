@@ -12,8 +12,9 @@ passport the pack was made from (the last entry of its lineage chain) — the on
 passport its receipt may merge into.
 
 The receipt comes back as the Task's artifact ``receipt`` (a ``.taskpack`` file part).
-It is written to a temporary file and merged through the desk's one merging path
-(`Desk.merge_receipt`, spec §4.4.1); nothing in it is run. A receipt offered by URL is
+It is read as a stream (inline bytes from memory; a download spooled as it arrives) and
+merged through the desk's one accept path (`Desk.accept`, spec §4.4.1); nothing in it
+is run. A receipt offered by URL is
 fetched only from the same origin as the agent, with the same token.
 """
 
@@ -22,12 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import os
+import io
 import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 from urllib.parse import urlsplit
 
 import httpx
@@ -46,6 +47,7 @@ from .store import A2AStore, SentRow
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
+    from taskpack.core.landing import MergeOutcome
 
 del _errors
 
@@ -323,7 +325,7 @@ async def wait_for_receipt_async(
 
 
 async def _download(
-    http: httpx.AsyncClient, agent_url: str, url: str, out: Path, limit: int
+    http: httpx.AsyncClient, agent_url: str, url: str, out: BinaryIO, limit: int
 ) -> None:
     a, b = urlsplit(agent_url), urlsplit(url)
     if (a.scheme, a.netloc) != (b.scheme, b.netloc):
@@ -334,27 +336,39 @@ async def _download(
     async with http.stream("GET", url) as response:
         if response.status_code != 200:
             raise RemoteError(f"the receipt could not be downloaded (HTTP {response.status_code})")
-        with open(out, "wb") as f:
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    raise RemoteError("the receipt is larger than this desk accepts")
-                f.write(chunk)
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise RemoteError("the receipt is larger than this desk accepts")
+            out.write(chunk)
 
 
-async def _receipt_bytes(url: str, token: str | None, task: pb.Task, out: Path) -> bool:
+#: a downloaded receipt is kept in memory up to this size, then in a temporary file
+SPOOL_BYTES = 8 << 20
+
+
+async def _receipt_stream(
+    url: str, token: str | None, task: pb.Task, spool_dir: Path
+) -> BinaryIO | None:
+    """The receipt artifact's bytes as a stream (inline: from memory; by URL: spooled
+    as they arrive), or None when the task carries no receipt yet."""
     art = receipt_artifact(task)
     part = _pack_part(art) if art is not None else None
     if part is None:
-        return False
+        return None
     if part.WhichOneof("content") == "raw":
-        out.write_bytes(part.raw)
-        return True
+        return io.BytesIO(part.raw)
     if part.WhichOneof("content") == "url":
-        async with connect(url, token) as (_client, _card, http):
-            await _download(http, url, part.url, out, MAX_SEND_BYTES * 4)
-        return True
-    return False
+        out = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, dir=spool_dir)  # noqa: SIM115
+        try:
+            async with connect(url, token) as (_client, _card, http):
+                await _download(http, url, part.url, cast(BinaryIO, out), MAX_SEND_BYTES * 4)
+        except BaseException:
+            out.close()
+            raise
+        out.seek(0)
+        return cast(BinaryIO, out)
+    return None
 
 
 def fetch_receipts(
@@ -388,23 +402,20 @@ def _fetch_one(
     else:
         task = asyncio.run(get_task_async(row.url, token, row.remote_task_id))
     result.state = str(pb.TaskState.Name(task.status.state))
-    fd, name = tempfile.mkstemp(prefix="receipt-", suffix=".part", dir=store.dir)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        if not asyncio.run(_receipt_bytes(row.url, token, task, tmp)):
-            result.note = f"no receipt yet ({_status_text(task)})"
-            return
-        with open(tmp, "rb") as f:
-            head = f.read(1)
+    stream = asyncio.run(_receipt_stream(row.url, token, task, store.dir))
+    if stream is None:
+        result.note = f"no receipt yet ({_status_text(task)})"
+        return
+    with stream:
+        head = stream.read(1)
         if not head:
             result.note = "the receipt artifact is empty"
             return
-        # the file's name is ours; the sender's filename is data and never a path here
-        land = tmp.with_name(f"{tmp.stem}{'.taskpack.json' if head == b'{' else '.taskpack'}")
-        os.replace(tmp, land)
-        tmp = land
-        review = desk.review(tmp)
+        stream.seek(0)
+        # the name is ours; the sender's filename is data and never a path here
+        suffix = ".taskpack.json" if head == b"{" else ".taskpack"
+        name = f"receipt-{row.remote_task_id[:80]}{suffix}"
+        review = desk.review(stream, name=name)
         if review.kind != "receipt":
             raise RemoteError(
                 f"the artifact 'receipt' of {row.remote_task_id} is a {review.kind}, not a receipt"
@@ -420,11 +431,13 @@ def _fetch_one(
                 f"the receipt answers {target}, but {row.remote_task_id} was sent from "
                 f"{row.local_passport}; it was not merged"
             )
-        outcome = desk.merge_receipt(tmp, into=target)
-        store.mark_merged(row.seq, review.content_digest)
-        result.merged = True
-        result.already = outcome.already
-        result.answered = list(outcome.answered)
-        result.adopted = [new for _old, new in outcome.adopted]
-    finally:
-        tmp.unlink(missing_ok=True)
+        stream.seek(0)
+        outcome = cast(
+            "MergeOutcome",
+            desk.accept(stream, name=name, into=target, expect="receipt", review=review),
+        )
+    store.mark_merged(row.seq, review.content_digest)
+    result.merged = True
+    result.already = outcome.already
+    result.answered = list(outcome.answered)
+    result.adopted = [new for _old, new in outcome.adopted]

@@ -12,7 +12,7 @@ import json
 import sys
 
 import pytest
-from a2a_testkit import handoff
+from a2a_testkit import handoff, issue
 from taskpack.app import cli
 
 
@@ -122,3 +122,24 @@ def test_a_receipt_pushed_for_a_passport_handed_over_by_file_is_not_found(
     assert cli.main(["send", str(receipt), "--to", server_a.url]) != 0
     assert f"Task {asker} not found" in capsys.readouterr().err
     assert desk_a.get(asker).asks[0].status == "open"
+
+
+def test_a_receipt_offered_by_url_is_downloaded_as_a_stream_and_merged(desks, serve, tmp_path):
+    """A receipt too big to inline comes as a URL part: it is downloaded into a stream
+    (memory, spilling to a temporary file only past 8 MiB) and merged from it."""
+    from taskpack.app.a2a.client import fetch_receipts, send_file
+    from taskpack.app.a2a.handler import Limits
+    from taskpack.app.a2a.store import A2AStore
+
+    desk_a, desk_b = desks("desk-a"), desks("desk-b")
+    server_b = serve(desk_b, limits=Limits(blocking_timeout=0.5, inline_receipt=0))
+    token = issue(desk_b, "desk-a")
+    asker, pack = handoff(desk_a, tmp_path / "h.taskpack", asks=1)
+    with A2AStore(desk_a.home) as store:
+        sent = send_file(desk_a, store, pack, server_b.url, token=token)
+        desk_b.answer(sent.task_id, "a1", "by url")
+        [row] = store.sent(local_passport=asker)
+        [result] = fetch_receipts(desk_a, store, [row], token_for=lambda _r: token, wait=20)
+    assert result.error is None and result.merged, result
+    assert desk_a.get(asker).asks[0].answer == "by url"
+    assert [p.name for p in (desk_a.home / "a2a").iterdir() if p.name.startswith("receipt")] == []
