@@ -81,7 +81,9 @@ def measure(
             else:
                 assert baseline is not None
                 os.sync()
-                s.base.append(run_once(baseline, baseline_env)[0])
+                t, r = run_once(baseline, baseline_env)
+                s.base.append(t)
+                s.base_rss = max(s.base_rss, r)
     return s
 
 
@@ -90,6 +92,7 @@ class Sample:
         self.times: list[float] = []
         self.base: list[float] = []
         self.rss = 0.0
+        self.base_rss = 0.0
 
     @property
     def best(self) -> float:
@@ -208,7 +211,7 @@ def cold(work: Path, env: dict[str, str], args: argparse.Namespace) -> None:
           f"alternately with {' '.join(Path(ref[0]).name if i == 0 else Path(a).name for i, a in enumerate(ref[:3]))}")  # fmt: skip
     sample = measure(ours, env, n, baseline=ref, baseline_env=ref_env)
     base = Sample()
-    base.times = sample.base
+    base.times, base.rss = sample.base, sample.base_rss
     print(base.line(label))
     print(sample.line("taskpack conformance", f" {label}"))
     for what, cmd in (("taskpack --version", [TASKPACK, "--version"]), ("taskpack --help", [TASKPACK, "--help"])):
