@@ -688,7 +688,7 @@ class Desk:
 
     def _repair(self, opened: OpenedPack, pack: PackObject) -> builtins.list[str]:
         """`core.repair` at this desk's clock: what a hand or an AI got wrong, put right."""
-        return repair.repair_on_landing(opened, pack, now=self.store.clock())
+        return repair.repair_on_landing(opened, pack, now=self.store.clock)
 
     def _keep(self, found: reply.FoundPack) -> PastedPack:
         digest = hashlib.sha256(found.flat_bytes).hexdigest()

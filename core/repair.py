@@ -18,7 +18,7 @@ Every function here is pure: data in, repairs (or sentences) out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -141,9 +141,16 @@ def apply_repairs(
     return said
 
 
-def repair_on_landing(opened: OpenedPack, pack: PackObject, *, now: str) -> list[str]:
-    """The landing hook: find what `opened` needs, repair `pack` (a copy), say what was done."""
+def repair_on_landing(
+    opened: OpenedPack, pack: PackObject, *, now: str | Callable[[], str]
+) -> list[str]:
+    """The landing hook: find what `opened` needs, repair `pack` (a copy), say what was done.
+
+    `now` may be the desk's clock: it is read only when there is something to repair, so a
+    pack that needs nothing does not move the clock (the sample packs rely on that)."""
     repairs = find_repairs(opened.data, encoding=opened.encoding, declared=opened.declared)
+    if not repairs:
+        return []
     digests: dict[str, tuple[str | None, int]] = {}
     for item in opened.luggage:
         if any(r.subject == item.name and r.code in ("digest", "size") for r in repairs):
@@ -151,7 +158,7 @@ def repair_on_landing(opened: OpenedPack, pack: PackObject, *, now: str) -> list
             if sha is None and 0 <= item.size <= SHOW_DIGEST_BYTES:
                 sha = opened.digest_of(item)
             digests[item.name] = (sha, item.size)
-    return apply_repairs(pack, repairs, now=now, digests=digests)
+    return apply_repairs(pack, repairs, now=now() if callable(now) else now, digests=digests)
 
 
 def _ask_at(asks: Sequence[Any], place: str) -> Any:
