@@ -279,8 +279,16 @@ class ReviewView(QWidget):
         lay.setContentsMargins(16, 12, 16, 12)
         lay.setSpacing(6)
         self.sections = {}
+        if rv.secrets and not rv.already:
+            # none of the pack's text is shown: any field may be where the secret sits
+            self._secrets(lay, rv)
+            lay.addStretch(1)
+            self.scroll.setWidget(body)
+            self._buttons(reviewed)
+            return
         self._header(lay, rv)
         self._problems(lay, reviewed)
+        self._repairs(lay, rv)
         if rv.kind == "receipt":
             self._receipt(lay, reviewed)
         self._checks(lay, rv)
@@ -330,6 +338,33 @@ class ReviewView(QWidget):
                                 .format(id=rv.already), "info")  # fmt: skip
             lay.addWidget(banner)
             self.sections["already"] = banner
+
+    def _secrets(self, lay: QVBoxLayout, rv: LandingReview) -> None:
+        """A credential or a chat transcript: it cannot land, and the person learns why
+        before pressing anything (kind and place only, never the value; nothing else the
+        pack says is shown, since the secret may sit in any of it)."""
+        kind = tr("Receipt") if rv.kind == "receipt" else tr("Handoff")
+        name = plain(one_line(rv.path.name), small=True, muted=True)
+        name.setWordWrap(False)
+        lay.addWidget(row(badge(kind, "info"), name))
+        lay.addWidget(heading(tr("This pack cannot land"), 1))
+        banner = Banner()
+        banner.show_message(tr("This pack carries a secret, so it cannot land: nothing will be stored. "
+                               "Ask the sender to rotate it (treat it as leaked) and send a clean pack."),
+                            "error")  # fmt: skip
+        lay.addWidget(banner)
+        sec = self._add(lay, "secrets", Section(tr("Secrets found in this pack")))
+        self._paged(sec, list(rv.secrets), lambda f: plain(
+            tr("{kind} at {place}").format(kind=one_line(f.kind, 120), place=one_line(f.place, 200))))
+
+    def _repairs(self, lay: QVBoxLayout, rv: LandingReview) -> None:
+        if not rv.repairs:
+            return
+        sec = self._add(lay, "repairs", Section(
+            tr("Put right when it lands"),
+            tr("The file was written by hand or by an AI; landing forgives these, the judge does not."),
+        ))  # fmt: skip
+        self._paged(sec, list(rv.repairs), lambda text: plain("• " + one_line(text, 400), small=True))
 
     def _problems(self, lay: QVBoxLayout, reviewed: Reviewed) -> None:
         rv = reviewed.review
@@ -496,6 +531,9 @@ class ReviewView(QWidget):
             state = tr("It will wait for your approval.") if not rv.gate_allows else tr(
                 "The sender is on your allow list: it will be routed.")
             self.summary.setText(tr("Nothing is stored until you land it.") + " " + state)
+        if rv.secrets and not rv.already:
+            self.land_button.setEnabled(False)
+            self.summary.setText(tr("It cannot land: it carries a credential or a chat transcript."))
 
     def _primary(self) -> None:
         rv = self.reviewed.review if self.reviewed else None

@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="488" />
+      <location filename="../../ui/review_view.py" line="523" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="489" />
+      <location filename="../../ui/review_view.py" line="524" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="524" />
+      <location filename="../../ui/main_window.py" line="528" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -44,7 +44,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="410" />
+      <location filename="../../ui/review_view.py" line="445" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -52,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="523" />
+      <location filename="../../ui/main_window.py" line="527" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -60,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="697" />
+      <location filename="../../ui/main_window.py" line="701" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -84,7 +84,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="466" />
+      <location filename="../../ui/review_view.py" line="501" />
       <source>Luggage (%n files, {size})</source>
       <translation>
         <numerusform>Luggage (%n file, {size})</numerusform>
@@ -100,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/main_window.py" line="979" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -108,7 +108,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="526" />
+      <location filename="../../ui/main_window.py" line="530" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

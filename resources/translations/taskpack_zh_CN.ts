@@ -4,67 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="291" />
+      <location filename="../../ui/main_window.py" line="294" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="288" />
+      <location filename="../../ui/main_window.py" line="291" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="282" />
+      <location filename="../../ui/main_window.py" line="285" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="274" />
+      <location filename="../../ui/main_window.py" line="277" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="290" />
+      <location filename="../../ui/main_window.py" line="293" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="287" />
+      <location filename="../../ui/main_window.py" line="290" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="277" />
+      <location filename="../../ui/main_window.py" line="280" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="275" />
+      <location filename="../../ui/main_window.py" line="278" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="283" />
+      <location filename="../../ui/main_window.py" line="286" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="281" />
+      <location filename="../../ui/main_window.py" line="284" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="289" />
+      <location filename="../../ui/main_window.py" line="292" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="279" />
+      <location filename="../../ui/main_window.py" line="282" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="286" />
+      <location filename="../../ui/main_window.py" line="289" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -99,7 +99,7 @@
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="311" />
+      <location filename="../../ui/review_view.py" line="319" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
@@ -109,7 +109,7 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1004" />
+      <location filename="../../ui/main_window.py" line="1008" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -119,47 +119,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1087" />
+      <location filename="../../ui/main_window.py" line="1091" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1087" />
+      <location filename="../../ui/main_window.py" line="1091" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="909" />
+      <location filename="../../ui/main_window.py" line="913" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1175" />
+      <location filename="../../ui/main_window.py" line="1179" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1177" />
+      <location filename="../../ui/main_window.py" line="1181" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1169" />
+      <location filename="../../ui/main_window.py" line="1173" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1171" />
+      <location filename="../../ui/main_window.py" line="1175" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1173" />
+      <location filename="../../ui/main_window.py" line="1177" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1217" />
+      <location filename="../../ui/main_window.py" line="1221" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -169,32 +169,32 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1001" />
+      <location filename="../../ui/main_window.py" line="1005" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="997" />
+      <location filename="../../ui/main_window.py" line="1001" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1005" />
+      <location filename="../../ui/main_window.py" line="1009" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/main_window.py" line="997" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="304" />
+      <location filename="../../ui/passport_view.py" line="303" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="306" />
+      <location filename="../../ui/passport_view.py" line="305" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -204,17 +204,17 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="305" />
+      <location filename="../../ui/passport_view.py" line="304" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="307" />
+      <location filename="../../ui/passport_view.py" line="306" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="420" />
+      <location filename="../../ui/review_view.py" line="455" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -230,17 +230,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="824" />
+      <location filename="../../ui/main_window.py" line="828" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="311" />
+      <location filename="../../ui/main_window.py" line="314" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="996" />
+      <location filename="../../ui/main_window.py" line="1000" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -270,12 +270,12 @@
       <translation>回答于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="359" />
+      <location filename="../../ui/review_view.py" line="394" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="368" />
+      <location filename="../../ui/review_view.py" line="403" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -285,8 +285,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="318" />
-      <location filename="../../ui/main_window.py" line="507" />
+      <location filename="../../ui/main_window.py" line="321" />
+      <location filename="../../ui/main_window.py" line="511" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -302,7 +302,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="274" />
-      <location filename="../../ui/review_view.py" line="441" />
+      <location filename="../../ui/review_view.py" line="476" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
@@ -319,7 +319,7 @@
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="382" />
+      <location filename="../../ui/review_view.py" line="417" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
@@ -337,7 +337,7 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="51" />
-      <location filename="../../ui/main_window.py" line="662" />
+      <location filename="../../ui/main_window.py" line="666" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -347,12 +347,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="326" />
+      <location filename="../../ui/passport_view.py" line="324" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1001" />
+      <location filename="../../ui/main_window.py" line="1005" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -367,12 +367,12 @@
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="341" />
+      <location filename="../../ui/review_view.py" line="376" />
       <source>Conformance not judged yet</source>
       <translation>尚未判定一致性</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="338" />
+      <location filename="../../ui/review_view.py" line="373" />
       <source>Conformant: the file passes checks C0–C10 as written</source>
       <translation>一致：文件按原样通过 C0–C10 检查</translation>
     </message>
@@ -424,13 +424,13 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="272" />
-      <location filename="../../ui/review_view.py" line="439" />
+      <location filename="../../ui/review_view.py" line="474" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="269" />
-      <location filename="../../ui/review_view.py" line="436" />
+      <location filename="../../ui/review_view.py" line="471" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -450,8 +450,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="942" />
-      <location filename="../../ui/main_window.py" line="960" />
+      <location filename="../../ui/main_window.py" line="946" />
+      <location filename="../../ui/main_window.py" line="964" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -461,7 +461,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="744" />
+      <location filename="../../ui/main_window.py" line="748" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -471,13 +471,13 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="318" />
-      <location filename="../../ui/review_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="317" />
+      <location filename="../../ui/review_view.py" line="433" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="416" />
+      <location filename="../../ui/main_window.py" line="420" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -487,7 +487,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="982" />
+      <location filename="../../ui/main_window.py" line="986" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -507,17 +507,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="888" />
+      <location filename="../../ui/main_window.py" line="892" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="886" />
+      <location filename="../../ui/main_window.py" line="890" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="907" />
+      <location filename="../../ui/main_window.py" line="911" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -532,7 +532,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="906" />
+      <location filename="../../ui/main_window.py" line="910" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -552,12 +552,12 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1072" />
+      <location filename="../../ui/main_window.py" line="1076" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="300" />
+      <location filename="../../ui/passport_view.py" line="299" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -572,24 +572,24 @@
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="313" />
+      <location filename="../../ui/review_view.py" line="321" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="358" />
+      <location filename="../../ui/passport_view.py" line="356" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1024" />
+      <location filename="../../ui/main_window.py" line="1028" />
       <location filename="../../ui/passport_view.py" line="257" />
       <location filename="../../ui/passport_view.py" line="258" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="317" />
+      <location filename="../../ui/review_view.py" line="325" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
@@ -601,7 +601,7 @@
     <message>
       <location filename="../../ui/export.py" line="79" />
       <location filename="../../ui/models.py" line="226" />
-      <location filename="../../ui/review_view.py" line="307" />
+      <location filename="../../ui/review_view.py" line="315" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
@@ -611,7 +611,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="328" />
+      <location filename="../../ui/main_window.py" line="331" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -641,43 +641,48 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="998" />
+      <location filename="../../ui/main_window.py" line="1002" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="448" />
-      <location filename="../../ui/review_view.py" line="449" />
+      <location filename="../../ui/review_view.py" line="483" />
+      <location filename="../../ui/review_view.py" line="484" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="947" />
-      <location filename="../../ui/main_window.py" line="965" />
+      <location filename="../../ui/main_window.py" line="951" />
+      <location filename="../../ui/main_window.py" line="969" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="331" />
-      <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/passport_view.py" line="329" />
+      <location filename="../../ui/passport_view.py" line="365" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="330" />
+      <location filename="../../ui/main_window.py" line="333" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="292" />
-      <location filename="../../ui/review_view.py" line="455" />
+      <location filename="../../ui/review_view.py" line="490" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="367" />
+      <location filename="../../ui/review_view.py" line="402" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="536" />
+      <source>It cannot land: it carries a credential or a chat transcript.</source>
+      <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
     <message>
       <location filename="../../ui/widgets.py" line="109" />
@@ -685,12 +690,12 @@
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="496" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="344" />
+      <location filename="../../ui/review_view.py" line="379" />
       <source>Judge the file</source>
       <translation>判定这个文件</translation>
     </message>
@@ -702,18 +707,18 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="676" />
+      <location filename="../../ui/main_window.py" line="680" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="264" />
-      <location filename="../../ui/review_view.py" line="495" />
+      <location filename="../../ui/review_view.py" line="530" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="693" />
+      <location filename="../../ui/main_window.py" line="697" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -723,7 +728,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="704" />
+      <location filename="../../ui/main_window.py" line="708" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -734,23 +739,23 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="275" />
-      <location filename="../../ui/review_view.py" line="442" />
+      <location filename="../../ui/review_view.py" line="477" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="196" />
-      <location filename="../../ui/review_view.py" line="326" />
+      <location filename="../../ui/review_view.py" line="334" />
       <source>Lineage: {chain}</source>
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="908" />
+      <location filename="../../ui/main_window.py" line="912" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1282" />
+      <location filename="../../ui/main_window.py" line="1286" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
@@ -770,22 +775,22 @@
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="483" />
+      <location filename="../../ui/review_view.py" line="518" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="372" />
+      <location filename="../../ui/review_view.py" line="407" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="730" />
+      <location filename="../../ui/main_window.py" line="734" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="891" />
+      <location filename="../../ui/main_window.py" line="895" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -795,12 +800,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="887" />
+      <location filename="../../ui/main_window.py" line="891" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="890" />
+      <location filename="../../ui/main_window.py" line="894" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -810,30 +815,30 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1023" />
-      <location filename="../../ui/main_window.py" line="1033" />
+      <location filename="../../ui/main_window.py" line="1027" />
+      <location filename="../../ui/main_window.py" line="1037" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="370" />
+      <location filename="../../ui/review_view.py" line="405" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="722" />
+      <location filename="../../ui/main_window.py" line="726" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1005" />
-      <location filename="../../ui/passport_view.py" line="385" />
-      <location filename="../../ui/review_view.py" line="431" />
+      <location filename="../../ui/main_window.py" line="1009" />
+      <location filename="../../ui/passport_view.py" line="383" />
+      <location filename="../../ui/review_view.py" line="466" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="383" />
+      <location filename="../../ui/passport_view.py" line="381" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -848,22 +853,22 @@
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="391" />
+      <location filename="../../ui/passport_view.py" line="389" />
       <source>No luggage.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1308" />
+      <location filename="../../ui/main_window.py" line="1312" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="608" />
+      <location filename="../../ui/main_window.py" line="612" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="388" />
+      <location filename="../../ui/review_view.py" line="423" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
@@ -878,17 +883,17 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="384" />
+      <location filename="../../ui/main_window.py" line="388" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="498" />
+      <location filename="../../ui/review_view.py" line="533" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="485" />
+      <location filename="../../ui/review_view.py" line="520" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -904,12 +909,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="284" />
+      <location filename="../../ui/main_window.py" line="287" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="425" />
+      <location filename="../../ui/main_window.py" line="429" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -919,12 +924,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="276" />
+      <location filename="../../ui/main_window.py" line="279" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="426" />
+      <location filename="../../ui/main_window.py" line="430" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -934,7 +939,7 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1303" />
+      <location filename="../../ui/main_window.py" line="1307" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
@@ -964,61 +969,66 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="149" />
+      <location filename="../../ui/main_window.py" line="152" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="347" />
+      <location filename="../../ui/review_view.py" line="382" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
+      <location filename="../../ui/review_view.py" line="364" />
+      <source>Put right when it lands</source>
+      <translation>落地时会修正的地方</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="95" />
-      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/main_window.py" line="997" />
       <location filename="../../ui/review_view.py" line="210" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="301" />
+      <location filename="../../ui/passport_view.py" line="300" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="419" />
+      <location filename="../../ui/review_view.py" line="454" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="458" />
+      <location filename="../../ui/main_window.py" line="462" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1306" />
+      <location filename="../../ui/main_window.py" line="1310" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="866" />
+      <location filename="../../ui/main_window.py" line="870" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="661" />
+      <location filename="../../ui/main_window.py" line="665" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="260" />
+      <location filename="../../ui/main_window.py" line="263" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="79" />
       <location filename="../../ui/models.py" line="226" />
-      <location filename="../../ui/review_view.py" line="307" />
+      <location filename="../../ui/review_view.py" line="315" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
@@ -1028,7 +1038,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="942" />
+      <location filename="../../ui/main_window.py" line="946" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1041,7 +1051,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="960" />
+      <location filename="../../ui/main_window.py" line="964" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1054,14 +1064,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="950" />
-      <location filename="../../ui/main_window.py" line="968" />
+      <location filename="../../ui/main_window.py" line="954" />
+      <location filename="../../ui/main_window.py" line="972" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="949" />
-      <location filename="../../ui/main_window.py" line="967" />
+      <location filename="../../ui/main_window.py" line="953" />
+      <location filename="../../ui/main_window.py" line="971" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1081,32 +1091,32 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="354" />
+      <location filename="../../ui/main_window.py" line="358" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="580" />
+      <location filename="../../ui/main_window.py" line="584" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="999" />
+      <location filename="../../ui/main_window.py" line="1003" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="318" />
+      <location filename="../../ui/passport_view.py" line="317" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="398" />
+      <location filename="../../ui/review_view.py" line="433" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="926" />
+      <location filename="../../ui/main_window.py" line="930" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1119,29 +1129,29 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="926" />
+      <location filename="../../ui/main_window.py" line="930" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="931" />
-      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/main_window.py" line="935" />
+      <location filename="../../ui/passport_view.py" line="352" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="363" />
-      <location filename="../../ui/passport_view.py" line="362" />
+      <location filename="../../ui/passport_view.py" line="361" />
+      <location filename="../../ui/passport_view.py" line="360" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="937" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="919" />
+      <location filename="../../ui/main_window.py" line="923" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1151,7 +1161,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="904" />
+      <location filename="../../ui/main_window.py" line="908" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1167,7 +1177,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="916" />
+      <location filename="../../ui/main_window.py" line="920" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1182,8 +1192,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="394" />
-      <location filename="../../ui/review_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="392" />
+      <location filename="../../ui/review_view.py" line="505" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
@@ -1214,7 +1224,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="824" />
+      <location filename="../../ui/main_window.py" line="828" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1234,7 +1244,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="981" />
+      <location filename="../../ui/main_window.py" line="985" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1244,35 +1254,40 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="828" />
+      <location filename="../../ui/main_window.py" line="832" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1213" />
+      <location filename="../../ui/main_window.py" line="1217" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="827" />
+      <location filename="../../ui/main_window.py" line="831" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="974" />
-      <location filename="../../ui/main_window.py" line="983" />
+      <location filename="../../ui/main_window.py" line="978" />
+      <location filename="../../ui/main_window.py" line="987" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/main_window.py" line="1006" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="305" />
+      <location filename="../../ui/main_window.py" line="308" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="356" />
+      <source>Secrets found in this pack</source>
+      <translation>在这个包里发现的机密</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="82" />
@@ -1305,7 +1320,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1209" />
+      <location filename="../../ui/main_window.py" line="1213" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1320,8 +1335,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="481" />
-      <location filename="../../ui/review_view.py" line="493" />
+      <location filename="../../ui/review_view.py" line="516" />
+      <location filename="../../ui/review_view.py" line="528" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1356,7 +1371,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1141" />
+      <location filename="../../ui/main_window.py" line="1145" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1366,12 +1381,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="381" />
+      <location filename="../../ui/review_view.py" line="416" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1141" />
+      <location filename="../../ui/main_window.py" line="1145" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1381,7 +1396,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="357" />
+      <location filename="../../ui/main_window.py" line="361" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1391,12 +1406,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="897" />
+      <location filename="../../ui/main_window.py" line="901" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1217" />
+      <location filename="../../ui/main_window.py" line="1221" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1417,7 +1432,7 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="406" />
+      <location filename="../../ui/main_window.py" line="410" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1437,7 +1452,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1297" />
+      <location filename="../../ui/main_window.py" line="1301" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
@@ -1462,7 +1477,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="155" />
+      <location filename="../../ui/main_window.py" line="158" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1474,7 +1489,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="348" />
+      <location filename="../../ui/review_view.py" line="383" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1494,17 +1509,22 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
+      <location filename="../../ui/review_view.py" line="365" />
+      <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
+      <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
+    </message>
+    <message>
       <location filename="../../ui/jobs.py" line="53" />
       <source>The file {path} is no longer there.</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1067" />
+      <location filename="../../ui/main_window.py" line="1071" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="342" />
+      <location filename="../../ui/review_view.py" line="377" />
       <source>The luggage is large ({size}); judging reads all of it.</source>
       <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
@@ -1528,12 +1548,12 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="718" />
+      <location filename="../../ui/main_window.py" line="722" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="412" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
@@ -1543,39 +1563,39 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="720" />
+      <location filename="../../ui/main_window.py" line="724" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1000" />
+      <location filename="../../ui/main_window.py" line="1004" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="496" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="293" />
-      <location filename="../../ui/review_view.py" line="456" />
+      <location filename="../../ui/review_view.py" line="491" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="429" />
+      <location filename="../../ui/review_view.py" line="464" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="264" />
-      <location filename="../../ui/review_view.py" line="315" />
+      <location filename="../../ui/review_view.py" line="323" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="395" />
+      <location filename="../../ui/review_view.py" line="430" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
@@ -1595,17 +1615,17 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="934" />
+      <location filename="../../ui/main_window.py" line="938" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="395" />
+      <location filename="../../ui/review_view.py" line="430" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="154" />
+      <location filename="../../ui/main_window.py" line="157" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1625,7 +1645,7 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="329" />
+      <location filename="../../ui/review_view.py" line="337" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -1635,12 +1655,22 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="695" />
+      <location filename="../../ui/review_view.py" line="350" />
+      <source>This pack cannot land</source>
+      <translation>这个包不能落地</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="352" />
+      <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
+      <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="699" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="363" />
+      <location filename="../../ui/review_view.py" line="398" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -1660,7 +1690,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="361" />
+      <location filename="../../ui/review_view.py" line="396" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -1670,7 +1700,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="716" />
+      <location filename="../../ui/main_window.py" line="720" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1680,7 +1710,7 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1024" />
+      <location filename="../../ui/main_window.py" line="1028" />
       <location filename="../../ui/models.py" line="193" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1696,12 +1726,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="382" />
+      <location filename="../../ui/main_window.py" line="386" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="1007" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1726,7 +1756,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="995" />
+      <location filename="../../ui/main_window.py" line="999" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1736,25 +1766,25 @@ Store: {home}</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="346" />
-      <location filename="../../ui/review_view.py" line="412" />
+      <location filename="../../ui/passport_view.py" line="344" />
+      <location filename="../../ui/review_view.py" line="447" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="372" />
+      <location filename="../../ui/main_window.py" line="376" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="997" />
+      <location filename="../../ui/main_window.py" line="1001" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="905" />
+      <location filename="../../ui/main_window.py" line="909" />
       <location filename="../../ui/passport_view.py" line="274" />
-      <location filename="../../ui/review_view.py" line="440" />
+      <location filename="../../ui/review_view.py" line="475" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -1766,12 +1796,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/passport_view.py" line="260" />
       <location filename="../../ui/passport_view.py" line="261" />
-      <location filename="../../ui/review_view.py" line="320" />
+      <location filename="../../ui/review_view.py" line="328" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="319" />
+      <location filename="../../ui/review_view.py" line="327" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
@@ -1782,12 +1812,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="994" />
+      <location filename="../../ui/main_window.py" line="998" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="415" />
+      <location filename="../../ui/main_window.py" line="419" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1802,17 +1832,17 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/passport_view.py" line="366" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="332" />
+      <location filename="../../ui/passport_view.py" line="330" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="898" />
+      <location filename="../../ui/main_window.py" line="902" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1822,7 +1852,7 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="420" />
+      <location filename="../../ui/main_window.py" line="424" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1847,7 +1877,7 @@ Store: {home}</source>
       <translation>已交回带证据的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="312" />
+      <location filename="../../ui/review_view.py" line="320" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
@@ -1859,7 +1889,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="43" />
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <location filename="../../ui/review_view.py" line="153" />
       <source>answered</source>
       <translation>已回答</translation>
@@ -1875,28 +1905,28 @@ Store: {home}</source>
       <translation>回答 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="467" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="448" />
       <source>ask added</source>
       <translation>添加了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="447" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="271" />
-      <location filename="../../ui/review_view.py" line="438" />
+      <location filename="../../ui/review_view.py" line="473" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <source>by</source>
       <translation>由</translation>
     </message>
@@ -1921,12 +1951,12 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <source>check</source>
       <translation>检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="453" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>checked here</source>
       <translation>已在本机检查</translation>
     </message>
@@ -1936,22 +1966,22 @@ Store: {home}</source>
       <translation>核验过的工作等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="453" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>checkpoint</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="467" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="448" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>created</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="453" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
@@ -1973,7 +2003,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="379" />
+      <location filename="../../ui/main_window.py" line="383" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -1983,28 +2013,28 @@ Store: {home}</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="467" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="448" />
       <source>fact added</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/passport_view.py" line="466" />
       <source>file</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/passport_view.py" line="466" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="56" />
-      <location filename="../../ui/passport_view.py" line="459" />
+      <location filename="../../ui/passport_view.py" line="457" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -2020,7 +2050,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="295" />
-      <location filename="../../ui/review_view.py" line="459" />
+      <location filename="../../ui/review_view.py" line="494" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -2035,38 +2065,38 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/passport_view.py" line="466" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="448" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>landed</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="451" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="450" />
       <source>luggage added</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <location filename="../../ui/review_view.py" line="67" />
       <source>machine</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="990" />
+      <location filename="../../ui/main_window.py" line="994" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="447" />
       <source>moved</source>
       <translation>状态变更</translation>
     </message>
@@ -2076,7 +2106,7 @@ Store: {home}</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="451" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
     </message>
@@ -2091,7 +2121,7 @@ Store: {home}</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="460" />
+      <location filename="../../ui/passport_view.py" line="458" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -2137,12 +2167,12 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="991" />
+      <location filename="../../ui/main_window.py" line="995" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="448" />
       <source>packed</source>
       <translation>已打包</translation>
     </message>
@@ -2158,12 +2188,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/export.py" line="56" />
-      <location filename="../../ui/passport_view.py" line="459" />
+      <location filename="../../ui/passport_view.py" line="457" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="448" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
     </message>
@@ -2178,7 +2208,7 @@ Store: {home}</source>
       <translation>结果核验中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="450" />
       <source>result returned</source>
       <translation>提交了结果</translation>
     </message>
@@ -2188,7 +2218,7 @@ Store: {home}</source>
       <translation>由你发出</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="462" />
+      <location filename="../../ui/passport_view.py" line="460" />
       <source>sent {kind} to {to}: {file} ({encoding}, via {via})</source>
       <translation>已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）</translation>
     </message>
@@ -2213,7 +2243,7 @@ Store: {home}</source>
       <translation>来源：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="467" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -2269,7 +2299,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="83" />
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/passport_view.py" line="466" />
       <source>to</source>
       <translation>给</translation>
     </message>
@@ -2279,12 +2309,12 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="990" />
+      <location filename="../../ui/main_window.py" line="994" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -2314,7 +2344,7 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/passport_view.py" line="466" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -2359,12 +2389,12 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="487" />
+      <location filename="../../ui/review_view.py" line="522" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="152" />
+      <location filename="../../ui/main_window.py" line="155" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -2374,32 +2404,37 @@ Store: {home}</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="141" />
+      <location filename="../../ui/review_view.py" line="358" />
+      <source>{kind} at {place}</source>
+      <translation>{place} 处的{kind}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="144" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="658" />
+      <location filename="../../ui/main_window.py" line="662" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="139" />
+      <location filename="../../ui/main_window.py" line="142" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1098" />
+      <location filename="../../ui/main_window.py" line="1102" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="523" />
+      <location filename="../../ui/main_window.py" line="527" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="617" />
+      <location filename="../../ui/main_window.py" line="621" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -2419,7 +2454,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1088" />
+      <location filename="../../ui/main_window.py" line="1092" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -2439,12 +2474,12 @@ Store: {home}</source>
       <translation>✓ 已在本机证实（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="447" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="488" />
+      <location filename="../../ui/review_view.py" line="523" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -2458,7 +2493,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="489" />
+      <location filename="../../ui/review_view.py" line="524" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
@@ -2472,28 +2507,28 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="524" />
+      <location filename="../../ui/main_window.py" line="528" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="410" />
+      <location filename="../../ui/review_view.py" line="445" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="523" />
+      <location filename="../../ui/main_window.py" line="527" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="697" />
+      <location filename="../../ui/main_window.py" line="701" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -2514,7 +2549,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="466" />
+      <location filename="../../ui/review_view.py" line="501" />
       <source>Luggage (%n files, {size})</source>
       <translation>
         <numerusform>行李（%n 个文件，{size}）</numerusform>
@@ -2528,14 +2563,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/main_window.py" line="979" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="526" />
+      <location filename="../../ui/main_window.py" line="530" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

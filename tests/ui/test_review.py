@@ -231,3 +231,30 @@ def test_large_packs_are_judged_on_request(tmp_path: Path, qtbot: QtBot, make_de
     settle(qtbot, window)
     assert "problems" not in review.sections  # judged: conformant
     assert review.reviewed is not None and review.reviewed.failed_checks == []
+
+
+def test_a_pack_carrying_a_token_says_so_before_land_and_cannot_land(tmp_path: Path, qtbot: QtBot,
+                                                                     make_desk, make_window) -> None:  # fmt: skip
+    import random
+    import string
+
+    rng = random.Random(7)
+    secret = "ghp_" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(36))
+    data = hostile_zips.pack_data()
+    data["passport"]["current_state"] = f"deploy with {secret}"
+    pack = tmp_path / "leaky.taskpack.json"
+    pack.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
+        [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data)))  # fmt: skip
+    desk = make_desk(RECEIVER)
+    window = make_window(desk)
+    drop(window, pack)
+    settle(qtbot, window)
+    review = window.review_view
+    shown = review.visible_text()
+    assert "This pack carries a secret, so it cannot land" in shown
+    assert "rotate it" in shown
+    assert "GitHub token at passport.current_state" in review.section_text("secrets")
+    assert secret not in shown and secret[-12:] not in shown
+    assert not review.land_button.isEnabled()
+    assert "It cannot land" in review.summary.text()
+    assert desk.list() == []
