@@ -15,7 +15,7 @@ from taskpack.app.cli import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, 
 from taskpack.core.visible import visible
 
 if TYPE_CHECKING:  # the codec is imported when a verb runs, never to build the parser
-    from taskpack.core.pack import OpenedPack
+    from taskpack.core.reader import OpenedPack
 
 _ID = re.compile(r"^TP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$")
 
@@ -81,7 +81,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from taskpack.app.paths import machine_name
-    from taskpack.core.packer import convert
+    from taskpack.core.chokepoint import convert
 
     out = Path(args.out)
     if Path(args.source).resolve() == out.resolve():
@@ -173,7 +173,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from taskpack.core.pack import open_pack
+    from taskpack.core.reader import open_pack
 
     with open_pack(args.file) as opened:
         opened.verify(progress=_progress("verifying"))
@@ -195,7 +195,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         from taskpack.app.cli_store import show_passport
 
         return int(show_passport(args))
-    from taskpack.core.pack import open_pack
+    from taskpack.core.reader import open_pack
 
     with _as_pack_file(args.file) as (path, text_notes), open_pack(path) as opened:
         if args.json:

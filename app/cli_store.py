@@ -285,7 +285,7 @@ def cmd_new(args: argparse.Namespace, desk: Desk) -> int:
 
 @_verb
 def cmd_list(args: argparse.Namespace, desk: Desk) -> int:
-    rows = desk.list(state=args.state, limit=args.limit)
+    rows = desk.passports(state=args.state, limit=args.limit)
     if args.json:
         emit_json([r.to_data() for r in rows])
         return EXIT_OK

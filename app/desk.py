@@ -21,7 +21,6 @@ VersionConflict, InvalidMove (``invalid_state``), RestoreRefused, MergeRefused, 
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import hashlib
 import json
@@ -65,8 +64,8 @@ from taskpack.core.model import (
     PackObject,
     PassportState,
 )
-from taskpack.core.pack import OpenedPack, PackSource, open_pack
 from taskpack.core.progress import CancelCheck, Progress
+from taskpack.core.reader import OpenedPack, PackSource, open_pack
 from taskpack.core.refusals import LuggageScan, scan_value
 from taskpack.core.store import (
     HistoryEntry,
@@ -105,7 +104,7 @@ class PastedPack:
 
     path: Path
     #: what reading it out of the text put up with (empty for a pack file as written)
-    notes: builtins.list[str]
+    notes: list[str]
     #: the kind it declares, when known without opening it again
     kind: str | None
     #: the line of the text where it starts
@@ -168,7 +167,7 @@ class Desk:
         self.drafts.flush()
         self.store.close()
 
-    def housekeep(self) -> builtins.list[str]:
+    def housekeep(self) -> list[str]:
         """Sweep what crashes left behind and take the daily backup when due (cheap when
         nothing is due). Never raises: housekeeping must not fail a person's command."""
         try:
@@ -197,7 +196,7 @@ class Desk:
 
         return unsubscribe
 
-    def changes_elsewhere(self) -> builtins.list[str]:
+    def changes_elsewhere(self) -> list[str]:
         """Passports another process (the CLI, an agent's MCP server, another window) changed
         since the last call; [] at once when nobody else wrote. Cheap enough to poll."""
         version, seq = self._seen_elsewhere
@@ -210,7 +209,7 @@ class Desk:
 
     def _notify(self, changes: Iterable[tuple[str, str]]) -> None:
         with self._sub_lock:
-            subscribers = builtins.list(self._subscribers)
+            subscribers = list(self._subscribers)
         for passport_id, event in changes:
             for fn in subscribers:
                 try:
@@ -230,7 +229,7 @@ class Desk:
             lp = tx.get(passport_id)
             detail = change(lp)
             tx.save(lp, event=event, detail=detail, expected_version=expected_version)
-            events = builtins.list(tx.events)
+            events = list(tx.events)
         self._notify(events)
         return lp
 
@@ -242,7 +241,7 @@ class Desk:
     def get_version(self, passport_id: str, version: int) -> LocalPassport:
         return self.store.get_version(passport_id, version)
 
-    def history(self, passport_id: str) -> builtins.list[HistoryEntry]:
+    def history(self, passport_id: str) -> list[HistoryEntry]:
         return self.store.history(passport_id)
 
     def landed_as(self, content_digest: str) -> str | None:
@@ -254,7 +253,7 @@ class Desk:
         """The outbox entry when this desk wrote a pack with this content digest, else None."""
         return self.store.pack_written(content_digest)
 
-    def luggage(self, passport_id: str) -> builtins.list[StoredLuggage]:
+    def luggage(self, passport_id: str) -> list[StoredLuggage]:
         self.store.get(passport_id)  # NotFound for an unknown id
         return self.store.luggage(passport_id)
 
@@ -278,9 +277,9 @@ class Desk:
             with opened.open_luggage(item) as src:
                 yield cast(BinaryIO, src), max(item.size, 0)
 
-    def allowed_moves(self, passport_id: str) -> builtins.list[MoveOption]:
+    def allowed_moves(self, passport_id: str) -> list[MoveOption]:
         lp = self.store.get(passport_id)
-        out: builtins.list[MoveOption] = []
+        out: list[MoveOption] = []
         for move in lifecycle.allowed_moves(lp.state, lp.waiting_on):
             targets = [w for w in lifecycle.WAITING_ON if move.to_waiting and w in move.to_waiting]
             for waiting_on in targets or [None]:
@@ -308,7 +307,7 @@ class Desk:
                 pid = ids.new_id()
             state.id = pid
             tx.insert(lp, event="created", detail={"title": state.title})
-            events = builtins.list(tx.events)
+            events = list(tx.events)
         self._notify(events)
         return lp
 
@@ -419,7 +418,7 @@ class Desk:
             )
 
         def change(lp: LocalPassport) -> dict[str, JSON]:
-            asks = builtins.list(lp.asks or [])
+            asks = list(lp.asks or [])
             ask = Ask(id=landing.next_ask_id(asks), to=to or "peer", what=what.strip(),
                       why=(why or "").strip(), accept=accept.strip(), status="open", answer=None)  # fmt: skip
             lp.asks = [*asks, ask]
@@ -494,7 +493,7 @@ class Desk:
                 ask.answer, ask.status = text, "answered"
                 ask.answered_by = sender_label(self.actor, self.machine)
                 ask.answered_at = self.store.clock()
-            return {"answered": builtins.list(answers)}
+            return {"answered": list(answers)}
 
         lp = self.get(passport_id) if not answers else self._edit(passport_id, "answer", change)
         for ask_id in answers:
@@ -502,8 +501,8 @@ class Desk:
         return lp
 
     def attach(
-        self, passport_id: str, files: Sequence[Path | str], *, skipped: builtins.list[str] | None = None
-    ) -> builtins.list[StoredLuggage]:
+        self, passport_id: str, files: Sequence[Path | str], *, skipped: list[str] | None = None
+    ) -> list[StoredLuggage]:
         """Keep files as the passport's luggage (they travel with every later pack).
 
         Symlinks and special files inside a folder are left out; each is added to `skipped`."""
@@ -518,7 +517,7 @@ class Desk:
             for name, sha, size in stored:
                 tx.add_luggage(passport_id, name, sha, size)
             tx.log(passport_id, "luggage", {"added": [n for n, _, _ in stored]})
-            events = builtins.list(tx.events)
+            events = list(tx.events)
         self._notify(events)
         return self.store.luggage(passport_id)
 
@@ -543,9 +542,9 @@ class Desk:
 
         The outbox ledger records it: `to` is who it is for (as the packer says), `via`
         the front end that asked (``cli``, ``window``, ``a2a``, ``mcp``)."""
-        left_out: builtins.list[str] = []
-        extra: builtins.list[LuggageSource] = luggage_from_paths(files, skipped=left_out) if files else []
-        outcome = landing.pack_passport(
+        left_out: list[str] = []
+        extra: list[LuggageSource] = luggage_from_paths(files, skipped=left_out) if files else []
+        outcome = landing.export_passport(
             self.store, passport_id, Path(out), kind=kind, machine=self.machine,
             actor=actor or self.actor, harness=self.harness, note=note, files=extra,
             encoding=encoding, progress=progress, cancel=cancel, to=to, via=via,
@@ -556,7 +555,7 @@ class Desk:
 
     def outbox(
         self, *, passport_id: str | None = None, limit: int | None = None
-    ) -> builtins.list[PackWritten]:
+    ) -> list[PackWritten]:
         """The outbox ledger: every pack this desk wrote, newest first."""
         if passport_id is not None:
             self.store.get(passport_id)  # NotFound for an unknown id
@@ -567,7 +566,7 @@ class Desk:
         return self.store.sent(seq)
 
     @staticmethod
-    def ask_warnings(ask: Ask) -> builtins.list[str]:
+    def ask_warnings(ask: Ask) -> list[str]:
         """Why an ask's `accept` is too short or vague to judge an answer against ([] if fine)."""
         return lint_accept(ask.accept, ask.what)
 
@@ -686,7 +685,7 @@ class Desk:
             return PastedPack(path=Path(path), notes=[], kind=None, line=1)
         return self._keep(found)
 
-    def _repair(self, opened: OpenedPack, pack: PackObject) -> builtins.list[str]:
+    def _repair(self, opened: OpenedPack, pack: PackObject) -> list[str]:
         """`core.repair` at this desk's clock: what a hand or an AI got wrong, put right."""
         return repair.repair_on_landing(opened, pack, now=self.store.clock)
 
@@ -704,7 +703,7 @@ class Desk:
         except (PackError, LandingRefused):
             out.unlink(missing_ok=True)
             raise
-        return PastedPack(path=out, notes=builtins.list(found.notes), kind=found.kind,
+        return PastedPack(path=out, notes=list(found.notes), kind=found.kind,
                           line=found.line)  # fmt: skip
 
     def chat_message(self, path: Path | str, *, language: str | None = None) -> str:
@@ -831,11 +830,11 @@ class Desk:
 
         return self._edit(passport_id, "result", change, expected_version=expected_version)
 
-    # -- listing (last: its name shadows the builtin inside this class) ------------------
+    # -- listing -------------------------------------------------------------------------
 
-    def list(
+    def passports(
         self, *, state: str | None = None, limit: int | None = None, offset: int = 0
-    ) -> builtins.list[PassportSummary]:
+    ) -> list[PassportSummary]:
         """Passports, most recently changed first."""
         if state is not None and state not in lifecycle.STATES:
             raise UsageError(
@@ -857,7 +856,7 @@ def is_checked_here(check: LandingCheck) -> bool:
     return bool(check.checked_on)
 
 
-def _secrets_in(opened: OpenedPack) -> builtins.list[Finding]:
+def _secrets_in(opened: OpenedPack) -> list[Finding]:
     """Credentials and transcripts in a pasted pack: its object, then its attachments."""
     found = [f for f in scan_value(opened.data) if f.rule in ("credential", "transcript")]
     scan = LuggageScan()

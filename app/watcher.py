@@ -81,7 +81,7 @@ class FoundPack:
 
 def probe(path: Path) -> FoundPack:
     """Open `path` as a pack (no luggage is read) and summarise it; raises TaskPackError."""
-    from taskpack.core.pack import open_pack  # imported late: keeps `watch --help` fast
+    from taskpack.core.reader import open_pack  # imported late: keeps `watch --help` fast
 
     st = path.stat()
     with open_pack(path) as opened:

@@ -28,7 +28,7 @@ t = time.perf_counter()
 if op == "pack":
     from taskpack.core.luggage import luggage_from_paths
     from taskpack.core.model import PackObject
-    from taskpack.core.packer import make_pack
+    from taskpack.core.chokepoint import make_pack
     names = sorted(Path(luggage_dir).iterdir())
     pack = PackObject.from_data({
         "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-11-30T12:00:00Z",
@@ -38,11 +38,11 @@ if op == "pack":
         "asks": [], "landing_checks": []})
     make_pack(pack, luggage_from_paths(names), Path(out), machine="bench-host")
 elif op == "verify":
-    from taskpack.core.pack import open_pack
+    from taskpack.core.reader import open_pack
     with open_pack(src) as p:
         p.verify()
 elif op == "convert":
-    from taskpack.core.packer import convert
+    from taskpack.core.chokepoint import convert
     convert(src, out, machine="bench-host")
 elif op == "judge":
     from taskpack.core.conformance import judge

@@ -136,7 +136,7 @@ def content_main(args: argparse.Namespace) -> int:
         window.passport_view.tabs.setCurrentIndex(1)
         run(lambda: True, "asks tab")
         timer.stop()
-        assert len(desk.list()) == 1, window.banner.text()
+        assert len(desk.passports()) == 1, window.banner.text()
         window.shutdown()
         window.close()
         desk.close()
@@ -236,7 +236,7 @@ def main() -> int:
             time.sleep(0.001)
         took = time.monotonic() - start
         timer.stop()
-        assert len(desk.list()) == 1, window.banner.text()
+        assert len(desk.passports()) == 1, window.banner.text()
         gaps.sort()
         print(f"landed {size / (1 << 30):.2f} GiB of luggage in {took:.1f} s "
               f"({size / (1 << 20) / took:.0f} MiB/s)")  # fmt: skip

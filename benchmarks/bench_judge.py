@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from taskpack.core.luggage import LuggageSource
 from taskpack.core.model import PackObject
-from taskpack.core.packer import make_pack
+from taskpack.core.chokepoint import make_pack
 pack = PackObject.from_data({
     "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-11-30T12:00:00Z",
     "origin": {"actor": "bench", "machine": "bench-host", "harness": "bench"},

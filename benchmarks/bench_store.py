@@ -30,9 +30,9 @@ from pathlib import Path
 from taskpack.app.desk import Desk
 from taskpack.app.settings import Settings
 from taskpack.core import ids
+from taskpack.core.chokepoint import make_pack
 from taskpack.core.luggage import LuggageSource
 from taskpack.core.model import LocalPassport, PackObject, PassportState
-from taskpack.core.packer import make_pack
 
 
 def _pack_data(i: int) -> dict[str, object]:
@@ -133,11 +133,11 @@ def bench_listing(root: Path, n: int) -> dict[str, float]:
     runs = []
     for _ in range(5):
         t0 = time.perf_counter()
-        rows = desk.list()
+        rows = desk.passports()
         runs.append(time.perf_counter() - t0)
     assert len(rows) == n
     t0 = time.perf_counter()
-    page = desk.list(limit=100)
+    page = desk.passports(limit=100)
     first_page = time.perf_counter() - t0
     assert len(page) == 100
 
@@ -184,8 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         lst = bench_listing(root, args.passports)
         print(f"listing {lst['passports']:.0f} passports")
         print(f"  filled the store in                 {lst['fill_s']:8.2f} s (not counted)")
-        print(f"  desk.list() all                     {lst['list_s'] * 1000:8.1f} ms")
-        print(f"  desk.list(limit=100)                {lst['first_page_s'] * 1000:8.1f} ms")
+        print(f"  desk.passports() all                     {lst['list_s'] * 1000:8.1f} ms")
+        print(f"  desk.passports(limit=100)                {lst['first_page_s'] * 1000:8.1f} ms")
         print(f"  baseline: json.loads of the same    {lst['json_loads_s'] * 1000:8.1f} ms "
               f"(ratio {lst['list_s'] / lst['json_loads_s']:.2f} x)")  # fmt: skip
         print(f"  baseline: raw SELECT * (sqlite3)    {lst['raw_select_s'] * 1000:8.1f} ms "

@@ -20,8 +20,8 @@ from typing import Any
 from . import bag, canonical
 from .errors import FormatError, LimitExceeded, PackError, Unreadable, UnsafeEntry
 from .luggage import LuggageItem
-from .pack import OpenedPack, PackSource, open_pack
 from .progress import CancelCheck, Progress
+from .reader import OpenedPack, PackSource, open_pack
 from .refusals import LuggageScan, check_asks, engine_for, scan_value
 from .repair import find_repairs
 from .seal import unsealed_facts

@@ -1,7 +1,7 @@
 """How passports leave this desk and arrive at it (spec §3, §3.1, §4.2–§4.4.1).
 
-* :func:`pack_passport` — make a pack from a stored passport through the one writing
-  chokepoint (`packer.make_pack`: refusals, sealing), extend its kept lineage, remember
+* :func:`export_passport` — make a pack from a stored passport through the one writing
+  chokepoint (`chokepoint.make_pack`: refusals, sealing), extend its kept lineage, remember
   the pack's digest, and put a passport that now waits on its asks into ``waiting[human]``.
 * :func:`review` — everything landing would do, without landing anything.
 * :func:`land_handoff` — a handoff becomes a NEW local passport: a fresh id, the sender's
@@ -26,6 +26,7 @@ from typing import Any, cast
 
 from . import ids, lifecycle
 from .asklint import lint_accept
+from .chokepoint import make_pack
 from .errors import (
     AlreadyLanded,
     Cancelled,
@@ -54,9 +55,8 @@ from .model import (
     PassportState,
     Received,
 )
-from .pack import OpenedPack
-from .packer import make_pack
 from .progress import CancelCheck, Progress
+from .reader import OpenedPack
 from .refusals import ScanBudget, StreamScanner, scan_value
 from .repair import has_answer
 from .seal import can_restore, restore, seal_facts
@@ -308,7 +308,7 @@ def build_pack_object(
     return PackObject.from_data(data, where="pack")
 
 
-def pack_passport(
+def export_passport(
     store: Store,
     passport_id: str,
     out: Path,

@@ -72,7 +72,7 @@ from __future__ import annotations
 from .scan.archives import MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS, MAX_INFLATED_BYTES, ScanBudget
 from .scan.engines import SMALL, available_engines
 from .scan.fields import is_instruction_field
-from .scan.luggage import DEFAULT_CHUNK_SIZE, LuggageScan, StreamScanner, scan_luggage_stream
+from .scan.stream import DEFAULT_CHUNK_SIZE, LuggageScan, StreamScanner, scan_luggage_stream
 from .scan.values import check_asks, holds_credential, scan_pack_object, scan_value
 
 #: up to this many bytes to scan, the pure-Python engine is done before hyperscan has

@@ -26,7 +26,7 @@ from .specs import BAG_SPEC
 
 if TYPE_CHECKING:
     from .model import PackObject
-    from .pack import OpenedPack
+    from .reader import OpenedPack
 
 #: an attachment no larger than this gets its computed digest written into the repair
 SHOW_DIGEST_BYTES = 1 << 20

@@ -186,7 +186,7 @@ def find_pack_in_file(path: str | os.PathLike[str]) -> FoundPack | None:
     """None when `path` already is a pack file that reads as written; else the pack found
     in its text (a `.txt`, a `.md`, a saved email, a `.json` with prose around it or a
     byte-order mark), its notes starting with the fact that the file was not a pack."""
-    from .pack import open_pack, sniff
+    from .reader import open_pack, sniff
 
     p = Path(path)
     try:

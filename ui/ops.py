@@ -246,7 +246,7 @@ def load_rows(desk: Desk, senders: dict[tuple[str, int], str], progress: Progres
               cancelled: CancelCheck) -> list[PassportRow]:  # fmt: skip
     """Every passport as a list row. `senders` caches (id, version) → sender across calls."""
     rows = []
-    for s in desk.list():
+    for s in desk.passports():
         if cancelled():
             raise Cancelled()
         sender = ""

@@ -39,7 +39,7 @@ from a2a.utils.constants import TransportProtocol
 from a2a.utils.errors import A2AError, UnsupportedOperationError
 from taskpack.core import specs
 from taskpack.core.errors import NotFound, TaskPackError, UsageError
-from taskpack.core.pack import open_pack
+from taskpack.core.reader import open_pack
 
 from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, PROTOCOL_VERSION
 from . import errors as _errors  # registers DUPLICATE_MESSAGE_ID with the SDK client

@@ -49,7 +49,7 @@ from a2a.utils.errors import (
 )
 from taskpack.core import specs
 from taskpack.core.errors import InvalidMove, TaskPackError
-from taskpack.core.pack import open_pack
+from taskpack.core.reader import open_pack
 from taskpack.core.store import PassportSummary
 
 from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, mapping
@@ -335,7 +335,7 @@ class DeskRequestHandler(RequestHandler):
         )
         by_id = {g.task_id: g for g in grants}
         summaries: list[PassportSummary] = [
-            s for s in await asyncio.to_thread(self.desk.list) if s.id in by_id
+            s for s in await asyncio.to_thread(self.desk.passports) if s.id in by_id
         ]
         rows: list[PassportSummary] = []
         for s in summaries:

@@ -34,7 +34,7 @@ from taskpack.core import ids, lifecycle
 from taskpack.core.errors import PackError, Refused, TaskPackError, UsageError
 from taskpack.core.landing import MergeRefused
 from taskpack.core.model import JSON
-from taskpack.core.pack import encoding_for
+from taskpack.core.reader import encoding_for
 
 from ..desk import Desk, harness_name
 from . import models as m
@@ -202,8 +202,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         """This desk's passports, most recently changed first: id, title, state, open asks, updated."""
 
         def run() -> tuple[str, dict[str, Any]]:
-            rows = desk.list(state=state, limit=limit, offset=offset)
-            total = desk.store.count() if state is None else len(desk.list(state=state))
+            rows = desk.passports(state=state, limit=limit, offset=offset)
+            total = desk.store.count() if state is None else len(desk.passports(state=state))
             data = {"total": total, "offset": offset, "passports": [views.summary_view(r) for r in rows]}
             return f"{len(rows)} of {total} passport(s), most recently changed first.", data
 

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from taskpack.core.encoder import write_pack
 from taskpack.core.luggage import LuggageSource
-from taskpack.core.writer import write_pack
 
 BASE = {
     "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
@@ -26,7 +26,7 @@ BASE = {
     "asks": [], "landing_checks": [],
 }  # fmt: skip
 
-HEAVY = {"pydantic", "taskpack.core.model", "taskpack.core.pack", "taskpack.core.bag", "taskpack.core.zipio",
+HEAVY = {"pydantic", "taskpack.core.model", "taskpack.core.reader", "taskpack.core.bag", "taskpack.core.zipio",
          "taskpack.core.store", "taskpack.app.desk", "taskpack.app.watcher", "sqlite3"}  # fmt: skip
 
 

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from taskpack.core.encoder import write_pack
 from taskpack.core.luggage import LuggageSource
-from taskpack.core.writer import write_pack
 
 ESC = "\x1b]0;pwned\x07\x1b[2J\x1b[32m"
 # what must never reach a terminal raw: C0 but \t \n, DEL, C1, bidi controls, lone surrogates

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from taskpack.app.cli import main
+from taskpack.core.encoder import write_pack
 from taskpack.core.luggage import LuggageSource
-from taskpack.core.writer import write_pack
 
 PACK = {
     "spec": "task-passport-bag/0.1",

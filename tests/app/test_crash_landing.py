@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import IO
 
 import pytest
+from taskpack.core.chokepoint import make_pack
 from taskpack.core.luggage import LuggageSource
 from taskpack.core.model import PackObject
-from taskpack.core.pack import open_pack
-from taskpack.core.packer import make_pack
+from taskpack.core.reader import open_pack
 from taskpack.core.store import Store
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")

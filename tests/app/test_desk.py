@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from taskpack.app.desk import Desk
-from taskpack.core.pack import open_pack
-from taskpack.core.packer import convert
+from taskpack.core.chokepoint import convert
+from taskpack.core.reader import open_pack
 
 
 def test_landed_as_answers_whether_a_pack_is_already_here(tmp_path: Path) -> None:

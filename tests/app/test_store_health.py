@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from taskpack.app.desk import Desk
-from taskpack.core import health, writer
+from taskpack.core import encoder, health
 from taskpack.core.errors import DiskFull, IntegrityError
 from taskpack.core.store import MIGRATIONS, Store
 
@@ -243,7 +243,7 @@ def test_a_full_disk_says_it_is_full_how_much_was_needed_and_leaves_nothing(
 ) -> None:
     desk, pid = desk_with_luggage(tmp_path / "home", tmp_path)
     real_fdopen = os.fdopen
-    monkeypatch.setattr(writer.os, "fdopen", lambda *a, **k: _FullFile(real_fdopen(*a, **k)))
+    monkeypatch.setattr(encoder.os, "fdopen", lambda *a, **k: _FullFile(real_fdopen(*a, **k)))
     out = tmp_path / "export" / "x.taskpack"
     with pytest.raises(DiskFull) as caught:
         desk.pack(pid, out)

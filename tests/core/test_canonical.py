@@ -30,8 +30,8 @@ from taskpack.core.canonical import (
     parse_json,
     zip_timestamp,
 )
+from taskpack.core.encoder import write_pack
 from taskpack.core.errors import FormatError, LimitExceeded
-from taskpack.core.writer import write_pack
 
 JS_NUMBERS = [
     (1.0, "1"),

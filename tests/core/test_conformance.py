@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from taskpack.core import bag as bagmod
 from taskpack.core.canonical import json_bytes
+from taskpack.core.chokepoint import make_pack
 from taskpack.core.conformance import Unreadable, judge
+from taskpack.core.encoder import write_pack
 from taskpack.core.luggage import LuggageSource
 from taskpack.core.model import PackObject
-from taskpack.core.packer import make_pack
-from taskpack.core.writer import write_pack
 
 BASE: dict[str, Any] = {
     "spec": "task-passport-bag/0.1",

@@ -36,12 +36,12 @@ from typing import Any
 import pytest
 from hostile_zips import BAGIT, build_zip, entry
 from taskpack.core import ids, landing
+from taskpack.core.chokepoint import convert
 from taskpack.core.conformance import judge
 from taskpack.core.errors import TaskPackError
 from taskpack.core.luggage import LuggageSource
 from taskpack.core.model import Ask, Fact, LocalPassport, PassportState
-from taskpack.core.pack import open_pack
-from taskpack.core.packer import convert
+from taskpack.core.reader import open_pack
 from taskpack.core.store import Store
 
 SHARDS = 8
@@ -88,7 +88,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
     packs: dict[str, bytes] = {}
     for enc, suffix in (("bag", ".taskpack"), ("flat", ".taskpack.json")):
         out = root / f"handoff{suffix}"
-        landing.pack_passport(a, lp.id, out, machine="A", actor="ana", note="over to you ☕", files=files,
+        landing.export_passport(a, lp.id, out, machine="A", actor="ana", note="over to you ☕", files=files,
                               encoding=enc)  # fmt: skip
         packs[f"handoff{suffix}"] = out.read_bytes()
     with open_pack(root / "handoff.taskpack") as opened:
@@ -100,7 +100,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
         tx.save(got, event="answered")
     for enc, suffix in (("bag", ".taskpack"), ("flat", ".taskpack.json")):
         out = root / f"receipt{suffix}"
-        landing.pack_passport(b, landed.passport.id, out, kind="receipt", machine="B", actor="bo",
+        landing.export_passport(b, landed.passport.id, out, kind="receipt", machine="B", actor="bo",
                               encoding=enc)  # fmt: skip
         packs[f"receipt{suffix}"] = out.read_bytes()
     a.close()

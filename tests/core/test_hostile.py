@@ -28,10 +28,10 @@ from hostile_zips import (
     flat_doc,
     pack_data,
 )
+from taskpack.core.encoder import write_pack
 from taskpack.core.errors import IntegrityError, LimitExceeded, PackError, UnsafeEntry
 from taskpack.core.luggage import LuggageSource
-from taskpack.core.pack import open_pack
-from taskpack.core.writer import write_pack
+from taskpack.core.reader import open_pack
 from taskpack.core.zipio import ZipLimits
 
 CANARY = Path("/tmp/taskpack-hostile-canary")  # the absolute-name case points here
@@ -138,7 +138,7 @@ def test_zip_slip_with_a_correct_digest_is_refused_before_anything_is_written(tm
     with pytest.raises(UnsafeEntry, match=r"\.\."):
         open_pack(src)
     try:
-        from taskpack.core.packer import convert
+        from taskpack.core.chokepoint import convert
     except ImportError:  # pragma: no cover - chokepoint not there yet
         convert = None
     if convert is not None:
@@ -188,7 +188,7 @@ def test_a_highly_compressible_honest_file_under_the_floor_is_fine(tmp_path: Pat
 
 _PEAK = r"""
 import sys
-from taskpack.core.pack import open_pack
+from taskpack.core.reader import open_pack
 from taskpack.core.errors import PackError
 
 def hwm():
@@ -317,8 +317,8 @@ def test_a_lone_surrogate_escape_is_conformant_and_it_lands(tmp_path: Path) -> N
 
 
 def test_convert_refuses_a_flat_attachment_declaring_2_to_the_70_bytes(tmp_path: Path) -> None:
+    from taskpack.core.chokepoint import convert
     from taskpack.core.conformance import judge
-    from taskpack.core.packer import convert
 
     src = tmp_path / "big.taskpack.json"
     src.write_bytes(canonical_json(flat_doc([attachment("a.txt", b"hi", bytes=2**70)])))

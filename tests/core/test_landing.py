@@ -10,6 +10,7 @@ from typing import Any
 import hostile_zips
 import pytest
 from taskpack.core import ids, landing
+from taskpack.core.chokepoint import convert
 from taskpack.core.errors import (
     IntegrityError,
     LandingRefused,
@@ -20,8 +21,7 @@ from taskpack.core.errors import (
 )
 from taskpack.core.luggage import LuggageSource
 from taskpack.core.model import Ask, Fact, LocalPassport, PassportState
-from taskpack.core.pack import open_pack
-from taskpack.core.packer import convert
+from taskpack.core.reader import open_pack
 from taskpack.core.store import Store
 from test_refusals import make_secret  # tests/core is on sys.path
 
@@ -51,7 +51,7 @@ class Machine:
         return lp.id
 
     def pack(self, pid: str, out: Path, kind: str = "handoff", **kw: Any) -> landing.PackOutcome:
-        return landing.pack_passport(self.store, pid, out, kind=kind, machine=self.name,
+        return landing.export_passport(self.store, pid, out, kind=kind, machine=self.name,
                                      actor=self.actor, **kw)  # fmt: skip
 
     def land(self, path: Path) -> landing.LandingOutcome:

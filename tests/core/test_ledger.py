@@ -8,7 +8,7 @@ import pytest
 from taskpack.core import ids
 from taskpack.core.asklint import lint_accept
 from taskpack.core.errors import NotFound
-from taskpack.core.landing import pack_passport
+from taskpack.core.landing import export_passport
 from taskpack.core.model import Ask, LocalPassport, PassportState
 from taskpack.core.store import MIGRATIONS, Store
 
@@ -44,9 +44,9 @@ def test_a_store_from_before_the_ledger_keeps_its_pack_records(tmp_path: Path) -
 def test_every_write_is_an_entry_even_the_same_bytes_twice(tmp_path: Path) -> None:
     store = Store(tmp_path, clock=lambda: "2026-12-01T10:00:00Z")  # one second: same bytes
     lp = _new(store)
-    a = pack_passport(store, lp.id, tmp_path / "a.taskpack", machine="m1", actor="ana",
+    a = export_passport(store, lp.id, tmp_path / "a.taskpack", machine="m1", actor="ana",
                       to="bob@laptop", via="cli")  # fmt: skip
-    b = pack_passport(store, lp.id, tmp_path / "b.taskpack", machine="m1", actor="ana",
+    b = export_passport(store, lp.id, tmp_path / "b.taskpack", machine="m1", actor="ana",
                       to="carol@desk", via="mcp")  # fmt: skip
     assert a.content_digest == b.content_digest
     newest, oldest = store.outbox()
@@ -66,7 +66,7 @@ def test_the_file_digest_is_of_the_bytes_written(tmp_path: Path) -> None:
 
     store = Store(tmp_path)
     lp = _new(store)
-    out = pack_passport(store, lp.id, tmp_path / "x.taskpack.json", machine="m1", actor="ana")
+    out = export_passport(store, lp.id, tmp_path / "x.taskpack.json", machine="m1", actor="ana")
     [entry] = store.outbox(passport_id=lp.id)
     assert entry.file_sha256 == hashlib.sha256(out.path.read_bytes()).hexdigest()
     assert entry.encoding == "flat" and entry.via is None
@@ -79,7 +79,7 @@ def test_the_stub_is_bounded_whatever_the_passport_holds(tmp_path: Path) -> None
         lp = tx.get(lp.id)
         lp.passport.next_steps = [f"step {n}" for n in range(500)]
         tx.save(lp, event="checkpoint")
-    pack_passport(store, lp.id, tmp_path / "x.taskpack", machine="m1", actor="ana")
+    export_passport(store, lp.id, tmp_path / "x.taskpack", machine="m1", actor="ana")
     [entry] = store.outbox()
     assert len(entry.stub["title"]) == 300 and len(entry.stub["next_steps"]) == 20  # type: ignore[arg-type]
 
@@ -115,7 +115,7 @@ def test_packing_warns_about_a_vague_accept_and_still_packs(tmp_path: Path) -> N
         lp.asks = [Ask(id="a1", what="Budget?", accept="ok", status="open"),
                    Ask(id="a2", what="Port?", accept="the port number, an integer", status="open")]  # fmt: skip
         tx.save(lp, event="ask")
-    out = pack_passport(store, lp.id, tmp_path / "x.taskpack", machine="m1", actor="ana")
+    out = export_passport(store, lp.id, tmp_path / "x.taskpack", machine="m1", actor="ana")
     assert out.path.is_file()
     assert [w for w in out.warnings if w.startswith("ask ")] == [
         "ask a1: " + lint_accept("ok")[0]

@@ -8,10 +8,10 @@ from pathlib import Path
 import hostile_zips
 import pytest
 from taskpack.app.desk import Desk
+from taskpack.core.chokepoint import convert
 from taskpack.core.conformance import judge
 from taskpack.core.errors import UnsafeEntry
-from taskpack.core.pack import open_pack
-from taskpack.core.packer import convert
+from taskpack.core.reader import open_pack
 
 
 class _Pipe(io.RawIOBase):

@@ -25,7 +25,7 @@ def test_the_file_digest_is_kept_only_below_the_limit(tmp_path: Path, monkeypatc
         reads: list[Path] = []
         real = landing._hash_file
         monkeypatch.setattr(landing, "_hash_file", lambda p: reads.append(p) or real(p))
-        out = landing.pack_passport(store, lp.id, tmp_path / "x.taskpack", machine="m", actor="a",
+        out = landing.export_passport(store, lp.id, tmp_path / "x.taskpack", machine="m", actor="a",
                                     files=[LuggageSource.from_bytes("big.bin", bytes(4096))])  # fmt: skip
         [entry] = store.outbox(passport_id=lp.id)
         if kept:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from taskpack.core import chat, ids, landing
 from taskpack.core.errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
 from taskpack.core.model import Ask, LocalPassport, PassportState
-from taskpack.core.pack import open_pack
+from taskpack.core.reader import open_pack
 from taskpack.core.reply import MAX_TEXT_BYTES, decode_text, find_pack_in_text
 from taskpack.core.store import Store
 
@@ -37,7 +37,7 @@ def _handoff(tmp: Path, *, title: str = "Q3 report", note: str | None = None) ->
     with store.write() as tx:
         tx.insert(lp, event="created")
     out = tmp / "handoff.taskpack.json"
-    landing.pack_passport(store, lp.id, out, machine="alpha", actor="ana", note=note)
+    landing.export_passport(store, lp.id, out, machine="alpha", actor="ana", note=note)
     store.close()
     return out
 

@@ -116,7 +116,7 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
 
     from taskpack.core import ids, landing
     from taskpack.core.model import Ask, LocalPassport, PassportState
-    from taskpack.core.pack import open_pack
+    from taskpack.core.reader import open_pack
     from taskpack.core.store import Store
 
     store = Store(tmp_path / "alpha")
@@ -126,7 +126,7 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
     with store.write() as tx:
         tx.insert(lp, event="created")
     out = tmp_path / "h.taskpack.json"
-    landing.pack_passport(store, lp.id, out, machine="alpha", actor="ana")
+    landing.export_passport(store, lp.id, out, machine="alpha", actor="ana")
     top = json.loads(out.read_text(encoding="utf-8"))
     top["passport"]["kind"] = "receipt"
     top["passport"]["asks"][0]["answer"] = "4000 EUR"  # status left "open"

@@ -20,14 +20,14 @@ import zlib
 from pathlib import Path
 
 import pytest
+from taskpack.core.chokepoint import make_pack
 from taskpack.core.conformance import judge
+from taskpack.core.encoder import write_pack
 from taskpack.core.errors import Finding, Refused
 from taskpack.core.luggage import LuggageSource
 from taskpack.core.model import PackObject
-from taskpack.core.packer import make_pack
 from taskpack.core.refusals import LuggageScan, StreamScanner, scan_luggage_stream
 from taskpack.core.scan import archives
-from taskpack.core.writer import write_pack
 from test_conformance import BASE
 from test_refusals import make_secret
 

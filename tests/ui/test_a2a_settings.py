@@ -197,7 +197,7 @@ def test_a_port_in_use_is_one_sentence_and_the_desk_keeps_working(
     prompts.forms.append({"title": "Still working", "goal": "The desk works without its endpoint."})
     window.new_passport()
     settle(qtbot, window)
-    assert [p.title for p in desk.list()] == ["Still working"]
+    assert [p.title for p in desk.passports()] == ["Still working"]
 
     # the port is free again: saving Settings tries once more
     save_settings(window, monkeypatch, lambda dialog: None)

@@ -45,7 +45,7 @@ def test_a_handoff_goes_out_by_chat_and_the_reply_comes_back_by_paste(
     assert "Opened the pack found in the pasted text" in b.banner.text()
     qtbot.mouseClick(b.review_view.land_button, Qt.MouseButton.LeftButton)
     settle(qtbot, b)
-    [landed] = beta.list()
+    [landed] = beta.passports()
     ask = beta.get(landed.id).asks[0]
     beta.answer(landed.id, ask.id, "Zhang Min, zhang@example.com")
     settle(qtbot, b)

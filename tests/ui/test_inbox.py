@@ -88,7 +88,7 @@ def test_first_run_offers_the_sample_packs(qtbot: QtBot, make_desk, make_window)
     shown = window.review_view.reviewed
     assert shown is not None and shown.review.title == "Fix the invoice CSV export for the Hangzhou office"
     assert shown.review.written_here is False
-    assert window.desk.list() == []  # offered, not landed
+    assert window.desk.passports() == []  # offered, not landed
     assert not window.welcome_samples.isVisible()  # the desk is no longer empty
 
 

@@ -60,7 +60,7 @@ def test_a_broken_file_says_what_it_is_and_can_be_removed_with_delete(
     window.list.actions()[0].trigger()  # the same from the context menu, for a good pack
     settle(qtbot, window)
     assert shown_rows(window) == []
-    assert window.desk.list() == []
+    assert window.desk.passports() == []
 
 
 def test_opened_packs_and_the_window_place_survive_a_restart(

@@ -89,12 +89,12 @@ def test_landing_reports_progress_and_a_cancel_lands_nothing(tmp_path: Path, mak
 
     with pytest.raises(Cancelled):
         ops.land(desk, pack, progress, cancel_after_first_chunk)
-    assert desk.list() == []
+    assert desk.passports() == []
     assert not any(p.is_file() for p in (desk.home / "blobs" / "sha256").rglob("*"))
 
     reports: list[tuple[int, int]] = []
     outcome = ops.land(desk, pack, lambda d, t: reports.append((d, t)), lambda: False)
-    assert [r.id for r in desk.list()] == [outcome.id]
+    assert [r.id for r in desk.passports()] == [outcome.id]
     assert reports[-1] == (big.stat().st_size, big.stat().st_size)
     assert len(reports) >= 10  # the bar moves while the luggage is read
 

@@ -71,7 +71,7 @@ def test_enter_lands_and_tab_follows_the_screen(tmp_path: Path, qtbot: QtBot, ma
     window.list.setFocus()
     qtbot.keyClick(window.list, Qt.Key.Key_Return)  # the default: Land
     settle(qtbot, window)
-    assert len(window.desk.list()) == 1
+    assert len(window.desk.passports()) == 1
     assert window.stack.currentWidget() is window.passport_view
 
 

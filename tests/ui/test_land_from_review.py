@@ -25,7 +25,7 @@ def test_land_uses_the_held_review_and_rereads_a_changed_file(tmp_path: Path, qt
     window.review_view.land_button.click()
     settle(qtbot, window)
     assert "Landed as" in window.banner.text()
-    [row] = receiver.list()
+    [row] = receiver.passports()
     assert receiver.get(row.id).passport.title == "Changed since"  # what the file is now
 
 
@@ -40,7 +40,7 @@ def test_land_from_an_unchanged_review_lands_what_was_shown(tmp_path: Path, qtbo
     settle(qtbot, window)
     window.review_view.land_button.click()
     settle(qtbot, window)
-    [row] = receiver.list()
+    [row] = receiver.passports()
     landed = receiver.get(row.id)
     assert landed.passport.title == "As reviewed"
     # the landing checks the person saw first are first in the landed passport

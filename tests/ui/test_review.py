@@ -31,7 +31,7 @@ def test_only_pack_files_are_accepted_and_many_open_at_once(tmp_path: Path, qtbo
     assert titles == ["First", "Second"]
     assert window.review_view.reviewed is not None
     assert window.review_view.reviewed.review.title == "First"  # the first file is shown
-    assert window.desk.list() == []
+    assert window.desk.passports() == []
 
 
 def test_hostile_pack_shows_one_sentence_and_lands_nothing(tmp_path: Path, qtbot: QtBot, make_desk,
@@ -49,7 +49,7 @@ def test_hostile_pack_shows_one_sentence_and_lands_nothing(tmp_path: Path, qtbot
     [row] = window.model.incoming()
     assert row.problem  # the list says the file is broken too
     assert window.stack.currentWidget() is not window.review_view  # no Land button to press
-    assert desk.list() == []
+    assert desk.passports() == []
     assert not any(p.is_file() for p in (desk.home / "blobs" / "sha256").rglob("*"))
     assert not (tmp_path / "x").exists()
 
@@ -93,7 +93,7 @@ def test_luggage_can_be_saved_before_landing(tmp_path: Path, qtbot: QtBot, make_
     window.review_view.save_luggage_requested.emit("brief.txt", brief.stat().st_size)
     settle(qtbot, window)
     assert prompts.save_to.read_bytes() == brief.read_bytes()
-    assert window.desk.list() == []  # saving luggage lands nothing
+    assert window.desk.passports() == []  # saving luggage lands nothing
 
 
 def land(qtbot: QtBot, window, pack: Path) -> str:
@@ -101,7 +101,7 @@ def land(qtbot: QtBot, window, pack: Path) -> str:
     settle(qtbot, window)
     window.review_view.land_button.click()
     settle(qtbot, window)
-    [row] = [r for r in window.desk.list() if r.came_from != "here"]
+    [row] = [r for r in window.desk.passports() if r.came_from != "here"]
     return row.id
 
 
@@ -207,7 +207,7 @@ def test_conformance_problems_are_shown_plainly_and_the_pack_can_still_land(
     assert "unproven here" in window.review_view.section_text("facts")  # sealed for landing
     window.review_view.land_button.click()
     settle(qtbot, window)
-    [row] = desk.list()
+    [row] = desk.passports()
     fact = desk.get(row.id).passport.facts[-1]
     assert (fact.claim, fact.verified, fact.verified_on) == ("port 8080 is free", False, "ana-laptop")
 
@@ -257,4 +257,4 @@ def test_a_pack_carrying_a_token_says_so_before_land_and_cannot_land(tmp_path: P
     assert secret not in shown and secret[-12:] not in shown
     assert not review.land_button.isEnabled()
     assert "It cannot land" in review.summary.text()
-    assert desk.list() == []
+    assert desk.passports() == []

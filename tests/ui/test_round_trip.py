@@ -31,7 +31,7 @@ def test_round_trip_handoff_answers_receipt(tmp_path: Path, qtbot: QtBot, make_d
     assert drop(zhang, handoff) == (True, True)
     settle(qtbot, zhang)
     assert zhang.stack.currentWidget() is zhang.review_view
-    assert zhang_desk.list() == []
+    assert zhang_desk.passports() == []
     review = zhang.review_view
     order = list(review.sections)
     assert order.index("checks") < order.index("facts") < order.index("asks") < order.index("next")
@@ -50,7 +50,7 @@ def test_round_trip_handoff_answers_receipt(tmp_path: Path, qtbot: QtBot, make_d
     # -- Land: a new local passport, waiting for the owner's approval
     review.land_button.click()
     settle(qtbot, zhang)
-    [row] = zhang_desk.list()
+    [row] = zhang_desk.passports()
     assert row.id != wei_pid  # the receiver mints a new id (spec §3.1)
     assert zhang.stack.currentWidget() is zhang.passport_view
     assert "Landed as" in zhang.banner.text()
@@ -96,7 +96,7 @@ def test_round_trip_handoff_answers_receipt(tmp_path: Path, qtbot: QtBot, make_d
     assert "The receipt answered: a1, a2." in wei.banner.text()
     assert pv.asks.banner.text() == ""  # said once, not twice
     assert "answered by the receipt" in "\n".join(pv.asks.labels())
-    assert len(wei_desk.list()) == 1  # merged into the asking passport, not landed as new
+    assert len(wei_desk.passports()) == 1  # merged into the asking passport, not landed as new
 
 
 def test_copy_for_chat_and_email(tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts,

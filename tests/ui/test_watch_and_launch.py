@@ -42,7 +42,7 @@ def test_watched_folder_brings_packs_to_incoming_once(tmp_path: Path, qtbot: QtB
     [row] = window.model.incoming()
     assert (row.title, row.kind, row.sender, row.open_asks) == ("Arrived by chat", "handoff", "Wei@wei-laptop", 2)
     assert "A pack arrived" in window.statusBar().currentMessage()
-    assert desk.list() == []  # nothing lands without the person
+    assert desk.passports() == []  # nothing lands without the person
 
 
 def test_watcher_ignores_packs_already_landed_or_discarded(tmp_path: Path, qtbot: QtBot, make_desk,

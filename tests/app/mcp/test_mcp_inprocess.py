@@ -23,7 +23,7 @@ def test_a_bug_in_a_tool_is_a_tool_error_and_the_server_goes_on(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("internal detail /etc/secret-path")
 
-    monkeypatch.setattr(desk, "list", broken)
+    monkeypatch.setattr(desk, "passports", broken)
 
     async def main() -> None:
         async with Client(build_server(desk)) as c:

@@ -1,6 +1,6 @@
-"""Writing a pack file atomically in either encoding — the low level under `packer`.
+"""Writing a pack file atomically in either encoding — the low level under `chokepoint`.
 
-Nothing outside `packer.make_pack` calls this: packing must seal and refuse first.
+Nothing outside `chokepoint.make_pack` calls this: packing must seal and refuse first.
 The file appears under its final name only when every byte is written and flushed; a
 failure or cancellation leaves nothing behind.
 """
@@ -18,8 +18,8 @@ from typing import Any
 from . import bag, canonical, diskspace, flat
 from .errors import Cancelled
 from .luggage import LuggageSource, check_luggage_name, check_unique, interop_warnings
-from .pack import content_digest
 from .progress import CancelCheck, Progress
+from .reader import content_digest
 
 #: a flat attachment above this size may not survive a chat app (A2A descriptor value)
 MAX_INLINE_ATTACHMENT_BYTES = 1 << 20

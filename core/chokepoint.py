@@ -2,7 +2,7 @@
 
 `make_pack` seals machine-scoped facts (spec §4.2), refuses what must never travel
 (§4.1 credentials and transcripts, §4.3 asks without `accept`, §4.5 instruction fields),
-and only then lets `writer.write_pack` produce the file. The luggage is scanned while it
+and only then lets `encoder.write_pack` produce the file. The luggage is scanned while it
 is written — one pass — and a refusal found there deletes the half-written file.
 
 `convert` re-encodes a conformant pack *unchanged* — the pack object as read, every
@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import canonical
+from .encoder import WriteResult, write_pack
 from .errors import FormatError, IntegrityError, NotConformant, Refused
 from .luggage import LuggageSource
-from .pack import OpenedPack, encoding_for, luggage_of, open_pack
 from .progress import CancelCheck, Progress
+from .reader import OpenedPack, encoding_for, luggage_of, open_pack
 from .refusals import LuggageScan, engine_for, scan_pack_object
 from .seal import seal_facts
-from .writer import WriteResult, write_pack
 
 if TYPE_CHECKING:  # a pure re-encoding (`convert`) never builds the models
     from .model import PackObject
