@@ -19,7 +19,9 @@ import importlib
 import json
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -89,6 +91,54 @@ class _VersionAction(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
         sys.stdout.write(f"taskpack {version()}\n")
         parser.exit()
+
+
+#: signals that end a long-running verb (`watch`, `serve`) cleanly
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class StopSignals:
+    """Ctrl-C and SIGTERM, caught for a long-running verb from before it says it is ready.
+
+    Both are handled explicitly, whatever this process inherited: a process started by a
+    non-interactive shell's ``&`` (or any parent that ignores SIGINT) inherits SIGINT
+    *ignored*, and Python then installs no KeyboardInterrupt, so such a watcher never heard
+    its Ctrl-C; a parent may also hand down a mask that blocks them. Enter this before the
+    "ready" line: a supervisor that signals as soon as it reads that line is heard too.
+    Handlers and mask are put back on the way out. Off the main thread (a verb run
+    in-process by a test) no handler can be set, and `wait` only polls.
+    """
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._previous: dict[int, Any] = {}
+        self._mask: set[signal.Signals] | None = None
+
+    def __enter__(self) -> StopSignals:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = {s: signal.signal(s, self._on_signal) for s in STOP_SIGNALS}
+            self._mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._mask)
+        for s, handler in self._previous.items():
+            signal.signal(s, handler)
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        self._stop.set()
+
+    def wait(self, still_running: Callable[[], bool] = lambda: True, *, wake: float = 0.25) -> bool:
+        """Block until a stop signal (True) or until `still_running()` turns false (False).
+
+        The main thread wakes every `wake` seconds: a signal the kernel hands to another
+        thread is only acted on when the main thread next runs Python.
+        """
+        while not self._stop.wait(wake):
+            if not still_running():
+                return False
+        return True
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import functools
-import signal
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from taskpack.core.errors import NotFound, UsageError
 
-from .cli import EXIT_ERROR, EXIT_OK, emit_json, say, warn
+from .cli import EXIT_ERROR, EXIT_OK, StopSignals, emit_json, say, warn
 
 if TYPE_CHECKING:
     from .a2a.store import A2AStore, SentRow
@@ -82,46 +80,37 @@ def cmd_serve(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
         limits=limits,
         log_level="info" if args.verbose else "warning",
     )
-    try:
-        url = server.start()
-    except OSError as exc:
-        warn(
-            f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}). "
-            "Is another server running there? Pick another --port."
-        )
-        return EXIT_ERROR
-    say(f"Serving A2A 1.0 (HTTP+JSON) for this desk at {url}")
-    say(f"Agent Card: {url}/.well-known/agent-card.json")
-    if not any(t.kind == "accept" for t in store.tokens()):
-        say("No tokens yet: nobody can send anything. Make one with `taskpack token add NAME`.")
-    if args.host not in ("127.0.0.1", "::1", "localhost") and not args.public_url:
-        warn(
-            "the Agent Card names this machine as "
-            f"{url}; pass --public-url with the address others reach it at."
-        )
-    if args.host not in ("127.0.0.1", "::1", "localhost"):
-        warn(
-            "listening beyond this machine over plain HTTP: tokens and packs travel unencrypted; "
-            "put a TLS proxy in front of it."
-        )
-    say("Press Ctrl+C to stop.")
-    sys.stdout.flush()  # the address is what a supervising process waits for
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: Any) -> None:
-        stop.set()
-
-    previous = signal.signal(signal.SIGTERM, on_signal)
-    try:
-        while not stop.wait(0.5):
-            if not server.running:
+    with StopSignals() as signals:  # from before the address is printed
+        try:
+            url = server.start()
+        except OSError as exc:
+            warn(
+                f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}). "
+                "Is another server running there? Pick another --port."
+            )
+            return EXIT_ERROR
+        say(f"Serving A2A 1.0 (HTTP+JSON) for this desk at {url}")
+        say(f"Agent Card: {url}/.well-known/agent-card.json")
+        if not any(t.kind == "accept" for t in store.tokens()):
+            say("No tokens yet: nobody can send anything. Make one with `taskpack token add NAME`.")
+        if args.host not in ("127.0.0.1", "::1", "localhost") and not args.public_url:
+            warn(
+                "the Agent Card names this machine as "
+                f"{url}; pass --public-url with the address others reach it at."
+            )
+        if args.host not in ("127.0.0.1", "::1", "localhost"):
+            warn(
+                "listening beyond this machine over plain HTTP: tokens and packs travel unencrypted; "
+                "put a TLS proxy in front of it."
+            )
+        say("Press Ctrl+C to stop.")
+        sys.stdout.flush()  # the address is what a supervising process waits for
+        try:
+            if not signals.wait(lambda: server.running, wake=0.5):
                 warn("the server stopped unexpectedly.")
                 return EXIT_ERROR
-    except KeyboardInterrupt:
-        pass
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        server.stop()
+        finally:
+            server.stop()
     say("Stopped.")
     return EXIT_OK
 

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from taskpack.app.cli import EXIT_ERROR, EXIT_OK, json_line, warn
+from taskpack.app.cli import EXIT_ERROR, EXIT_OK, StopSignals, json_line, warn
 from taskpack.core.visible import visible
 
 if TYPE_CHECKING:  # imported when the verb runs: other verbs start without it
@@ -94,13 +94,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if args.once:
         watcher.scan_once()
         return EXIT_OK
-    if not args.json:
-        warn("watching " + ", ".join(str(f) for f in folders) + " (Ctrl-C to stop)")
-    watcher.start()
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        watcher.stop()
+    with StopSignals() as signals:
+        watcher.start()
+        if not args.json:
+            warn("watching " + ", ".join(str(f) for f in folders) + " (Ctrl-C to stop)")
+        try:
+            signals.wait()
+        finally:
+            watcher.stop()
     return EXIT_OK
+

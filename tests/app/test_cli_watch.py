@@ -31,6 +31,17 @@ def write(path: Path) -> None:
     write_pack(PACK, [LuggageSource.from_bytes("a.txt", b"hi\n")], path, encoding=encoding)
 
 
+def start_watch(tmp_path: Path, inbox: Path, *extra: str, sigint_ignored: bool = False) -> subprocess.Popen[str]:
+    """`taskpack watch` as a person starts it; `sigint_ignored` starts it as a non-interactive
+    shell's ``&`` does, with SIGINT ignored (how `make test &` once ran this whole suite)."""
+    env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
+    argv = [sys.executable, "-m", "taskpack.app.cli", "watch", str(inbox), "--settle", "0.2",
+            "--no-drives", *extra]  # fmt: skip
+    if sigint_ignored:
+        argv = ["sh", "-c", "trap '' INT; exec \"$0\" \"$@\"", *argv]
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
 def test_once_prints_each_pack_and_lands_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -60,12 +71,7 @@ def test_missing_folder_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFi
 def test_runs_until_interrupted_and_reports_a_new_file(tmp_path: Path) -> None:
     inbox = tmp_path / "in"
     inbox.mkdir()
-    env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "taskpack.app.cli", "watch", str(inbox), "--settle", "0.2",
-         "--no-drives"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+    proc = start_watch(tmp_path, inbox)
     try:
         assert proc.stderr is not None and proc.stdout is not None
         assert "watching" in proc.stderr.readline()  # the watcher is running
@@ -76,7 +82,7 @@ def test_runs_until_interrupted_and_reports_a_new_file(tmp_path: Path) -> None:
         time.sleep(0.1)
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(120)  # a loaded machine may take a while to stop the observer
+        code = proc.wait(60)
     assert code == 0
 
 
@@ -84,12 +90,7 @@ def test_watch_survives_a_file_with_the_wrong_json_types(tmp_path: Path) -> None
     # `"spec": []` once raised TypeError in the reader and silently killed `taskpack watch`
     inbox = tmp_path / "in"
     inbox.mkdir()
-    env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "taskpack.app.cli", "watch", str(inbox), "--settle", "0.2",
-         "--no-drives", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+    proc = start_watch(tmp_path, inbox, "--json")
     try:
         assert proc.stdout is not None
         made = tmp_path / "made.taskpack.json"
@@ -105,5 +106,27 @@ def test_watch_survives_a_file_with_the_wrong_json_types(tmp_path: Path) -> None
         assert second["event"] == "found" and second["path"].endswith("arrived.taskpack")
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(120)  # a loaded machine may take a while to stop the observer
+        code = proc.wait(60)
+    assert code == 0
+
+
+@pytest.mark.parametrize("how", ["ctrl-c with SIGINT inherited ignored", "SIGTERM"])
+def test_stops_cleanly_however_it_was_started(tmp_path: Path, how: str) -> None:
+    # started from a script's `&`, SIGINT arrives ignored: Ctrl-C (as --help promises) and
+    # a supervisor's SIGTERM must both still stop it, with the watcher shut down (exit 0)
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    ignored = how.startswith("ctrl-c")
+    proc = start_watch(tmp_path, inbox, sigint_ignored=ignored)
+    try:
+        assert proc.stderr is not None
+        assert "watching" in proc.stderr.readline()
+    finally:
+        proc.send_signal(signal.SIGINT if ignored else signal.SIGTERM)
+        try:
+            code = proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            pytest.fail(f"`taskpack watch` ignored {how} for 60 s")
     assert code == 0
