@@ -11,7 +11,9 @@ store's. The number after each class is the exit code the CLI ends with::
     │   ├── VersionConflict         expected_version did not match (someone else wrote)     1
     │   ├── InvalidMove             a lifecycle move the table does not allow (invalid_state) 1
     │   ├── RestoreRefused          restoring a ✓ is not allowed here (spec §4.2)           2
-    │   └── MergeRefused            a receipt into the wrong passport; a handoff never (§4.4.1) 2
+    │   ├── MergeRefused            a receipt into the wrong passport; a handoff never (§4.4.1) 2
+    │   ├── SettingsError  (app)    the desk's settings.json cannot be read                 1
+    │   └── KeyringUnavailable (app) no system keyring to keep A2A tokens in                1
     ├── PackError                   the file is at fault: corrupt, hostile or not a pack    1
     │   ├── FormatError             not a zip / not JSON / not a bag / a field of the wrong type
     │   ├── UnsupportedVersion      a `taskpack` or `spec` value we do not recognise (§8)
@@ -27,9 +29,13 @@ store's. The number after each class is the exit code the CLI ends with::
     ├── StoreError                  the store itself is unusable (newer schema, damaged)    1
     │   └── AlreadyLanded           this pack already landed (landing answers "already")    1
     ├── DiskFull                    no space left: says how much was needed; nothing was kept 1
+    ├── RemoteError  (app)          the other desk or the network said no over A2A          1
+    ├── A2AStoreError  (app)        the A2A ledger (a2a.sqlite3) is locked or unusable      1
     └── Cancelled                   the caller asked a long operation to stop              130
 
-Outside the tree a command can also end with an OSError (a path that cannot be read or
+Classes marked (app) are defined beside the code that raises them (`app/settings.py`,
+`app/a2a/`), since core knows nothing of settings files, keyrings or the network; they are
+drawn here so this is the one list. Outside the tree a command can also end with an OSError (a path that cannot be read or
 written: exit 1) or KeyboardInterrupt (exit 130); `app.cli.main` turns both into one line.
 
 `str(error)` is the one line a person sees (English, for the CLI). A window translates

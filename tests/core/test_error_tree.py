@@ -1,0 +1,57 @@
+"""`core/errors.py`'s drawing lists every error a command can end with, with its exit code
+(issue 12.4): a newcomer reads the tree there, and this keeps it true as classes are added."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+import taskpack.app
+import taskpack.core
+from taskpack.core import errors
+from taskpack.core.errors import TaskPackError
+
+#: a tree line: "├── Name   (app)?  words …  exit-code"
+LINE = re.compile(r"[├└]── (\w+)\b.*?(?:\s(\d+))?\s*$")
+
+
+def drawn() -> dict[str, int | None]:
+    found: dict[str, int | None] = {}
+    for line in (errors.__doc__ or "").splitlines():
+        m = LINE.search(line)
+        if m:
+            found[m.group(1)] = int(m.group(2)) if m.group(2) else None
+    return found
+
+
+def every_error_class() -> set[type[TaskPackError]]:
+    for package in (taskpack.core, taskpack.app):
+        for mod in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if ".mcp" in mod.name or mod.name.endswith(("gui_main", "smoke")):
+                continue  # optional SDKs and the GUI entry point: checked where installed
+            importlib.import_module(mod.name)
+    seen: set[type[TaskPackError]] = set()
+    todo: list[type[TaskPackError]] = [TaskPackError]
+    while todo:
+        cls = todo.pop()
+        seen.add(cls)
+        todo.extend(c for c in cls.__subclasses__() if c not in seen)
+    return seen
+
+
+def test_every_error_class_is_in_the_drawing_with_its_exit_code() -> None:
+    tree = drawn()
+    tree.setdefault("TaskPackError", None)
+    for cls in every_error_class():
+        if cls.__name__.startswith("_"):
+            continue
+        assert cls.__name__ in tree, f"{cls.__module__}.{cls.__name__} is missing from core/errors.py's drawing"
+        code = tree[cls.__name__]
+        if code is not None:  # a line without a number exits as its parent does
+            assert cls.exit_code == code, f"{cls.__name__}: drawn {code}, exits {cls.exit_code}"
+
+
+def test_the_drawing_names_no_class_that_does_not_exist() -> None:
+    names = {cls.__name__ for cls in every_error_class()}
+    assert set(drawn()) - names == set()
