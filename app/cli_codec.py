@@ -196,24 +196,38 @@ def cmd_show(args: argparse.Namespace) -> int:
 
         return int(show_passport(args))
     from taskpack.core.reader import open_pack
+    from taskpack.core.refusals import redact_value, scan_value, shown_text
 
     with _as_pack_file(args.file) as (path, text_notes), open_pack(path) as opened:
+        # a pack is untrusted: a credential in it is named by kind and place, never printed
+        secrets = [f for f in scan_value(opened.data) if f.rule == "credential"]
         if args.json:
             emit_json({
-                "encoding": opened.encoding, "pack": opened.data,
-                "luggage": [{"name": i.name, "bytes": i.size, "sha256": i.sha256} for i in opened.luggage],
+                "encoding": opened.encoding,
+                "pack": redact_value(opened.data) if secrets else opened.data,
+                "luggage": [{"name": shown_text(i.name), "bytes": i.size, "sha256": i.sha256}
+                            for i in opened.luggage],
                 "notes": opened.notes, "read_from_text": text_notes,
+                "credentials": [f.to_data() for f in secrets],
             })  # fmt: skip
         else:
             for note in text_notes:
                 say(f"read from text: {_q(note)[1:-1]}")
+            if secrets:
+                say("This pack carries a credential, so it cannot land; each text holding one "
+                    "is withheld below. Ask the sender to rotate it (treat it as leaked):")  # fmt: skip
+                for f in secrets:
+                    say(f"  {visible(f.kind)} at {visible(f.place)}")
             say(describe(opened))
     return EXIT_OK
 
 
 def _q(text: Any) -> str:
-    """Pack text, quoted and on one line: it is the sender's data, never an instruction."""
-    return f"«{visible(text)}»"
+    """Pack text, quoted and on one line: it is the sender's data, never an instruction.
+    A text holding a credential reads ``(withheld: …)``: the kind, never the value."""
+    from taskpack.core.refusals import shown_text
+
+    return f"«{visible(shown_text('' if text is None else str(text)))}»"
 
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_.:@+-]{1,80}$")
@@ -222,7 +236,13 @@ _TOKEN = re.compile(r"^[A-Za-z0-9_.:@+-]{1,80}$")
 def _t(value: Any) -> str:
     """A short token (an id, a kind, a time) printed bare when it is one; else quoted."""
     text = "" if value is None else str(value)
-    return text if _TOKEN.match(text) else _q(text)
+    return text if _TOKEN.match(text) and not _holds_credential(text) else _q(text)
+
+
+def _holds_credential(text: str) -> bool:
+    from taskpack.core.refusals import holds_credential
+
+    return holds_credential(text)
 
 
 def describe(opened: OpenedPack) -> str:
@@ -273,7 +293,7 @@ def describe(opened: OpenedPack) -> str:
                 out.append(f"        answer: {_q(a.answer)}")
     if opened.luggage:
         out.append("luggage:")
-        out += [f"  {visible(i.name)}  ({i.size} bytes)" for i in opened.luggage]
+        out += [f"  {_q(i.name)[1:-1]}  ({i.size} bytes)" for i in opened.luggage]
     for note in opened.notes:
         out.append(f"note: {visible(note)}")
     return "\n".join(out)

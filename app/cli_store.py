@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taskpack.core import ids, lifecycle
-from taskpack.core.errors import RestoreRefused
+from taskpack.core.errors import LandingRefused, RestoreRefused
 from taskpack.core.identity import origin_label
 from taskpack.core.specs import SCOPES
 from taskpack.core.visible import visible
@@ -508,6 +508,8 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
             say(f"read from text: {safe(note)}")
     if args.dry_run:
         rv = desk.review(args.file)
+        if rv.secrets and not rv.already:  # refused as landing would be; none of its text shown
+            raise LandingRefused(rv.secrets)
         if into:  # the same rule the landing applies, without landing
             refusal = target_refusal(rv, into=into, expect="receipt", exists=lambda _pid: True)
             if refusal is not None:

@@ -72,16 +72,26 @@ class FoundPack:
     encoding: str
     open_asks: int
     content_digest: str
+    #: (field, credential kind) for each of title, sender, note that held a credential:
+    #: that field already reads "(withheld: …)", never the pack's text
+    withheld: tuple[tuple[str, str], ...] = ()
 
     def to_data(self) -> dict[str, object]:
         out = dict(self.__dict__)
         out["path"] = str(self.path)
+        out["withheld"] = {name: kind for name, kind in self.withheld}
         return out
+
+    def withheld_kind(self, name: str) -> str | None:
+        """The kind of credential `name` (title, sender, note) held, if it was withheld."""
+        return dict(self.withheld).get(name)
 
 
 def probe(path: Path) -> FoundPack:
     """Open `path` as a pack (no luggage is read) and summarise it; raises TaskPackError."""
     from taskpack.core.reader import open_pack  # imported late: keeps `watch --help` fast
+    from taskpack.core.refusals import credential_in
+    from taskpack.core.refusals import withheld as withheld_text
 
     st = path.stat()
     with open_pack(path) as opened:
@@ -92,10 +102,19 @@ def probe(path: Path) -> FoundPack:
         sender = sender or "unknown"
         title = (state.title or state.goal or state.id or "") if state else ""
         asks = [a for a in (pack.asks or []) if (a.status or "open") == "open"]
+        # a pack is untrusted: a credential in what a notification quotes is named, not shown
+        shown = {"title": title or path.name, "sender": sender, "note": pack.note or ""}
+        withheld = []
+        for name, text in shown.items():
+            found_kind = credential_in(text)
+            if found_kind is not None:
+                withheld.append((name, found_kind))
+                shown[name] = withheld_text(found_kind)
         return FoundPack(
             path=path, size=st.st_size, mtime_ns=st.st_mtime_ns, kind=pack.kind or "handoff",
-            title=title or path.name, sender=sender, note=pack.note or "",
+            title=shown["title"], sender=shown["sender"], note=shown["note"],
             encoding=opened.encoding, open_asks=len(asks), content_digest=opened.content_digest(),
+            withheld=tuple(withheld),
         )  # fmt: skip
 
 

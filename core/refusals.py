@@ -73,7 +73,16 @@ from .scan.archives import MAX_ARCHIVE_DEPTH, MAX_ARCHIVE_MEMBERS, MAX_INFLATED_
 from .scan.engines import SMALL, available_engines
 from .scan.fields import is_instruction_field
 from .scan.stream import DEFAULT_CHUNK_SIZE, LuggageScan, StreamScanner, scan_luggage_stream
-from .scan.values import check_asks, holds_credential, scan_pack_object, scan_value
+from .scan.values import (
+    check_asks,
+    credential_in,
+    holds_credential,
+    redact_value,
+    scan_pack_object,
+    scan_value,
+    shown_text,
+    withheld,
+)
 
 #: up to this many bytes to scan, the pure-Python engine is done before hyperscan has
 #: built its databases (~40 ms, most of a small judge's time); same findings either way
@@ -96,10 +105,14 @@ __all__ = [
     "StreamScanner",
     "available_engines",
     "check_asks",
+    "credential_in",
     "engine_for",
     "holds_credential",
     "is_instruction_field",
+    "redact_value",
     "scan_luggage_stream",
     "scan_pack_object",
     "scan_value",
+    "shown_text",
+    "withheld",
 ]

@@ -65,6 +65,7 @@ from taskpack.core import lifecycle, specs
 from taskpack.core.errors import TaskPackError
 from taskpack.core.identity import display_name, sender_label
 from taskpack.core.landing import LandingOutcome, MergeOutcome
+from taskpack.core.refusals import credential_in
 from taskpack.core.visible import visible
 
 from . import dialogs, i18n, ops, style
@@ -156,6 +157,28 @@ def a2a_failure(exc: BaseException, host: str, port: int) -> str:
     if why == "not-permitted":
         return tr("This desk may not listen on port {port}. Choose a port above 1024 in Settings.").format(port=port)
     return tr("The endpoint did not start: {why}").format(why=sentence(exc))
+
+
+
+def withheld_label(what: str, kind: str) -> str:
+    """What a row or a notification shows for a pack's title or sender holding a credential."""
+    if what == "sender":
+        return tr("(sender withheld: it contains a credential — {kind})").format(kind=kind)
+    return tr("(title withheld: it contains a credential — {kind})").format(kind=kind)
+
+
+def shown_or_withheld(text: str, what: str) -> str:
+    """`text` from a pack, or :func:`withheld_label` when it holds a credential: packs are
+    untrusted, and a secret found in one is named by kind, never shown."""
+    kind = credential_in(text)
+    return text if kind is None else withheld_label(what, kind)
+
+
+def found_text(item: FoundPack, what: str) -> str:
+    """The watcher's title or sender of `item` (it withheld a credential already), in the
+    window's language."""
+    kind = item.withheld_kind(what)
+    return withheld_label(what, kind) if kind is not None else getattr(item, what)
 
 
 class MainWindow(QMainWindow):
@@ -635,6 +658,7 @@ class MainWindow(QMainWindow):
 
     def _add_incoming(self, path: Path, *, title: str, kind: str = "", sender: str = "",
                       open_asks: int = 0, problem: str = "", sent: bool = False) -> None:  # fmt: skip
+        title, sender = shown_or_withheld(title, "title"), shown_or_withheld(sender, "sender")
         self.model.add_incoming(Incoming(path, title, kind, sender, open_asks, utc_now(), problem, sent))
         self._update_senders()
         self._update_status()
@@ -1086,17 +1110,18 @@ class MainWindow(QMainWindow):
     def _found(self, item: FoundPack) -> None:
         if self.model.row_for_key("file:" + str(item.path)) >= 0:
             return
-        self._add_incoming(item.path, title=item.title, kind=item.kind, sender=item.sender,
+        title, sender = found_text(item, "title"), found_text(item, "sender")
+        self._add_incoming(item.path, title=title, kind=item.kind, sender=sender,
                            open_asks=item.open_asks)  # fmt: skip
         what = tr("A receipt arrived") if item.kind == "receipt" else tr("A pack arrived")
         self.notify(what, tr("{title} — from {sender}. It is under Incoming; nothing lands without you.")
-                    .format(title=item.title, sender=item.sender))  # fmt: skip
+                    .format(title=title, sender=sender))  # fmt: skip
 
     def _found_sent(self, item: FoundPack) -> None:
         """A pack this desk wrote, seen in a watched folder: listed as sent, no notification."""
         if self.model.row_for_key("file:" + str(item.path)) < 0:
-            self._add_incoming(item.path, title=item.title, kind=item.kind, sender=item.sender,
-                               open_asks=item.open_asks, sent=True)  # fmt: skip
+            self._add_incoming(item.path, title=found_text(item, "title"), kind=item.kind,
+                               sender=found_text(item, "sender"), open_asks=item.open_asks, sent=True)  # fmt: skip
 
     def _rejected(self, path: Path, why: str) -> None:
         self.statusBar().showMessage(tr("{name} is not a readable pack: {why}").format(name=path.name, why=why), 10000)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import Finding
-from .engines import _Engine, _engine
+from .engines import SMALL, _Engine, _engine
 from .fields import _is_secret_key_name, is_instruction_field
 from .scanner import (
     AFTER,
@@ -20,6 +20,7 @@ from .scanner import (
 from .transcripts import _message_class, _turn_at
 from .verifiers import _secret_value
 
+_SHORT = 64 << 10  # bytes up to which a lone text is scanned by the pure-Python engine
 _ROOT_ALLOWED = frozenset({"note_to_reader"})  # the flat wrapper's own field (spec §2.2)
 
 
@@ -175,7 +176,66 @@ def scan_value(value: Any, path: str = "", *, engine: str | None = None) -> list
 
 def holds_credential(text: str, *, engine: str | None = None) -> bool:
     """Does this text hold anything the credential rules refuse? (For redacting a display.)"""
-    return bool(_scan_bytes(text.encode("utf-8", "surrogatepass"), _engine(engine)).credentials)
+    return credential_in(text, engine=engine) is not None
+
+
+def credential_in(text: str, *, engine: str | None = None) -> str | None:
+    """The kind of the first credential `text` holds (``"GitHub token"``), or None."""
+    if not text:
+        return None
+    data = text.encode("utf-8", "surrogatepass")
+    # a title or a name: the pure-Python engine is done before hyperscan would be built
+    raw = _scan_bytes(data, _engine(engine or (SMALL if len(data) <= _SHORT else None)))
+    if not raw.credentials:
+        return None
+    return min(raw.credentials.items(), key=lambda kv: kv[1][0])[0]
+
+
+def withheld(kind: str) -> str:
+    """What is shown instead of a text that holds a credential: its kind, never its value."""
+    return f"(withheld: it contains a credential — {kind})"
+
+
+def shown_text(text: str, *, engine: str | None = None) -> str:
+    """`text`, or :func:`withheld` when it holds a credential (for a display of pack text)."""
+    kind = credential_in(text, engine=engine)
+    return text if kind is None else withheld(kind)
+
+
+def redact_value(value: Any, *, engine: str | None = None) -> Any:
+    """A copy of a JSON value in which every string that holds a credential, or is the
+    value of a field named like a secret that looks real (the rules of :func:`scan_value`),
+    is replaced by :func:`withheld`; a key holding one becomes ``<field #n>``."""
+    eng = _engine(engine or SMALL)
+
+    def text(s: str) -> str:
+        raw = _scan_bytes(s.encode("utf-8", "surrogatepass"), eng)
+        if not raw.credentials:
+            return s
+        return withheld(min(raw.credentials.items(), key=lambda kv: kv[1][0])[0])
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            return text(v)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, dict):
+            out: dict[str, Any] = {}
+            for i, (key, item) in enumerate(v.items()):
+                key = str(key)
+                shown = key if credential_in(key, engine=engine) is None else f"<field #{i}>"
+                if (
+                    isinstance(item, str)
+                    and _is_secret_key_name(key)
+                    and _secret_value(item.encode("utf-8", "surrogatepass"), quoted=True)
+                ):
+                    out[shown] = withheld("password or secret assignment")
+                else:
+                    out[shown] = walk(item)
+            return out
+        return v
+
+    return walk(value)
 
 
 def check_asks(asks: Sequence[Any] | Any) -> list[Finding]:

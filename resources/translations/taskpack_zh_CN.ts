@@ -4,67 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="294" />
+      <location filename="../../ui/main_window.py" line="317" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="291" />
+      <location filename="../../ui/main_window.py" line="314" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="285" />
+      <location filename="../../ui/main_window.py" line="308" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="277" />
+      <location filename="../../ui/main_window.py" line="300" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="293" />
+      <location filename="../../ui/main_window.py" line="316" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="290" />
+      <location filename="../../ui/main_window.py" line="313" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="280" />
+      <location filename="../../ui/main_window.py" line="303" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="278" />
+      <location filename="../../ui/main_window.py" line="301" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="286" />
+      <location filename="../../ui/main_window.py" line="309" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="284" />
+      <location filename="../../ui/main_window.py" line="307" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="292" />
+      <location filename="../../ui/main_window.py" line="315" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="282" />
+      <location filename="../../ui/main_window.py" line="305" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="289" />
+      <location filename="../../ui/main_window.py" line="312" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -99,6 +99,16 @@
       <translation>（未回答）</translation>
     </message>
     <message>
+      <location filename="../../ui/main_window.py" line="166" />
+      <source>(sender withheld: it contains a credential — {kind})</source>
+      <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="167" />
+      <source>(title withheld: it contains a credential — {kind})</source>
+      <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="319" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
@@ -109,7 +119,7 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1008" />
+      <location filename="../../ui/main_window.py" line="1032" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -119,47 +129,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1091" />
+      <location filename="../../ui/main_window.py" line="1116" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1091" />
+      <location filename="../../ui/main_window.py" line="1116" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="913" />
+      <location filename="../../ui/main_window.py" line="937" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1179" />
+      <location filename="../../ui/main_window.py" line="1204" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1181" />
+      <location filename="../../ui/main_window.py" line="1206" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1173" />
+      <location filename="../../ui/main_window.py" line="1198" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1175" />
+      <location filename="../../ui/main_window.py" line="1200" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1177" />
+      <location filename="../../ui/main_window.py" line="1202" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1221" />
+      <location filename="../../ui/main_window.py" line="1246" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -169,22 +179,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1005" />
+      <location filename="../../ui/main_window.py" line="1029" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1001" />
+      <location filename="../../ui/main_window.py" line="1025" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1009" />
+      <location filename="../../ui/main_window.py" line="1033" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="997" />
+      <location filename="../../ui/main_window.py" line="1021" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -230,17 +240,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="828" />
+      <location filename="../../ui/main_window.py" line="852" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="314" />
+      <location filename="../../ui/main_window.py" line="337" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1000" />
+      <location filename="../../ui/main_window.py" line="1024" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -285,8 +295,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="321" />
-      <location filename="../../ui/main_window.py" line="511" />
+      <location filename="../../ui/main_window.py" line="344" />
+      <location filename="../../ui/main_window.py" line="534" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -337,7 +347,7 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="51" />
-      <location filename="../../ui/main_window.py" line="666" />
+      <location filename="../../ui/main_window.py" line="690" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -352,7 +362,7 @@
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1005" />
+      <location filename="../../ui/main_window.py" line="1029" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -450,8 +460,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="946" />
-      <location filename="../../ui/main_window.py" line="964" />
+      <location filename="../../ui/main_window.py" line="970" />
+      <location filename="../../ui/main_window.py" line="988" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -461,7 +471,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="748" />
+      <location filename="../../ui/main_window.py" line="772" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -477,7 +487,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="420" />
+      <location filename="../../ui/main_window.py" line="443" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -487,7 +497,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="986" />
+      <location filename="../../ui/main_window.py" line="1010" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -507,17 +517,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="892" />
+      <location filename="../../ui/main_window.py" line="916" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="890" />
+      <location filename="../../ui/main_window.py" line="914" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="911" />
+      <location filename="../../ui/main_window.py" line="935" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -532,7 +542,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="910" />
+      <location filename="../../ui/main_window.py" line="934" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -552,7 +562,7 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1076" />
+      <location filename="../../ui/main_window.py" line="1100" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -582,7 +592,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1028" />
+      <location filename="../../ui/main_window.py" line="1052" />
       <location filename="../../ui/passport_view.py" line="257" />
       <location filename="../../ui/passport_view.py" line="258" />
       <source>Goal</source>
@@ -611,7 +621,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="331" />
+      <location filename="../../ui/main_window.py" line="354" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -641,7 +651,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/main_window.py" line="1026" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -652,8 +662,8 @@
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="951" />
-      <location filename="../../ui/main_window.py" line="969" />
+      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/main_window.py" line="993" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
@@ -664,7 +674,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="333" />
+      <location filename="../../ui/main_window.py" line="356" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -707,7 +717,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="680" />
+      <location filename="../../ui/main_window.py" line="704" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -718,7 +728,7 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="697" />
+      <location filename="../../ui/main_window.py" line="721" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -728,7 +738,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="708" />
+      <location filename="../../ui/main_window.py" line="732" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -750,12 +760,12 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="912" />
+      <location filename="../../ui/main_window.py" line="936" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1286" />
+      <location filename="../../ui/main_window.py" line="1311" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
@@ -785,12 +795,12 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="734" />
+      <location filename="../../ui/main_window.py" line="758" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="895" />
+      <location filename="../../ui/main_window.py" line="919" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -800,12 +810,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="891" />
+      <location filename="../../ui/main_window.py" line="915" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="894" />
+      <location filename="../../ui/main_window.py" line="918" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -815,8 +825,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1027" />
-      <location filename="../../ui/main_window.py" line="1037" />
+      <location filename="../../ui/main_window.py" line="1051" />
+      <location filename="../../ui/main_window.py" line="1061" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -826,12 +836,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="726" />
+      <location filename="../../ui/main_window.py" line="750" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1009" />
+      <location filename="../../ui/main_window.py" line="1033" />
       <location filename="../../ui/passport_view.py" line="383" />
       <location filename="../../ui/review_view.py" line="466" />
       <source>Next step</source>
@@ -858,12 +868,12 @@
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1312" />
+      <location filename="../../ui/main_window.py" line="1337" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="612" />
+      <location filename="../../ui/main_window.py" line="635" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -883,7 +893,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="388" />
+      <location filename="../../ui/main_window.py" line="411" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -909,12 +919,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="287" />
+      <location filename="../../ui/main_window.py" line="310" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="429" />
+      <location filename="../../ui/main_window.py" line="452" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -924,12 +934,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="279" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="430" />
+      <location filename="../../ui/main_window.py" line="453" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -939,7 +949,7 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1307" />
+      <location filename="../../ui/main_window.py" line="1332" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
@@ -969,7 +979,7 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="152" />
+      <location filename="../../ui/main_window.py" line="153" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -985,7 +995,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="95" />
-      <location filename="../../ui/main_window.py" line="997" />
+      <location filename="../../ui/main_window.py" line="1021" />
       <location filename="../../ui/review_view.py" line="210" />
       <source>Question</source>
       <translation>问题</translation>
@@ -1001,27 +1011,27 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="462" />
+      <location filename="../../ui/main_window.py" line="485" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1310" />
+      <location filename="../../ui/main_window.py" line="1335" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="870" />
+      <location filename="../../ui/main_window.py" line="894" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="665" />
+      <location filename="../../ui/main_window.py" line="689" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="263" />
+      <location filename="../../ui/main_window.py" line="286" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1038,7 +1048,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="946" />
+      <location filename="../../ui/main_window.py" line="970" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1051,7 +1061,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="964" />
+      <location filename="../../ui/main_window.py" line="988" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1064,14 +1074,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="954" />
-      <location filename="../../ui/main_window.py" line="972" />
+      <location filename="../../ui/main_window.py" line="978" />
+      <location filename="../../ui/main_window.py" line="996" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="953" />
-      <location filename="../../ui/main_window.py" line="971" />
+      <location filename="../../ui/main_window.py" line="977" />
+      <location filename="../../ui/main_window.py" line="995" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1091,17 +1101,17 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="358" />
+      <location filename="../../ui/main_window.py" line="381" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="584" />
+      <location filename="../../ui/main_window.py" line="607" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="1027" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -1116,7 +1126,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="930" />
+      <location filename="../../ui/main_window.py" line="954" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1129,12 +1139,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="930" />
+      <location filename="../../ui/main_window.py" line="954" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="935" />
+      <location filename="../../ui/main_window.py" line="959" />
       <location filename="../../ui/passport_view.py" line="352" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -1146,12 +1156,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="937" />
+      <location filename="../../ui/main_window.py" line="961" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="923" />
+      <location filename="../../ui/main_window.py" line="947" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1161,7 +1171,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="908" />
+      <location filename="../../ui/main_window.py" line="932" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1177,7 +1187,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="920" />
+      <location filename="../../ui/main_window.py" line="944" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1224,7 +1234,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="828" />
+      <location filename="../../ui/main_window.py" line="852" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1244,7 +1254,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="985" />
+      <location filename="../../ui/main_window.py" line="1009" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1254,33 +1264,33 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="832" />
+      <location filename="../../ui/main_window.py" line="856" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1217" />
+      <location filename="../../ui/main_window.py" line="1242" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="831" />
+      <location filename="../../ui/main_window.py" line="855" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="978" />
-      <location filename="../../ui/main_window.py" line="987" />
+      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/main_window.py" line="1011" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1006" />
+      <location filename="../../ui/main_window.py" line="1030" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="308" />
+      <location filename="../../ui/main_window.py" line="331" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1320,7 +1330,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1213" />
+      <location filename="../../ui/main_window.py" line="1238" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1371,7 +1381,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1145" />
+      <location filename="../../ui/main_window.py" line="1170" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1386,7 +1396,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1145" />
+      <location filename="../../ui/main_window.py" line="1170" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1396,7 +1406,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="361" />
+      <location filename="../../ui/main_window.py" line="384" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1406,12 +1416,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="901" />
+      <location filename="../../ui/main_window.py" line="925" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1221" />
+      <location filename="../../ui/main_window.py" line="1246" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1432,7 +1442,7 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="410" />
+      <location filename="../../ui/main_window.py" line="433" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1452,7 +1462,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1301" />
+      <location filename="../../ui/main_window.py" line="1326" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
@@ -1477,7 +1487,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="158" />
+      <location filename="../../ui/main_window.py" line="159" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1519,7 +1529,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1071" />
+      <location filename="../../ui/main_window.py" line="1095" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1548,7 +1558,7 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="722" />
+      <location filename="../../ui/main_window.py" line="746" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
@@ -1563,12 +1573,12 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="724" />
+      <location filename="../../ui/main_window.py" line="748" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1004" />
+      <location filename="../../ui/main_window.py" line="1028" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1615,7 +1625,7 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="938" />
+      <location filename="../../ui/main_window.py" line="962" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1625,7 +1635,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="157" />
+      <location filename="../../ui/main_window.py" line="158" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1665,7 +1675,7 @@ Store: {home}</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="699" />
+      <location filename="../../ui/main_window.py" line="723" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1700,7 +1710,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="720" />
+      <location filename="../../ui/main_window.py" line="744" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1710,7 +1720,7 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1028" />
+      <location filename="../../ui/main_window.py" line="1052" />
       <location filename="../../ui/models.py" line="193" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1726,12 +1736,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="386" />
+      <location filename="../../ui/main_window.py" line="409" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1007" />
+      <location filename="../../ui/main_window.py" line="1031" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1756,7 +1766,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="999" />
+      <location filename="../../ui/main_window.py" line="1023" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1772,17 +1782,17 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="376" />
+      <location filename="../../ui/main_window.py" line="399" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1001" />
+      <location filename="../../ui/main_window.py" line="1025" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="909" />
+      <location filename="../../ui/main_window.py" line="933" />
       <location filename="../../ui/passport_view.py" line="274" />
       <location filename="../../ui/review_view.py" line="475" />
       <source>What was done</source>
@@ -1812,12 +1822,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="998" />
+      <location filename="../../ui/main_window.py" line="1022" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="419" />
+      <location filename="../../ui/main_window.py" line="442" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1842,7 +1852,7 @@ Store: {home}</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="902" />
+      <location filename="../../ui/main_window.py" line="926" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1852,7 +1862,7 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="424" />
+      <location filename="../../ui/main_window.py" line="447" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2003,7 +2013,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="383" />
+      <location filename="../../ui/main_window.py" line="406" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2091,7 +2101,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="994" />
+      <location filename="../../ui/main_window.py" line="1018" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -2167,7 +2177,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="995" />
+      <location filename="../../ui/main_window.py" line="1019" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2309,7 +2319,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="994" />
+      <location filename="../../ui/main_window.py" line="1018" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -2394,7 +2404,7 @@ Store: {home}</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="155" />
+      <location filename="../../ui/main_window.py" line="156" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -2409,32 +2419,32 @@ Store: {home}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="144" />
+      <location filename="../../ui/main_window.py" line="145" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="662" />
+      <location filename="../../ui/main_window.py" line="686" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="142" />
+      <location filename="../../ui/main_window.py" line="143" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1102" />
+      <location filename="../../ui/main_window.py" line="1127" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="527" />
+      <location filename="../../ui/main_window.py" line="550" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="621" />
+      <location filename="../../ui/main_window.py" line="644" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -2454,7 +2464,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1092" />
+      <location filename="../../ui/main_window.py" line="1117" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -2507,7 +2517,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="528" />
+      <location filename="../../ui/main_window.py" line="551" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -2521,14 +2531,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="527" />
+      <location filename="../../ui/main_window.py" line="550" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="701" />
+      <location filename="../../ui/main_window.py" line="725" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -2563,14 +2573,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="979" />
+      <location filename="../../ui/main_window.py" line="1003" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="530" />
+      <location filename="../../ui/main_window.py" line="553" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -24,6 +24,8 @@ TRANSLATIONS: dict[str, str] = {
     "(no claim)": "（没有陈述）",
     "(no question)": "（没有问题）",
     "(not answered)": "（未回答）",
+    "(sender withheld: it contains a credential — {kind})": "（发送方已隐去：其中含有凭据——{kind}）",
+    "(title withheld: it contains a credential — {kind})": "（标题已隐去：其中含有凭据——{kind}）",
     "(untitled)": "（无标题）",
     "A handoff is never merged into a passport: it lands as a new one. Nothing was changed.": "交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。",
     "A machine fact is sealed unproven when it leaves this machine.": "机器范围的事实离开本机时会被封存为“未证实”。",

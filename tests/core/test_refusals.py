@@ -840,6 +840,23 @@ def test_holds_credential() -> None:
     assert not refusals.holds_credential("User: hi\nAssistant: yo")
 
 
+def test_a_display_names_the_credential_and_never_shows_it() -> None:
+    token = SECRET.decode()
+    assert refusals.credential_in(f"deploy with {token}") == "GitHub token"
+    assert refusals.credential_in("deploy on Friday") is None
+    assert refusals.shown_text("deploy on Friday") == "deploy on Friday"
+    assert refusals.shown_text(f"deploy with {token}") == "(withheld: it contains a credential — GitHub token)"
+    value = {"title": f"x {token}", token: "a key that is one", "db_password": "Zx9!kq2LmPw",
+             "list": ["clean", f"{token}"], "n": 3}  # fmt: skip
+    redacted = refusals.redact_value(value)
+    assert token not in repr(redacted)
+    assert redacted["title"] == "(withheld: it contains a credential — GitHub token)"
+    assert redacted["<field #1>"] == "a key that is one"
+    assert redacted["db_password"].startswith("(withheld: it contains a credential")
+    assert redacted["list"][0] == "clean" and redacted["n"] == 3
+    assert not refusals.scan_value(redacted)  # what is left is clean by the judge's own rules
+
+
 def test_a_hyperscan_that_cannot_run_here_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     class Broken:
         HS_MODE_STREAM = HS_MODE_BLOCK = 0
