@@ -134,7 +134,8 @@ def _write_luggage(
         if src.size <= canonical.SMALL_ENTRY:
             rest = read_full(f, 1)
             if len(first) != src.size or rest:
-                raise IntegrityError(f"luggage {src.name!r} changed size while it was being packed")
+                raise IntegrityError(f"luggage {src.name!r} changed size while it was being packed",
+                                     code="changed_while_packing", params={"name": src.name})  # fmt: skip
             if tap:
                 tap(src.name, first)
             zw.add_bytes(name, first, deflate=deflate_pays(first))
@@ -204,23 +205,26 @@ def _parse_manifest(raw: bytes, what: str) -> dict[str, str]:
     try:
         lines = [line.decode("utf-8") for line in tag_lines(raw)]
     except UnicodeDecodeError:
-        raise FormatError(f"{what} is not valid UTF-8") from None
+        raise FormatError(f"{what} is not valid UTF-8", code="bag_manifest_bad", params={"what": what}) from None
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         parts = line.split(None, 1)
         if len(parts) != 2 or len(parts[0]) != 64 or any(c not in "0123456789abcdefABCDEF" for c in parts[0]):
-            raise FormatError(f"{what} line {n} is not '<sha256>  <path>'", place=what)
+            raise FormatError(f"{what} line {n} is not '<sha256>  <path>'", place=what, code="bag_manifest_bad",
+                              params={"what": what, "line": n})  # fmt: skip
         path = _unquote(parts[1].strip(" \t")) if "%" in parts[1] else parts[1].strip(" \t")
         if path in out:
-            raise UnsafeEntry(f"{what} lists {path!r} twice", place=what)
+            raise UnsafeEntry(f"{what} lists {path!r} twice", place=what, code="bag_listed_twice",
+                              params={"what": what, "path": path})  # fmt: skip
         out[path] = parts[0].lower()
     return out
 
 
 def _read_small(sz: SafeZip, info: zipfile.ZipInfo, limit: int, what: str) -> bytes:
     if info.file_size > limit:
-        raise LimitExceeded(f"{what} is {info.file_size} bytes, more than the {limit} allowed")
+        raise LimitExceeded(f"{what} is {info.file_size} bytes, more than the {limit} allowed",
+                            code="too_large", params={"what": what, "size": info.file_size, "limit": limit})  # fmt: skip
     with sz.open(info) as f:
         data = f.read(limit + 1)
         while f.read(CHUNK):
@@ -261,30 +265,35 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
             entries = {n[len(prefix) :]: i for n, i in entries.items()}
             notes.append(f"the bag was zipped inside a folder ({prefix.rstrip('/')}); read as if it were not")
         else:
-            raise FormatError("not a TaskPack: the zip has no bagit.txt", hint="Is this really a .taskpack file?")
+            raise FormatError("not a TaskPack: the zip has no bagit.txt", hint="Is this really a .taskpack file?",
+                              code="not_a_bag", params={"missing": "bagit.txt"})  # fmt: skip
     for required in ("manifest-sha256.txt", PASSPORT):
         if required not in entries:
-            raise FormatError(f"not a TaskPack: the bag has no {required}")
+            raise FormatError(f"not a TaskPack: the bag has no {required}", code="not_a_bag",
+                              params={"missing": required})  # fmt: skip
     tags: dict[str, bytes] = {}
     for tag in ("bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"):
         if tag in entries:
             limit = MAX_TAG_BYTES if "manifest" not in tag else 64 << 20
             tags[tag] = _read_small(sz, entries[tag], limit, tag)
     if not tags["bagit.txt"].startswith(b"BagIt-Version: "):
-        raise FormatError("bagit.txt does not declare a BagIt version")
+        raise FormatError("bagit.txt does not declare a BagIt version", code="unsupported_bagit", params={"version": ""})
     version = tags["bagit.txt"].split(b"\n", 1)[0].split(b":", 1)[1].strip()
     if version not in (b"1.0", b"0.97"):
-        raise UnsupportedVersion(f"bagit.txt declares BagIt version {version.decode('utf-8', 'replace')!r}; 1.0 is expected")
+        raise UnsupportedVersion(f"bagit.txt declares BagIt version {version.decode('utf-8', 'replace')!r}; 1.0 is expected",
+                                 code="unsupported_bagit", params={"version": version.decode("utf-8", "replace")})  # fmt: skip
     if "tagmanifest-sha256.txt" in tags:
         for path, digest in _parse_manifest(tags["tagmanifest-sha256.txt"], "tagmanifest-sha256.txt").items():
             if path not in tags:
                 if path in entries:
                     tags[path] = _read_small(sz, entries[path], MAX_TAG_BYTES, path)
                 else:
-                    fail(IntegrityError(f"tagmanifest-sha256.txt lists {path!r}, which is not in the bag", place=path))
+                    fail(IntegrityError(f"tagmanifest-sha256.txt lists {path!r}, which is not in the bag", place=path,
+                                        code="bag_file_missing", params={"path": path, "what": "tagmanifest-sha256.txt"}))  # fmt: skip
                     continue
             if hashlib.sha256(tags[path]).hexdigest() != digest:
-                fail(IntegrityError(f"{path} does not match its digest in tagmanifest-sha256.txt", place=path))
+                fail(IntegrityError(f"{path} does not match its digest in tagmanifest-sha256.txt", place=path,
+                                code="digest_mismatch", params={"path": path, "what": "tagmanifest-sha256.txt"}))  # fmt: skip
     else:
         notes.append("the bag has no tagmanifest-sha256.txt, so its tag files are not vouched for")
     manifest = _parse_manifest(tags["manifest-sha256.txt"], "manifest-sha256.txt")
@@ -292,14 +301,17 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
     for path in payload:
         if path not in manifest:
             fail(IntegrityError(
-                f"{path} is in the bag but not in manifest-sha256.txt (a file nobody vouched for)", place=path
+                f"{path} is in the bag but not in manifest-sha256.txt (a file nobody vouched for)", place=path,
+                code="bag_file_unlisted", params={"path": path},
             ))  # fmt: skip
     for path in manifest:
         if path not in entries:
-            fail(IntegrityError(f"manifest-sha256.txt lists {path!r}, which is missing from the bag", place=path))
+            fail(IntegrityError(f"manifest-sha256.txt lists {path!r}, which is missing from the bag", place=path,
+                                code="bag_file_missing", params={"path": path, "what": "manifest-sha256.txt"}))  # fmt: skip
             continue
         if not path.startswith("data/"):
-            raise UnsafeEntry(f"manifest-sha256.txt lists {path!r}, which is outside data/", place=path)
+            raise UnsafeEntry(f"manifest-sha256.txt lists {path!r}, which is outside data/", place=path,
+                              code="bag_outside_data", params={"path": path})  # fmt: skip
     if "bag-info.txt" in tags:
         try:
             _check_oxum(tags["bag-info.txt"], [entries[p] for p in payload], notes)
@@ -307,7 +319,8 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
             fail(exc)
     passport_json = _read_small(sz, entries[PASSPORT], MAX_PASSPORT_BYTES, PASSPORT)
     if hashlib.sha256(passport_json).hexdigest() != manifest.get(PASSPORT):
-        fail(IntegrityError(f"{PASSPORT} does not match its digest in manifest-sha256.txt", place=PASSPORT))
+        fail(IntegrityError(f"{PASSPORT} does not match its digest in manifest-sha256.txt", place=PASSPORT,
+                            code="digest_mismatch", params={"path": PASSPORT, "what": "manifest-sha256.txt"}))  # fmt: skip
     luggage = []
     infos = {}
     for path in payload:
@@ -337,7 +350,9 @@ def _check_oxum(info_txt: bytes, payload: list[zipfile.ZipInfo], notes: list[str
                 shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:60] + "…"
                 raise IntegrityError(
                     f"bag-info.txt says the payload is {shown!r} (bytes.files) but it is {real[0]}.{real[1]}",
-                    place="bag-info.txt",
+                    place="bag-info.txt", code="oxum_mismatch",
+                    params={"declared": shown, "real": f"{real[0]}.{real[1]}"},
                 )
         if key.strip() == "Bag-Spec" and value.strip() not in KNOWN_SPECS:
-            raise UnsupportedVersion(f"bag-info.txt declares Bag-Spec {value.strip()!r}, which this reader does not know")
+            raise UnsupportedVersion(f"bag-info.txt declares Bag-Spec {value.strip()!r}, which this reader does not know",
+                                     code="unsupported_spec", params={"where": "bag-info.txt", "spec": value.strip()})  # fmt: skip

@@ -33,37 +33,44 @@ def check_luggage_name(name: str, *, where: str = "luggage") -> str:
     segments, empty segments, control characters, characters Windows cannot store,
     reserved device names, and over-long names.
     """
-    def bad(why: str) -> UnsafeEntry:
-        return UnsafeEntry(f"{where} name {name!r} {why}", place=name)
+    def bad(why: str, problem: str) -> UnsafeEntry:
+        return unsafe_name(f"{where} name {name!r} {why}", where, name, problem)
 
     if not isinstance(name, str) or not name:
-        raise UnsafeEntry(f"{where} has an empty name", place=str(name))
+        raise unsafe_name(f"{where} has an empty name", where, str(name), "empty")
     if len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
-        raise bad("is too long")
+        raise bad("is too long", "too_long")
     if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
-        raise bad("contains a control character")
+        raise bad("contains a control character", "control")
     if "\\" in name:
-        raise bad("contains a backslash (a Windows path separator)")
+        raise bad("contains a backslash (a Windows path separator)", "backslash")
     if name.startswith("/"):
-        raise bad("is an absolute path")
+        raise bad("is an absolute path", "absolute")
     if len(name) >= 2 and name[1] == ":" and name[0].isalpha():
-        raise bad("starts with a drive letter")
+        raise bad("starts with a drive letter", "drive")
     for seg in name.split("/"):
         if seg in ("", ".", ".."):
-            raise bad("has an empty, '.' or '..' segment")
+            raise bad("has an empty, '.' or '..' segment", "dot_segment")
         if len(seg.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES:
-            raise bad("has a segment longer than 255 bytes")
+            raise bad("has a segment longer than 255 bytes", "long_segment")
         if set(seg) & _FORBIDDEN_CHARS:
-            raise bad("contains a character Windows cannot store (<>:\"|?*)")
+            raise bad("contains a character Windows cannot store (<>:\"|?*)", "windows_char")
         if seg.split(".")[0].lower() in _WINDOWS_RESERVED:
-            raise bad("is a reserved device name on Windows")
+            raise bad("is a reserved device name on Windows", "reserved")
         if seg != seg.rstrip(" ."):
-            raise bad("has a segment ending in a space or dot")
+            raise bad("has a segment ending in a space or dot", "trailing")
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
-        raise bad("is not valid Unicode") from None
+        raise bad("is not valid Unicode", "not_unicode") from None
     return name
+
+
+def unsafe_name(message: str, where: str, name: str, problem: str, **more: str) -> UnsafeEntry:
+    """An unsafe luggage or entry name; `problem` (``dot_segment``, ``twice`` …) lets a
+    window say it in its own language (code ``unsafe_name``)."""
+    params = {"where": where, "name": name, "problem": problem, **more}
+    return UnsafeEntry(message, place=name, code="unsafe_name", params=params)
 
 
 def collision_key(name: str) -> str:
@@ -79,7 +86,8 @@ def check_unique(names: Iterable[str], *, where: str = "luggage") -> None:
         if key in seen:
             other = seen[key]
             what = "appears twice" if other == name else f"collides with {other!r} on case-insensitive disks"
-            raise UnsafeEntry(f"{where} name {name!r} {what}", place=name)
+            problem = "twice" if other == name else "collides"
+            raise unsafe_name(f"{where} name {name!r} {what}", where, name, problem, other=other)
         seen[key] = name
     # a file and a folder of the same name: "a" and "a/b" cannot both land
     folders = {collision_key(n).rsplit("/", 1)[0] for n in seen.values() if "/" in n}
@@ -89,7 +97,7 @@ def check_unique(names: Iterable[str], *, where: str = "luggage") -> None:
         expanded.update("/".join(parts[: i + 1]) for i in range(len(parts)))
     for key, name in seen.items():
         if key in expanded:
-            raise UnsafeEntry(f"{where} name {name!r} is both a file and a folder", place=name)
+            raise unsafe_name(f"{where} name {name!r} is both a file and a folder", where, name, "file_and_folder")
 
 
 @dataclass(frozen=True)
@@ -151,7 +159,8 @@ def luggage_from_paths(
     for raw in paths:
         p = Path(raw)
         if not p.exists():
-            raise UsageError(f"no such file or folder: {p}", hint="Check the path and try again.")
+            raise UsageError(f"no such file or folder: {p}", hint="Check the path and try again.",
+                             code="no_such_path", params={"path": str(p)})  # fmt: skip
         walk(p, p.resolve().name if p.name in ("", ".", "..") else p.name, named=True)
     for src in out:
         check_luggage_name(src.name)
@@ -168,7 +177,8 @@ def _no_follow_source(p: Path, name: str) -> LuggageSource:
             fd = os.open(p, os.O_RDONLY | _O_NOFOLLOW | getattr(os, "O_BINARY", 0))
         except OSError:
             if p.is_symlink():
-                raise UsageError(f"{name} became a symbolic link after it was listed; it is not packed") from None
+                raise UsageError(f"{name} became a symbolic link after it was listed; it is not packed",
+                                 code="became_symlink", params={"name": name}) from None  # fmt: skip
             raise
         return os.fdopen(fd, "rb")
 

@@ -59,14 +59,16 @@ class Record(BaseModel):
     def from_data(cls, data: JSON, *, where: str = "") -> Self:
         """Validate a JSON value; a wrong shape becomes one FormatError naming the field."""
         if not isinstance(data, dict):
-            raise FormatError(f"{where or cls.__name__} must be a JSON object", place=where)
+            raise FormatError(f"{where or cls.__name__} must be a JSON object", place=where, code="not_json_object",
+                              params={"where": where or cls.__name__})  # fmt: skip
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
             err = exc.errors()[0]
             path = ".".join(str(p) for p in err["loc"])
             place = f"{where}.{path}" if where and path else (where or path)
-            raise FormatError(f"field {place or '(root)'}: {err['msg']}", place=place) from None
+            raise FormatError(f"field {place or '(root)'}: {err['msg']}", place=place, code="bad_field",
+                              params={"field": place or "(root)"}) from None  # fmt: skip
 
     def to_data(self) -> dict[str, JSON]:
         """The record as plain JSON values: original keys in original order, then new ones."""

@@ -54,8 +54,9 @@ def _sniff(head: bytes, name: str) -> Literal["bag", "json"]:
     if stripped.startswith(b"{") or head.startswith(b"\xef\xbb\xbf"):
         return "json"
     if not head:
-        raise FormatError(f"{path.name} is empty")
-    raise FormatError(f"{path.name} is neither a .taskpack (zip) nor a .taskpack.json file")
+        raise FormatError(f"{path.name} is empty", code="empty_file", params={"name": path.name})
+    raise FormatError(f"{path.name} is neither a .taskpack (zip) nor a .taskpack.json file", code="not_a_pack",
+                      params={"name": path.name})  # fmt: skip
 
 
 def encoding_for(path: Path | str) -> Literal["bag", "flat"]:
@@ -250,12 +251,14 @@ def _check_pack_object(
     """strict: the validated model (a wrong type is a FormatError). Not strict (the judge):
     no model yet, and every field of the wrong type, found on the raw JSON (`shape`)."""
     if not isinstance(data, dict):
-        raise FormatError(f"{where} is not a JSON object")
+        raise FormatError(f"{where} is not a JSON object", code="not_json_object", params={"where": where})
     spec = data.get("spec")
     if spec is not None and not isinstance(spec, str):
-        raise FormatError(f"{where} has a spec that is not a string", place="spec")
+        raise FormatError(f"{where} has a spec that is not a string", place="spec", code="bad_field",
+                          params={"field": "spec"})  # fmt: skip
     if spec is not None and spec not in KNOWN_SPECS:
-        raise UnsupportedVersion(f"{where} declares spec {spec!r}, which this reader does not know")
+        raise UnsupportedVersion(f"{where} declares spec {spec!r}, which this reader does not know",
+                                 code="unsupported_spec", params={"where": where, "spec": spec})  # fmt: skip
     if strict:
         from .model import PackObject
 
@@ -288,7 +291,7 @@ def open_pack(
     p = Path(source)
     if not p.is_file():
         if p.exists():
-            raise FormatError(f"{p} is not a regular file")
+            raise FormatError(f"{p} is not a regular file", code="not_regular_file", params={"name": p.name})
         raise FileNotFoundError(2, "No such file", str(p))
     kind = sniff(p)
     if kind == "bag":
@@ -390,14 +393,17 @@ def _open_json(p: Path, strict: bool = True, *, stream: BinaryIO | None = None) 
         notes.append("this is a retired .tpx/0.1 file; it was read and mapped onto TaskPack 0.1")
     else:
         if "taskpack" not in top:
-            raise FormatError(f"{p.name} is JSON but not a TaskPack (it has no \"taskpack\" field)")
+            raise FormatError(f"{p.name} is JSON but not a TaskPack (it has no \"taskpack\" field)",
+                              code="not_a_pack", params={"name": p.name})  # fmt: skip
         if top["taskpack"] != FLAT_VERSION:
-            raise UnsupportedVersion(f"{p.name} declares taskpack {top['taskpack']!r}; this reader knows {FLAT_VERSION!r}")
+            raise UnsupportedVersion(f"{p.name} declares taskpack {top['taskpack']!r}; this reader knows {FLAT_VERSION!r}",
+                                     code="unsupported_spec", params={"where": p.name, "spec": str(top["taskpack"])})  # fmt: skip
         if top.get("encoding", "flat") != "flat":
-            raise FormatError(f"{p.name} declares encoding {top.get('encoding')!r}; a .taskpack.json must be 'flat'")
+            raise FormatError(f"{p.name} declares encoding {top.get('encoding')!r}; a .taskpack.json must be 'flat'",
+                              code="bad_field", params={"field": "encoding"})  # fmt: skip
         passport = top.get("passport")
         if not isinstance(passport, dict):
-            raise FormatError(f"{p.name} has no passport object")
+            raise FormatError(f"{p.name} has no passport object", code="bad_field", params={"field": "passport"})
         data = passport
         encoding = "flat"
     pack, schema_errors = _check_pack_object(data, "the passport object", strict)
@@ -409,21 +415,24 @@ def _open_json(p: Path, strict: bool = True, *, stream: BinaryIO | None = None) 
         meta = att.meta
         name = meta.get("name")
         if not isinstance(name, str):
-            raise FormatError(f"attachment {n} has no name")
+            raise FormatError(f"attachment {n} has no name", code="bad_field", params={"field": f"attachments[{n}].name"})
         check_luggage_name(name, where="attachment")
         enc = meta.get("encoding", "utf8")
         if "encoding" not in meta:
             notes.append(f"attachment {name!r} declares no encoding; it was read as utf8")
         if enc not in ("utf8", "base64"):
-            raise FormatError(f"attachment {name!r} declares encoding {enc!r}; expected utf8 or base64")
+            raise FormatError(f"attachment {name!r} declares encoding {enc!r}; expected utf8 or base64",
+                              code="bad_attachment", params={"name": name, "field": "encoding"})  # fmt: skip
         sha = meta.get("sha256")
         if sha is not None and (not isinstance(sha, str) or len(sha) != 64 or not _is_hex(sha)):
-            raise FormatError(f"attachment {name!r} has a sha256 that is not 64 hex digits")
+            raise FormatError(f"attachment {name!r} has a sha256 that is not 64 hex digits",
+                              code="bad_attachment", params={"name": name, "field": "sha256"})  # fmt: skip
         if sha is None:
             notes.append(f"attachment {name!r} declares no sha256, so nobody vouched for its bytes")
         size = meta.get("bytes")
         if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 0):
-            raise FormatError(f"attachment {name!r} declares a size that is not a whole number")
+            raise FormatError(f"attachment {name!r} declares a size that is not a whole number",
+                              code="bad_attachment", params={"name": name, "field": "bytes"})  # fmt: skip
         if size is None:
             notes.append(f"attachment {name!r} declares no size")
             size = flat.span_size(att.span, enc) if att.span else 0
@@ -432,7 +441,8 @@ def _open_json(p: Path, strict: bool = True, *, stream: BinaryIO | None = None) 
         most = flat.most_bytes(att.span, enc)
         if size > most:  # a lie the writer would carry into a zip header (2**70 bytes)
             lie = IntegrityError(
-                f"attachment {name!r} declares {size} bytes, but its data can hold at most {most}", place=name
+                f"attachment {name!r} declares {size} bytes, but its data can hold at most {most}", place=name,
+                code="luggage_size", params={"name": name},
             )
             if strict:
                 raise lie

@@ -23,11 +23,13 @@ def read_exactly_chunks(f: BinaryIO, size: int, name: str, chunk: int = CHUNK) -
     while left > 0:
         data = f.read(min(chunk, left))
         if not data:
-            raise IntegrityError(f"{name!r} ended {left} bytes early (it changed while being read?)")
+            raise IntegrityError(f"{name!r} ended {left} bytes early (it changed while being read?)",
+                                 code="changed_while_reading", params={"name": name})  # fmt: skip
         left -= len(data)
         yield data
     if f.read(1):
-        raise IntegrityError(f"{name!r} is longer than its declared size (it changed while being read?)")
+        raise IntegrityError(f"{name!r} is longer than its declared size (it changed while being read?)",
+                             code="changed_while_reading", params={"name": name})  # fmt: skip
 
 
 def read_full(f: BinaryIO, n: int) -> bytes:
@@ -154,7 +156,8 @@ class VerifyingReader:
         if data:
             self._count += len(data)
             if self._size is not None and self._count > self._size:
-                raise IntegrityError(f"luggage {self._name!r} is longer than declared", place=self._name)
+                raise IntegrityError(f"luggage {self._name!r} is longer than declared", place=self._name,
+                                     code="luggage_size", params={"name": self._name})  # fmt: skip
             self._hasher.update(data)
             return data
         self._finish()
@@ -165,10 +168,12 @@ class VerifyingReader:
         self.digest = self._hasher.hexdigest()
         if self._size is not None and self._count != self._size:
             raise IntegrityError(
-                f"luggage {self._name!r} has {self._count} bytes but declares {self._size}", place=self._name
+                f"luggage {self._name!r} has {self._count} bytes but declares {self._size}", place=self._name,
+                code="luggage_size", params={"name": self._name},
             )
         if self._expected is not None and self.digest != self._expected.lower():
-            raise IntegrityError(f"luggage {self._name!r} does not match its sha256", place=self._name)
+            raise IntegrityError(f"luggage {self._name!r} does not match its sha256", place=self._name,
+                                 code="luggage_digest", params={"name": self._name})  # fmt: skip
         if self._on_digest:
             self._on_digest(self.digest)
 

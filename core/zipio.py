@@ -179,7 +179,8 @@ class _StreamEntry:
         self._sink.drain()
         e = self._e
         if self._in != e.usize:
-            raise IntegrityError(f"{e.name.decode()} changed size while it was being packed")
+            raise IntegrityError(f"{e.name.decode()} changed size while it was being packed",
+                                 code="changed_while_packing", params={"name": e.name.decode()})  # fmt: skip
         e.crc, e.csize = self._crc, self._out
         self._w._finish_stream(e)
         return self._out
@@ -223,7 +224,7 @@ def _read_eocd(fp: BinaryIO, file_size: int) -> tuple[int, int, int, int]:
     tail = fp.read(tail_len)
     at = tail.rfind(b"PK\x05\x06")
     if at < 0 or len(tail) - at < 22:
-        raise FormatError("not a zip file (no end-of-central-directory record)")
+        raise FormatError("not a zip file (no end-of-central-directory record)", code="not_zip")
     _, _, _, _, count, cd_size, cd_offset, _ = _EOCD.unpack_from(tail, at)
     cd_end = file_size - tail_len + at
     if count == 0xFFFF or cd_size == U32 or cd_offset == U32:
@@ -269,23 +270,27 @@ class SafeZip:
         self.limits = limits or ZipLimits()
         count, cd_size, _, cd_end = _read_eocd(fp, file_size)
         if count > self.limits.max_entries:
-            raise LimitExceeded(f"the zip has {count} entries, more than the {self.limits.max_entries} allowed")
+            raise LimitExceeded(f"the zip has {count} entries, more than the {self.limits.max_entries} allowed",
+                                code="zip_too_many_entries", params={"limit": self.limits.max_entries})  # fmt: skip
         if cd_size > self.limits.max_central_directory:
-            raise LimitExceeded("the zip's central directory is unreasonably large")
+            raise LimitExceeded("the zip's central directory is unreasonably large", code="zip_directory_too_large")
         if _count_central_records(fp, cd_end - cd_size, cd_size) > self.limits.max_entries:
-            raise LimitExceeded(f"the zip has more than {self.limits.max_entries} entries")
+            raise LimitExceeded(f"the zip has more than {self.limits.max_entries} entries",
+                                code="zip_too_many_entries", params={"limit": self.limits.max_entries})  # fmt: skip
         fp.seek(0)
         try:
             self.zf = zipfile.ZipFile(fp)
         except zipfile.BadZipFile as exc:
-            raise FormatError(f"not a readable zip file ({exc})") from None
+            raise FormatError(f"not a readable zip file ({exc})", code="not_zip") from None
         except (OSError, ValueError, struct.error) as exc:
-            raise FormatError(f"not a readable zip file ({exc})") from None
+            raise FormatError(f"not a readable zip file ({exc})", code="not_zip") from None
         except NotImplementedError as exc:  # e.g. "zip file version 9.9"
-            raise FormatError(f"the zip needs a feature this reader does not support ({exc})") from None
+            raise FormatError(f"the zip needs a feature this reader does not support ({exc})",
+                              code="zip_unsupported_feature") from None  # fmt: skip
         self.infos = self.zf.infolist()
         if len(self.infos) > self.limits.max_entries:
-            raise LimitExceeded(f"the zip has more than {self.limits.max_entries} entries")
+            raise LimitExceeded(f"the zip has more than {self.limits.max_entries} entries",
+                                code="zip_too_many_entries", params={"limit": self.limits.max_entries})  # fmt: skip
         self._fp = fp
         self._data_at: dict[int, int] = {}  # id(ZipInfo) → where its data starts
         self._check_entries(file_size)
@@ -296,24 +301,29 @@ class SafeZip:
         for info in self.infos:
             name = info.filename
             if info.flag_bits & 0x41:  # bit 0: encrypted; bit 6: strong encryption
-                raise UnsafeEntry(f"zip entry {name!r} is encrypted", place=name)
+                raise UnsafeEntry(f"zip entry {name!r} is encrypted", place=name, code="zip_encrypted", params={"name": name})
             if info.flag_bits & 0x20:  # bit 5: compressed patched data
-                raise FormatError(f"zip entry {name!r} uses patched data, which is not supported", place=name)
+                raise FormatError(f"zip entry {name!r} uses patched data, which is not supported", place=name,
+                                  code="zip_unsupported_entry", params={"name": name})  # fmt: skip
             if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-                raise FormatError(f"zip entry {name!r} uses an unsupported compression method", place=name)
+                raise FormatError(f"zip entry {name!r} uses an unsupported compression method", place=name,
+                                  code="zip_unsupported_entry", params={"name": name})  # fmt: skip
             mode = info.external_attr >> 16
             if info.create_system == 3 and mode:
                 if stat.S_ISLNK(mode):
-                    raise UnsafeEntry(f"zip entry {name!r} is a symbolic link", place=name)
+                    raise UnsafeEntry(f"zip entry {name!r} is a symbolic link", place=name, code="zip_symlink",
+                                      params={"name": name})  # fmt: skip
                 # no type bits at all (zipfile.writestr writes 0o600) is a plain file
                 if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                    raise UnsafeEntry(f"zip entry {name!r} is a special file (device, pipe or socket)", place=name)
+                    raise UnsafeEntry(f"zip entry {name!r} is a special file (device, pipe or socket)", place=name,
+                                      code="zip_special_file", params={"name": name})  # fmt: skip
             total += info.file_size
             spans.append(info)
         limit = min(self.limits.max_total_bytes, self.limits.max_ratio * file_size + self.limits.ratio_floor)
         if total > limit:
             raise LimitExceeded(
-                f"the zip would inflate to {total} bytes from a {file_size}-byte file (a zip bomb?)"
+                f"the zip would inflate to {total} bytes from a {file_size}-byte file (a zip bomb?)",
+                code="zip_bomb", params={"total": total, "size": file_size},
             )
         spans.sort(key=lambda i: i.header_offset)
         prev_end = 0
@@ -322,26 +332,31 @@ class SafeZip:
             header = self._local_header(info)
             self._data_at[id(info)] = info.header_offset + header
             if info.header_offset < prev_end:
-                raise UnsafeEntry(f"zip entries {prev_name!r} and {info.filename!r} overlap", place=info.filename)
+                raise UnsafeEntry(f"zip entries {prev_name!r} and {info.filename!r} overlap", place=info.filename,
+                                  code="zip_overlap", params={"name": info.filename, "other": prev_name})  # fmt: skip
             prev_end = info.header_offset + header + info.compress_size
             prev_name = info.filename
             if prev_end > file_size:
-                raise IntegrityError(f"zip entry {info.filename!r} runs past the end of the file", place=info.filename)
+                raise IntegrityError(f"zip entry {info.filename!r} runs past the end of the file", place=info.filename,
+                                     code="zip_entry_truncated", params={"name": info.filename})  # fmt: skip
 
     def _local_header(self, info: zipfile.ZipInfo) -> int:
         if info.header_offset < 0:  # zipfile shifts offsets when data before the directory is missing
-            raise IntegrityError(f"zip entry {info.filename!r} has no local header where the directory says", place=info.filename)
+            raise IntegrityError(f"zip entry {info.filename!r} has no local header where the directory says",
+                                 place=info.filename, code="zip_entry_damaged", params={"name": info.filename})  # fmt: skip
         self._fp.seek(info.header_offset)
         raw = self._fp.read(30)
         if len(raw) < 30 or raw[:4] != b"PK\x03\x04":
-            raise IntegrityError(f"zip entry {info.filename!r} has no local header where the directory says", place=info.filename)
+            raise IntegrityError(f"zip entry {info.filename!r} has no local header where the directory says",
+                                 place=info.filename, code="zip_entry_damaged", params={"name": info.filename})  # fmt: skip
         fields = _LOCAL.unpack(raw)
         name_len, extra_len = int(fields[9]), int(fields[10])
         local_name = self._fp.read(name_len)
         central_name = info.orig_filename.encode("utf-8" if info.flag_bits & FLAG_UTF8 else "cp437", "surrogateescape")
         if local_name != central_name:
             raise UnsafeEntry(
-                f"zip entry {info.filename!r} has a different name in its local header", place=info.filename
+                f"zip entry {info.filename!r} has a different name in its local header", place=info.filename,
+                code="zip_local_name", params={"name": info.filename},
             )
         return 30 + name_len + extra_len
 
@@ -388,7 +403,8 @@ class _StoredEntry:
         self._done = False
 
     def _fail(self, why: str) -> IntegrityError:
-        return IntegrityError(f"zip entry {self._info.filename!r} {why}", place=self._info.filename)
+        return IntegrityError(f"zip entry {self._info.filename!r} {why}", place=self._info.filename,
+                              code="zip_entry_damaged", params={"name": self._info.filename})  # fmt: skip
 
     def read(self, n: int = -1) -> bytes:
         if self._left == 0:
@@ -429,19 +445,25 @@ class _CheckedEntry:
         try:
             self._raw = zf.open(info)
         except zipfile.BadZipFile as exc:
-            raise IntegrityError(f"zip entry {info.filename!r} is damaged ({exc})", place=info.filename) from None
+            raise IntegrityError(f"zip entry {info.filename!r} is damaged ({exc})", place=info.filename,
+                                 code="zip_entry_damaged", params={"name": info.filename}) from None  # fmt: skip
         self._read = 0
 
     def read(self, n: int = -1) -> bytes:
         try:
             chunk = self._raw.read(n)
         except zipfile.BadZipFile as exc:
-            raise IntegrityError(f"zip entry {self._info.filename!r} is damaged ({exc})", place=self._info.filename) from None
+            raise IntegrityError(f"zip entry {self._info.filename!r} is damaged ({exc})", place=self._info.filename,
+                                 code="zip_entry_damaged", params={"name": self._info.filename}) from None  # fmt: skip
         except (EOFError, zlib.error) as exc:
-            raise IntegrityError(f"zip entry {self._info.filename!r} is truncated or corrupt ({exc})", place=self._info.filename) from None
+            raise IntegrityError(f"zip entry {self._info.filename!r} is truncated or corrupt ({exc})",
+                                 place=self._info.filename, code="zip_entry_damaged",
+                                 params={"name": self._info.filename}) from None  # fmt: skip
         self._read += len(chunk)
         if not chunk and (n != 0) and self._read != self._info.file_size:
-            raise IntegrityError(f"zip entry {self._info.filename!r} is shorter than it declares", place=self._info.filename)
+            raise IntegrityError(f"zip entry {self._info.filename!r} is shorter than it declares",
+                                 place=self._info.filename, code="zip_entry_truncated",
+                                 params={"name": self._info.filename})  # fmt: skip
         return chunk
 
     def readinto(self, b: bytearray | memoryview) -> int:

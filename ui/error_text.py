@@ -62,8 +62,104 @@ def _templates(exc: TaskPackError) -> str | None:
     return None
 
 
+def _name_problems() -> dict[str, str]:
+    return {
+        "empty": tr("is empty"), "too_long": tr("is too long"), "control": tr("contains a control character"),
+        "backslash": tr("contains a backslash (a Windows path separator)"), "absolute": tr("is an absolute path"),
+        "drive": tr("starts with a drive letter"), "dot_segment": tr("has an empty, “.” or “..” part"),
+        "long_segment": tr("has a part longer than 255 bytes"),
+        "windows_char": tr("contains a character Windows cannot store (<>:\"|?*)"),
+        "reserved": tr("is a reserved device name on Windows"), "trailing": tr("has a part ending in a space or dot"),
+        "not_unicode": tr("is not valid Unicode"), "twice": tr("appears twice"),
+        "collides": tr("collides with {other} on disks that ignore case"),
+        "file_and_folder": tr("is both a file and a folder"),
+    }  # fmt: skip
+
+
+def _where(value: object) -> str:
+    """A place core names in English words ("the file", "luggage"), translated; a path stays."""
+    text = "" if value is None else str(value)
+    words = {
+        "luggage": tr("luggage"), "attachment": tr("attachment"), "zip entry": tr("zip entry"),
+        "the file": tr("the file"), "the passport object": tr("the passport object"),
+        "the 'passport' value": tr("the “passport” value"),
+        "the .tpx file's passport": tr("the .tpx file's passport"),
+    }  # fmt: skip
+    return words.get(text, visible(text))
+
+
+def _detail(exc: TaskPackError) -> str | None:
+    """The precise problem for a code whose parameters say it (None: no template here)."""
+    code, p = exc.code, lambda name: _p(exc, name)
+    if code == "unsafe_name":
+        problems = _name_problems()
+        problem = str(exc.params.get("problem") or "")
+        if problem not in problems:
+            return None
+        what = problems[problem].format(other=p("other"))
+        return tr("the {where} name {name} {problem}").format(where=_where(exc.params.get("where")),
+                                                              name=p("name"), problem=what)  # fmt: skip
+    names = {"name": p("name"), "path": p("path"), "what": _where(exc.params.get("what")),
+             "where": _where(exc.params.get("where")), "field": p("field"), "key": p("key"),
+             "spec": p("spec"), "version": p("version"), "limit": p("limit"), "line": p("line"),
+             "column": p("column"), "byte": p("byte"), "missing": p("missing"),
+             "declared": p("declared"), "real": p("real"), "other": p("other")}  # fmt: skip
+    templates = {
+        "empty_file": tr("{name} is empty"),
+        "not_a_pack": tr("{name} is neither a .taskpack (zip) nor a .taskpack.json file"),
+        "not_regular_file": tr("{name} is not a regular file"),
+        "not_zip": tr("it is not a readable zip file"),
+        "not_a_bag": tr("the zip has no {missing}, so it is not a TaskPack"),
+        "not_json_object": tr("{where} is not a JSON object"),
+        "bad_field": tr("the field {field} is missing or has the wrong type"),
+        "bad_attachment": tr("the attachment {name} has an unusable {field}"),
+        "unsupported_spec": tr("{where} declares the version {spec}, which this desk does not know"),
+        "unsupported_bagit": tr("bagit.txt declares BagIt version {version}; 1.0 is expected"),
+        "unsupported_tpx": tr("this .tpx file is version {version}; only .tpx 0.1 can be read"),
+        "zip_unsupported_feature": tr("the zip needs a feature this desk does not support"),
+        "zip_unsupported_entry": tr("the zip entry {name} is stored in a way this desk does not support"),
+        "zip_encrypted": tr("the zip entry {name} is encrypted"),
+        "zip_symlink": tr("the zip entry {name} is a symbolic link"),
+        "zip_special_file": tr("the zip entry {name} is a special file (device, pipe or socket)"),
+        "zip_overlap": tr("the zip entries {name} and {other} overlap"),
+        "zip_local_name": tr("the zip entry {name} has a different name in its local header"),
+        "zip_entry_damaged": tr("the zip entry {name} is damaged (its bytes do not match its checksum)"),
+        "zip_entry_truncated": tr("the zip entry {name} is shorter than it declares (the file is truncated)"),
+        "zip_too_many_entries": tr("the zip has more than {limit} entries"),
+        "zip_directory_too_large": tr("the zip's central directory is unreasonably large"),
+        "zip_bomb": tr("the zip would inflate to far more than its size (a zip bomb?)"),
+        "too_large": tr("{what} is larger than the {limit} bytes allowed"),
+        "too_deep": tr("{what} is nested too deeply"),
+        "bag_manifest_bad": tr("{what} is not a list of “<sha256>  <path>” lines"),
+        "bag_listed_twice": tr("{what} lists {path} twice"),
+        "bag_file_missing": tr("{what} lists {path}, which is missing from the bag"),
+        "bag_file_unlisted": tr("{path} is in the bag but not in its manifest (nobody vouched for it)"),
+        "bag_outside_data": tr("the manifest lists {path}, which is outside data/"),
+        "digest_mismatch": tr("{path} does not match its digest in {what}"),
+        "oxum_mismatch": tr("bag-info.txt says the payload is {declared} (bytes.files) but it is {real}"),
+        "luggage_size": tr("the luggage file {name} is not the size it declares"),
+        "luggage_digest": tr("the luggage file {name} does not match its sha256"),
+        "changed_while_reading": tr("{name} changed while it was being read"),
+        "changed_while_packing": tr("{name} changed size while it was being packed"),
+        "json_nan": tr("the JSON holds NaN or an infinite number, which JSON cannot carry"),
+        "json_duplicate_key": tr("the JSON has the key {key} twice; which one is meant is ambiguous"),
+        "json_number_too_large": tr("the JSON has a number too large to read"),
+        "json_bom": tr("{what} starts with a UTF-8 byte-order mark"),
+        "json_invalid": tr("{what} is not valid JSON (line {line}, column {column})"),
+        "not_utf8": tr("{what} is not valid UTF-8 (byte {byte})"),
+        "no_such_path": tr("there is no file or folder {path}"),
+        "became_symlink": tr("{name} became a symbolic link after it was chosen; it is not packed"),
+    }  # fmt: skip
+    template = templates.get(code)
+    return None if template is None else template.format(**names)
+
+
 def _kind(exc: TaskPackError) -> str:
     """What kind of problem it is and what to do, for codes without a template of their own."""
+    return _kinds(exc.code) or _kinds(type(exc).code)
+
+
+def _kinds(code: str) -> str:
     return {
         "not_found": tr("Not found. Check the id in the list."),
         "version_conflict": tr("Someone else changed it first: it was read again; try once more."),
@@ -81,7 +177,7 @@ def _kind(exc: TaskPackError) -> str:
                              "bomb); nothing was written."),
         "store": tr("The desk's store cannot be used."),
         "usage": tr("That cannot be done as asked."),
-    }.get(exc.code, "")  # fmt: skip
+    }.get(code, "")  # fmt: skip
 
 
 def error_sentence(exc: TaskPackError) -> str:
@@ -92,4 +188,7 @@ def error_sentence(exc: TaskPackError) -> str:
     if whole is not None:
         return whole
     kind = _kind(exc)
-    return tr("{what} ({detail})").format(what=kind, detail=str(exc)) if kind else str(exc)
+    detail = _detail(exc)
+    if detail is None:  # no template for this raise site: the English names the place
+        detail = str(exc)
+    return tr("{what} ({detail})").format(what=kind, detail=detail) if kind else detail

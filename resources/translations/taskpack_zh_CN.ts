@@ -883,7 +883,7 @@
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="68" />
+      <location filename="../../ui/error_text.py" line="164" />
       <source>Not found. Check the id in the list.</source>
       <translation>没有找到。请在列表中核对编号。</translation>
     </message>
@@ -1366,7 +1366,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>用于署名你的回答、你做的检查和你发出的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="69" />
+      <location filename="../../ui/error_text.py" line="165" />
       <source>Someone else changed it first: it was read again; try once more.</source>
       <translation>别人先改了它：已重新读取；请再试一次。</translation>
     </message>
@@ -1447,12 +1447,12 @@ Store: {home}</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="83" />
+      <location filename="../../ui/error_text.py" line="179" />
       <source>That cannot be done as asked.</source>
       <translation>无法按要求完成。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="70" />
+      <location filename="../../ui/error_text.py" line="166" />
       <source>That move is not allowed from where the task is now.</source>
       <translation>从任务当前的状态不允许这样移动。</translation>
     </message>
@@ -1467,7 +1467,7 @@ Store: {home}</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="82" />
+      <location filename="../../ui/error_text.py" line="178" />
       <source>The desk's store cannot be used.</source>
       <translation>工作台的存储无法使用。</translation>
     </message>
@@ -1492,9 +1492,9 @@ Store: {home}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="73" />
-      <location filename="../../ui/error_text.py" line="74" />
-      <location filename="../../ui/error_text.py" line="75" />
+      <location filename="../../ui/error_text.py" line="169" />
+      <location filename="../../ui/error_text.py" line="170" />
+      <location filename="../../ui/error_text.py" line="171" />
       <source>The file is not a readable pack. Ask the sender for a fresh copy; nothing was written.</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
@@ -1504,17 +1504,17 @@ Store: {home}</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="80" />
+      <location filename="../../ui/error_text.py" line="176" />
       <source>The file is too large or too deep to read safely (it may be a decompression bomb); nothing was written.</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="78" />
+      <location filename="../../ui/error_text.py" line="174" />
       <source>The file may be hostile; nothing was written. Do not open it with other tools.</source>
       <translation>这个文件可能有恶意；什么都没有写入。不要用其他工具打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="79" />
+      <location filename="../../ui/error_text.py" line="175" />
       <source>The file was damaged or altered in transit; ask the sender to send it again.</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
@@ -1553,7 +1553,7 @@ Store: {home}</source>
       <translation>这个包自称是“{kind}”；包只能是交接包或回执。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="76" />
+      <location filename="../../ui/error_text.py" line="172" />
       <source>The pack was made by a newer or different tool; ask the sender for a TaskPack 0.1 file.</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
@@ -1620,7 +1620,7 @@ Store: {home}</source>
       <translation>全文</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="71" />
+      <location filename="../../ui/error_text.py" line="167" />
       <source>The ✓ cannot be restored here.</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
@@ -1695,7 +1695,7 @@ Store: {home}</source>
       <translation>这份回执回答的是 {target}，它不在这个工作台上。请在提出问题的工作台上打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="72" />
+      <location filename="../../ui/error_text.py" line="168" />
       <source>This receipt cannot be merged here. Nothing was changed.</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
@@ -1915,6 +1915,11 @@ Store: {home}</source>
       <translation>回答 {id}</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="73" />
+      <source>appears twice</source>
+      <translation>出现了两次</translation>
+    </message>
+    <message>
       <location filename="../../ui/passport_view.py" line="467" />
       <source>ask</source>
       <translation>提问</translation>
@@ -1928,6 +1933,21 @@ Store: {home}</source>
       <location filename="../../ui/passport_view.py" line="447" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="83" />
+      <source>attachment</source>
+      <translation>附件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="139" />
+      <source>bag-info.txt says the payload is {declared} (bytes.files) but it is {real}</source>
+      <translation>bag-info.txt 说内容是 {declared}（字节数.文件数），实际是 {real}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="117" />
+      <source>bagit.txt declares BagIt version {version}; 1.0 is expected</source>
+      <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="271" />
@@ -1984,6 +2004,26 @@ Store: {home}</source>
       <location filename="../../ui/passport_view.py" line="467" />
       <source>claim</source>
       <translation>陈述</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="74" />
+      <source>collides with {other} on disks that ignore case</source>
+      <translation>在不区分大小写的磁盘上与 {other} 冲突</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="68" />
+      <source>contains a backslash (a Windows path separator)</source>
+      <translation>含有反斜杠（Windows 的路径分隔符）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="71" />
+      <source>contains a character Windows cannot store (&lt;&gt;:"|?*)</source>
+      <translation>含有 Windows 无法保存的字符（&lt;&gt;:"|?*）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="67" />
+      <source>contains a control character</source>
+      <translation>含有控制字符</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="446" />
@@ -2049,6 +2089,21 @@ Store: {home}</source>
       <translation>交接包</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="72" />
+      <source>has a part ending in a space or dot</source>
+      <translation>有一段以空格或句点结尾</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="70" />
+      <source>has a part longer than 255 bytes</source>
+      <translation>有一段超过 255 字节</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="69" />
+      <source>has an empty, “.” or “..” part</source>
+      <translation>含有空的、“.” 或 “..” 路径段</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="95" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
@@ -2070,6 +2125,41 @@ Store: {home}</source>
       <translation>新到的</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="72" />
+      <source>is a reserved device name on Windows</source>
+      <translation>是 Windows 的保留设备名</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="68" />
+      <source>is an absolute path</source>
+      <translation>是绝对路径</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="75" />
+      <source>is both a file and a folder</source>
+      <translation>既是文件又是文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="67" />
+      <source>is empty</source>
+      <translation>是空的</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="73" />
+      <source>is not valid Unicode</source>
+      <translation>不是有效的 Unicode</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="67" />
+      <source>is too long</source>
+      <translation>太长</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="111" />
+      <source>it is not a readable zip file</source>
+      <translation>它不是可读取的 zip 文件</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="76" />
       <source>just arrived</source>
       <translation>刚到达</translation>
@@ -2088,6 +2178,11 @@ Store: {home}</source>
       <location filename="../../ui/passport_view.py" line="449" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="83" />
+      <source>luggage</source>
+      <translation>行李</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="450" />
@@ -2253,6 +2348,11 @@ Store: {home}</source>
       <translation>来源：{who}</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="69" />
+      <source>starts with a drive letter</source>
+      <translation>以盘符开头</translation>
+    </message>
+    <message>
       <location filename="../../ui/passport_view.py" line="467" />
       <source>status</source>
       <translation>状态</translation>
@@ -2273,9 +2373,34 @@ Store: {home}</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="86" />
+      <source>the .tpx file's passport</source>
+      <translation>.tpx 文件里的护照</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="146" />
+      <source>the JSON has a number too large to read</source>
+      <translation>JSON 里有一个大得无法读取的数</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="145" />
+      <source>the JSON has the key {key} twice; which one is meant is ambiguous</source>
+      <translation>JSON 里键 {key} 出现了两次，无法确定指的是哪一个</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="144" />
+      <source>the JSON holds NaN or an infinite number, which JSON cannot carry</source>
+      <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="102" />
       <source>the answer came</source>
       <translation>回答已到</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="115" />
+      <source>the attachment {name} has an unusable {field}</source>
+      <translation>附件 {name} 的 {field} 无法使用</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="106" />
@@ -2288,9 +2413,29 @@ Store: {home}</source>
       <translation>证据成立</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="114" />
+      <source>the field {field} is missing or has the wrong type</source>
+      <translation>字段 {field} 缺失或类型不对</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="84" />
+      <source>the file</source>
+      <translation>文件</translation>
+    </message>
+    <message>
       <location filename="../../ui/export.py" line="172" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="141" />
+      <source>the luggage file {name} does not match its sha256</source>
+      <translation>行李文件 {name} 与它的 sha256 不符</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="140" />
+      <source>the luggage file {name} is not the size it declares</source>
+      <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="176" />
@@ -2303,9 +2448,104 @@ Store: {home}</source>
       <translation>邮件程序无法启动</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="137" />
+      <source>the manifest lists {path}, which is outside data/</source>
+      <translation>清单列出了 data/ 之外的 {path}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="84" />
+      <source>the passport object</source>
+      <translation>护照对象</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="94" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="124" />
+      <source>the zip entries {name} and {other} overlap</source>
+      <translation>压缩包条目 {name} 和 {other} 相互重叠</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="125" />
+      <source>the zip entry {name} has a different name in its local header</source>
+      <translation>压缩包条目 {name} 在本地文件头里的名字不一样</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="123" />
+      <source>the zip entry {name} is a special file (device, pipe or socket)</source>
+      <translation>压缩包条目 {name} 是特殊文件（设备、管道或套接字）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="122" />
+      <source>the zip entry {name} is a symbolic link</source>
+      <translation>压缩包条目 {name} 是符号链接</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="126" />
+      <source>the zip entry {name} is damaged (its bytes do not match its checksum)</source>
+      <translation>压缩包条目 {name} 已损坏（内容与校验值不符）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="121" />
+      <source>the zip entry {name} is encrypted</source>
+      <translation>压缩包条目 {name} 是加密的</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="127" />
+      <source>the zip entry {name} is shorter than it declares (the file is truncated)</source>
+      <translation>压缩包条目 {name} 比它声明的短（文件被截断了）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="120" />
+      <source>the zip entry {name} is stored in a way this desk does not support</source>
+      <translation>压缩包条目 {name} 的存储方式本工作台不支持</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="128" />
+      <source>the zip has more than {limit} entries</source>
+      <translation>这个 zip 的条目超过 {limit} 个</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="112" />
+      <source>the zip has no {missing}, so it is not a TaskPack</source>
+      <translation>这个 zip 里没有 {missing}，所以不是 TaskPack</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="119" />
+      <source>the zip needs a feature this desk does not support</source>
+      <translation>这个 zip 需要本工作台不支持的功能</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="130" />
+      <source>the zip would inflate to far more than its size (a zip bomb?)</source>
+      <translation>这个 zip 解压后会远远大于它本身（可能是 zip 炸弹）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="129" />
+      <source>the zip's central directory is unreasonably large</source>
+      <translation>这个 zip 的中央目录大得不合理</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="100" />
+      <source>the {where} name {name} {problem}</source>
+      <translation>{where}名称 {name} {problem}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="85" />
+      <source>the “passport” value</source>
+      <translation>“passport” 的值</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="150" />
+      <source>there is no file or folder {path}</source>
+      <translation>没有 {path} 这个文件或文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="118" />
+      <source>this .tpx file is version {version}; only .tpx 0.1 can be read</source>
+      <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="83" />
@@ -2394,6 +2634,11 @@ Store: {home}</source>
       <translation>你接手了</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="83" />
+      <source>zip entry</source>
+      <translation>压缩包条目</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="63" />
       <source>{actor} on {machine}</source>
       <translation>{machine} 上的 {actor}</translation>
@@ -2424,9 +2669,34 @@ Store: {home}</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="151" />
+      <source>{name} became a symbolic link after it was chosen; it is not packed</source>
+      <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="686" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="143" />
+      <source>{name} changed size while it was being packed</source>
+      <translation>{name} 在打包过程中大小发生了变化</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="142" />
+      <source>{name} changed while it was being read</source>
+      <translation>{name} 在读取过程中发生了变化</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="108" />
+      <source>{name} is empty</source>
+      <translation>{name} 是空文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="109" />
+      <source>{name} is neither a .taskpack (zip) nor a .taskpack.json file</source>
+      <translation>{name} 既不是 .taskpack（zip）也不是 .taskpack.json 文件</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="143" />
@@ -2439,9 +2709,24 @@ Store: {home}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="110" />
+      <source>{name} is not a regular file</source>
+      <translation>{name} 不是普通文件</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="550" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="138" />
+      <source>{path} does not match its digest in {what}</source>
+      <translation>{path} 与 {what} 里记录的摘要不符</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="136" />
+      <source>{path} is in the bag but not in its manifest (nobody vouched for it)</source>
+      <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="644" />
@@ -2469,9 +2754,59 @@ Store: {home}</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="95" />
+      <location filename="../../ui/error_text.py" line="194" />
       <source>{what} ({detail})</source>
       <translation>{what}（{detail}）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="131" />
+      <source>{what} is larger than the {limit} bytes allowed</source>
+      <translation>{what} 超过了允许的 {limit} 字节</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="132" />
+      <source>{what} is nested too deeply</source>
+      <translation>{what} 嵌套太深</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="133" />
+      <source>{what} is not a list of “&lt;sha256&gt;  &lt;path&gt;” lines</source>
+      <translation>{what} 不是由 “&lt;sha256&gt;  &lt;路径&gt;” 组成的行</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="148" />
+      <source>{what} is not valid JSON (line {line}, column {column})</source>
+      <translation>{what} 不是有效的 JSON（第 {line} 行第 {column} 列）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="149" />
+      <source>{what} is not valid UTF-8 (byte {byte})</source>
+      <translation>{what} 不是有效的 UTF-8（第 {byte} 字节）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="134" />
+      <source>{what} lists {path} twice</source>
+      <translation>{what} 把 {path} 列了两次</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="135" />
+      <source>{what} lists {path}, which is missing from the bag</source>
+      <translation>{what} 列出了 {path}，但包里没有它</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="147" />
+      <source>{what} starts with a UTF-8 byte-order mark</source>
+      <translation>{what} 以 UTF-8 字节顺序标记（BOM）开头</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="116" />
+      <source>{where} declares the version {spec}, which this desk does not know</source>
+      <translation>{where} 声明的版本是 {spec}，本工作台不认识</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="113" />
+      <source>{where} is not a JSON object</source>
+      <translation>{where} 不是 JSON 对象</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="106" />
