@@ -23,7 +23,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QMimeData, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QByteArray,
+    QEvent,
+    QMimeData,
+    QModelIndex,
+    QObject,
+    QPoint,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -158,6 +168,28 @@ def a2a_failure(exc: BaseException, host: str, port: int) -> str:
         return tr("This desk may not listen on port {port}. Choose a port above 1024 in Settings.").format(port=port)
     return tr("The endpoint did not start: {why}").format(why=sentence(exc))
 
+
+
+#: the inbox columns sized to their contents (the title takes what is left)
+FITTED_COLUMNS = (InboxModel.STATE, InboxModel.SENDER, InboxModel.ASKS, InboxModel.UPDATED)
+#: at most this share of a narrow list goes to those columns
+OTHER_COLUMNS_SHARE = 0.6
+
+
+def capped(want: dict[int, int], budget: int) -> dict[int, int]:
+    """Widths that fit `budget`: every width above one common cap is cut to it, so a
+    narrow column keeps its size and the widest give way first."""
+    if sum(want.values()) <= budget:
+        return dict(want)
+    left, cap = budget, 0
+    rest = sorted(want.values())
+    for i, w in enumerate(rest):
+        share = left // (len(rest) - i)
+        if w > share:
+            cap = share
+            break
+        left -= w
+    return {c: min(w, cap) for c, w in want.items()}
 
 
 def withheld_label(what: str, kind: str) -> str:
@@ -372,11 +404,19 @@ class MainWindow(QMainWindow):
         header = self.list.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(InboxModel.TITLE, QHeaderView.ResizeMode.Stretch)
-        widths = {InboxModel.STATE: 120, InboxModel.SENDER: 100, InboxModel.ASKS: 40, InboxModel.UPDATED: 60}
         header.setMinimumSectionSize(36)
-        for col, width in widths.items():
+        for col in FITTED_COLUMNS:
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(col, width)
+        # the title takes the spare width; the others are fitted to what they show, and
+        # share at most OTHER_COLUMNS_SHARE of the list when it is narrow
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit_columns)
+        for sig in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.layoutChanged,
+                    self.proxy.dataChanged):  # fmt: skip
+            sig.connect(self._fit_timer.start)
+        self.list.viewport().installEventFilter(self)
         self.list.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.remove_action = QAction(tr("Remove from the list"), self.list)
         self.remove_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
@@ -1386,6 +1426,28 @@ class MainWindow(QMainWindow):
             chain += [w for *_k, w in sorted(found, key=lambda k: k[:3])]
         for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
+
+    def fit_columns(self) -> None:
+        """Size State, From, Asks and Updated to their contents (the widest cut first
+        when together they would take more than OTHER_COLUMNS_SHARE of the list); Title
+        stretches over the rest."""
+        header = self.list.header()
+        avail = self.list.viewport().width()
+        fm, least = header.fontMetrics(), header.minimumSectionSize()
+        shown = {c: max(least, self.list.sizeHintForColumn(c)) for c in FITTED_COLUMNS}
+        label = {c: fm.horizontalAdvance(str(self.proxy.headerData(c, Qt.Orientation.Horizontal))) + 12
+                 for c in FITTED_COLUMNS}  # fmt: skip
+        want = {c: max(shown[c], label[c]) for c in FITTED_COLUMNS}
+        budget = int(avail * OTHER_COLUMNS_SHARE)
+        if sum(want.values()) > budget:  # a header word may be cut before what the rows show
+            want = capped(shown, budget)
+        for col, width in want.items():
+            header.resizeSection(col, max(least, width))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.list.viewport():
+            self._fit_timer.start()
+        return super().eventFilter(watched, event)
 
     def changeEvent(self, event: QEvent) -> None:
         # the CLI or an agent may have changed the store from another process: coming back

@@ -1,0 +1,56 @@
+"""The inbox list at the window's smallest usual size: the title takes the spare width,
+the other columns only what they show (issue 15/12)."""
+
+from __future__ import annotations
+
+from conftest import RECEIVER, settle
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+from taskpack.ui.main_window import capped
+from taskpack.ui.models import InboxModel
+
+TITLES = ["Q3 report charts", "Fix the invoice export for finance", "Migrate the build server"]
+
+
+def columns(window) -> dict[int, int]:
+    header = window.list.header()
+    return {c: header.sectionSize(c) for c in range(header.count())}
+
+
+def fits(window, row: int, column: int) -> bool:
+    """The text of a cell is drawn whole (not elided) in its column."""
+    index = window.proxy.index(row, column)
+    text = str(index.data())
+    return window.list.fontMetrics().horizontalAdvance(text) + 6 <= window.list.visualRect(index).width()
+
+
+def test_at_800_by_600_the_title_is_the_widest_column(qtbot: QtBot, make_desk, make_window) -> None:
+    desk = make_desk(RECEIVER)
+    for title in TITLES:
+        desk.new(title, "A goal")
+    window = make_window(desk)
+    window.resize(800, 600)
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
+    sizes = columns(window)
+    assert sizes[InboxModel.TITLE] == max(sizes.values())
+    assert sizes[InboxModel.TITLE] >= 0.4 * window.list.viewport().width()
+    [q3] = [r for r in range(window.proxy.rowCount()) if window.proxy.index(r, 0).data() == TITLES[0]]
+    assert fits(window, q3, InboxModel.TITLE)  # a typical title is read whole
+    assert fits(window, q3, InboxModel.STATE)  # and so is where it stands ("in progress")
+    assert sum(sizes.values()) <= window.list.viewport().width() + 1  # no sideways scrolling
+
+    window.resize(1280, 800)  # wider: every column shows its contents, the title the rest
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 300)
+    for row in range(window.proxy.rowCount()):
+        assert fits(window, row, InboxModel.TITLE)
+    header = window.list.header()
+    assert header.sectionResizeMode(InboxModel.TITLE) == header.ResizeMode.Stretch
+    assert window.proxy.headerData(InboxModel.TITLE, Qt.Orientation.Horizontal) == "Title"
+
+
+def test_the_widest_columns_give_way_first() -> None:
+    assert capped({1: 40, 2: 50}, 100) == {1: 40, 2: 50}
+    assert capped({1: 30, 2: 40, 3: 200}, 150) == {1: 30, 2: 40, 3: 80}
+    assert capped({1: 100, 2: 100}, 100) == {1: 50, 2: 50}
