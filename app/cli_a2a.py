@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -71,13 +72,18 @@ def cmd_serve(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
     from .a2a.handler import Limits
     from .a2a.server import A2AServer
 
-    limits = Limits(blocking_timeout=args.blocking_timeout)
+    limits = Limits(blocking_timeout=args.blocking_timeout, stream_seconds=args.stream_seconds)
     server = A2AServer(
         desk,
         args.host,
         args.port,
         public_url=args.public_url,
         limits=limits,
+        max_body_bytes=args.max_body,
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        max_connections=args.limit_concurrency,
+        keep_alive_timeout=args.timeout_keep_alive,
         log_level="info" if args.verbose else "warning",
     )
     with StopSignals() as signals:  # from before the address is printed
@@ -295,6 +301,81 @@ def cmd_fetch_receipt(args: argparse.Namespace, desk: Desk, store: A2AStore) -> 
 
 # --- registration -------------------------------------------------------------------------
 
+_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
+          "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}  # fmt: skip
+#: the smallest --max-body that can carry a message at all
+MIN_BODY = 4 << 10
+
+
+def byte_size(text: str) -> int:
+    """``32M``, ``512K``, ``1G`` or a number of bytes (K/M/G count in 1024s), at least 4K."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", text)
+    unit = m.group(2).lower() if m else ""
+    if m is None or unit not in _UNITS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write e.g. 32M, 512K or 1048576")
+    size = int(float(m.group(1)) * _UNITS[unit])
+    if size < MIN_BODY:
+        raise argparse.ArgumentTypeError(f"{text!r} is too small: at least 4K, or no message fits")
+    return size
+
+
+def seconds(text: str) -> float:
+    """A positive number of seconds (at most a day)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 and at most 86400 seconds")
+    return value
+
+
+def connections(text: str) -> int:
+    """A whole number of connections, 1 to 100000."""
+    if not text.strip().isdigit() or not 1 <= int(text) <= 100_000:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a whole number from 1 to 100000")
+    return int(text)
+
+
+def _add_server_limits(p: argparse.ArgumentParser) -> None:
+    """What an operator tunes in front of real traffic (defaults suit one desk)."""
+    from .a2a import (
+        BODY_TIMEOUT,
+        HEADER_TIMEOUT,
+        KEEP_ALIVE_TIMEOUT,
+        MAX_BODY_BYTES,
+        MAX_CONNECTIONS,
+        STREAM_SECONDS,
+    )
+
+    g = p.add_argument_group("server limits")
+    g.add_argument(
+        "--max-body", type=byte_size, default=MAX_BODY_BYTES, metavar="SIZE",
+        help=f"refuse a request body larger than this with 413, before reading it "
+        f"(e.g. 8M, 512K; default {MAX_BODY_BYTES >> 20}M)",
+    )  # fmt: skip
+    g.add_argument(
+        "--timeout-keep-alive", type=seconds, default=KEEP_ALIVE_TIMEOUT, metavar="SECONDS",
+        help=f"close an idle keep-alive connection after this long (default {KEEP_ALIVE_TIMEOUT:g})",
+    )  # fmt: skip
+    g.add_argument(
+        "--header-timeout", type=seconds, default=HEADER_TIMEOUT, metavar="SECONDS",
+        help=f"close a connection whose request line and headers take longer (default {HEADER_TIMEOUT:g})",
+    )  # fmt: skip
+    g.add_argument(
+        "--body-timeout", type=seconds, default=BODY_TIMEOUT, metavar="SECONDS",
+        help=f"answer 408 to a request body that takes longer to arrive (default {BODY_TIMEOUT:g})",
+    )  # fmt: skip
+    g.add_argument(
+        "--limit-concurrency", type=connections, default=MAX_CONNECTIONS, metavar="N",
+        help=f"connections and requests at once; past it the answer is 503 (default {MAX_CONNECTIONS})",
+    )  # fmt: skip
+    g.add_argument(
+        "--stream-seconds", type=seconds, default=STREAM_SECONDS, metavar="SECONDS",
+        help=f"end a task's event stream after this long; the client subscribes again "
+        f"(default {STREAM_SECONDS:g})",
+    )  # fmt: skip
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from .a2a import DEFAULT_HOST, DEFAULT_PORT
@@ -317,6 +398,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SECONDS",
         help="how long a blocking send waits for the task to settle (default 1)",
     )
+    _add_server_limits(p)
     p.add_argument("--verbose", action="store_true", help="log each request")
     p.set_defaults(handler=cmd_serve)
 

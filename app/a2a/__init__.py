@@ -28,6 +28,21 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8788
 PROTOCOL_VERSION = "1.0"
 
+# the server's limits (`taskpack serve` flags); here so the CLI's parser needs no server
+#: a request body larger than this is refused with 413 before it is read
+MAX_BODY_BYTES = 32 << 20
+#: the request line and headers must arrive within this long of the connection opening
+#: (or of the previous response): an idle or trickling connection is closed
+HEADER_TIMEOUT = 10.0
+#: a request body must arrive whole within this long (408 otherwise)
+BODY_TIMEOUT = 60.0
+#: connections and requests at once; past it uvicorn answers 503
+MAX_CONNECTIONS = 1024
+#: how long an idle keep-alive connection stays open between requests
+KEEP_ALIVE_TIMEOUT = 30.0
+#: a task's event stream ends after this long; the client reads the Task and subscribes again
+STREAM_SECONDS = 900.0
+
 __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_PORT",

@@ -52,7 +52,7 @@ from taskpack.core.errors import InvalidMove, TaskPackError
 from taskpack.core.reader import open_pack
 from taskpack.core.store import PassportSummary
 
-from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, mapping
+from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, STREAM_SECONDS, mapping
 from .errors import DuplicateMessageIdError, UnauthenticatedError, from_desk_error, task_not_found
 from .hub import Hub
 from .receipts import ReceiptPublisher
@@ -76,7 +76,7 @@ class Limits:
     #: a blocking send returns the task's snapshot after this long at the latest
     blocking_timeout: float = 1.0
     #: a stream ends after this long; the client reads the Task and subscribes again
-    stream_seconds: float = 900.0
+    stream_seconds: float = STREAM_SECONDS
     inline_luggage: int = INLINE_LUGGAGE_BYTES
     inline_receipt: int = INLINE_RECEIPT_BYTES
 

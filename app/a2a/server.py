@@ -50,10 +50,15 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from . import (
+    BODY_TIMEOUT,
     DEFAULT_HOST,
     DEFAULT_PORT,
     ENCODINGS,
     EXTENSION_URI,
+    HEADER_TIMEOUT,
+    KEEP_ALIVE_TIMEOUT,
+    MAX_BODY_BYTES,
+    MAX_CONNECTIONS,
     MAX_INLINE_ATTACHMENT_BYTES,
     MEDIA_BAG,
     MEDIA_FLAT,
@@ -74,14 +79,6 @@ log = logging.getLogger(__name__)
 CARD_PATH = "/.well-known/agent-card.json"
 SUPPORTED_EXTENSIONS = frozenset({EXTENSION_URI})
 VERSION_RE = re.compile(r"^1\.0(\.\d+)?$")
-MAX_BODY_BYTES = 32 << 20
-#: the request line and headers must arrive within this long of the connection opening
-#: (or of the previous response): an idle or trickling connection is closed
-HEADER_TIMEOUT = 10.0
-#: a request body must arrive whole within this long (408 otherwise)
-BODY_TIMEOUT = 60.0
-#: connections and requests at once; past it uvicorn answers 503
-MAX_CONNECTIONS = 1024
 #: how long a client may keep the Agent Card without asking again (A2A §8.6.1)
 CARD_MAX_AGE = 300
 #: every JSON body of an A2A method — success or error, the SDK's or ours — is labelled
@@ -626,6 +623,7 @@ class A2AServer:
         header_timeout: float = HEADER_TIMEOUT,
         body_timeout: float = BODY_TIMEOUT,
         max_connections: int = MAX_CONNECTIONS,
+        keep_alive_timeout: float = KEEP_ALIVE_TIMEOUT,
         log_level: str = "warning",
     ) -> None:
         self.desk = desk
@@ -639,6 +637,7 @@ class A2AServer:
         self.header_timeout = header_timeout
         self.body_timeout = body_timeout
         self.max_connections = max_connections
+        self.keep_alive_timeout = keep_alive_timeout
         self.log_level = log_level
         self.store: A2AStore | None = None
         self._server: Any = None
@@ -701,7 +700,7 @@ class A2AServer:
                 access_log=False,
                 lifespan="on",
                 timeout_graceful_shutdown=3,
-                timeout_keep_alive=30,
+                timeout_keep_alive=self.keep_alive_timeout,  # type: ignore[arg-type]  # float is fine
                 http=_timed_h11(self.header_timeout),
                 limit_concurrency=self.max_connections,
                 ws="none",
