@@ -11,8 +11,8 @@ wrote (:mod:`.boundary`).
   refusal, each finding's kind and place — never the secret.
 * A bug in a tool is the SDK's generic tool error ("Error executing tool …"), logged on
   stderr; the server lives on.
-* `taskpack_pack` and `taskpack_land` report MCP progress and stop when the request is
-  cancelled (nothing is written or landed then).
+* `taskpack_pack`, `taskpack_land` and `taskpack_show` report MCP progress and stop when
+  the request is cancelled (nothing is written or landed then).
 * No tool runs anything from a pack, and none takes a command to run.
 """
 
@@ -122,6 +122,16 @@ class _Job:
                                   f"{self.what}: {pct}%")  # fmt: skip
         except Exception:  # a client that cannot take progress must not break the pack
             log.debug("progress could not be reported", exc_info=True)
+
+    def phase(self, index: int, count: int) -> Callable[[int, int], None]:
+        """Progress for pass `index` of `count` passes, as one rising count over all of them."""
+        step = 1000
+
+        def report(done: int, total: int) -> None:
+            part = min(done * step // total, step) if total > 0 else 0
+            self.progress(index * step + part, count * step)
+
+        return report
 
     def cancelled(self) -> bool:
         try:
@@ -399,14 +409,17 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         return _answer(run)
 
     @server.tool(annotations=READ_ONLY)
-    def taskpack_show(path: PackPath) -> Annotated[CallToolResult, m.ReviewOut]:
+    def taskpack_show(path: PackPath, ctx: Context[Any, Any]) -> Annotated[CallToolResult, m.ReviewOut]:
         """Review a pack file as the window shows it, landing nothing: required checks first,
         sealed facts, asks, imperative sentences found, conformance (C0–C10)."""
+        job = _Job(ctx, "reviewing")
 
         def run() -> tuple[str, dict[str, Any]]:
             p = _path(path)
-            data = views.review_view(desk, desk.review(p))
-            report = desk.judge(p)
+            # two passes over the luggage (the review, then the judge): one progress, 0 to 100%
+            data = views.review_view(desk, desk.review(p, progress=job.phase(0, 2), cancel=job.cancelled))
+            report = desk.judge(p, progress=job.phase(1, 2), cancel=job.cancelled)
+            job.progress(1, 1)
             data["conformance"] = {"conformant": report.conformant, "failed": [
                 {"id": c.id, "requirement": c.requirement, "reasons": [views.line(r) for r in c.reasons]}
                 for c in report.checks if c.ok is False]}  # fmt: skip
