@@ -375,7 +375,7 @@ class Store:
     def get(self, passport_id: str) -> LocalPassport:
         row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk")
+            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
         return LocalPassport.from_data(json.loads(row[0]))
 
     def exists(self, passport_id: str) -> bool:
@@ -387,7 +387,8 @@ class Store:
             (passport_id, version),
         )
         if row is None:
-            raise NotFound(f"no version {version} of passport {passport_id} in this desk")
+            raise NotFound(f"no version {version} of passport {passport_id} in this desk", code="no_version",
+                           params={"id": passport_id, "version": version})  # fmt: skip
         return LocalPassport.from_data(json.loads(row[0]))
 
     def summaries(
@@ -426,7 +427,7 @@ class Store:
 
     def history(self, passport_id: str) -> list[HistoryEntry]:
         if not self.exists(passport_id):
-            raise NotFound(f"no passport {passport_id} in this desk")
+            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
         rows = self._all(
             "SELECT seq, version, event, at, detail FROM history WHERE passport_id = ? ORDER BY seq",
             (passport_id,),
@@ -724,13 +725,15 @@ class Tx:
         pid = lp.id
         row = self._db.execute("SELECT version FROM passports WHERE id = ?", (pid,)).fetchone()
         if row is None:
-            raise NotFound(f"no passport {pid} in this desk")
+            raise NotFound(f"no passport {pid} in this desk", code="no_passport", params={"id": pid})
         current = int(row[0])
         if expected_version is not None and expected_version != current:
-            raise VersionConflict(f"passport {pid} is at version {current}, not {expected_version}")
+            raise VersionConflict(f"passport {pid} is at version {current}, not {expected_version}",
+                                  params={"id": pid, "current": current})  # fmt: skip
         if lp.version != current:
             raise VersionConflict(
-                f"passport {pid} changed to version {current} while version {lp.version} was being edited"
+                f"passport {pid} changed to version {current} while version {lp.version} was being edited",
+                params={"id": pid, "current": current},
             )
         new = current + 1
         lp.passport.version = new
@@ -760,7 +763,7 @@ class Tx:
             "SELECT version FROM passports WHERE id = ?", (passport_id,)
         ).fetchone()
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk")
+            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
         self._history(passport_id, int(row[0]), event, detail)
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:

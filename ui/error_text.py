@@ -103,7 +103,8 @@ def _detail(exc: TaskPackError) -> str | None:
              "where": _where(exc.params.get("where")), "field": p("field"), "key": p("key"),
              "spec": p("spec"), "version": p("version"), "limit": p("limit"), "line": p("line"),
              "column": p("column"), "byte": p("byte"), "missing": p("missing"),
-             "declared": p("declared"), "real": p("real"), "other": p("other")}  # fmt: skip
+             "declared": p("declared"), "real": p("real"), "other": p("other"), "id": p("id"),
+             "current": p("current")}  # fmt: skip
     templates = {
         "empty_file": tr("{name} is empty"),
         "not_a_pack": tr("{name} is neither a .taskpack (zip) nor a .taskpack.json file"),
@@ -148,8 +149,12 @@ def _detail(exc: TaskPackError) -> str | None:
         "json_invalid": tr("{what} is not valid JSON (line {line}, column {column})"),
         "not_utf8": tr("{what} is not valid UTF-8 (byte {byte})"),
         "no_such_path": tr("there is no file or folder {path}"),
+        "no_passport": tr("there is no passport {id} on this desk"),
+        "no_version": tr("passport {id} has no version {version}"),
         "became_symlink": tr("{name} became a symbolic link after it was chosen; it is not packed"),
     }  # fmt: skip
+    if code == "version_conflict" and "current" in exc.params:
+        templates[code] = tr("{id} is now at version {current}")
     template = templates.get(code)
     return None if template is None else template.format(**names)
 

@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="551" />
+      <location filename="../../ui/main_window.py" line="591" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -52,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="550" />
+      <location filename="../../ui/main_window.py" line="590" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -60,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="725" />
+      <location filename="../../ui/main_window.py" line="765" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -100,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="1043" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -108,7 +108,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="553" />
+      <location filename="../../ui/main_window.py" line="593" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

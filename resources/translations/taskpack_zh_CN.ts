@@ -4,67 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="317" />
+      <location filename="../../ui/main_window.py" line="349" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="314" />
+      <location filename="../../ui/main_window.py" line="346" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="308" />
+      <location filename="../../ui/main_window.py" line="340" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="300" />
+      <location filename="../../ui/main_window.py" line="332" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="316" />
+      <location filename="../../ui/main_window.py" line="348" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="313" />
+      <location filename="../../ui/main_window.py" line="345" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="303" />
+      <location filename="../../ui/main_window.py" line="335" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="333" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="309" />
+      <location filename="../../ui/main_window.py" line="341" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="307" />
+      <location filename="../../ui/main_window.py" line="339" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="315" />
+      <location filename="../../ui/main_window.py" line="347" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="305" />
+      <location filename="../../ui/main_window.py" line="337" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="312" />
+      <location filename="../../ui/main_window.py" line="344" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -99,12 +99,12 @@
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="166" />
+      <location filename="../../ui/main_window.py" line="198" />
       <source>(sender withheld: it contains a credential — {kind})</source>
       <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="167" />
+      <location filename="../../ui/main_window.py" line="199" />
       <source>(title withheld: it contains a credential — {kind})</source>
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
@@ -119,7 +119,7 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1032" />
+      <location filename="../../ui/main_window.py" line="1072" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -129,47 +129,47 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1116" />
+      <location filename="../../ui/main_window.py" line="1156" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1116" />
+      <location filename="../../ui/main_window.py" line="1156" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="937" />
+      <location filename="../../ui/main_window.py" line="977" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1204" />
+      <location filename="../../ui/main_window.py" line="1244" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1206" />
+      <location filename="../../ui/main_window.py" line="1246" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1198" />
+      <location filename="../../ui/main_window.py" line="1238" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1200" />
+      <location filename="../../ui/main_window.py" line="1240" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1202" />
+      <location filename="../../ui/main_window.py" line="1242" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1246" />
+      <location filename="../../ui/main_window.py" line="1286" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -179,22 +179,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1029" />
+      <location filename="../../ui/main_window.py" line="1069" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1025" />
+      <location filename="../../ui/main_window.py" line="1065" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1033" />
+      <location filename="../../ui/main_window.py" line="1073" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1021" />
+      <location filename="../../ui/main_window.py" line="1061" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -240,17 +240,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="852" />
+      <location filename="../../ui/main_window.py" line="892" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="337" />
+      <location filename="../../ui/main_window.py" line="369" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1024" />
+      <location filename="../../ui/main_window.py" line="1064" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -295,8 +295,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="344" />
-      <location filename="../../ui/main_window.py" line="534" />
+      <location filename="../../ui/main_window.py" line="376" />
+      <location filename="../../ui/main_window.py" line="574" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -347,7 +347,7 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="51" />
-      <location filename="../../ui/main_window.py" line="690" />
+      <location filename="../../ui/main_window.py" line="730" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -362,7 +362,7 @@
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1029" />
+      <location filename="../../ui/main_window.py" line="1069" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -460,8 +460,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="970" />
-      <location filename="../../ui/main_window.py" line="988" />
+      <location filename="../../ui/main_window.py" line="1010" />
+      <location filename="../../ui/main_window.py" line="1028" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -471,7 +471,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="772" />
+      <location filename="../../ui/main_window.py" line="812" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -487,7 +487,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="443" />
+      <location filename="../../ui/main_window.py" line="483" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -497,7 +497,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1010" />
+      <location filename="../../ui/main_window.py" line="1050" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -517,17 +517,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="916" />
+      <location filename="../../ui/main_window.py" line="956" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="914" />
+      <location filename="../../ui/main_window.py" line="954" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="935" />
+      <location filename="../../ui/main_window.py" line="975" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -542,7 +542,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="934" />
+      <location filename="../../ui/main_window.py" line="974" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -562,7 +562,7 @@
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1100" />
+      <location filename="../../ui/main_window.py" line="1140" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -592,7 +592,7 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1052" />
+      <location filename="../../ui/main_window.py" line="1092" />
       <location filename="../../ui/passport_view.py" line="257" />
       <location filename="../../ui/passport_view.py" line="258" />
       <source>Goal</source>
@@ -621,7 +621,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="354" />
+      <location filename="../../ui/main_window.py" line="386" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -651,7 +651,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1026" />
+      <location filename="../../ui/main_window.py" line="1066" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -662,8 +662,8 @@
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="975" />
-      <location filename="../../ui/main_window.py" line="993" />
+      <location filename="../../ui/main_window.py" line="1015" />
+      <location filename="../../ui/main_window.py" line="1033" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
@@ -674,7 +674,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="356" />
+      <location filename="../../ui/main_window.py" line="388" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -717,7 +717,7 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="704" />
+      <location filename="../../ui/main_window.py" line="744" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
@@ -728,7 +728,7 @@
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="721" />
+      <location filename="../../ui/main_window.py" line="761" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -738,7 +738,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="732" />
+      <location filename="../../ui/main_window.py" line="772" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -760,12 +760,12 @@
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="936" />
+      <location filename="../../ui/main_window.py" line="976" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1311" />
+      <location filename="../../ui/main_window.py" line="1351" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
@@ -795,12 +795,12 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="758" />
+      <location filename="../../ui/main_window.py" line="798" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="919" />
+      <location filename="../../ui/main_window.py" line="959" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -810,12 +810,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="915" />
+      <location filename="../../ui/main_window.py" line="955" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="918" />
+      <location filename="../../ui/main_window.py" line="958" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -825,8 +825,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1051" />
-      <location filename="../../ui/main_window.py" line="1061" />
+      <location filename="../../ui/main_window.py" line="1091" />
+      <location filename="../../ui/main_window.py" line="1101" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -836,12 +836,12 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="750" />
+      <location filename="../../ui/main_window.py" line="790" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1033" />
+      <location filename="../../ui/main_window.py" line="1073" />
       <location filename="../../ui/passport_view.py" line="383" />
       <location filename="../../ui/review_view.py" line="466" />
       <source>Next step</source>
@@ -868,12 +868,12 @@
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1337" />
+      <location filename="../../ui/main_window.py" line="1377" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="635" />
+      <location filename="../../ui/main_window.py" line="675" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -883,7 +883,7 @@
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="164" />
+      <location filename="../../ui/error_text.py" line="169" />
       <source>Not found. Check the id in the list.</source>
       <translation>没有找到。请在列表中核对编号。</translation>
     </message>
@@ -893,7 +893,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="411" />
+      <location filename="../../ui/main_window.py" line="451" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -919,12 +919,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="310" />
+      <location filename="../../ui/main_window.py" line="342" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="452" />
+      <location filename="../../ui/main_window.py" line="492" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -934,12 +934,12 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="302" />
+      <location filename="../../ui/main_window.py" line="334" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="453" />
+      <location filename="../../ui/main_window.py" line="493" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -949,7 +949,7 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1332" />
+      <location filename="../../ui/main_window.py" line="1372" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
@@ -979,7 +979,7 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="153" />
+      <location filename="../../ui/main_window.py" line="163" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -995,7 +995,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="95" />
-      <location filename="../../ui/main_window.py" line="1021" />
+      <location filename="../../ui/main_window.py" line="1061" />
       <location filename="../../ui/review_view.py" line="210" />
       <source>Question</source>
       <translation>问题</translation>
@@ -1011,27 +1011,27 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="485" />
+      <location filename="../../ui/main_window.py" line="525" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1335" />
+      <location filename="../../ui/main_window.py" line="1375" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="894" />
+      <location filename="../../ui/main_window.py" line="934" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="689" />
+      <location filename="../../ui/main_window.py" line="729" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="286" />
+      <location filename="../../ui/main_window.py" line="318" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1048,7 +1048,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="970" />
+      <location filename="../../ui/main_window.py" line="1010" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1061,7 +1061,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="988" />
+      <location filename="../../ui/main_window.py" line="1028" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1074,14 +1074,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="978" />
-      <location filename="../../ui/main_window.py" line="996" />
+      <location filename="../../ui/main_window.py" line="1018" />
+      <location filename="../../ui/main_window.py" line="1036" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="977" />
-      <location filename="../../ui/main_window.py" line="995" />
+      <location filename="../../ui/main_window.py" line="1017" />
+      <location filename="../../ui/main_window.py" line="1035" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1101,17 +1101,17 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="381" />
+      <location filename="../../ui/main_window.py" line="421" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="607" />
+      <location filename="../../ui/main_window.py" line="647" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1027" />
+      <location filename="../../ui/main_window.py" line="1067" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -1126,7 +1126,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="954" />
+      <location filename="../../ui/main_window.py" line="994" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1139,12 +1139,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="954" />
+      <location filename="../../ui/main_window.py" line="994" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="959" />
+      <location filename="../../ui/main_window.py" line="999" />
       <location filename="../../ui/passport_view.py" line="352" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
@@ -1156,12 +1156,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="961" />
+      <location filename="../../ui/main_window.py" line="1001" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="947" />
+      <location filename="../../ui/main_window.py" line="987" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1171,7 +1171,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="932" />
+      <location filename="../../ui/main_window.py" line="972" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1187,7 +1187,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="944" />
+      <location filename="../../ui/main_window.py" line="984" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1234,7 +1234,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="852" />
+      <location filename="../../ui/main_window.py" line="892" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1254,7 +1254,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1009" />
+      <location filename="../../ui/main_window.py" line="1049" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1264,33 +1264,33 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="856" />
+      <location filename="../../ui/main_window.py" line="896" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1242" />
+      <location filename="../../ui/main_window.py" line="1282" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="855" />
+      <location filename="../../ui/main_window.py" line="895" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
-      <location filename="../../ui/main_window.py" line="1011" />
+      <location filename="../../ui/main_window.py" line="1042" />
+      <location filename="../../ui/main_window.py" line="1051" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1030" />
+      <location filename="../../ui/main_window.py" line="1070" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="331" />
+      <location filename="../../ui/main_window.py" line="363" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1330,7 +1330,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1238" />
+      <location filename="../../ui/main_window.py" line="1278" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1366,7 +1366,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>用于署名你的回答、你做的检查和你发出的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="165" />
+      <location filename="../../ui/error_text.py" line="170" />
       <source>Someone else changed it first: it was read again; try once more.</source>
       <translation>别人先改了它：已重新读取；请再试一次。</translation>
     </message>
@@ -1381,7 +1381,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1170" />
+      <location filename="../../ui/main_window.py" line="1210" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -1396,7 +1396,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1170" />
+      <location filename="../../ui/main_window.py" line="1210" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1406,7 +1406,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="384" />
+      <location filename="../../ui/main_window.py" line="424" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1416,12 +1416,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="925" />
+      <location filename="../../ui/main_window.py" line="965" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1246" />
+      <location filename="../../ui/main_window.py" line="1286" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1442,17 +1442,17 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="433" />
+      <location filename="../../ui/main_window.py" line="473" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="179" />
+      <location filename="../../ui/error_text.py" line="184" />
       <source>That cannot be done as asked.</source>
       <translation>无法按要求完成。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="166" />
+      <location filename="../../ui/error_text.py" line="171" />
       <source>That move is not allowed from where the task is now.</source>
       <translation>从任务当前的状态不允许这样移动。</translation>
     </message>
@@ -1462,12 +1462,12 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1326" />
+      <location filename="../../ui/main_window.py" line="1366" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="178" />
+      <location filename="../../ui/error_text.py" line="183" />
       <source>The desk's store cannot be used.</source>
       <translation>工作台的存储无法使用。</translation>
     </message>
@@ -1487,14 +1487,14 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="159" />
+      <location filename="../../ui/main_window.py" line="169" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="169" />
-      <location filename="../../ui/error_text.py" line="170" />
-      <location filename="../../ui/error_text.py" line="171" />
+      <location filename="../../ui/error_text.py" line="174" />
+      <location filename="../../ui/error_text.py" line="175" />
+      <location filename="../../ui/error_text.py" line="176" />
       <source>The file is not a readable pack. Ask the sender for a fresh copy; nothing was written.</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
@@ -1504,17 +1504,17 @@ Store: {home}</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="176" />
+      <location filename="../../ui/error_text.py" line="181" />
       <source>The file is too large or too deep to read safely (it may be a decompression bomb); nothing was written.</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="174" />
+      <location filename="../../ui/error_text.py" line="179" />
       <source>The file may be hostile; nothing was written. Do not open it with other tools.</source>
       <translation>这个文件可能有恶意；什么都没有写入。不要用其他工具打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="175" />
+      <location filename="../../ui/error_text.py" line="180" />
       <source>The file was damaged or altered in transit; ask the sender to send it again.</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
@@ -1529,7 +1529,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1095" />
+      <location filename="../../ui/main_window.py" line="1135" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -1553,12 +1553,12 @@ Store: {home}</source>
       <translation>这个包自称是“{kind}”；包只能是交接包或回执。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="172" />
+      <location filename="../../ui/error_text.py" line="177" />
       <source>The pack was made by a newer or different tool; ask the sender for a TaskPack 0.1 file.</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="746" />
+      <location filename="../../ui/main_window.py" line="786" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
@@ -1573,12 +1573,12 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="748" />
+      <location filename="../../ui/main_window.py" line="788" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1028" />
+      <location filename="../../ui/main_window.py" line="1068" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1620,12 +1620,12 @@ Store: {home}</source>
       <translation>全文</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="167" />
+      <location filename="../../ui/error_text.py" line="172" />
       <source>The ✓ cannot be restored here.</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="962" />
+      <location filename="../../ui/main_window.py" line="1002" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1635,7 +1635,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="158" />
+      <location filename="../../ui/main_window.py" line="168" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1675,7 +1675,7 @@ Store: {home}</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="723" />
+      <location filename="../../ui/main_window.py" line="763" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1695,7 +1695,7 @@ Store: {home}</source>
       <translation>这份回执回答的是 {target}，它不在这个工作台上。请在提出问题的工作台上打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="168" />
+      <location filename="../../ui/error_text.py" line="173" />
       <source>This receipt cannot be merged here. Nothing was changed.</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
@@ -1710,7 +1710,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="744" />
+      <location filename="../../ui/main_window.py" line="784" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1720,7 +1720,7 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1052" />
+      <location filename="../../ui/main_window.py" line="1092" />
       <location filename="../../ui/models.py" line="193" />
       <source>Title</source>
       <translation>标题</translation>
@@ -1736,12 +1736,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="409" />
+      <location filename="../../ui/main_window.py" line="449" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1031" />
+      <location filename="../../ui/main_window.py" line="1071" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1766,7 +1766,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1023" />
+      <location filename="../../ui/main_window.py" line="1063" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1782,17 +1782,17 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="399" />
+      <location filename="../../ui/main_window.py" line="439" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1025" />
+      <location filename="../../ui/main_window.py" line="1065" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="933" />
+      <location filename="../../ui/main_window.py" line="973" />
       <location filename="../../ui/passport_view.py" line="274" />
       <location filename="../../ui/review_view.py" line="475" />
       <source>What was done</source>
@@ -1822,12 +1822,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1022" />
+      <location filename="../../ui/main_window.py" line="1062" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="442" />
+      <location filename="../../ui/main_window.py" line="482" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1852,7 +1852,7 @@ Store: {home}</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="926" />
+      <location filename="../../ui/main_window.py" line="966" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1862,7 +1862,7 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="447" />
+      <location filename="../../ui/main_window.py" line="487" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1940,12 +1940,12 @@ Store: {home}</source>
       <translation>附件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="139" />
+      <location filename="../../ui/error_text.py" line="140" />
       <source>bag-info.txt says the payload is {declared} (bytes.files) but it is {real}</source>
       <translation>bag-info.txt 说内容是 {declared}（字节数.文件数），实际是 {real}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="117" />
+      <location filename="../../ui/error_text.py" line="118" />
       <source>bagit.txt declares BagIt version {version}; 1.0 is expected</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
@@ -2053,7 +2053,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="406" />
+      <location filename="../../ui/main_window.py" line="446" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2155,7 +2155,7 @@ Store: {home}</source>
       <translation>太长</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="111" />
+      <location filename="../../ui/error_text.py" line="112" />
       <source>it is not a readable zip file</source>
       <translation>它不是可读取的 zip 文件</translation>
     </message>
@@ -2196,7 +2196,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1018" />
+      <location filename="../../ui/main_window.py" line="1058" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -2272,7 +2272,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1019" />
+      <location filename="../../ui/main_window.py" line="1059" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2280,6 +2280,11 @@ Store: {home}</source>
       <location filename="../../ui/passport_view.py" line="448" />
       <source>packed</source>
       <translation>已打包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="153" />
+      <source>passport {id} has no version {version}</source>
+      <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="101" />
@@ -2378,17 +2383,17 @@ Store: {home}</source>
       <translation>.tpx 文件里的护照</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="146" />
+      <location filename="../../ui/error_text.py" line="147" />
       <source>the JSON has a number too large to read</source>
       <translation>JSON 里有一个大得无法读取的数</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="145" />
+      <location filename="../../ui/error_text.py" line="146" />
       <source>the JSON has the key {key} twice; which one is meant is ambiguous</source>
       <translation>JSON 里键 {key} 出现了两次，无法确定指的是哪一个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="144" />
+      <location filename="../../ui/error_text.py" line="145" />
       <source>the JSON holds NaN or an infinite number, which JSON cannot carry</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
@@ -2398,7 +2403,7 @@ Store: {home}</source>
       <translation>回答已到</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="115" />
+      <location filename="../../ui/error_text.py" line="116" />
       <source>the attachment {name} has an unusable {field}</source>
       <translation>附件 {name} 的 {field} 无法使用</translation>
     </message>
@@ -2413,7 +2418,7 @@ Store: {home}</source>
       <translation>证据成立</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="114" />
+      <location filename="../../ui/error_text.py" line="115" />
       <source>the field {field} is missing or has the wrong type</source>
       <translation>字段 {field} 缺失或类型不对</translation>
     </message>
@@ -2428,12 +2433,12 @@ Store: {home}</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="141" />
+      <location filename="../../ui/error_text.py" line="142" />
       <source>the luggage file {name} does not match its sha256</source>
       <translation>行李文件 {name} 与它的 sha256 不符</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="140" />
+      <location filename="../../ui/error_text.py" line="141" />
       <source>the luggage file {name} is not the size it declares</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
@@ -2448,7 +2453,7 @@ Store: {home}</source>
       <translation>邮件程序无法启动</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="137" />
+      <location filename="../../ui/error_text.py" line="138" />
       <source>the manifest lists {path}, which is outside data/</source>
       <translation>清单列出了 data/ 之外的 {path}</translation>
     </message>
@@ -2463,67 +2468,67 @@ Store: {home}</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="124" />
+      <location filename="../../ui/error_text.py" line="125" />
       <source>the zip entries {name} and {other} overlap</source>
       <translation>压缩包条目 {name} 和 {other} 相互重叠</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="125" />
+      <location filename="../../ui/error_text.py" line="126" />
       <source>the zip entry {name} has a different name in its local header</source>
       <translation>压缩包条目 {name} 在本地文件头里的名字不一样</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="123" />
+      <location filename="../../ui/error_text.py" line="124" />
       <source>the zip entry {name} is a special file (device, pipe or socket)</source>
       <translation>压缩包条目 {name} 是特殊文件（设备、管道或套接字）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="122" />
+      <location filename="../../ui/error_text.py" line="123" />
       <source>the zip entry {name} is a symbolic link</source>
       <translation>压缩包条目 {name} 是符号链接</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="126" />
+      <location filename="../../ui/error_text.py" line="127" />
       <source>the zip entry {name} is damaged (its bytes do not match its checksum)</source>
       <translation>压缩包条目 {name} 已损坏（内容与校验值不符）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="121" />
+      <location filename="../../ui/error_text.py" line="122" />
       <source>the zip entry {name} is encrypted</source>
       <translation>压缩包条目 {name} 是加密的</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="127" />
+      <location filename="../../ui/error_text.py" line="128" />
       <source>the zip entry {name} is shorter than it declares (the file is truncated)</source>
       <translation>压缩包条目 {name} 比它声明的短（文件被截断了）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="120" />
+      <location filename="../../ui/error_text.py" line="121" />
       <source>the zip entry {name} is stored in a way this desk does not support</source>
       <translation>压缩包条目 {name} 的存储方式本工作台不支持</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="128" />
+      <location filename="../../ui/error_text.py" line="129" />
       <source>the zip has more than {limit} entries</source>
       <translation>这个 zip 的条目超过 {limit} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="112" />
+      <location filename="../../ui/error_text.py" line="113" />
       <source>the zip has no {missing}, so it is not a TaskPack</source>
       <translation>这个 zip 里没有 {missing}，所以不是 TaskPack</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="119" />
+      <location filename="../../ui/error_text.py" line="120" />
       <source>the zip needs a feature this desk does not support</source>
       <translation>这个 zip 需要本工作台不支持的功能</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="130" />
+      <location filename="../../ui/error_text.py" line="131" />
       <source>the zip would inflate to far more than its size (a zip bomb?)</source>
       <translation>这个 zip 解压后会远远大于它本身（可能是 zip 炸弹）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="129" />
+      <location filename="../../ui/error_text.py" line="130" />
       <source>the zip's central directory is unreasonably large</source>
       <translation>这个 zip 的中央目录大得不合理</translation>
     </message>
@@ -2538,12 +2543,17 @@ Store: {home}</source>
       <translation>“passport” 的值</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="150" />
+      <location filename="../../ui/error_text.py" line="151" />
       <source>there is no file or folder {path}</source>
       <translation>没有 {path} 这个文件或文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="118" />
+      <location filename="../../ui/error_text.py" line="152" />
+      <source>there is no passport {id} on this desk</source>
+      <translation>本工作台上没有护照 {id}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="119" />
       <source>this .tpx file is version {version}; only .tpx 0.1 can be read</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
@@ -2559,7 +2569,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1018" />
+      <location filename="../../ui/main_window.py" line="1058" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -2649,7 +2659,7 @@ Store: {home}</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="156" />
+      <location filename="../../ui/main_window.py" line="166" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -2659,77 +2669,82 @@ Store: {home}</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
     <message>
+      <location filename="../../ui/error_text.py" line="157" />
+      <source>{id} is now at version {current}</source>
+      <translation>{id} 现在是第 {current} 版</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="358" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="145" />
+      <location filename="../../ui/main_window.py" line="155" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="151" />
+      <location filename="../../ui/error_text.py" line="154" />
       <source>{name} became a symbolic link after it was chosen; it is not packed</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="686" />
+      <location filename="../../ui/main_window.py" line="726" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="143" />
+      <location filename="../../ui/error_text.py" line="144" />
       <source>{name} changed size while it was being packed</source>
       <translation>{name} 在打包过程中大小发生了变化</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="142" />
+      <location filename="../../ui/error_text.py" line="143" />
       <source>{name} changed while it was being read</source>
       <translation>{name} 在读取过程中发生了变化</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="108" />
+      <location filename="../../ui/error_text.py" line="109" />
       <source>{name} is empty</source>
       <translation>{name} 是空文件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="109" />
+      <location filename="../../ui/error_text.py" line="110" />
       <source>{name} is neither a .taskpack (zip) nor a .taskpack.json file</source>
       <translation>{name} 既不是 .taskpack（zip）也不是 .taskpack.json 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="143" />
+      <location filename="../../ui/main_window.py" line="153" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1127" />
+      <location filename="../../ui/main_window.py" line="1167" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="110" />
+      <location filename="../../ui/error_text.py" line="111" />
       <source>{name} is not a regular file</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="550" />
+      <location filename="../../ui/main_window.py" line="590" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="138" />
+      <location filename="../../ui/error_text.py" line="139" />
       <source>{path} does not match its digest in {what}</source>
       <translation>{path} 与 {what} 里记录的摘要不符</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="136" />
+      <location filename="../../ui/error_text.py" line="137" />
       <source>{path} is in the bag but not in its manifest (nobody vouched for it)</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="644" />
+      <location filename="../../ui/main_window.py" line="684" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -2749,62 +2764,62 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1117" />
+      <location filename="../../ui/main_window.py" line="1157" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="194" />
+      <location filename="../../ui/error_text.py" line="199" />
       <source>{what} ({detail})</source>
       <translation>{what}（{detail}）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="131" />
+      <location filename="../../ui/error_text.py" line="132" />
       <source>{what} is larger than the {limit} bytes allowed</source>
       <translation>{what} 超过了允许的 {limit} 字节</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="132" />
+      <location filename="../../ui/error_text.py" line="133" />
       <source>{what} is nested too deeply</source>
       <translation>{what} 嵌套太深</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="133" />
+      <location filename="../../ui/error_text.py" line="134" />
       <source>{what} is not a list of “&lt;sha256&gt;  &lt;path&gt;” lines</source>
       <translation>{what} 不是由 “&lt;sha256&gt;  &lt;路径&gt;” 组成的行</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="148" />
+      <location filename="../../ui/error_text.py" line="149" />
       <source>{what} is not valid JSON (line {line}, column {column})</source>
       <translation>{what} 不是有效的 JSON（第 {line} 行第 {column} 列）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="149" />
+      <location filename="../../ui/error_text.py" line="150" />
       <source>{what} is not valid UTF-8 (byte {byte})</source>
       <translation>{what} 不是有效的 UTF-8（第 {byte} 字节）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="134" />
+      <location filename="../../ui/error_text.py" line="135" />
       <source>{what} lists {path} twice</source>
       <translation>{what} 把 {path} 列了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="135" />
+      <location filename="../../ui/error_text.py" line="136" />
       <source>{what} lists {path}, which is missing from the bag</source>
       <translation>{what} 列出了 {path}，但包里没有它</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="147" />
+      <location filename="../../ui/error_text.py" line="148" />
       <source>{what} starts with a UTF-8 byte-order mark</source>
       <translation>{what} 以 UTF-8 字节顺序标记（BOM）开头</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="116" />
+      <location filename="../../ui/error_text.py" line="117" />
       <source>{where} declares the version {spec}, which this desk does not know</source>
       <translation>{where} 声明的版本是 {spec}，本工作台不认识</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="113" />
+      <location filename="../../ui/error_text.py" line="114" />
       <source>{where} is not a JSON object</source>
       <translation>{where} 不是 JSON 对象</translation>
     </message>
@@ -2852,7 +2867,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="551" />
+      <location filename="../../ui/main_window.py" line="591" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -2866,14 +2881,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="550" />
+      <location filename="../../ui/main_window.py" line="590" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="725" />
+      <location filename="../../ui/main_window.py" line="765" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -2908,14 +2923,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/main_window.py" line="1043" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="553" />
+      <location filename="../../ui/main_window.py" line="593" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -69,3 +69,21 @@ def test_the_english_window_still_says_the_cli_sentence(tmp_path: Path, qapp: QA
     exc = refusal(next(c for c in CASES if "encrypted" in c.name), tmp_path)
     assert error_sentence(exc) == str(exc)
     assert exc.code == "zip_encrypted" and exc.params["name"] == "data/files/brief.txt"
+
+
+def test_a_passport_that_is_not_there_or_moved_on_reads_in_chinese(tmp_path: Path, chinese: None) -> None:
+    from taskpack.app.desk import Desk
+    from taskpack.core.errors import NotFound, VersionConflict
+
+    with Desk(tmp_path / "home", "m1", actor="ana") as desk:
+        pid = desk.new("T", "G").id
+        errors: list[TaskPackError] = []
+        for call in (lambda: desk.get("TP-2222-2222"), lambda: desk.get_version(pid, 9),
+                     lambda: desk.add_next(pid, "x", expected_version=7)):  # fmt: skip
+            with pytest.raises((NotFound, VersionConflict)) as caught:
+                call()
+            errors.append(caught.value)
+    for exc in errors:
+        assert english_left(exc) is None, error_sentence(exc)
+    assert "本工作台上没有护照 TP-2222-2222" in error_sentence(errors[0])
+    assert f"{pid} 现在是第 1 版" in error_sentence(errors[2])
