@@ -107,6 +107,9 @@ class _Job:
     the event loop through anyio's thread portal. Progress is sent when the percentage
     moves, at most ~10 times a second."""
 
+    #: seconds between two notifications (but the last)
+    min_interval = 0.1
+
     def __init__(self, ctx: Context[Any, Any], what: str) -> None:
         self.ctx, self.what = ctx, what
         self.last_pct, self.last_at = -1, 0.0
@@ -114,7 +117,7 @@ class _Job:
     def progress(self, done: int, total: int) -> None:
         pct = int(done * 100 / total) if total > 0 else 0
         now = time.monotonic()
-        if pct == self.last_pct or (now - self.last_at < 0.1 and pct < 100):
+        if pct == self.last_pct or (now - self.last_at < self.min_interval and pct < 100):
             return
         self.last_pct, self.last_at = pct, now
         try:
