@@ -253,8 +253,22 @@ class Desk:
         """The outbox entry when this desk wrote a pack with this content digest, else None."""
         return self.store.pack_written(content_digest)
 
+    def passport_size(self, passport_id: str) -> int:
+        """Bytes of JSON the passport is stored as (a cheap read: nothing is parsed)."""
+        return self.store.size_of(passport_id)
+
+    def sent_by(self, passport_id: str) -> dict[str, JSON]:
+        """The origin (actor, machine, …) of the pack the passport landed from; {} when
+        it was made here. Does not read the passport's asks."""
+        return self.store.received_origin(passport_id)
+
+    def announce(self, changes: Iterable[tuple[str, str]]) -> None:
+        """Tell this desk's subscribers about changes made to its store by a helper
+        process working for it (`app.isolated`), as if this desk had made them."""
+        self._notify(changes)
+
     def luggage(self, passport_id: str) -> list[StoredLuggage]:
-        self.store.get(passport_id)  # NotFound for an unknown id
+        self.store.require(passport_id)  # NotFound for an unknown id
         return self.store.luggage(passport_id)
 
     def open_luggage(self, passport_id: str, name: str) -> BinaryIO:
@@ -558,7 +572,7 @@ class Desk:
     ) -> list[PackWritten]:
         """The outbox ledger: every pack this desk wrote, newest first."""
         if passport_id is not None:
-            self.store.get(passport_id)  # NotFound for an unknown id
+            self.store.require(passport_id)  # NotFound for an unknown id
         return self.store.outbox(passport_id=passport_id, limit=limit)
 
     def sent(self, seq: int) -> PackWritten:

@@ -37,6 +37,9 @@ def build(files: Sequence[Path] = ()) -> tuple[Any, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # a frozen app's helper processes (app/isolated.py) start here
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--smoke-test" in argv:  # the frozen build's self-check (packaging/README.md)
         from taskpack.app.smoke import run as smoke

@@ -381,6 +381,34 @@ class Store:
     def exists(self, passport_id: str) -> bool:
         return self._one("SELECT 1 FROM passports WHERE id = ?", (passport_id,)) is not None
 
+    def require(self, passport_id: str) -> None:
+        """NotFound (as :meth:`get` raises it) unless the passport is here; reads nothing else."""
+        if not self.exists(passport_id):
+            raise NotFound(f"no passport {passport_id} in this desk")
+
+    def size_of(self, passport_id: str) -> int:
+        """Bytes of JSON the passport is stored as (SQLite counts them; nothing is parsed)."""
+        row = self._one("SELECT length(CAST(data AS BLOB)) FROM passports WHERE id = ?", (passport_id,))
+        if row is None:
+            raise NotFound(f"no passport {passport_id} in this desk")
+        return int(row[0] or 0)
+
+    def received_origin(self, passport_id: str) -> dict[str, JSON]:
+        """The `origin` of the pack the passport was landed from ({} when made here or it
+        names none), read by SQLite out of the stored JSON: the passport's asks, however
+        many, are not parsed in this process."""
+        try:
+            row = self._one("SELECT json_extract(data, '$.received.origin') FROM passports WHERE id = ?",
+                            (passport_id,))  # fmt: skip
+        except sqlite3.OperationalError:  # no JSON functions in this SQLite: read it whole
+            lp = self.get(passport_id)
+            origin = lp.received.origin if lp.received else None
+            return origin.to_data() if origin else {}
+        if row is None:
+            raise NotFound(f"no passport {passport_id} in this desk")
+        value = json.loads(row[0]) if isinstance(row[0], str) else None
+        return value if isinstance(value, dict) else {}
+
     def get_version(self, passport_id: str, version: int) -> LocalPassport:
         row = self._one(
             "SELECT data FROM versions WHERE passport_id = ? AND version = ?",

@@ -11,6 +11,7 @@ what is on screen first. Many asks are shown a page at a time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import Qt, Signal
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 from taskpack.app.desk import Desk
 from taskpack.core.model import Ask
+from taskpack.core.pages import AskPages, open_count
 
 from .i18n import tr, trn
 from .widgets import Banner, LinkedText, add_paged, badge, local_time, one_line, plain
@@ -187,14 +189,14 @@ class AsksForm(QWidget):
         self.draft_store: DraftStore | None = None
         #: (passport id, ask id) → the text on screen, while it differs from the saved answer
         self._typed: dict[tuple[str, str], str] = {}
-        self._asks: list[Ask] = []
+        self._asks: Sequence[Ask] = []
 
-    def show_asks(self, asks: list[Ask], *, highlight: set[str] | frozenset[str] = frozenset(),
+    def show_asks(self, asks: Sequence[Ask], *, highlight: set[str] | frozenset[str] = frozenset(),
                   note: str = "", passport_id: str = "", drafts: dict[str, str] | None = None) -> None:  # fmt: skip
         """Show `asks`; an answer typed earlier (kept here, or in `drafts` from the desk's
         drafts file) is put back in its field, marked "not saved yet"."""
         self.passport_id = passport_id
-        self._asks = list(asks)
+        self._asks = asks  # may be pages (core.pages.AskPages): read a page at a time
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(12, 8, 12, 8)
@@ -238,19 +240,31 @@ class AsksForm(QWidget):
     def unsaved(self) -> dict[str, str]:
         """Answers typed on screen (or kept as drafts) and not saved: ask id → text."""
         out: dict[str, str] = {}
-        saved = {a.id or "": stored_answer(a) for a in self._asks}
         for (pid, ask_id), text in self._typed.items():
-            if pid == self.passport_id and ask_id in saved and text.strip() and text != saved[ask_id]:
+            if pid != self.passport_id or not text.strip():
+                continue
+            saved = self._saved_answer(ask_id)
+            if saved is not None and text != saved:
                 out[ask_id] = text
         for ask_id, card in self.cards.items():
             if card.unsaved():
                 out[ask_id] = card.answer_edit.toPlainText()
         return out
 
+    def _saved_answer(self, ask_id: str) -> str | None:
+        """The stored answer of the shown ask `ask_id` (None: no such ask shown)."""
+        card = self.cards.get(ask_id)
+        if card is not None:
+            return card.saved_text
+        if isinstance(self._asks, AskPages):
+            at = self._asks.index_of(ask_id)
+            return None if at is None else stored_answer(self._asks[at])
+        return next((stored_answer(a) for a in reversed(self._asks) if (a.id or "") == ask_id), None)
+
     def _update_unsaved(self) -> None:
         n = len(self.unsaved())
         self.unsaved_label.setText(trn("%n answer is not saved yet.", n) if n else "")
-        several = sum(1 for a in self._asks if (a.status or "open") == "open") > 1 or n > 1
+        several = open_count(self._asks) > 1 or n > 1
         self.save_all_button.setVisible(several)
         self.save_all_button.setEnabled(n > 0)
         self.save_all_button.setText(trn("Save all answers (%n)", n) if n else tr("Save all answers"))

@@ -75,6 +75,7 @@ from taskpack.core import lifecycle, specs
 from taskpack.core.errors import TaskPackError
 from taskpack.core.identity import display_name, sender_label
 from taskpack.core.landing import LandingOutcome, MergeOutcome
+from taskpack.core.pages import open_count
 from taskpack.core.refusals import credential_in
 from taskpack.core.visible import visible
 
@@ -711,8 +712,7 @@ class MainWindow(QMainWindow):
             self._reviews[path] = reviewed
             rv = reviewed.review
             self._add_incoming(path, title=rv.title or rv.goal or path.name, kind=rv.kind,
-                               sender=ops.compact_sender(rv.origin), open_asks=sum(
-                                   1 for a in rv.asks if (a.status or "open") == "open"),
+                               sender=ops.compact_sender(rv.origin), open_asks=open_count(rv.asks),
                                sent=rv.written_here)  # fmt: skip
             if self._current == "file:" + str(path):
                 self.review_view.show_review(reviewed)
@@ -741,7 +741,7 @@ class MainWindow(QMainWindow):
                 self.review_view.show_review(reviewed)
                 self.schedule_tab_order()
 
-        self.jobs.run(lambda p, c: ops.judge(path, p, c), title=tr("Judging {name}…").format(name=path.name),
+        self.jobs.run(lambda p, c: ops.judge(path, p, c, desk=self.desk), title=tr("Judging {name}…").format(name=path.name),
                       on_done=done, on_error=self.error)  # fmt: skip
 
     def _current_path(self) -> Path | None:

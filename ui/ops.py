@@ -7,11 +7,13 @@ Each takes ``progress(done, total)`` and ``cancelled()`` as its last two argumen
 from __future__ import annotations
 
 import contextlib
+import pickle
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from taskpack.app import isolated
 from taskpack.app.desk import Desk, HistoryEntry, MoveOption, PackWritten, StoredLuggage
 from taskpack.core import lifecycle
 from taskpack.core.atomicfile import atomic_write
@@ -19,6 +21,7 @@ from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
 from taskpack.core.model import Ask, LocalPassport
+from taskpack.core.pages import compact
 from taskpack.core.progress import CancelCheck, Progress
 
 #: luggage up to this total is judged (C0–C10) as part of the review; larger packs on request
@@ -41,6 +44,10 @@ class Reviewed:
     #: a receipt whose passport is here: its title, and its asks the receipt leaves open
     target_title: str = ""
     still_open: list[Ask] = field(default_factory=list)
+    #: made in a helper process (a large pack): the whole review, pickled — never unpickled
+    #: in the window's process; landing hands it back to a helper. `review` is then the
+    #: review to show, its asks as pages (`core.pages.AskPages`) and no sealed pack.
+    held: bytes | None = None
 
     @property
     def judged(self) -> bool:
@@ -61,6 +68,31 @@ def plain_reason(path: Path, exc: FormatError) -> FormatError:
 
 
 def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
+    """The landing review of `path`; a large pack is reviewed in a helper process (see
+    `app.isolated`), so the window's GUI thread never waits on its interpreter lock."""
+    if isolated.pack_is_large(path):
+        progress(0, 0)
+        return isolated.call(desk, review_elsewhere, path, progress=progress, cancel=cancelled)
+    return _review(desk, path, progress, cancelled)
+
+
+def review_elsewhere(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
+    """Run in a helper process: the review, compact to send back (`Reviewed.held`)."""
+    out = _review(desk, path, progress, cancelled)
+    full = out.review
+    out.held = pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL)
+    out.review = compact_review(full)
+    out.still_open = compact(out.still_open)  # type: ignore[assignment]
+    return out
+
+
+def compact_review(rv: LandingReview) -> LandingReview:
+    """The review as the window shows it: asks as pages, no sealed pack (it stays with
+    whoever lands it)."""
+    return replace(rv, asks=compact(rv.asks, over=0), sealed_pack=None)  # type: ignore[arg-type]
+
+
+def _review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
     progress(0, 0)
     try:
         rv = desk.review(path, progress=progress, cancel=cancelled)
@@ -78,12 +110,25 @@ def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -
             out.still_open = [a for a in target.asks or []
                               if (a.status or "open") == "open" and a.id not in answered]  # fmt: skip
     if total <= JUDGE_AUTOMATICALLY_BYTES:
-        out.failed_checks = judge(path, progress, cancelled)
+        out.failed_checks = _judge(path, progress, cancelled)
     return out
 
 
-def judge(path: Path, progress: Progress, cancelled: CancelCheck) -> list[tuple[str, str, list[str]]]:
-    """The strict judge's failed checks (spec §6), for a person to read."""
+def judge(path: Path, progress: Progress, cancelled: CancelCheck, *,
+          desk: Desk | None = None) -> list[tuple[str, str, list[str]]]:  # fmt: skip
+    """The strict judge's failed checks (spec §6), for a person to read (a large pack
+    is judged in a helper process when `desk` is given)."""
+    if desk is not None and isolated.pack_is_large(path):
+        return isolated.call(desk, _judge_elsewhere, path, progress=progress, cancel=cancelled)
+    return _judge(path, progress, cancelled)
+
+
+def _judge_elsewhere(desk: Desk, path: Path, progress: Progress,
+                     cancelled: CancelCheck) -> list[tuple[str, str, list[str]]]:  # fmt: skip
+    return _judge(path, progress, cancelled)
+
+
+def _judge(path: Path, progress: Progress, cancelled: CancelCheck) -> list[tuple[str, str, list[str]]]:
     report = Desk.judge(path, progress=progress, cancel=cancelled)
     return [(c.id, c.requirement, list(c.reasons)) for c in report.checks if not c.ok]
 
@@ -93,14 +138,51 @@ def judge(path: Path, progress: Progress, cancelled: CancelCheck) -> list[tuple[
 
 def land(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, *,
          held: Reviewed | None = None) -> LandingOutcome:  # fmt: skip
-    """Land from the review the window holds (re-read if the file changed since)."""
+    """Land from the review the window holds (re-read if the file changed since). A review
+    made in a helper process is landed in one, from the review it made."""
+    if (held is not None and held.held is not None) or isolated.pack_is_large(path):
+        outcome = isolated.call(desk, _land_elsewhere, path, held.held if held else None,
+                                progress=progress, cancel=cancelled)  # fmt: skip
+        desk.announce(outcome.changes)
+        return outcome  # type: ignore[no-any-return]
     return desk.land(path, review=held.review if held else None, progress=progress, cancel=cancelled)
+
+
+def _land_elsewhere(desk: Desk, path: Path, held: bytes | None, progress: Progress,
+                    cancelled: CancelCheck) -> LandingOutcome:  # fmt: skip
+    review = pickle.loads(held) if held is not None else None
+    return _compact_outcome(desk.land(path, review=review, progress=progress, cancel=cancelled))
 
 
 def merge(desk: Desk, path: Path, into: str, progress: Progress, cancelled: CancelCheck, *,
           held: Reviewed | None = None) -> MergeOutcome:  # fmt: skip
+    if (held is not None and held.held is not None) or isolated.pack_is_large(path):
+        outcome = isolated.call(desk, _merge_elsewhere, path, into, held.held if held else None,
+                                progress=progress, cancel=cancelled)  # fmt: skip
+        desk.announce(outcome.changes)
+        return outcome  # type: ignore[no-any-return]
     return desk.merge_receipt(path, into, review=held.review if held else None, progress=progress,
                               cancel=cancelled)  # fmt: skip
+
+
+def _merge_elsewhere(desk: Desk, path: Path, into: str, held: bytes | None, progress: Progress,
+                     cancelled: CancelCheck) -> MergeOutcome:  # fmt: skip
+    review = pickle.loads(held) if held is not None else None
+    return _compact_outcome(desk.merge_receipt(path, into, review=review, progress=progress,
+                                               cancel=cancelled))  # fmt: skip
+
+
+def _compact_passport(lp: LocalPassport) -> LocalPassport:
+    """`lp` with its asks as pages (to send from a helper process to the window)."""
+    if lp.asks is not None:
+        lp.asks = compact(lp.asks, over=0)  # type: ignore[assignment]
+    return lp
+
+
+def _compact_outcome(outcome: Any) -> Any:
+    outcome.passport = _compact_passport(outcome.passport)
+    outcome.review = compact_review(outcome.review)
+    return outcome
 
 
 # --- lifecycle --------------------------------------------------------------------------
@@ -210,6 +292,20 @@ def is_sealed(fact: Any) -> bool:
 
 
 def load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> Detail:
+    """What the passport view shows; a large passport is read in a helper process and
+    comes back with its asks as pages."""
+    if desk.passport_size(passport_id) > isolated.LARGE_BYTES:
+        return isolated.call(desk, _detail_elsewhere, passport_id, progress=progress, cancel=cancelled)
+    return _load_detail(desk, passport_id, progress, cancelled)
+
+
+def _detail_elsewhere(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> Detail:
+    detail = _load_detail(desk, passport_id, progress, cancelled)
+    detail.passport = _compact_passport(detail.passport)
+    return detail
+
+
+def _load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> Detail:
     lp = desk.get(passport_id)
     detail = Detail(lp, desk.history(passport_id), desk.luggage(passport_id), desk.allowed_moves(passport_id),
                     machine=desk.machine, drafts=desk.drafts.of(passport_id))  # fmt: skip
@@ -253,8 +349,8 @@ def load_rows(desk: Desk, senders: dict[tuple[str, int], str], progress: Progres
         if s.came_from != "here":
             key = (s.id, s.version)
             if key not in senders:
-                with contextlib.suppress(TaskPackError):
-                    senders[key] = sender_of(desk.get(s.id))
+                with contextlib.suppress(TaskPackError):  # a large passport is not parsed for it
+                    senders[key] = compact_sender(desk.sent_by(s.id))
             sender = senders.get(key, "")
         rows.append(PassportRow(s.id, s.title or s.id, s.state, s.waiting_on, sender,
                                 s.open_asks, s.updated_at, s.came_from))  # fmt: skip

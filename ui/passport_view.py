@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 from taskpack.app.desk import MoveOption, is_checked_here
 from taskpack.core.model import LandingCheck
+from taskpack.core.pages import open_count
 from taskpack.core.visible import visible
 
 from .asks_form import AsksForm
@@ -171,11 +172,11 @@ class PassportView(QWidget):
         self._fill_header(detail)
         self._fill_actions(detail)
         self._fill_overview(detail)
-        asks = list(lp.asks or [])
+        asks = lp.asks or []  # a large passport's asks are pages (core.pages): never listed whole
         # the merge's outcome is said once, in the window's banner; here the asks it
         # answered are highlighted
         self.asks.show_asks(asks, highlight=answered, passport_id=lp.id, drafts=detail.drafts)
-        open_asks = sum(1 for a in asks if (a.status or "open") == "open")
+        open_asks = open_count(asks)
         self.tabs.setTabText(1, trn("Asks (%n open)", open_asks) if open_asks else tr("Asks"))
         self._fill_luggage(detail)
         self._fill_history(detail)

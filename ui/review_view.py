@@ -16,6 +16,7 @@ whatever the pack holds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -308,7 +309,7 @@ class ReviewView(QWidget):
         lay.addWidget(section)
         return section
 
-    def _paged(self, sec: Section, items: list[Any], make: Any) -> None:
+    def _paged(self, sec: Section, items: Sequence[Any], make: Any) -> None:
         add_paged(sec.add, items, make, parent_layout=sec.lay)
 
     def _header(self, lay: QVBoxLayout, rv: LandingReview) -> None:
@@ -407,7 +408,7 @@ class ReviewView(QWidget):
             sec.add(plain(tr("Merging writes the answers only; it never changes the goal, the "
                              "current state or the next steps."), small=True, muted=True))  # fmt: skip
         if rv.asks:
-            self._paged(sec, list(rv.asks), lambda a: receipt_answer_widget(a, rv))
+            self._paged(sec, rv.asks, lambda a: receipt_answer_widget(a, rv))
         else:
             sec.add(plain(tr("The receipt carries no answers.")))
         if rv.target_here:
@@ -454,7 +455,7 @@ class ReviewView(QWidget):
             tr("Questions the sender needs answered"),
             tr("After landing, answer them in the Asks tab and send a receipt back."),
         ))  # fmt: skip
-        self._paged(sec, list(rv.asks), ask_widget)
+        self._paged(sec, rv.asks, ask_widget)  # pages: never all built at once
 
     def _next_steps(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         required = sum(1 for c in rv.landing_checks if c.is_required) if rv.kind == "handoff" else 0

@@ -399,3 +399,63 @@ def test_errors_from_core_are_said_in_chinese(tmp_path: Path, qtbot: QtBot, make
     finally:
         i18n.install("en")
     assert sentence(wrong) == str(wrong)  # English: the CLI's own sentence
+
+
+def asks_alive() -> int:
+    """How many Ask models this process holds (the window's own process)."""
+    import gc
+
+    from taskpack.core.model import Ask
+
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, Ask))
+
+
+def test_a_large_pack_is_read_and_landed_beside_the_window_which_holds_only_the_pages_it_shows(
+        tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch) -> None:  # fmt: skip
+    """15.2: a pack whose pack object is large is reviewed, landed and its passport read in
+    a helper process; the window gets its asks as pages, so its own process builds only
+    the asks on screen (100,000 asks as models stall the GUI thread and cost ~1 GB)."""
+    from taskpack.app import isolated
+
+    monkeypatch.setattr(isolated, "LARGE_BYTES", 20_000)  # 300 asks count as large here
+    asks = [{"id": f"a{n}", "what": f"Question number {n}?", "accept": "yes or no", "status": "open"}
+            for n in range(1, 301)]  # fmt: skip
+    pack = bag(tmp_path, "many.taskpack", asks=asks)
+    desk = make_desk(RECEIVER, "Zhang")
+    window = make_window(desk)
+    baseline = asks_alive()
+    drop(window, pack)
+    settle(qtbot, window, timeout=120_000)
+    review = window.review_view
+    asks_text = review.section_text("asks")
+    assert "Question number 1?" in asks_text and f"Question number {PAGE}?" in asks_text
+    assert f"Question number {PAGE + 1}?" not in asks_text
+    [more] = [b for b in review.sections["asks"].findChildren(QPushButton) if b.text().startswith("Show")]
+    assert more.text() == f"Show {PAGE} more (of 300)"
+    more.click()
+    assert f"Question number {2 * PAGE}?" in review.section_text("asks")
+    assert asks_alive() - baseline <= 2 * PAGE  # the pages shown, not the 300 (nor the sealed copy)
+    assert window.model.rowCount() >= 1  # the pack is listed under Incoming …
+
+    review.land_button.click()  # … and lands from the review the person saw
+    settle(qtbot, window, timeout=120_000)
+    pid = window._current_id()
+    assert pid is not None, window.banner.text()
+    assert f"Landed as {pid}." in window.banner.text()
+    assert window.stack.currentWidget() is window.passport_view
+    pv = window.passport_view
+    assert pv.tabs.tabText(1) == "Asks (300 open)"
+    pv.tabs.setCurrentIndex(1)
+    labels = " ".join(pv.asks.labels())
+    assert "Question number 1?" in labels and f"Question number {PAGE + 1}?" not in labels
+    assert asks_alive() - baseline <= 2 * PAGE
+    assert len(desk.get(pid).asks or []) == 300  # everything landed
+
+    card = pv.asks.cards["a2"]  # and is answerable in the window
+    qtbot.keyClicks(card.answer_edit, "yes")
+    card.save_button.click()
+    settle(qtbot, window, timeout=120_000)
+    stored = {a.id: a for a in desk.get(pid).asks or []}
+    assert stored["a2"].status == "answered" and stored["a2"].answer == "yes"
+    assert pv.tabs.tabText(1) == "Asks (299 open)"

@@ -1,0 +1,179 @@
+"""Run one desk action in a helper process, so the caller's process stays responsive.
+
+A window's worker thread shares the interpreter lock with the GUI thread. Reviewing or
+landing a pack with 100,000 asks, or a 10 MB note, is seconds of core work made of long
+single calls that hold that lock (``json.loads`` of a 16 MB value, validating the asks,
+and the cyclic garbage collector walking the hundreds of thousands of objects they
+become): the GUI thread stalls for hundreds of milliseconds at a time, whatever the
+switch interval. Run in a child process instead, that work holds another interpreter's
+lock; this process only waits on a pipe.
+
+    result = isolated.call(desk, some_module.function, path, progress=p, cancel=c)
+
+runs ``function(desk_there, path, progress, cancelled)`` in a fresh (spawned) process on
+a desk opened on the same home, machine, actor and settings, and returns its result
+(pickled back: the function should return something compact, e.g. asks as
+:class:`~taskpack.core.pages.AskPages`). ``progress(done, total)`` is forwarded (at most
+every 50 ms), ``cancel()`` is polled: the child is told and, if it does not stop within
+a few seconds, ended. An error raised there is raised here with the same class, code,
+params and sentence. The store is SQLite in WAL mode, safe for two processes; the
+caller's desk announces the changes a landing made there (:meth:`Desk.announce`).
+
+:func:`pack_is_large` and ``Desk.passport_size`` tell when it is worth it: a helper
+process costs ~0.5 s to start, so ordinary packs stay on the worker thread.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import threading
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from taskpack.core.errors import Cancelled
+from taskpack.core.progress import CancelCheck, Progress
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from .desk import Desk
+
+#: a pack object (or stored passport) of more JSON bytes than this is handled in a helper
+#: process: ~2,000 asks. Tests lower it to send small packs through the helper.
+LARGE_BYTES = 1 << 20
+#: progress is sent from the child at most this often (seconds)
+PROGRESS_EVERY = 0.05
+#: after cancel, how long the child may take to stop before it is ended
+CANCEL_GRACE = 5.0
+
+
+def pack_is_large(path: Path | str) -> bool:
+    """The pack object in this file is over `LARGE_BYTES` (a flat pack: the file is)."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size <= LARGE_BYTES:
+            return False
+        if not zipfile.is_zipfile(p):
+            return True
+        with zipfile.ZipFile(p) as z:
+            infos = z.infolist()
+            if len(infos) > 100_000:
+                return True
+            return sum(i.file_size for i in infos if i.filename.endswith("passport.json")) > LARGE_BYTES
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return False  # the reader on the worker thread says what is wrong with it
+
+
+@dataclass(frozen=True)
+class _DeskSpec:
+    home: Path
+    machine: str
+    actor: str
+    harness: str
+    settings: Any
+    repairs: bool
+
+    @classmethod
+    def of(cls, desk: Desk) -> _DeskSpec:
+        return cls(desk.home, desk.machine, desk.actor, desk.harness, desk.settings,
+                   desk.repair is not None)  # fmt: skip
+
+    def open(self) -> Desk:
+        from .desk import Desk
+
+        desk = Desk(self.home, self.machine, actor=self.actor, settings=self.settings,
+                    harness=self.harness)  # fmt: skip
+        if not self.repairs:
+            desk.repair = None
+        return desk
+
+
+def _pickled_error(exc: BaseException) -> bytes:
+    """An exception as (class, args, attributes): rebuilt without calling its __init__,
+    whose signature differs between error classes."""
+    state = {k: v for k, v in vars(exc).items()}
+    try:
+        return pickle.dumps((type(exc), exc.args, state))
+    except Exception:  # an attribute that does not pickle: keep the sentence
+        return pickle.dumps((RuntimeError, (str(exc),), {}))
+
+
+def _error_from(blob: bytes) -> BaseException:
+    cls, args, state = pickle.loads(blob)
+    exc = cls.__new__(cls)
+    BaseException.__init__(exc, *args)
+    exc.__dict__.update(state)
+    return exc
+
+
+def _child(conn: Connection, cancel_flag: Any, spec: _DeskSpec,
+           fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  # fmt: skip
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY or (total and done >= total):
+            last[0] = now
+            conn.send(("progress", done, total))
+
+    try:
+        desk = spec.open()
+        try:
+            result = fn(desk, *args, progress, cancel_flag.is_set)
+        finally:
+            desk.close()
+        conn.send_bytes(b"ok" + pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    except BaseException as exc:  # every error goes back to the caller
+        conn.send_bytes(b"er" + _pickled_error(exc))
+    finally:
+        conn.close()
+
+
+_context = multiprocessing.get_context("spawn")  # never fork a process that runs Qt threads
+_start_lock = threading.Lock()
+
+
+def call(desk: Desk, fn: Callable[..., Any], *args: Any, progress: Progress,
+         cancel: CancelCheck) -> Any:  # fmt: skip
+    """``fn(desk_there, *args, progress, cancelled)`` in a helper process; see the module."""
+    ours, theirs = _context.Pipe(duplex=False)
+    flag = _context.Event()
+    child = _context.Process(target=_child, args=(theirs, flag, _DeskSpec.of(desk), fn, args),
+                             name="taskpack-helper", daemon=True)  # fmt: skip
+    with _start_lock:  # spawn is not safe to start from two threads at once
+        child.start()
+    theirs.close()
+    asked_to_stop: float | None = None
+    try:
+        while True:
+            if asked_to_stop is None and cancel():
+                flag.set()
+                asked_to_stop = time.monotonic()
+            if asked_to_stop is not None and time.monotonic() - asked_to_stop > CANCEL_GRACE:
+                raise Cancelled()
+            if not ours.poll(0.05):
+                if not child.is_alive() and not ours.poll(0):
+                    raise RuntimeError(f"the helper process stopped (exit code {child.exitcode})")
+                continue
+            try:
+                message = ours.recv_bytes()
+            except EOFError:
+                raise RuntimeError(f"the helper process stopped (exit code {child.exitcode})") from None
+            if message[:2] == b"ok":
+                return pickle.loads(message[2:])
+            if message[:2] == b"er":
+                raise _error_from(message[2:])
+            _, done, total = pickle.loads(message)
+            progress(done, total)
+    finally:
+        ours.close()
+        child.join(timeout=CANCEL_GRACE)
+        if child.is_alive():
+            child.terminate()
+            child.join(timeout=CANCEL_GRACE)

@@ -1,0 +1,123 @@
+"""Long lists of records kept compact: one bytes string, read back a page at a time.
+
+A pack may carry 100,000 asks. As pydantic models they are ~200,000 objects that the
+cyclic garbage collector walks on every full collection (each walk holds the GIL for
+~100 ms at that size, whichever thread triggers it), and ~300 MB of memory. A window
+shows 40 of them at a time. :class:`AskPages` keeps the list as the asks' JSON texts in
+one ``bytes`` (which the collector never walks) plus an offset table, and builds an
+:class:`~taskpack.core.model.Ask` only when one is read::
+
+    pages = AskPages.of(review.asks)
+    len(pages), pages.open, pages[:40]     # 40 Ask models; the rest stay bytes
+
+It is a read-only ``Sequence[Ask]``: indexing, slicing, ``len``, iteration (one record
+at a time) and ``index_of(id)``. It pickles as its bytes, so handing it between
+processes costs a copy, not a rebuild. Each record reads back equal to the one given
+(``Ask.from_data(ask.to_data())``: same keys, same order, same values).
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from typing import overload
+
+from .model import Ask
+
+
+class AskPages(Sequence[Ask]):
+    """A read-only list of asks stored as JSON text; see the module docstring."""
+
+    __slots__ = ("_blob", "_ends", "_ids", "_open")
+
+    def __init__(self, blob: bytes, ends: array, ids: tuple[str, ...], open_flags: bytes) -> None:
+        self._blob = blob
+        self._ends = ends  # record n is blob[ends[n-1]:ends[n]] (ends[-1] for n=0 is 0)
+        self._ids = ids
+        self._open = open_flags
+
+    @classmethod
+    def of(cls, asks: Iterable[Ask]) -> AskPages:
+        parts: list[bytes] = []
+        ends = array("q")
+        ids: list[str] = []
+        flags = bytearray()
+        at = 0
+        for ask in asks:
+            text = json.dumps(ask.to_data(), ensure_ascii=False).encode("utf-8", "surrogatepass")
+            parts.append(text)
+            at += len(text)
+            ends.append(at)
+            ids.append(ask.id or "")
+            flags.append(1 if (ask.status or "open") == "open" else 0)
+        return cls(b"".join(parts), ends, tuple(ids), bytes(flags))
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def _one(self, n: int) -> Ask:
+        start = self._ends[n - 1] if n else 0
+        text = self._blob[start : self._ends[n]].decode("utf-8", "surrogatepass")
+        return Ask.from_data(json.loads(text), where=f"asks[{n}]")
+
+    @overload
+    def __getitem__(self, n: int) -> Ask: ...
+    @overload
+    def __getitem__(self, n: slice) -> list[Ask]: ...
+    def __getitem__(self, n: int | slice) -> Ask | list[Ask]:
+        if isinstance(n, slice):
+            return [self._one(i) for i in range(*n.indices(len(self)))]
+        if n < 0:
+            n += len(self)
+        if not 0 <= n < len(self):
+            raise IndexError("ask index out of range")
+        return self._one(n)
+
+    def __iter__(self) -> Iterator[Ask]:
+        for n in range(len(self)):
+            yield self._one(n)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __repr__(self) -> str:
+        return f"<AskPages: {len(self)} asks, {self.open} open, {len(self._blob)} bytes>"
+
+    def __reduce__(self) -> tuple[type[AskPages], tuple[bytes, array, tuple[str, ...], bytes]]:
+        return (AskPages, (self._blob, self._ends, self._ids, self._open))
+
+    @property
+    def open(self) -> int:
+        """How many asks are open (no status counts as open)."""
+        return self._open.count(1)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return self._ids
+
+    def index_of(self, ask_id: str) -> int | None:
+        """Where the ask with this id is (the first one), or None."""
+        try:
+            return self._ids.index(ask_id)
+        except ValueError:
+            return None
+
+    @property
+    def size(self) -> int:
+        """Bytes of JSON text held."""
+        return len(self._blob)
+
+
+def open_count(asks: Sequence[Ask] | None) -> int:
+    """How many of `asks` are open, without building every ask when they are pages."""
+    if isinstance(asks, AskPages):
+        return asks.open
+    return sum(1 for a in asks or [] if (a.status or "open") == "open")
+
+
+def compact(asks: Sequence[Ask] | None, *, over: int = 200) -> Sequence[Ask] | None:
+    """`asks` as :class:`AskPages` when there are more than `over` of them, else as given."""
+    if asks is None or isinstance(asks, AskPages) or len(asks) <= over:
+        return asks
+    return AskPages.of(asks)
