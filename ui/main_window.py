@@ -79,7 +79,7 @@ from taskpack.core.pages import open_count
 from taskpack.core.refusals import credential_in
 from taskpack.core.visible import visible
 
-from . import dialogs, i18n, ops, style
+from . import dialogs, i18n, ops, style, widgets
 from .export import Exporter
 from .i18n import tr, trn
 from .jobs import JobRunner, sentence
@@ -263,6 +263,7 @@ class MainWindow(QMainWindow):
         self._tab_timer.setSingleShot(True)
         self._tab_timer.setInterval(0)
         self._tab_timer.timeout.connect(self._order_tabs)
+        widgets.fills.settled.connect(self.schedule_tab_order)  # a page built in batches is complete
         self._build()
         self.a2a_label = QLabel()
         self.statusBar().addPermanentWidget(self.a2a_label)
@@ -560,7 +561,7 @@ class MainWindow(QMainWindow):
     def idle(self) -> bool:
         """No background job running and no reload pending (tests wait for this)."""
         return (self.jobs.idle() and not self._change_timer.isActive() and not self._refresh_pending
-                and not self._a2a_busy)  # fmt: skip
+                and not self._a2a_busy and not widgets.filling())  # fmt: skip
 
     def _after_changes(self) -> None:
         changed, self._changed_ids = self._changed_ids, set()

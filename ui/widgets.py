@@ -13,7 +13,19 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
-from PySide6.QtCore import QDateTime, QLocale, QPoint, QRect, QSize, Qt, QTimer, QUrl, Signal
+import shiboken6
+from PySide6.QtCore import (
+    QDateTime,
+    QLocale,
+    QObject,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+    QUrl,
+    Signal,
+)
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -256,40 +268,108 @@ def local_time(stamp: str | None) -> str:
     return ui_locale().toString(when.toLocalTime(), "yyyy-MM-dd HH:mm")
 
 
+#: a page is built this many widgets per turn of the event loop (~30 ms of layout and
+#: style work for ask cards on a slow machine), so a page of 40 never blocks the GUI
+#: thread for its whole build; the "Show more" button appears once the page is complete
+BATCH = 8
+
+
+class _Fills(QObject):
+    """Pages being built a batch at a time; `settled` when the last one is complete."""
+
+    settled = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending = 0
+
+    def done(self) -> None:
+        self.pending -= 1
+        if not self.pending:
+            self.settled.emit()
+
+
+fills = _Fills()
+
+
+def filling() -> bool:
+    """Some page is still being built (the window is not idle until it is complete)."""
+    return fills.pending > 0
+
+
+def _fill(layout: QVBoxLayout, anchor: QWidget, items: Sequence[T], make: Callable[[T], QWidget],
+          then: Callable[[], None]) -> None:  # fmt: skip
+    """Insert make(item) for `items` before `anchor`, `BATCH` per event-loop turn, then then()."""
+    fills.pending += 1
+    at = [0]
+
+    def step() -> None:
+        if not shiboken6.isValid(anchor) or not shiboken6.isValid(layout):
+            fills.done()  # the view was rebuilt meanwhile
+            return
+        place = layout.indexOf(anchor)
+        end = min(at[0] + BATCH, len(items))
+        for n, item in enumerate(items[at[0] : end]):
+            layout.insertWidget(place + n, make(item))
+        at[0] = end
+        if end < len(items):
+            QTimer.singleShot(0, step)
+            return
+        try:
+            then()
+        finally:
+            fills.done()
+
+    step()
+
+
 def add_paged(lay_add: Callable[[QWidget], object], items: Sequence[T], make: Callable[[T], QWidget],
               *, page: int = PAGE, parent_layout: QVBoxLayout | None = None) -> QPushButton | None:  # fmt: skip
     """Add the first `page` widgets for `items`; a "Show more" button adds the next page.
 
     `lay_add` adds one widget to the container; `parent_layout` (the container's layout)
     is where the later pages go, before the button. Returns the button (None: all shown).
+    With `parent_layout`, a page of more than `BATCH` widgets is built a batch per turn of
+    the event loop (see `filling`); `items` may be any sequence (e.g. asks as pages,
+    `core.pages.AskPages`): only the slice shown is ever read.
     """
-    for item in items[:page]:
-        lay_add(make(item))
-    if len(items) <= page or parent_layout is None:
-        return None
+    first = items[:page]
+    if parent_layout is None or (len(first) <= BATCH and len(items) <= page):
+        for item in first:
+            lay_add(make(item))
+        if len(items) <= page or parent_layout is None:
+            return None
     more = QPushButton()
-    shown = [page]
+    shown = [len(first) if len(first) <= BATCH else 0]
 
     def label() -> None:
         left = len(items) - shown[0]
         more.setText(tr("Show {n} more (of {total})").format(
             n=min(page, left), total=number(len(items))))  # fmt: skip
 
-    def next_page() -> None:
-        at = parent_layout.indexOf(more)
-        for n, item in enumerate(items[shown[0] : shown[0] + page]):
-            parent_layout.insertWidget(at + n, make(item))
-        shown[0] += page
+    def page_done(upto: int) -> None:
+        shown[0] = upto
         if shown[0] >= len(items):
             more.hide()
             more.deleteLater()
         else:
             label()
+            more.setEnabled(True)
+            more.show()
 
-    label()
+    def next_page() -> None:
+        more.setEnabled(False)  # one page at a time
+        upto = min(shown[0] + page, len(items))
+        _fill(parent_layout, more, items[shown[0] : upto], make, lambda: page_done(upto))
+
     more.clicked.connect(lambda _c=False: next_page())
     lay_add(more)
-    return more
+    if shown[0]:  # the first page is already there
+        page_done(shown[0])
+        return more if shown[0] < len(items) else None
+    more.hide()
+    _fill(parent_layout, more, first, make, lambda: page_done(len(first)))
+    return more if len(first) < len(items) else None
 
 
 def open_link(parent: QWidget, url: str) -> bool:

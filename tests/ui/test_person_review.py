@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 from taskpack.app.desk import Desk
 from taskpack.ui.review_view import label_text
-from taskpack.ui.widgets import PAGE, LinkedText, TextViewer
+from taskpack.ui.widgets import PAGE, LinkedText, TextViewer, filling
 
 
 def land(qtbot: QtBot, window, pack: Path) -> str:
@@ -358,6 +358,7 @@ def test_a_huge_note_is_cut_with_show_all_and_many_asks_are_paged(tmp_path: Path
     [more] = [b for b in review.sections["asks"].findChildren(QPushButton) if b.text().startswith("Show")]
     assert more.text() == f"Show {PAGE} more (of 1,000)"
     more.click()
+    qtbot.waitUntil(lambda: not filling())  # the page is built a batch per turn of the event loop
     assert f"Question number {2 * PAGE}?" in review.section_text("asks")
 
 
@@ -434,6 +435,7 @@ def test_a_large_pack_is_read_and_landed_beside_the_window_which_holds_only_the_
     [more] = [b for b in review.sections["asks"].findChildren(QPushButton) if b.text().startswith("Show")]
     assert more.text() == f"Show {PAGE} more (of 300)"
     more.click()
+    qtbot.waitUntil(lambda: not filling())  # the page is built a batch per turn of the event loop
     assert f"Question number {2 * PAGE}?" in review.section_text("asks")
     assert asks_alive() - baseline <= 2 * PAGE  # the pages shown, not the 300 (nor the sealed copy)
     assert window.model.rowCount() >= 1  # the pack is listed under Incoming …
