@@ -165,8 +165,8 @@ def call(desk: Desk, fn: Callable[..., Any], *args: Any, progress: Progress,
                 message = ours.recv_bytes()
             except EOFError:
                 raise RuntimeError(f"the helper process stopped (exit code {child.exitcode})") from None
-            if message[:2] == b"ok":
-                return pickle.loads(message[2:])
+            if message[:2] == b"ok":  # (a view: a large result is not copied once more)
+                return pickle.loads(memoryview(message)[2:])
             if message[:2] == b"er":
                 raise _error_from(message[2:])
             _, done, total = pickle.loads(message)

@@ -29,12 +29,13 @@ from .model import Ask
 class AskPages(Sequence[Ask]):
     """A read-only list of asks stored as JSON text; see the module docstring."""
 
-    __slots__ = ("_blob", "_ends", "_ids", "_open")
+    __slots__ = ("_blob", "_ends", "_id_text", "_ids", "_open")
 
-    def __init__(self, blob: bytes, ends: array, ids: tuple[str, ...], open_flags: bytes) -> None:
+    def __init__(self, blob: bytes, ends: array, id_text: bytes, open_flags: bytes) -> None:
         self._blob = blob
         self._ends = ends  # record n is blob[ends[n-1]:ends[n]] (ends[-1] for n=0 is 0)
-        self._ids = ids
+        self._id_text = id_text  # the ids as one JSON array: read only when one is looked up
+        self._ids: list[str] | None = None
         self._open = open_flags
 
     @classmethod
@@ -51,7 +52,8 @@ class AskPages(Sequence[Ask]):
             ends.append(at)
             ids.append(ask.id or "")
             flags.append(1 if (ask.status or "open") == "open" else 0)
-        return cls(b"".join(parts), ends, tuple(ids), bytes(flags))
+        id_text = json.dumps(ids, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        return cls(b"".join(parts), ends, id_text, bytes(flags))
 
     def __len__(self) -> int:
         return len(self._ends)
@@ -84,8 +86,8 @@ class AskPages(Sequence[Ask]):
     def __repr__(self) -> str:
         return f"<AskPages: {len(self)} asks, {self.open} open, {len(self._blob)} bytes>"
 
-    def __reduce__(self) -> tuple[type[AskPages], tuple[bytes, array, tuple[str, ...], bytes]]:
-        return (AskPages, (self._blob, self._ends, self._ids, self._open))
+    def __reduce__(self) -> tuple[type[AskPages], tuple[bytes, array, bytes, bytes]]:
+        return (AskPages, (self._blob, self._ends, self._id_text, self._open))
 
     @property
     def open(self) -> int:
@@ -93,15 +95,19 @@ class AskPages(Sequence[Ask]):
         return self._open.count(1)
 
     @property
-    def ids(self) -> tuple[str, ...]:
+    def ids(self) -> list[str]:
+        """Each ask's id ("" when it has none), in order."""
+        if self._ids is None:
+            self._ids = json.loads(self._id_text.decode("utf-8", "surrogatepass"))
         return self._ids
 
     def index_of(self, ask_id: str) -> int | None:
-        """Where the ask with this id is (the first one), or None."""
-        try:
-            return self._ids.index(ask_id)
-        except ValueError:
-            return None
+        """Where the ask with this id is (the last one, as a lookup by id keeps), or None."""
+        ids = self.ids
+        for n in range(len(ids) - 1, -1, -1):
+            if ids[n] == ask_id:
+                return n
+        return None
 
     @property
     def size(self) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
@@ -268,9 +269,11 @@ def local_time(stamp: str | None) -> str:
     return ui_locale().toString(when.toLocalTime(), "yyyy-MM-dd HH:mm")
 
 
-#: a page is built this many widgets per turn of the event loop (~30 ms of layout and
-#: style work for ask cards on a slow machine), so a page of 40 never blocks the GUI
-#: thread for its whole build; the "Show more" button appears once the page is complete
+#: a page is built a few widgets per turn of the event loop, for at most this long per
+#: turn (40 ask cards took ~300 ms on a busy machine), so building a page never blocks the
+#: GUI thread for long; the "Show more" button appears once the page is complete
+BATCH_MS = 20
+#: lists of up to this many widgets are built at once, as they always were
 BATCH = 8
 
 
@@ -299,7 +302,8 @@ def filling() -> bool:
 
 def _fill(layout: QVBoxLayout, anchor: QWidget, items: Sequence[T], make: Callable[[T], QWidget],
           then: Callable[[], None]) -> None:  # fmt: skip
-    """Insert make(item) for `items` before `anchor`, `BATCH` per event-loop turn, then then()."""
+    """Insert make(item) for `items` before `anchor`, in later turns of the event loop
+    (`BATCH_MS` each), then then()."""
     fills.pending += 1
     at = [0]
 
@@ -308,11 +312,14 @@ def _fill(layout: QVBoxLayout, anchor: QWidget, items: Sequence[T], make: Callab
             fills.done()  # the view was rebuilt meanwhile
             return
         place = layout.indexOf(anchor)
-        end = min(at[0] + BATCH, len(items))
-        for n, item in enumerate(items[at[0] : end]):
-            layout.insertWidget(place + n, make(item))
-        at[0] = end
-        if end < len(items):
+        clock = time.perf_counter()
+        while at[0] < len(items):  # at least one per turn
+            layout.insertWidget(place, make(items[at[0]]))
+            place += 1
+            at[0] += 1
+            if (time.perf_counter() - clock) * 1000 >= BATCH_MS:
+                break
+        if at[0] < len(items):
             QTimer.singleShot(0, step)
             return
         try:
@@ -320,7 +327,7 @@ def _fill(layout: QVBoxLayout, anchor: QWidget, items: Sequence[T], make: Callab
         finally:
             fills.done()
 
-    step()
+    QTimer.singleShot(0, step)  # the view around it is laid out and painted first
 
 
 def add_paged(lay_add: Callable[[QWidget], object], items: Sequence[T], make: Callable[[T], QWidget],

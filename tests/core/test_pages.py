@@ -37,6 +37,9 @@ def test_counts_and_lookups_need_no_ask_built() -> None:
     assert pages.open == open_count(given) == 201
     assert open_count(pages) == 201
     assert pages.index_of("a42") == 42 and pages.index_of("nope") is None
+    assert pages.ids[:2] == ["a0", "a1"] and pages.ids[-1] == ""
+    twice = AskPages.of([*given[:5], Ask.from_data({"id": "a2", "what": "again"})])
+    assert twice.index_of("a2") == 5  # the last, as a lookup by id keeps
     assert not AskPages.of([]) and open_count(None) == 0
 
 
