@@ -25,7 +25,9 @@ process costs ~0.5 s to start, so ordinary packs stay on the worker thread.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import pickle
 import threading
 import time
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
 LARGE_BYTES = 1 << 20
 #: progress is sent from the child at most this often (seconds)
 PROGRESS_EVERY = 0.05
+#: the helper runs at this lower priority (os.nice): it is background work for a person
+NICE = 10
 #: after cancel, how long the child may take to stop before it is ended
 CANCEL_GRACE = 5.0
 
@@ -122,6 +126,8 @@ def _child(conn: Connection, cancel_flag: Any, spec: _DeskSpec,
             last[0] = now
             conn.send(("progress", done, total))
 
+    with contextlib.suppress(AttributeError, OSError):  # POSIX: the window's process goes first
+        os.nice(NICE)  # (on 2 busy cores the helper would otherwise take the GUI thread's turns)
     try:
         desk = spec.open()
         try:
