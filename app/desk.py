@@ -292,9 +292,9 @@ class Desk:
                 yield cast(BinaryIO, src), max(item.size, 0)
 
     def allowed_moves(self, passport_id: str) -> list[MoveOption]:
-        lp = self.store.get(passport_id)
+        state, waiting_on = self.store.state_of(passport_id)
         out: list[MoveOption] = []
-        for move in lifecycle.allowed_moves(lp.state, lp.waiting_on):
+        for move in lifecycle.allowed_moves(state, waiting_on):
             targets = [w for w in lifecycle.WAITING_ON if move.to_waiting and w in move.to_waiting]
             for waiting_on in targets or [None]:
                 out.append(MoveOption(move.target, waiting_on, move.why))
@@ -735,8 +735,12 @@ class Desk:
         return chat.chat_message(pack, file_name=p.name, file_size=size, flat_text=flat_text,
                                  language=lang)  # fmt: skip
 
-    def can_restore(self, passport_id: str, fact_no: int) -> tuple[bool, str]:
-        return landing.restore_check(self.store, passport_id, fact_no, machine=self.machine)
+    def can_restore(self, passport_id: str, fact_no: int, *,
+                    passport: LocalPassport | None = None) -> tuple[bool, str]:  # fmt: skip
+        """May this sealed fact get its ✓ back here? `passport`: the passport as just read
+        with :meth:`get` (saves reading it again)."""
+        return landing.restore_check(self.store, passport_id, fact_no, machine=self.machine,
+                                     passport=passport)  # fmt: skip
 
     def restore(self, passport_id: str, fact_no: int) -> LocalPassport:
         """Give fact `fact_no` (1-based) its ✓ back — call only on the person's explicit

@@ -1047,10 +1047,11 @@ def _still_waiting(store: Store, lp: LocalPassport) -> bool:
 
 
 def restore_check(
-    store: Store, passport_id: str, fact_no: int, *, machine: str
+    store: Store, passport_id: str, fact_no: int, *, machine: str, passport: LocalPassport | None = None
 ) -> tuple[bool, str]:
-    """May fact number `fact_no` (1-based) of the passport get its ✓ back here? (§4.2)"""
-    lp = store.get(passport_id)
+    """May fact number `fact_no` (1-based) of the passport get its ✓ back here? (§4.2)
+    `passport` is the passport as the caller just read it (else it is read here)."""
+    lp = passport if passport is not None and passport.id == passport_id else store.get(passport_id)
     fact = _fact(lp, fact_no)
     return can_restore(
         fact, this_machine=machine, pack_written_here=_carried_by_own_pack(store, lp, fact)

@@ -31,7 +31,7 @@ class AskPages(Sequence[Ask]):
 
     __slots__ = ("_blob", "_ends", "_id_text", "_ids", "_open")
 
-    def __init__(self, blob: bytes, ends: array, id_text: bytes, open_flags: bytes) -> None:
+    def __init__(self, blob: bytes, ends: array[int], id_text: bytes, open_flags: bytes) -> None:
         self._blob = blob
         self._ends = ends  # record n is blob[ends[n-1]:ends[n]] (ends[-1] for n=0 is 0)
         self._id_text = id_text  # the ids as one JSON array: read only when one is looked up
@@ -86,7 +86,7 @@ class AskPages(Sequence[Ask]):
     def __repr__(self) -> str:
         return f"<AskPages: {len(self)} asks, {self.open} open, {len(self._blob)} bytes>"
 
-    def __reduce__(self) -> tuple[type[AskPages], tuple[bytes, array, bytes, bytes]]:
+    def __reduce__(self) -> tuple[type[AskPages], tuple[bytes, array[int], bytes, bytes]]:
         return (AskPages, (self._blob, self._ends, self._id_text, self._open))
 
     @property

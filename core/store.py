@@ -386,6 +386,13 @@ class Store:
         if not self.exists(passport_id):
             raise NotFound(f"no passport {passport_id} in this desk")
 
+    def state_of(self, passport_id: str) -> tuple[str, str | None]:
+        """The passport's lifecycle state and what it waits on (its columns; no JSON read)."""
+        row = self._one("SELECT state, waiting_on FROM passports WHERE id = ?", (passport_id,))
+        if row is None:
+            raise NotFound(f"no passport {passport_id} in this desk")
+        return str(row[0]), row[1]
+
     def size_of(self, passport_id: str) -> int:
         """Bytes of JSON the passport is stored as (SQLite counts them; nothing is parsed)."""
         row = self._one("SELECT length(CAST(data AS BLOB)) FROM passports WHERE id = ?", (passport_id,))

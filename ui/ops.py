@@ -311,7 +311,7 @@ def _load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: Ca
                     machine=desk.machine, drafts=desk.drafts.of(passport_id))  # fmt: skip
     for n, fact in enumerate(lp.passport.facts or [], 1):
         if is_sealed(fact):
-            detail.restore[n] = desk.can_restore(passport_id, n)
+            detail.restore[n] = desk.can_restore(passport_id, n, passport=lp)
     detail.sent = list(reversed(desk.outbox(passport_id=passport_id)))
     return detail
 
