@@ -384,20 +384,20 @@ class Store:
     def require(self, passport_id: str) -> None:
         """NotFound (as :meth:`get` raises it) unless the passport is here; reads nothing else."""
         if not self.exists(passport_id):
-            raise NotFound(f"no passport {passport_id} in this desk")
+            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         """The passport's lifecycle state and what it waits on (its columns; no JSON read)."""
         row = self._one("SELECT state, waiting_on FROM passports WHERE id = ?", (passport_id,))
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk")
+            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
         return str(row[0]), row[1]
 
     def size_of(self, passport_id: str) -> int:
         """Bytes of JSON the passport is stored as (SQLite counts them; nothing is parsed)."""
         row = self._one("SELECT length(CAST(data AS BLOB)) FROM passports WHERE id = ?", (passport_id,))
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk")
+            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
         return int(row[0] or 0)
 
     def received_origin(self, passport_id: str) -> dict[str, JSON]:
@@ -412,7 +412,7 @@ class Store:
             origin = lp.received.origin if lp.received else None
             return origin.to_data() if origin else {}
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk")
+            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
         value = json.loads(row[0]) if isinstance(row[0], str) else None
         return value if isinstance(value, dict) else {}
 
