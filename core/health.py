@@ -86,9 +86,9 @@ def check_at_open(
         return
     home = db_path.parent
     if st.st_size == 0:
-        if not _was_used(home):
-            return  # another process is creating this store right now (or just did)
-        raise error(f"{what} is damaged: the file is empty", hint=damage_hint(home))
+        if _still_empty(db_path):
+            raise error(f"{what} is damaged: the file is empty", hint=damage_hint(home))
+        return  # a store being made: SQLite sees its pages (and waits for its creator)
     try:
         with open(db_path, "rb") as f:
             head = f.read(len(SQLITE_MAGIC))
@@ -110,6 +110,25 @@ def check_at_open(
 
 def _wal(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + "-wal")
+
+
+def _still_empty(db_path: Path) -> bool:
+    """A zero-length database file that is damage, not a store being made right now.
+
+    A new store is briefly empty while its creator writes the first pages (into the WAL,
+    until a checkpoint moves them), and other openers may look in that moment. So it is
+    damage only when the store shows it was used, its WAL holds nothing, and the file is
+    *still* empty when looked at again after that evidence was read.
+    """
+    if not _was_used(db_path.parent):
+        return False
+    with contextlib.suppress(OSError):
+        if _wal(db_path).stat().st_size > 0:
+            return False
+    try:
+        return db_path.stat().st_size == 0
+    except FileNotFoundError:
+        return False
 
 
 def _was_used(home: Path) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,7 +59,7 @@ def open_database(
     try:
         db = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
+            _into_wal(db, timeout)
             db.execute("PRAGMA synchronous=FULL")
             if foreign_keys:
                 db.execute("PRAGMA foreign_keys=ON")
@@ -72,6 +73,27 @@ def open_database(
     except sqlite3.DatabaseError as exc:
         raise error(f"{what} cannot be opened ({exc})") from None
     return db
+
+
+def _into_wal(db: sqlite3.Connection, timeout: float) -> None:
+    """``PRAGMA journal_mode=WAL``, waiting for other openers as every write does.
+
+    Switching a database into WAL needs a lock SQLite does not wait for (its busy handler
+    is not called there, to avoid a deadlock): several processes opening a brand-new store
+    at once get "database is locked" at once. So the switch is retried, with a growing
+    pause, up to `timeout` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 def migrate(
