@@ -32,13 +32,12 @@ import os
 import pickle
 import threading
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from taskpack.core.errors import Cancelled
+from taskpack.core.errors import Cancelled, TaskPackError
 from taskpack.core.progress import CancelCheck, Progress
 
 if TYPE_CHECKING:
@@ -58,20 +57,28 @@ CANCEL_GRACE = 5.0
 
 
 def pack_is_large(path: Path | str) -> bool:
-    """The pack object in this file is over `LARGE_BYTES` (a flat pack: the file is)."""
+    """The pack object in this file is over `LARGE_BYTES` (a flat pack: the file is).
+
+    The zip's directory is read with the reader's own limits (`SafeZip`: entry count and
+    directory size checked before anything is built), never with a bare `zipfile`, whose
+    directory of a hostile file could cost gigabytes before this even answers.
+    """
+    from taskpack.core.zipio import SafeZip
+
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size <= LARGE_BYTES:
-            return False
-        if not zipfile.is_zipfile(p):
-            return True
-        with zipfile.ZipFile(p) as z:
-            infos = z.infolist()
-            if len(infos) > 100_000:
-                return True
-            return sum(i.file_size for i in infos if i.filename.endswith("passport.json")) > LARGE_BYTES
-    except (OSError, zipfile.BadZipFile, ValueError):
+        with open(p, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size <= LARGE_BYTES:
+                return False
+            if f.read(2) != b"PK":
+                return True  # a flat pack (or not a pack: the reader on the worker thread says so)
+            z = SafeZip(f, size)
+            try:
+                return sum(i.file_size for i in z.infos if i.filename.endswith("passport.json")) > LARGE_BYTES
+            finally:
+                z.close()
+    except (OSError, TaskPackError, ValueError):
         return False  # the reader on the worker thread says what is wrong with it
 
 

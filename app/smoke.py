@@ -11,7 +11,8 @@ services on temporary data, each as one step, and prints one line per step::
 The steps: the package metadata; the command line's parser and every verb; the keyring
 backend (resolved, and every backend entry point importable); a passport made, packed
 in both encodings and judged conformant (C0–C10); the pack reviewed and landed into a
-second, temporary store; the folder watcher started, finding a pack dropped into its
+second, temporary store; the same review in a spawned helper process (how the window
+reviews and lands a large pack); the folder watcher started, finding a pack dropped into its
 folder, and stopped; the A2A endpoint served on a loopback port, its agent card fetched,
 and stopped (when this build has one); the QApplication and the main window started
 offscreen and closed.
@@ -208,6 +209,26 @@ def step_land(ctx: Context) -> str:
     )
 
 
+def _review_there(desk: Any, path: Path, progress: Any, cancelled: Any) -> str:
+    """Run in the helper process: the review the window asks of it for a large pack."""
+    return str(desk.review(path).title)
+
+
+def step_helper(ctx: Context) -> str:
+    isolated = _need("taskpack.app.isolated", piece="the helper process for large packs")
+    bag = _packs(ctx)[0]
+    desk = _desk(ctx.tmp / "helper", "smoke-helper")
+    steps: list[int] = []
+    try:
+        title = isolated.call(desk, _review_there, bag, progress=lambda d, t: steps.append(d),
+                              cancel=lambda: False)  # fmt: skip
+    except RuntimeError as exc:  # the child died: in a frozen app, usually no freeze_support
+        raise StepFailed(f"the helper process did not answer ({exc})") from None
+    finally:
+        desk.close()
+    return f"a spawned helper process reviewed {bag.name}: «{title}»"
+
+
 def step_watcher(ctx: Context) -> str:
     FolderWatcher = _need("taskpack.app.watcher", "FolderWatcher", piece="the folder watcher")
     _need("watchdog.observers", piece="watchdog (file system events)")
@@ -312,6 +333,7 @@ STEPS: Sequence[tuple[str, Step]] = (
     ("pack", step_pack),
     ("judge", step_judge),
     ("land", step_land),
+    ("helper", step_helper),
     ("watcher", step_watcher),
     ("a2a", step_a2a),
     ("window", step_window),
