@@ -83,8 +83,19 @@ def judge(
     """Judge one file — a path, or a binary stream of it (`name` is how the report calls
     a stream). Raises `Unreadable` when it is not a pack or is hostile."""
     shown = os.fspath(path) if isinstance(path, (str, os.PathLike)) else (name or "the pack")
+    # a flat pack's base64 attachments are not scanned for their closing quote ahead of
+    # the one pass: their spans are guessed from their sizes and proven by that pass; a
+    # guess the pass does not bear out means judging again the exact way (so the report
+    # is the same either way). A stream that cannot go back to its start is not guessed at.
+    seekable = isinstance(path, (str, os.PathLike)) or (hasattr(path, "seekable") and path.seekable())
+    return _judge(path, shown, progress, cancel, speculate=seekable)
+
+
+def _judge(
+    path: PackSource, shown: str, progress: Progress | None, cancel: CancelCheck | None, *, speculate: bool
+) -> Report:
     try:
-        opened = open_pack(path, strict=False, name=shown)
+        opened = open_pack(path, strict=False, name=shown, speculate=speculate)
     except (UnsafeEntry, LimitExceeded) as exc:
         raise Unreadable(str(exc.message), hint="The file may be hostile; it was not judged.") from None
     except FormatError as exc:
@@ -94,7 +105,15 @@ def judge(
     except PackError as exc:
         raise Unreadable(exc.message, hint=exc.hint) from None
     with opened:
-        return judge_opened(opened, progress, cancel)
+        try:
+            report = judge_opened(opened, progress, cancel)
+        except PackError:
+            if not opened.unproven:
+                raise
+        else:
+            if not opened.unproven:
+                return report
+    return _judge(path, shown, progress, cancel, speculate=False)  # a guessed span was wrong
 
 
 def _unparsable(path: str | Path, exc: PackError) -> Report:

@@ -158,6 +158,9 @@ class Span:
     start: int
     end: int
     escapes: bool
+    #: taken on trust from the declared size (`read_flat(speculate=True)`): true only once
+    #: a reader has decoded the whole span as strict base64, which no `"` or `\\` survives
+    guessed: bool = False
 
 
 @dataclass
@@ -284,6 +287,35 @@ class _Scanner:
             self.expect(b"]", f"to close {what}")
             return
 
+    def jump(self, pos: int) -> None:
+        """Go on reading at file offset `pos` (at or past the current position)."""
+        if pos <= self.base + len(self.buf):
+            self.i = pos - self.base
+            return
+        self.fp.seek(pos)
+        self.buf, self.base, self.i = b"", pos, 0
+
+    def guessed_span(self, length: int) -> Span | None:
+        """The span of a string of `length` bytes opening next, if a quote that no
+        backslash escapes sits right where it would close; None otherwise.
+
+        Only two bytes are looked at, so whether the string really is that long (no
+        quote or backslash inside it) is left to whoever reads it (`Span.guessed`).
+        """
+        self.skip_ws()
+        start = self.pos + 1  # past the opening quote
+        end = start + length
+        if end + 1 <= self.base + len(self.buf):
+            two = self.buf[end - 1 - self.base : end + 1 - self.base]
+        else:
+            self.fp.seek(end - 1)
+            two = self.fp.read(2)
+            self.fp.seek(self.base + len(self.buf))  # where _fill reads on
+        if len(two) != 2 or two[1:] != b'"' or two[:1] == b"\\":
+            return None
+        self.jump(end + 1)
+        return Span(start, end, False, guessed=True)
+
     def string_span(self) -> Span:
         """Skip over a JSON string (opening quote next), returning its inner span.
 
@@ -343,8 +375,15 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def read_flat(fp: BinaryIO) -> FlatContents:
-    """Parse the top level of a flat (or legacy .tpx) file, recording attachment spans."""
+def read_flat(fp: BinaryIO, *, speculate: bool = False) -> FlatContents:
+    """Parse the top level of a flat (or legacy .tpx) file, recording attachment spans.
+
+    `speculate`: a base64 `data` that follows its `bytes` is not scanned for its closing
+    quote; its span is where that size puts it, when a quote is there (`Span.guessed`).
+    That saves a pass over the file, but the span is only right once a `SpanReader`
+    has read all of it without a decoding error (its `on_proven`); until then the caller
+    must not rely on anything read from the file (the judge starts over without it).
+    """
     sc = _Scanner(fp)
     sc._fill(3)
     if sc.buf.startswith(b"\xef\xbb\xbf"):
@@ -358,7 +397,7 @@ def read_flat(fp: BinaryIO) -> FlatContents:
         if key in top or (key == "attachments" and attachments is not None):
             raise FormatError(f"the file has the top-level key {key!r} twice; which one is meant is ambiguous")
         if key == "attachments":
-            attachments = _attachments(sc)
+            attachments = _attachments(sc, speculate)
         else:
             top[key] = sc.value(MAX_SMALL_VALUE, f"the {key!r} value")
     if sc.skip_ws():
@@ -369,7 +408,7 @@ def read_flat(fp: BinaryIO) -> FlatContents:
 MAX_ATTACHMENTS = 100_000
 
 
-def _attachments(sc: _Scanner) -> list[FlatAttachment]:
+def _attachments(sc: _Scanner, speculate: bool = False) -> list[FlatAttachment]:
     out: list[FlatAttachment] = []
     for n in sc.items("attachments"):
         if n > MAX_ATTACHMENTS:
@@ -380,18 +419,41 @@ def _attachments(sc: _Scanner) -> list[FlatAttachment]:
             if key in meta or (key == "data" and span is not None):
                 raise FormatError(f"attachment {n} has the key {key!r} twice")
             if key == "data" and sc.skip_ws() == b'"':
-                span = sc.string_span()
+                guess = _base64_length(meta) if speculate else 0
+                span = (guess and sc.guessed_span(guess)) or sc.string_span()
             else:
                 meta[key] = sc.value(64 << 10, f"attachment {n}'s {key!r}")
         out.append(FlatAttachment(meta, span))
     return out
 
 
+def _base64_length(meta: dict[str, Any]) -> int:
+    """How long the canonical base64 text of the declared size is (0: not base64, or
+    no size declared yet, or nothing to save)."""
+    size = meta.get("bytes")
+    if meta.get("encoding") != "base64" or type(size) is not int or size <= 0:
+        return 0
+    return (size + 2) // 3 * 4
+
+
 class SpanReader:
     """Decode one attachment's `data` from its span in the file, chunk by chunk."""
 
-    def __init__(self, path: Path | BinaryIO, span: Span, encoding: str, name: str) -> None:
-        """`path` is the file, or a seekable stream of it this reader gets to itself."""
+    def __init__(
+        self,
+        path: Path | BinaryIO,
+        span: Span,
+        encoding: str,
+        name: str,
+        *,
+        on_proven: Callable[[], None] | None = None,
+    ) -> None:
+        """`path` is the file, or a seekable stream of it this reader gets to itself.
+
+        `on_proven` is called when a guessed span (`Span.guessed`) has been read to its
+        end with no decoding error: then it holds no quote or backslash, so it is
+        exactly the JSON string's inside, as a full scan would have found.
+        """
         self._f = open(path, "rb") if isinstance(path, Path) else path  # noqa: SIM115 - closed by close()
         self._f.seek(span.start)
         self._left = span.end - span.start
@@ -402,6 +464,7 @@ class SpanReader:
         self._hold = ""  # escaped text not yet complete
         self._utf8 = codecs.getincrementaldecoder("utf-8")("strict")
         self._out = b""
+        self._on_proven = on_proven if span.guessed else None
 
     def _raw_piece(self) -> bytes | None:
         if self._left <= 0:
@@ -434,6 +497,9 @@ class SpanReader:
             if self._carry or self._hold:
                 data, final = b"", True
             else:
+                if self._on_proven is not None:
+                    self._on_proven()
+                    self._on_proven = None
                 return None
         if self._span.escapes:
             text = self._unescape(data, final)

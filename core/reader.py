@@ -94,6 +94,9 @@ class OpenedPack:
     _infos: dict[str, Any] = field(default_factory=dict)
     _spans: dict[str, tuple[flat.Span | None, str]] = field(default_factory=dict)
     _computed: dict[str, str] = field(default_factory=dict)
+    #: flat, opened with speculate=True: attachments whose span was taken from their
+    #: declared size and not yet proven by reading them whole (see `flat.read_flat`)
+    unproven: set[str] = field(default_factory=set)
 
     @property
     def pack(self) -> PackObject:
@@ -133,7 +136,11 @@ class OpenedPack:
                 raw = io.BytesIO(b"")
             else:
                 source = self.path if self._stream is None else _Window(self._stream)
-                raw = flat.SpanReader(source, span, enc, it.name)  # type: ignore[arg-type, assignment]
+
+                def proven(name: str = it.name) -> None:
+                    self.unproven.discard(name)
+
+                raw = flat.SpanReader(source, span, enc, it.name, on_proven=proven)  # type: ignore[arg-type, assignment]
         expected = it.sha256 or self._computed.get(it.name)
 
         def remember(digest: str, name: str = it.name) -> None:
@@ -274,6 +281,7 @@ def open_pack(
     name: str | None = None,
     limits: ZipLimits | None = None,
     strict: bool = True,
+    speculate: bool = False,
 ) -> OpenedPack:
     """Open a `.taskpack`, `.taskpack.json` or `.tpx` file for reading (see module doc).
 
@@ -285,9 +293,14 @@ def open_pack(
 
     `strict=False` is for the judge only: digest disagreements in a bag's tag files and
     manifests are collected in `OpenedPack.problems` rather than raised.
+
+    `speculate=True` (the judge, flat form): a base64 attachment's span is taken from its
+    declared size instead of a pass over the file (`flat.read_flat`). What was opened is
+    then only right if reading every attachment to its end leaves `OpenedPack.unproven`
+    empty; otherwise the caller must open the file again without speculating.
     """
     if not isinstance(source, (str, os.PathLike)):
-        return _open_stream(source, name or "the pack", limits, strict)
+        return _open_stream(source, name or "the pack", limits, strict, speculate)
     p = Path(source)
     if not p.is_file():
         if p.exists():
@@ -296,10 +309,12 @@ def open_pack(
     kind = sniff(p)
     if kind == "bag":
         return _open_bag(p, limits, strict)
-    return _open_json(p, strict)
+    return _open_json(p, strict, speculate=speculate)
 
 
-def _open_stream(stream: BinaryIO, name: str, limits: ZipLimits | None, strict: bool) -> OpenedPack:
+def _open_stream(
+    stream: BinaryIO, name: str, limits: ZipLimits | None, strict: bool, speculate: bool = False
+) -> OpenedPack:
     owned = False
     if not (hasattr(stream, "seekable") and stream.seekable()):
         spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - owned by the pack
@@ -317,7 +332,7 @@ def _open_stream(stream: BinaryIO, name: str, limits: ZipLimits | None, strict: 
             size = stream.seek(0, os.SEEK_END)
             return _open_bag(p, limits, strict, fp=stream, size=size, owned=owned)
         stream.seek(0)
-        opened = _open_json(p, strict, stream=stream)
+        opened = _open_json(p, strict, stream=stream, speculate=speculate)
         opened._owns_stream = owned
         return opened
     except BaseException:
@@ -379,12 +394,14 @@ def _open_bag(
         raise
 
 
-def _open_json(p: Path, strict: bool = True, *, stream: BinaryIO | None = None) -> OpenedPack:
+def _open_json(
+    p: Path, strict: bool = True, *, stream: BinaryIO | None = None, speculate: bool = False
+) -> OpenedPack:
     if stream is not None:
-        contents = flat.read_flat(stream)
+        contents = flat.read_flat(stream, speculate=speculate)
     else:
         with open(p, "rb") as fp:
-            contents = flat.read_flat(fp)
+            contents = flat.read_flat(fp, speculate=speculate)
     top = contents.top
     notes: list[str] = []
     if legacy.is_tpx(top):
@@ -457,6 +474,7 @@ def _open_json(p: Path, strict: bool = True, *, stream: BinaryIO | None = None) 
         path=p, encoding=encoding, data=data, _pack=pack, luggage=luggage, notes=notes,
         passport_json=canonical.json_bytes(data), _spans=spans, schema_errors=schema_errors,
         problems=problems, declared=declared, _stream=stream,
+        unproven={a.meta["name"] for a in contents.attachments if a.span is not None and a.span.guessed},
     )  # fmt: skip
     for it in luggage:
         if it.size < 0:  # size unknown until decoded: decode once, verifying as we go
