@@ -41,8 +41,12 @@ def make_pack(
     encoding: str | None = None,
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
+    file_digest: bool = False,
 ) -> WriteResult:
     """Seal, refuse, write. `pack` is sealed in place (what was written is what you hold).
+
+    `file_digest`: see `encoder.write_pack` (the file's sha256 when it can be had in
+    the one pass).
 
     Raises `Refused` (nothing written) when the pack or its luggage carries something
     the rules forbid; `PackError`/`IntegrityError` when a luggage source is broken.
@@ -66,7 +70,7 @@ def make_pack(
 
     result = write_pack(
         data, luggage, out, encoding=enc, tap=tap, progress=progress, cancel=cancel,
-        before_commit=judge_luggage,
+        before_commit=judge_luggage, file_digest=file_digest,
     )  # fmt: skip
     result.sealed = sealed
     return result

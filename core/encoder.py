@@ -13,13 +13,14 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, cast
 
 from . import bag, canonical, diskspace, flat
 from .errors import Cancelled
 from .luggage import LuggageSource, check_luggage_name, check_unique, interop_warnings
 from .progress import CancelCheck, Progress
 from .reader import content_digest
+from .streams import AppendDigest
 
 #: a flat attachment above this size may not survive a chat app (A2A descriptor value)
 MAX_INLINE_ATTACHMENT_BYTES = 1 << 20
@@ -38,6 +39,9 @@ class WriteResult:
     sealed: list[str] = field(default_factory=list)
     #: `convert --repair` only: each repair made, in words
     repairs: list[str] = field(default_factory=list)
+    #: the written file's sha256, when it was asked for (`file_digest`) and could be taken
+    #: as the file was written; None otherwise
+    file_sha256: str | None = None
 
 
 def write_pack(
@@ -51,6 +55,7 @@ def write_pack(
     cancel: CancelCheck | None = None,
     before_commit: Callable[[], None] | None = None,
     durable: bool = False,
+    file_digest: bool = False,
 ) -> WriteResult:
     """Write `data` (the pack object, as JSON values) and `luggage` to `out`.
 
@@ -58,6 +63,14 @@ def write_pack(
     final name; if it raises, nothing is left behind (the refusal scanner uses this).
     `durable=True` also fsyncs the file before it takes its name (the store asks for
     this); an exported pack is not fsynced, like `cp` or `zip` would not.
+
+    `file_digest=True` asks for the written file's sha256 in `WriteResult.file_sha256`,
+    hashed as the bytes are written, so nothing is read twice. That is only possible
+    when the file is written front to back: the flat form with every attachment's
+    digest known ahead (luggage from the store, or verified as it is read). A bag never
+    is (its manifests, and each streamed entry's CRC in its local header, are filled in
+    after the luggage has passed), nor is a flat file with luggage nobody has hashed
+    yet; then it stays None.
     """
     for src in luggage:
         check_luggage_name(src.name)
@@ -90,8 +103,9 @@ def write_pack(
     # about what the file will take: base64 is 4/3 of the bytes; the rest is small
     needed = (total * 4 // 3 if encoding == "flat" else total) + 64 * 1024
     with diskspace.space_for(out.parent, needed=needed):
+        hash_it = file_digest and encoding == "flat" and all(s.verified_stream and s.sha256 for s in luggage)
         return _write(data, luggage, out, encoding, on_chunk, on_progress, before_commit,
-                      durable, warnings)  # fmt: skip
+                      durable, warnings, hash_it)  # fmt: skip
 
 
 def _write(
@@ -104,11 +118,15 @@ def _write(
     before_commit: Callable[[], None] | None,
     durable: bool,
     warnings: list[str],
+    hash_it: bool = False,
 ) -> WriteResult:
     fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "w+b") as fp:
+        file_sha: str | None = None
+        with os.fdopen(fd, "w+b") as raw:
+            tap = AppendDigest(raw) if hash_it else None
+            fp = cast(BinaryIO, tap) if tap else raw
             if encoding == "bag":
                 passport_json = canonical.json_bytes(data)
                 digests = bag.write_bag(fp, data, passport_json, luggage, tap=on_chunk, progress=on_progress).digests
@@ -120,6 +138,8 @@ def _write(
             if durable:
                 os.fsync(fp.fileno())
             size = fp.tell()
+            if tap:
+                file_sha = tap.hexdigest()
         if before_commit:
             before_commit()
         os.replace(tmp, out)
@@ -130,5 +150,5 @@ def _write(
     return WriteResult(
         path=out, encoding=encoding, size=size,
         content_digest=content_digest(data, [(s.name, digests[s.name]) for s in luggage]),
-        luggage_digests=digests, warnings=warnings,
+        luggage_digests=digests, warnings=warnings, file_sha256=file_sha,
     )  # fmt: skip

@@ -86,9 +86,11 @@ def write_flat(
                 + '      "sha256": "'
             ).encode("utf-8")
         )
-        sha_at = fp.tell()
-        fp.write(b"0" * 64 + f'",\n      "bytes": {src.size},\n      "data": "'.encode())
         trusted = src.sha256 if src.verified_stream else None
+        sha_at = fp.tell()
+        # a digest known ahead is written in place: then the whole file is written front to
+        # back (a hash of it can be taken as it is written: `streams.AppendDigest`)
+        fp.write((trusted or "0" * 64).encode("ascii") + f'",\n      "bytes": {src.size},\n      "data": "'.encode())
         hasher = Hasher()
         sink = Background(fp.write, name="flat-write")
         update = (lambda chunk: None) if trusted else hasher.update
@@ -122,10 +124,11 @@ def write_flat(
         sink.drain()
         digest = trusted or hasher.hexdigest()
         digests[src.name] = digest
-        end = fp.tell()
-        fp.seek(sha_at)
-        fp.write(digest.encode("ascii"))
-        fp.seek(end)
+        if not trusted:
+            end = fp.tell()
+            fp.seek(sha_at)
+            fp.write(digest.encode("ascii"))
+            fp.seek(end)
         fp.write(b'"\n    }')
     fp.write(("\n  ]\n}\n" if luggage else "]\n}\n").encode("utf-8"))
     return digests

@@ -346,17 +346,21 @@ def export_passport(
     luggage = [s for s in luggage if s.name not in extra] + list(files)
     result = make_pack(
         pack, luggage, Path(out), machine=machine, encoding=encoding, progress=progress,
-        cancel=cancel,
+        cancel=cancel, file_digest=True,
     )  # fmt: skip
     open_sent = [a.id for a in asks if a.id and (a.status or "open") == "open"]
     warnings = list(result.warnings) + [
         f"ask {a.id}: {w}" for a in asks if (a.status or "open") == "open"
         for w in lint_accept(a.accept, a.what)
     ]  # fmt: skip
-    # the file's own digest needs a second read of everything just written (its manifests
-    # come before the luggage, so it cannot be hashed as it is written): kept for packs a
-    # chat or mail would carry, left unknown above that so packing stays one pass
-    file_sha = _hash_file(Path(result.path)) if result.size <= FILE_DIGEST_MAX_BYTES else None
+    # the file's own digest: hashed as it was written when the file was written front to
+    # back (flat, every attachment's digest known ahead). Otherwise (a bag: its manifests
+    # and CRCs are filled in after the luggage has passed) it needs a second read of
+    # everything just written: done for packs a chat or mail would carry, left unknown
+    # above that so packing stays one pass
+    file_sha = result.file_sha256
+    if file_sha is None and result.size <= FILE_DIGEST_MAX_BYTES:
+        file_sha = _hash_file(Path(result.path))
     moved: str | None = None
     with store.write() as tx:
         tx.record_pack_written(

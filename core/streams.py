@@ -118,6 +118,52 @@ class Hasher:
         return self._h.hexdigest()
 
 
+class AppendDigest:
+    """A seekable binary file being written, that hashes its bytes as they are written.
+
+    The sha256 is the file's own as long as it is written front to back: a write that
+    does not land at the end of what was written so far (a placeholder filled in after
+    a seek back) spoils it, and `hexdigest()` then says None (only reading the file
+    again would tell). Large writes are hashed on a background thread (`Hasher`).
+    """
+
+    def __init__(self, fp: BinaryIO) -> None:
+        self._fp = fp
+        self._hasher = Hasher()
+        self._pos = fp.tell()
+        self._end = self._pos
+        self._spoiled = self._pos != 0
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        n = self._fp.write(data)
+        size = len(memoryview(data).cast("B"))
+        if self._pos != self._end:
+            self._spoiled = True
+        elif not self._spoiled and size:
+            self._hasher.update(data if isinstance(data, bytes) else bytes(data))
+        self._pos += size
+        self._end = max(self._end, self._pos)
+        return n if n is not None else size
+
+    def seek(self, pos: int, whence: int = 0) -> int:
+        self._pos = self._fp.seek(pos, whence)
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def flush(self) -> None:
+        self._fp.flush()
+
+    def fileno(self) -> int:
+        return self._fp.fileno()
+
+    def hexdigest(self) -> str | None:
+        """The file's sha256, or None when it was not written front to back."""
+        digest = self._hasher.hexdigest()
+        return None if self._spoiled else digest
+
+
 class VerifyingReader:
     """Wrap a stream; at EOF its bytes must have the expected sha256 and size.
 
