@@ -94,16 +94,15 @@ def judge(
 def _judge(
     path: PackSource, shown: str, progress: Progress | None, cancel: CancelCheck | None, *, speculate: bool
 ) -> Report:
-    try:
-        opened = open_pack(path, strict=False, name=shown, speculate=speculate)
-    except (UnsafeEntry, LimitExceeded) as exc:
-        raise Unreadable(str(exc.message), hint="The file may be hostile; it was not judged.") from None
-    except FormatError as exc:
-        if "not valid JSON" in exc.message or "passport" in exc.message:
-            return _unparsable(shown, exc)
-        raise Unreadable(exc.message, hint=exc.hint) from None
-    except PackError as exc:
-        raise Unreadable(exc.message, hint=exc.hint) from None
+    if speculate:
+        try:
+            opened = open_pack(path, strict=False, name=shown, speculate=True)
+        except PackError:  # past a wrong guess, what was read of the rest means nothing
+            return _judge(path, shown, progress, cancel, speculate=False)
+    else:
+        opened = _open_exact(path, shown)
+        if isinstance(opened, Report):
+            return opened
     with opened:
         try:
             report = judge_opened(opened, progress, cancel)
@@ -114,6 +113,19 @@ def _judge(
             if not opened.unproven:
                 return report
     return _judge(path, shown, progress, cancel, speculate=False)  # a guessed span was wrong
+
+
+def _open_exact(path: PackSource, shown: str) -> OpenedPack | Report:
+    try:
+        return open_pack(path, strict=False, name=shown)
+    except (UnsafeEntry, LimitExceeded) as exc:
+        raise Unreadable(str(exc.message), hint="The file may be hostile; it was not judged.") from None
+    except FormatError as exc:
+        if "not valid JSON" in exc.message or "passport" in exc.message:
+            return _unparsable(shown, exc)
+        raise Unreadable(exc.message, hint=exc.hint) from None
+    except PackError as exc:
+        raise Unreadable(exc.message, hint=exc.hint) from None
 
 
 def _unparsable(path: str | Path, exc: PackError) -> Report:

@@ -108,6 +108,10 @@ def damaged(tmp_path: Path, edit: str) -> Path:
     elif edit == "early-quote":  # the string really ends early; a quote sits where the guess looks
         raw = raw[: at + 8] + b'", "x": "' + raw[at + 8 + 9 :]
         assert raw[end : end + 1] == b'"'
+    elif edit == "quote-opens-a-string":  # where the guess looks, a string opens: the guess
+        # reads on from inside it and fails to parse what the exact reader reads fine
+        raw = raw[: at + 8] + b'", "x": 1, "y": ' + b" " * (len(data) - 24) + b'"z"' + raw[end + 1 :]
+        assert raw[end : end + 1] == b'"'
     elif edit == "not-base64":  # the right length, a byte outside the alphabet
         raw = raw[: at + 5] + b"!" + raw[at + 6 :]
     elif edit == "escaped-quote-at-the-end":
@@ -126,7 +130,7 @@ def damaged(tmp_path: Path, edit: str) -> Path:
     return path
 
 
-EDITS = ["escaped-slash", "early-quote", "not-base64", "escaped-quote-at-the-end", "backslash-inside",
+EDITS = ["escaped-slash", "early-quote", "quote-opens-a-string", "not-base64", "escaped-quote-at-the-end", "backslash-inside",
          "size-too-big", "size-too-small", "truncated"]  # fmt: skip
 
 
