@@ -100,9 +100,10 @@ def _judge(
         except PackError:  # past a wrong guess, what was read of the rest means nothing
             return _judge(path, shown, progress, cancel, speculate=False)
     else:
-        opened = _open_exact(path, shown)
-        if isinstance(opened, Report):
-            return opened
+        exact = _open_exact(path, shown)
+        if isinstance(exact, Report):
+            return exact
+        opened = exact
     with opened:
         try:
             report = judge_opened(opened, progress, cancel)
