@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 from pytestqt.qtbot import QtBot
 from taskpack.app.desk import Desk
 from taskpack.ui import dialogs, launch
@@ -23,6 +23,8 @@ from taskpack.ui.main_window import MainWindow
 
 SENDER = "wei-laptop"
 RECEIVER = "zhang-pc"
+#: a folder watcher that reports a file within a second and scans no drives
+FAST_WATCH = {"settle": 0.3, "tick": 0.05, "mount_roots": [], "rescan_every": 60.0}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -135,6 +137,28 @@ def make_window(qtbot: QtBot, prompts: Prompts) -> Iterator[Callable[..., MainWi
     yield make
     for window in windows:
         window.shutdown()
+
+
+@pytest.fixture
+def tray_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The (title, text) of every tray notification the window shows: a tray is there."""
+    shown: list[tuple[str, str]] = []
+    monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
+    monkeypatch.setattr(QSystemTrayIcon, "showMessage", lambda self, title, text, *a: shown.append((title, text)))
+    monkeypatch.setattr(QSystemTrayIcon, "show", lambda self: None)
+    return shown
+
+
+def watching_downloads(tmp_path: Path, qtbot: QtBot, make_desk: Callable[..., Desk],
+                       make_window: Callable[..., MainWindow]) -> tuple[MainWindow, Path]:  # fmt: skip
+    """The receiver's window, watching a fresh Downloads folder (returned with it)."""
+    downloads = tmp_path / "Downloads"
+    downloads.mkdir()
+    desk = make_desk(RECEIVER)
+    desk.settings.watched_folders = [str(downloads)]
+    window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
+    qtbot.waitUntil(lambda: window.bridge is not None)
+    return window, downloads
 
 
 def settle(qtbot: QtBot, window: MainWindow, timeout: int = 15_000) -> None:

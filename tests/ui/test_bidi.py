@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import RECEIVER, Prompts, settle
-from PySide6.QtWidgets import QSystemTrayIcon
+from conftest import Prompts, settle, watching_downloads
 from pytestqt.qtbot import QtBot
 from taskpack.ui.widgets import LinkedText
 
 RLO = "\u202e"
-FAST = {"settle": 0.3, "tick": 0.05, "mount_roots": [], "rescan_every": 60.0}
 
 
 def test_the_link_dialog_shows_the_address_with_its_hidden_characters(qtbot: QtBot, prompts: Prompts) -> None:
@@ -29,20 +27,12 @@ def test_the_link_dialog_shows_the_address_with_its_hidden_characters(qtbot: QtB
 
 
 def test_notifications_and_the_list_show_a_spoofed_title_as_plain_text(
-    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, tray_messages: list[tuple[str, str]]
 ) -> None:
-    shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
-    monkeypatch.setattr(QSystemTrayIcon, "showMessage", lambda self, title, text, *a: shown.append((title, text)))
-    monkeypatch.setattr(QSystemTrayIcon, "show", lambda self: None)
+    shown = tray_messages
     sender = make_desk("alpha", f"<b>Boss</b>{RLO}")
     pid = sender.new(f"Pay <a href='x'>now</a> {RLO}gpj.exe", "Goal").id
-    downloads = tmp_path / "Downloads"
-    downloads.mkdir()
-    desk = make_desk(RECEIVER)
-    desk.settings.watched_folders = [str(downloads)]
-    window = make_window(desk, watch=True, watcher_options=FAST)
-    qtbot.waitUntil(lambda: window.bridge is not None)
+    window, downloads = watching_downloads(tmp_path, qtbot, make_desk, make_window)
     sender.pack(pid, downloads / "h.taskpack")
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     settle(qtbot, window)

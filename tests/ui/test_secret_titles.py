@@ -8,11 +8,8 @@ import string
 from pathlib import Path
 
 import hostile_zips
-from conftest import RECEIVER, drop, settle
-from PySide6.QtWidgets import QSystemTrayIcon
+from conftest import RECEIVER, drop, settle, watching_downloads
 from pytestqt.qtbot import QtBot
-
-FAST = {"settle": 0.3, "tick": 0.05, "mount_roots": [], "rescan_every": 60.0}
 
 
 def github_token(seed: int = 7) -> str:
@@ -37,19 +34,11 @@ def row_text(window) -> list[list[str]]:
 
 
 def test_a_watched_pack_with_a_token_in_its_title_is_named_not_shown(
-    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, tray_messages: list[tuple[str, str]]
 ) -> None:
-    shown: list[tuple[str, str]] = []
-    monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
-    monkeypatch.setattr(QSystemTrayIcon, "showMessage", lambda self, title, text, *a: shown.append((title, text)))
-    monkeypatch.setattr(QSystemTrayIcon, "show", lambda self: None)
+    shown = tray_messages
     secret = github_token()
-    downloads = tmp_path / "Downloads"
-    downloads.mkdir()
-    desk = make_desk(RECEIVER)
-    desk.settings.watched_folders = [str(downloads)]
-    window = make_window(desk, watch=True, watcher_options=FAST)
-    qtbot.waitUntil(lambda: window.bridge is not None)
+    window, downloads = watching_downloads(tmp_path, qtbot, make_desk, make_window)
     leaky_pack(downloads / "leak.taskpack.json", secret)
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     settle(qtbot, window)
@@ -66,7 +55,7 @@ def test_a_watched_pack_with_a_token_in_its_title_is_named_not_shown(
     assert not any(secret[-12:] in cell for cell in row)
     senders = [window.sender_box.itemText(i) for i in range(window.sender_box.count())]
     assert not any(secret[-12:] in s for s in senders)
-    assert desk.passports() == []
+    assert window.desk.passports() == []
 
 
 def test_a_dropped_pack_with_a_token_in_its_title_is_named_not_shown(

@@ -8,12 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import RECEIVER, SENDER, make_handoff, settle
+from conftest import FAST_WATCH, RECEIVER, SENDER, make_handoff, settle
 from pytestqt.qtbot import QtBot
 from taskpack.app.gui_main import parse_args
 from taskpack.ui.single_instance import InstanceServer, hand_off, server_name
-
-FAST = {"settle": 0.3, "tick": 0.05, "mount_roots": [], "rescan_every": 60.0}
 
 
 def test_watched_folder_brings_packs_to_incoming_once(tmp_path: Path, qtbot: QtBot, make_desk,
@@ -24,7 +22,7 @@ def test_watched_folder_brings_packs_to_incoming_once(tmp_path: Path, qtbot: QtB
     make_handoff(make_desk(SENDER, "Wei"), made, title="Arrived by chat")
     desk = make_desk(RECEIVER)
     desk.settings.watched_folders = [str(inbox)]
-    window = make_window(desk, watch=True, watcher_options=FAST)
+    window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
     qtbot.waitUntil(lambda: window.bridge is not None)
     assert window.status_summary().endswith("watching 1 folder")
 
@@ -120,7 +118,7 @@ def test_a_watcher_that_restarts_itself_says_so_in_the_window(tmp_path: Path, qt
     inbox.mkdir()
     desk = make_desk(RECEIVER)
     desk.settings.watched_folders = [str(inbox)]
-    window = make_window(desk, watch=True, watcher_options=FAST)
+    window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
     qtbot.waitUntil(lambda: window.bridge is not None)
     watcher = window.bridge.watcher
     real_check = watcher._check_pending
@@ -149,7 +147,7 @@ def test_a_receipt_this_desk_wrote_shows_as_sent_not_incoming(tmp_path: Path, qt
     downloads = tmp_path / "Downloads"
     downloads.mkdir()
     desk.settings.watched_folders = [str(downloads)]
-    window = make_window(desk, watch=True, watcher_options=FAST)
+    window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
     qtbot.waitUntil(lambda: window.bridge is not None)
     desk.pack(pid, downloads / "invoice-receipt.taskpack.json", kind="receipt")  # saved where it is watched
     qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
