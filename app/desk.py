@@ -235,8 +235,9 @@ class Desk:
 
     # -- reading -----------------------------------------------------------------------
 
-    def get(self, passport_id: str) -> LocalPassport:
-        return self.store.get(passport_id)
+    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
+        """The passport; `pages=True` to show it (many asks as read-only pages, see Store.get)."""
+        return self.store.get(passport_id, pages=pages)
 
     def get_version(self, passport_id: str, version: int) -> LocalPassport:
         return self.store.get_version(passport_id, version)
@@ -637,7 +638,7 @@ class Desk:
         (received bytes need not be written to disk first); `name` is how the history
         calls it.
         """
-        with open_pack(path, name=name) as opened:
+        with open_pack(path, name=name, defer_model=review is not None) as opened:
             outcome = landing.accept(
                 self.store, opened, machine=self.machine, allow=self.settings.gate_allow,
                 into=into, expect=expect, held=review, repair=self.repair,

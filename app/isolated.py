@@ -124,6 +124,28 @@ def _error_from(blob: bytes) -> BaseException:
     return exc
 
 
+#: glibc's mallopt parameter: blocks at least this large are their own mappings
+_M_MMAP_THRESHOLD = -3
+MMAP_THRESHOLD = 1 << 20
+
+
+def steady_malloc() -> None:
+    """Large blocks (≥ 1 MiB) get mappings of their own, returned to the system when freed.
+
+    glibc raises its mmap threshold each time such a block is freed (up to 32 MiB), after
+    which a job's 17 MB JSON texts come from the heap, which fragments and is not given
+    back: a 100,000-ask landing then peaks ~110 MB higher than what it holds (measured:
+    523 → 449 MB landing without a review, 354 → 313 MB from a held one). Setting the
+    threshold fixes it where it is. Anywhere but glibc this does nothing."""
+    with contextlib.suppress(Exception):  # no glibc (macOS, Windows, musl): nothing to tune
+        import ctypes
+        import ctypes.util
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        if hasattr(libc, "mallopt"):
+            libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+
+
 def _child(conn: Connection, cancel_flag: Any, spec: _DeskSpec,
            fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  # fmt: skip
     last = [0.0]
@@ -136,6 +158,7 @@ def _child(conn: Connection, cancel_flag: Any, spec: _DeskSpec,
 
     with contextlib.suppress(AttributeError, OSError):  # POSIX: the window's process goes first
         os.nice(NICE)  # (on 2 busy cores the helper would otherwise take the GUI thread's turns)
+    steady_malloc()
     # one job, then the process ends: its garbage is freed by reference counting, and the
     # cyclic collector's walks over the hundreds of thousands of objects 100,000 asks become
     # would cost a third of a landing's time (whatever cycles remain go when it exits)

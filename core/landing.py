@@ -55,6 +55,7 @@ from .model import (
     PassportState,
     Received,
 )
+from .pages import AskPages, ask_ids, compact
 from .progress import CancelCheck, Progress
 from .reader import OpenedPack
 from .refusals import ScanBudget, StreamScanner, scan_value
@@ -549,7 +550,7 @@ def _examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:
 
     Repairs (if a hook is given) and sealing happen here, once, on a copy; the pack as
     read (`opened.data`) stays what the content digest and the landing record are of."""
-    pack = opened.pack.copy_record()
+    pack = opened.pack.copy_record(sharing=("asks",))  # an ask is copied before it is changed
     notes = list(opened.notes)
     repairs = list(repair(opened, pack)) if repair else []
     kind = pack.kind
@@ -564,7 +565,6 @@ def _examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:
     origin = pack.origin.to_data() if pack.origin else {}
     sealed = seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")
     secrets = [f for f in scan_value(opened.data) if f.rule in ("credential", "transcript")]
-    imperatives = [_imperative_data(i) for i in find_imperatives(opened.data, [])]
     state = pack.passport or PassportState()
     checks = sorted(pack.landing_checks or [], key=lambda c: not c.is_required)
     rv = LandingReview(
@@ -574,7 +574,7 @@ def _examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:
         title=state.title, goal=state.goal, current_state=state.current_state,
         next_steps=list(state.next_steps or []), landing_checks=checks,
         facts=list(pack.facts), sealed=list(sealed), asks=list(pack.asks or []),
-        imperatives=imperatives,
+        imperatives=[],  # with the luggage's texts, in `_with_luggage` (one pass)
         luggage=[{"name": i.name, "size": i.size, "sha256": i.sha256} for i in opened.luggage],
         notes=notes, written_here=False, secrets=secrets, repairs=repairs, sealed_pack=pack,
         decisions=list(state.decisions or []), actions=list(state.actions or []),
@@ -747,6 +747,8 @@ def accept(
     if rv.secrets:
         raise LandingRefused(rv.secrets)
     if rv.already:
+        if not trusted:  # (a fresh read finds them with the luggage's texts, which it skips)
+            rv.imperatives = [_imperative_data(i) for i in find_imperatives(opened.data)]
         return _already(store, rv)
     # one pass: each luggage file is staged in the blob folder as it is read (and, unless
     # the held review already did, scanned); nothing is stored until the scan is clean
@@ -774,8 +776,9 @@ def accept(
 
 
 def _own_copy(held: LandingReview) -> LandingReview:
-    """A held review is shared with its holder (another thread): accept works on a copy."""
-    pack = held.sealed_pack.copy_record() if held.sealed_pack else None
+    """A held review is shared with its holder (another thread): accept works on a copy
+    (its asks shared, as landing copies an ask before it changes one)."""
+    pack = held.sealed_pack.copy_record(sharing=("asks",)) if held.sealed_pack else None
     return replace(
         held, notes=list(held.notes), next_steps=list(held.next_steps), sealed_pack=pack,
         repairs=list(held.repairs), secrets=list(held.secrets),
@@ -924,16 +927,23 @@ def _new_local_passport(
     state.created_at = tx.now
     state.next_steps = rv.next_steps
     state.facts = list(pack.facts)
-    asks = [a.copy_record() for a in pack.asks or []]
-    _give_ask_ids(asks)
+    asks: Sequence[Ask] = pack.asks or []
+    if not isinstance(asks, AskPages) or "" in asks.ids:
+        asks = list(asks)  # the review's records: `_give_ask_ids` copies one it changes
+        _give_ask_ids(asks)
+        # many asks are stored (twice: landed, then moved) from their JSON text, not re-encoded
+        asks = compact(asks) or []
     lineage = _kept_lineage(pack, rv)
-    lp = LocalPassport(passport=state, asks=asks, landing_checks=list(rv.landing_checks),
+    lp = LocalPassport(passport=state, asks=[], landing_checks=list(rv.landing_checks),
                        lineage=lineage)  # fmt: skip
+    # set, not validated: a held review's asks may be pages (compact JSON, read-only), which
+    # the store writes as they are — 100,000 asks never become 100,000 models here
+    lp.asks = asks  # type: ignore[assignment]
     lp.state, lp.waiting_on = lifecycle.START_LANDED, None
     lp.received = Received.from_data({
         "kind": "handoff", "origin": rv.origin, "note": pack.note, "packed_at": pack.packed_at,
         "from": _sender_entry(pack), "pack_sha256": digest, "encoding": rv.encoding,
-        "written_here": rv.written_here, "asks": [a.id for a in asks], "sealed": rv.sealed,
+        "written_here": rv.written_here, "asks": ask_ids(asks), "sealed": rv.sealed,
         "imperatives": rv.imperatives, "notes": rv.notes, "landed_at": tx.now,
         **({"repairs": list(rv.repairs)} if rv.repairs else {}),
     }, where="received")  # fmt: skip
@@ -956,10 +966,21 @@ def _kept_lineage(pack: PackObject, rv: LandingReview) -> Lineage:
 
 
 def _give_ask_ids(asks: list[Ask]) -> None:
-    """Asks without an id (hand-made packs) get the next free ``aN`` so they can be answered."""
-    for ask in asks:
-        if not ask.id:
-            ask.id = next_ask_id(asks)
+    """Asks without an id (hand-made packs) get the next free ``aN`` so they can be answered.
+
+    Such an ask is replaced in `asks` by a copy of its own first (the list may share its
+    records with the review). One set of taken ids for the whole list: 100,000 asks without
+    ids cost one pass, not 100,000."""
+    taken = {a.id for a in asks if a.id}
+    n = 1
+    for i, ask in enumerate(asks):
+        if ask.id:
+            continue
+        while f"a{n}" in taken:
+            n += 1
+        asks[i] = ask = ask.copy_record()
+        ask.id = f"a{n}"
+        taken.add(ask.id)
 
 
 def next_ask_id(asks: Iterable[Ask]) -> str:

@@ -72,6 +72,11 @@ class Record(BaseModel):
 
     def to_data(self) -> dict[str, JSON]:
         """The record as plain JSON values: original keys in original order, then new ones."""
+        return self.to_data_with({})
+
+    def to_data_with(self, instead: dict[str, JSON]) -> dict[str, JSON]:
+        """`to_data`, with the fields named in `instead` (set fields only) written as the
+        value given there, in their place."""
         declared = _json_names(type(self))  # JSON key -> field name (they differ for `from`)
         extra = self.__pydantic_extra__ or {}
         given = self.model_fields_set
@@ -83,12 +88,23 @@ class Record(BaseModel):
             if key in extra:
                 out[key] = _plain(extra[key])
             elif key in declared and declared[key] in given:
-                out[key] = _plain(getattr(self, declared[key]))
+                name = declared[key]
+                out[key] = instead[name] if name in instead else _plain(getattr(self, name))
         return out
 
-    def copy_record(self) -> Self:
-        """A deep, independent copy that still remembers the key order."""
-        return type(self).from_data(self.to_data())
+    def copy_record(self, *, sharing: tuple[str, ...] = ()) -> Self:
+        """A deep, independent copy that still remembers the key order.
+
+        The list fields named in `sharing` (e.g. ``("asks",)``) are copied shallowly: a new
+        list holding the same records. That costs nothing per record, where a deep copy of
+        100,000 asks is ~140 MB and a second; whoever then changes one of those records
+        replaces it in its list with its own copy first (copy on write)."""
+        shared = [n for n in sharing if n in self.model_fields_set and getattr(self, n) is not None]
+        copy = type(self).from_data(self.to_data_with({n: [] for n in shared}))
+        for name in shared:
+            value = getattr(self, name)  # a read-only sequence (`pages.AskPages`) is shared as it is
+            setattr(copy, name, list(value) if isinstance(value, list) else value)
+        return copy
 
 
 _JSON_NAMES: dict[type[Record], dict[str, str]] = {}
@@ -110,6 +126,8 @@ def _has_lone_surrogate(key: object) -> bool:
 
 def _plain(value: Any) -> JSON:
     if isinstance(value, Record):
+        return value.to_data()
+    if hasattr(value, "to_data"):  # records kept compact (`pages.AskPages`): their plain list
         return value.to_data()
     if isinstance(value, list):
         return [_plain(v) for v in value]

@@ -23,7 +23,10 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from typing import overload
 
-from .model import Ask
+from .model import JSON, Ask
+
+#: more asks than this are worth keeping as pages
+PAGED_OVER = 200
 
 
 class AskPages(Sequence[Ask]):
@@ -39,6 +42,12 @@ class AskPages(Sequence[Ask]):
         self._open = open_flags
 
     @classmethod
+    def of_data(cls, asks: Iterable[JSON]) -> AskPages:
+        """Pages of asks given as JSON values (a stored passport's), each validated as it is
+        read (a wrong type is a FormatError naming the ask); no more than one model at a time."""
+        return cls.of(Ask.from_data(a, where=f"asks[{n}]") for n, a in enumerate(asks))
+
+    @classmethod
     def of(cls, asks: Iterable[Ask]) -> AskPages:
         parts: list[bytes] = []
         ends = array("q")
@@ -46,7 +55,7 @@ class AskPages(Sequence[Ask]):
         flags = bytearray()
         at = 0
         for ask in asks:
-            text = json.dumps(ask.to_data(), ensure_ascii=False).encode("utf-8", "surrogatepass")
+            text = json.dumps(ask.to_data(), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
             parts.append(text)
             at += len(text)
             ends.append(at)
@@ -58,10 +67,12 @@ class AskPages(Sequence[Ask]):
     def __len__(self) -> int:
         return len(self._ends)
 
-    def _one(self, n: int) -> Ask:
+    def _text(self, n: int) -> str:
         start = self._ends[n - 1] if n else 0
-        text = self._blob[start : self._ends[n]].decode("utf-8", "surrogatepass")
-        return Ask.from_data(json.loads(text), where=f"asks[{n}]")
+        return self._blob[start : self._ends[n]].decode("utf-8", "surrogatepass")
+
+    def _one(self, n: int) -> Ask:
+        return Ask.from_data(json.loads(self._text(n)), where=f"asks[{n}]")
 
     @overload
     def __getitem__(self, n: int) -> Ask: ...
@@ -109,6 +120,16 @@ class AskPages(Sequence[Ask]):
                 return n
         return None
 
+    def to_data(self) -> list[JSON]:
+        """The asks as plain JSON values (as ``[a.to_data() for a in asks]``, no model built)."""
+        return [json.loads(self._text(n)) for n in range(len(self))]
+
+    def json_array(self) -> str:
+        """The asks as one JSON array text (compact records, as `to_data` reads them)."""
+        ends = self._ends
+        records = (self._blob[ends[n - 1] if n else 0 : ends[n]] for n in range(len(ends)))
+        return (b"[" + b",".join(records) + b"]").decode("utf-8", "surrogatepass")
+
     @property
     def size(self) -> int:
         """Bytes of JSON text held."""
@@ -122,7 +143,14 @@ def open_count(asks: Sequence[Ask] | None) -> int:
     return sum(1 for a in asks or [] if (a.status or "open") == "open")
 
 
-def compact(asks: Sequence[Ask] | None, *, over: int = 200) -> Sequence[Ask] | None:
+def ask_ids(asks: Sequence[Ask] | None) -> list[str | None]:
+    """Each ask's id, without building every ask when they are pages ("" there is None)."""
+    if isinstance(asks, AskPages):
+        return [i or None for i in asks.ids]
+    return [a.id for a in asks or []]
+
+
+def compact(asks: Sequence[Ask] | None, *, over: int = PAGED_OVER) -> Sequence[Ask] | None:
     """`asks` as :class:`AskPages` when there are more than `over` of them, else as given."""
     if asks is None or isinstance(asks, AskPages) or len(asks) <= over:
         return asks

@@ -85,6 +85,10 @@ class OpenedPack:
     #: repair can say what the file left out rather than what the reader assumed
     declared: dict[str, dict[str, Any]] = field(default_factory=dict)
     _pack: PackObject | None = None
+    #: opened with defer_model=True: `pack` is validated (strictly) on first use
+    _deferred: bool = False
+    #: the canonical text of `data` (what the content digest is over), made once at open
+    _canonical: bytes = b""
     _zip: SafeZip | None = None
     _zip_fp: BinaryIO | None = None
     #: opened from a stream: the stream (the flat form reads attachments from it)
@@ -101,12 +105,17 @@ class OpenedPack:
     @property
     def pack(self) -> PackObject:
         """The pack object as a model (validated at open, unless opened with strict=False:
-        then it is built here, on first use, and is empty when `schema_errors` is not)."""
+        then it is built here, on first use, and is empty when `schema_errors` is not).
+        Opened with defer_model=True, it is validated here, on first use, as strictly as at
+        open (a wrong type is a FormatError)."""
         if self._pack is None:
             from pydantic import ValidationError
 
             from .model import PackObject
 
+            if self._deferred:
+                self._pack = PackObject.from_data(self.data, where="")
+                return self._pack
             try:
                 self._pack = PackObject.model_validate(self.data)
             except ValidationError:
@@ -209,7 +218,8 @@ class OpenedPack:
         Over the canonical text of the pack object and each luggage (name, sha256).
         Used for landing idempotence and to recognise packs this desk wrote.
         """
-        return content_digest(self.data, [(i.name, self.digest_of(i)) for i in self.luggage])
+        return content_digest(self.data, [(i.name, self.digest_of(i)) for i in self.luggage],
+                              canonical_text=self._canonical or None)  # fmt: skip
 
     def close(self) -> None:
         if self._zip:
@@ -244,19 +254,23 @@ def _opener(opened: OpenedPack, item: LuggageItem) -> Callable[[], BinaryIO]:
     return lambda: cast(BinaryIO, opened.open_luggage(item))
 
 
-def content_digest(data: dict[str, Any], luggage: list[tuple[str, str]]) -> str:
+def content_digest(
+    data: dict[str, Any], luggage: list[tuple[str, str]], *, canonical_text: bytes | None = None
+) -> str:
+    """`canonical_text`: ``canonical.json_bytes(data)``, when the caller has it already."""
     h = hashlib.sha256(b"taskpack-content/1\n")
-    h.update(canonical.json_bytes(data))
+    h.update(canonical_text if canonical_text is not None else canonical.json_bytes(data))
     for name, digest in luggage:
         h.update(name.encode("utf-8") + b"\0" + digest.encode("ascii") + b"\n")
     return h.hexdigest()
 
 
 def _check_pack_object(
-    data: Any, where: str, strict: bool = True
+    data: Any, where: str, strict: bool = True, defer: bool = False
 ) -> tuple[PackObject | None, list[tuple[str, str]]]:
-    """strict: the validated model (a wrong type is a FormatError). Not strict (the judge):
-    no model yet, and every field of the wrong type, found on the raw JSON (`shape`)."""
+    """strict: the validated model (a wrong type is a FormatError), or with `defer` none yet
+    (`OpenedPack.pack` validates it on first use). Not strict (the judge): no model yet,
+    and every field of the wrong type, found on the raw JSON (`shape`)."""
     if not isinstance(data, dict):
         raise FormatError(f"{where} is not a JSON object", code="not_json_object", params={"where": where})
     spec = data.get("spec")
@@ -266,6 +280,8 @@ def _check_pack_object(
     if spec is not None and spec not in KNOWN_SPECS:
         raise UnsupportedVersion(f"{where} declares spec {spec!r}, which this reader does not know",
                                  code="unsupported_spec", params={"where": where, "spec": spec})  # fmt: skip
+    if strict and defer:
+        return None, []
     if strict:
         from .model import PackObject
 
@@ -282,6 +298,7 @@ def open_pack(
     limits: ZipLimits | None = None,
     strict: bool = True,
     speculate: bool = False,
+    defer_model: bool = False,
 ) -> OpenedPack:
     """Open a `.taskpack`, `.taskpack.json` or `.tpx` file for reading (see module doc).
 
@@ -298,9 +315,13 @@ def open_pack(
     declared size instead of a pass over the file (`flat.read_flat`). What was opened is
     then only right if reading every attachment to its end leaves `OpenedPack.unproven`
     empty; otherwise the caller must open the file again without speculating.
+
+    `defer_model=True`: the pack object is checked as strictly, but validated into a model
+    only when `OpenedPack.pack` is first read (a landing that holds its review never reads
+    it: for 100,000 asks that is ~140 MB and a second not spent).
     """
     if not isinstance(source, (str, os.PathLike)):
-        return _open_stream(source, name or "the pack", limits, strict, speculate)
+        return _open_stream(source, name or "the pack", limits, strict, speculate, defer_model)
     p = Path(source)
     if not p.is_file():
         if p.exists():
@@ -308,12 +329,13 @@ def open_pack(
         raise FileNotFoundError(2, "No such file", str(p))
     kind = sniff(p)
     if kind == "bag":
-        return _open_bag(p, limits, strict)
-    return _open_json(p, strict, speculate=speculate)
+        return _open_bag(p, limits, strict, defer=defer_model)
+    return _open_json(p, strict, speculate=speculate, defer=defer_model)
 
 
 def _open_stream(
-    stream: BinaryIO, name: str, limits: ZipLimits | None, strict: bool, speculate: bool = False
+    stream: BinaryIO, name: str, limits: ZipLimits | None, strict: bool, speculate: bool = False,
+    defer: bool = False,
 ) -> OpenedPack:
     owned = False
     if not (hasattr(stream, "seekable") and stream.seekable()):
@@ -330,9 +352,9 @@ def _open_stream(
         p = Path(name)
         if _sniff(head, p.name) == "bag":
             size = stream.seek(0, os.SEEK_END)
-            return _open_bag(p, limits, strict, fp=stream, size=size, owned=owned)
+            return _open_bag(p, limits, strict, fp=stream, size=size, owned=owned, defer=defer)
         stream.seek(0)
-        opened = _open_json(p, strict, stream=stream, speculate=speculate)
+        opened = _open_json(p, strict, stream=stream, speculate=speculate, defer=defer)
         opened._owns_stream = owned
         return opened
     except BaseException:
@@ -370,6 +392,7 @@ def _open_bag(
     fp: BinaryIO | None = None,
     size: int | None = None,
     owned: bool = True,
+    defer: bool = False,
 ) -> OpenedPack:
     if fp is None:
         fp = open(p, "rb")  # noqa: SIM115 - owned by the OpenedPack, closed by its close()
@@ -378,13 +401,17 @@ def _open_bag(
         sz = SafeZip(fp, size or 0, limits)
         contents = bag.read_bag(sz, strict=strict)
         data = canonical.parse_json(contents.passport_json, what="data/passport.json")
-        pack, schema_errors = _check_pack_object(data, "data/passport.json", strict)
+        pack, schema_errors = _check_pack_object(data, "data/passport.json", strict, defer)
         notes = list(contents.notes)
-        if contents.passport_json != canonical.json_bytes(data):
+        canon = canonical.json_bytes(data)
+        if contents.passport_json != canon:
             notes.append("data/passport.json is not in the canonical JSON form")
+        else:
+            canon = contents.passport_json  # (one copy kept, not two)
         return OpenedPack(
             path=p, encoding="bag", data=data, _pack=pack, luggage=contents.luggage, notes=notes,
             passport_json=contents.passport_json, tags=contents.tags, _zip=sz, _zip_fp=fp,
+            _deferred=pack is None and strict, _canonical=canon,
             _infos=contents.infos, problems=contents.problems, schema_errors=schema_errors,
             _owns_stream=owned,
         )  # fmt: skip
@@ -395,7 +422,8 @@ def _open_bag(
 
 
 def _open_json(
-    p: Path, strict: bool = True, *, stream: BinaryIO | None = None, speculate: bool = False
+    p: Path, strict: bool = True, *, stream: BinaryIO | None = None, speculate: bool = False,
+    defer: bool = False,
 ) -> OpenedPack:
     if stream is not None:
         contents = flat.read_flat(stream, speculate=speculate)
@@ -423,7 +451,7 @@ def _open_json(
             raise FormatError(f"{p.name} has no passport object", code="bad_field", params={"field": "passport"})
         data = passport
         encoding = "flat"
-    pack, schema_errors = _check_pack_object(data, "the passport object", strict)
+    pack, schema_errors = _check_pack_object(data, "the passport object", strict, defer)
     luggage: list[LuggageItem] = []
     problems: list[str] = []
     spans: dict[str, tuple[flat.Span | None, str]] = {}
@@ -470,9 +498,11 @@ def _open_json(
         spans[name] = (att.span, enc)
         declared[name] = dict(meta)
     check_unique((i.name for i in luggage), where="attachment")
+    canon = canonical.json_bytes(data)
     opened = OpenedPack(
         path=p, encoding=encoding, data=data, _pack=pack, luggage=luggage, notes=notes,
-        passport_json=canonical.json_bytes(data), _spans=spans, schema_errors=schema_errors,
+        passport_json=canon, _canonical=canon, _deferred=pack is None and strict,
+        _spans=spans, schema_errors=schema_errors,
         problems=problems, declared=declared, _stream=stream,
         unproven={a.meta["name"] for a in contents.attachments if a.span is not None and a.span.guessed},
     )  # fmt: skip

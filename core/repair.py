@@ -114,14 +114,14 @@ def apply_repairs(
             said.append(f"the pack declared no packed_at; the landing time {now} was recorded "
                         "in its place")  # fmt: skip
         elif r.code == "status":
-            ask = _ask_at(asks, r.place)
+            ask = _own_ask_at(asks, r.place)
             if ask is not None:
                 ask.status = "answered"
             said.append(f"ask {r.subject} has an answer but its status said "
                         f"{'open' if 'open' in r.problem else 'nothing'}; it was taken as "
                         "answered")  # fmt: skip
         elif r.code == "answered_at":
-            ask = _ask_at(asks, r.place)
+            ask = _own_ask_at(asks, r.place)
             if ask is not None:
                 ask.answered_at = now
             said.append(f"ask {r.subject} declared no answered_at; the landing time {now} was "
@@ -161,9 +161,14 @@ def repair_on_landing(
     return apply_repairs(pack, repairs, now=now() if callable(now) else now, digests=digests)
 
 
-def _ask_at(asks: Sequence[Any], place: str) -> Any:
+def _own_ask_at(asks: list[Any], place: str) -> Any:
+    """The ask at `place`, replaced in `asks` by a copy of its own before it is changed: the
+    pack's list may share its records with the pack as read (`Record.copy_record(sharing=…)`)."""
     n = int(place[len("asks[") : -1])
-    return asks[n] if 0 <= n < len(asks) else None
+    if not 0 <= n < len(asks):
+        return None
+    asks[n] = asks[n].copy_record()
+    return asks[n]
 
 
 __all__ = ["Repair", "apply_repairs", "find_repairs", "has_answer", "repair_on_landing"]

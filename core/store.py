@@ -58,6 +58,7 @@ from .errors import (
     VersionConflict,
 )
 from .model import JSON, LocalPassport
+from .pages import PAGED_OVER, AskPages, open_count
 from .sqlite import Migration as Migration  # public here: stores append their own
 from .sqlite import open_database, transaction
 from .streams import Background, Hasher, VerifyingReader
@@ -372,11 +373,20 @@ class Store:
         with self._lock:
             return self._db.execute(sql, _args(args)).fetchall()
 
-    def get(self, passport_id: str) -> LocalPassport:
+    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
+        """The passport as stored. `pages=True` (to show it, not to change it): more than a
+        few hundred asks come back as read-only pages (`pages.AskPages`), never a model each."""
         row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))
         if row is None:
             raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
-        return LocalPassport.from_data(json.loads(row[0]))
+        data = json.loads(row[0])
+        asks = data.get("asks") if pages and isinstance(data, dict) else None
+        if not isinstance(asks, list) or len(asks) <= PAGED_OVER:
+            return LocalPassport.from_data(data)
+        data["asks"] = []
+        lp = LocalPassport.from_data(data)
+        lp.asks = AskPages.of_data(asks)  # type: ignore[assignment]
+        return lp
 
     def exists(self, passport_id: str) -> bool:
         return self._one("SELECT 1 FROM passports WHERE id = ?", (passport_id,)) is not None
@@ -727,7 +737,7 @@ class Tx:
         if not lp.passport.created_at:
             lp.passport.created_at = self.now
         lp.passport.updated_at = self.now
-        data = _dumps(lp.to_data())
+        data = _passport_text(lp)
         self._db.execute(
             "INSERT INTO passports (id, version, title, state, waiting_on, root_id, came_from, "
             "open_asks, created_at, updated_at, data) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
@@ -773,7 +783,7 @@ class Tx:
         new = current + 1
         lp.passport.version = new
         lp.passport.updated_at = self.now
-        data = _dumps(lp.to_data())
+        data = _passport_text(lp)
         self._db.execute(
             "UPDATE passports SET version=?, title=?, state=?, waiting_on=?, root_id=?, "
             "open_asks=?, updated_at=?, data=? WHERE id=?",
@@ -908,7 +918,20 @@ def _root(lp: LocalPassport) -> str | None:
 
 
 def _open_asks(lp: LocalPassport) -> int:
-    return sum(1 for a in lp.asks or [] if (a.status or "open") == "open")
+    return open_count(lp.asks)
+
+
+def _passport_text(lp: LocalPassport) -> str:
+    """`lp` as the JSON text a row holds. Asks kept as pages (`pages.AskPages`, e.g. the
+    100,000 of a large landing) are written as the JSON text they already are: spliced in
+    at a marker no pack can forge, without a dict or a model per ask."""
+    if not isinstance(lp.asks, AskPages):
+        return _dumps(lp.to_data())
+    marker = f"taskpack-asks-{secrets.token_hex(16)}"
+    data = lp.to_data_with({"asks": marker})
+    text = _dumps(data)
+    at = text.index(json.dumps(marker))
+    return text[:at] + (_text(lp.asks.json_array()) or "[]") + text[at + len(marker) + 2 :]
 
 
 def _hash_file(path: Path) -> str:

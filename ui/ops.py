@@ -7,6 +7,7 @@ Each takes ``progress(done, total)`` and ``cancelled()`` as its last two argumen
 from __future__ import annotations
 
 import contextlib
+import gc
 import pickle
 import zipfile
 from dataclasses import dataclass, field, replace
@@ -77,13 +78,34 @@ def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -
 
 
 def review_elsewhere(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
-    """Run in a helper process: the review, compact to send back (`Reviewed.held`)."""
-    out = _review(desk, path, progress, cancelled)
-    full = out.review
+    """Run in a helper process: the review, compact to send back (`Reviewed.held`).
+
+    The review is pickled and made compact before the judge reads the file again, and the
+    pack as read is let go first: the helper never holds two readings of a large pack."""
+    out = _review(desk, path, progress, cancelled, judge=False)
+    full = _held_form(out.review)
     out.held = pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL)
-    out.review = compact_review(full)
+    out.review = replace(full, sealed_pack=None)
     out.still_open = compact(out.still_open)  # type: ignore[assignment]
+    del full
+    gc.collect()  # (the helper runs with the collector off: what a reading left in cycles goes now)
+    if out.luggage_bytes <= JUDGE_AUTOMATICALLY_BYTES:
+        out.failed_checks = _judge(path, progress, cancelled)
     return out
+
+
+def _held_form(rv: LandingReview) -> LandingReview:
+    """The review to hold as bytes: its asks (the sealed pack's own records) as pages, so
+    neither the pickle nor the helper that lands from it holds a model per ask."""
+    sealed = rv.sealed_pack
+    pages = compact(rv.asks, over=0)
+    if sealed is not None and sealed.asks is not None:
+        mine = sealed.asks
+        if len(mine) == len(rv.asks) and all(a is b for a, b in zip(mine, rv.asks, strict=True)):
+            sealed.asks = pages  # type: ignore[assignment]
+        else:
+            sealed.asks = compact(mine, over=0)  # type: ignore[assignment]
+    return replace(rv, asks=pages)  # type: ignore[arg-type]
 
 
 def compact_review(rv: LandingReview) -> LandingReview:
@@ -92,7 +114,8 @@ def compact_review(rv: LandingReview) -> LandingReview:
     return replace(rv, asks=compact(rv.asks, over=0), sealed_pack=None)  # type: ignore[arg-type]
 
 
-def _review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
+def _review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, *,
+            judge: bool = True) -> Reviewed:  # fmt: skip
     progress(0, 0)
     try:
         rv = desk.review(path, progress=progress, cancel=cancelled)
@@ -109,7 +132,7 @@ def _review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) 
             answered = set(rv.would_answer)
             out.still_open = [a for a in target.asks or []
                               if (a.status or "open") == "open" and a.id not in answered]  # fmt: skip
-    if total <= JUDGE_AUTOMATICALLY_BYTES:
+    if judge and total <= JUDGE_AUTOMATICALLY_BYTES:
         out.failed_checks = _judge(path, progress, cancelled)
     return out
 
@@ -300,13 +323,14 @@ def load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: Can
 
 
 def _detail_elsewhere(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> Detail:
-    detail = _load_detail(desk, passport_id, progress, cancelled)
+    detail = _load_detail(desk, passport_id, progress, cancelled, pages=True)
     detail.passport = _compact_passport(detail.passport)
     return detail
 
 
-def _load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> Detail:
-    lp = desk.get(passport_id)
+def _load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck, *,
+                 pages: bool = False) -> Detail:  # fmt: skip
+    lp = desk.get(passport_id, pages=pages)
     detail = Detail(lp, desk.history(passport_id), desk.luggage(passport_id), desk.allowed_moves(passport_id),
                     machine=desk.machine, drafts=desk.drafts.of(passport_id))  # fmt: skip
     for n, fact in enumerate(lp.passport.facts or [], 1):

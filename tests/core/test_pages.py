@@ -61,3 +61,51 @@ def test_pages_pickle_as_bytes_and_small_lists_stay_lists() -> None:
     few = asks(3)
     assert compact(few) is few
     assert isinstance(compact(few, over=0), AskPages)
+
+
+def test_pages_write_their_asks_as_plain_data_and_as_one_json_array() -> None:
+    import json
+
+    given = asks(400)
+    pages = AskPages.of(given)
+    assert pages.to_data() == [a.to_data() for a in given]
+    assert json.loads(pages.json_array()) == [a.to_data() for a in given]
+    assert AskPages.of([]).json_array() == "[]"
+
+
+def test_pages_of_stored_data_validate_each_ask() -> None:
+    from taskpack.core.errors import FormatError
+
+    given = asks(250)
+    assert AskPages.of_data(a.to_data() for a in given).to_data() == [a.to_data() for a in given]
+    with pytest.raises(FormatError, match=r"asks\[1\]"):
+        AskPages.of_data([{"id": "a1"}, {"id": 2}])
+
+
+def test_a_copy_sharing_its_asks_shares_the_records_and_nothing_else() -> None:
+    from taskpack.core.model import PackObject
+
+    pack = PackObject.from_data({"spec": "task-passport-bag/0.1", "kind": "handoff",
+                                 "passport": {"id": "TP-1", "facts": [{"claim": "c", "verified": True}]},
+                                 "asks": [a.to_data() for a in asks(3)], "x": 1})  # fmt: skip
+    copy = pack.copy_record(sharing=("asks",))
+    assert copy.to_data() == pack.to_data() and list(copy.to_data()) == list(pack.to_data())
+    assert copy.asks is not pack.asks and all(a is b for a, b in zip(copy.asks, pack.asks, strict=True))
+    copy.facts[0].verified = False  # everything but the asks is its own
+    assert pack.facts[0].verified is True
+    pages = AskPages.of(pack.asks or [])
+    pack.asks = pages  # type: ignore[assignment]
+    assert pack.copy_record(sharing=("asks",)).asks is pages  # read-only pages: shared as they are
+
+
+def test_a_repair_changes_its_own_copy_of_an_ask_never_the_pack_as_read() -> None:
+    from taskpack.core.model import PackObject
+    from taskpack.core.repair import apply_repairs, find_repairs
+
+    data = {"spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-01-01T00:00:00Z",
+            "asks": [{"id": "a1", "what": "Which?", "status": "open", "answer": "B"}]}  # fmt: skip
+    read = PackObject.from_data(data)
+    mine = read.copy_record(sharing=("asks",))
+    said = apply_repairs(mine, find_repairs(data, encoding="bag"), now="2026-01-02T00:00:00Z")
+    assert said and mine.asks is not None and mine.asks[0].status == "answered"
+    assert read.asks is not None and read.asks[0].status == "open"
