@@ -124,6 +124,7 @@ def _write(
     tmp = Path(tmp_name)
     try:
         file_sha: str | None = None
+        passport_json: bytes | None = None  # (the bag's: the content digest is over it too)
         with os.fdopen(fd, "w+b") as raw:
             tap = AppendDigest(raw) if hash_it else None
             fp = cast(BinaryIO, tap) if tap else raw
@@ -149,6 +150,7 @@ def _write(
         raise
     return WriteResult(
         path=out, encoding=encoding, size=size,
-        content_digest=content_digest(data, [(s.name, digests[s.name]) for s in luggage]),
+        content_digest=content_digest(data, [(s.name, digests[s.name]) for s in luggage],
+                                      canonical_text=passport_json),
         luggage_digests=digests, warnings=warnings, file_sha256=file_sha,
     )  # fmt: skip

@@ -272,11 +272,16 @@ def asks_for_pack(lp: LocalPassport, kind: str, sent_downstream: Iterable[str]) 
     which case they go back answered or not.
     """
     asks = lp.asks or []
-    if kind == "handoff":
-        return [a.copy_record() for a in asks if (a.status or "open") == "open"]
     inbound = set((lp.received.asks if lp.received else None) or [])
     sent = set(sent_downstream)
-    return [a.copy_record() for a in asks if a.id in inbound or a.id not in sent]
+    if isinstance(asks, AskPages):  # (many asks: chosen from their texts, none built)
+        if kind == "handoff":
+            return asks.select(flag == 1 for flag in asks.open_flags)  # type: ignore[return-value]
+        return asks.select((i or None) in inbound or (i or None) not in sent for i in asks.ids)  # type: ignore[return-value]
+    # the records themselves: a pack object is built from their data, never from them
+    if kind == "handoff":
+        return [a for a in asks if (a.status or "open") == "open"]
+    return [a for a in asks if a.id in inbound or a.id not in sent]
 
 
 def build_pack_object(
@@ -303,10 +308,13 @@ def build_pack_object(
         "lineage": lineage.to_data(),
         "note": note or "",
         "passport": lp.passport.to_data(),
-        "asks": [a.to_data() for a in asks],
+        "asks": [] if isinstance(asks, AskPages) else [a.to_data() for a in asks],
         "landing_checks": [c.to_data() for c in checks],
     }
-    return PackObject.from_data(data, where="pack")
+    pack = PackObject.from_data(data, where="pack")
+    if isinstance(asks, AskPages):
+        pack.asks = asks  # type: ignore[assignment]  # pages: validated when they were read
+    return pack
 
 
 def export_passport(
@@ -333,7 +341,7 @@ def export_passport(
     ledger records the pack with `to` (who it is for) and `via` (which front end).
     Asks whose `accept` is too vague to judge an answer against are warned about.
     """
-    lp = store.get(passport_id)
+    lp = store.get(passport_id, pages=True)  # many asks stay pages: packing only reads them
     sent_before = {
         a for p in store.packs_written(passport_id) if p.kind == "handoff" for a in p.asks
     }
@@ -349,7 +357,10 @@ def export_passport(
         pack, luggage, Path(out), machine=machine, encoding=encoding, progress=progress,
         cancel=cancel, file_digest=True,
     )  # fmt: skip
-    open_sent = [a.id for a in asks if a.id and (a.status or "open") == "open"]
+    if isinstance(asks, AskPages):
+        open_sent = [i for i, flag in zip(asks.ids, asks.open_flags, strict=True) if i and flag]
+    else:
+        open_sent = [a.id for a in asks if a.id and (a.status or "open") == "open"]
     warnings = list(result.warnings) + [
         f"ask {a.id}: {w}" for a in asks if (a.status or "open") == "open"
         for w in lint_accept(a.accept, a.what)
@@ -375,10 +386,11 @@ def export_passport(
             "chain": pack.lineage.chain if pack.lineage else [], "asks_sent": open_sent,
             "sealed": list(result.sealed),
         })  # fmt: skip
-        current = tx.get(passport_id)
-        if kind == "handoff" and open_sent and current.state == "working":
-            # §4.3: a passport that sent questions now waits for the answers
-            _move(tx, current, "waiting", "human", why="it sent open asks in a handoff")
+        if kind == "handoff" and open_sent and tx.state_of(passport_id)[0] == "working":
+            # §4.3: a passport that sent questions now waits for the answers (a move
+            # changes no ask: many stay pages)
+            _move(tx, tx.get(passport_id, pages=True), "waiting", "human",
+                  why="it sent open asks in a handoff")  # fmt: skip
             moved = "waiting[human]"
         changes = list(tx.events)
     return PackOutcome(

@@ -42,25 +42,37 @@ class AskPages(Sequence[Ask]):
         self._open = open_flags
 
     @classmethod
-    def of_data(cls, asks: Iterable[JSON]) -> AskPages:
-        """Pages of asks given as JSON values (a stored passport's), each validated as it is
-        read (a wrong type is a FormatError naming the ask); no more than one model at a time."""
-        return cls.of(Ask.from_data(a, where=f"asks[{n}]") for n, a in enumerate(asks))
+    def of(cls, asks: Iterable[Ask]) -> AskPages:
+        return cls._of((ask.to_data(), ask.id, ask.status) for ask in asks)
 
     @classmethod
-    def of(cls, asks: Iterable[Ask]) -> AskPages:
+    def of_data(cls, asks: Iterable[JSON]) -> AskPages:
+        """Pages of asks given as JSON values (a stored passport's), each validated as it is
+        read (a wrong type is a FormatError naming the ask); no more than one model at a time.
+        Each is kept as the text of the value given (a model reads back exactly what it was
+        built from, so that is the text of the ask)."""
+
+        def checked() -> Iterator[tuple[JSON, str | None, str | None]]:
+            for n, data in enumerate(asks):
+                ask = Ask.from_data(data, where=f"asks[{n}]")
+                yield data, ask.id, ask.status
+
+        return cls._of(checked())
+
+    @classmethod
+    def _of(cls, records: Iterable[tuple[JSON, str | None, str | None]]) -> AskPages:
         parts: list[bytes] = []
         ends = array("q")
         ids: list[str] = []
         flags = bytearray()
         at = 0
-        for ask in asks:
-            text = json.dumps(ask.to_data(), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+        for data, ask_id, status in records:
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
             parts.append(text)
             at += len(text)
             ends.append(at)
-            ids.append(ask.id or "")
-            flags.append(1 if (ask.status or "open") == "open" else 0)
+            ids.append(ask_id or "")
+            flags.append(1 if (status or "open") == "open" else 0)
         id_text = json.dumps(ids, ensure_ascii=False).encode("utf-8", "surrogatepass")
         return cls(b"".join(parts), ends, id_text, bytes(flags))
 
@@ -119,6 +131,32 @@ class AskPages(Sequence[Ask]):
             if ids[n] == ask_id:
                 return n
         return None
+
+    def select(self, keep: Iterable[bool]) -> AskPages:
+        """The asks for which `keep` says True (one flag per ask, in order), as pages: their
+        texts copied as they are, no ask built."""
+        parts: list[bytes] = []
+        ends = array("q")
+        ids: list[str] = []
+        flags = bytearray()
+        at = 0
+        all_ids = self.ids
+        for n, wanted in enumerate(keep):
+            if not wanted:
+                continue
+            start = self._ends[n - 1] if n else 0
+            parts.append(self._blob[start : self._ends[n]])
+            at += self._ends[n] - start
+            ends.append(at)
+            ids.append(all_ids[n])
+            flags.append(self._open[n])
+        id_text = json.dumps(ids, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        return AskPages(b"".join(parts), ends, id_text, bytes(flags))
+
+    @property
+    def open_flags(self) -> bytes:
+        """One byte per ask: 1 when it is open (no status counts as open), else 0."""
+        return self._open
 
     def to_data(self) -> list[JSON]:
         """The asks as plain JSON values (as ``[a.to_data() for a in asks]``, no model built)."""

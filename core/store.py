@@ -716,8 +716,11 @@ class Tx:
         self.events: list[tuple[str, str]] = []
         self.now = store.clock()
 
-    def get(self, passport_id: str) -> LocalPassport:
-        return self.store.get(passport_id)
+    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
+        return self.store.get(passport_id, pages=pages)
+
+    def state_of(self, passport_id: str) -> tuple[str, str | None]:
+        return self.store.state_of(passport_id)
 
     def exists(self, passport_id: str) -> bool:
         return self.store.exists(passport_id)

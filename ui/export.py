@@ -104,8 +104,8 @@ class Exporter:
         typed, self._typed = self._typed, {}
 
         def work(p: Any, c: Any) -> PackOutcome:
-            if typed:
-                host.desk.answer_all(passport_id, typed)
+            if typed:  # (a large passport is changed in a helper process, as it is packed)
+                ops.change(host.desk, passport_id, "answer_all", (passport_id, typed), {}, p, c)
             return ops.export(host.desk, passport_id, out, kind, None, p, c, to=to)
 
         host.jobs.run(work,

@@ -938,14 +938,17 @@ class MainWindow(QMainWindow):
     def _current_id(self) -> str | None:
         return self._current if self._current and not self._current.startswith("file:") else None
 
-    def _desk_call(self, title: str, work: Any, *, done_note: str = "") -> None:
-        """A short change to the store, off the GUI thread; the view reloads when it commits."""
+    def _desk_call(self, title: str, pid: str, how: ops.How, *args: Any, done_note: str = "",
+                   **kwargs: Any) -> None:  # fmt: skip
+        """A change to passport `pid` (``Desk.<how>(*args, **kwargs)``), off the GUI thread;
+        the view reloads when it commits. A large passport is changed in a helper process
+        (`ops.change`), so saving an answer among 100,000 asks never stalls the window."""
         def done(_result: Any) -> None:
             if done_note:
                 self.info(done_note, "ok")
 
-        self.jobs.run(lambda p, c: work(), title=title, on_done=done, on_error=self.error,
-                      show_progress=False)  # fmt: skip
+        self.jobs.run(lambda p, c: ops.change(self.desk, pid, how, args, kwargs, p, c), title=title,
+                      on_done=done, on_error=self.error, show_progress=False)  # fmt: skip
 
     def move_current(self, state: str, waiting_on: str | None) -> None:
         pid = self._current_id()
@@ -956,14 +959,14 @@ class MainWindow(QMainWindow):
             tr("Moving to {state} ends the task; nothing moves it on afterwards.").format(
                 state=state_label(state)), ok=tr("End the task")):  # fmt: skip
             return
-        self._desk_call(tr("Moving…"), lambda: self.desk.move(pid, state, waiting_on),
+        self._desk_call(tr("Moving…"), pid, "move", pid, state, waiting_on,
                         done_note=tr("Moved to {state}.").format(state=state_label(state, waiting_on)))  # fmt: skip
 
     def take_on_current(self) -> None:
         pid = self._current_id()
         if pid is None:
             return
-        self._desk_call(tr("Taking it on…"), lambda: ops.take_on(self.desk, pid, lambda d, t: None, lambda: False),
+        self._desk_call(tr("Taking it on…"), pid, ops.take_on_now, pid,
                         done_note=tr("You took this on: it is {state}.").format(state=state_label("working")))  # fmt: skip
 
     def return_result(self) -> None:
@@ -982,9 +985,8 @@ class MainWindow(QMainWindow):
                                     "summary": str(values["evidence"]) or str(values["summary"])[:500]}  # fmt: skip
         if values.get("url"):
             evidence["url"] = str(values["url"])
-        self._desk_call(tr("Returning the result…"),
-                        lambda: self.desk.return_result(pid, str(values["summary"]), [evidence],
-                                                        provenance="owner_instruction"),
+        self._desk_call(tr("Returning the result…"), pid, "return_result", pid, str(values["summary"]),
+                        [evidence], provenance="owner_instruction",
                         done_note=tr("Result returned; the evidence is being verified."))  # fmt: skip
 
     def restore_fact(self, fact_no: int) -> None:
@@ -999,7 +1001,7 @@ class MainWindow(QMainWindow):
             "that you restored it.").format(claim=fact.claim or "", machine=fact.verified_on or "?"),
             ok=tr("Restore ✓")):  # fmt: skip
             return
-        self._desk_call(tr("Restoring…"), lambda: self.desk.restore(pid, fact_no),
+        self._desk_call(tr("Restoring…"), pid, "restore", pid, fact_no,
                         done_note=tr("The ✓ was restored and recorded in the history."))  # fmt: skip
 
     def check_fact_here(self, fact_no: int) -> None:
@@ -1015,7 +1017,7 @@ class MainWindow(QMainWindow):
                                             machine=self.desk.machine, who=self.desk.actor),
             ok=tr("I checked it")):  # fmt: skip
             return
-        self._desk_call(tr("Recording…"), lambda: self.desk.check_fact_here(pid, fact_no),
+        self._desk_call(tr("Recording…"), pid, "check_fact_here", pid, fact_no,
                         done_note=tr("Recorded: you checked it on {machine}.").format(machine=self.desk.machine))  # fmt: skip
 
     def check_landing_here(self, check_id: str) -> None:
@@ -1033,14 +1035,14 @@ class MainWindow(QMainWindow):
                                             machine=self.desk.machine, who=self.desk.actor),
             ok=tr("I checked it")):  # fmt: skip
             return
-        self._desk_call(tr("Recording…"), lambda: self.desk.check_landing_here(pid, check_id),
+        self._desk_call(tr("Recording…"), pid, "check_landing_here", pid, check_id,
                         done_note=tr("Recorded: you checked it on {machine}.").format(machine=self.desk.machine))  # fmt: skip
 
     def save_answers(self, answers: dict[str, str]) -> None:
         pid = self._current_id()
         if pid is None or not answers:
             return
-        self._desk_call(tr("Saving…"), lambda: self.desk.answer_all(pid, answers),
+        self._desk_call(tr("Saving…"), pid, "answer_all", pid, dict(answers),
                         done_note=trn("Saved %n answers. Export a receipt to send the answers home.", len(answers)))  # fmt: skip
 
     def answer_ask(self, ask_id: str, answer: str, status: str) -> None:
@@ -1049,7 +1051,7 @@ class MainWindow(QMainWindow):
             return
         note = (tr("Saved the answer to {ask}. Export a receipt to send the answers home.")
                 if status == "answered" else tr("Dropped {ask}.")).format(ask=ask_id)  # fmt: skip
-        self._desk_call(tr("Saving…"), lambda: self.desk.answer(pid, ask_id, answer, status=status),
+        self._desk_call(tr("Saving…"), pid, "answer", pid, ask_id, answer, status=status,
                         done_note=note)  # fmt: skip
 
     def add_to_current(self, what: str) -> None:
@@ -1077,16 +1079,16 @@ class MainWindow(QMainWindow):
         v = dialogs.ask_form(self, title, fields, explain)
         if not v:
             return
-        desk = self.desk
-        calls = {
-            "ask": lambda: desk.add_ask(pid, str(v["what"]), str(v["accept"]), why=str(v["why"])),
-            "check": lambda: desk.add_check(pid, str(v["check"]), how=str(v["how"]) or None,
-                                            required=bool(v["required"])),
-            "fact": lambda: desk.add_fact(pid, str(v["claim"]), verified=bool(v["verified"]),
-                                          scope=("machine", "universal", "org")[int(v["scope"])]),  # type: ignore[call-overload]
-            "step": lambda: desk.add_next(pid, str(v["step"])),
+        calls: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
+            "ask": ("add_ask", (pid, str(v["what"]), str(v["accept"])), {"why": str(v["why"])}),
+            "check": ("add_check", (pid, str(v["check"])), {"how": str(v["how"]) or None,
+                                                             "required": bool(v["required"])}),
+            "fact": ("add_fact", (pid, str(v["claim"])), {"verified": bool(v["verified"]),
+                     "scope": ("machine", "universal", "org")[int(v["scope"])]}),  # type: ignore[call-overload]
+            "step": ("add_next", (pid, str(v["step"])), {}),
         }  # fmt: skip
-        self._desk_call(title, calls[what])
+        how, args, kwargs = calls[what]
+        self._desk_call(title, pid, how, *args, **kwargs)
 
     def new_passport(self) -> None:
         v = dialogs.ask_form(self, tr("New passport"), [

@@ -26,7 +26,7 @@ from taskpack.core import lifecycle
 
 from .i18n import tr
 from .ops import TAKE_ON_WHY, PassportRow
-from .widgets import one_line
+from .widgets import number, one_line
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -239,7 +239,7 @@ class InboxModel(QAbstractTableModel):
                 return "" if sort else tr("you")
             return r.sender[:200].casefold() if sort else one_line(r.sender)
         if col == self.ASKS:
-            return r.open_asks if sort else (str(r.open_asks) if r.open_asks else "")
+            return r.open_asks if sort else (number(r.open_asks) if r.open_asks else "")
         if col == self.UPDATED:
             stamp = r.seen_at if isinstance(r, Incoming) else r.updated_at
             return f"{stamp}\t{row_key(r)}" if sort else short_time(stamp)  # ties keep one order

@@ -10,6 +10,7 @@ import contextlib
 import gc
 import pickle
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -208,6 +209,72 @@ def _compact_outcome(outcome: Any) -> Any:
     return outcome
 
 
+# --- a change to one passport ------------------------------------------------------------
+
+#: a change names a `Desk` method, or a function of this module called as ``fn(desk, *args)``
+How = str | Callable[..., Any]
+
+
+def change(desk: Desk, passport_id: str, how: How, args: tuple[Any, ...], kwargs: dict[str, Any],
+           progress: Progress, cancelled: CancelCheck) -> None:  # fmt: skip
+    """Make a change to the passport `passport_id` (answer an ask, move it, add a fact…).
+
+    A large passport (its stored JSON over `isolated.LARGE_BYTES`: ~2,000 asks) is changed
+    in a helper process: reading, changing and storing 100,000 asks holds an interpreter
+    lock for seconds, and here that lock is the GUI thread's. This desk's subscribers are
+    told what changed, and the answers' drafts (which only this process holds) are cleared
+    here, as the change would have cleared them."""
+    if desk.passport_size(passport_id) > isolated.LARGE_BYTES:
+        changes, cleared = isolated.call(desk, _change_elsewhere, how, args, kwargs,
+                                         progress=progress, cancel=cancelled)  # fmt: skip
+        for pid, ask_id in cleared:
+            desk.drafts.clear(pid, ask_id)
+        desk.announce(changes)
+        return
+    _call(desk, how, args, kwargs)
+
+
+def _call(desk: Desk, how: How, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    return getattr(desk, how)(*args, **kwargs) if isinstance(how, str) else how(desk, *args, **kwargs)
+
+
+class _DraftsKeptThere:
+    """A helper's drafts: the window's are in its memory (a copy read from disk here would
+    be stale, and writing it would lose what was typed since). What the change clears is
+    recorded and cleared in the window."""
+
+    def __init__(self) -> None:
+        self.cleared: list[tuple[str, str]] = []
+
+    def clear(self, passport_id: str, ask_id: str) -> None:
+        self.cleared.append((passport_id, ask_id))
+
+    def of(self, passport_id: str) -> dict[str, str]:
+        return {}
+
+    def set(self, passport_id: str, ask_id: str, text: str) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
+
+
+def _change_elsewhere(desk: Desk, how: How, args: tuple[Any, ...], kwargs: dict[str, Any],
+                      progress: Progress, cancelled: CancelCheck,
+                      ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:  # fmt: skip
+    drafts = _DraftsKeptThere()
+    desk.drafts = drafts  # type: ignore[assignment]
+    changes: list[tuple[str, str]] = []
+    desk.subscribe(lambda pid, event: changes.append((pid, event)))
+    _call(desk, how, args, kwargs)
+    return changes, drafts.cleared
+
+
+def take_on_now(desk: Desk, passport_id: str) -> LocalPassport:
+    """:func:`take_on`, as a change (`change(desk, pid, take_on_now, (pid,), {}, …)`)."""
+    return take_on(desk, passport_id, lambda done, total: None, lambda: False)
+
+
 # --- lifecycle --------------------------------------------------------------------------
 
 #: the history's reason for each move "Take this on" makes
@@ -248,6 +315,17 @@ def export(
     desk: Desk, passport_id: str, out: Path, kind: str, note: str | None,
     progress: Progress, cancelled: CancelCheck, to: str | None = None,
 ) -> PackOutcome:  # fmt: skip
+    """Pack the passport into `out`; a large passport is packed in a helper process."""
+    if desk.passport_size(passport_id) > isolated.LARGE_BYTES:
+        outcome: PackOutcome = isolated.call(desk, _export, passport_id, out, kind, note, to,
+                                             progress=progress, cancel=cancelled)  # fmt: skip
+        desk.announce(outcome.changes)
+        return outcome
+    return _export(desk, passport_id, out, kind, note, to, progress, cancelled)
+
+
+def _export(desk: Desk, passport_id: str, out: Path, kind: str, note: str | None, to: str | None,
+            progress: Progress, cancelled: CancelCheck) -> PackOutcome:  # fmt: skip
     return desk.pack(passport_id, out, kind=kind, note=note, progress=progress, cancel=cancelled,
                      to=to, via="window")  # fmt: skip
 

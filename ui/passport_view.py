@@ -33,7 +33,7 @@ from taskpack.core.pages import open_count
 from taskpack.core.visible import visible
 
 from .asks_form import AsksForm
-from .i18n import tr, trn
+from .i18n import tr
 from .jobs import human_size
 from .models import described_label, state_label, why_label
 from .ops import Detail, is_sealed, sender_of, take_on_path
@@ -48,6 +48,7 @@ from .widgets import (
     badge,
     button,
     clear_layout,
+    counted,
     heading,
     local_time,
     one_line,
@@ -177,7 +178,7 @@ class PassportView(QWidget):
         # answered are highlighted
         self.asks.show_asks(asks, highlight=answered, passport_id=lp.id, drafts=detail.drafts)
         open_asks = open_count(asks)
-        self.tabs.setTabText(1, trn("Asks (%n open)", open_asks) if open_asks else tr("Asks"))
+        self.tabs.setTabText(1, counted("Asks (%n open)", open_asks) if open_asks else tr("Asks"))
         self._fill_luggage(detail)
         self._fill_history(detail)
 

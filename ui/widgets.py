@@ -258,6 +258,15 @@ def number(n: int) -> str:
     return ui_locale().toString(n)
 
 
+def counted(text: str, n: int) -> str:
+    """`trn(text, n)` with the count written as `number` writes it ("Asks (20,000 open)"):
+    Qt puts plain digits where ``%n`` was."""
+    from .i18n import trn
+
+    said = trn(text, n)
+    return re.sub(rf"(?<!\d){n}(?!\d)", lambda _m: number(n), said, count=1) if n >= 1000 else said
+
+
 def local_time(stamp: str | None) -> str:
     """An ISO UTC time from a pack or the store ("2026-08-16T09:30:00Z") as this
     computer's local date and time, in the window's language; "" when there is none."""

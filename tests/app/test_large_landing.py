@@ -138,3 +138,20 @@ def test_the_content_digest_is_the_same_however_the_canonical_text_is_had(tmp_pa
             assert opened.content_digest() == fresh, path.name
     with open_pack(squeezed) as opened:
         assert any("canonical" in n for n in opened.notes)
+
+
+def test_a_passport_of_many_asks_packs_the_asks_it_should_as_they_are(tmp_path: Path) -> None:
+    """Packing reads a large passport's asks as pages; the pack carries them unchanged:
+    a handoff its open asks, a receipt all but those it sent on (§4.3)."""
+    pack = many_asks_pack(tmp_path, 900)
+    with Desk(tmp_path / "recv", "recv-box", actor="Ru") as desk:
+        pid = desk.land(pack).passport.id
+        desk.answer_all(pid, {"a2": "A", "a700": "B"})
+        stored = {a.id: a.to_data() for a in desk.get(pid).asks or []}
+        outs = {kind: desk.pack(pid, tmp_path / f"{kind}.taskpack.json", kind=kind) for kind in ("handoff", "receipt")}
+    for kind, outcome in outs.items():
+        with open_pack(outcome.path) as opened:
+            sent = opened.data["asks"]
+        wanted = [d for d in stored.values() if kind == "receipt" or d.get("status") == "open"]
+        assert sent == wanted, kind
+        assert len(outcome.asks_sent) == 898 and "a2" not in outcome.asks_sent
