@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,7 +15,6 @@ from .scanner import (
     RULE_CREDENTIAL,
     RULE_INSTRUCTION,
     RULE_TRANSCRIPT,
-    _Raw,
     _scan_bytes,
 )
 from .transcripts import _message_class, _turn_at
@@ -42,21 +42,74 @@ def _show(prefix: str, path: Path) -> str:
     return out or "(the whole value)"
 
 
+#: short strings are handed to the engine together, this many bytes at a time
+_BATCH_BYTES = 256 << 10
+#: a string longer than this is scanned on its own
+_BATCH_ONE = 4 << 10
+#: between two strings of a batch: no trigger holds this byte, so a trigger the engine
+#: finds lies inside one string (and one at a string's start has no byte before it)
+_APART = b"\x00"
+
+
 class _ValueScan:
     def __init__(self, prefix: str, engine: _Engine) -> None:
         self.prefix = prefix
         self.engine = engine
-        self.findings: list[Finding] = []
+        self._findings: list[Finding] = []
         self.messages: list[tuple[str, Path]] = []
-        self.key_credentials: dict[str, list[str]] = {}  # keys repeat: scan each once
+        #: per key: (credential kinds in it, how it is shown, instruction field?, secret name?)
+        self.keys: dict[str, tuple[list[str], str | None, bool, bool]] = {}
+        self._batch: list[tuple[bytes, Path]] = []
+        self._batch_bytes = 0
+
+    @property
+    def findings(self) -> list[Finding]:
+        self._flush()
+        return self._findings
+
+    def add(self, finding: Finding) -> None:
+        self._flush()  # (the strings before it were found before it)
+        self._findings.append(finding)
 
     def place(self, path: Path) -> str:
         return _show(self.prefix, path)
 
-    def text(self, s: str, path: Path) -> _Raw:
-        raw = _scan_bytes(s.encode("utf-8", "surrogatepass"), self.engine)
-        self.findings += raw.findings(lambda _offset: self.place(path))
-        return raw
+    def text(self, s: str, path: Path) -> None:
+        """Scan one string. Short ones wait in a batch: 100,000 asks are ~600,000 strings,
+        and one engine call (and one verifier set-up) each cost more than the scan. A
+        string in which the engine finds no trigger holds nothing the verifiers could
+        report (a transcript needs two turns, each at a trigger or the string's start),
+        so only strings with a trigger are looked at again, alone, as they always were."""
+        data = s.encode("utf-8", "surrogatepass")
+        if len(data) > _BATCH_ONE:
+            self._flush()
+            self._one(data, path)
+            return
+        self._batch.append((data, path))
+        self._batch_bytes += len(data) + 1
+        if self._batch_bytes >= _BATCH_BYTES:
+            self._flush()
+
+    def _one(self, data: bytes, path: Path) -> None:
+        raw = _scan_bytes(data, self.engine)
+        self._findings += raw.findings(lambda _offset: self.place(path))
+
+    def _flush(self) -> None:
+        batch = self._batch
+        if not batch:
+            return
+        self._batch, self._batch_bytes = [], 0
+        hits = self.engine.positions(_APART.join(data for data, _ in batch))
+        if not hits:
+            return
+        starts: list[int] = []
+        at = 0
+        for data, _ in batch:
+            starts.append(at)
+            at += len(data) + 1
+        for n in sorted({bisect.bisect_right(starts, h) - 1 for h in hits}):
+            data, path = batch[n]
+            self._one(data, path)
 
     def walk(self, root: Any) -> None:
         stack: list[tuple[Any, Path]] = [(root, ())]
@@ -75,25 +128,29 @@ class _ValueScan:
         if role is not None:
             self.messages.append((role, path))
         children: list[tuple[Any, Path]] = []
+        known = self.keys
         for i, (key, value) in enumerate(d.items()):
             key = str(key)
-            kinds = self.key_credentials.get(key)
-            if kinds is None:
+            seen = known.get(key)
+            if seen is None:  # keys repeat (100,000 asks share seven): judge each once
                 raw = _scan_bytes(key.encode("utf-8", "surrogatepass"), self.engine)
-                kinds = self.key_credentials[key] = list(raw.credentials)
-            if kinds:
+                kinds = list(raw.credentials)
+                seen = known[key] = (kinds, None if kinds else _shown_key(key),
+                                     is_instruction_field(key), _is_secret_key_name(key))  # fmt: skip
+            kinds, plain, instruction, secret_name = seen
+            if plain is None:
                 shown: str = f"<field #{i}>"
                 for kind in kinds:
-                    self.findings.append(
+                    self.add(
                         Finding(
                             RULE_CREDENTIAL, kind, self.place((*path, shown)), "in a field name"
                         )
                     )
             else:
-                shown = _shown_key(key)
+                shown = plain
             here: Path = (*path, shown)
-            if is_instruction_field(key) and not (path == () and key in _ROOT_ALLOWED):
-                self.findings.append(
+            if instruction and not (path == () and key in _ROOT_ALLOWED):
+                self.add(
                     Finding(
                         RULE_INSTRUCTION,
                         "instruction field",
@@ -102,14 +159,12 @@ class _ValueScan:
                     )
                 )
             if (
-                isinstance(value, str)
-                and _is_secret_key_name(key)
+                secret_name
+                and isinstance(value, str)
                 and _secret_value(value.encode("utf-8", "surrogatepass"), quoted=True)
                 and not _scan_bytes(value.encode("utf-8", "surrogatepass"), self.engine).credentials
             ):
-                self.findings.append(
-                    Finding(RULE_CREDENTIAL, "password or secret assignment", self.place(here))
-                )
+                self.add(Finding(RULE_CREDENTIAL, "password or secret assignment", self.place(here)))
             children.append((value, here))
         return children
 
@@ -126,7 +181,7 @@ class _ValueScan:
                     first = i if first is None else first
         if len(roles) >= 2:
             a, b = sorted(roles)[:2]
-            self.findings.append(
+            self.add(
                 Finding(
                     RULE_TRANSCRIPT,
                     "chat transcript",
@@ -151,7 +206,7 @@ class _ValueScan:
                 n += 1
             common = common[:n]
         shown = ", ".join(sorted(roles))
-        self.findings.append(
+        self.add(
             Finding(
                 RULE_TRANSCRIPT,
                 "chat transcript",

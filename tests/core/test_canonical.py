@@ -310,3 +310,38 @@ def test_long_strings_are_escaped_in_slices_exactly_as_in_one_pass() -> None:
                            _json.dumps({"note": text}, ensure_ascii=False, indent=2))  # fmt: skip
         assert canonical.json_text({"note": text}) == expected
         assert canonical.json_string(text) == expected[len('{\n  "note": ') : -len("\n}")]
+
+
+def _reference_text(value: object) -> str:
+    """The canonical text as the stdlib's own (pure-Python, indenting) encoder writes it,
+    with JavaScript's number text: what `canonical._dumps` must equal, character for character."""
+    encoder = json.JSONEncoder(ensure_ascii=False, indent=2)
+    make = json.encoder._make_iterencode  # type: ignore[attr-defined]
+    chunks = make({}, encoder.default, json.encoder.py_encode_basestring, encoder.indent, _js_number,
+                  encoder.key_separator, encoder.item_separator, False, False, False)(value, 0)  # fmt: skip
+    return "".join(chunks)
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_json_values)
+def test_the_canonical_text_is_the_stdlib_encoders_text(value: object) -> None:
+    assert canonical._dumps(value) == _reference_text(value)
+
+
+def test_the_canonical_text_of_odd_keys_containers_and_long_strings() -> None:
+    long = "a" * (canonical._SLICE + 3) + '"\n\ud800é'
+    value = {"": [], "e": {}, 7: "int key", 2.5: "float key", True: "t", False: "f", None: "n",
+             "t": (1, [2, {"x": None}]), "long": long, "deep": [[[[[]]]]], "f": [1e21, -0.0, 1.5e-7]}  # fmt: skip
+    assert canonical._dumps(value) == _reference_text(value)
+    for lone in ("text", 1.0, 3, None, True):
+        assert canonical._dumps(lone) == _reference_text(lone)
+    with pytest.raises(TypeError):
+        canonical._dumps({"x": object()})

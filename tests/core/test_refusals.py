@@ -870,3 +870,38 @@ def test_a_hyperscan_that_cannot_run_here_falls_back(monkeypatch: pytest.MonkeyP
     assert [f.kind for f in scan_value({"note": SECRET.decode()})] == ["GitHub token"]
     with pytest.raises(ValueError):
         StreamScanner("files/x", engine="hyperscan")
+
+
+_FRAGMENTS = st.sampled_from(["ok ", "password = ", "\nUser: hi", "\nAssistant: yes", "user:", " a:", "\n",
+                              '"role"', "ü", "\x00", "-----BEGIN ", "sk-", "ghp_", "AKIA"])  # fmt: skip
+
+
+def _texts() -> st.SearchStrategy[str]:
+    secrets = st.sampled_from(sorted(SHAPES)).map(make_secret)
+    return st.lists(_FRAGMENTS | secrets | st.text(max_size=8), max_size=6).map("".join)
+
+
+_VALUES = st.recursive(
+    _texts(),
+    lambda inner: st.lists(inner, max_size=6)
+    | st.dictionaries(st.sampled_from(["claim", "what", "api_key", "note", "x"]) | _texts(), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_VALUES, st.sampled_from(ENGINES))
+def test_short_strings_scanned_together_find_what_each_scanned_alone_finds(value: object, engine: str,
+                                                                           ) -> None:  # fmt: skip
+    """core/scan/values.py hands short strings to the engine in batches: the findings, and
+    their order, are those of scanning every string on its own."""
+    from taskpack.core.scan import values
+
+    together = scan_value({"passport": value}, engine=engine)
+    alone = values._BATCH_ONE
+    try:
+        values._BATCH_ONE = -1  # every string on its own
+        each = scan_value({"passport": value}, engine=engine)
+    finally:
+        values._BATCH_ONE = alone
+    assert together == each
