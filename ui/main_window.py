@@ -1442,7 +1442,10 @@ class MainWindow(QMainWindow):
                  for c in FITTED_COLUMNS}  # fmt: skip
         want = {c: max(shown[c], label[c]) for c in FITTED_COLUMNS}
         budget = int(avail * OTHER_COLUMNS_SHARE)
-        if sum(want.values()) > budget:  # a header word may be cut before what the rows show
+        if sum(want.values()) > budget:  # the sender gives way first, down to its header word
+            sender = InboxModel.SENDER
+            want[sender] -= min(sum(want.values()) - budget, max(0, want[sender] - label[sender]))
+        if sum(want.values()) > budget:  # then a header word may be cut before what the rows show
             want = capped(shown, budget)
         for col, width in want.items():
             header.resizeSection(col, max(least, width))

@@ -54,3 +54,23 @@ def test_the_widest_columns_give_way_first() -> None:
     assert capped({1: 40, 2: 50}, 100) == {1: 40, 2: 50}
     assert capped({1: 30, 2: 40, 3: 200}, 150) == {1: 30, 2: 40, 3: 80}
     assert capped({1: 100, 2: 100}, 100) == {1: 50, 2: 50}
+
+
+def test_short_headers_are_read_whole_and_the_sender_gives_way_first(
+        tmp_path, qtbot: QtBot, make_desk, make_window) -> None:  # fmt: skip
+    from conftest import SENDER, make_handoff
+
+    pack = tmp_path / "invoice.taskpack"
+    make_handoff(make_desk(SENDER, "Wei Zhang-Longname"), pack, title="Fix the invoice export")
+    desk = make_desk(RECEIVER)
+    desk.land(pack)
+    window = make_window(desk)
+    window.resize(1152, 760)
+    settle(qtbot, window)
+    header = window.list.header()
+    qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
+    fm = header.fontMetrics()
+    for col in (InboxModel.ASKS, InboxModel.UPDATED):
+        label = window.proxy.headerData(col, Qt.Orientation.Horizontal)
+        assert header.sectionSize(col) >= fm.horizontalAdvance(label) + 8, label  # "Updated", not "Upda…"
+    assert not fits(window, 0, InboxModel.SENDER)  # the long sender is the one cut
