@@ -743,6 +743,11 @@ class Desk:
         return landing.restore_check(self.store, passport_id, fact_no, machine=self.machine,
                                      passport=passport)  # fmt: skip
 
+    def can_restore_all(self, passport_id: str, *,
+                        passport: LocalPassport | None = None) -> dict[int, tuple[bool, str]]:  # fmt: skip
+        """:meth:`can_restore` for each sealed fact, by fact number (the packs read once)."""
+        return landing.restore_checks(self.store, passport_id, machine=self.machine, passport=passport)
+
     def restore(self, passport_id: str, fact_no: int) -> LocalPassport:
         """Give fact `fact_no` (1-based) its ✓ back — call only on the person's explicit
         choice. Refused (RestoreRefused, with the reason) unless §4.2 allows it here."""

@@ -42,8 +42,9 @@ def write_luggage(path: Path, size: int) -> None:
             f.write(block[n % 7 :] + block[: n % 7])
 
 
-def content_pack(root: Path, name: str, *, asks: int = 0, note_bytes: int = 0) -> Path:
-    """A flat pack made by a real desk, then given `asks` asks or a `note_bytes` one-line note."""
+def content_pack(root: Path, name: str, *, asks: int = 0, note_bytes: int = 0, facts: int = 0) -> Path:
+    """A flat pack made by a real desk, then given `asks` asks, `facts` facts (sealed, as
+    a machine's facts arrive) or a `note_bytes` one-line note."""
     import json
 
     from taskpack.app.desk import Desk
@@ -61,6 +62,10 @@ def content_pack(root: Path, name: str, *, asks: int = 0, note_bytes: int = 0) -
         pack["asks"] = [{"id": f"a{n}", "to": "peer", "what": f"Question {n}: which of the two layouts?",
                          "why": "The launch needs one.", "accept": "A or B", "status": "open", "answer": None}
                         for n in range(1, asks + 1)]  # fmt: skip
+    if facts:
+        pack["passport"]["facts"] = [{"claim": f"Step {n} of the migration ran on the build box", "scope": "machine",
+                                      "verified": False, "needs_reverify": True, "verified_on": "wei-laptop"}
+                                     for n in range(1, facts + 1)]  # fmt: skip
     if note_bytes:
         words = "the quarterly numbers are final "
         pack["note"] = (words * (note_bytes // len(words) + 1))[:note_bytes]  # one line
@@ -157,8 +162,10 @@ def content_main(args: argparse.Namespace) -> int:
         small = content_pack(root, "small")
         base = measure(small, root / "home-small")
         big = content_pack(root, args.content, asks=args.asks if args.content == "asks" else 0,
+                           facts=args.asks if args.content == "facts" else 0,
                            note_bytes=int(args.note_mib * (1 << 20)) if args.content == "note" else 0)  # fmt: skip
-        what = f"{args.asks:,} asks" if args.content == "asks" else f"a {args.note_mib:g} MiB one-line note"
+        what = {"asks": f"{args.asks:,} asks", "facts": f"{args.asks:,} facts",
+                "note": f"a {args.note_mib:g} MiB one-line note"}[args.content]  # fmt: skip
         print(f"pack with {what}: {big.stat().st_size / (1 << 20):.1f} MiB")
         rss_before = peak_rss_mb()
         result = measure(big, root / "home-big")
@@ -183,7 +190,7 @@ def content_main(args: argparse.Namespace) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gib", type=float, default=1.0)
-    parser.add_argument("--content", choices=("asks", "note"), help="large content instead of large luggage")
+    parser.add_argument("--content", choices=("asks", "facts", "note"), help="large content instead of large luggage")
     parser.add_argument("--asks", type=int, default=100_000)
     parser.add_argument("--note-mib", type=float, default=10.0)
     args = parser.parse_args()

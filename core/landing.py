@@ -1095,6 +1095,22 @@ def restore_check(
     )
 
 
+def restore_checks(
+    store: Store, passport_id: str, *, machine: str, passport: LocalPassport | None = None
+) -> dict[int, tuple[bool, str]]:
+    """:func:`restore_check` for every sealed fact of the passport, by fact number: the
+    packs it came in are read once (a passport of 100,000 sealed facts read them once per
+    fact: hours)."""
+    lp = passport if passport is not None and passport.id == passport_id else store.get(passport_id)
+    carried = _carried_by_own_packs(store, lp)
+    return {
+        n: can_restore(fact, this_machine=machine,
+                       pack_written_here=(fact.claim, fact.verified_on) in carried)  # fmt: skip
+        for n, fact in enumerate(lp.passport.facts or [], 1)
+        if fact.needs_reverify and not fact.verified
+    }
+
+
 def restore_fact(
     store: Store, passport_id: str, fact_no: int, *, machine: str
 ) -> tuple[LocalPassport, list[tuple[str, str]]]:
@@ -1126,18 +1142,23 @@ def _fact(lp: LocalPassport, fact_no: int) -> Fact:
 
 def _carried_by_own_pack(store: Store, lp: LocalPassport, fact: Fact) -> bool:
     """Was `fact` carried here by a pack (landed or merged into `lp`) that this store wrote?"""
+    return (fact.claim, fact.verified_on) in _carried_by_own_packs(store, lp)
+
+
+def _carried_by_own_packs(store: Store, lp: LocalPassport) -> set[tuple[Any, Any]]:
+    """(claim, verified_on) of every fact carried here by a pack this store wrote."""
+    out: set[tuple[Any, Any]] = set()
     for sha, data in store.landings_for(lp.id):
         if store.pack_written(sha) is None:
             continue
-        facts = ((data or {}).get("passport") or {}).get("facts") or []
-        for f in facts:
-            if (
-                isinstance(f, dict)
-                and f.get("claim") == fact.claim
-                and f.get("verified_on") == fact.verified_on
-            ):
-                return True
-    return False
+        passport = (data or {}).get("passport") if isinstance(data, dict) else None
+        facts = (passport.get("facts") if isinstance(passport, dict) else None) or []
+        for f in facts if isinstance(facts, list) else []:
+            if isinstance(f, dict):
+                key = (f.get("claim"), f.get("verified_on"))
+                if all(k is None or isinstance(k, str) for k in key):  # (what a fact's fields can equal)
+                    out.add(key)
+    return out
 
 
 # --- small helpers --------------------------------------------------------------------

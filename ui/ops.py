@@ -411,9 +411,7 @@ def _load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: Ca
     lp = desk.get(passport_id, pages=pages)
     detail = Detail(lp, desk.history(passport_id), desk.luggage(passport_id), desk.allowed_moves(passport_id),
                     machine=desk.machine, drafts=desk.drafts.of(passport_id))  # fmt: skip
-    for n, fact in enumerate(lp.passport.facts or [], 1):
-        if is_sealed(fact):
-            detail.restore[n] = desk.can_restore(passport_id, n, passport=lp)
+    detail.restore = desk.can_restore_all(passport_id, passport=lp)
     detail.sent = list(reversed(desk.outbox(passport_id=passport_id)))
     return detail
 
