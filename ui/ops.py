@@ -10,7 +10,7 @@ import contextlib
 import gc
 import pickle
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -22,9 +22,10 @@ from taskpack.core.atomicfile import atomic_write
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.identity import origin_label
 from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
-from taskpack.core.model import Ask, LocalPassport
-from taskpack.core.pages import compact
+from taskpack.core.model import Ask, Fact, LocalPassport
+from taskpack.core.pages import compact, compact_facts
 from taskpack.core.progress import CancelCheck, Progress
+from taskpack.core.seal import standing
 
 #: luggage up to this total is judged (C0–C10) as part of the review; larger packs on request
 JUDGE_AUTOMATICALLY_BYTES = 64 << 20
@@ -50,6 +51,9 @@ class Reviewed:
     #: in the window's process; landing hands it back to a helper. `review` is then the
     #: review to show, its asks as pages (`core.pages.AskPages`) and no sealed pack.
     held: bytes | None = None
+    #: how many facts are not proven on `machine`, counted where the review was made
+    #: (None: count them from `review.facts`, which are then all here)
+    unproven: int | None = None
 
     @property
     def judged(self) -> bool:
@@ -84,9 +88,10 @@ def review_elsewhere(desk: Desk, path: Path, progress: Progress, cancelled: Canc
     The review is pickled and made compact before the judge reads the file again, and the
     pack as read is let go first: the helper never holds two readings of a large pack."""
     out = _review(desk, path, progress, cancelled, judge=False)
+    out.unproven = unproven_facts(out.review.facts, out.machine)
     full = _held_form(out.review)
     out.held = pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL)
-    out.review = replace(full, sealed_pack=None)
+    out.review = replace(full, sealed_pack=None, facts=compact_facts(full.facts))  # type: ignore[arg-type]
     out.still_open = compact(out.still_open)  # type: ignore[assignment]
     del full
     gc.collect()  # (the helper runs with the collector off: what a reading left in cycles goes now)
@@ -110,9 +115,15 @@ def _held_form(rv: LandingReview) -> LandingReview:
 
 
 def compact_review(rv: LandingReview) -> LandingReview:
-    """The review as the window shows it: asks as pages, no sealed pack (it stays with
-    whoever lands it)."""
-    return replace(rv, asks=compact(rv.asks, over=0), sealed_pack=None)  # type: ignore[arg-type]
+    """The review as the window shows it: asks (and many facts) as pages, no sealed pack
+    (it stays with whoever lands it)."""
+    return replace(rv, asks=compact(rv.asks, over=0), facts=compact_facts(rv.facts),  # type: ignore[arg-type]
+                   sealed_pack=None)  # fmt: skip
+
+
+def unproven_facts(facts: Sequence[Fact], machine: str | None) -> int:
+    """How many of `facts` are not proven on `machine` (a ✓ does not cross machines)."""
+    return sum(1 for f in facts if standing(f, machine=machine or None).kind not in ("proven_here", "carried"))
 
 
 def _review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, *,
@@ -197,9 +208,12 @@ def _merge_elsewhere(desk: Desk, path: Path, into: str, held: bytes | None, prog
 
 
 def _compact_passport(lp: LocalPassport) -> LocalPassport:
-    """`lp` with its asks as pages (to send from a helper process to the window)."""
+    """`lp` with its asks (and many facts) as pages (to send from a helper process to the
+    window)."""
     if lp.asks is not None:
         lp.asks = compact(lp.asks, over=0)  # type: ignore[assignment]
+    if lp.passport.facts is not None:
+        lp.passport.facts = compact_facts(lp.passport.facts)  # type: ignore[assignment]
     return lp
 
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 from taskpack.app.desk import MoveOption, is_checked_here
 from taskpack.core.model import LandingCheck
-from taskpack.core.pages import open_count
+from taskpack.core.pages import Numbered, open_count
 from taskpack.core.visible import visible
 
 from .asks_form import AsksForm
@@ -373,7 +373,7 @@ class PassportView(QWidget):
                 extra.append(c)
             return fact_widget(fact, detail.machine or None, extra=extra, note=note)
 
-        add_paged(sec.add, list(enumerate(facts, 1)), one, parent_layout=sec.lay)
+        add_paged(sec.add, Numbered(facts), one, parent_layout=sec.lay)  # (facts may be pages)
         lay.addWidget(sec)
 
     def _steps(self, lay: QVBoxLayout, detail: Detail) -> None:

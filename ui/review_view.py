@@ -37,7 +37,7 @@ from taskpack.core.seal import Standing, standing
 
 from .i18n import tr, trn
 from .jobs import human_size
-from .ops import Reviewed
+from .ops import Reviewed, unproven_facts
 from .widgets import (
     Banner,
     LinkedText,
@@ -442,11 +442,11 @@ class ReviewView(QWidget):
         if not rv.facts:
             return
         machine = reviewed.machine or None
-        unproven = sum(1 for f in rv.facts if standing(f, machine=machine).kind not in ("proven_here", "carried"))
+        unproven = reviewed.unproven if reviewed.unproven is not None else unproven_facts(rv.facts, machine)
         explain = trn("%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.",
                       unproven).format(total=number(len(rv.facts)))  # fmt: skip
         sec = self._add(lay, "facts", Section(tr("What is proven and what is not"), explain))
-        self._paged(sec, list(rv.facts), lambda f: fact_widget(f, machine))
+        self._paged(sec, rv.facts, lambda f: fact_widget(f, machine))  # (pages when many)
 
     def _asks(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.asks:

@@ -109,3 +109,21 @@ def test_a_repair_changes_its_own_copy_of_an_ask_never_the_pack_as_read() -> Non
     said = apply_repairs(mine, find_repairs(data, encoding="bag"), now="2026-01-02T00:00:00Z")
     assert said and mine.asks is not None and mine.asks[0].status == "answered"
     assert read.asks is not None and read.asks[0].status == "open"
+
+
+def test_facts_kept_as_pages_read_back_as_given_and_numbered_lazily() -> None:
+    from taskpack.core.model import Fact
+    from taskpack.core.pages import FactPages, Numbered, compact_facts
+
+    given = [Fact.from_data({"claim": f"c{n} ü", "scope": "machine", "verified": n % 2 == 0, "x": [n]})
+             for n in range(300)]  # fmt: skip
+    pages = compact_facts(given)
+    assert isinstance(pages, FactPages) and len(pages) == 300
+    assert [f.to_data() for f in pages[250:260]] == [f.to_data() for f in given[250:260]]
+    assert pages.to_data() == [f.to_data() for f in given]
+    back = pickle.loads(pickle.dumps(pages))
+    assert back[-1].to_data() == given[-1].to_data()
+    numbered = Numbered(pages)
+    assert len(numbered) == 300 and numbered[0][0] == 1 and numbered[299][1].claim == "c299 ü"
+    assert [n for n, _ in numbered[40:43]] == [41, 42, 43]
+    assert compact_facts(given[:5]) is not None and not isinstance(compact_facts(given[:5]), FactPages)

@@ -100,3 +100,58 @@ def test_a_large_passport_is_packed_by_a_helper(tmp_path: Path, make_desk: Any,
     assert jobs == ["_export"] and out.is_file() and outcome.path == out
     assert any(p == pid for p, _ in heard)  # this desk was told, as if it had packed it
     assert len(outcome.asks_sent) == ASKS
+
+
+def many_facts_pack(tmp_path: Path, facts: int) -> Path:
+    import json
+
+    from taskpack.app.desk import Desk
+
+    with Desk(tmp_path / "sender", "wei-laptop", actor="Wei") as sender:
+        pid = sender.new("Migration log", "Finish the migration").id
+        flat = tmp_path / "facts.taskpack.json"
+        sender.pack(pid, flat, encoding="flat")
+    doc = json.loads(flat.read_text(encoding="utf-8"))
+    doc["passport"]["passport"]["facts"] = [
+        {"claim": f"Step {n} ran on the build box", "scope": "machine", "verified": False,
+         "needs_reverify": True, "verified_on": "wei-laptop"} for n in range(1, facts + 1)]  # fmt: skip
+    flat.write_text(json.dumps(doc), encoding="utf-8")
+    return flat
+
+
+def facts_alive() -> int:
+    import gc
+
+    from taskpack.core.model import Fact
+
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, Fact))
+
+
+def test_many_facts_come_to_the_window_as_pages(
+        tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A pack of many facts is read beside the window, which builds only the facts it
+    shows (100,000 facts as models cost the window 887 MB and a 1.8 s freeze)."""
+    from conftest import drop
+    from PySide6.QtWidgets import QPushButton
+
+    monkeypatch.setattr(isolated, "LARGE_BYTES", 20_000)
+    pack = many_facts_pack(tmp_path, 600)
+    desk = make_desk(RECEIVER, "Zhang")
+    window = make_window(desk)
+    baseline = facts_alive()
+    drop(window, pack)
+    settle(qtbot, window, timeout=120_000)
+    review = window.review_view
+    text = review.section_text("facts")
+    assert "600 of 600 facts is not proven here" in text or "600 of 600 facts are not proven here" in text, text
+    assert "Step 1 ran on the build box" in text and "Step 41 ran" not in text
+    [more] = [b for b in review.sections["facts"].findChildren(QPushButton) if b.text().startswith("Show")]
+    assert more.text() == "Show 40 more (of 600)"
+    assert facts_alive() - baseline <= 45  # the page shown, not the 600
+
+    review.land_button.click()
+    settle(qtbot, window, timeout=120_000)
+    assert window.stack.currentWidget() is window.passport_view, window.banner.text()
+    assert facts_alive() - baseline <= 2 * 45
+    assert len(desk.get(window._current_id()).passport.facts or []) == 600  # all landed
