@@ -114,9 +114,10 @@ def fact_widget(fact: Fact, machine: str | None, *, extra: list[QWidget] | None 
     text = QVBoxLayout()
     text.setSpacing(0)
     text.addWidget(LinkedText(fact.claim or tr("(no claim)"), title=tr("Fact")))
-    text.addWidget(plain(where, small=True, muted=True))
+    # (our own words, not the pack's: not selectable, so no text document per row to lay out)
+    text.addWidget(plain(where, small=True, muted=True, selectable=False))
     if note:
-        text.addWidget(plain(note, small=True, muted=True))
+        text.addWidget(plain(note, small=True, muted=True, selectable=False))
     lay.addLayout(text, 1)
     for w in extra or []:
         lay.addWidget(w, 0, Qt.AlignmentFlag.AlignTop)
