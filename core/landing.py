@@ -562,7 +562,7 @@ def _examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:
 
     Repairs (if a hook is given) and sealing happen here, once, on a copy; the pack as
     read (`opened.data`) stays what the content digest and the landing record are of."""
-    pack = opened.pack.copy_record(sharing=("asks",))  # an ask is copied before it is changed
+    pack = _working_copy(opened.pack)
     notes = list(opened.notes)
     repairs = list(repair(opened, pack)) if repair else []
     kind = pack.kind
@@ -787,10 +787,20 @@ def accept(
         return _already(store, rv)
 
 
+def _working_copy(pack: PackObject) -> PackObject:
+    """A copy of `pack` to repair, seal and land: lists of its own, sharing the records in
+    them (a pack may carry 100,000 asks or facts: a deep copy is ~150 MB and a second). A
+    record is copied before it is changed (repairs, sealing and landing all do so)."""
+    copy = pack.copy_record(sharing=("asks", "passport"))
+    if pack.passport is not None:
+        copy.passport = pack.passport.copy_record(sharing=("facts",))
+    return copy
+
+
 def _own_copy(held: LandingReview) -> LandingReview:
     """A held review is shared with its holder (another thread): accept works on a copy
     (its asks shared, as landing copies an ask before it changes one)."""
-    pack = held.sealed_pack.copy_record(sharing=("asks",)) if held.sealed_pack else None
+    pack = _working_copy(held.sealed_pack) if held.sealed_pack else None
     return replace(
         held, notes=list(held.notes), next_steps=list(held.next_steps), sealed_pack=pack,
         repairs=list(held.repairs), secrets=list(held.secrets),
@@ -932,7 +942,7 @@ def _new_local_passport(
     pid = ids.new_id()
     while tx.exists(pid):  # pragma: no cover - one in 8.5e11
         pid = ids.new_id()
-    state = (pack.passport or PassportState()).copy_record()
+    state = (pack.passport or PassportState()).copy_record(sharing=("facts",))  # (replaced below)
     state.id = pid
     state.version = 1
     state.machine_id = machine

@@ -100,7 +100,8 @@ class Record(BaseModel):
         100,000 asks is ~140 MB and a second; whoever then changes one of those records
         replaces it in its list with its own copy first (copy on write)."""
         shared = [n for n in sharing if n in self.model_fields_set and getattr(self, n) is not None]
-        copy = type(self).from_data(self.to_data_with({n: [] for n in shared}))
+        stubs: dict[str, JSON] = {n: [] if isinstance(getattr(self, n), list) else None for n in shared}
+        copy = type(self).from_data(self.to_data_with(stubs))  # (a shared record: the same one)
         for name in shared:
             value = getattr(self, name)  # a read-only sequence (`pages.AskPages`) is shared as it is
             setattr(copy, name, list(value) if isinstance(value, list) else value)

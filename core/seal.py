@@ -36,12 +36,16 @@ def seal_facts(pack: PackObject, *, machine: str) -> list[str]:
     """
     actor = pack.origin.actor if pack.origin else None
     notes: list[str] = []
-    for i, fact in enumerate(pack.facts):
+    facts = pack.facts
+    for i, fact in enumerate(facts):
         place = f"passport.facts[{i}]"
         scope = fact.effective_scope
         if scope == "machine":
             if fact.verified is not True:
                 continue
+            # a fact is copied before it is changed: the list may share its records with
+            # the pack as read (`Record.copy_record(sharing=…)`)
+            facts[i] = fact = fact.copy_record()
             where = fact.verified_on or machine
             fact.verified = False
             fact.needs_reverify = True
@@ -52,6 +56,7 @@ def seal_facts(pack: PackObject, *, machine: str) -> list[str]:
                 "machine that lands it"
             )
         elif scope == "org" and actor and not fact.source_actor:
+            facts[i] = fact = fact.copy_record()
             fact.source_actor = actor
             notes.append(f"annotated {place}: it holds inside the organisation of {actor!r}")
     return notes

@@ -246,3 +246,29 @@ def test_standing_says_where_a_fact_is_proven() -> None:
     assert of(claim="c", scope="universal", verified=True).startswith("✓ carried (universal fact")
     assert of(claim="c", scope="org", verified=True, source="it-dept").endswith("; source: it-dept)")
     assert of(claim="c") == "· not verified (machine fact)"
+
+
+def test_sealing_a_working_copy_never_changes_the_pack_as_read() -> None:
+    """Landing seals a copy that shares the pack's records (100,000 facts are not copied
+    twice): a fact is copied before sealing changes it, and the others stay shared."""
+    from taskpack.core import landing
+    from taskpack.core.model import PackObject
+    from taskpack.core.seal import seal_facts
+
+    read = PackObject.from_data({
+        "spec": "task-passport-bag/0.1", "kind": "handoff", "origin": {"actor": "Wei", "machine": "a"},
+        "passport": {"id": "TP-1", "facts": [
+            {"claim": "builds here", "scope": "machine", "verified": True, "verified_on": "a"},
+            {"claim": "CSV stays", "scope": "org"},
+            {"claim": "agreed", "scope": "universal", "verified": True}]},
+    })  # fmt: skip
+    before = read.to_data()
+    copy = landing._working_copy(read)
+    assert copy.to_data() == before and list(copy.to_data()) == list(before)
+    notes = seal_facts(copy, machine="a")
+    assert len(notes) == 2
+    assert read.to_data() == before  # the pack as read: untouched
+    assert copy.facts[0].verified is False and copy.facts[0].needs_reverify is True
+    assert copy.facts[1].source_actor == "Wei"
+    assert copy.facts[2] is read.facts[2]  # what sealing did not change is shared, not copied
+    assert copy.passport is not read.passport and copy.passport.facts is not read.passport.facts
