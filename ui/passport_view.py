@@ -39,6 +39,7 @@ from .models import described_label, state_label, why_label
 from .ops import Detail, is_sealed, sender_of, take_on_path
 from .review_view import check_widget, fact_widget, item_text, labels_text
 from .widgets import (
+    FACT_PAGE,
     Banner,
     FlowLayout,
     LinkedText,
@@ -373,7 +374,7 @@ class PassportView(QWidget):
                 extra.append(c)
             return fact_widget(fact, detail.machine or None, extra=extra, note=note)
 
-        add_paged(sec.add, Numbered(facts), one, parent_layout=sec.lay)  # (facts may be pages)
+        add_paged(sec.add, Numbered(facts), one, page=FACT_PAGE, parent_layout=sec.lay)  # (facts may be pages)
         lay.addWidget(sec)
 
     def _steps(self, lay: QVBoxLayout, detail: Detail) -> None:

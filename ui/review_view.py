@@ -39,6 +39,7 @@ from .i18n import tr, trn
 from .jobs import human_size
 from .ops import Reviewed, unproven_facts
 from .widgets import (
+    FACT_PAGE,
     Banner,
     LinkedText,
     QuotedBlock,
@@ -447,7 +448,8 @@ class ReviewView(QWidget):
         explain = trn("%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.",
                       unproven).format(total=number(len(rv.facts)))  # fmt: skip
         sec = self._add(lay, "facts", Section(tr("What is proven and what is not"), explain))
-        self._paged(sec, rv.facts, lambda f: fact_widget(f, machine))  # (pages when many)
+        add_paged(sec.add, rv.facts, lambda f: fact_widget(f, machine), page=FACT_PAGE,
+                  parent_layout=sec.lay)  # (rv.facts: pages when many)  # fmt: skip
 
     def _asks(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.asks:

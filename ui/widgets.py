@@ -56,6 +56,9 @@ LONG_TEXT = 1500
 LONG_LINES = 24
 #: items shown at once in a long list (asks, facts, checks…); "Show more" adds the next page
 PAGE = 40
+#: fact rows per page: each is a wrapped claim beside its standing, and Qt laying out 40 of
+#: them (with the rest of a review) held the GUI thread 80–150 ms; 20 take 50–70 ms
+FACT_PAGE = 20
 #: the plain-text viewer shows long lines broken every this many characters, and fills
 #: itself this many lines per turn of the event loop
 VIEWER_LINE = 2000

@@ -134,6 +134,7 @@ def test_many_facts_come_to_the_window_as_pages(
     shows (100,000 facts as models cost the window 887 MB and a 1.8 s freeze)."""
     from conftest import drop
     from PySide6.QtWidgets import QPushButton
+    from taskpack.ui.widgets import FACT_PAGE
 
     monkeypatch.setattr(isolated, "LARGE_BYTES", 20_000)
     pack = many_facts_pack(tmp_path, 600)
@@ -145,13 +146,14 @@ def test_many_facts_come_to_the_window_as_pages(
     review = window.review_view
     text = review.section_text("facts")
     assert "600 of 600 facts is not proven here" in text or "600 of 600 facts are not proven here" in text, text
-    assert "Step 1 ran on the build box" in text and "Step 41 ran" not in text
+    assert "Step 1 ran on the build box" in text and f"Step {FACT_PAGE} ran" in text
+    assert f"Step {FACT_PAGE + 1} ran" not in text
     [more] = [b for b in review.sections["facts"].findChildren(QPushButton) if b.text().startswith("Show")]
-    assert more.text() == "Show 40 more (of 600)"
-    assert facts_alive() - baseline <= 45  # the page shown, not the 600
+    assert more.text() == f"Show {FACT_PAGE} more (of 600)"
+    assert facts_alive() - baseline <= FACT_PAGE + 5  # the page shown, not the 600
 
     review.land_button.click()
     settle(qtbot, window, timeout=120_000)
     assert window.stack.currentWidget() is window.passport_view, window.banner.text()
-    assert facts_alive() - baseline <= 2 * 45
+    assert facts_alive() - baseline <= 2 * (FACT_PAGE + 5)
     assert len(desk.get(window._current_id()).passport.facts or []) == 600  # all landed
