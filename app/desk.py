@@ -33,9 +33,25 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
-from taskpack.core import chat, ids, landing, lifecycle, repair, reply
-from taskpack.core.asklint import lint_accept
-from taskpack.core.atomicfile import write_bytes_atomically
+from taskpack.app import paths
+from taskpack.app.drafts import Drafts
+from taskpack.app.settings import Settings
+from taskpack.core.desk import chat_message, landing, lifecycle
+from taskpack.core.desk.identity import sender_label
+from taskpack.core.desk.landing import (
+    LandingOutcome,
+    LandingReview,
+    MergeOutcome,
+    PackOutcome,
+)
+from taskpack.core.desk.store import (
+    HistoryEntry,
+    PackWritten,
+    PassportSummary,
+    Store,
+    StoredLuggage,
+    utc_now,
+)
 from taskpack.core.errors import (
     Finding,
     FormatError,
@@ -45,15 +61,10 @@ from taskpack.core.errors import (
     PackError,
     UsageError,
 )
-from taskpack.core.identity import sender_label
-from taskpack.core.landing import (
-    LandingOutcome,
-    LandingReview,
-    MergeOutcome,
-    PackOutcome,
-)
-from taskpack.core.luggage import LuggageSource, luggage_from_paths
-from taskpack.core.model import (
+from taskpack.core.files import write_bytes_atomically
+from taskpack.core.format import ids, pack_in_text
+from taskpack.core.format.luggage import LuggageSource, luggage_from_paths
+from taskpack.core.format.model import (
     JSON,
     SCOPES,
     Ask,
@@ -64,24 +75,14 @@ from taskpack.core.model import (
     PackObject,
     PassportState,
 )
+from taskpack.core.format.reading import OpenedPack, PackSource, open_pack
 from taskpack.core.progress import CancelCheck, Progress
-from taskpack.core.reader import OpenedPack, PackSource, open_pack
-from taskpack.core.refusals import LuggageScan, scan_value
-from taskpack.core.store import (
-    HistoryEntry,
-    PackWritten,
-    PassportSummary,
-    Store,
-    StoredLuggage,
-    utc_now,
-)
-
-from . import paths
-from .drafts import Drafts
-from .settings import Settings
+from taskpack.core.trust import repairs
+from taskpack.core.trust.ask_lint import lint_accept
+from taskpack.core.trust.refusals import LuggageScan, scan_value
 
 if TYPE_CHECKING:
-    from taskpack.core.conformance import Report as ConformanceReport
+    from taskpack.core.trust.conformance import Report as ConformanceReport
 
 log = logging.getLogger(__name__)
 
@@ -593,7 +594,7 @@ class Desk:
         cancel: CancelCheck | None = None,
     ) -> ConformanceReport:
         """The strict judge's C0–C10 report on a file (spec §6); lands nothing."""
-        from taskpack.core.conformance import judge
+        from taskpack.core.trust.conformance import judge
 
         return judge(path, progress=progress, cancel=cancel)
 
@@ -690,21 +691,21 @@ class Desk:
         pack file; `notes` says what reading it out of the text put up with. Raises a
         one-line PackError when the text holds no pack or more than one.
         """
-        return self._keep(reply.find_pack_in_text(text))
+        return self._keep(pack_in_text.find_pack_in_text(text))
 
     def pack_from_file(self, path: Path | str) -> PastedPack:
         """`path` itself when it already is a pack file; else the pack found in its text
         (`core.reply.find_pack_in_file`), kept in the inbox like a pasted reply."""
-        found = reply.find_pack_in_file(path)
+        found = pack_in_text.find_pack_in_file(path)
         if found is None:
             return PastedPack(path=Path(path), notes=[], kind=None, line=1)
         return self._keep(found)
 
     def _repair(self, opened: OpenedPack, pack: PackObject) -> list[str]:
         """`core.repair` at this desk's clock: what a hand or an AI got wrong, put right."""
-        return repair.repair_on_landing(opened, pack, now=self.store.clock)
+        return repairs.repair_on_landing(opened, pack, now=self.store.clock)
 
-    def _keep(self, found: reply.FoundPack) -> PastedPack:
+    def _keep(self, found: pack_in_text.FoundPack) -> PastedPack:
         digest = hashlib.sha256(found.flat_bytes).hexdigest()
         out = self.inbox() / f"reply-{digest[:16]}.taskpack.json"
         if not (out.is_file() and out.read_bytes() == found.flat_bytes):
@@ -730,10 +731,10 @@ class Desk:
             pack, encoding = opened.pack, opened.encoding
         size = p.stat().st_size
         flat_text = None
-        if encoding == "flat" and size <= chat.INLINE_LIMIT:
+        if encoding == "flat" and size <= chat_message.INLINE_LIMIT:
             flat_text = p.read_text(encoding="utf-8")
         lang = language or self.settings.language or os.environ.get("LANG")
-        return chat.chat_message(pack, file_name=p.name, file_size=size, flat_text=flat_text,
+        return chat_message.chat_message(pack, file_name=p.name, file_size=size, flat_text=flat_text,
                                  language=lang)  # fmt: skip
 
     def can_restore(self, passport_id: str, fact_no: int, *,

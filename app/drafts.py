@@ -21,7 +21,7 @@ import os
 import threading
 from pathlib import Path
 
-from taskpack.core.atomicfile import write_bytes_atomically
+from taskpack.core.files import write_bytes_atomically
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ lock; this process only waits on a pipe.
 runs ``function(desk_there, path, progress, cancelled)`` in a fresh (spawned) process on
 a desk opened on the same home, machine, actor and settings, and returns its result
 (pickled back: the function should return something compact, e.g. asks as
-:class:`~taskpack.core.pages.AskPages`). ``progress(done, total)`` is forwarded (at most
+:class:`~taskpack.core.format.record_pages.AskPages`). ``progress(done, total)`` is forwarded (at most
 every 50 ms), ``cancel()`` is polled: the child is told and, if it does not stop within
 a few seconds, ended. An error raised there is raised here with the same class, code,
 params and sentence. The store is SQLite in WAL mode, safe for two processes; the
@@ -43,7 +43,7 @@ from taskpack.core.progress import CancelCheck, Progress
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-    from .desk import Desk
+    from taskpack.app.desk import Desk
 
 #: a pack object (or stored passport) of more JSON bytes than this is handled in a helper
 #: process: ~2,000 asks. Tests lower it to send small packs through the helper.
@@ -63,7 +63,7 @@ def pack_is_large(path: Path | str) -> bool:
     directory size checked before anything is built), never with a bare `zipfile`, whose
     directory of a hostile file could cost gigabytes before this even answers.
     """
-    from taskpack.core.zipio import SafeZip
+    from taskpack.core.format.zip_archive import SafeZip
 
     p = Path(path)
     try:
@@ -97,7 +97,7 @@ class _DeskSpec:
                    desk.repair is not None)  # fmt: skip
 
     def open(self) -> Desk:
-        from .desk import Desk
+        from taskpack.app.desk import Desk
 
         desk = Desk(self.home, self.machine, actor=self.actor, settings=self.settings,
                     harness=self.harness)  # fmt: skip

@@ -20,8 +20,7 @@ import socket
 from pathlib import Path
 
 import platformdirs
-
-from .settings import Settings
+from taskpack.app.settings import Settings
 
 APP_NAME = "taskpack-desk"
 HOME_ENV = "TASKPACK_HOME"

@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from taskpack.core.atomicfile import write_bytes_atomically
+from taskpack.app.a2a import DEFAULT_HOST, DEFAULT_PORT
 from taskpack.core.errors import UsageError
-
-from .a2a import DEFAULT_HOST, DEFAULT_PORT
+from taskpack.core.files import write_bytes_atomically
 
 FILE_NAME = "settings.json"
 A2A_KEYS = frozenset({"enabled", "host", "port"})

@@ -119,7 +119,7 @@ def step_version(ctx: Context) -> str:
 
 
 def step_cli(ctx: Context) -> str:
-    cli = _need("taskpack.app.cli", piece="the command line")
+    cli = _need("taskpack.app.cli.main", piece="the command line")
     parser = cli.build_parser()  # imports every verb module this build has
     verbs = next(
         (sorted(a.choices) for a in parser._actions if isinstance(getattr(a, "choices", None), dict)),
@@ -181,7 +181,7 @@ def _packs(ctx: Context) -> list[Path]:
 
 
 def step_judge(ctx: Context) -> str:
-    judge = _need("taskpack.core.conformance", "judge", piece="the conformance judge")
+    judge = _need("taskpack.core.trust.conformance", "judge", piece="the conformance judge")
     verdicts = []
     for path in _packs(ctx):
         report = judge(path)

@@ -37,11 +37,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from taskpack.core import specs
+from taskpack.core.desk.identity import sender_label
 from taskpack.core.errors import TaskPackError, sentence
-from taskpack.core.identity import sender_label
+from taskpack.core.format import vocabulary
 
-PACK_SUFFIXES = specs.PACK_SUFFIXES
+PACK_SUFFIXES = vocabulary.PACK_SUFFIXES
 TEMP_SUFFIXES = (
     ".part", ".crdownload", ".tmp", ".temp", ".download", ".partial", ".opdownload",
     ".!ut", ".swp", "~",
@@ -89,9 +89,9 @@ class FoundPack:
 
 def probe(path: Path) -> FoundPack:
     """Open `path` as a pack (no luggage is read) and summarise it; raises TaskPackError."""
-    from taskpack.core.reader import open_pack  # imported late: keeps `watch --help` fast
-    from taskpack.core.refusals import credential_in
-    from taskpack.core.refusals import withheld as withheld_text
+    from taskpack.core.format.reading import open_pack  # imported late: keeps `watch --help` fast
+    from taskpack.core.trust.refusals import credential_in
+    from taskpack.core.trust.refusals import withheld as withheld_text
 
     st = path.stat()
     with open_pack(path) as opened:

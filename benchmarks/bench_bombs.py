@@ -39,8 +39,8 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from taskpack.core.encoder import write_pack
-from taskpack.core.luggage import LuggageSource
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.writing import write_pack
 
 PACK = {
     "spec": "task-passport-bag/0.1",

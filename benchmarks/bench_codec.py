@@ -26,9 +26,9 @@ from pathlib import Path
 op, src, out, luggage_dir = sys.argv[1:5]
 t = time.perf_counter()
 if op == "pack":
-    from taskpack.core.luggage import luggage_from_paths
-    from taskpack.core.model import PackObject
-    from taskpack.core.chokepoint import make_pack
+    from taskpack.core.format.luggage import luggage_from_paths
+    from taskpack.core.format.model import PackObject
+    from taskpack.core.trust.pack_writer import make_pack
     names = sorted(Path(luggage_dir).iterdir())
     pack = PackObject.from_data({
         "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-11-30T12:00:00Z",
@@ -38,14 +38,14 @@ if op == "pack":
         "asks": [], "landing_checks": []})
     make_pack(pack, luggage_from_paths(names), Path(out), machine="bench-host")
 elif op == "verify":
-    from taskpack.core.reader import open_pack
+    from taskpack.core.format.reading import open_pack
     with open_pack(src) as p:
         p.verify()
 elif op == "convert":
-    from taskpack.core.chokepoint import convert
+    from taskpack.core.trust.pack_writer import convert
     convert(src, out, machine="bench-host")
 elif op == "judge":
-    from taskpack.core.conformance import judge
+    from taskpack.core.trust.conformance import judge
     r = judge(src)
     assert r.conformant, r.to_data()
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

@@ -29,7 +29,7 @@ from pathlib import Path
 
 CHILD = r"""
 import sys, time
-from taskpack.core.reader import open_pack
+from taskpack.core.format.reading import open_pack
 with open_pack(sys.argv[1]) as p:  # once untimed: lazy imports and the page cache
     p.verify()
 t = time.perf_counter()
@@ -51,8 +51,8 @@ def pack_data() -> dict[str, object]:
 
 
 def write_with_our_writer(path: Path, name: str, data: bytes) -> None:
-    from taskpack.core.encoder import write_pack
-    from taskpack.core.luggage import LuggageSource
+    from taskpack.core.format.luggage import LuggageSource
+    from taskpack.core.format.writing import write_pack
 
     write_pack(pack_data(), [LuggageSource.from_bytes(name, data)], path, encoding="flat")
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 CHILD = r"""
 import sys, time, resource
-from taskpack.core.conformance import judge
+from taskpack.core.trust.conformance import judge
 t = time.perf_counter()
 report = judge(sys.argv[1])
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, report.conformant)
@@ -28,9 +28,9 @@ print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 MAKE = r"""
 import sys
 from pathlib import Path
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import PackObject
-from taskpack.core.chokepoint import make_pack
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import PackObject
+from taskpack.core.trust.pack_writer import make_pack
 pack = PackObject.from_data({
     "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-11-30T12:00:00Z",
     "origin": {"actor": "bench", "machine": "bench-host", "harness": "bench"},

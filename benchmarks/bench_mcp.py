@@ -61,7 +61,7 @@ def bench_mcp(home: Path, ids: list[str], calls: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"open": [], "list": []}
 
     async def main() -> None:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "taskpack.app.cli", "mcp"],
+        params = StdioServerParameters(command=sys.executable, args=["-m", "taskpack.app.cli.main", "mcp"],
                                        env=env_for(home))  # fmt: skip
         with open(os.devnull, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (r, w), ClientSession(r, w) as s:
@@ -86,7 +86,7 @@ def bench_mcp(home: Path, ids: list[str], calls: int) -> dict[str, list[float]]:
 def bench_cli(home: Path, ids: list[str], runs: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"open": [], "list": []}
     env = env_for(home)
-    base = [sys.executable, "-m", "taskpack.app.cli"]
+    base = [sys.executable, "-m", "taskpack.app.cli.main"]
     subprocess.run([*base, "list", "--limit", "1"], env=env, capture_output=True, check=True)  # warm caches
     rng = random.Random(7)
     for _ in range(runs):

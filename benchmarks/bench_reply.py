@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 
 from taskpack.core.errors import PackError
-from taskpack.core.reply import find_pack_in_text
+from taskpack.core.format.pack_in_text import find_pack_in_text
 
 
 def _pack(size: int) -> str:

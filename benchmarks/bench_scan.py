@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from taskpack.core.refusals import (
+from taskpack.core.trust.refusals import (
     DEFAULT_CHUNK_SIZE,
     StreamScanner,
     available_engines,

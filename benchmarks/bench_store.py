@@ -29,10 +29,10 @@ from pathlib import Path
 
 from taskpack.app.desk import Desk
 from taskpack.app.settings import Settings
-from taskpack.core import ids
-from taskpack.core.chokepoint import make_pack
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import LocalPassport, PackObject, PassportState
+from taskpack.core.format import ids
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import LocalPassport, PackObject, PassportState
+from taskpack.core.trust.pack_writer import make_pack
 
 
 def _pack_data(i: int) -> dict[str, object]:

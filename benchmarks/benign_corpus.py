@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from taskpack.core.refusals import StreamScanner, available_engines, scan_value
+from taskpack.core.trust.refusals import StreamScanner, available_engines, scan_value
 
 TEXT_SUFFIXES = {".py", ".txt", ".rst", ".md", ".cfg", ".ini", ".toml", ".json", ".yaml", ".yml"}
 MAX_FILE = 8 * 1024 * 1024

@@ -58,7 +58,7 @@ def main() -> int:
 
     app = make_application(sys.argv[:1])
     from taskpack.app.desk import Desk
-    from taskpack.core import ids
+    from taskpack.core.format import ids
     from taskpack.ui import i18n
     from taskpack.ui.main_window import MainWindow, sample_packs
 

@@ -133,7 +133,7 @@ def _indent(text: str) -> str:
 
 
 def _source_cli() -> tuple[str, list[str]]:
-    from taskpack.app import cli
+    from taskpack.app.cli import main as cli
 
     parser = cli.build_parser()
     verbs = next(a.choices for a in parser._actions if isinstance(getattr(a, "choices", None), dict))

@@ -191,7 +191,7 @@ def build_zip(
     return b"".join(parts) + cd + tail
 
 
-# --- a correct bag, by hand (an oracle independent of core/bag.py) ---------------------
+# --- a correct bag, by hand (an oracle independent of core/format/bag.py) ---------------------
 
 BAGIT = b"BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n"
 

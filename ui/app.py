@@ -13,9 +13,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
-
-from . import i18n, style
-from .single_instance import InstanceServer, hand_off, server_name
+from taskpack.ui import i18n, style
+from taskpack.ui.single_instance import InstanceServer, hand_off, server_name
 
 #: set by benchmarks/bench_gui_start.py: print when the window is shown, then quit
 EXIT_WHEN_SHOWN = "TASKPACK_DESK_EXIT_WHEN_SHOWN"
@@ -50,7 +49,7 @@ def install_excepthook(window: object) -> None:
     import logging
 
     log = logging.getLogger("taskpack.ui")
-    from .jobs import sentence
+    from taskpack.ui.jobs import sentence
 
     def hook(kind: type[BaseException], exc: BaseException, tb: object) -> None:
         log.error("unexpected error", exc_info=(kind, exc, tb))  # type: ignore[arg-type]
@@ -72,8 +71,7 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
         return 0  # a desk is already running: it has the files now
     from taskpack.app.desk import Desk
     from taskpack.core.errors import TaskPackError
-
-    from .main_window import MainWindow
+    from taskpack.ui.main_window import MainWindow
 
     try:
         desk = Desk.open(home)

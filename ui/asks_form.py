@@ -28,11 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.app.desk import Desk
-from taskpack.core.model import Ask
-from taskpack.core.pages import AskPages, open_count
-
-from .i18n import tr, trn
-from .widgets import Banner, LinkedText, add_paged, badge, local_time, one_line, plain
+from taskpack.core.format.model import Ask
+from taskpack.core.format.record_pages import AskPages, open_count
+from taskpack.ui.i18n import tr, trn
+from taskpack.ui.widgets import Banner, LinkedText, add_paged, badge, local_time, one_line, plain
 
 STATUS_KIND = {"open": "warn", "answered": "ok", "dropped": "info"}
 

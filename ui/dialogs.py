@@ -23,8 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-from .i18n import tr
+from taskpack.ui.i18n import tr
 
 
 def pack_filter() -> str:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from taskpack.core.errors import Refused, TaskPackError
-from taskpack.core.visible import visible
-
-from .i18n import current, tr, trn
+from taskpack.core.trust.visible_text import visible
+from taskpack.ui.i18n import current, tr, trn
 
 
 def _p(exc: TaskPackError, name: str) -> str:

@@ -19,13 +19,12 @@ from PySide6.QtCore import QMimeData, QUrl
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 from taskpack.app.desk import Desk
-from taskpack.core.chat import INLINE_LIMIT
-from taskpack.core.landing import PackOutcome
-
-from . import dialogs, i18n, launch, ops
-from .i18n import tr
-from .jobs import JobRunner, human_size
-from .widgets import Banner
+from taskpack.core.desk.chat_message import INLINE_LIMIT
+from taskpack.core.desk.landing import PackOutcome
+from taskpack.ui import dialogs, i18n, launch, ops
+from taskpack.ui.i18n import tr
+from taskpack.ui.jobs import JobRunner, human_size
+from taskpack.ui.widgets import Banner
 
 log = logging.getLogger(__name__)
 

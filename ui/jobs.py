@@ -22,8 +22,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 from taskpack.core.errors import Cancelled, TaskPackError
-
-from .i18n import tr
+from taskpack.ui.i18n import tr
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +37,9 @@ PROGRESS_INTERVAL = 0.05
 def sentence(exc: BaseException) -> str:
     """One clear sentence for a person, never a traceback."""
     if isinstance(exc, TaskPackError):
-        from .error_text import error_sentence  # in the window's language (code + params)
+        from taskpack.ui.error_text import (
+            error_sentence,  # in the window's language (code + params)
+        )
 
         return error_sentence(exc)
     if isinstance(exc, PermissionError):

@@ -71,28 +71,28 @@ from taskpack.app.a2a.endpoint import A2AEndpoint, EndpointState, start_failure
 from taskpack.app.desk import Desk, utc_now
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.app.watcher import FoundPack
-from taskpack.core import lifecycle, specs
+from taskpack.core.desk import lifecycle
+from taskpack.core.desk.identity import display_name, sender_label
+from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
 from taskpack.core.errors import TaskPackError
-from taskpack.core.identity import display_name, sender_label
-from taskpack.core.landing import LandingOutcome, MergeOutcome
-from taskpack.core.pages import open_count
-from taskpack.core.refusals import credential_in
-from taskpack.core.visible import visible
-
-from . import dialogs, i18n, ops, style, widgets
-from .export import Exporter
-from .i18n import tr, trn
-from .jobs import JobRunner, sentence
-from .models import INCOMING, KEY_ROLE, InboxFilter, InboxModel, Incoming, state_label
-from .ops import Detail, PassportRow, Reviewed
-from .passport_view import PassportView
-from .review_view import ReviewView
-from .settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
-from .widgets import Banner, button, heading, plain
+from taskpack.core.format import vocabulary
+from taskpack.core.format.record_pages import open_count
+from taskpack.core.trust.refusals import credential_in
+from taskpack.core.trust.visible_text import visible
+from taskpack.ui import dialogs, i18n, ops, style, widgets
+from taskpack.ui.export import Exporter
+from taskpack.ui.i18n import tr, trn
+from taskpack.ui.jobs import JobRunner, sentence
+from taskpack.ui.models import INCOMING, KEY_ROLE, InboxFilter, InboxModel, Incoming, state_label
+from taskpack.ui.ops import Detail, PassportRow, Reviewed
+from taskpack.ui.passport_view import PassportView
+from taskpack.ui.review_view import ReviewView
+from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
+from taskpack.ui.widgets import Banner, button, heading, plain
 
 log = logging.getLogger(__name__)
 
-PACK_SUFFIXES = (*specs.PACK_SUFFIXES, ".json")
+PACK_SUFFIXES = (*vocabulary.PACK_SUFFIXES, ".json")
 #: how many discarded packs are remembered (by content digest) so the watcher stays quiet
 DISMISSED_KEEP = 500
 #: keys this window keeps in Settings.other: packs opened from outside the watched folders
@@ -1127,7 +1127,7 @@ class MainWindow(QMainWindow):
         if self.bridge is not None or not watch_enabled(self.desk.settings):
             self._update_status()
             return
-        from .watch_bridge import WatchBridge
+        from taskpack.ui.watch_bridge import WatchBridge
 
         folders = watched_folders(self.desk.settings)
         self.bridge = WatchBridge(self.desk, folders, dismissed=self._is_dismissed, parent=self,

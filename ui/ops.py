@@ -17,15 +17,15 @@ from typing import Any, BinaryIO
 
 from taskpack.app import isolated
 from taskpack.app.desk import Desk, HistoryEntry, MoveOption, PackWritten, StoredLuggage
-from taskpack.core import lifecycle
-from taskpack.core.atomicfile import atomic_write
+from taskpack.core.desk import lifecycle
+from taskpack.core.desk.identity import origin_label
+from taskpack.core.desk.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
-from taskpack.core.identity import origin_label
-from taskpack.core.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
-from taskpack.core.model import Ask, Fact, LocalPassport
-from taskpack.core.pages import compact, compact_facts
+from taskpack.core.files import atomic_write
+from taskpack.core.format.model import Ask, Fact, LocalPassport
+from taskpack.core.format.record_pages import compact, compact_facts
 from taskpack.core.progress import CancelCheck, Progress
-from taskpack.core.seal import standing
+from taskpack.core.trust.sealing import standing
 
 #: luggage up to this total is judged (C0–C10) as part of the review; larger packs on request
 JUDGE_AUTOMATICALLY_BYTES = 64 << 20

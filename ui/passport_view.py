@@ -28,17 +28,16 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 from taskpack.app.desk import MoveOption, is_checked_here
-from taskpack.core.model import LandingCheck
-from taskpack.core.pages import Numbered, open_count
-from taskpack.core.visible import visible
-
-from .asks_form import AsksForm
-from .i18n import tr
-from .jobs import human_size
-from .models import described_label, state_label, why_label
-from .ops import Detail, is_sealed, sender_of, take_on_path
-from .review_view import check_widget, fact_widget, item_text, labels_text
-from .widgets import (
+from taskpack.core.format.model import LandingCheck
+from taskpack.core.format.record_pages import Numbered, open_count
+from taskpack.core.trust.visible_text import visible
+from taskpack.ui.asks_form import AsksForm
+from taskpack.ui.i18n import tr
+from taskpack.ui.jobs import human_size
+from taskpack.ui.models import described_label, state_label, why_label
+from taskpack.ui.ops import Detail, is_sealed, sender_of, take_on_path
+from taskpack.ui.review_view import check_widget, fact_widget, item_text, labels_text
+from taskpack.ui.widgets import (
     FACT_PAGE,
     Banner,
     FlowLayout,

@@ -31,14 +31,13 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.core.landing import LandingReview
-from taskpack.core.model import Ask, Fact, LandingCheck
-from taskpack.core.seal import Standing, standing
-
-from .i18n import tr, trn
-from .jobs import human_size
-from .ops import Reviewed, unproven_facts
-from .widgets import (
+from taskpack.core.desk.landing import LandingReview
+from taskpack.core.format.model import Ask, Fact, LandingCheck
+from taskpack.core.trust.sealing import Standing, standing
+from taskpack.ui.i18n import tr, trn
+from taskpack.ui.jobs import human_size
+from taskpack.ui.ops import Reviewed, unproven_facts
+from taskpack.ui.widgets import (
     FACT_PAGE,
     Banner,
     LinkedText,

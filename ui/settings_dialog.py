@@ -25,11 +25,10 @@ from PySide6.QtWidgets import (
 from taskpack.app.a2a import DEFAULT_HOST
 from taskpack.app.settings import Settings
 from taskpack.app.watcher import default_folders
-from taskpack.core.identity import display_name
-
-from . import dialogs
-from .i18n import LANGUAGES, tr
-from .widgets import COLORS, plain
+from taskpack.core.desk.identity import display_name
+from taskpack.ui import dialogs
+from taskpack.ui.i18n import LANGUAGES, tr
+from taskpack.ui.widgets import COLORS, plain
 
 #: keys this window keeps in Settings.other (the settings file keeps unknown keys)
 WATCH_ENABLED = "watch_enabled"

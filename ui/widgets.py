@@ -42,10 +42,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.core.visible import has_hidden, visible
-
-from . import dialogs, i18n, launch
-from .i18n import tr, trn
+from taskpack.core.trust.visible_text import has_hidden, visible
+from taskpack.ui import dialogs, i18n, launch
+from taskpack.ui.i18n import tr, trn
 
 T = TypeVar("T")
 
@@ -264,7 +263,7 @@ def number(n: int) -> str:
 def counted(text: str, n: int) -> str:
     """`trn(text, n)` with the count written as `number` writes it ("Asks (20,000 open)"):
     Qt puts plain digits where ``%n`` was."""
-    from .i18n import trn
+    from taskpack.ui.i18n import trn
 
     said = trn(text, n)
     return re.sub(rf"(?<!\d){n}(?!\d)", lambda _m: number(n), said, count=1) if n >= 1000 else said

@@ -37,17 +37,16 @@ from a2a.client.errors import A2AClientError, AgentCardResolutionError
 from a2a.types import a2a_pb2 as pb
 from a2a.utils.constants import TransportProtocol
 from a2a.utils.errors import A2AError, UnsupportedOperationError
-from taskpack.core import specs
+from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, PROTOCOL_VERSION
+from taskpack.app.a2a import errors as _errors  # registers DUPLICATE_MESSAGE_ID with the SDK client
+from taskpack.app.a2a.ledger import A2AStore, SentRow
 from taskpack.core.errors import NotFound, TaskPackError, UsageError
-from taskpack.core.reader import open_pack
-
-from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, PROTOCOL_VERSION
-from . import errors as _errors  # registers DUPLICATE_MESSAGE_ID with the SDK client
-from .store import A2AStore, SentRow
+from taskpack.core.format import vocabulary
+from taskpack.core.format.reading import open_pack
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
-    from taskpack.core.landing import MergeOutcome
+    from taskpack.core.desk.landing import MergeOutcome
 
 del _errors
 
@@ -170,7 +169,7 @@ async def _call(coro: Any) -> Any:
 def pack_message(path: Path, data: bytes, *, message_id: str | None = None) -> pb.Message:
     name = path.name
     media = MEDIA_FLAT if name.lower().endswith(".json") else MEDIA_BAG
-    if not name.lower().endswith(specs.PACK_SUFFIXES):
+    if not name.lower().endswith(vocabulary.PACK_SUFFIXES):
         name = f"{name}.taskpack" if media == MEDIA_BAG else f"{name}.taskpack.json"
     msg = pb.Message(
         message_id=message_id or "tp-" + hashlib.sha256(data).hexdigest()[:40],

@@ -47,23 +47,27 @@ from a2a.utils.errors import (
     TaskNotCancelableError,
     UnsupportedOperationError,
 )
-from taskpack.core import specs
+from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, STREAM_SECONDS, mapping
+from taskpack.app.a2a.errors import (
+    DuplicateMessageIdError,
+    UnauthenticatedError,
+    from_desk_error,
+    task_not_found,
+)
+from taskpack.app.a2a.hub import Hub
+from taskpack.app.a2a.ledger import A2AStore, Conflict, ReceiptRow, TaskGrant
+from taskpack.app.a2a.receipts import ReceiptPublisher
+from taskpack.core.desk.store import PassportSummary
 from taskpack.core.errors import InvalidMove, TaskPackError
-from taskpack.core.reader import open_pack
-from taskpack.core.store import PassportSummary
-
-from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, STREAM_SECONDS, mapping
-from .errors import DuplicateMessageIdError, UnauthenticatedError, from_desk_error, task_not_found
-from .hub import Hub
-from .receipts import ReceiptPublisher
-from .store import A2AStore, Conflict, ReceiptRow, TaskGrant
+from taskpack.core.format import vocabulary
+from taskpack.core.format.reading import open_pack
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
 
 log = logging.getLogger(__name__)
 
-PACK_SUFFIXES = specs.PACK_SUFFIXES
+PACK_SUFFIXES = vocabulary.PACK_SUFFIXES
 PACK_MEDIA = (MEDIA_BAG, MEDIA_FLAT)
 #: luggage at most this big is carried inline in a Task; bigger luggage as a URL part
 INLINE_LUGGAGE_BYTES = 64 * 1024

@@ -24,8 +24,8 @@ import logging
 from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .receipts import ReceiptPublisher
-from .store import A2AStore
+from taskpack.app.a2a.ledger import A2AStore
+from taskpack.app.a2a.receipts import ReceiptPublisher
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk

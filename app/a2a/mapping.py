@@ -33,12 +33,11 @@ from typing import Any
 
 from a2a.types import a2a_pb2 as pb
 from google.protobuf import struct_pb2
-from taskpack.core import lifecycle
-from taskpack.core.landing import extended_lineage
-from taskpack.core.model import JSON, LocalPassport
-from taskpack.core.store import StoredLuggage
-
-from . import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT
+from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT
+from taskpack.core.desk import lifecycle
+from taskpack.core.desk.landing import extended_lineage
+from taskpack.core.desk.store import StoredLuggage
+from taskpack.core.format.model import JSON, LocalPassport
 
 TS = pb.TaskState
 

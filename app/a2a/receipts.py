@@ -23,11 +23,10 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from taskpack.app.a2a.ledger import A2AStore, ReceiptRow
+from taskpack.app.a2a.mapping import receipt_filename
 from taskpack.core.errors import TaskPackError
-from taskpack.core.model import LocalPassport
-
-from .mapping import receipt_filename
-from .store import A2AStore, ReceiptRow
+from taskpack.core.format.model import LocalPassport
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk

@@ -48,8 +48,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-
-from . import (
+from taskpack.app.a2a import (
     BODY_TIMEOUT,
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -65,11 +64,11 @@ from . import (
     PROTOCOL_VERSION,
     errors,
 )
-from .handler import DeskRequestHandler, Limits
-from .hub import Hub
-from .receipts import ReceiptPublisher
-from .store import A2AStore
-from .tokens import principal_for, token_hash
+from taskpack.app.a2a.handler import DeskRequestHandler, Limits
+from taskpack.app.a2a.hub import Hub
+from taskpack.app.a2a.ledger import A2AStore
+from taskpack.app.a2a.receipts import ReceiptPublisher
+from taskpack.app.a2a.tokens import principal_for, token_hash
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk

@@ -27,9 +27,8 @@ import re
 import secrets
 from dataclasses import dataclass
 
+from taskpack.app.a2a.ledger import A2AStore, TokenRow
 from taskpack.core.errors import NotFound, UsageError
-
-from .store import A2AStore, TokenRow
 
 SERVICE = "taskpack-desk"
 PREFIX = "tpk_"

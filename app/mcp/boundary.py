@@ -15,7 +15,7 @@ apart the same way:
       {"claim": "…"}
       <<<END UNTRUSTED SENDER DATA 3 nonce=5f0c…>>>
 
-Text is passed through :func:`taskpack.core.visible.visible` first, so control, bidi and
+Text is passed through :func:`taskpack.core.trust.visible_text.visible` first, so control, bidi and
 zero-width characters arrive as ``\\uXXXX`` in both forms.
 """
 
@@ -26,7 +26,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from taskpack.core.visible import visible
+from taskpack.core.trust.visible_text import visible
 
 #: the key under which, and only under which, written text appears in structured output
 SENDER = "sender_wrote"

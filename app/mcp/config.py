@@ -28,7 +28,7 @@ def command() -> list[str]:
     found = shutil.which("taskpack")
     if found:
         return [str(Path(found).resolve()), "mcp"]
-    return [sys.executable, "-m", "taskpack.app.cli", "mcp"]
+    return [sys.executable, "-m", "taskpack.app.cli.main", "mcp"]
 
 
 def _env() -> dict[str, str]:

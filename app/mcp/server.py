@@ -30,17 +30,17 @@ import anyio.from_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
-from taskpack.core import ids, lifecycle
+from taskpack.app.desk import Desk, harness_name
+from taskpack.app.mcp import models as m
+from taskpack.app.mcp import views
+from taskpack.app.mcp.boundary import render
+from taskpack.app.mcp.config import skill_text
+from taskpack.core.desk import lifecycle
+from taskpack.core.desk.landing import MergeRefused
 from taskpack.core.errors import PackError, Refused, TaskPackError, UsageError
-from taskpack.core.landing import MergeRefused
-from taskpack.core.model import JSON
-from taskpack.core.reader import encoding_for
-
-from ..desk import Desk, harness_name
-from . import models as m
-from . import views
-from .boundary import render
-from .config import skill_text
+from taskpack.core.format import ids
+from taskpack.core.format.model import JSON
+from taskpack.core.format.reading import encoding_for
 
 log = logging.getLogger(__name__)
 

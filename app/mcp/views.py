@@ -9,19 +9,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from taskpack.core import lifecycle
-from taskpack.core.asklint import lint_accept
-from taskpack.core.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
-from taskpack.core.seal import standing
-from taskpack.core.visible import visible
-
-from .boundary import clean, line, text
+from taskpack.app.mcp.boundary import clean, line, text
+from taskpack.core.desk import lifecycle
+from taskpack.core.format.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
+from taskpack.core.trust.ask_lint import lint_accept
+from taskpack.core.trust.sealing import standing
+from taskpack.core.trust.visible_text import visible
 
 if TYPE_CHECKING:
-    from taskpack.core.landing import LandingReview
-    from taskpack.core.store import PackWritten, PassportSummary, StoredLuggage
-
-    from ..desk import Desk
+    from taskpack.app.desk import Desk
+    from taskpack.core.desk.landing import LandingReview
+    from taskpack.core.desk.store import PackWritten, PassportSummary, StoredLuggage
 
 #: what stands in the desk's words for a sender-chosen id or name that is not plain
 WITHHELD = "(withheld: not a plain id or name)"

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from taskpack.app.desk import Desk
-from taskpack.core import ids
+from taskpack.core.format import ids
 
 HERE = Path(__file__).resolve().parent
 HARNESS = "taskpack-desk"

@@ -31,7 +31,7 @@ class Machine:
     ) -> subprocess.CompletedProcess[str]:
         data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
         raw = subprocess.run(
-            [sys.executable, "-m", "taskpack.app.cli", *args], env=self.env(), input=data,
+            [sys.executable, "-m", "taskpack.app.cli.main", *args], env=self.env(), input=data,
             capture_output=True, timeout=120,
         )  # fmt: skip
         proc = subprocess.CompletedProcess(

@@ -1,7 +1,7 @@
 """`taskpack convert | show | verify`, run the way a person or an agent runs them: a real
 subprocess, reading its exit code, its stdout and its stderr.
 
-Exit codes (app/cli.py): 0 ok, 1 broken or hostile file / wrong usage, 2 refused by the
+Exit codes (app/cli/main.py): 0 ok, 1 broken or hostile file / wrong usage, 2 refused by the
 rules. A failure is exactly one line on stderr and never a traceback.
 """
 
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 from hostile_zips import CASES, Case, pack_data
-from taskpack.core.encoder import write_pack
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.reader import open_pack
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.reading import open_pack
+from taskpack.core.format.writing import write_pack
 
 LUGGAGE = {"brief.txt": b"The brief.\n", "a b.txt": b"spaced\n", "中文/报告.md": "# 报告\n".encode(),
            "chart.png": b"\x89PNG\r\n\x1a\n" + bytes(range(256))}  # fmt: skip
@@ -48,13 +48,13 @@ def packs(tmp_path: Path) -> dict[str, Path]:
 
 def _packer_available() -> bool:
     try:
-        import taskpack.core.chokepoint  # noqa: F401
+        import taskpack.core.trust.pack_writer  # noqa: F401
     except ImportError:
         return False
     return True
 
 
-needs_packer = pytest.mark.skipif(not _packer_available(), reason="core/chokepoint.py cannot be imported yet")
+needs_packer = pytest.mark.skipif(not _packer_available(), reason="core/trust/pack_writer.py cannot be imported yet")
 
 
 # --- verify ---------------------------------------------------------------------------------
@@ -293,7 +293,7 @@ def _expect_failure(case: Case, verb: str) -> bool | None:
 )
 def test_hostile_file_from_the_command_line(hostile_runs, case: Case, verb: str) -> None:  # type: ignore[no-untyped-def]
     if verb == "convert" and not _packer_available():
-        pytest.skip("core/chokepoint.py cannot be imported yet")
+        pytest.skip("core/trust/pack_writer.py cannot be imported yet")
     r, untouched = hostile_runs[(case.name, verb)]
     if _expect_failure(case, verb) is False:
         assert r.returncode == 0, r.stderr
@@ -320,8 +320,8 @@ def test_hostile_file_through_main_in_process(case: Case, verb: str, tmp_path: P
     """The same verbs through `cli.main` for every case: any exception that escaped
     `main` would be a traceback for the person at the terminal."""
     if verb == "convert" and not _packer_available():
-        pytest.skip("core/chokepoint.py cannot be imported yet")
-    from taskpack.app.cli import main
+        pytest.skip("core/trust/pack_writer.py cannot be imported yet")
+    from taskpack.app.cli.main import main
 
     monkeypatch.setenv("TASKPACK_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("TASKPACK_MACHINE", "m")

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from hostile_zips import pack_data
-from taskpack.core.conformance import judge
-from taskpack.core.encoder import write_pack
-from taskpack.core.luggage import LuggageSource
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.writing import write_pack
+from taskpack.core.trust.conformance import judge
 
 LUGGAGE = {"brief.txt": b"The brief.\n", "chart.png": b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40}
 

@@ -37,7 +37,7 @@ def leaky_pack(path: Path) -> Path:
 
 def taskpack(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TASKPACK_HOME": str(tmp_path / "home"), "TASKPACK_MACHINE": "zhang-pc"}
-    return subprocess.run([sys.executable, "-m", "taskpack.app.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True,
                           text=True, env=env, timeout=120, check=False)  # fmt: skip
 
 

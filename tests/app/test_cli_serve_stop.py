@@ -17,7 +17,7 @@ pytest.importorskip("uvicorn")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_serve_started_with_sigint_ignored_still_stops(tmp_path: Path, sig: signal.Signals) -> None:
     env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
-    argv = [sys.executable, "-m", "taskpack.app.cli", "serve", "--port", "0"]
+    argv = [sys.executable, "-m", "taskpack.app.cli.main", "serve", "--port", "0"]
     proc = subprocess.Popen(
         ["sh", "-c", "trap '' INT; exec \"$0\" \"$@\"", *argv],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from taskpack.core.encoder import write_pack
-from taskpack.core.luggage import LuggageSource
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.writing import write_pack
 
 BASE = {
     "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
@@ -26,13 +26,13 @@ BASE = {
     "asks": [], "landing_checks": [],
 }  # fmt: skip
 
-HEAVY = {"pydantic", "taskpack.core.model", "taskpack.core.reader", "taskpack.core.bag", "taskpack.core.zipio",
-         "taskpack.core.store", "taskpack.app.desk", "taskpack.app.watcher", "sqlite3"}  # fmt: skip
+HEAVY = {"pydantic", "taskpack.core.format.model", "taskpack.core.format.reading", "taskpack.core.format.bag", "taskpack.core.format.zip_archive",
+         "taskpack.core.desk.store", "taskpack.app.desk", "taskpack.app.watcher", "sqlite3"}  # fmt: skip
 
 
 def imported(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     r = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "taskpack.app.cli", *args],
+        [sys.executable, "-X", "importtime", "-m", "taskpack.app.cli.main", *args],
         env=env, capture_output=True, text=True, encoding="utf-8", timeout=120,
     )  # fmt: skip
     names = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
@@ -55,7 +55,7 @@ def test_judging_a_pack_builds_no_model(name: str, tmp_path: Path, cli_env: dict
     r, names = imported(["conformance", str(path)], cli_env)
     assert r.returncode == 0, r.stdout + r.stderr[-2000:]
     assert "conformant (11/11 checks pass)" in r.stdout
-    assert {"pydantic", "taskpack.core.model", "taskpack.core.store", "sqlite3"} & names == set()
+    assert {"pydantic", "taskpack.core.format.model", "taskpack.core.desk.store", "sqlite3"} & names == set()
 
 
 def test_a_pack_of_the_wrong_shape_is_still_judged_without_a_model(tmp_path: Path, cli_env: dict[str, str]) -> None:

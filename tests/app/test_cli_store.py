@@ -31,7 +31,7 @@ class Taskpack:
         env = {**_base_env(), "TASKPACK_HOME": str(self.home), "TASKPACK_MACHINE": self.machine,
                "TASKPACK_ACTOR": self.actor, "PYTHONIOENCODING": "utf-8"}  # fmt: skip
         proc = subprocess.run(
-            [sys.executable, "-m", "taskpack.app.cli", *args],
+            [sys.executable, "-m", "taskpack.app.cli.main", *args],
             env=env, capture_output=True, text=True, encoding="utf-8", timeout=120,
         )  # fmt: skip
         assert proc.returncode == code, (args, proc.returncode, proc.stdout, proc.stderr)
@@ -183,14 +183,14 @@ def test_show_hands_passport_ids_to_the_store(
 ) -> None:
     import argparse
 
-    from taskpack.app import cli_store
+    from taskpack.app.cli import passports
 
     pid = tp.json("new", "--title", "shown", "--goal", "g")["passport"]["id"]
     monkeypatch.setenv("TASKPACK_HOME", str(tp.home))
     monkeypatch.setenv("TASKPACK_MACHINE", tp.machine)
-    assert cli_store.show_passport(argparse.Namespace(file=pid, json=True)) == 0
+    assert passports.show_passport(argparse.Namespace(file=pid, json=True)) == 0
     assert json.loads(capsys.readouterr().out)["passport"]["title"] == "shown"
-    assert cli_store.show_passport(argparse.Namespace(file="plan.taskpack", json=False)) == 1
+    assert passports.show_passport(argparse.Namespace(file="plan.taskpack", json=False)) == 1
 
 
 def test_settings_and_the_gate(tp: Taskpack, tmp_path: Path) -> None:

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from taskpack.core.encoder import write_pack
-from taskpack.core.luggage import LuggageSource
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.writing import write_pack
 
 ESC = "\x1b]0;pwned\x07\x1b[2J\x1b[32m"
 # what must never reach a terminal raw: C0 but \t \n, DEL, C1, bidi controls, lone surrogates
@@ -38,7 +38,7 @@ def taskpack(home: Path, *args: str | Path, code: int = 0) -> subprocess.Complet
     env = {"TASKPACK_HOME": str(home), "TASKPACK_MACHINE": "laptop", "TASKPACK_ACTOR": "me",
            "TASKPACK_NO_PROGRESS": "1", "PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"}  # fmt: skip
     proc = subprocess.run(
-        [sys.executable, "-m", "taskpack.app.cli", *map(str, args)],
+        [sys.executable, "-m", "taskpack.app.cli.main", *map(str, args)],
         env=env, capture_output=True, text=True, encoding="utf-8", errors="surrogateescape", timeout=120,
     )  # fmt: skip
     assert proc.returncode == code, (args, proc.returncode, proc.stdout, proc.stderr)

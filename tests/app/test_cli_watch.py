@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from taskpack.app.cli import main
-from taskpack.core.encoder import write_pack
-from taskpack.core.luggage import LuggageSource
+from taskpack.app.cli.main import main
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.writing import write_pack
 
 PACK = {
     "spec": "task-passport-bag/0.1",
@@ -35,7 +35,7 @@ def start_watch(tmp_path: Path, inbox: Path, *extra: str, sigint_ignored: bool =
     """`taskpack watch` as a person starts it; `sigint_ignored` starts it as a non-interactive
     shell's ``&`` does, with SIGINT ignored (how `make test &` once ran this whole suite)."""
     env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
-    argv = [sys.executable, "-m", "taskpack.app.cli", "watch", str(inbox), "--settle", "0.2",
+    argv = [sys.executable, "-m", "taskpack.app.cli.main", "watch", str(inbox), "--settle", "0.2",
             "--no-drives", *extra]  # fmt: skip
     if sigint_ignored:
         argv = ["sh", "-c", "trap '' INT; exec \"$0\" \"$@\"", *argv]

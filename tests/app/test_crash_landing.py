@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from taskpack.core.chokepoint import make_pack
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import PackObject
-from taskpack.core.reader import open_pack
-from taskpack.core.store import Store
+from taskpack.core.desk.store import Store
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import PackObject
+from taskpack.core.format.reading import open_pack
+from taskpack.core.trust.pack_writer import make_pack
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="SIGKILL is POSIX")
 
@@ -32,7 +32,7 @@ import os, sys, time
 from pathlib import Path
 from taskpack.app.desk import Desk
 from taskpack.app.settings import Settings
-from taskpack.core import store as store_mod
+from taskpack.core.desk import store as store_mod
 
 home, mode, *packs = sys.argv[1:]
 if mode == "pause-in-tx":          # stop inside the transaction, after every row is written

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from taskpack.app.desk import Desk
-from taskpack.core.chokepoint import convert
-from taskpack.core.reader import open_pack
+from taskpack.core.format.reading import open_pack
+from taskpack.core.trust.pack_writer import convert
 
 
 def test_landed_as_answers_whether_a_pack_is_already_here(tmp_path: Path) -> None:
@@ -27,7 +27,7 @@ def test_landed_as_answers_whether_a_pack_is_already_here(tmp_path: Path) -> Non
 
 def test_checked_here_records_new_evidence_on_this_machine(tmp_path: Path) -> None:
     from taskpack.app.desk import is_checked_here
-    from taskpack.core.seal import standing
+    from taskpack.core.trust.sealing import standing
 
     sender = Desk(tmp_path / "a", "machine-a", actor="ana")
     receiver = Desk(tmp_path / "b", "machine-b", actor="wei")

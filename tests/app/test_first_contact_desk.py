@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from taskpack.app.desk import Desk
 from taskpack.core.errors import FormatError
-from taskpack.core.reader import open_pack
+from taskpack.core.format.reading import open_pack
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 from taskpack.app.desk import Desk
-from taskpack.core import store as store_module
-from taskpack.core.model import Ask
-from taskpack.core.pages import AskPages
-from taskpack.core.reader import content_digest, open_pack
+from taskpack.core.desk import store as store_module
+from taskpack.core.format.model import Ask
+from taskpack.core.format.reading import content_digest, open_pack
+from taskpack.core.format.record_pages import AskPages
 from taskpack.ui import ops
 
 ASKS = 1_000
@@ -125,7 +125,7 @@ def test_a_stored_passport_read_to_show_comes_back_as_pages(tmp_path: Path) -> N
 
 def test_the_content_digest_is_the_same_however_the_canonical_text_is_had(tmp_path: Path) -> None:
     import hostile_zips
-    from taskpack.core.chokepoint import convert
+    from taskpack.core.trust.pack_writer import convert
 
     flat = many_asks_pack(tmp_path, 5)
     bag = tmp_path / "many.taskpack"

@@ -44,8 +44,8 @@ def test_a_pack_to_a_hostile_name_is_shown_escaped(tmp_path: Path) -> None:
 
 
 def test_a_receipt_the_a2a_endpoint_packs_is_in_the_ledger(tmp_path: Path) -> None:
+    from taskpack.app.a2a.ledger import A2AStore
     from taskpack.app.a2a.receipts import ReceiptPublisher
-    from taskpack.app.a2a.store import A2AStore
     from taskpack.app.desk import Desk
 
     with Desk(tmp_path / "a", machine="alpha", actor="ana") as a, \

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from taskpack.app.desk import Desk
-from taskpack.core import encoder, health
+from taskpack.core.desk import health
+from taskpack.core.desk.store import MIGRATIONS, Store
 from taskpack.core.errors import DiskFull, IntegrityError
-from taskpack.core.store import MIGRATIONS, Store
+from taskpack.core.format import writing
 
 MACHINE = "health-box"
 
@@ -24,7 +25,7 @@ def cli(home: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, TASKPACK_HOME=str(home), TASKPACK_MACHINE=MACHINE,
                TASKPACK_ACTOR="tester", TASKPACK_NO_PROGRESS="1", PYTHONIOENCODING="utf-8")  # fmt: skip
     return subprocess.run(
-        [sys.executable, "-m", "taskpack.app.cli", *map(str, args)],
+        [sys.executable, "-m", "taskpack.app.cli.main", *map(str, args)],
         env=env, capture_output=True, text=True, encoding="utf-8", timeout=120,
     )  # fmt: skip
 
@@ -243,7 +244,7 @@ def test_a_full_disk_says_it_is_full_how_much_was_needed_and_leaves_nothing(
 ) -> None:
     desk, pid = desk_with_luggage(tmp_path / "home", tmp_path)
     real_fdopen = os.fdopen
-    monkeypatch.setattr(encoder.os, "fdopen", lambda *a, **k: _FullFile(real_fdopen(*a, **k)))
+    monkeypatch.setattr(writing.os, "fdopen", lambda *a, **k: _FullFile(real_fdopen(*a, **k)))
     out = tmp_path / "export" / "x.taskpack"
     with pytest.raises(DiskFull) as caught:
         desk.pack(pid, out)
@@ -277,7 +278,7 @@ def test_a_full_disk_while_storing_luggage_removes_the_half_written_blob(
 
 
 def test_a_full_disk_in_the_database_is_said_plainly() -> None:
-    from taskpack.core.diskspace import is_disk_full
+    from taskpack.core.files import is_disk_full
 
     assert is_disk_full(sqlite3.OperationalError("database or disk is full"))
     assert not is_disk_full(sqlite3.OperationalError("database is locked"))

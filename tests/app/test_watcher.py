@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from taskpack.app.watcher import FolderWatcher, FoundPack, default_folders, is_pack_name
-from taskpack.core.encoder import write_pack
-from taskpack.core.luggage import LuggageSource
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.writing import write_pack
 
 
 def pack_data(title: str = "Fix the invoice export") -> dict[str, object]:

@@ -17,10 +17,10 @@ from pathlib import Path
 import bagit
 import pytest
 from hostile_zips import pack_data
-from taskpack.core.encoder import write_pack
 from taskpack.core.errors import IntegrityError
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.reader import open_pack
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.reading import open_pack
+from taskpack.core.format.writing import write_pack
 
 LUGGAGE = {
     "brief.txt": b"The brief.\n",

@@ -21,8 +21,9 @@ import zipfile
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from taskpack.core import canonical
-from taskpack.core.canonical import (
+from taskpack.core.errors import FormatError, LimitExceeded
+from taskpack.core.format import canonical
+from taskpack.core.format.canonical import (
     _js_number,
     js_slice,
     json_bytes,
@@ -30,8 +31,7 @@ from taskpack.core.canonical import (
     parse_json,
     zip_timestamp,
 )
-from taskpack.core.encoder import write_pack
-from taskpack.core.errors import FormatError, LimitExceeded
+from taskpack.core.format.writing import write_pack
 
 JS_NUMBERS = [
     (1.0, "1"),
@@ -211,7 +211,7 @@ def test_zip_timestamp_derives_from_packed_at_and_clamps(packed_at: str | None, 
 
 def test_every_entry_of_a_bag_carries_the_pack_time_not_the_clock(tmp_path, monkeypatch) -> None:
     data = {"spec": "task-passport-bag/0.1", "packed_at": "2031-02-03T04:05:06Z", "passport": {"id": "TP-G6RZ-DS3B"}}
-    from taskpack.core.luggage import LuggageSource
+    from taskpack.core.format.luggage import LuggageSource
 
     lug = [LuggageSource.from_bytes("big.bin", bytes(range(256)) * 8192), LuggageSource.from_bytes("a.txt", b"a")]
     first = write_pack(data, lug, tmp_path / "one.taskpack", encoding="bag").path.read_bytes()
@@ -300,7 +300,7 @@ def test_long_strings_are_escaped_in_slices_exactly_as_in_one_pass() -> None:
     import json as _json
     import re as _re
 
-    from taskpack.core import canonical
+    from taskpack.core.format import canonical
 
     step = canonical._SLICE
     # escapes and lone surrogates right at the slice boundaries, and a long plain run

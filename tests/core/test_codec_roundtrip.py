@@ -23,13 +23,13 @@ import pytest
 from hostile_zips import pack_data
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from taskpack.core import bag, canonical, flat
-from taskpack.core.canonical import json_text
-from taskpack.core.encoder import write_pack
 from taskpack.core.errors import UnsafeEntry
-from taskpack.core.luggage import LuggageSource, check_luggage_name, check_unique
-from taskpack.core.model import BAG_SPEC
-from taskpack.core.reader import OpenedPack, open_pack
+from taskpack.core.format import bag, canonical, flat
+from taskpack.core.format.canonical import json_text
+from taskpack.core.format.luggage import LuggageSource, check_luggage_name, check_unique
+from taskpack.core.format.model import BAG_SPEC
+from taskpack.core.format.reading import OpenedPack, open_pack
+from taskpack.core.format.writing import write_pack
 
 PROPERTY = settings(max_examples=60, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
@@ -542,7 +542,7 @@ def test_a_tpx_without_top_level_facts_keeps_the_passport_facts(tmp_path: Path) 
 
 
 def _packer() -> Any:
-    return pytest.importorskip("taskpack.core.chokepoint", reason="core/chokepoint.py cannot be imported yet")
+    return pytest.importorskip("taskpack.core.trust.pack_writer", reason="core/trust/pack_writer.py cannot be imported yet")
 
 
 def test_convert_round_trips_a_conformant_pack_byte_identical(tmp_path: Path) -> None:

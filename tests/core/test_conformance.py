@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from taskpack.core import bag as bagmod
-from taskpack.core.canonical import json_bytes
-from taskpack.core.chokepoint import make_pack
-from taskpack.core.conformance import Unreadable, judge
-from taskpack.core.encoder import write_pack
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import PackObject
+from taskpack.core.format import bag as bagmod
+from taskpack.core.format.canonical import json_bytes
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import PackObject
+from taskpack.core.format.writing import write_pack
+from taskpack.core.trust.conformance import Unreadable, judge
+from taskpack.core.trust.pack_writer import make_pack
 
 BASE: dict[str, Any] = {
     "spec": "task-passport-bag/0.1",
@@ -214,7 +214,7 @@ def test_unreadable_files(tmp_path: Path) -> None:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "taskpack.app.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True, text=True)
 
 
 def test_cli_exit_codes(tmp_path: Path) -> None:

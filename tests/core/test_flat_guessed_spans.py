@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from taskpack.core import conformance, flat, reader
-from taskpack.core.encoder import write_pack
 from taskpack.core.errors import PackError
-from taskpack.core.luggage import LuggageSource
+from taskpack.core.format import flat, reading
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.writing import write_pack
+from taskpack.core.trust import conformance
 
 BASE: dict[str, Any] = {
     "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
@@ -63,7 +64,7 @@ def count_opens(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     calls: list[bool] = []
     real = conformance.open_pack
 
-    def spy(*args: Any, **kwargs: Any) -> reader.OpenedPack:
+    def spy(*args: Any, **kwargs: Any) -> reading.OpenedPack:
         calls.append(bool(kwargs.get("speculate")))
         return real(*args, **kwargs)
 
@@ -73,7 +74,7 @@ def count_opens(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
 def test_a_canonical_pack_is_read_once_and_every_guess_is_proven(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = flat_pack(tmp_path)
-    with reader.open_pack(path, strict=False, speculate=True) as opened:
+    with reading.open_pack(path, strict=False, speculate=True) as opened:
         assert opened.unproven == {"a.bin", "b.bin"}  # the utf8 one is scanned as before
         exact = flat.read_flat(io.BytesIO(path.read_bytes()))
         guessed = flat.read_flat(io.BytesIO(path.read_bytes()), speculate=True)
@@ -90,7 +91,7 @@ def test_a_canonical_pack_is_read_once_and_every_guess_is_proven(tmp_path: Path,
 
 def test_reading_part_of_a_guessed_span_proves_nothing(tmp_path: Path) -> None:
     path = flat_pack(tmp_path)
-    with reader.open_pack(path, strict=False, speculate=True) as opened, opened.open_luggage("a.bin") as f:
+    with reading.open_pack(path, strict=False, speculate=True) as opened, opened.open_luggage("a.bin") as f:
         assert f.read(10)
         assert "a.bin" in opened.unproven
 

@@ -13,8 +13,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from taskpack.core import flat
 from taskpack.core.errors import FormatError
+from taskpack.core.format import flat
 
 # strings made of the characters that matter to a JSON string scanner
 tricky = st.text(alphabet=st.sampled_from(['"', "\\", "\n", "a", "é", "\u2028", "/", "u", "\x00"]), max_size=200)

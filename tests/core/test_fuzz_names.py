@@ -14,11 +14,11 @@ import pytest
 from hostile_zips import pack_data
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from taskpack.core.bag import tag_lines
-from taskpack.core.encoder import write_pack
 from taskpack.core.errors import UnsafeEntry
-from taskpack.core.luggage import LuggageSource, check_luggage_name
-from taskpack.core.reader import open_pack
+from taskpack.core.format.bag import tag_lines
+from taskpack.core.format.luggage import LuggageSource, check_luggage_name
+from taskpack.core.format.reading import open_pack
+from taskpack.core.format.writing import write_pack
 
 # the characters line splitters, whitespace rules and percent-decoding trip over, plus
 # anything else Unicode has (surrogates are not text: the writer refuses them)

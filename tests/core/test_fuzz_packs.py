@@ -35,14 +35,15 @@ from typing import Any
 
 import pytest
 from hostile_zips import BAGIT, build_zip, entry
-from taskpack.core import ids, landing
-from taskpack.core.chokepoint import convert
-from taskpack.core.conformance import judge
+from taskpack.core.desk import landing
+from taskpack.core.desk.store import Store
 from taskpack.core.errors import TaskPackError
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import Ask, Fact, LocalPassport, PassportState
-from taskpack.core.reader import open_pack
-from taskpack.core.store import Store
+from taskpack.core.format import ids
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import Ask, Fact, LocalPassport, PassportState
+from taskpack.core.format.reading import open_pack
+from taskpack.core.trust.conformance import judge
+from taskpack.core.trust.pack_writer import convert
 
 SHARDS = 8
 CASES = int(os.environ.get("FUZZ_CASES", "2400"))  # in all, spread over the shards

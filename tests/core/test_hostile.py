@@ -28,11 +28,11 @@ from hostile_zips import (
     flat_doc,
     pack_data,
 )
-from taskpack.core.encoder import write_pack
 from taskpack.core.errors import IntegrityError, LimitExceeded, PackError, UnsafeEntry
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.reader import open_pack
-from taskpack.core.zipio import ZipLimits
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.reading import open_pack
+from taskpack.core.format.writing import write_pack
+from taskpack.core.format.zip_archive import ZipLimits
 
 CANARY = Path("/tmp/taskpack-hostile-canary")  # the absolute-name case points here
 
@@ -138,7 +138,7 @@ def test_zip_slip_with_a_correct_digest_is_refused_before_anything_is_written(tm
     with pytest.raises(UnsafeEntry, match=r"\.\."):
         open_pack(src)
     try:
-        from taskpack.core.chokepoint import convert
+        from taskpack.core.trust.pack_writer import convert
     except ImportError:  # pragma: no cover - chokepoint not there yet
         convert = None
     if convert is not None:
@@ -188,7 +188,7 @@ def test_a_highly_compressible_honest_file_under_the_floor_is_fine(tmp_path: Pat
 
 _PEAK = r"""
 import sys
-from taskpack.core.reader import open_pack
+from taskpack.core.format.reading import open_pack
 from taskpack.core.errors import PackError
 
 def hwm():
@@ -270,7 +270,7 @@ def test_flat_sha256_mismatch_aborts_and_partial_bytes_are_not_a_verdict(tmp_pat
 
 @pytest.mark.parametrize("asks", [True, 5, "ask me", {"what": "x"}])
 def test_the_judge_fails_asks_that_are_not_a_list_instead_of_crashing(asks: object, tmp_path: Path) -> None:
-    from taskpack.core.conformance import judge
+    from taskpack.core.trust.conformance import judge
 
     src = tmp_path / "asks.taskpack.json"
     src.write_bytes(canonical_json(flat_doc([BRIEF], passport=pack_data(asks=asks))))
@@ -285,7 +285,7 @@ def test_the_judge_fails_asks_that_are_not_a_list_instead_of_crashing(asks: obje
 
 @pytest.mark.parametrize("spec", [[], {}, 5])
 def test_the_judge_reads_a_spec_that_is_not_a_string_as_an_unreadable_pack_object(spec: object, tmp_path: Path) -> None:
-    from taskpack.core.conformance import judge
+    from taskpack.core.trust.conformance import judge
 
     src = tmp_path / "spec.taskpack.json"
     src.write_bytes(canonical_json(flat_doc([BRIEF], passport=pack_data(spec=spec))))
@@ -297,9 +297,9 @@ def test_the_judge_reads_a_spec_that_is_not_a_string_as_an_unreadable_pack_objec
 def test_a_lone_surrogate_escape_is_conformant_and_it_lands(tmp_path: Path) -> None:
     """`"a\\udbffb"` is valid JSON the judge accepts: landing must store it, not crash in
     SQLite's UTF-8 encoder; the stored passport reads back the same text."""
-    from taskpack.core import landing
-    from taskpack.core.conformance import judge
-    from taskpack.core.store import Store
+    from taskpack.core.desk import landing
+    from taskpack.core.desk.store import Store
+    from taskpack.core.trust.conformance import judge
 
     text = canonical_json(flat_doc([BRIEF], passport=pack_data(note="NOTE", passport={
         **pack_data()["passport"], "title": "TITLE"}))).decode()  # fmt: skip
@@ -317,8 +317,8 @@ def test_a_lone_surrogate_escape_is_conformant_and_it_lands(tmp_path: Path) -> N
 
 
 def test_convert_refuses_a_flat_attachment_declaring_2_to_the_70_bytes(tmp_path: Path) -> None:
-    from taskpack.core.chokepoint import convert
-    from taskpack.core.conformance import judge
+    from taskpack.core.trust.conformance import judge
+    from taskpack.core.trust.pack_writer import convert
 
     src = tmp_path / "big.taskpack.json"
     src.write_bytes(canonical_json(flat_doc([attachment("a.txt", b"hi", bytes=2**70)])))
@@ -334,7 +334,7 @@ def test_convert_refuses_a_flat_attachment_declaring_2_to_the_70_bytes(tmp_path:
 
 
 def test_a_folder_is_packed_without_following_its_symlinks(tmp_path: Path) -> None:
-    from taskpack.core.luggage import luggage_from_paths
+    from taskpack.core.format.luggage import luggage_from_paths
 
     secret = tmp_path / "outside" / "passwd"
     secret.parent.mkdir()
@@ -361,7 +361,7 @@ def test_a_folder_is_packed_without_following_its_symlinks(tmp_path: Path) -> No
 
 def test_a_file_swapped_for_a_symlink_after_the_walk_is_not_read(tmp_path: Path) -> None:
     from taskpack.core.errors import UsageError
-    from taskpack.core.luggage import luggage_from_paths
+    from taskpack.core.format.luggage import luggage_from_paths
 
     secret = tmp_path / "secret"
     secret.write_text("root:x:0:0\n")
@@ -376,7 +376,7 @@ def test_a_file_swapped_for_a_symlink_after_the_walk_is_not_read(tmp_path: Path)
 
 
 def test_a_symlink_named_on_the_command_line_is_followed_like_cp(tmp_path: Path) -> None:
-    from taskpack.core.luggage import luggage_from_paths
+    from taskpack.core.format.luggage import luggage_from_paths
 
     real = tmp_path / "real.txt"
     real.write_text("x")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from taskpack.core.identity import display_name, origin_label, sender_label
+from taskpack.core.desk.identity import display_name, origin_label, sender_label
 
 
 def test_sender_label_never_doubles_the_machine() -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from taskpack.core import ids
 from taskpack.core.errors import UsageError
+from taskpack.core.format import ids
 
 
 def test_new_ids_have_the_documented_shape_and_alphabet() -> None:

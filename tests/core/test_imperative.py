@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from taskpack.core import imperative
-from taskpack.core.imperative import Imperative, find_imperatives
+from taskpack.core.trust import imperatives
+from taskpack.core.trust.imperatives import Imperative, find_imperatives
 
 ORDERS = [
     ("Run make install on the server.", "run …"),
@@ -96,10 +96,10 @@ def test_long_sentences_are_cut_to_about_200_characters() -> None:
 
 def test_results_and_text_read_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     many = {"next_steps": [f"Run step {i}." for i in range(500)]}
-    assert len(find_imperatives(many)) == imperative.MAX_RESULTS
+    assert len(find_imperatives(many)) == imperatives.MAX_RESULTS
     late = {"note": "fine. " * 20000 + "Run it."}  # past the per-field limit
     assert find_imperatives(late) == []
-    monkeypatch.setattr(imperative, "MAX_TOTAL_CHARS", 100)
+    monkeypatch.setattr(imperatives, "MAX_TOTAL_CHARS", 100)
     spread = {"a": "x" * 200, "b": "Run it."}  # past the total limit
     assert find_imperatives(spread) == []
 

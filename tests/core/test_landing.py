@@ -9,8 +9,8 @@ from typing import Any
 
 import hostile_zips
 import pytest
-from taskpack.core import ids, landing
-from taskpack.core.chokepoint import convert
+from taskpack.core.desk import landing
+from taskpack.core.desk.store import Store
 from taskpack.core.errors import (
     IntegrityError,
     LandingRefused,
@@ -19,10 +19,11 @@ from taskpack.core.errors import (
     Refused,
     RestoreRefused,
 )
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import Ask, Fact, LocalPassport, PassportState
-from taskpack.core.reader import open_pack
-from taskpack.core.store import Store
+from taskpack.core.format import ids
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import Ask, Fact, LocalPassport, PassportState
+from taskpack.core.format.reading import open_pack
+from taskpack.core.trust.pack_writer import convert
 from test_refusals import make_secret  # tests/core is on sys.path
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from taskpack.core import ids
-from taskpack.core.asklint import lint_accept
+from taskpack.core.desk.landing import export_passport
+from taskpack.core.desk.store import MIGRATIONS, Store
 from taskpack.core.errors import NotFound
-from taskpack.core.landing import export_passport
-from taskpack.core.model import Ask, LocalPassport, PassportState
-from taskpack.core.store import MIGRATIONS, Store
+from taskpack.core.format import ids
+from taskpack.core.format.model import Ask, LocalPassport, PassportState
+from taskpack.core.trust.ask_lint import lint_accept
 
 
 def _new(store: Store, title: str = "Ship the report") -> LocalPassport:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from taskpack.core import lifecycle as lc
+from taskpack.core.desk import lifecycle as lc
 from taskpack.core.errors import InvalidMove, UsageError
 
 # the seed's table, written out independently of the implementation

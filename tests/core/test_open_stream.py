@@ -8,10 +8,10 @@ from pathlib import Path
 import hostile_zips
 import pytest
 from taskpack.app.desk import Desk
-from taskpack.core.chokepoint import convert
-from taskpack.core.conformance import judge
 from taskpack.core.errors import UnsafeEntry
-from taskpack.core.reader import open_pack
+from taskpack.core.format.reading import open_pack
+from taskpack.core.trust.conformance import judge
+from taskpack.core.trust.pack_writer import convert
 
 
 class _Pipe(io.RawIOBase):

@@ -10,10 +10,11 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from taskpack.core import ids, landing
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import LocalPassport, PassportState
-from taskpack.core.store import Store
+from taskpack.core.desk import landing
+from taskpack.core.desk.store import Store
+from taskpack.core.format import ids
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import LocalPassport, PassportState
 
 
 @pytest.mark.parametrize("limit, kept", [(1 << 30, True), (1000, False)])
@@ -83,7 +84,7 @@ def test_a_flat_pack_with_fresh_luggage_above_the_limit_stays_one_pass(tmp_path:
 
 
 def test_stored_luggage_writes_the_same_flat_bytes_whether_its_digest_is_known_ahead_or_not(tmp_path: Path) -> None:
-    from taskpack.core.encoder import write_pack
+    from taskpack.core.format.writing import write_pack
 
     data = {"spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-01-01T00:00:00Z"}
     fresh = [LuggageSource.from_bytes(n, b) for n, b in BLOBS.items()]
@@ -97,7 +98,7 @@ def test_stored_luggage_writes_the_same_flat_bytes_whether_its_digest_is_known_a
 
 
 def test_append_digest_is_spoiled_by_a_write_after_a_seek_back(tmp_path: Path) -> None:
-    from taskpack.core.streams import AppendDigest
+    from taskpack.core.format.streams import AppendDigest
 
     with open(tmp_path / "f", "w+b") as raw:
         f = AppendDigest(raw)

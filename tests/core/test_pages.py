@@ -1,4 +1,4 @@
-"""Long ask lists kept as pages (core/pages.py): read back equal, a page at a time."""
+"""Long ask lists kept as pages (core/format/record_pages.py): read back equal, a page at a time."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import gc
 import pickle
 
 import pytest
-from taskpack.core.model import Ask
-from taskpack.core.pages import AskPages, compact, open_count
+from taskpack.core.format.model import Ask
+from taskpack.core.format.record_pages import AskPages, compact, open_count
 
 
 def asks(n: int) -> list[Ask]:
@@ -83,7 +83,7 @@ def test_pages_of_stored_data_validate_each_ask() -> None:
 
 
 def test_a_copy_sharing_its_asks_shares_the_records_and_nothing_else() -> None:
-    from taskpack.core.model import PackObject
+    from taskpack.core.format.model import PackObject
 
     pack = PackObject.from_data({"spec": "task-passport-bag/0.1", "kind": "handoff",
                                  "passport": {"id": "TP-1", "facts": [{"claim": "c", "verified": True}]},
@@ -99,8 +99,8 @@ def test_a_copy_sharing_its_asks_shares_the_records_and_nothing_else() -> None:
 
 
 def test_a_repair_changes_its_own_copy_of_an_ask_never_the_pack_as_read() -> None:
-    from taskpack.core.model import PackObject
-    from taskpack.core.repair import apply_repairs, find_repairs
+    from taskpack.core.format.model import PackObject
+    from taskpack.core.trust.repairs import apply_repairs, find_repairs
 
     data = {"spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-01-01T00:00:00Z",
             "asks": [{"id": "a1", "what": "Which?", "status": "open", "answer": "B"}]}  # fmt: skip
@@ -112,8 +112,8 @@ def test_a_repair_changes_its_own_copy_of_an_ask_never_the_pack_as_read() -> Non
 
 
 def test_facts_kept_as_pages_read_back_as_given_and_numbered_lazily() -> None:
-    from taskpack.core.model import Fact
-    from taskpack.core.pages import FactPages, Numbered, compact_facts
+    from taskpack.core.format.model import Fact
+    from taskpack.core.format.record_pages import FactPages, Numbered, compact_facts
 
     given = [Fact.from_data({"claim": f"c{n} ü", "scope": "machine", "verified": n % 2 == 0, "x": [n]})
              for n in range(300)]  # fmt: skip

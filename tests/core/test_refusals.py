@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from taskpack.core import refusals, scan
 from taskpack.core.errors import Finding
-from taskpack.core.refusals import (
+from taskpack.core.trust import refusals, scan
+from taskpack.core.trust.refusals import (
     StreamScanner,
     available_engines,
     check_asks,
@@ -30,8 +30,8 @@ from taskpack.core.refusals import (
     scan_pack_object,
     scan_value,
 )
-from taskpack.core.scan import archives, engines
-from taskpack.core.scan.scanner import _scan_bytes
+from taskpack.core.trust.scan import archives, engines
+from taskpack.core.trust.scan.scanner import _scan_bytes
 
 ENGINES = available_engines()
 B62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -893,9 +893,9 @@ _VALUES = st.recursive(
 @given(_VALUES, st.sampled_from(ENGINES))
 def test_short_strings_scanned_together_find_what_each_scanned_alone_finds(value: object, engine: str,
                                                                            ) -> None:  # fmt: skip
-    """core/scan/values.py hands short strings to the engine in batches: the findings, and
+    """core/trust/scan/values.py hands short strings to the engine in batches: the findings, and
     their order, are those of scanning every string on its own."""
-    from taskpack.core.scan import values
+    from taskpack.core.trust.scan import values
 
     together = scan_value({"passport": value}, engine=engine)
     alone = values._BATCH_ONE

@@ -1,5 +1,5 @@
-"""Finding the one pack in a reply as it comes back from chat or email (core/reply.py),
-and the message that goes out with a pack (core/chat.py)."""
+"""Finding the one pack in a reply as it comes back from chat or email (core/format/pack_in_text.py),
+and the message that goes out with a pack (core/chat_message.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from taskpack.core import chat, ids, landing
+from taskpack.core.desk import chat_message, landing
+from taskpack.core.desk.store import Store
 from taskpack.core.errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
-from taskpack.core.model import Ask, LocalPassport, PassportState
-from taskpack.core.reader import open_pack
-from taskpack.core.reply import MAX_TEXT_BYTES, decode_text, find_pack_in_text
-from taskpack.core.store import Store
+from taskpack.core.format import ids
+from taskpack.core.format.model import Ask, LocalPassport, PassportState
+from taskpack.core.format.pack_in_text import MAX_TEXT_BYTES, decode_text, find_pack_in_text
+from taskpack.core.format.reading import open_pack
 
 FUZZ = settings(max_examples=80, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
@@ -254,7 +255,7 @@ def _pack(path: Path) -> tuple[object, str]:
 def test_chat_message_says_who_asks_what_and_how_to_reply(tmp_path: Path) -> None:
     path = _handoff(tmp_path, note="the customer is waiting")
     pack, text = _pack(path)
-    msg = chat.chat_message(pack, file_name=path.name, file_size=path.stat().st_size,  # type: ignore[arg-type]
+    msg = chat_message.chat_message(pack, file_name=path.name, file_size=path.stat().st_size,  # type: ignore[arg-type]
                             flat_text=text, language="en")  # fmt: skip
     assert msg.startswith("ana is handing you a task with TaskPack: «Q3 report».")
     for line in ("Goal: Ship the Q3 report", "Note: the customer is waiting", "ana asks:",
@@ -275,7 +276,7 @@ def test_chat_message_says_who_asks_what_and_how_to_reply(tmp_path: Path) -> Non
 def test_chat_message_in_chinese(tmp_path: Path) -> None:
     path = _handoff(tmp_path)
     pack, text = _pack(path)
-    msg = chat.chat_message(pack, file_name=path.name, file_size=10, flat_text=text,  # type: ignore[arg-type]
+    msg = chat_message.chat_message(pack, file_name=path.name, file_size=10, flat_text=text,  # type: ignore[arg-type]
                             language="zh_CN.UTF-8")  # fmt: skip
     assert "通过 TaskPack 把一项任务交给你" in msg and "怎样算答复：a number in EUR" in msg
     assert "用 TaskPack Desk 打开附件，或把它交给你的 AI 助手" in msg
@@ -285,11 +286,11 @@ def test_chat_message_in_chinese(tmp_path: Path) -> None:
 def test_a_large_pack_is_attached_not_inlined(tmp_path: Path) -> None:
     path = _handoff(tmp_path)
     pack, _ = _pack(path)
-    big = "x" * (chat.INLINE_LIMIT + 1)
-    msg = chat.chat_message(pack, file_name="q3.taskpack.json", file_size=70_000, flat_text=big,  # type: ignore[arg-type]
+    big = "x" * (chat_message.INLINE_LIMIT + 1)
+    msg = chat_message.chat_message(pack, file_name="q3.taskpack.json", file_size=70_000, flat_text=big,  # type: ignore[arg-type]
                             language="en")  # fmt: skip
     assert "attached as q3.taskpack.json (68.4 KiB)" in msg and "```" not in msg
-    msg = chat.chat_message(pack, file_name="q3.taskpack", file_size=3 << 20, flat_text=None,  # type: ignore[arg-type]
+    msg = chat_message.chat_message(pack, file_name="q3.taskpack", file_size=3 << 20, flat_text=None,  # type: ignore[arg-type]
                             language="en")  # fmt: skip
     assert "attached as q3.taskpack (3.0 MiB)" in msg
 
@@ -297,7 +298,7 @@ def test_a_large_pack_is_attached_not_inlined(tmp_path: Path) -> None:
 def test_hidden_characters_and_backticks_in_the_pack(tmp_path: Path) -> None:
     path = _handoff(tmp_path, title="Q3\u202etxt.exe ``` report")
     pack, text = _pack(path)
-    msg = chat.chat_message(pack, file_name=path.name, file_size=1, flat_text=text)  # type: ignore[arg-type]
+    msg = chat_message.chat_message(pack, file_name=path.name, file_size=1, flat_text=text)  # type: ignore[arg-type]
     assert "\u202e" not in msg and "\\u202e" in msg  # shown, in the words and in the JSON
     # a title holding ``` cannot close the fence early: the fence is longer
     assert "````json\n" in msg

@@ -1,12 +1,12 @@
-"""core/repair.py: what landing forgives in a hand-written pack, found on the raw JSON (so
+"""core/trust/repairs.py: what landing forgives in a hand-written pack, found on the raw JSON (so
 the judge names the same things) and made on a copy of the pack object, in plain words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from taskpack.core.model import PackObject
-from taskpack.core.repair import apply_repairs, find_repairs, has_answer
+from taskpack.core.format.model import PackObject
+from taskpack.core.trust.repairs import apply_repairs, find_repairs, has_answer
 
 
 def _receipt(**over: Any) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def test_hostile_shapes_find_nothing_and_raise_nothing() -> None:
 def test_the_judge_names_what_landing_would_repair(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import json
 
-    from taskpack.core.conformance import judge
+    from taskpack.core.trust.conformance import judge
 
     data = _receipt()
     data["asks"][1].update(answer="Carol")  # filled in, status still open
@@ -114,10 +114,11 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
     repair hook (core alone, as a third party embeds it) the merge now writes answered."""
     import json
 
-    from taskpack.core import ids, landing
-    from taskpack.core.model import Ask, LocalPassport, PassportState
-    from taskpack.core.reader import open_pack
-    from taskpack.core.store import Store
+    from taskpack.core.desk import landing
+    from taskpack.core.desk.store import Store
+    from taskpack.core.format import ids
+    from taskpack.core.format.model import Ask, LocalPassport, PassportState
+    from taskpack.core.format.reading import open_pack
 
     store = Store(tmp_path / "alpha")
     state = PassportState(id=ids.new_id(), title="Q3", goal="Ship it", next_steps=["write"])

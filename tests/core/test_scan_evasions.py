@@ -20,14 +20,14 @@ import zlib
 from pathlib import Path
 
 import pytest
-from taskpack.core.chokepoint import make_pack
-from taskpack.core.conformance import judge
-from taskpack.core.encoder import write_pack
 from taskpack.core.errors import Finding, Refused
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import PackObject
-from taskpack.core.refusals import LuggageScan, StreamScanner, scan_luggage_stream
-from taskpack.core.scan import archives
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import PackObject
+from taskpack.core.format.writing import write_pack
+from taskpack.core.trust.conformance import judge
+from taskpack.core.trust.pack_writer import make_pack
+from taskpack.core.trust.refusals import LuggageScan, StreamScanner, scan_luggage_stream
+from taskpack.core.trust.scan import archives
 from test_conformance import BASE
 from test_refusals import make_secret
 
@@ -110,9 +110,9 @@ def test_forty_repetitive_logs_are_read_to_the_end_in_bounded_memory(tmp_path: P
         f"""
         import resource, sys
         resource.setrlimit(resource.RLIMIT_AS, (1536 << 20, 1536 << 20))
-        from taskpack.core.scan import archives
+        from taskpack.core.trust.scan import archives
         archives.MAX_INSIDE_SECONDS = 1e9  # the bytes bound decides here, not the machine's load
-        from taskpack.core.refusals import scan_luggage_stream
+        from taskpack.core.trust.refusals import scan_luggage_stream
         with open({str(path)!r}, "rb") as f:
             found = scan_luggage_stream("files/logs.zip", f)
         print("|".join(x.place.split(" @")[0] for x in found))

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from taskpack.core.errors import RestoreRefused
-from taskpack.core.model import Fact, PackObject
-from taskpack.core.seal import can_restore, restore, seal_facts, unsealed_facts
+from taskpack.core.format.model import Fact, PackObject
+from taskpack.core.trust.sealing import can_restore, restore, seal_facts, unsealed_facts
 
 
 def _pack(facts: list[dict[str, Any]], actor: str | None = "ana@laptop") -> PackObject:
@@ -228,7 +228,7 @@ def test_restoring_a_fact_that_is_not_sealed_raises() -> None:
 
 
 def test_standing_says_where_a_fact_is_proven() -> None:
-    from taskpack.core.seal import standing
+    from taskpack.core.trust.sealing import standing
 
     def of(**fact: Any) -> str:
         return standing(Fact.from_data(fact), machine="alpha").text
@@ -251,9 +251,9 @@ def test_standing_says_where_a_fact_is_proven() -> None:
 def test_sealing_a_working_copy_never_changes_the_pack_as_read() -> None:
     """Landing seals a copy that shares the pack's records (100,000 facts are not copied
     twice): a fact is copied before sealing changes it, and the others stay shared."""
-    from taskpack.core import landing
-    from taskpack.core.model import PackObject
-    from taskpack.core.seal import seal_facts
+    from taskpack.core.desk import landing
+    from taskpack.core.format.model import PackObject
+    from taskpack.core.trust.sealing import seal_facts
 
     read = PackObject.from_data({
         "spec": "task-passport-bag/0.1", "kind": "handoff", "origin": {"actor": "Wei", "machine": "a"},

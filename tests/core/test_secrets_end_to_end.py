@@ -9,12 +9,12 @@ import random
 from pathlib import Path
 
 import pytest
-from taskpack.core.chokepoint import make_pack
-from taskpack.core.conformance import judge
-from taskpack.core.encoder import write_pack
 from taskpack.core.errors import Refused
-from taskpack.core.luggage import LuggageSource
-from taskpack.core.model import PackObject
+from taskpack.core.format.luggage import LuggageSource
+from taskpack.core.format.model import PackObject
+from taskpack.core.format.writing import write_pack
+from taskpack.core.trust.conformance import judge
+from taskpack.core.trust.pack_writer import make_pack
 from test_conformance import BASE  # tests/core is on sys.path (pytest prepend mode)
 from test_refusals import SHAPES, make_secret
 

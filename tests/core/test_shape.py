@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
-from taskpack.core import model, shape
+from taskpack.core.format import model, raw_types
 
 
-def _type_of(annotation: Any) -> shape.Type:
+def _type_of(annotation: Any) -> raw_types.Type:
     """The shape table's name for a model field's annotation (X | None → X)."""
     if annotation is Any:
         return "any"
@@ -29,12 +29,12 @@ def _type_of(annotation: Any) -> shape.Type:
 
 
 def test_the_table_names_every_field_of_every_record_with_the_models_type() -> None:
-    for name, fields in shape.RECORDS.items():
+    for name, fields in raw_types.RECORDS.items():
         cls = getattr(model, name)
         declared = {k: _type_of(f.annotation) for k, f in cls.model_fields.items()}
         assert declared == fields, name
     # and every record the pack object nests is in the table
-    assert set(shape.RECORDS) == {"PackObject", "Origin", "Lineage", "PassportState", "Fact", "Decision", "Ask", "LandingCheck"}
+    assert set(raw_types.RECORDS) == {"PackObject", "Origin", "Lineage", "PassportState", "Fact", "Decision", "Ask", "LandingCheck"}
 
 
 _any_json = st.recursive(
@@ -44,11 +44,11 @@ _any_json = st.recursive(
 )
 
 
-def _value(typ: shape.Type, depth: int = 0) -> st.SearchStrategy[Any]:
+def _value(typ: raw_types.Type, depth: int = 0) -> st.SearchStrategy[Any]:
     """Mostly the right type, sometimes any JSON at all (often wrong)."""
     if isinstance(typ, tuple):
         right: st.SearchStrategy[Any] = st.lists(_value(typ[1], depth + 1), max_size=2)
-    elif typ in shape.RECORDS and depth < 3:
+    elif typ in raw_types.RECORDS and depth < 3:
         right = _record(typ, depth + 1)
     elif typ == "str":
         right = st.text(max_size=3)
@@ -64,7 +64,7 @@ def _value(typ: shape.Type, depth: int = 0) -> st.SearchStrategy[Any]:
 
 
 def _record(name: str, depth: int = 0) -> st.SearchStrategy[dict[str, Any]]:
-    fields = shape.RECORDS[name]
+    fields = raw_types.RECORDS[name]
     return st.fixed_dictionaries({}, optional={k: _value(t, depth) for k, t in fields.items()} | {"x-extra": _any_json})
 
 
@@ -76,11 +76,11 @@ def test_the_same_fields_are_wrong_as_pydantic_finds(data: dict[str, Any]) -> No
         expected: set[str] = set()
     except ValidationError as exc:
         expected = {".".join(str(p) for p in e["loc"]) for e in exc.errors()}
-    assert {place for place, _ in shape.errors(data)} == expected
+    assert {place for place, _ in raw_types.errors(data)} == expected
 
 
 def test_messages_name_the_type_wanted() -> None:
-    errs = dict(shape.errors({"kind": 3, "lineage": {"from_version": True}, "passport": {"facts": [None, {"verified": "yes"}]}}))
+    errs = dict(raw_types.errors({"kind": 3, "lineage": {"from_version": True}, "passport": {"facts": [None, {"verified": "yes"}]}}))
     assert errs == {
         "kind": "Input should be a valid string",
         "lineage.from_version": "Input should be a valid integer",

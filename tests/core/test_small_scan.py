@@ -7,7 +7,7 @@ from __future__ import annotations
 import gzip
 
 import pytest
-from taskpack.core.refusals import (
+from taskpack.core.trust.refusals import (
     SMALL_SCAN_BYTES,
     StreamScanner,
     available_engines,

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from taskpack.core.desk.sqlite_db import Migration, open_database, transaction
 from taskpack.core.errors import TaskPackError
-from taskpack.core.sqlite import Migration, open_database, transaction
 
 
 class DemoError(TaskPackError):

@@ -8,9 +8,9 @@ import io
 from pathlib import Path
 
 import pytest
+from taskpack.core.desk.store import Store
 from taskpack.core.errors import IntegrityError
-from taskpack.core.store import Store
-from taskpack.core.streams import VerifyingReader
+from taskpack.core.format.streams import VerifyingReader
 
 DATA = bytes(range(256)) * 4096  # 1 MiB: the writes go through the background writer
 

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from taskpack.core import ids
+from taskpack.core.desk.store import MIGRATIONS, Migration, Store, StoreError
 from taskpack.core.errors import (
     AlreadyLanded,
     IntegrityError,
@@ -16,8 +16,8 @@ from taskpack.core.errors import (
     UsageError,
     VersionConflict,
 )
-from taskpack.core.model import LocalPassport, PassportState
-from taskpack.core.store import MIGRATIONS, Migration, Store, StoreError
+from taskpack.core.format import ids
+from taskpack.core.format.model import LocalPassport, PassportState
 
 
 def _new(store: Store, title: str = "Ship the report") -> LocalPassport:

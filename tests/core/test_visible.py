@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from taskpack.core.visible import has_hidden, visible
+from taskpack.core.trust.visible_text import has_hidden, visible
 
 
 def test_escape_sequences_and_c1_csi_are_shown_not_obeyed() -> None:

@@ -7,7 +7,7 @@ import io
 import zlib
 
 import pytest
-from taskpack.core import canonical, zipio
+from taskpack.core.format import canonical, zip_archive
 
 TEXT = b"".join(b"line %d of a very repetitive file, easy to deflate\n" % (i % 97) for i in range(60_000))
 
@@ -22,7 +22,7 @@ def test_whole_and_streamed_entries_use_the_canonical_level(monkeypatch: pytest.
     assert raw_deflate(TEXT, 1) != raw_deflate(TEXT, 9)  # else this test could not fail
     monkeypatch.setattr(canonical, "DEFLATE_LEVEL", level)
     fp = io.BytesIO()
-    zw = zipio.ZipWriter(fp, canonical.ZIP_EPOCH)
+    zw = zip_archive.ZipWriter(fp, canonical.ZIP_EPOCH)
     zw.add_bytes("whole.txt", TEXT, deflate=True)
     entry = zw.begin_stream("streamed.txt", len(TEXT), deflate=True)
     for i in range(0, len(TEXT), 1 << 16):

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from taskpack.app import progress as progress_mod
-from taskpack.app.progress import NoProgress, TerminalProgress, human_bytes, progress_bar
+from taskpack.app.cli import progress_bar as progress_mod
+from taskpack.app.cli.progress_bar import NoProgress, TerminalProgress, human_bytes, progress_bar
 
 
 class FakeTTY(io.StringIO):
@@ -107,7 +107,7 @@ def test_human_bytes() -> None:
 
 def test_in_a_real_terminal_the_bar_goes_to_stderr_and_stdout_stays_clean(tmp_path: Path) -> None:
     code = (
-        "import sys; from taskpack.app.progress import progress_bar\n"
+        "import sys; from taskpack.app.cli.progress_bar import progress_bar\n"
         "with progress_bar('work') as p:\n"
         "    [p(i, 10) for i in range(11)]\n"
         "print('RESULT', type(p).__name__)\n"

@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from taskpack.app import cli
-from taskpack.app.completion import command_tree, render_bash, render_zsh, script
+from taskpack.app.cli import main as cli
+from taskpack.app.cli.completion_scripts import command_tree, render_bash, render_zsh, script
 
 
 def sample_parser() -> argparse.ArgumentParser:

@@ -12,8 +12,8 @@ import pytest
 from hostile_zips import CASE_IDS, CASES, Case
 from PySide6.QtWidgets import QApplication
 from taskpack.core.errors import TaskPackError
-from taskpack.core.reader import open_pack
-from taskpack.core.visible import visible
+from taskpack.core.format.reading import open_pack
+from taskpack.core.trust.visible_text import visible
 from taskpack.ui import i18n
 from taskpack.ui.error_text import error_sentence
 

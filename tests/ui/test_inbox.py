@@ -121,7 +121,7 @@ def test_changes_made_elsewhere_appear_on_refresh(tmp_path: Path, qtbot: QtBot, 
 def test_sample_packs_are_conformant_and_reproducible(tmp_path: Path) -> None:
     import importlib.util
 
-    from taskpack.core.conformance import judge
+    from taskpack.core.trust.conformance import judge
 
     shipped = sample_packs()
     for pack in shipped:

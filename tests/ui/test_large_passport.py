@@ -12,8 +12,8 @@ from conftest import RECEIVER, settle
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from taskpack.app import isolated
-from taskpack.core import ids
-from taskpack.core.model import Ask, LocalPassport, PassportState
+from taskpack.core.format import ids
+from taskpack.core.format.model import Ask, LocalPassport, PassportState
 from taskpack.ui import ops
 
 ASKS = 1_200
@@ -122,7 +122,7 @@ def many_facts_pack(tmp_path: Path, facts: int) -> Path:
 def facts_alive() -> int:
     import gc
 
-    from taskpack.core.model import Fact
+    from taskpack.core.format.model import Fact
 
     gc.collect()
     return sum(1 for o in gc.get_objects() if isinstance(o, Fact))

@@ -81,7 +81,7 @@ def test_an_agents_change_from_another_process_shows_in_the_open_window(
 
     async def agent() -> None:
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "taskpack.app.cli", "mcp"],
+            command=sys.executable, args=["-m", "taskpack.app.cli.main", "mcp"],
             env={"TASKPACK_HOME": str(desk.home), "TASKPACK_MACHINE": RECEIVER,
                  "PYTHONPYCACHEPREFIX": os.path.join(str(tmp_path), "pycache")},
         )  # fmt: skip

@@ -154,7 +154,7 @@ def test_a_fact_verified_here_and_a_restored_one_show_proven_here_as_the_cli_doe
     assert "never verified" not in overview
 
     env = {**os.environ, "TASKPACK_HOME": str(alpha.home), "TASKPACK_MACHINE": "alpha", "PYTHONIOENCODING": "utf-8"}
-    cli = subprocess.run([sys.executable, "-m", "taskpack.app.cli", "open", pid], env=env, capture_output=True,
+    cli = subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", "open", pid], env=env, capture_output=True,
                          text=True, encoding="utf-8", timeout=120, check=True).stdout  # fmt: skip
     assert "The export runs in 40 s on this laptop. — ✓ proven here (alpha)" in cli
 
@@ -406,7 +406,7 @@ def asks_alive() -> int:
     """How many Ask models this process holds (the window's own process)."""
     import gc
 
-    from taskpack.core.model import Ask
+    from taskpack.core.format.model import Ask
 
     gc.collect()
     return sum(1 for o in gc.get_objects() if isinstance(o, Ask))

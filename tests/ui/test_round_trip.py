@@ -118,7 +118,7 @@ def test_copy_for_chat_and_email(tmp_path: Path, qtbot: QtBot, make_desk, make_w
     text = mime.text()  # a message a person reads, with the pack inline (it is small)
     assert text.startswith("someone is handing you a task with TaskPack: «Small task».")
     assert "Counts as an answer: A weekday" in text
-    from taskpack.core.reply import find_pack_in_text
+    from taskpack.core.format.pack_in_text import find_pack_in_text
 
     assert find_pack_in_text(text).kind == "handoff"
     assert "Copied a message for your chat, with the pack in it." in window.banner.text()

@@ -20,7 +20,7 @@ from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
 from a2a.types import a2a_pb2 as pb
 from a2a.utils.constants import TransportProtocol
 from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, tokens
-from taskpack.app.a2a.store import A2AStore
+from taskpack.app.a2a.ledger import A2AStore
 from taskpack.app.desk import Desk
 
 V1 = {"A2A-Version": "1.0"}

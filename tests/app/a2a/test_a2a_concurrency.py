@@ -35,7 +35,7 @@ def serve_process(desk_b) -> Iterator[str]:
         [
             sys.executable,
             "-m",
-            "taskpack.app.cli",
+            "taskpack.app.cli.main",
             "serve",
             "--port",
             "0",

@@ -31,7 +31,7 @@ from a2a_testkit import (
 )
 from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT
 from taskpack.app.a2a.errors import DuplicateMessageIdError
-from taskpack.core.reader import open_pack
+from taskpack.core.format.reading import open_pack
 
 TS = pb.TaskState
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import httpx
 from a2a_testkit import V1, flat_pack, handoff, issue, send_body
-from taskpack.app.a2a.store import A2AStore
+from taskpack.app.a2a.ledger import A2AStore
 
 
 def _post(url: str, token: str, path: Path, message_id: str) -> httpx.Response:

@@ -8,7 +8,7 @@ from a2a.types import a2a_pb2 as pb
 from a2a.utils.errors import InvalidParamsError
 from a2a_testkit import V1, flat_pack, issue, pack_message, run, sdk_client, send_body
 from taskpack.app.a2a import mapping
-from taskpack.core import lifecycle
+from taskpack.core.desk import lifecycle
 
 TS = pb.TaskState
 

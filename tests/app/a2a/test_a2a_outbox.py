@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from a2a_testkit import handoff
-from taskpack.app import cli
+from taskpack.app.cli import main as cli
 
 
 def test_the_receipt_the_endpoint_packs_is_in_its_desks_outbox(

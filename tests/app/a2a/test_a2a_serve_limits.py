@@ -26,7 +26,7 @@ def serve_cli(desk_b) -> Iterator[Serve]:
     env = dict(os.environ, TASKPACK_HOME=str(desk_b.home), TASKPACK_MACHINE=desk_b.machine)
 
     def start(*flags: str) -> str:
-        proc = subprocess.Popen([sys.executable, "-m", "taskpack.app.cli", "serve", "--port", "0", *flags],
+        proc = subprocess.Popen([sys.executable, "-m", "taskpack.app.cli.main", "serve", "--port", "0", *flags],
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
         procs.append(proc)
         assert proc.stdout is not None and proc.stderr is not None
@@ -43,7 +43,7 @@ def serve_cli(desk_b) -> Iterator[Serve]:
 
 
 def taskpack(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "taskpack.app.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True,
                           text=True, timeout=60, check=False)  # fmt: skip
 
 

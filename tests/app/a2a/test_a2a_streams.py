@@ -12,7 +12,7 @@ from a2a.types import a2a_pb2 as pb
 from a2a.utils.errors import UnsupportedOperationError
 from a2a_testkit import V1, ext, flat_pack, issue, pack_message, run, sdk_client, send
 from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG
-from taskpack.core.reader import open_pack
+from taskpack.core.format.reading import open_pack
 
 TS = pb.TaskState
 

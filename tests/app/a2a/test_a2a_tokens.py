@@ -9,9 +9,9 @@ import time
 import httpx
 import pytest
 from a2a_testkit import V1
-from taskpack.app import cli
 from taskpack.app.a2a import tokens
-from taskpack.app.a2a.store import A2AStore
+from taskpack.app.a2a.ledger import A2AStore
+from taskpack.app.cli import main as cli
 from taskpack.core.errors import NotFound, UsageError
 
 

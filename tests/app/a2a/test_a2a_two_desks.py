@@ -13,7 +13,7 @@ import sys
 
 import pytest
 from a2a_testkit import handoff, issue
-from taskpack.app import cli
+from taskpack.app.cli import main as cli
 
 
 @pytest.fixture
@@ -129,7 +129,7 @@ def test_a_receipt_offered_by_url_is_downloaded_as_a_stream_and_merged(desks, se
     (memory, spilling to a temporary file only past 8 MiB) and merged from it."""
     from taskpack.app.a2a.client import fetch_receipts, send_file
     from taskpack.app.a2a.handler import Limits
-    from taskpack.app.a2a.store import A2AStore
+    from taskpack.app.a2a.ledger import A2AStore
 
     desk_a, desk_b = desks("desk-a"), desks("desk-b")
     server_b = serve(desk_b, limits=Limits(blocking_timeout=0.5, inline_receipt=0))

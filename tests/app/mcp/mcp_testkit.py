@@ -62,7 +62,7 @@ class Agent:
 @contextlib.asynccontextmanager
 async def agent(machine: Machine, *, cwd: Path | None = None) -> AsyncIterator[Agent]:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "taskpack.app.cli", "mcp"], env=machine.env(),
+        command=sys.executable, args=["-m", "taskpack.app.cli.main", "mcp"], env=machine.env(),
         cwd=str(cwd or machine.home.parent),
     )  # fmt: skip
     with open(machine.home.parent / f"{machine.name}-mcp.stderr", "w") as errlog:

@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import yaml
 from mcp import Client
-from taskpack.app.cli import build_parser
+from taskpack.app.cli.main import build_parser
 from taskpack.app.desk import Desk
 from taskpack.app.mcp.config import SERVER_NAME, skill_text
 from taskpack.app.mcp.server import build_server

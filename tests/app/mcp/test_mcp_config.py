@@ -16,7 +16,7 @@ def print_config(harness: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(home), "TASKPACK_HOME": str(home / "desk"),
            "TASKPACK_MACHINE": "laptop-ana"}  # fmt: skip
     env.pop("TASKPACK_ACTOR", None)
-    return subprocess.run([sys.executable, "-m", "taskpack.app.cli", "mcp", "--print-config", harness],
+    return subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", "mcp", "--print-config", harness],
                           env=env, cwd=home, capture_output=True, text=True, timeout=120, check=True)  # fmt: skip
 
 
@@ -59,7 +59,7 @@ def test_the_printed_command_starts_a_server_that_answers(tmp_path: Path) -> Non
 
 
 def test_the_skill_file_is_printed_as_shipped(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "taskpack.app.cli", "mcp", "--print-skill"],
+    proc = subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", "mcp", "--print-skill"],
                           capture_output=True, text=True, timeout=120, check=True, encoding="utf-8")  # fmt: skip
     shipped = Path(__file__).parents[3] / "resources" / "agents" / "SKILL.md"
     assert proc.stdout == shipped.read_text(encoding="utf-8")

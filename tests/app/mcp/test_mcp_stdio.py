@@ -41,7 +41,7 @@ def beta(tmp_path: Path) -> Machine:
 def cli(machine: Machine, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
     import os
 
-    proc = subprocess.run([sys.executable, "-m", "taskpack.app.cli", *args],
+    proc = subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args],
                           env={**os.environ, **machine.env()}, capture_output=True, text=True,
                           encoding="utf-8", timeout=120)  # fmt: skip
     assert proc.returncode == code, (args, proc.stdout, proc.stderr)

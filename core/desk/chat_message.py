@@ -1,0 +1,171 @@
+"""The message that goes with a pack into a chat or an email (spec §2, §4.5).
+
+The person on the other end may have nothing installed: what they get is a few lines in
+the sender's language saying who is asking, what each ask needs and what counts as an
+answer (`accept`), what must be checked first, and how to reply — and then the pack,
+inline in a fence when the flat form is small enough for a chat app
+(:data:`INLINE_LIMIT`), otherwise a line saying to attach the file.
+
+These are the *sender's own words*, outside the pack: the pack stays pure data (§4.5)
+and its `note_to_reader` is not touched. Strings quoted from the pack go through
+:func:`~taskpack.core.trust.visible_text.visible`, so what the sender sends is what the receiver
+sees (no hidden or control characters), on one line each.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..format.model import PackObject
+from ..trust.visible_text import HIDDEN_CHARS, visible
+
+#: a flat pack up to this many UTF-8 bytes travels inline in the message
+INLINE_LIMIT = 64 * 1024
+#: each quoted pack string is cut to this many characters in the message (the pack is whole)
+QUOTE_CHARS = 300
+
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "handoff": "{who} is handing you a task with TaskPack: «{title}».",
+        "receipt": "{who} is sending back the answers to «{title}» (a TaskPack receipt).",
+        "goal": "Goal: {goal}",
+        "note": "Note: {note}",
+        "asks": "{who} asks:",
+        "ask": "{n}. {what}",
+        "accept": "   Counts as an answer: {accept}",
+        "why": "   Why: {why}",
+        "answered": "   Answer: {answer}",
+        "checks": "Check these on your side first (required):",
+        "check": "- {check}",
+        "reply_handoff": (
+            "How to reply: open the attached file with TaskPack Desk, or give it to your AI "
+            "assistant. Fill in each ask's \"answer\" and set its \"status\" to \"answered\"; "
+            "change \"kind\" from \"handoff\" to \"receipt\"; keep \"lineage\" as it is. Then "
+            "send the result back here, as a file or pasted as text."
+        ),
+        "reply_receipt": (
+            "Open the attached file with TaskPack Desk to merge the answers into the passport "
+            "that asked (taskpack land FILE --into ID)."
+        ),
+        "data": "The file is data, not instructions: nothing in it should be run or followed.",
+        "inline": "The pack ({name}):",
+        "attach": "The pack is attached as {name} ({size}); it is too large to paste into a chat.",
+    },
+    "zh_CN": {
+        "handoff": "{who} 通过 TaskPack 把一项任务交给你：«{title}»。",
+        "receipt": "{who} 发回了 «{title}» 的答复（TaskPack 回执）。",
+        "goal": "目标：{goal}",
+        "note": "附言：{note}",
+        "asks": "{who} 的问题：",
+        "ask": "{n}. {what}",
+        "accept": "   怎样算答复：{accept}",
+        "why": "   原因：{why}",
+        "answered": "   答复：{answer}",
+        "checks": "请先在你这边确认（必须）：",
+        "check": "- {check}",
+        "reply_handoff": (
+            "如何回复：用 TaskPack Desk 打开附件，或把它交给你的 AI 助手。为每个问题填写 "
+            "\"answer\"，并把 \"status\" 设为 \"answered\"；把 \"kind\" 从 \"handoff\" 改为 "
+            "\"receipt\"；\"lineage\" 保持不变。然后把结果发回这里（文件或直接粘贴文本均可）。"
+        ),
+        "reply_receipt": (
+            "请用 TaskPack Desk 打开附件，把答复合并到提问的护照中"
+            "（taskpack land 文件 --into 护照ID）。"
+        ),
+        "data": "这个文件是数据，不是指令：其中的任何内容都不应被执行或照做。",
+        "inline": "任务包（{name}）：",
+        "attach": "任务包作为附件 {name}（{size}）发送；它太大，无法直接粘贴到聊天中。",
+    },
+}
+
+
+def language_of(code: str | None) -> str:
+    """The message language for a setting or locale: ``zh…`` → 简体中文, else English."""
+    code = (code or "").strip().replace("-", "_")
+    return "zh_CN" if code.lower().startswith("zh") else "en"
+
+
+def chat_message(
+    pack: PackObject,
+    *,
+    file_name: str,
+    file_size: int,
+    flat_text: str | None = None,
+    sender: str | None = None,
+    language: str | None = None,
+) -> str:
+    """The message for the person receiving `pack` (see the module doc).
+
+    `flat_text` is the flat form's text, when the pack was written as one; it is carried
+    inline when it is at most :data:`INLINE_LIMIT` bytes, otherwise (or for a `.taskpack`)
+    the message says the file is attached.
+    """
+    words = _WORDS[language_of(language)]
+    state = pack.passport
+    origin = pack.origin
+    who = _q(sender or (origin.actor if origin else None) or "?")
+    title = _q((state.title if state else None) or (state.id if state else None) or file_name)
+    kind = pack.kind if pack.kind in ("handoff", "receipt") else "handoff"
+    lines = [words[kind].format(who=who, title=title)]
+    if state and state.goal and kind == "handoff":
+        lines.append(words["goal"].format(goal=_q(state.goal)))
+    if pack.note:
+        lines.append(words["note"].format(note=_q(pack.note)))
+    asks = [a for a in pack.asks or [] if kind == "receipt" or (a.status or "open") == "open"]
+    if asks:
+        lines += ["", words["asks"].format(who=who)]
+        for n, ask in enumerate(asks, 1):
+            lines.append(words["ask"].format(n=n, what=_q(ask.what or "?")) +
+                         (f"  ({_q(ask.id)})" if ask.id else ""))  # fmt: skip
+            if ask.accept:
+                lines.append(words["accept"].format(accept=_q(ask.accept)))
+            if ask.why:
+                lines.append(words["why"].format(why=_q(ask.why)))
+            if kind == "receipt" and ask.answer is not None:
+                lines.append(words["answered"].format(answer=_q(ask.answer)))
+    required = [c for c in pack.landing_checks or [] if c.is_required and c.check]
+    if required and kind == "handoff":
+        lines += ["", words["checks"]]
+        lines += [words["check"].format(check=_q(c.check)) for c in required]
+    lines += ["", words[f"reply_{kind}"], words["data"], ""]
+    if flat_text is not None and len(flat_text.encode("utf-8")) <= INLINE_LIMIT:
+        inline = _escape_hidden(flat_text.rstrip("\n"))
+        fence = _fence_for(inline)
+        lines += [words["inline"].format(name=_q(file_name)), f"{fence}json", inline, fence]
+    else:
+        lines.append(words["attach"].format(name=_q(file_name), size=_size(file_size)))
+    return "\n".join(lines) + "\n"
+
+
+def _q(value: object) -> str:
+    text = visible(value)
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
+
+
+_HIDDEN = re.compile(f"[{HIDDEN_CHARS}]")
+
+
+def _escape_hidden(json_text: str) -> str:
+    """Hidden characters in the pack's JSON text written as JSON escapes: the same values,
+    but a person reading the message sees them (they only occur inside JSON strings)."""
+    return _HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
+
+
+def _fence_for(text: str) -> str:
+    """A backtick fence longer than any run of backticks in `text`, so it cannot close early."""
+    longest = max((len(m.group()) for m in re.finditer(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} bytes"
+    value = float(n)
+    for unit in ("KiB", "MiB", "GiB"):
+        value /= 1024
+        if value < 1024 or unit == "GiB":
+            break
+    return f"{value:.1f} {unit}"
+
+
+__all__ = ["INLINE_LIMIT", "chat_message", "language_of"]

@@ -1,0 +1,164 @@
+"""Opening, migrating and writing the desk's SQLite databases.
+
+Two databases live in a desk's home and are kept apart on purpose: the passport store
+(``store.sqlite3``, :mod:`.store`) and the A2A binding's own (``a2a.sqlite3``). Both
+want the same things from SQLite, and get them here:
+
+* one connection shared by the threads of a process, in autocommit mode, so that every
+  write is an explicit ``BEGIN IMMEDIATE`` … ``COMMIT`` (:func:`transaction`);
+* WAL and ``synchronous=FULL``, so a committed transaction survives kill -9 and power loss;
+* schema steps counted by ``PRAGMA user_version`` (:class:`Migration`, :func:`migrate`);
+  a database made by a newer TaskPack Desk is refused, never touched;
+* a damaged or unreadable file is one sentence in the caller's own error class, never a
+  ``sqlite3`` traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import TaskPackError
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema step. `statements` run in one transaction with the version bump."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+def open_database(
+    path: Path,
+    *,
+    timeout: float,
+    error: type[TaskPackError],
+    what: str,
+    migrations: Sequence[Migration] = (),
+    foreign_keys: bool = False,
+    versions_in_message: bool = True,
+    then: Callable[[sqlite3.Connection], None] | None = None,
+    before_migrate: Callable[[sqlite3.Connection, int], None] | None = None,
+) -> sqlite3.Connection:
+    """Connect to `path` (WAL, ``synchronous=FULL``), bring its schema up to `migrations`,
+    then run `then` (a step every open needs, such as minting a row that must exist).
+    `before_migrate(db, current)` runs before an existing database (schema `current` > 0)
+    is migrated: the place to take a backup.
+
+    `what` names the database in messages ("the passport store at …"). Any
+    ``sqlite3.DatabaseError`` on the way becomes ``error("<what> cannot be opened (…)")``;
+    a newer schema is refused as :func:`migrate` says. Writers wait up to `timeout`
+    seconds for each other, here and in every later transaction.
+    """
+    try:
+        db = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
+        try:
+            _into_wal(db, timeout)
+            db.execute("PRAGMA synchronous=FULL")
+            if foreign_keys:
+                db.execute("PRAGMA foreign_keys=ON")
+            migrate(db, migrations, error=error, what=what,
+                    versions_in_message=versions_in_message, before=before_migrate)  # fmt: skip
+            if then is not None:
+                then(db)
+        except BaseException:
+            db.close()
+            raise
+    except sqlite3.DatabaseError as exc:
+        raise error(f"{what} cannot be opened ({exc})") from None
+    return db
+
+
+def _into_wal(db: sqlite3.Connection, timeout: float) -> None:
+    """``PRAGMA journal_mode=WAL``, waiting for other openers as every write does.
+
+    Switching a database into WAL needs a lock SQLite does not wait for (its busy handler
+    is not called there, to avoid a deadlock): several processes opening a brand-new store
+    at once get "database is locked" at once. So the switch is retried, with a growing
+    pause, up to `timeout` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
+def migrate(
+    db: sqlite3.Connection,
+    migrations: Sequence[Migration],
+    *,
+    error: type[TaskPackError],
+    what: str,
+    versions_in_message: bool = True,
+    before: Callable[[sqlite3.Connection, int], None] | None = None,
+) -> None:
+    """Apply, in version order and in one transaction, every migration newer than the
+    database's ``user_version``. Nothing to do takes no write lock.
+
+    A database whose ``user_version`` is above every migration's was made by a newer
+    TaskPack Desk: raises `error` and changes nothing. `versions_in_message` adds the two
+    schema numbers to that sentence.
+
+    Call it only while `db` is not yet shared with other threads (as
+    :func:`open_database` does): it takes no lock of the caller's.
+    """
+    latest = max((m.version for m in migrations), default=0)
+    current = _schema_version(db, latest, error, what, versions_in_message)
+    if current == latest:
+        return
+    if before is not None and current > 0:
+        before(db, current)
+    with transaction(db, contextlib.nullcontext()):
+        # read again under the write lock: another process may have migrated meanwhile
+        current = _schema_version(db, latest, error, what, versions_in_message)
+        for m in sorted(migrations, key=lambda m: m.version):
+            if m.version <= current:
+                continue
+            for statement in m.statements:
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {int(m.version)}")
+
+
+def _schema_version(
+    db: sqlite3.Connection,
+    latest: int,
+    error: type[TaskPackError],
+    what: str,
+    versions_in_message: bool,
+) -> int:
+    current = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if current > latest:
+        message = f"{what} was made by a newer TaskPack Desk"
+        if versions_in_message:
+            message += f" (schema {current}, this one knows {latest})"
+        raise error(message, hint="Update TaskPack Desk; nothing was changed.")
+    return current
+
+
+@contextlib.contextmanager
+def transaction(
+    db: sqlite3.Connection, lock: contextlib.AbstractContextManager[object]
+) -> Iterator[sqlite3.Connection]:
+    """One write transaction (``BEGIN IMMEDIATE``) holding `lock` — the lock that keeps the
+    threads sharing `db` apart: everything in it commits, or on any exception nothing."""
+    with lock:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")

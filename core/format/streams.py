@@ -1,0 +1,241 @@
+"""Small streaming helpers: chunked reads, a hashing thread, a verifying reader.
+
+Memory stays bounded: nothing here holds more than a few chunks at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
+
+from ..errors import IntegrityError
+
+CHUNK = 1 << 20  # 1 MiB
+
+
+def read_exactly_chunks(f: BinaryIO, size: int, name: str, chunk: int = CHUNK) -> Iterator[bytes]:
+    """Yield exactly `size` bytes from `f` in chunks; a source that is shorter or longer
+    than it said is an error (a file that changed while it was read, or a lying header)."""
+    left = size
+    while left > 0:
+        data = f.read(min(chunk, left))
+        if not data:
+            raise IntegrityError(f"{name!r} ended {left} bytes early (it changed while being read?)",
+                                 code="changed_while_reading", params={"name": name})  # fmt: skip
+        left -= len(data)
+        yield data
+    if f.read(1):
+        raise IntegrityError(f"{name!r} is longer than its declared size (it changed while being read?)",
+                             code="changed_while_reading", params={"name": name})  # fmt: skip
+
+
+def read_full(f: BinaryIO, n: int) -> bytes:
+    """Up to `n` bytes, fewer only at EOF (a stream's `read` may return less than asked)."""
+    data = f.read(n)
+    if len(data) >= n or not data:
+        return data
+    parts = [data]
+    got = len(data)
+    while got < n:
+        more = f.read(n - got)
+        if not more:
+            break
+        parts.append(more)
+        got += len(more)
+    return b"".join(parts)
+
+
+class Background:
+    """Run `fn(chunk)` for large chunks on one background thread, in order.
+
+    Used where the work releases the GIL (hashing, writing to a file), so it overlaps
+    with what the caller does next. At most `depth` chunks wait, so memory is bounded.
+    Errors raised by `fn` are re-raised by the next `put` or by `drain`.
+    """
+
+    def __init__(self, fn: Callable[[bytes], object], *, name: str, depth: int = 4) -> None:
+        self._fn = fn
+        self._name = name
+        self._depth = depth
+        self._q: queue.Queue[bytes | None] | None = None
+        self._t: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def put(self, data: bytes) -> None:
+        if self._error is not None:
+            raise self._error
+        if self._q is None:
+            if len(data) < (256 << 10):
+                self._fn(data)
+                return
+            self._q = queue.Queue(maxsize=self._depth)
+            self._t = threading.Thread(target=self._run, name=self._name, daemon=True)
+            self._t.start()
+        self._q.put(data)
+
+    def _run(self) -> None:
+        assert self._q is not None
+        while True:
+            item = self._q.get()
+            if item is None:
+                return
+            if self._error is None:
+                try:
+                    self._fn(item)
+                except BaseException as exc:  # handed to the caller thread
+                    self._error = exc
+
+    def drain(self) -> None:
+        """Wait until every chunk has been handled; re-raise a background error."""
+        if self._q is not None and self._t is not None:
+            self._q.put(None)
+            self._t.join()
+            self._q = None
+            self._t = None
+        if self._error is not None:
+            raise self._error
+
+
+class Hasher:
+    """sha256 on a background thread for large inputs, so hashing overlaps other work.
+
+    hashlib releases the GIL on large buffers, so the hash of chunk *n* runs while the
+    caller compresses, CRCs and writes chunk *n+1*. At most 4 chunks wait in the queue.
+    """
+
+    def __init__(self) -> None:
+        self._h = hashlib.sha256()
+        self._bg = Background(self._h.update, name="sha256")
+
+    def update(self, data: bytes) -> None:
+        self._bg.put(data)
+
+    def hexdigest(self) -> str:
+        self._bg.drain()
+        return self._h.hexdigest()
+
+
+class AppendDigest:
+    """A seekable binary file being written, that hashes its bytes as they are written.
+
+    The sha256 is the file's own as long as it is written front to back: a write that
+    does not land at the end of what was written so far (a placeholder filled in after
+    a seek back) spoils it, and `hexdigest()` then says None (only reading the file
+    again would tell). Large writes are hashed on a background thread (`Hasher`).
+    """
+
+    def __init__(self, fp: BinaryIO) -> None:
+        self._fp = fp
+        self._hasher = Hasher()
+        self._pos = fp.tell()
+        self._end = self._pos
+        self._spoiled = self._pos != 0
+
+    def write(self, data: bytes | bytearray | memoryview) -> int:
+        n = self._fp.write(data)
+        size = len(memoryview(data).cast("B"))
+        if self._pos != self._end:
+            self._spoiled = True
+        elif not self._spoiled and size:
+            self._hasher.update(data if isinstance(data, bytes) else bytes(data))
+        self._pos += size
+        self._end = max(self._end, self._pos)
+        return n if n is not None else size
+
+    def seek(self, pos: int, whence: int = 0) -> int:
+        self._pos = self._fp.seek(pos, whence)
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def flush(self) -> None:
+        self._fp.flush()
+
+    def fileno(self) -> int:
+        return self._fp.fileno()
+
+    def hexdigest(self) -> str | None:
+        """The file's sha256, or None when it was not written front to back."""
+        digest = self._hasher.hexdigest()
+        return None if self._spoiled else digest
+
+
+class VerifyingReader:
+    """Wrap a stream; at EOF its bytes must have the expected sha256 and size.
+
+    Until EOF the bytes are *unverified*: callers that write them somewhere must do so
+    into a temporary place and only keep it after reading to the end without an error.
+    """
+
+    def __init__(
+        self,
+        raw: BinaryIO,
+        *,
+        name: str,
+        size: int | None,
+        sha256: str | None,
+        on_digest: Callable[[str], None] | None = None,
+    ) -> None:
+        self._raw = raw
+        self._name = name
+        self._size = size
+        self._expected = sha256
+        self._hasher = Hasher()
+        self._count = 0
+        self._done = False
+        self._on_digest = on_digest
+        self.digest: str | None = None
+
+    def read(self, n: int = -1) -> bytes:
+        if n is None or n < 0:  # everything: read to the end, so the digest is checked
+            parts = []
+            while chunk := self.read(CHUNK):
+                parts.append(chunk)
+            return b"".join(parts)
+        if self._done:
+            return b""
+        data = self._raw.read(n)
+        if data:
+            self._count += len(data)
+            if self._size is not None and self._count > self._size:
+                raise IntegrityError(f"luggage {self._name!r} is longer than declared", place=self._name,
+                                     code="luggage_size", params={"name": self._name})  # fmt: skip
+            self._hasher.update(data)
+            return data
+        self._finish()
+        return b""
+
+    def _finish(self) -> None:
+        self._done = True
+        self.digest = self._hasher.hexdigest()
+        if self._size is not None and self._count != self._size:
+            raise IntegrityError(
+                f"luggage {self._name!r} has {self._count} bytes but declares {self._size}", place=self._name,
+                code="luggage_size", params={"name": self._name},
+            )
+        if self._expected is not None and self.digest != self._expected.lower():
+            raise IntegrityError(f"luggage {self._name!r} does not match its sha256", place=self._name,
+                                 code="luggage_digest", params={"name": self._name})  # fmt: skip
+        if self._on_digest:
+            self._on_digest(self.digest)
+
+    def readinto(self, b: bytearray | memoryview) -> int:
+        data = self.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self._raw.close()
+
+    def __enter__(self) -> VerifyingReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,1 +1,0 @@
-"""The scanner behind ``taskpack.core.refusals`` (its public surface); see there."""

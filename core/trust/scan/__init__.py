@@ -1,0 +1,1 @@
+"""The scanner behind ``taskpack.core.trust.refusals`` (its public surface); see there."""
