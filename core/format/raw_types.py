@@ -3,7 +3,7 @@
 The judge reads a pack as written and needs only to know which fields have the wrong
 type (C2); building the pydantic models (`model`) for that costs more than the rest of
 judging a small pack. This table says the same thing as the models' annotations —
-`tests/core/test_shape.py` holds the two together — and `errors` reports what
+`tests/core/format/test_raw_types.py` holds the two together — and `errors` reports what
 `PackObject.model_validate` would report, as (field path, message) pairs.
 
 Types are strict, as the models are: a string is a JSON string, a boolean is

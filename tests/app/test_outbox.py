@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_cli_store import Taskpack
+from test_passports import Taskpack
 
 
 def test_the_outbox_lists_each_pack_with_where_it_went(tmp_path: Path) -> None:

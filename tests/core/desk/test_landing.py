@@ -24,7 +24,7 @@ from taskpack.core.format.luggage import LuggageSource
 from taskpack.core.format.model import Ask, Fact, LocalPassport, PassportState
 from taskpack.core.format.reading import open_pack
 from taskpack.core.trust.pack_writer import convert
-from test_refusals import make_secret  # tests/core is on sys.path
+from test_refusals import make_secret  # tests/core/trust is on sys.path (pyproject pythonpath)
 
 
 class Machine:

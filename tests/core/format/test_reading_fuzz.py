@@ -13,7 +13,7 @@ A case fails when anything raises an exception outside `TaskPackError`, or when 
 appears outside the folders the operations were told to write to. Every case is
 reproducible from its shard and number (printed with the failure).
 
-    FUZZ_CASES=20000 pytest tests/core/test_fuzz_packs.py    # a longer run
+    FUZZ_CASES=20000 pytest tests/core/format/test_reading_fuzz.py    # a longer run
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from taskpack.core.format.model import PackObject
 from taskpack.core.format.writing import write_pack
 from taskpack.core.trust.conformance import judge
 from taskpack.core.trust.pack_writer import make_pack
-from test_conformance import BASE  # tests/core is on sys.path (pytest prepend mode)
+from test_conformance import BASE  # tests/core/trust is on sys.path (pyproject pythonpath)
 from test_refusals import SHAPES, make_secret
 
 # 10 MiB of binary before the secret (seeded: the same bytes every run); the secret

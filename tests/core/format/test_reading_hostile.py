@@ -3,7 +3,7 @@ bounded memory, and nothing written anywhere.
 
 The corpus is built in tests/hostile_zips.py (each case on top of an otherwise correct
 bag or flat file); the command-line side of the same corpus is in
-tests/app/test_cli_codec.py.
+tests/app/cli/test_pack_files.py.
 """
 
 from __future__ import annotations
