@@ -310,11 +310,23 @@ class Desk:
         if not title.strip() or not goal.strip():
             raise UsageError("a passport needs a title and a goal")
         state = PassportState(
-            id=None, title=title.strip(), goal=goal.strip(), version=1, machine_id=self.machine,
-            harness=self.harness, created_at=None, updated_at=None,
-            current_state=current_state or "", facts=[], decisions=[], actions=[], artifacts=[],
-            verification=None, next_steps=[], learnings=[],
-        )  # fmt: skip
+            id=None,
+            title=title.strip(),
+            goal=goal.strip(),
+            version=1,
+            machine_id=self.machine,
+            harness=self.harness,
+            created_at=None,
+            updated_at=None,
+            current_state=current_state or "",
+            facts=[],
+            decisions=[],
+            actions=[],
+            artifacts=[],
+            verification=None,
+            next_steps=[],
+            learnings=[],
+        )
         lp = LocalPassport(passport=state, asks=[], landing_checks=[], lineage=None)
         lp.state, lp.waiting_on = lifecycle.START_MADE_HERE, None
         with self.store.write() as tx:
@@ -435,8 +447,15 @@ class Desk:
 
         def change(lp: LocalPassport) -> dict[str, JSON]:
             asks = list(lp.asks or [])
-            ask = Ask(id=landing.next_ask_id(asks), to=to or "peer", what=what.strip(),
-                      why=(why or "").strip(), accept=accept.strip(), status="open", answer=None)  # fmt: skip
+            ask = Ask(
+                id=landing.next_ask_id(asks),
+                to=to or "peer",
+                what=what.strip(),
+                why=(why or "").strip(),
+                accept=accept.strip(),
+                status="open",
+                answer=None,
+            )
             lp.asks = [*asks, ask]
             return {"ask": ask.id}
 
@@ -457,8 +476,12 @@ class Desk:
 
         def change(lp: LocalPassport) -> dict[str, JSON]:
             current = list(lp.checks_to_send or [])
-            new = LandingCheck(id=landing.next_check_id(current), check=check.strip(),
-                               how=(how or "").strip(), required=required)  # fmt: skip
+            new = LandingCheck(
+                id=landing.next_check_id(current),
+                check=check.strip(),
+                how=(how or "").strip(),
+                required=required,
+            )
             lp.checks_to_send = [*current, new]
             return {"check": new.id, "required": required}
 
@@ -561,10 +584,21 @@ class Desk:
         left_out: list[str] = []
         extra: list[LuggageSource] = luggage_from_paths(files, skipped=left_out) if files else []
         outcome = landing.export_passport(
-            self.store, passport_id, Path(out), kind=kind, machine=self.machine,
-            actor=actor or self.actor, harness=self.harness, note=note, files=extra,
-            encoding=encoding, progress=progress, cancel=cancel, to=to, via=via,
-        )  # fmt: skip
+            self.store,
+            passport_id,
+            Path(out),
+            kind=kind,
+            machine=self.machine,
+            actor=actor or self.actor,
+            harness=self.harness,
+            note=note,
+            files=extra,
+            encoding=encoding,
+            progress=progress,
+            cancel=cancel,
+            to=to,
+            via=via,
+        )
         outcome.warnings[:0] = [f"left out of the luggage: {why}" for why in left_out]
         self._notify(outcome.changes)
         return outcome
@@ -612,9 +646,14 @@ class Desk:
         stream of the file (`name` is then how it is called)."""
         with open_pack(path, name=name) as opened:
             return landing.review(
-                self.store, opened, machine=self.machine, allow=self.settings.gate_allow,
-                repair=self.repair, progress=progress, cancel=cancel,
-            )  # fmt: skip
+                self.store,
+                opened,
+                machine=self.machine,
+                allow=self.settings.gate_allow,
+                repair=self.repair,
+                progress=progress,
+                cancel=cancel,
+            )
 
     def accept(
         self,
@@ -641,10 +680,17 @@ class Desk:
         """
         with open_pack(path, name=name, defer_model=review is not None) as opened:
             outcome = landing.accept(
-                self.store, opened, machine=self.machine, allow=self.settings.gate_allow,
-                into=into, expect=expect, held=review, repair=self.repair,
-                progress=progress, cancel=cancel,
-            )  # fmt: skip
+                self.store,
+                opened,
+                machine=self.machine,
+                allow=self.settings.gate_allow,
+                into=into,
+                expect=expect,
+                held=review,
+                repair=self.repair,
+                progress=progress,
+                cancel=cancel,
+            )
         self._notify(outcome.changes)
         return outcome
 
@@ -657,7 +703,9 @@ class Desk:
         cancel: CancelCheck | None = None,
     ) -> LandingOutcome:
         """:meth:`accept` for a handoff: a new passport (the same pack twice: the same one)."""
-        outcome = self.accept(path, expect="handoff", review=review, progress=progress, cancel=cancel)
+        outcome = self.accept(
+            path, expect="handoff", review=review, progress=progress, cancel=cancel
+        )
         return cast(LandingOutcome, outcome)  # accept lets only a handoff through
 
     def merge_receipt(
@@ -719,8 +767,7 @@ class Desk:
         except (PackError, LandingRefused):
             out.unlink(missing_ok=True)
             raise
-        return PastedPack(path=out, notes=list(found.notes), kind=found.kind,
-                          line=found.line)  # fmt: skip
+        return PastedPack(path=out, notes=list(found.notes), kind=found.kind, line=found.line)
 
     def chat_message(self, path: Path | str, *, language: str | None = None) -> str:
         """The message for a chat or an email that goes with the pack at `path` (see
@@ -734,20 +781,26 @@ class Desk:
         if encoding == "flat" and size <= chat_message.INLINE_LIMIT:
             flat_text = p.read_text(encoding="utf-8")
         lang = language or self.settings.language or os.environ.get("LANG")
-        return chat_message.chat_message(pack, file_name=p.name, file_size=size, flat_text=flat_text,
-                                 language=lang)  # fmt: skip
+        return chat_message.chat_message(
+            pack, file_name=p.name, file_size=size, flat_text=flat_text, language=lang
+        )
 
-    def can_restore(self, passport_id: str, fact_no: int, *,
-                    passport: LocalPassport | None = None) -> tuple[bool, str]:  # fmt: skip
+    def can_restore(
+        self, passport_id: str, fact_no: int, *, passport: LocalPassport | None = None
+    ) -> tuple[bool, str]:
         """May this sealed fact get its ✓ back here? `passport`: the passport as just read
         with :meth:`get` (saves reading it again)."""
-        return landing.restore_check(self.store, passport_id, fact_no, machine=self.machine,
-                                     passport=passport)  # fmt: skip
+        return landing.restore_check(
+            self.store, passport_id, fact_no, machine=self.machine, passport=passport
+        )
 
-    def can_restore_all(self, passport_id: str, *,
-                        passport: LocalPassport | None = None) -> dict[int, tuple[bool, str]]:  # fmt: skip
+    def can_restore_all(
+        self, passport_id: str, *, passport: LocalPassport | None = None
+    ) -> dict[int, tuple[bool, str]]:
         """:meth:`can_restore` for each sealed fact, by fact number (the packs read once)."""
-        return landing.restore_checks(self.store, passport_id, machine=self.machine, passport=passport)
+        return landing.restore_checks(
+            self.store, passport_id, machine=self.machine, passport=passport
+        )
 
     def restore(self, passport_id: str, fact_no: int) -> LocalPassport:
         """Give fact `fact_no` (1-based) its ✓ back — call only on the person's explicit
@@ -768,8 +821,13 @@ class Desk:
             fact = facts[fact_no - 1]
             before = fact.verified_on
             _verified_here(fact, self.machine, self.actor)
-            return {"fact": fact_no, "claim": fact.claim, "machine": self.machine,
-                    "by": self.actor, "was_verified_on": before}  # fmt: skip
+            return {
+                "fact": fact_no,
+                "claim": fact.claim,
+                "machine": self.machine,
+                "by": self.actor,
+                "was_verified_on": before,
+            }
 
         return self._edit(passport_id, "checked", change)
 
@@ -782,15 +840,24 @@ class Desk:
             check = next((c for c in checks if c.id == check_id), None)
             if check is None:
                 known = ", ".join(c.id or "?" for c in checks) or "none"
-                raise NotFound(f"passport {passport_id} has no landing check {check_id!r} (checks: {known})")
+                raise NotFound(
+                    f"passport {passport_id} has no landing check {check_id!r} (checks: {known})"
+                )
             at = self.store.clock()
             check.checked_on, check.checked_by, check.checked_at = self.machine, self.actor, at
-            fact = Fact(claim=f"Checked on this machine: {check.check or check_id}", scope="machine")
+            fact = Fact(
+                claim=f"Checked on this machine: {check.check or check_id}", scope="machine"
+            )
             _verified_here(fact, self.machine, self.actor)
             fact.landing_check = check_id
             lp.passport.facts = [*(lp.passport.facts or []), fact]
-            return {"check": check_id, "claim": check.check, "fact": len(lp.passport.facts),
-                    "machine": self.machine, "by": self.actor}  # fmt: skip
+            return {
+                "check": check_id,
+                "claim": check.check,
+                "fact": len(lp.passport.facts),
+                "machine": self.machine,
+                "by": self.actor,
+            }
 
         return self._edit(passport_id, "checked", change)
 
@@ -820,8 +887,12 @@ class Desk:
                 )
             before = lifecycle.describe(lp.state, lp.waiting_on)
             lp.state, lp.waiting_on = state, waiting_on
-            return {"from": before, "to": lifecycle.describe(state, waiting_on),
-                    "why": why or move.why, "move": move.why}  # fmt: skip
+            return {
+                "from": before,
+                "to": lifecycle.describe(state, waiting_on),
+                "why": why or move.why,
+                "move": move.why,
+            }
 
         return self._edit(passport_id, "moved", change, expected_version=expected_version)
 
@@ -850,8 +921,12 @@ class Desk:
             move = lifecycle.check_move(lp.state, lp.waiting_on, "verifying")
             lp.result = result
             lp.state, lp.waiting_on = "verifying", None
-            return {"from": "working", "to": "verifying", "move": move.why,
-                    "evidence": len(result["evidence"])}  # fmt: skip
+            return {
+                "from": "working",
+                "to": "verifying",
+                "move": move.why,
+                "evidence": len(result["evidence"]),
+            }
 
         return self._edit(passport_id, "result", change, expected_version=expected_version)
 
@@ -915,6 +990,16 @@ def load_json_file(path: Path | str, *, what: str) -> dict[str, JSON]:
 
 # what the window needs of the store's records, so `ui/` talks to the desk alone
 __all__ = [
-    "Desk", "HistoryEntry", "LandingOutcome", "LandingReview", "MergeOutcome", "MoveOption",
-    "PackOutcome", "PackWritten", "PassportSummary", "PastedPack", "StoredLuggage", "utc_now",
-]  # fmt: skip
+    "Desk",
+    "HistoryEntry",
+    "LandingOutcome",
+    "LandingReview",
+    "MergeOutcome",
+    "MoveOption",
+    "PackOutcome",
+    "PackWritten",
+    "PassportSummary",
+    "PastedPack",
+    "StoredLuggage",
+    "utc_now",
+]

@@ -50,11 +50,17 @@ class Drafts:
                 if isinstance(raw, dict):
                     for pid, asks in raw.items():
                         if isinstance(pid, str) and isinstance(asks, dict):
-                            data[pid] = {a: t for a, t in asks.items() if isinstance(a, str) and isinstance(t, str)}
+                            data[pid] = {
+                                a: t
+                                for a, t in asks.items()
+                                if isinstance(a, str) and isinstance(t, str)
+                            }
             except FileNotFoundError:
                 pass
             except (OSError, ValueError) as exc:
-                log.warning("drafts file %s is damaged (%s); set aside, starting empty", self.path, exc)
+                log.warning(
+                    "drafts file %s is damaged (%s); set aside, starting empty", self.path, exc
+                )
                 with contextlib.suppress(OSError):
                     os.replace(self.path, self.path.with_suffix(".json.damaged"))
             self._data = data
@@ -100,7 +106,10 @@ class Drafts:
                 self._timer = None
             if not self._dirty or self._data is None:
                 return
-            data = {p: {a: t for a, t in asks.items() if len(t) <= MAX_DRAFT} for p, asks in self._data.items()}
+            data = {
+                p: {a: t for a, t in asks.items() if len(t) <= MAX_DRAFT}
+                for p, asks in self._data.items()
+            }
             self._dirty = False
         self._write({p: a for p, a in data.items() if a})
 

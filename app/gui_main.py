@@ -21,9 +21,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         description="TaskPack Desk: review, land and answer packs of work handed to you by "
         "file. Nothing in a pack is ever run.",
     )
-    parser.add_argument("files", nargs="*", metavar="FILE", help=".taskpack / .taskpack.json / .tpx files to open")
-    parser.add_argument("--new-instance", action="store_true",
-                        help="open a separate window instead of handing files to a running one")  # fmt: skip
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE", help=".taskpack / .taskpack.json / .tpx files to open"
+    )
+    parser.add_argument(
+        "--new-instance",
+        action="store_true",
+        help="open a separate window instead of handing files to a running one",
+    )
     return parser.parse_args(argv)
 
 

@@ -75,7 +75,10 @@ def pack_is_large(path: Path | str) -> bool:
                 return True  # a flat pack (or not a pack: the reader on the worker thread says so)
             z = SafeZip(f, size)
             try:
-                return sum(i.file_size for i in z.infos if i.filename.endswith("passport.json")) > LARGE_BYTES
+                return (
+                    sum(i.file_size for i in z.infos if i.filename.endswith("passport.json"))
+                    > LARGE_BYTES
+                )
             finally:
                 z.close()
     except (OSError, TaskPackError, ValueError):
@@ -93,14 +96,21 @@ class _DeskSpec:
 
     @classmethod
     def of(cls, desk: Desk) -> _DeskSpec:
-        return cls(desk.home, desk.machine, desk.actor, desk.harness, desk.settings,
-                   desk.repair is not None)  # fmt: skip
+        return cls(
+            desk.home,
+            desk.machine,
+            desk.actor,
+            desk.harness,
+            desk.settings,
+            desk.repair is not None,
+        )
 
     def open(self) -> Desk:
         from taskpack.app.desk import Desk
 
-        desk = Desk(self.home, self.machine, actor=self.actor, settings=self.settings,
-                    harness=self.harness)  # fmt: skip
+        desk = Desk(
+            self.home, self.machine, actor=self.actor, settings=self.settings, harness=self.harness
+        )
         if not self.repairs:
             desk.repair = None
         return desk
@@ -146,8 +156,13 @@ def steady_malloc() -> None:
             libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
 
 
-def _child(conn: Connection, cancel_flag: Any, spec: _DeskSpec,
-           fn: Callable[..., Any], args: tuple[Any, ...]) -> None:  # fmt: skip
+def _child(
+    conn: Connection,
+    cancel_flag: Any,
+    spec: _DeskSpec,
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+) -> None:
     last = [0.0]
 
     def progress(done: int, total: int) -> None:
@@ -180,13 +195,18 @@ _context = multiprocessing.get_context("spawn")  # never fork a process that run
 _start_lock = threading.Lock()
 
 
-def call(desk: Desk, fn: Callable[..., Any], *args: Any, progress: Progress,
-         cancel: CancelCheck) -> Any:  # fmt: skip
+def call(
+    desk: Desk, fn: Callable[..., Any], *args: Any, progress: Progress, cancel: CancelCheck
+) -> Any:
     """``fn(desk_there, *args, progress, cancelled)`` in a helper process; see the module."""
     ours, theirs = _context.Pipe(duplex=False)
     flag = _context.Event()
-    child = _context.Process(target=_child, args=(theirs, flag, _DeskSpec.of(desk), fn, args),
-                             name="taskpack-helper", daemon=True)  # fmt: skip
+    child = _context.Process(
+        target=_child,
+        args=(theirs, flag, _DeskSpec.of(desk), fn, args),
+        name="taskpack-helper",
+        daemon=True,
+    )
     with _start_lock:  # spawn is not safe to start from two threads at once
         child.start()
     theirs.close()
@@ -205,7 +225,9 @@ def call(desk: Desk, fn: Callable[..., Any], *args: Any, progress: Progress,
             try:
                 message = ours.recv_bytes()
             except EOFError:
-                raise RuntimeError(f"the helper process stopped (exit code {child.exitcode})") from None
+                raise RuntimeError(
+                    f"the helper process stopped (exit code {child.exitcode})"
+                ) from None
             if message[:2] == b"ok":  # (a view: a large result is not copied once more)
                 return pickle.loads(memoryview(message)[2:])
             if message[:2] == b"er":

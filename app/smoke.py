@@ -113,7 +113,9 @@ def step_version(ctx: Context) -> str:
     try:
         v = metadata.version("taskpack-desk")
     except metadata.PackageNotFoundError:
-        raise StepFailed("the taskpack-desk package metadata is missing (version unknown)") from None
+        raise StepFailed(
+            "the taskpack-desk package metadata is missing (version unknown)"
+        ) from None
     frozen = "frozen" if getattr(sys, "frozen", False) else "from source"
     return f"taskpack-desk {v} ({frozen}, Python {platform.python_version()}, {platform.system()})"
 
@@ -122,7 +124,11 @@ def step_cli(ctx: Context) -> str:
     cli = _need("taskpack.app.cli.main", piece="the command line")
     parser = cli.build_parser()  # imports every verb module this build has
     verbs = next(
-        (sorted(a.choices) for a in parser._actions if isinstance(getattr(a, "choices", None), dict)),
+        (
+            sorted(a.choices)
+            for a in parser._actions
+            if isinstance(getattr(a, "choices", None), dict)
+        ),
         [],
     )
     if not verbs:
@@ -141,7 +147,9 @@ def step_keyring(ctx: Context) -> str:
         try:
             ep.load()
         except ImportError as exc:
-            raise StepFailed(f"keyring backend {ep.name} does not import: {_one_line(exc)}") from None
+            raise StepFailed(
+                f"keyring backend {ep.name} does not import: {_one_line(exc)}"
+            ) from None
     backend = keyring.get_keyring()
     name = f"{type(backend).__module__}.{type(backend).__name__}"
     return f"{name} ({len(points)} backends importable)"
@@ -220,8 +228,9 @@ def step_helper(ctx: Context) -> str:
     desk = _desk(ctx.tmp / "helper", "smoke-helper")
     steps: list[int] = []
     try:
-        title = isolated.call(desk, _review_there, bag, progress=lambda d, t: steps.append(d),
-                              cancel=lambda: False)  # fmt: skip
+        title = isolated.call(
+            desk, _review_there, bag, progress=lambda d, t: steps.append(d), cancel=lambda: False
+        )
     except RuntimeError as exc:  # the child died: in a frozen app, usually no freeze_support
         raise StepFailed(f"the helper process did not answer ({exc})") from None
     finally:
@@ -248,7 +257,9 @@ def step_watcher(ctx: Context) -> str:
     try:
         shutil.copyfile(pack, inbox / "dropped.taskpack.json")
         if not arrived.wait(WATCH_TIMEOUT):
-            raise StepFailed(f"the watcher did not report a pack dropped into its folder within {WATCH_TIMEOUT:.0f} s")
+            raise StepFailed(
+                f"the watcher did not report a pack dropped into its folder within {WATCH_TIMEOUT:.0f} s"
+            )
         observer = "events" if getattr(watcher, "_observer", None) is not None else "rescans only"
     finally:
         watcher.stop()
@@ -289,7 +300,13 @@ def step_window(ctx: Context) -> str:
     s = settings()
     s.watched_folders = [str(inbox)]  # never the user's real Downloads
     s.save(home)
-    os.environ.update({"TASKPACK_HOME": str(home), "TASKPACK_MACHINE": "smoke-gui", "TASKPACK_ACTOR": "smoke-test"})
+    os.environ.update(
+        {
+            "TASKPACK_HOME": str(home),
+            "TASKPACK_MACHINE": "smoke-gui",
+            "TASKPACK_ACTOR": "smoke-test",
+        }
+    )
 
     builder = ctx.notes.get("build")
     if builder is None:  # not handed in by the GUI entry point: look for it there
@@ -383,7 +400,9 @@ def run(
     """
     argv = list(sys.argv if argv is None else argv)
     out = _output(argv)
-    saved_env = {k: os.environ.get(k) for k in ("TASKPACK_HOME", "TASKPACK_MACHINE", "TASKPACK_ACTOR")}
+    saved_env = {
+        k: os.environ.get(k) for k in ("TASKPACK_HOME", "TASKPACK_MACHINE", "TASKPACK_ACTOR")
+    }
     out.write("TaskPack Desk smoke test\n")
     with tempfile.TemporaryDirectory(prefix="taskpack-smoke-") as tmp:
         ctx = Context(Path(tmp), out)
@@ -400,7 +419,9 @@ def run(
     failed = [r.name for r in results if not r.ok]
     total = sum(r.seconds for r in results)
     if failed:
-        out.write(f"smoke test FAILED: {len(failed)} of {len(results)} steps ({', '.join(failed)}) in {total:.1f} s\n")
+        out.write(
+            f"smoke test FAILED: {len(failed)} of {len(results)} steps ({', '.join(failed)}) in {total:.1f} s\n"
+        )
     else:
         out.write(f"smoke test passed: {len(results)} steps in {total:.1f} s\n")
     out.flush()

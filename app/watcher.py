@@ -43,9 +43,17 @@ from taskpack.core.format import vocabulary
 
 PACK_SUFFIXES = vocabulary.PACK_SUFFIXES
 TEMP_SUFFIXES = (
-    ".part", ".crdownload", ".tmp", ".temp", ".download", ".partial", ".opdownload",
-    ".!ut", ".swp", "~",
-)  # fmt: skip
+    ".part",
+    ".crdownload",
+    ".tmp",
+    ".temp",
+    ".download",
+    ".partial",
+    ".opdownload",
+    ".!ut",
+    ".swp",
+    "~",
+)
 
 
 def is_pack_name(name: str) -> bool:
@@ -111,11 +119,18 @@ def probe(path: Path) -> FoundPack:
                 withheld.append((name, found_kind))
                 shown[name] = withheld_text(found_kind)
         return FoundPack(
-            path=path, size=st.st_size, mtime_ns=st.st_mtime_ns, kind=pack.kind or "handoff",
-            title=shown["title"], sender=shown["sender"], note=shown["note"],
-            encoding=opened.encoding, open_asks=len(asks), content_digest=opened.content_digest(),
+            path=path,
+            size=st.st_size,
+            mtime_ns=st.st_mtime_ns,
+            kind=pack.kind or "handoff",
+            title=shown["title"],
+            sender=shown["sender"],
+            note=shown["note"],
+            encoding=opened.encoding,
+            open_asks=len(asks),
+            content_digest=opened.content_digest(),
             withheld=tuple(withheld),
-        )  # fmt: skip
+        )
 
 
 # --- where to look ----------------------------------------------------------------------
@@ -505,7 +520,10 @@ def _is_regular(mode: int) -> bool:
 
 def _one_sentence(exc: BaseException) -> str:
     # not one of our errors: a reader bug met this file. Never echo the file's bytes.
-    return sentence(exc, unknown=(
-        f"This file could not be read as a TaskPack (an unexpected {type(exc).__name__} in "
-        "the reader). It was set aside; ask the sender for a fresh copy."
-    ))  # fmt: skip
+    return sentence(
+        exc,
+        unknown=(
+            f"This file could not be read as a TaskPack (an unexpected {type(exc).__name__} in "
+            "the reader). It was set aside; ask the sender for a fresh copy."
+        ),
+    )

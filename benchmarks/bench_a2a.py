@@ -137,8 +137,10 @@ def main() -> None:
         t = time.perf_counter()
         packs = make_packs(root, args.sends + 1, size)
         bodies = [body_of(p, n) for n, p in enumerate(packs)]
-        print(f"made {len(packs)} packs of {packs[0].stat().st_size} bytes "
-              f"(bodies {len(bodies[0])} bytes) in {time.perf_counter() - t:.1f} s")  # fmt: skip
+        print(
+            f"made {len(packs)} packs of {packs[0].stat().st_size} bytes "
+            f"(bodies {len(bodies[0])} bytes) in {time.perf_counter() - t:.1f} s"
+        )
 
         with Trivial() as trivial:
             base = measure(trivial.url, bodies, {})
@@ -159,10 +161,14 @@ def main() -> None:
 
         print(f"\n{'':28}{'p50 ms':>10}{'p99 ms':>10}{'mean ms':>10}")
         for name, xs in (("baseline (trivial POST)", base), ("A2A send + landing", a2a)):
-            print(f"{name:28}{pct(xs, 50) * 1e3:10.1f}{pct(xs, 99) * 1e3:10.1f}"
-                  f"{statistics.mean(xs) * 1e3:10.1f}")  # fmt: skip
-        print(f"\nratio A2A/baseline: p50 {pct(a2a, 50) / pct(base, 50):.1f}x, "
-              f"p99 {pct(a2a, 99) / pct(base, 99):.1f}x  ({len(a2a)} sends each)")  # fmt: skip
+            print(
+                f"{name:28}{pct(xs, 50) * 1e3:10.1f}{pct(xs, 99) * 1e3:10.1f}"
+                f"{statistics.mean(xs) * 1e3:10.1f}"
+            )
+        print(
+            f"\nratio A2A/baseline: p50 {pct(a2a, 50) / pct(base, 50):.1f}x, "
+            f"p99 {pct(a2a, 99) / pct(base, 99):.1f}x  ({len(a2a)} sends each)"
+        )
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

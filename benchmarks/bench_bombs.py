@@ -96,14 +96,42 @@ def _raw_zip(entries: list[tuple[str, bytes, int, int]]) -> bytes:
     for name, data, crc, size in entries:
         offset = out.tell()
         n = name.encode()
-        out.write(struct.pack("<4sHHHHHIIIHH", b"PK\x03\x04", 20, 0, 8, 0, 0x21, crc,
-                              len(data), size, len(n), 0) + n + data)  # fmt: skip
-        central.write(struct.pack("<4sHHHHHHIIIHHHHHII", b"PK\x01\x02", 20, 20, 0, 8, 0, 0x21,
-                                  crc, len(data), size, len(n), 0, 0, 0, 0, 0, offset) + n)  # fmt: skip
+        out.write(
+            struct.pack(
+                "<4sHHHHHIIIHH", b"PK\x03\x04", 20, 0, 8, 0, 0x21, crc, len(data), size, len(n), 0
+            )
+            + n
+            + data
+        )
+        central.write(
+            struct.pack(
+                "<4sHHHHHHIIIHHHHHII",
+                b"PK\x01\x02",
+                20,
+                20,
+                0,
+                8,
+                0,
+                0x21,
+                crc,
+                len(data),
+                size,
+                len(n),
+                0,
+                0,
+                0,
+                0,
+                0,
+                offset,
+            )
+            + n
+        )
     cd = central.getvalue()
     at = out.tell()
-    out.write(cd + struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, len(entries), len(entries),
-                               len(cd), at, 0))  # fmt: skip
+    out.write(
+        cd
+        + struct.pack("<4sHHHHIIH", b"PK\x05\x06", 0, 0, len(entries), len(entries), len(cd), at, 0)
+    )
     return out.getvalue()
 
 
@@ -124,7 +152,9 @@ def bomb_42(bottom_mib: int) -> bytes:
         deflated = zlib.compressobj(9, zlib.DEFLATED, -15)
         data = deflated.compress(level) + deflated.flush()
         name = "lib" if depth == 3 else ("book", "chapter", "doc", "page")[3 - depth]
-        level = _raw_zip([(f"{name}{i:x}.zip", data, zlib.crc32(level), len(level)) for i in range(16)])
+        level = _raw_zip(
+            [(f"{name}{i:x}.zip", data, zlib.crc32(level), len(level)) for i in range(16)]
+        )
     return level
 
 
@@ -152,8 +182,13 @@ def measure(
     for _ in range(repeat):
         if remove is not None:
             remove.unlink(missing_ok=True)
-        r = subprocess.run([sys.executable, "-c", MEASURE, *cmd], check=True, capture_output=True,
-                           text=True, env=env or CHILD_ENV)  # fmt: skip
+        r = subprocess.run(
+            [sys.executable, "-c", MEASURE, *cmd],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env or CHILD_ENV,
+        )
         secs, peak, code_text = r.stdout.split()
         times.append(float(secs))
         rss = max(rss, int(peak))
@@ -166,7 +201,9 @@ CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECOD
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--bottom-mib", type=int, default=1024)
     args = ap.parse_args()
@@ -177,39 +214,60 @@ def main() -> None:
         zipped = logs_zip()
         bomb = bomb_42(args.bottom_mib)
         packs = {
-            "baseline (200 KB random)": make(work, "base", [("r.bin", random.Random(1).randbytes(200_000))]),
-            f"logs.zip ({len(zipped) // 1024} KB, 80 MiB inflated)": make(work, "logs", [("logs.zip", zipped)]),
-            "the same, a token in member 40 (C7 fails)": make(work, "logs-token", [("logs.zip", logs_zip(True))]),
-            f"42.zip-style ({len(bomb) // 1024} KB, 16^5 x {args.bottom_mib} MiB)": make(work, "42", [("42.zip", bomb)]),
+            "baseline (200 KB random)": make(
+                work, "base", [("r.bin", random.Random(1).randbytes(200_000))]
+            ),
+            f"logs.zip ({len(zipped) // 1024} KB, 80 MiB inflated)": make(
+                work, "logs", [("logs.zip", zipped)]
+            ),
+            "the same, a token in member 40 (C7 fails)": make(
+                work, "logs-token", [("logs.zip", logs_zip(True))]
+            ),
+            f"42.zip-style ({len(bomb) // 1024} KB, 16^5 x {args.bottom_mib} MiB)": make(
+                work, "42", [("42.zip", bomb)]
+            ),
             "20 gzip-of-gzip files (64 MiB each)": make(work, "gz20", gz_twenty()),
         }
         print(f"(packs built in {time.perf_counter() - t:.1f} s)")
         base = None
-        print(f"{'judge: taskpack conformance PACK':<44} {'pack':>8} {'best s':>7} {'median':>7} "
-              f"{'×base':>6} {'RSS MB':>7} {'×base':>6} exit")  # fmt: skip
+        print(
+            f"{'judge: taskpack conformance PACK':<44} {'pack':>8} {'best s':>7} {'median':>7} "
+            f"{'×base':>6} {'RSS MB':>7} {'×base':>6} exit"
+        )
         for label, (pack, _folder) in packs.items():
             best, median, rss, code = measure([exe, "conformance", str(pack)], args.repeat)
             if base is None:
                 base = (best, rss)
-            print(f"{label:<44} {pack.stat().st_size // 1024:>6}KB {best:7.2f} {median:7.2f} "
-                  f"{best / base[0]:6.2f} {rss:7.0f} {rss / base[1]:6.2f} {code}")  # fmt: skip
+            print(
+                f"{label:<44} {pack.stat().st_size // 1024:>6}KB {best:7.2f} {median:7.2f} "
+                f"{best / base[0]:6.2f} {rss:7.0f} {rss / base[1]:6.2f} {code}"
+            )
         # the writer: the same luggage packed through the chokepoint (refused when it holds a token)
         home = work / "home"
         env = {**CHILD_ENV, "TASKPACK_HOME": str(home), "TASKPACK_ACTOR": "bench"}
-        made = subprocess.run([exe, "new", "--title", "bench", "--goal", "measure", "--json"],
-                              check=True, capture_output=True, text=True, env=env)  # fmt: skip
+        made = subprocess.run(
+            [exe, "new", "--title", "bench", "--goal", "measure", "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         pid = json.loads(made.stdout)["passport"]["id"]
         base = None
-        print(f"\n{'writer: taskpack pack ID --file FOLDER':<44} {'':>8} {'best s':>7} {'median':>7} "
-              f"{'×base':>6} {'RSS MB':>7} {'×base':>6} exit")  # fmt: skip
+        print(
+            f"\n{'writer: taskpack pack ID --file FOLDER':<44} {'':>8} {'best s':>7} {'median':>7} "
+            f"{'×base':>6} {'RSS MB':>7} {'×base':>6} exit"
+        )
         for label, (_pack, folder) in packs.items():
             out = work / "out.taskpack"
             cmd = [exe, "pack", pid, "--out", str(out), "--file", str(folder)]
             best, median, rss, code = measure(cmd, args.repeat, env=env, remove=out)
             if base is None:
                 base = (best, rss)
-            print(f"{label:<44} {'':>8} {best:7.2f} {median:7.2f} "
-                  f"{best / base[0]:6.2f} {rss:7.0f} {rss / base[1]:6.2f} {code}")  # fmt: skip
+            print(
+                f"{label:<44} {'':>8} {best:7.2f} {median:7.2f} "
+                f"{best / base[0]:6.2f} {rss:7.0f} {rss / base[1]:6.2f} {code}"
+            )
         print("bounds: every hostile pack < 5 s and < 200 MB peak RSS")
     finally:
         shutil.rmtree(work, ignore_errors=True)

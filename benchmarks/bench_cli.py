@@ -46,25 +46,38 @@ def child_env(home: Path) -> dict[str, str]:
     return env
 
 
-def run_once(cmd: Sequence[str], env: dict[str, str] | None, ok: Sequence[int] = (0,)) -> tuple[float, float]:
+def run_once(
+    cmd: Sequence[str], env: dict[str, str] | None, ok: Sequence[int] = (0,)
+) -> tuple[float, float]:
     """(seconds, peak RSS in MB) of one whole process."""
     # through /usr/bin/time: a child forked straight from this process would inherit this
     # process's resident size as its peak (Linux keeps the high-water mark across exec)
     with tempfile.NamedTemporaryFile("r", prefix="tp-rss-") as rss:
         t = time.perf_counter()
-        p = subprocess.run([TIME, "-q", "-f", "%M", "-o", rss.name, *cmd], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)  # fmt: skip
+        p = subprocess.run(
+            [TIME, "-q", "-f", "%M", "-o", rss.name, *cmd],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         seconds = time.perf_counter() - t
         if p.returncode not in ok:
-            raise SystemExit(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.decode(errors='replace')[-2000:]}")
+            raise SystemExit(
+                f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.decode(errors='replace')[-2000:]}"
+            )
         kib = int(rss.read().split()[-1])
     return seconds, kib / 1024
 
 
 def measure(
-    cmd: Sequence[str], env: dict[str, str] | None, repeat: int, *,
-    before: Callable[[], None] | None = None, ok: Sequence[int] = (0,),
-    baseline: Sequence[str] | None = None, baseline_env: dict[str, str] | None = None,
+    cmd: Sequence[str],
+    env: dict[str, str] | None,
+    repeat: int,
+    *,
+    before: Callable[[], None] | None = None,
+    ok: Sequence[int] = (0,),
+    baseline: Sequence[str] | None = None,
+    baseline_env: dict[str, str] | None = None,
 ) -> Sample:
     """`repeat` runs of `cmd`, each after `before()` and `sync`; with `baseline`, each run is
     paired with one of the baseline (order alternating), so both see the same load."""
@@ -128,19 +141,30 @@ def make_luggage(path: Path, mib: int) -> None:
 
 
 def new_passport(env: dict[str, str]) -> str:
-    r = subprocess.run([TASKPACK, "new", "--title", "bench", "--goal", "measure", "--json"],
-                       env=env, check=True, capture_output=True, text=True)  # fmt: skip
+    r = subprocess.run(
+        [TASKPACK, "new", "--title", "bench", "--goal", "measure", "--json"],
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return str(json.loads(r.stdout)["passport"]["id"])
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--size", type=int, default=1024, help="MiB of random luggage (default 1024)")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each command (best and median)")
     ap.add_argument("--cold-repeat", type=int, default=15, help="runs of each small cold start")
-    ap.add_argument("--reference", type=Path, help="a checkout of the reference implementation (its cli.js)")
+    ap.add_argument(
+        "--reference", type=Path, help="a checkout of the reference implementation (its cli.js)"
+    )
     ap.add_argument("--keep", type=Path, help="work in this folder and keep it")
-    ap.add_argument("--only", help="comma-separated subset: pack,flat,bag,judge,judge-flat,land,cold")
+    ap.add_argument(
+        "--only", help="comma-separated subset: pack,flat,bag,judge,judge-flat,land,cold"
+    )
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
     work = args.keep or Path(tempfile.mkdtemp(prefix="tp-bench-cli-"))
@@ -152,14 +176,22 @@ def main() -> None:
         if not luggage.exists() or luggage.stat().st_size != args.size << 20:
             make_luggage(luggage, args.size)
         openssl = ["openssl", "dgst", "-sha256", str(luggage)]
-        print(f"luggage: {args.size} MiB random. Each command: best / median of {args.repeat} runs, and as a "
-              "ratio to openssl dgst -sha256 over the same bytes, run alternately with it (best / best, "
-              "median / median)\n")  # fmt: skip
+        print(
+            f"luggage: {args.size} MiB random. Each command: best / median of {args.repeat} runs, and as a "
+            "ratio to openssl dgst -sha256 over the same bytes, run alternately with it (best / best, "
+            "median / median)\n"
+        )
         pid = new_passport(env)
         bag, flat, bag2 = work / "out.taskpack", work / "out.taskpack.json", work / "out2.taskpack"
 
-        def row(label: str, key: str, cmd: Sequence[str], before: Callable[[], None] | None = None,
-                renv: dict[str, str] | None = None, ok: Sequence[int] = (0,)) -> None:  # fmt: skip
+        def row(
+            label: str,
+            key: str,
+            cmd: Sequence[str],
+            before: Callable[[], None] | None = None,
+            renv: dict[str, str] | None = None,
+            ok: Sequence[int] = (0,),
+        ) -> None:
             if only is not None and key not in only:
                 if key in ("pack", "flat", "bag"):  # a later command reads its output
                     if before:
@@ -171,12 +203,37 @@ def main() -> None:
 
         base = measure(openssl, None, args.repeat)
         print(base.line("openssl dgst -sha256 (baseline)"))
-        row("taskpack pack (1 file)", "pack", [TASKPACK, "pack", pid, "--out", str(bag), "--file", str(luggage)], rm(bag))
-        row("taskpack convert → .taskpack.json", "flat", [TASKPACK, "convert", str(bag), "-o", str(flat)], rm(flat))
-        row("taskpack convert → .taskpack", "bag", [TASKPACK, "convert", str(flat), "-o", str(bag2)], rm(bag2))
+        row(
+            "taskpack pack (1 file)",
+            "pack",
+            [TASKPACK, "pack", pid, "--out", str(bag), "--file", str(luggage)],
+            rm(bag),
+        )
+        row(
+            "taskpack convert → .taskpack.json",
+            "flat",
+            [TASKPACK, "convert", str(bag), "-o", str(flat)],
+            rm(flat),
+        )
+        row(
+            "taskpack convert → .taskpack",
+            "bag",
+            [TASKPACK, "convert", str(flat), "-o", str(bag2)],
+            rm(bag2),
+        )
         row("taskpack conformance .taskpack", "judge", [TASKPACK, "conformance", str(bag)])
-        row("taskpack conformance .taskpack.json", "judge-flat", [TASKPACK, "conformance", str(flat)])
-        row("taskpack land .taskpack", "land", [TASKPACK, "land", str(bag)], rm(receiver), child_env(receiver))
+        row(
+            "taskpack conformance .taskpack.json",
+            "judge-flat",
+            [TASKPACK, "conformance", str(flat)],
+        )
+        row(
+            "taskpack land .taskpack",
+            "land",
+            [TASKPACK, "land", str(bag)],
+            rm(receiver),
+            child_env(receiver),
+        )
         if bag2.exists() and bag.exists():
             print(f"  bag → flat → bag byte-identical: {_same(bag, bag2)}")
         for p in (bag, flat, bag2):
@@ -196,26 +253,43 @@ def cold(work: Path, env: dict[str, str], args: argparse.Namespace) -> None:
     note.write_text("a small luggage file\n")
     pid = new_passport(env)
     small = work / "small.taskpack"
-    subprocess.run([TASKPACK, "pack", pid, "--out", str(small), "--file", str(note)], env=env,
-                   check=True, capture_output=True)  # fmt: skip
+    subprocess.run(
+        [TASKPACK, "pack", pid, "--out", str(small), "--file", str(note)],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     n = args.cold_repeat
     ours = [TASKPACK, "conformance", str(small)]
     cli = args.reference / "cli.js" if args.reference else None
     if cli and cli.exists():
-        ref, ref_env, label = ["node", str(cli), "conformance", str(small)], None, "the reference CLI"
+        ref, ref_env, label = (
+            ["node", str(cli), "conformance", str(small)],
+            None,
+            "the reference CLI",
+        )
     else:
         if args.reference:
             print(f"  (no cli.js under {args.reference}; comparing with python -c pass)")
         ref, ref_env, label = [sys.executable, "-c", "pass"], env, "python -c pass"
-    print(f"\nsmall pack ({small.stat().st_size} bytes), cold start: best / median of {n} runs, run "
-          f"alternately with {' '.join(Path(ref[0]).name if i == 0 else Path(a).name for i, a in enumerate(ref[:3]))}")  # fmt: skip
+    print(
+        f"\nsmall pack ({small.stat().st_size} bytes), cold start: best / median of {n} runs, run "
+        f"alternately with {' '.join(Path(ref[0]).name if i == 0 else Path(a).name for i, a in enumerate(ref[:3]))}"
+    )
     sample = measure(ours, env, n, baseline=ref, baseline_env=ref_env)
     base = Sample()
     base.times, base.rss = sample.base, sample.base_rss
     print(base.line(label))
     print(sample.line("taskpack conformance", f" {label}"))
-    for what, cmd in (("taskpack --version", [TASKPACK, "--version"]), ("taskpack --help", [TASKPACK, "--help"])):
-        print(measure(cmd, env, n, baseline=[sys.executable, "-c", "pass"], baseline_env=env).line(what, " python -c pass"))
+    for what, cmd in (
+        ("taskpack --version", [TASKPACK, "--version"]),
+        ("taskpack --help", [TASKPACK, "--help"]),
+    ):
+        print(
+            measure(cmd, env, n, baseline=[sys.executable, "-c", "pass"], baseline_env=env).line(
+                what, " python -c pass"
+            )
+        )
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -60,9 +60,13 @@ CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECOD
 def openssl_seconds(paths: list[Path]) -> float:
     t = time.perf_counter()
     if len(paths) == 1:
-        subprocess.run(["openssl", "dgst", "-sha256", str(paths[0])], check=True, capture_output=True)
+        subprocess.run(
+            ["openssl", "dgst", "-sha256", str(paths[0])], check=True, capture_output=True
+        )
     else:  # many files: one openssl over the concatenated bytes
-        p = subprocess.Popen(["openssl", "dgst", "-sha256"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        p = subprocess.Popen(
+            ["openssl", "dgst", "-sha256"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL
+        )
         assert p.stdin
         for path in paths:
             p.stdin.write(path.read_bytes())
@@ -84,8 +88,11 @@ def run(op: str, src: Path, out: Path, luggage: Path, repeat: int = 1) -> tuple[
 def _run_once(op: str, src: Path, out: Path, luggage: Path) -> tuple[float, float]:
     r = subprocess.run(
         [sys.executable, "-c", CHILD, op, str(src), str(out), str(luggage)],
-        check=True, capture_output=True, text=True, env=CHILD_ENV,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        text=True,
+        env=CHILD_ENV,
+    )
     seconds, rss_kib = r.stdout.split()[-2:]
     return float(seconds), int(rss_kib) / 1024
 
@@ -114,9 +121,14 @@ def make_small(folder: Path, n: int) -> None:
 def bench(label: str, luggage: Path, work: Path, files: list[Path], repeat: int) -> None:
     os.sync()
     base = min(openssl_seconds(files) for _ in range(max(2, repeat)))
-    print(f"\n== {label}: {sum(f.stat().st_size for f in files) / 2**20:.0f} MiB in {len(files)} file(s)")
+    print(
+        f"\n== {label}: {sum(f.stat().st_size for f in files) / 2**20:.0f} MiB in {len(files)} file(s)"
+    )
     print(f"   baseline openssl dgst -sha256: {base:.3f} s")
-    bag1, flat, bag2, flat2 = (work / f"{label}.{x}" for x in ("taskpack", "taskpack.json", "2.taskpack", "2.taskpack.json"))
+    bag1, flat, bag2, flat2 = (
+        work / f"{label}.{x}"
+        for x in ("taskpack", "taskpack.json", "2.taskpack", "2.taskpack.json")
+    )
     rows = [
         ("pack → .taskpack", "pack", bag1, bag1),
         ("verify .taskpack", "verify", bag1, bag1),
@@ -149,7 +161,9 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--big-mib", type=int, default=1024)
     ap.add_argument("--small", type=int, default=10_000)
     ap.add_argument("--keep", type=Path, help="work in this folder and keep it")
@@ -167,7 +181,13 @@ def main() -> None:
             small = work / "small"
             if not small.exists():
                 make_small(small, args.small)
-            bench("small", small, work, sorted(p for p in small.rglob("*") if p.is_file()), args.repeat)
+            bench(
+                "small",
+                small,
+                work,
+                sorted(p for p in small.rglob("*") if p.is_file()),
+                args.repeat,
+            )
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -42,12 +42,16 @@ CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECOD
 
 def pack_data() -> dict[str, object]:
     return {
-        "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-11-30T12:00:00Z",
+        "spec": "task-passport-bag/0.1",
+        "kind": "handoff",
+        "packed_at": "2026-11-30T12:00:00Z",
         "origin": {"actor": "bench", "machine": "bench-host", "harness": "bench"},
         "lineage": {"root_id": "TP-BENC-H222", "from_version": 1, "chain": ["TP-BENC-H222@1"]},
-        "note": "benchmark", "asks": [], "landing_checks": [],
+        "note": "benchmark",
+        "asks": [],
+        "landing_checks": [],
         "passport": {"id": "TP-BENC-H222", "title": "bench", "version": 1, "facts": []},
-    }  # fmt: skip
+    }
 
 
 def write_with_our_writer(path: Path, name: str, data: bytes) -> None:
@@ -57,7 +61,9 @@ def write_with_our_writer(path: Path, name: str, data: bytes) -> None:
     write_pack(pack_data(), [LuggageSource.from_bytes(name, data)], path, encoding="flat")
 
 
-def write_by_hand(path: Path, name: str, data: bytes, *, encoding: str, text: str, gap: str = "\n") -> None:
+def write_by_hand(
+    path: Path, name: str, data: bytes, *, encoding: str, text: str, gap: str = "\n"
+) -> None:
     """A flat file whose attachment `data` is exactly `text` (already JSON-escaped)."""
     head = json.dumps({"taskpack": "0.1", "encoding": "flat", "passport": pack_data()})[:-1]
     att = (
@@ -70,13 +76,21 @@ def write_by_hand(path: Path, name: str, data: bytes, *, encoding: str, text: st
 def verify_seconds(path: Path, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
-        r = subprocess.run([sys.executable, "-c", CHILD, str(path)], check=True, capture_output=True, text=True, env=CHILD_ENV)
+        r = subprocess.run(
+            [sys.executable, "-c", CHILD, str(path)],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=CHILD_ENV,
+        )
         best = min(best, float(r.stdout.split()[-1]))
     return best
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--mib", type=int, default=4)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
@@ -92,7 +106,9 @@ def main() -> None:
         blob = os.urandom(size)
         import base64
 
-        write_by_hand(base, "blob.bin", blob, encoding="base64", text=base64.b64encode(blob).decode())
+        write_by_hand(
+            base, "blob.bin", blob, encoding="base64", text=base64.b64encode(blob).decode()
+        )
         p = work / "escapes.taskpack.json"
         write_with_our_writer(p, "newlines.txt", newlines)
         cases.append((f"escapes: {args.mib} MiB of \\n", p, size))
@@ -107,10 +123,14 @@ def main() -> None:
         cases.append((f"whitespace: {args.mib} MiB between keys", p, size))
 
         b = verify_seconds(base, args.repeat)
-        print(f"baseline: verify {args.mib} MiB of base64 luggage: {b:.3f} s ({size / b / 2**20:.0f} MiB/s)")
+        print(
+            f"baseline: verify {args.mib} MiB of base64 luggage: {b:.3f} s ({size / b / 2**20:.0f} MiB/s)"
+        )
         for label, path, n in cases:
             s = verify_seconds(path, args.repeat)
-            print(f"  {label:<34} {s:7.3f} s  {s / b * size / n:6.2f}× base64 per byte   ({path.stat().st_size / 2**20:.1f} MiB file)")
+            print(
+                f"  {label:<34} {s:7.3f} s  {s / b * size / n:6.2f}× base64 per byte   ({path.stat().st_size / 2**20:.1f} MiB file)"
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -42,7 +42,9 @@ def write_luggage(path: Path, size: int) -> None:
             f.write(block[n % 7 :] + block[: n % 7])
 
 
-def content_pack(root: Path, name: str, *, asks: int = 0, note_bytes: int = 0, facts: int = 0) -> Path:
+def content_pack(
+    root: Path, name: str, *, asks: int = 0, note_bytes: int = 0, facts: int = 0
+) -> Path:
     """A flat pack made by a real desk, then given `asks` asks, `facts` facts (sealed, as
     a machine's facts arrive) or a `note_bytes` one-line note."""
     import json
@@ -59,13 +61,29 @@ def content_pack(root: Path, name: str, *, asks: int = 0, note_bytes: int = 0, f
     doc = json.loads(flat.read_text(encoding="utf-8"))
     pack = doc["passport"]
     if asks:
-        pack["asks"] = [{"id": f"a{n}", "to": "peer", "what": f"Question {n}: which of the two layouts?",
-                         "why": "The launch needs one.", "accept": "A or B", "status": "open", "answer": None}
-                        for n in range(1, asks + 1)]  # fmt: skip
+        pack["asks"] = [
+            {
+                "id": f"a{n}",
+                "to": "peer",
+                "what": f"Question {n}: which of the two layouts?",
+                "why": "The launch needs one.",
+                "accept": "A or B",
+                "status": "open",
+                "answer": None,
+            }
+            for n in range(1, asks + 1)
+        ]
     if facts:
-        pack["passport"]["facts"] = [{"claim": f"Step {n} of the migration ran on the build box", "scope": "machine",
-                                      "verified": False, "needs_reverify": True, "verified_on": "wei-laptop"}
-                                     for n in range(1, facts + 1)]  # fmt: skip
+        pack["passport"]["facts"] = [
+            {
+                "claim": f"Step {n} of the migration ran on the build box",
+                "scope": "machine",
+                "verified": False,
+                "needs_reverify": True,
+                "verified_on": "wei-laptop",
+            }
+            for n in range(1, facts + 1)
+        ]
     if note_bytes:
         words = "the quarterly numbers are final "
         pack["note"] = (words * (note_bytes // len(words) + 1))[:note_bytes]  # one line
@@ -145,8 +163,14 @@ def content_main(args: argparse.Namespace) -> int:
             run(viewer.loaded, "show all")
             viewer.close()
         window.land_current()
-        run(lambda: window.idle() and window._current_id() is not None
-            and window.stack.currentWidget() is window.passport_view, "land + passport")  # fmt: skip
+        run(
+            lambda: (
+                window.idle()
+                and window._current_id() is not None
+                and window.stack.currentWidget() is window.passport_view
+            ),
+            "land + passport",
+        )
         window.passport_view.tabs.setCurrentIndex(1)
         run(lambda: True, "asks tab")
         timer.stop()
@@ -161,36 +185,58 @@ def content_main(args: argparse.Namespace) -> int:
         root = Path(tmp)
         small = content_pack(root, "small")
         base = measure(small, root / "home-small")
-        big = content_pack(root, args.content, asks=args.asks if args.content == "asks" else 0,
-                           facts=args.asks if args.content == "facts" else 0,
-                           note_bytes=int(args.note_mib * (1 << 20)) if args.content == "note" else 0)  # fmt: skip
-        what = {"asks": f"{args.asks:,} asks", "facts": f"{args.asks:,} facts",
-                "note": f"a {args.note_mib:g} MiB one-line note"}[args.content]  # fmt: skip
+        big = content_pack(
+            root,
+            args.content,
+            asks=args.asks if args.content == "asks" else 0,
+            facts=args.asks if args.content == "facts" else 0,
+            note_bytes=int(args.note_mib * (1 << 20)) if args.content == "note" else 0,
+        )
+        what = {
+            "asks": f"{args.asks:,} asks",
+            "facts": f"{args.asks:,} facts",
+            "note": f"a {args.note_mib:g} MiB one-line note",
+        }[args.content]
         print(f"pack with {what}: {big.stat().st_size / (1 << 20):.1f} MiB")
         rss_before = peak_rss_mb()
         result = measure(big, root / "home-big")
-        print(f"{'phase':<16} {'small pack':>11} {'big pack':>10}   longest GUI-thread gap (budget 100 ms)")
+        print(
+            f"{'phase':<16} {'small pack':>11} {'big pack':>10}   longest GUI-thread gap (budget 100 ms)"
+        )
         for name in ("review", "scroll", "show all", "land + passport", "asks tab"):
             if name in result or name in base:
                 b, r = base.get(name), result.get(name)
-                cells = [f"{v:.0f}ms" if v is not None else "—" for v in (b, r)]  # (no note: no "show all")
-                print(f"{name:<16} {cells[0]:>11} {cells[1]:>10}" + (f"   ×{r / b:.1f}" if b and r else ""))
+                cells = [
+                    f"{v:.0f}ms" if v is not None else "—" for v in (b, r)
+                ]  # (no note: no "show all")
+                print(
+                    f"{name:<16} {cells[0]:>11} {cells[1]:>10}"
+                    + (f"   ×{r / b:.1f}" if b and r else "")
+                )
         worst = max(result.values())
-        print(f"worst gap {worst:.0f} ms ({'ok' if worst <= 100 else 'OVER BUDGET'}); "
-              f"peak RSS {peak_rss_mb():.0f} MB (before the big pack {rss_before:.0f} MB; "
-              f"{'ok' if peak_rss_mb() <= 500 else 'OVER BUDGET'})")  # fmt: skip
+        print(
+            f"worst gap {worst:.0f} ms ({'ok' if worst <= 100 else 'OVER BUDGET'}); "
+            f"peak RSS {peak_rss_mb():.0f} MB (before the big pack {rss_before:.0f} MB; "
+            f"{'ok' if peak_rss_mb() <= 500 else 'OVER BUDGET'})"
+        )
         helpers = max(helper_peak.get("review", 0), helper_rss_mb())
-        print("helper processes (large packs are read and landed there): peak RSS "
-              f"{helper_peak.get('review', 0):.0f} MB by the end of the review, "
-              f"{helper_rss_mb():.0f} MB by the end (landing and the passport; "
-              f"{'ok' if helpers <= 500 else 'OVER BUDGET'})")  # fmt: skip
+        print(
+            "helper processes (large packs are read and landed there): peak RSS "
+            f"{helper_peak.get('review', 0):.0f} MB by the end of the review, "
+            f"{helper_rss_mb():.0f} MB by the end (landing and the passport; "
+            f"{'ok' if helpers <= 500 else 'OVER BUDGET'})"
+        )
     return 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gib", type=float, default=1.0)
-    parser.add_argument("--content", choices=("asks", "facts", "note"), help="large content instead of large luggage")
+    parser.add_argument(
+        "--content",
+        choices=("asks", "facts", "note"),
+        help="large content instead of large luggage",
+    )
     parser.add_argument("--asks", type=int, default=100_000)
     parser.add_argument("--note-mib", type=float, default=10.0)
     args = parser.parse_args()
@@ -215,7 +261,9 @@ def main() -> int:
         pack = root / "video.taskpack"
         sender.pack(pid, pack, files=[big])
         big.unlink()
-        print(f"made a {pack.stat().st_size / (1 << 30):.2f} GiB pack in {time.monotonic() - t:.1f} s")
+        print(
+            f"made a {pack.stat().st_size / (1 << 30):.2f} GiB pack in {time.monotonic() - t:.1f} s"
+        )
 
         desk = Desk(root / "receiver", "zhang-pc", actor="Zhang")
         window = MainWindow(desk, watch=False)
@@ -259,15 +307,21 @@ def main() -> int:
         timer.stop()
         assert len(desk.passports()) == 1, window.banner.text()
         gaps.sort()
-        print(f"landed {size / (1 << 30):.2f} GiB of luggage in {took:.1f} s "
-              f"({size / (1 << 20) / took:.0f} MiB/s)")  # fmt: skip
-        print(f"GUI thread: {len(gaps)} ticks of 10 ms; longest gap {gaps[-1]:.0f} ms, "
-              f"p99 {gaps[int(len(gaps) * 0.99)]:.0f} ms, median {statistics.median(gaps):.0f} ms")  # fmt: skip
+        print(
+            f"landed {size / (1 << 30):.2f} GiB of luggage in {took:.1f} s "
+            f"({size / (1 << 20) / took:.0f} MiB/s)"
+        )
+        print(
+            f"GUI thread: {len(gaps)} ticks of 10 ms; longest gap {gaps[-1]:.0f} ms, "
+            f"p99 {gaps[int(len(gaps) * 0.99)]:.0f} ms, median {statistics.median(gaps):.0f} ms"
+        )
         if after:
             print(f"then showing the landed passport: longest gap {max(after):.0f} ms")
         distinct = sorted(set(values))
-        print(f"progress bar: {len(distinct)} distinct positions (of 1000), "
-              f"last {distinct[-1] if distinct else 'none'}")  # fmt: skip
+        print(
+            f"progress bar: {len(distinct)} distinct positions (of 1000), "
+            f"last {distinct[-1] if distinct else 'none'}"
+        )
         window.shutdown()
         desk.close()
         sender.close()

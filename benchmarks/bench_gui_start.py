@@ -38,7 +38,9 @@ def one_run(home: Path, with_samples: bool) -> tuple[float, float]:
         argv += [str(p) for p in sorted((ROOT / "resources" / "samples").glob("*.taskpack*"))]
     cpu_before = _children_cpu()
     start = time.time()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     proc.wait(30)
@@ -64,10 +66,12 @@ def main() -> int:
         times.append(wall)
         cpus.append(cpu)
     times.sort()
-    print(f"cold start to window shown ({args.runs} runs, {'with' if args.files else 'no'} files): "
-          f"min {times[0]:.3f} s, median {statistics.median(times):.3f} s, max {times[-1]:.3f} s; "
-          f"CPU per start (whole process) median {statistics.median(cpus):.3f} s; "
-          f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+    print(
+        f"cold start to window shown ({args.runs} runs, {'with' if args.files else 'no'} files): "
+        f"min {times[0]:.3f} s, median {statistics.median(times):.3f} s, max {times[-1]:.3f} s; "
+        f"CPU per start (whole process) median {statistics.median(cpus):.3f} s; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     return 0
 
 

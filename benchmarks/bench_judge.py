@@ -47,7 +47,9 @@ CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECOD
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--mib", type=int, default=1024)
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="tp-judge-"))
@@ -58,17 +60,29 @@ def main() -> None:
                 f.write(os.urandom(1 << 20))
         for suffix in ("taskpack", "taskpack.json"):
             pack = work / f"big.{suffix}"
-            subprocess.run([sys.executable, "-c", MAKE, str(big), str(pack)], check=True, env=CHILD_ENV)
+            subprocess.run(
+                [sys.executable, "-c", MAKE, str(big), str(pack)], check=True, env=CHILD_ENV
+            )
             base = []
             for _ in range(2):
                 t = time.perf_counter()
-                subprocess.run(["openssl", "dgst", "-sha256", str(big)], check=True, capture_output=True)
+                subprocess.run(
+                    ["openssl", "dgst", "-sha256", str(big)], check=True, capture_output=True
+                )
                 base.append(time.perf_counter() - t)
-            r = subprocess.run([sys.executable, "-c", CHILD, str(pack)], check=True, capture_output=True, text=True, env=CHILD_ENV)
+            r = subprocess.run(
+                [sys.executable, "-c", CHILD, str(pack)],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=CHILD_ENV,
+            )
             secs, rss, ok = r.stdout.split()
             b = min(base)
-            print(f"judge .{suffix:<14} {args.mib} MiB: {float(secs):6.3f} s = {float(secs) / b:4.2f}× openssl "
-                  f"({b:.3f} s), peak RSS {int(rss) / 1024:.0f} MB, conformant={ok}")
+            print(
+                f"judge .{suffix:<14} {args.mib} MiB: {float(secs):6.3f} s = {float(secs) / b:4.2f}× openssl "
+                f"({b:.3f} s), peak RSS {int(rss) / 1024:.0f} MB, conformant={ok}"
+            )
             pack.unlink()
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -34,12 +34,22 @@ def fill(home: Path, n: int) -> list[str]:
     with Desk(home, machine="bench", actor="bench") as desk:
         for i in range(n):
             lp = desk.new(f"Task {i}", "Benchmark the agents' server", current_state="half done")
-            lp = desk.checkpoint(lp.id, {
-                "next_steps": ["write part 2", "send it back"],
-                "facts": [{"claim": "the build passes", "scope": "machine", "verified": True},
-                          {"claim": "the customer wants a PDF", "scope": "universal", "verified": True}],
-                "decisions": [{"what": "PDF only", "why": "asked"}],
-            }, expected_version=lp.version)  # fmt: skip
+            lp = desk.checkpoint(
+                lp.id,
+                {
+                    "next_steps": ["write part 2", "send it back"],
+                    "facts": [
+                        {"claim": "the build passes", "scope": "machine", "verified": True},
+                        {
+                            "claim": "the customer wants a PDF",
+                            "scope": "universal",
+                            "verified": True,
+                        },
+                    ],
+                    "decisions": [{"what": "PDF only", "why": "asked"}],
+                },
+                expected_version=lp.version,
+            )
             desk.add_ask(lp.id, "What is the budget?", "a number in euros, with its source")
             desk.add_check(lp.id, "can render PDF", how="make pdf")
             ids.append(lp.id)
@@ -53,20 +63,28 @@ def pct(values: list[float], q: float) -> float:
 
 
 def env_for(home: Path) -> dict[str, str]:
-    return {**os.environ, "TASKPACK_HOME": str(home), "TASKPACK_MACHINE": "bench",
-            "TASKPACK_ACTOR": "bench", "TASKPACK_NO_PROGRESS": "1"}  # fmt: skip
+    return {
+        **os.environ,
+        "TASKPACK_HOME": str(home),
+        "TASKPACK_MACHINE": "bench",
+        "TASKPACK_ACTOR": "bench",
+        "TASKPACK_NO_PROGRESS": "1",
+    }
 
 
 def bench_mcp(home: Path, ids: list[str], calls: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"open": [], "list": []}
 
     async def main() -> None:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "taskpack.app.cli.main", "mcp"],
-                                       env=env_for(home))  # fmt: skip
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "taskpack.app.cli.main", "mcp"], env=env_for(home)
+        )
         with open(os.devnull, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (r, w), ClientSession(r, w) as s:
                 await s.initialize()
-                await s.call_tool("taskpack_list", {"limit": 1})  # warm: tool list cached, imports done
+                await s.call_tool(
+                    "taskpack_list", {"limit": 1}
+                )  # warm: tool list cached, imports done
                 rng = random.Random(7)
                 for _ in range(calls):
                     pid = rng.choice(ids)
@@ -87,11 +105,15 @@ def bench_cli(home: Path, ids: list[str], runs: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"open": [], "list": []}
     env = env_for(home)
     base = [sys.executable, "-m", "taskpack.app.cli.main"]
-    subprocess.run([*base, "list", "--limit", "1"], env=env, capture_output=True, check=True)  # warm caches
+    subprocess.run(
+        [*base, "list", "--limit", "1"], env=env, capture_output=True, check=True
+    )  # warm caches
     rng = random.Random(7)
     for _ in range(runs):
-        for verb, args in (("open", ["open", rng.choice(ids), "--json"]),
-                           ("list", ["list", "--limit", "100", "--json"])):  # fmt: skip
+        for verb, args in (
+            ("open", ["open", rng.choice(ids), "--json"]),
+            ("list", ["list", "--limit", "100", "--json"]),
+        ):
             t = time.perf_counter()
             subprocess.run([*base, *args], env=env, capture_output=True, check=True)
             out[verb].append(time.perf_counter() - t)
@@ -99,7 +121,9 @@ def bench_cli(home: Path, ids: list[str], runs: int) -> dict[str, list[float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--passports", type=int, default=1000)
     ap.add_argument("--calls", type=int, default=200, help="MCP calls of each tool")
     ap.add_argument("--cli-runs", type=int, default=20, help="CLI processes of each verb")
@@ -114,10 +138,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'':40}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}")
     for verb, tool in (("open", "taskpack_open"), ("list", "taskpack_list (100 rows)")):
         for who, values in ((f"MCP {tool}", mcp[verb]), (f"CLI {verb} (fresh process)", cli[verb])):
-            print(f"{who:<40}{pct(values, 50) * 1e3:>9.1f}{pct(values, 99) * 1e3:>9.1f}"
-                  f"{statistics.fmean(values) * 1e3:>9.1f}")  # fmt: skip
-        print(f"  CLI / MCP at p50: {pct(cli[verb], 50) / pct(mcp[verb], 50):.0f}x, "
-              f"at p99: {pct(cli[verb], 99) / pct(mcp[verb], 99):.0f}x")  # fmt: skip
+            print(
+                f"{who:<40}{pct(values, 50) * 1e3:>9.1f}{pct(values, 99) * 1e3:>9.1f}"
+                f"{statistics.fmean(values) * 1e3:>9.1f}"
+            )
+        print(
+            f"  CLI / MCP at p50: {pct(cli[verb], 50) / pct(mcp[verb], 50):.0f}x, "
+            f"at p99: {pct(cli[verb], 99) / pct(mcp[verb], 99):.0f}x"
+        )
     return 0
 
 

@@ -30,9 +30,12 @@ from taskpack.core.format.pack_in_text import find_pack_in_text
 
 def _pack(size: int) -> str:
     lines = "".join(f"{i},{i * 7}\n" for i in range(size // 10))
-    top = {"taskpack": "0.1", "encoding": "flat",
-           "passport": {"spec": "task-passport-bag/0.1", "kind": "receipt", "asks": []},
-           "attachments": [{"name": "data.csv", "encoding": "utf8", "data": lines}]}  # fmt: skip
+    top = {
+        "taskpack": "0.1",
+        "encoding": "flat",
+        "passport": {"spec": "task-passport-bag/0.1", "kind": "receipt", "asks": []},
+        "attachments": [{"name": "data.csv", "encoding": "utf8", "data": lines}],
+    }
     return json.dumps(top, indent=2)
 
 
@@ -56,7 +59,7 @@ def main() -> None:
     n = len(pack)
     cases = {
         "fenced": "Hi Ana,\n\n```json\n" + pack + "\n```\nBest, Bo\n",
-        "fences": "```json\n{\"example\": true}\n```\n" * 2000 + "```json\n" + pack + "\n```\n",
+        "fences": '```json\n{"example": true}\n```\n' * 2000 + "```json\n" + pack + "\n```\n",
         "brace-lines": "{\n" * (n // 2),
         "deep": ('{"a":' * 60 + "\n") * (n // 301),
         "open-string": '{"taskpack": "0.1", "x": "' + "a" * n,
@@ -65,7 +68,9 @@ def main() -> None:
     print(f"baseline json.loads of {n / (1 << 20):.1f} MiB: {base * 1000:.1f} ms")
     for name, text in cases.items():
         t = _time(lambda text=text: find_pack_in_text(text), args.repeat)  # type: ignore[misc]
-        print(f"{name:>12}: {t * 1000:8.1f} ms  = {t / base:5.2f}× json.loads  ({len(text) / (1 << 20):.1f} MiB)")
+        print(
+            f"{name:>12}: {t * 1000:8.1f} ms  = {t / base:5.2f}× json.loads  ({len(text) / (1 << 20):.1f} MiB)"
+        )
 
 
 if __name__ == "__main__":

@@ -45,7 +45,10 @@ def _pack_data(i: int) -> dict[str, object]:
         "lineage": {"root_id": pid, "from_version": 3, "chain": [f"{pid}@3"]},
         "note": f"small pack {i}",
         "passport": {
-            "id": pid, "title": f"Task {i}", "goal": "Benchmark the store", "version": 3,
+            "id": pid,
+            "title": f"Task {i}",
+            "goal": "Benchmark the store",
+            "version": 3,
             "current_state": "half done",
             "facts": [
                 {"claim": "the build passes", "scope": "machine", "verified": True},
@@ -54,11 +57,21 @@ def _pack_data(i: int) -> dict[str, object]:
             "decisions": [{"what": "PDF only", "why": "asked"}],
             "next_steps": ["write part 2", "send it back"],
         },
-        "asks": [{"id": "a1", "to": "peer", "what": "Budget?", "why": "", "accept": "a number",
-                  "status": "open", "answer": None}],
-        "landing_checks": [{"id": "c1", "check": "can render PDF", "how": "make pdf",
-                            "required": True}],
-    }  # fmt: skip
+        "asks": [
+            {
+                "id": "a1",
+                "to": "peer",
+                "what": "Budget?",
+                "why": "",
+                "accept": "a number",
+                "status": "open",
+                "answer": None,
+            }
+        ],
+        "landing_checks": [
+            {"id": "c1", "check": "can render PDF", "how": "make pdf", "required": True}
+        ],
+    }
 
 
 def make_packs(folder: Path, n: int) -> list[Path]:
@@ -110,10 +123,13 @@ def bench_landing(root: Path, n: int) -> dict[str, float]:
     raw = time.perf_counter() - t0
     db.close()
     return {
-        "packs": n, "make_s": made, "land_s": landed, "raw_s": raw,
+        "packs": n,
+        "make_s": made,
+        "land_s": landed,
+        "raw_s": raw,
         "per_ms_median": statistics.median(per) * 1000,
         "per_ms_p95": sorted(per)[int(len(per) * 0.95) - 1] * 1000,
-    }  # fmt: skip
+    }
 
 
 def bench_listing(root: Path, n: int) -> dict[str, float]:
@@ -123,8 +139,14 @@ def bench_listing(root: Path, n: int) -> dict[str, float]:
     for start in range(0, n, batch):
         with desk.store.write() as tx:
             for i in range(start, min(n, start + batch)):
-                state = PassportState(id=ids.new_id(), title=f"Task {i}", goal="Benchmark listing",
-                                      version=1, next_steps=["a", "b"], facts=[])  # fmt: skip
+                state = PassportState(
+                    id=ids.new_id(),
+                    title=f"Task {i}",
+                    goal="Benchmark listing",
+                    version=1,
+                    next_steps=["a", "b"],
+                    facts=[],
+                )
                 lp = LocalPassport(passport=state, asks=[], landing_checks=[])
                 lp.state, lp.waiting_on = "working", None
                 tx.insert(lp, event="created")
@@ -157,9 +179,13 @@ def bench_listing(root: Path, n: int) -> dict[str, float]:
     db.close()
     desk.close()
     return {
-        "passports": n, "fill_s": filled, "list_s": min(runs), "first_page_s": first_page,
-        "json_loads_s": min(base), "raw_select_s": min(raw),
-    }  # fmt: skip
+        "passports": n,
+        "fill_s": filled,
+        "list_s": min(runs),
+        "first_page_s": first_page,
+        "json_loads_s": min(base),
+        "raw_select_s": min(raw),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,21 +201,29 @@ def main(argv: list[str] | None = None) -> int:
         land = bench_landing(root, args.packs)
         print(f"landing {land['packs']:.0f} small packs (bag, 1 luggage file each)")
         print(f"  made the packs first in            {land['make_s']:8.2f} s (not counted)")
-        print(f"  landed through the desk in          {land['land_s']:8.2f} s "
-              f"= {land['packs'] / land['land_s']:7.0f} packs/s "
-              f"(median {land['per_ms_median']:.1f} ms, p95 {land['per_ms_p95']:.1f} ms)")  # fmt: skip
-        print(f"  baseline: raw sqlite insert + blob  {land['raw_s']:8.2f} s "
-              f"= {land['packs'] / land['raw_s']:7.0f} /s")  # fmt: skip
+        print(
+            f"  landed through the desk in          {land['land_s']:8.2f} s "
+            f"= {land['packs'] / land['land_s']:7.0f} packs/s "
+            f"(median {land['per_ms_median']:.1f} ms, p95 {land['per_ms_p95']:.1f} ms)"
+        )
+        print(
+            f"  baseline: raw sqlite insert + blob  {land['raw_s']:8.2f} s "
+            f"= {land['packs'] / land['raw_s']:7.0f} /s"
+        )
         print(f"  ratio desk / baseline               {land['land_s'] / land['raw_s']:8.1f} x")
         lst = bench_listing(root, args.passports)
         print(f"listing {lst['passports']:.0f} passports")
         print(f"  filled the store in                 {lst['fill_s']:8.2f} s (not counted)")
         print(f"  desk.passports() all                     {lst['list_s'] * 1000:8.1f} ms")
         print(f"  desk.passports(limit=100)                {lst['first_page_s'] * 1000:8.1f} ms")
-        print(f"  baseline: json.loads of the same    {lst['json_loads_s'] * 1000:8.1f} ms "
-              f"(ratio {lst['list_s'] / lst['json_loads_s']:.2f} x)")  # fmt: skip
-        print(f"  baseline: raw SELECT * (sqlite3)    {lst['raw_select_s'] * 1000:8.1f} ms "
-              f"(ratio {lst['list_s'] / lst['raw_select_s']:.2f} x)")  # fmt: skip
+        print(
+            f"  baseline: json.loads of the same    {lst['json_loads_s'] * 1000:8.1f} ms "
+            f"(ratio {lst['list_s'] / lst['json_loads_s']:.2f} x)"
+        )
+        print(
+            f"  baseline: raw SELECT * (sqlite3)    {lst['raw_select_s'] * 1000:8.1f} ms "
+            f"(ratio {lst['list_s'] / lst['raw_select_s']:.2f} x)"
+        )
     return 0
 
 

@@ -197,13 +197,20 @@ class NotConformant(PackError):
     code = "not_conformant"
     exit_code = EXIT_REFUSED
 
-    def __init__(self, reasons: Sequence[str], *, message: str | None = None, hint: str | None = None) -> None:
+    def __init__(
+        self, reasons: Sequence[str], *, message: str | None = None, hint: str | None = None
+    ) -> None:
         self.reasons = list(reasons)
-        checks = sorted({r.split(":", 1)[0] for r in self.reasons}, key=lambda c: int(c[1:]) if c[1:].isdigit() else 99)
+        checks = sorted(
+            {r.split(":", 1)[0] for r in self.reasons},
+            key=lambda c: int(c[1:]) if c[1:].isdigit() else 99,
+        )
         super().__init__(
-            message or f"Not converted: the pack is not conformant as written (fails {', '.join(checks)})",
-            hint=hint, params={"reasons": self.reasons, "checks": checks},
-        )  # fmt: skip
+            message
+            or f"Not converted: the pack is not conformant as written (fails {', '.join(checks)})",
+            hint=hint,
+            params={"reasons": self.reasons, "checks": checks},
+        )
 
 
 # --- the rules' refusal ---------------------------------------------------------------
@@ -225,7 +232,6 @@ class Finding:
     def __str__(self) -> str:
         extra = f" ({self.detail})" if self.detail else ""
         return f"{self.kind} at {self.place}{extra}"
-
 
     def to_data(self) -> dict[str, str]:
         return {"rule": self.rule, "kind": self.kind, "place": self.place, "detail": self.detail}
@@ -335,4 +341,6 @@ def sentence(exc: BaseException, *, unknown: str | None = None) -> str:
     if isinstance(exc, OSError):
         target = f": {exc.filename}" if exc.filename else ""
         return f"{exc.strerror or exc}{target}. Check the path and its permissions."
-    return unknown or f"Something unexpected went wrong ({type(exc).__name__}); nothing was changed."
+    return (
+        unknown or f"Something unexpected went wrong ({type(exc).__name__}); nothing was changed."
+    )

@@ -69,7 +69,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         desk = Desk(home, "zhang-pc", actor="Zhang Min", clock=lambda: next(ticks))
-        desk.settings.actor = "Zhang Min"  # the name is known: no first-run question in the pictures
+        desk.settings.actor = (
+            "Zhang Min"  # the name is known: no first-run question in the pictures
+        )
         handoff, chinese, _receipt = sample_packs()
         # some history on the desk: a task of one's own, and a pack landed earlier
         own = desk.new("Quarterly supplier review", "Send the Q3 supplier scores to purchasing.")
@@ -136,16 +138,28 @@ def main() -> int:
         # 5. a receipt coming home: Wei's desk asked, Zhang answered one of the two asks
         wei = Desk(Path(tmp) / "wei", "wei-laptop", actor="Wei Chen", clock=lambda: next(ticks))
         wei.settings.actor = "Wei Chen"
-        asked = wei.new("Choose the launch video cut", "Publish a 90 s cut of the launch video on Friday.")
-        wei.add_ask(asked.id, "Which cut goes out, A or B?", "A or B, and who chose it",
-                    why="Marketing needs one by Thursday.")  # fmt: skip
-        wei.add_ask(asked.id, "May we use the customer quote at 0:42?", "Yes or no, with the customer's consent")
+        asked = wei.new(
+            "Choose the launch video cut", "Publish a 90 s cut of the launch video on Friday."
+        )
+        wei.add_ask(
+            asked.id,
+            "Which cut goes out, A or B?",
+            "A or B, and who chose it",
+            why="Marketing needs one by Thursday.",
+        )
+        wei.add_ask(
+            asked.id,
+            "May we use the customer quote at 0:42?",
+            "Yes or no, with the customer's consent",
+        )
         handoff_out = Path(tmp) / "video.taskpack.json"
         wei.pack(asked.id, handoff_out)
         theirs = desk.land(handoff_out).id
         desk.answer(theirs, "a1", "Cut B — chosen by Zhang Min with marketing; it is 88 s long.")
         receipt_out = Path(tmp) / "video-receipt.taskpack.json"
-        desk.pack(theirs, receipt_out, kind="receipt", note="One answered; the quote needs the customer.")
+        desk.pack(
+            theirs, receipt_out, kind="receipt", note="One answered; the quote needs the customer."
+        )
         window.shutdown()
         window.close()
         home_window = MainWindow(wei, watch=False)

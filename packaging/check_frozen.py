@@ -48,9 +48,10 @@ class Checker:
         home.mkdir()
         # a clean, throwaway environment: no user's desk, no display needed
         self.env = {
-            k: v for k, v in os.environ.items()
+            k: v
+            for k, v in os.environ.items()
             if not k.startswith(("TASKPACK_", "PYTHON", "VIRTUAL_ENV", "QT_"))
-        }  # fmt: skip
+        }
         self.env.update(
             HOME=str(home),
             XDG_DATA_HOME=str(home / ".local/share"),
@@ -66,13 +67,20 @@ class Checker:
         self.failures.append(what)
         print(f"FAIL  {what}")
 
-    def run(self, name: str, *args: str, expect: int | None = 0, env: dict[str, str] | None = None) -> tuple[int, str]:
+    def run(
+        self, name: str, *args: str, expect: int | None = 0, env: dict[str, str] | None = None
+    ) -> tuple[int, str]:
         exe = self.dist / name
         try:
             p = subprocess.run(
-                [str(exe), *args], env=env or self.env, cwd=self.tmp, stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT,
-            )  # fmt: skip
+                [str(exe), *args],
+                env=env or self.env,
+                cwd=self.tmp,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                timeout=TIMEOUT,
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             self.fail(f"{name} {' '.join(args)}: {exc}")
             return -1, ""
@@ -88,9 +96,14 @@ class Checker:
 
 
 #: what to install on a Debian/Ubuntu build machine so the package carries the library
-XCB_PACKAGES = {"libxcb-icccm.so.4": "libxcb-icccm4", "libxcb-keysyms.so.1": "libxcb-keysyms1",
-                "libxcb-cursor.so.0": "libxcb-cursor0", "libxcb-image.so.0": "libxcb-image0",
-                "libxcb-render-util.so.0": "libxcb-render-util0", "libxkbcommon-x11.so.0": "libxkbcommon-x11-0"}
+XCB_PACKAGES = {
+    "libxcb-icccm.so.4": "libxcb-icccm4",
+    "libxcb-keysyms.so.1": "libxcb-keysyms1",
+    "libxcb-cursor.so.0": "libxcb-cursor0",
+    "libxcb-image.so.0": "libxcb-image0",
+    "libxcb-render-util.so.0": "libxcb-render-util0",
+    "libxkbcommon-x11.so.0": "libxkbcommon-x11-0",
+}
 
 
 def unresolved_libraries(dist: Path, plugin: str) -> list[str]:
@@ -111,10 +124,16 @@ def x_server(tmp: Path) -> Iterator[str | None]:
     if xvfb is None:
         yield None
         return
-    number = next(n for n in range(90, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists()
-                  and not Path(f"/tmp/.X{n}-lock").exists())
-    proc = subprocess.Popen([xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=(tmp / "xvfb.log").open("w"))
+    number = next(
+        n
+        for n in range(90, 200)
+        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists()
+    )
+    proc = subprocess.Popen(
+        [xvfb, f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp / "xvfb.log").open("w"),
+    )
     try:
         deadline = time.monotonic() + 10
         while not Path(f"/tmp/.X11-unix/X{number}").exists() and time.monotonic() < deadline:
@@ -136,7 +155,9 @@ def _source_cli() -> tuple[str, list[str]]:
     from taskpack.app.cli import main as cli
 
     parser = cli.build_parser()
-    verbs = next(a.choices for a in parser._actions if isinstance(getattr(a, "choices", None), dict))
+    verbs = next(
+        a.choices for a in parser._actions if isinstance(getattr(a, "choices", None), dict)
+    )
     return cli.version(), sorted(verbs)
 
 
@@ -157,9 +178,16 @@ def check_packaged_install(c: Checker) -> None:
         return
     home = c.tmp / "xdg"
     env = {k: v for k, v in c.env.items() if k not in ("XDG_CURRENT_DESKTOP", "DESKTOP_SESSION")}
-    env.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config"))
-    r = subprocess.run(["sh", str(script), "--bin-dir", str(home / "bin")], env=env,
-                       capture_output=True, text=True, timeout=120)
+    env.update(
+        HOME=str(home), XDG_DATA_HOME=str(home / "data"), XDG_CONFIG_HOME=str(home / "config")
+    )
+    r = subprocess.run(
+        ["sh", str(script), "--bin-dir", str(home / "bin")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if r.returncode != 0:
         c.fail(f"share/desktop/install-desktop.sh failed: {(r.stderr or r.stdout).strip()}")
         return
@@ -168,19 +196,25 @@ def check_packaged_install(c: Checker) -> None:
         c.fail("the installed launcher does not start this package's taskpack-desk")
     if not (home / "data/bash-completion/completions/taskpack").is_file():
         c.fail("install-desktop.sh did not install the bash completion")
-    linked = subprocess.run([str(home / "bin" / "taskpack"), "--version"], env=env,
-                            capture_output=True, text=True)
+    linked = subprocess.run(
+        [str(home / "bin" / "taskpack"), "--version"], env=env, capture_output=True, text=True
+    )
     if linked.returncode != 0 or not linked.stdout.startswith("taskpack "):
-        c.fail(f"taskpack linked into --bin-dir does not run the CLI: {linked.stdout}{linked.stderr}")
+        c.fail(
+            f"taskpack linked into --bin-dir does not run the CLI: {linked.stdout}{linked.stderr}"
+        )
     answer = "(xdg-mime not installed)"
     if shutil.which("xdg-mime") and shutil.which("mimetype"):
         sample = c.tmp / "x.taskpack"
         sample.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
-        answer = subprocess.run(["xdg-mime", "query", "filetype", str(sample)], env=env,
-                                capture_output=True, text=True).stdout.strip()
+        answer = subprocess.run(
+            ["xdg-mime", "query", "filetype", str(sample)], env=env, capture_output=True, text=True
+        ).stdout.strip()
         if answer != "application/vnd.taskpack+zip":
             c.fail(f"after the packaged install, xdg-mime calls x.taskpack {answer!r}")
-    print(f"    share/desktop/install-desktop.sh: launcher, icons, completion, bin links; x.taskpack is {answer}")
+    print(
+        f"    share/desktop/install-desktop.sh: launcher, icons, completion, bin links; x.taskpack is {answer}"
+    )
 
 
 def check_mcp(c: Checker) -> None:
@@ -189,15 +223,28 @@ def check_mcp(c: Checker) -> None:
 
     print("== taskpack mcp (stdio)")
     messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "check_frozen", "version": "1"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "check_frozen", "version": "1"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    ]  # fmt: skip
+    ]
     try:
-        p = subprocess.Popen([str(c.dist / "taskpack"), "mcp"], env=c.env, cwd=c.tmp,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+        p = subprocess.Popen(
+            [str(c.dist / "taskpack"), "mcp"],
+            env=c.env,
+            cwd=c.tmp,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
     except OSError as exc:
         c.fail(f"taskpack mcp: {exc}")
         return
@@ -269,18 +316,25 @@ def main(argv: list[str]) -> int:
     missing_libs = unresolved_libraries(dist, "platforms/libqxcb.so")
     for lib in missing_libs:
         pkg = XCB_PACKAGES.get(lib, "the package that provides it")
-        c.fail(f"libqxcb.so needs {lib}, which the package lacks: install {pkg} on the build "
-               "machine (make ci-deps does) and run make package again")
+        c.fail(
+            f"libqxcb.so needs {lib}, which the package lacks: install {pkg} on the build "
+            "machine (make ci-deps does) and run make package again"
+        )
     if not missing_libs:
         print("    every library it needs is in the package or is a host library")
 
     with x_server(c.tmp) as display:
         if display is None:
-            print("== taskpack-desk --smoke-test on X11: skipped (no Xvfb; `make ci-deps` installs it)")
+            print(
+                "== taskpack-desk --smoke-test on X11: skipped (no Xvfb; `make ci-deps` installs it)"
+            )
         else:
             print(f"== taskpack-desk --smoke-test on X11 (Xvfb {display})")
-            code, out = c.run("taskpack-desk", "--smoke-test",
-                              env={**c.env, "QT_QPA_PLATFORM": "xcb", "DISPLAY": display})
+            code, out = c.run(
+                "taskpack-desk",
+                "--smoke-test",
+                env={**c.env, "QT_QPA_PLATFORM": "xcb", "DISPLAY": display},
+            )
             window = [ln for ln in out.splitlines() if " window " in ln]
             sys.stdout.write(_indent("\n".join(window) or out[-2000:]))
             if code == 0 and not any("shown on xcb" in ln for ln in window):
@@ -318,14 +372,25 @@ def main(argv: list[str]) -> int:
 
     print("== desktop files")
     share = dist / "share"
-    for rel in ("desktop/taskpack-desk.desktop", "desktop/taskpack-desk.xml",
-                "desktop/install-desktop.sh", "icons/taskpack-desk.svg",
-                "completion/taskpack.bash", "completion/_taskpack"):
+    for rel in (
+        "desktop/taskpack-desk.desktop",
+        "desktop/taskpack-desk.xml",
+        "desktop/install-desktop.sh",
+        "icons/taskpack-desk.svg",
+        "completion/taskpack.bash",
+        "completion/_taskpack",
+    ):
         if not (share / rel).is_file():
             c.fail(f"share/{rel} is missing from the package")
-    validator = subprocess.run(["which", "desktop-file-validate"], capture_output=True, text=True).stdout.strip()
+    validator = subprocess.run(
+        ["which", "desktop-file-validate"], capture_output=True, text=True
+    ).stdout.strip()
     if validator and (share / "desktop/taskpack-desk.desktop").is_file():
-        v = subprocess.run([validator, str(share / "desktop/taskpack-desk.desktop")], capture_output=True, text=True)
+        v = subprocess.run(
+            [validator, str(share / "desktop/taskpack-desk.desktop")],
+            capture_output=True,
+            text=True,
+        )
         if v.returncode != 0 or v.stdout.strip():
             c.fail(f"the packaged .desktop file does not validate: {v.stdout.strip()}")
     print("    share/desktop, share/icons, share/completion present")

@@ -19,14 +19,32 @@ import sys
 
 #: soname → package name for (apt, dnf, pacman, zypper)
 LIBRARIES: dict[str, tuple[str, str, str, str]] = {
-    "libxcb-cursor.so.0": ("libxcb-cursor0", "xcb-util-cursor", "xcb-util-cursor", "libxcb-cursor0"),
+    "libxcb-cursor.so.0": (
+        "libxcb-cursor0",
+        "xcb-util-cursor",
+        "xcb-util-cursor",
+        "libxcb-cursor0",
+    ),
     "libxcb-icccm.so.4": ("libxcb-icccm4", "xcb-util-wm", "xcb-util-wm", "libxcb-icccm4"),
-    "libxcb-keysyms.so.1": ("libxcb-keysyms1", "xcb-util-keysyms", "xcb-util-keysyms", "libxcb-keysyms1"),
-    "libxkbcommon-x11.so.0": ("libxkbcommon-x11-0", "libxkbcommon-x11", "libxkbcommon-x11",
-                              "libxkbcommon-x11-0"),
+    "libxcb-keysyms.so.1": (
+        "libxcb-keysyms1",
+        "xcb-util-keysyms",
+        "xcb-util-keysyms",
+        "libxcb-keysyms1",
+    ),
+    "libxkbcommon-x11.so.0": (
+        "libxkbcommon-x11-0",
+        "libxkbcommon-x11",
+        "libxkbcommon-x11",
+        "libxkbcommon-x11-0",
+    ),
 }
-MANAGERS = (("apt-get", "sudo apt-get install"), ("dnf", "sudo dnf install"),
-            ("pacman", "sudo pacman -S"), ("zypper", "sudo zypper install"))  # fmt: skip
+MANAGERS = (
+    ("apt-get", "sudo apt-get install"),
+    ("dnf", "sudo dnf install"),
+    ("pacman", "sudo pacman -S"),
+    ("zypper", "sudo zypper install"),
+)
 
 
 def uses_xcb(env: dict[str, str]) -> bool:
@@ -41,7 +59,9 @@ def known_libraries() -> str:
     for ldconfig in ("/sbin/ldconfig", "/usr/sbin/ldconfig", shutil.which("ldconfig") or ""):
         if ldconfig and os.path.exists(ldconfig):
             try:
-                return subprocess.run([ldconfig, "-p"], capture_output=True, text=True, timeout=20).stdout
+                return subprocess.run(
+                    [ldconfig, "-p"], capture_output=True, text=True, timeout=20
+                ).stdout
             except (OSError, subprocess.SubprocessError):
                 break
     return ""

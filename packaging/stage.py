@@ -50,17 +50,32 @@ def main(argv: list[str]) -> int:
     site = Path(argv[1] if len(argv) > 1 else "build/package-site").resolve()
     shutil.rmtree(site, ignore_errors=True)
     pip = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--no-compile", "--target", str(site), str(ROOT)],
-        capture_output=True, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-compile",
+            "--target",
+            str(site),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+    )
     if pip.returncode != 0:  # setuptools' chatter is shown only when the install fails
         sys.stderr.write(pip.stdout + pip.stderr)
         return pip.returncode
     gaps = complete(site)
     for gap in gaps:
-        print(f"stage: package {gap} is not listed in pyproject.toml [tool.setuptools] packages; "
-              "copied from the source tree (a wheel would lack it).", file=sys.stderr)  # fmt: skip
+        print(
+            f"stage: package {gap} is not listed in pyproject.toml [tool.setuptools] packages; "
+            "copied from the source tree (a wheel would lack it).",
+            file=sys.stderr,
+        )
     return 0
 
 

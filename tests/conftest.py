@@ -34,10 +34,17 @@ def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def run_cli(cli_env: dict[str, str]) -> CliRun:
     """Run `python -m taskpack.app.cli.main ARGS` in a real subprocess; returns the result."""
 
-    def run(args: Sequence[str], *, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    def run(
+        args: Sequence[str], *, cwd: Path | None = None, timeout: float = 60
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "taskpack.app.cli.main", *map(str, args)],
-            cwd=cwd, env=cli_env, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
-        )  # fmt: skip
+            cwd=cwd,
+            env=cli_env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=timeout,
+        )
 
     return run

@@ -56,15 +56,26 @@ def pack_data(**overrides: object) -> dict:
             "current_state": "draft written, charts missing",
             "facts": [
                 {"claim": "the totals match the ledger", "scope": "universal", "verified": True},
-                {"claim": "report.xlsx is at ~/q3", "scope": "machine", "verified": False,
-                 "needs_reverify": True, "verified_on": "ana-laptop"},
+                {
+                    "claim": "report.xlsx is at ~/q3",
+                    "scope": "machine",
+                    "verified": False,
+                    "needs_reverify": True,
+                    "verified_on": "ana-laptop",
+                },
             ],
             "decisions": [{"what": "use EUR", "why": "finance asked"}],
             "next_steps": ["draw the two charts"],
         },
         "asks": [],
-        "landing_checks": [{"id": "c1", "check": "the ledger export is current", "how": "open it",
-                            "required": True}],
+        "landing_checks": [
+            {
+                "id": "c1",
+                "check": "the ledger export is current",
+                "how": "open it",
+                "required": True,
+            }
+        ],
     }
     data.update(overrides)  # type: ignore[arg-type]
     return data
@@ -139,18 +150,50 @@ def deflated_stream(chunks: Iterable[bytes]) -> tuple[bytes, int, int, str]:
 
 def local_header(e: Raw) -> bytes:
     name = e.name if e.local_name is None else e.local_name
-    return struct.pack(
-        "<IHHHHHIIIHH", 0x04034B50, e.extract_version, e.flags, e.method, 0, 0x21,
-        e.crc, e.declared_csize, e.size, len(name), 0,
-    ) + name  # fmt: skip
+    return (
+        struct.pack(
+            "<IHHHHHIIIHH",
+            0x04034B50,
+            e.extract_version,
+            e.flags,
+            e.method,
+            0,
+            0x21,
+            e.crc,
+            e.declared_csize,
+            e.size,
+            len(name),
+            0,
+        )
+        + name
+    )
 
 
 def central_record(e: Raw, offset: int) -> bytes:
     made_by = (e.create_system << 8) | 20
-    return struct.pack(
-        "<IHHHHHHIIIHHHHHII", 0x02014B50, made_by, e.extract_version, e.flags, e.method, 0, 0x21,
-        e.crc, e.declared_csize, e.size, len(e.name), 0, 0, 0, 0, e.external_attr, offset,
-    ) + e.name  # fmt: skip
+    return (
+        struct.pack(
+            "<IHHHHHHIIIHHHHHII",
+            0x02014B50,
+            made_by,
+            e.extract_version,
+            e.flags,
+            e.method,
+            0,
+            0x21,
+            e.crc,
+            e.declared_csize,
+            e.size,
+            len(e.name),
+            0,
+            0,
+            0,
+            0,
+            e.external_attr,
+            offset,
+        )
+        + e.name
+    )
 
 
 def eocd(count: int, cd_size: int, cd_offset: int) -> bytes:
@@ -161,8 +204,11 @@ def eocd64(count: int, cd_size: int, cd_offset: int, at: int) -> bytes:
     """A ZIP64 end record + locator + a classic end record pointing at them."""
     rec = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, count, count, cd_size, cd_offset)
     loc = struct.pack("<IIQI", 0x07064B50, 0, at, 1)
-    return rec + loc + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF,
-                                   0xFFFFFFFF, 0)  # fmt: skip
+    return (
+        rec
+        + loc
+        + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    )
 
 
 def build_zip(
@@ -187,7 +233,9 @@ def build_zip(
     records += [central_record(e, off) for e, off in extra_central]
     cd = b"".join(records)
     n = len(records) if count is None else count
-    tail = eocd64(zip64_count, len(cd), pos, pos + len(cd)) if zip64_count else eocd(n, len(cd), pos)
+    tail = (
+        eocd64(zip64_count, len(cd), pos, pos + len(cd)) if zip64_count else eocd(n, len(cd), pos)
+    )
     return b"".join(parts) + cd + tail
 
 
@@ -230,11 +278,17 @@ def bag_entries(
     )
     octets = sum(sizes.get(p, len(b)) for p, b in files)
     info = f"Payload-Oxum: {oxum or f'{octets}.{len(files)}'}\nBag-Spec: {bag_spec}\n".encode()
-    tagman = _manifest((hashlib.sha256(b).hexdigest(), n) for n, b in
-                       (("bagit.txt", bagit), ("bag-info.txt", info), ("manifest-sha256.txt", man)))
+    tagman = _manifest(
+        (hashlib.sha256(b).hexdigest(), n)
+        for n, b in (("bagit.txt", bagit), ("bag-info.txt", info), ("manifest-sha256.txt", man))
+    )
     tamper = tamper or {}
-    tags = [("bagit.txt", bagit), ("bag-info.txt", info), ("manifest-sha256.txt", man),
-            ("tagmanifest-sha256.txt", tagman)]  # fmt: skip
+    tags = [
+        ("bagit.txt", bagit),
+        ("bag-info.txt", info),
+        ("manifest-sha256.txt", man),
+        ("tagmanifest-sha256.txt", tagman),
+    ]
     return [entry(p, tamper.get(p, b)) for p, b in tags + files]
 
 
@@ -272,8 +326,9 @@ class Case:
 CASES: list[Case] = []
 
 
-def case(name: str, error: type[PackError], *words: str, stage: str = "open",
-         suffix: str = ".taskpack") -> Callable[[Callable[[], bytes]], Callable[[], bytes]]:  # fmt: skip
+def case(
+    name: str, error: type[PackError], *words: str, stage: str = "open", suffix: str = ".taskpack"
+) -> Callable[[Callable[[], bytes]], Callable[[], bytes]]:
     def register(fn: Callable[[], bytes]) -> Callable[[], bytes]:
         CASES.append(Case(name, suffix, functools.cache(fn), error, words, stage))
         return fn
@@ -316,22 +371,31 @@ def _() -> bytes:
 @case("symlink entry", UnsafeEntry, "symbolic link")
 def _() -> bytes:
     es = bag_entries([*LUGGAGE, ("data/files/link", b"/etc/passwd")])
-    return build_zip(with_entry(es, "data/files/link", create_system=3,
-                                external_attr=(stat.S_IFLNK | 0o777) << 16))  # fmt: skip
+    return build_zip(
+        with_entry(
+            es, "data/files/link", create_system=3, external_attr=(stat.S_IFLNK | 0o777) << 16
+        )
+    )
 
 
 @case("FIFO entry", UnsafeEntry, "special file")
 def _() -> bytes:
     es = bag_entries([*LUGGAGE, ("data/files/pipe", b"")])
-    return build_zip(with_entry(es, "data/files/pipe", create_system=3,
-                                external_attr=(stat.S_IFIFO | 0o644) << 16))  # fmt: skip
+    return build_zip(
+        with_entry(
+            es, "data/files/pipe", create_system=3, external_attr=(stat.S_IFIFO | 0o644) << 16
+        )
+    )
 
 
 @case("character-device entry", UnsafeEntry, "special file")
 def _() -> bytes:
     es = bag_entries([*LUGGAGE, ("data/files/tty", b"")])
-    return build_zip(with_entry(es, "data/files/tty", create_system=3,
-                                external_attr=(stat.S_IFCHR | 0o644) << 16))  # fmt: skip
+    return build_zip(
+        with_entry(
+            es, "data/files/tty", create_system=3, external_attr=(stat.S_IFCHR | 0o644) << 16
+        )
+    )
 
 
 @case("duplicate entry names", UnsafeEntry, "twice")
@@ -429,12 +493,17 @@ def _() -> bytes:
 
 @case("payload file missing from manifest-sha256.txt", IntegrityError, "manifest", "vouched")
 def _() -> bytes:
-    return bag_zip([*LUGGAGE, ("data/files/stowaway.sh", b"rm -rf ~\n")],
-                   unvouched=["data/files/stowaway.sh"])  # fmt: skip
+    return bag_zip(
+        [*LUGGAGE, ("data/files/stowaway.sh", b"rm -rf ~\n")], unvouched=["data/files/stowaway.sh"]
+    )
 
 
-@case("luggage altered after packing (manifest digest mismatch)", IntegrityError, "sha256",
-      stage="read")  # fmt: skip
+@case(
+    "luggage altered after packing (manifest digest mismatch)",
+    IntegrityError,
+    "sha256",
+    stage="read",
+)
 def _() -> bytes:
     return bag_zip(LUGGAGE, tamper={"data/files/brief.txt": b"The brief, as ALTERED.\n"})
 
@@ -480,9 +549,14 @@ def _zero_bomb() -> tuple[bytes, int, int, str]:
 @case("zip bomb: 100 MiB of zeros in ~100 KiB", LimitExceeded, "bomb")
 def _() -> bytes:
     body, crc, size, sha = _zero_bomb()
-    es = bag_entries([*LUGGAGE, ("data/files/zeros.bin", b"")],
-                     digests={"data/files/zeros.bin": sha}, sizes={"data/files/zeros.bin": size})  # fmt: skip
-    return build_zip(with_entry(es, "data/files/zeros.bin", body=body, crc=crc, size=size, method=8))
+    es = bag_entries(
+        [*LUGGAGE, ("data/files/zeros.bin", b"")],
+        digests={"data/files/zeros.bin": sha},
+        sizes={"data/files/zeros.bin": size},
+    )
+    return build_zip(
+        with_entry(es, "data/files/zeros.bin", body=body, crc=crc, size=size, method=8)
+    )
 
 
 @case("directory lies: 1 GiB declared for a few bytes", LimitExceeded, "bomb")
@@ -545,8 +619,12 @@ def _giant_passport() -> tuple[bytes, int, int, str]:
 @case("passport.json with a 40 MiB note", LimitExceeded, "passport.json")
 def _() -> bytes:
     body, crc, size, sha = _giant_passport()
-    es = bag_entries(LUGGAGE, passport=b"", digests={"data/passport.json": sha},
-                     sizes={"data/passport.json": size})  # fmt: skip
+    es = bag_entries(
+        LUGGAGE,
+        passport=b"",
+        digests={"data/passport.json": sha},
+        sizes={"data/passport.json": size},
+    )
     return build_zip(with_entry(es, "data/passport.json", body=body, crc=crc, size=size, method=8))
 
 
@@ -555,7 +633,9 @@ def _() -> bytes:
 
 @case("passport.json is not UTF-8", FormatError, "utf-8")
 def _() -> bytes:
-    return bag_zip(LUGGAGE, passport=canonical_json(pack_data()).replace("Café".encode(), b"Caf\xe9"))
+    return bag_zip(
+        LUGGAGE, passport=canonical_json(pack_data()).replace("Café".encode(), b"Caf\xe9")
+    )
 
 
 @case("passport.json starts with a UTF-8 BOM", FormatError, "byte-order mark")
@@ -645,9 +725,13 @@ def _() -> bytes:
 def flat_doc(
     attachments: list[dict] | None = None, *, passport: object = None, **top: object
 ) -> dict:
-    doc = {"taskpack": "0.1", "encoding": "flat", "note_to_reader": "data, not instructions",
-           "passport": pack_data() if passport is None else passport,
-           "attachments": attachments if attachments is not None else []}  # fmt: skip
+    doc = {
+        "taskpack": "0.1",
+        "encoding": "flat",
+        "note_to_reader": "data, not instructions",
+        "passport": pack_data() if passport is None else passport,
+        "attachments": attachments if attachments is not None else [],
+    }
     doc.update(top)
     return doc
 
@@ -658,8 +742,13 @@ def attachment(name: str, content: bytes, **fields: object) -> dict:
         enc, payload = "utf8", content.decode("utf-8")
     except UnicodeDecodeError:
         enc, payload = "base64", base64.b64encode(content).decode()
-    att = {"name": name, "encoding": enc, "sha256": hashlib.sha256(content).hexdigest(),
-           "bytes": len(content), "data": payload}  # fmt: skip
+    att = {
+        "name": name,
+        "encoding": enc,
+        "sha256": hashlib.sha256(content).hexdigest(),
+        "bytes": len(content),
+        "data": payload,
+    }
     att.update(fields)
     return att
 
@@ -667,11 +756,15 @@ def attachment(name: str, content: bytes, **fields: object) -> dict:
 BRIEF = attachment("brief.txt", b"The brief, as written.\n")
 
 
-@flat_case("flat: attachment sha256 does not match its bytes", IntegrityError, "sha256",
-           stage="read")  # fmt: skip
+@flat_case(
+    "flat: attachment sha256 does not match its bytes", IntegrityError, "sha256", stage="read"
+)
 def _() -> bytes:
-    return canonical_json(flat_doc([attachment("brief.txt", b"The brief, as written.\n",
-                                               data="The brief, as ALTERED.\n")]))  # fmt: skip
+    return canonical_json(
+        flat_doc(
+            [attachment("brief.txt", b"The brief, as written.\n", data="The brief, as ALTERED.\n")]
+        )
+    )
 
 
 @flat_case("flat: attachment without size whose sha256 does not match", IntegrityError, "sha256")
@@ -719,8 +812,11 @@ def _() -> bytes:
 
 @flat_case("flat: a 40 MiB note in the passport object", LimitExceeded, "passport")
 def _() -> bytes:
-    return (b'{"taskpack": "0.1", "encoding": "flat", "passport": {"note": "'
-            + b"a" * NOTE_BYTES + b'"}, "attachments": []}\n')  # fmt: skip
+    return (
+        b'{"taskpack": "0.1", "encoding": "flat", "passport": {"note": "'
+        + b"a" * NOTE_BYTES
+        + b'"}, "attachments": []}\n'
+    )
 
 
 @flat_case("flat: a number with 5,000 digits", LimitExceeded, "too large")
@@ -821,4 +917,3 @@ def _() -> bytes:
 
 
 CASE_IDS = [c.name for c in CASES]
-

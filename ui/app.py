@@ -83,9 +83,14 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
     server = InstanceServer(name, window)
     if not new_instance:
         server.listen()
-    server.files_received.connect(lambda paths_: (window.open_files(paths_) if paths_ else None,
-                                                  window.showNormal(), window.raise_(),
-                                                  window.activateWindow()))  # fmt: skip
+    server.files_received.connect(
+        lambda paths_: (
+            window.open_files(paths_) if paths_ else None,
+            window.showNormal(),
+            window.raise_(),
+            window.activateWindow(),
+        )
+    )
     install_excepthook(window)
     window.show()
     # crash leftovers and the daily backup, off the GUI thread
@@ -93,6 +98,7 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
     if files:
         QTimer.singleShot(0, lambda: window.open_files(files))
     if os.environ.get(EXIT_WHEN_SHOWN):
+
         def shown() -> None:
             sys.stdout.write(f"shown {time.time():.6f}\n")
             sys.stdout.flush()

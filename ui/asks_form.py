@@ -41,7 +41,9 @@ class DraftStore(Protocol):
 
 
 def status_label(status: str) -> str:
-    return {"open": tr("open"), "answered": tr("answered"), "dropped": tr("dropped")}.get(status, one_line(status, 40))
+    return {"open": tr("open"), "answered": tr("answered"), "dropped": tr("dropped")}.get(
+        status, one_line(status, 40)
+    )
 
 
 def stored_answer(ask: Ask) -> str:
@@ -69,8 +71,14 @@ class AskCard(QFrame):
     save_requested = Signal(str, str, str)  # ask id, answer, status
     edited = Signal(str, str)  # ask id, text now on screen
 
-    def __init__(self, ask: Ask, *, highlight: bool = False, draft: str | None = None,
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        ask: Ask,
+        *,
+        highlight: bool = False,
+        draft: str | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.ask = ask
         self.ask_id = ask.id or ""
@@ -81,39 +89,68 @@ class AskCard(QFrame):
         grid.setColumnStretch(1, 1)
         status = ask.status or "open"
         top = QHBoxLayout()
-        top.addWidget(plain(one_line(self.ask_id, 40) + (f" · {tr('to')} {one_line(ask.to, 60)}" if ask.to else ""),
-                            bold=True, selectable=False))  # fmt: skip
+        top.addWidget(
+            plain(
+                one_line(self.ask_id, 40)
+                + (f" · {tr('to')} {one_line(ask.to, 60)}" if ask.to else ""),
+                bold=True,
+                selectable=False,
+            )
+        )
         self.status_badge = badge(status_label(status), STATUS_KIND.get(status, "info"))
         top.addWidget(self.status_badge)
         if highlight:
             top.addWidget(badge(tr("answered by the receipt"), "ok"))
         self.draft_badge = badge(tr("not saved yet"), "warn")
-        self.draft_badge.setToolTip(tr("You typed this and it is kept as a draft. Save it to answer the ask."))
+        self.draft_badge.setToolTip(
+            tr("You typed this and it is kept as a draft. Save it to answer the ask.")
+        )
         top.addWidget(self.draft_badge)
         top.addStretch(1)
         grid.addLayout(top, 0, 0, 1, 2)
         n = 1
         for label, value in ((tr("Question"), ask.what or ""), (tr("Why"), ask.why or "")):
             if value.strip():
-                grid.addWidget(plain(label, bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
+                grid.addWidget(
+                    plain(label, bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop
+                )
                 grid.addWidget(LinkedText(value, title=label), n, 1)
                 n += 1
-        grid.addWidget(plain(tr("Judged against"), bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
-        accept = LinkedText(ask.accept or tr("(no accept given: this ask cannot be judged)"), title=tr("Judged against"))
+        grid.addWidget(
+            plain(tr("Judged against"), bold=True, selectable=False),
+            n,
+            0,
+            Qt.AlignmentFlag.AlignTop,
+        )
+        accept = LinkedText(
+            ask.accept or tr("(no accept given: this ask cannot be judged)"),
+            title=tr("Judged against"),
+        )
         accept.setStyleSheet("background: #fdf6e3; padding: 3px;")
         grid.addWidget(accept, n, 1)
         n += 1
         if status == "open" and Desk.ask_warnings(ask):  # the ask lint packing warns with
-            self.accept_warning = plain(tr("⚠ This accept is too short or vague to judge an answer "
-                                           "against: say what would count (a number and its unit, "
-                                           "yes or no with the reason, a date …)."), small=True)  # fmt: skip
+            self.accept_warning = plain(
+                tr(
+                    "⚠ This accept is too short or vague to judge an answer "
+                    "against: say what would count (a number and its unit, "
+                    "yes or no with the reason, a date …)."
+                ),
+                small=True,
+            )
             self.accept_warning.setStyleSheet("color: #8a5a00;")
             grid.addWidget(self.accept_warning, n, 1)
             n += 1
-        grid.addWidget(plain(tr("Answer"), bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(
+            plain(tr("Answer"), bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop
+        )
         self.answer_edit = AnswerEdit()
-        self.answer_edit.setPlaceholderText(tr("Write an answer that meets the text above. Enter saves it; "
-                                               "Shift+Enter starts a new line."))  # fmt: skip
+        self.answer_edit.setPlaceholderText(
+            tr(
+                "Write an answer that meets the text above. Enter saves it; "
+                "Shift+Enter starts a new line."
+            )
+        )
         self.saved_text = stored_answer(ask)
         self.answer_edit.setPlainText(self.saved_text if draft is None else draft)
         self.answer_edit.moveCursor(QTextCursor.MoveOperation.End)  # typing goes on where it ended
@@ -125,8 +162,9 @@ class AskCard(QFrame):
         n += 1
         if ask.answered_by or ask.answered_at:
             if ask.answered_by and ask.answered_at:
-                by = tr("Answered by {who} on {when}").format(who=one_line(ask.answered_by),
-                                                              when=local_time(ask.answered_at))  # fmt: skip
+                by = tr("Answered by {who} on {when}").format(
+                    who=one_line(ask.answered_by), when=local_time(ask.answered_at)
+                )
             elif ask.answered_by:
                 by = tr("Answered by {who}").format(who=one_line(ask.answered_by))
             else:
@@ -190,8 +228,15 @@ class AsksForm(QWidget):
         self._typed: dict[tuple[str, str], str] = {}
         self._asks: Sequence[Ask] = []
 
-    def show_asks(self, asks: Sequence[Ask], *, highlight: set[str] | frozenset[str] = frozenset(),
-                  note: str = "", passport_id: str = "", drafts: dict[str, str] | None = None) -> None:  # fmt: skip
+    def show_asks(
+        self,
+        asks: Sequence[Ask],
+        *,
+        highlight: set[str] | frozenset[str] = frozenset(),
+        note: str = "",
+        passport_id: str = "",
+        drafts: dict[str, str] | None = None,
+    ) -> None:
         """Show `asks`; an answer typed earlier (kept here, or in `drafts` from the desk's
         drafts file) is put back in its field, marked "not saved yet"."""
         self.passport_id = passport_id
@@ -202,7 +247,9 @@ class AsksForm(QWidget):
         self.cards = {}
         stored = drafts or {}
         if not asks:
-            lay.addWidget(plain(tr("No asks. A question for the next person is added from the Overview tab.")))
+            lay.addWidget(
+                plain(tr("No asks. A question for the next person is added from the Overview tab."))
+            )
 
         def card(ask: Ask) -> QWidget:
             key = (passport_id, ask.id or "")
@@ -233,7 +280,9 @@ class AsksForm(QWidget):
         else:
             self._typed[key] = text
         if self.draft_store is not None and self.passport_id:
-            self.draft_store.set(self.passport_id, ask_id, "" if card and text == card.saved_text else text)
+            self.draft_store.set(
+                self.passport_id, ask_id, "" if card and text == card.saved_text else text
+            )
         self._update_unsaved()
 
     def unsaved(self) -> dict[str, str]:
@@ -258,7 +307,9 @@ class AsksForm(QWidget):
         if isinstance(self._asks, AskPages):
             at = self._asks.index_of(ask_id)
             return None if at is None else stored_answer(self._asks[at])
-        return next((stored_answer(a) for a in reversed(self._asks) if (a.id or "") == ask_id), None)
+        return next(
+            (stored_answer(a) for a in reversed(self._asks) if (a.id or "") == ask_id), None
+        )
 
     def _update_unsaved(self) -> None:
         n = len(self.unsaved())
@@ -266,7 +317,9 @@ class AsksForm(QWidget):
         several = open_count(self._asks) > 1 or n > 1
         self.save_all_button.setVisible(several)
         self.save_all_button.setEnabled(n > 0)
-        self.save_all_button.setText(trn("Save all answers (%n)", n) if n else tr("Save all answers"))
+        self.save_all_button.setText(
+            trn("Save all answers (%n)", n) if n else tr("Save all answers")
+        )
 
     def _save_all(self) -> None:
         pending = self.unsaved()

@@ -35,7 +35,9 @@ def ask_open_paths(parent: QWidget | None) -> list[Path]:
     return [Path(n) for n in names]
 
 
-def ask_save_path(parent: QWidget | None, title: str, suggested: Path, filter_text: str) -> Path | None:
+def ask_save_path(
+    parent: QWidget | None, title: str, suggested: Path, filter_text: str
+) -> Path | None:
     name, _ = QFileDialog.getSaveFileName(parent, title, str(suggested), filter_text)
     return Path(name) if name else None
 
@@ -76,8 +78,9 @@ Field = tuple[str, str, str, list[str] | None]
 class FormDialog(QDialog):
     """A few labelled fields with OK/Cancel; `values()` returns what was typed."""
 
-    def __init__(self, parent: QWidget | None, title: str, fields: list[Field],
-                 explain: str = "") -> None:  # fmt: skip
+    def __init__(
+        self, parent: QWidget | None, title: str, fields: list[Field], explain: str = ""
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         lay = QVBoxLayout(self)
@@ -106,7 +109,9 @@ class FormDialog(QDialog):
                 w = QLineEdit()
             self.widgets[key] = w
             form.addRow(label, w)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("OK"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
         buttons.accepted.connect(self.accept)
@@ -128,7 +133,9 @@ class FormDialog(QDialog):
         return out
 
 
-def ask_form(parent: QWidget | None, title: str, fields: list[Field], explain: str = "") -> dict[str, object] | None:
+def ask_form(
+    parent: QWidget | None, title: str, fields: list[Field], explain: str = ""
+) -> dict[str, object] | None:
     """Show a small form; the typed values by key, or None if the person cancelled.
 
     A "choice" field's value is the index of the chosen option.

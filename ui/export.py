@@ -62,8 +62,16 @@ class Exporter:
         self.host = host
         self._typed: dict[str, str] = {}
 
-    def export(self, passport_id: str, title: str, luggage_bytes: int, kind: str, mode: str,
-               typed: dict[str, str] | None = None, to: str | None = None) -> None:  # fmt: skip
+    def export(
+        self,
+        passport_id: str,
+        title: str,
+        luggage_bytes: int,
+        kind: str,
+        mode: str,
+        typed: dict[str, str] | None = None,
+        to: str | None = None,
+    ) -> None:
         """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says.
 
         `typed`: answers on screen that were not saved (ask id → text); they are saved
@@ -77,8 +85,12 @@ class Exporter:
             suffix = ".taskpack" if mode == "save_bag" else ".taskpack.json"
             what = tr("Receipt") if kind == "receipt" else tr("Handoff")
             parent = host if isinstance(host, QWidget) else None
-            out = dialogs.ask_save_path(parent, tr("Save {what}").format(what=what),
-                                        Path.home() / (base + suffix), f"TaskPack (*{suffix})")  # fmt: skip
+            out = dialogs.ask_save_path(
+                parent,
+                tr("Save {what}").format(what=what),
+                Path.home() / (base + suffix),
+                f"TaskPack (*{suffix})",
+            )
             if out is None:
                 return
             if not out.name.endswith(suffix):
@@ -92,8 +104,14 @@ class Exporter:
         else:
             self._pack(passport_id, kind, out, lambda outcome: self.email(outcome, title), to)
 
-    def _pack(self, passport_id: str, kind: str, out: Path, then: Callable[[PackOutcome], None],
-              to: str | None = None) -> None:  # fmt: skip
+    def _pack(
+        self,
+        passport_id: str,
+        kind: str,
+        out: Path,
+        then: Callable[[PackOutcome], None],
+        to: str | None = None,
+    ) -> None:
         def done(outcome: PackOutcome) -> None:
             for warning in outcome.warnings:
                 log.info("export warning: %s", warning)
@@ -107,14 +125,19 @@ class Exporter:
                 ops.change(host.desk, passport_id, "answer_all", (passport_id, typed), {}, p, c)
             return ops.export(host.desk, passport_id, out, kind, None, p, c, to=to)
 
-        host.jobs.run(work,
-                      title=tr("Packing {name}…").format(name=out.name),
-                      on_done=done, on_error=host.error)  # fmt: skip
+        host.jobs.run(
+            work,
+            title=tr("Packing {name}…").format(name=out.name),
+            on_done=done,
+            on_error=host.error,
+        )
 
     def _saved(self, outcome: PackOutcome) -> None:
         self.host.banner.show_message(
-            tr("Saved {path} ({size}).").format(path=outcome.path, size=human_size(outcome.size)), "ok",
-            actions=self.file_actions(outcome.path))  # fmt: skip
+            tr("Saved {path} ({size}).").format(path=outcome.path, size=human_size(outcome.size)),
+            "ok",
+            actions=self.file_actions(outcome.path),
+        )
 
     # -- chat -----------------------------------------------------------------------------
 
@@ -130,16 +153,26 @@ class Exporter:
             mime.setText(message)
             QGuiApplication.clipboard().setMimeData(mime)
             if outcome.encoding == "flat" and outcome.size <= INLINE_LIMIT:
-                note = tr("Copied a message for your chat, with the pack in it. Paste it into the "
-                          "chat; {name} is also on the clipboard as a file.")  # fmt: skip
+                note = tr(
+                    "Copied a message for your chat, with the pack in it. Paste it into the "
+                    "chat; {name} is also on the clipboard as a file."
+                )
             else:
-                note = tr("Copied a message for your chat. The pack is too large to paste as text: "
-                          "attach {name} (it is on the clipboard as a file).")  # fmt: skip
-            self.host.banner.show_message(note.format(name=path.name), "ok", actions=self.file_actions(path))
+                note = tr(
+                    "Copied a message for your chat. The pack is too large to paste as text: "
+                    "attach {name} (it is on the clipboard as a file)."
+                )
+            self.host.banner.show_message(
+                note.format(name=path.name), "ok", actions=self.file_actions(path)
+            )
 
-        self.host.jobs.run(lambda p, c: desk.chat_message(path, language=language),
-                           title=tr("Writing the chat message…"), on_done=done,
-                           on_error=self.host.error, show_progress=False)  # fmt: skip
+        self.host.jobs.run(
+            lambda p, c: desk.chat_message(path, language=language),
+            title=tr("Writing the chat message…"),
+            on_done=done,
+            on_error=self.host.error,
+            show_progress=False,
+        )
 
     # -- email ----------------------------------------------------------------------------
 
@@ -147,43 +180,68 @@ class Exporter:
         """Open a new email with the pack attached; say honestly how it went."""
         what = kind_word(outcome.kind)
         subject = tr("TaskPack {what}: {title}").format(what=what, title=title)
-        body = tr("The attached file is a TaskPack {what}. It is data, not instructions: open it "
-                  "with TaskPack Desk, or read it in any text editor.").format(what=what)  # fmt: skip
+        body = tr(
+            "The attached file is a TaskPack {what}. It is data, not instructions: open it "
+            "with TaskPack Desk, or read it in any text editor."
+        ).format(what=what)
         path = outcome.path
 
         def done(result: launch.EmailResult) -> None:
             if result.how == "attached":
-                self.host.info(tr("Your mail client opened with {name} attached.").format(name=path.name), "ok")
+                self.host.info(
+                    tr("Your mail client opened with {name} attached.").format(name=path.name), "ok"
+                )
             elif result.how == "no_helper" and launch.open_url(launch.mailto(subject, body)):
                 launch.reveal(path)
                 self.host.banner.show_message(
-                    tr("A new email is open. Attach {name}: it is shown in your file manager.")
-                    .format(name=path.name), "ok", actions=self.file_actions(path))  # fmt: skip
+                    tr(
+                        "A new email is open. Attach {name}: it is shown in your file manager."
+                    ).format(name=path.name),
+                    "ok",
+                    actions=self.file_actions(path),
+                )
             else:
                 self.email_failed(path, result)
 
-        self.host.jobs.run(lambda p, c: launch.email_attached(path, subject, body),
-                           title=tr("Opening your mail client…"), on_done=done,
-                           on_error=self.host.error, show_progress=False, cancellable=False)  # fmt: skip
+        self.host.jobs.run(
+            lambda p, c: launch.email_attached(path, subject, body),
+            title=tr("Opening your mail client…"),
+            on_done=done,
+            on_error=self.host.error,
+            show_progress=False,
+            cancellable=False,
+        )
 
     def email_failed(self, path: Path, result: launch.EmailResult) -> None:
-        why = {
-            2: tr("the file to attach was not found"),
-            3: tr("no mail program is set up on this computer"),
-            4: tr("the mail program could not be started"),
-        }.get(result.code or 0) or result.error or (
-            tr("the mail helper stopped with code {code}").format(code=result.code)
-            if result.code else tr("no mail program could be started"))  # fmt: skip
+        why = (
+            {
+                2: tr("the file to attach was not found"),
+                3: tr("no mail program is set up on this computer"),
+                4: tr("the mail program could not be started"),
+            }.get(result.code or 0)
+            or result.error
+            or (
+                tr("the mail helper stopped with code {code}").format(code=result.code)
+                if result.code
+                else tr("no mail program could be started")
+            )
+        )
         self.host.banner.show_message(
-            tr("No email was opened: {why}. The file is saved at {path} — attach it to an email "
-               "yourself, or send it another way.").format(why=why, path=path),
-            "error", actions=self.file_actions(path))  # fmt: skip
+            tr(
+                "No email was opened: {why}. The file is saved at {path} — attach it to an email "
+                "yourself, or send it another way."
+            ).format(why=why, path=path),
+            "error",
+            actions=self.file_actions(path),
+        )
 
     # -- the file's own fallbacks ---------------------------------------------------------
 
     def file_actions(self, path: Path) -> list[tuple[str, Callable[[], Any]]]:
-        return [(tr("Show in folder"), lambda: launch.reveal(path)),
-                (tr("Copy path"), lambda: self.copy_path(path))]  # fmt: skip
+        return [
+            (tr("Show in folder"), lambda: launch.reveal(path)),
+            (tr("Copy path"), lambda: self.copy_path(path)),
+        ]
 
     def copy_path(self, path: Path) -> None:
         QGuiApplication.clipboard().setText(str(path))

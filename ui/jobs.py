@@ -46,16 +46,21 @@ def sentence(exc: BaseException) -> str:
         return tr("Permission denied: {path}. Check the file's permissions.").format(
             path=exc.filename or ""
         )
-    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
-        return tr("The disk is full ({path}); nothing was written. Free some space and try again.").format(
-            path=exc.filename or ""
-        )
+    if isinstance(exc, OSError) and exc.errno in (
+        errno.ENOSPC,
+        getattr(errno, "EDQUOT", errno.ENOSPC),
+    ):
+        return tr(
+            "The disk is full ({path}); nothing was written. Free some space and try again."
+        ).format(path=exc.filename or "")
     if isinstance(exc, FileNotFoundError):
         return tr("The file {path} is no longer there.").format(path=exc.filename or "")
     if isinstance(exc, OSError):
         where = f" ({exc.filename})" if exc.filename else ""
         return tr("The disk said: {error}{where}.").format(error=exc.strerror or exc, where=where)
-    return tr("Something went wrong: {error}.").format(error=str(exc).rstrip(".") or type(exc).__name__)
+    return tr("Something went wrong: {error}.").format(
+        error=str(exc).rstrip(".") or type(exc).__name__
+    )
 
 
 class Job(QObject):

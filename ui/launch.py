@@ -25,9 +25,12 @@ def run(argv: list[str]) -> bool:
     """Start a desktop helper detached; True if it started."""
     try:
         subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     except OSError:
         return False
     return True
@@ -54,6 +57,7 @@ def mailto(subject: str, body: str) -> QUrl:
 #: starting after this counts as opened (xdg-email and `open` return once it is running)
 EMAIL_WAIT = 20.0
 
+
 def run_and_wait(argv: list[str], timeout: float = EMAIL_WAIT) -> int | None:
     """Run a desktop helper and wait for its exit code (None: still running after `timeout`).
 
@@ -61,9 +65,12 @@ def run_and_wait(argv: list[str], timeout: float = EMAIL_WAIT) -> int | None:
     so it never stays behind as a zombie. OSError when it cannot be started.
     """
     proc = subprocess.Popen(
-        argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         return proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -151,24 +151,33 @@ def not_packs_sentence(paths: list[Path]) -> str:
     """One sentence for dropped files that are not packs."""
     names = [p.name for p in paths]
     if len(names) == 1:
-        return tr("{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); "
-                  "nothing was opened.").format(name=names[0])  # fmt: skip
-    return tr("{names} are not TaskPack files (those end in .taskpack or .taskpack.json); "
-              "nothing was opened from them.").format(names=", ".join(names[:3]) + (" …" if len(names) > 3 else ""))  # fmt: skip
+        return tr(
+            "{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); "
+            "nothing was opened."
+        ).format(name=names[0])
+    return tr(
+        "{names} are not TaskPack files (those end in .taskpack or .taskpack.json); "
+        "nothing was opened from them."
+    ).format(names=", ".join(names[:3]) + (" …" if len(names) > 3 else ""))
 
 
 def a2a_failure(exc: BaseException, host: str, port: int) -> str:
     """Why the endpoint did not start, as one sentence for the status bar."""
     why = start_failure(exc)
     if why == "in-use":
-        return tr("Port {port} on {host} is already in use (another desk, or “taskpack serve”?). "
-                  "Choose another port in Settings.").format(port=port, host=host)  # fmt: skip
+        return tr(
+            "Port {port} on {host} is already in use (another desk, or “taskpack serve”?). "
+            "Choose another port in Settings."
+        ).format(port=port, host=host)
     if why == "no-such-address":
-        return tr("{host} is not an address of this machine. Check the host in Settings.").format(host=host)
+        return tr("{host} is not an address of this machine. Check the host in Settings.").format(
+            host=host
+        )
     if why == "not-permitted":
-        return tr("This desk may not listen on port {port}. Choose a port above 1024 in Settings.").format(port=port)
+        return tr(
+            "This desk may not listen on port {port}. Choose a port above 1024 in Settings."
+        ).format(port=port)
     return tr("The endpoint did not start: {why}").format(why=sentence(exc))
-
 
 
 #: the inbox columns sized to their contents (the title takes what is left)
@@ -217,7 +226,9 @@ def found_text(item: FoundPack, what: str) -> str:
 class MainWindow(QMainWindow):
     _desk_changed = Signal(str, str)
 
-    def __init__(self, desk: Desk, *, watch: bool = True, watcher_options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, desk: Desk, *, watch: bool = True, watcher_options: dict[str, Any] | None = None
+    ) -> None:
         super().__init__()
         style.install()  # the focus ring (the application may have been made elsewhere)
         self.desk = desk
@@ -263,7 +274,9 @@ class MainWindow(QMainWindow):
         self._tab_timer.setSingleShot(True)
         self._tab_timer.setInterval(0)
         self._tab_timer.timeout.connect(self._order_tabs)
-        widgets.fills.settled.connect(self.schedule_tab_order)  # a page built in batches is complete
+        widgets.fills.settled.connect(
+            self.schedule_tab_order
+        )  # a page built in batches is complete
         self._build()
         self.a2a_label = QLabel()
         self.statusBar().addPermanentWidget(self.a2a_label)
@@ -332,17 +345,29 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         bar.clear()
         file_menu = bar.addMenu(tr("&File"))
-        self.open_action = self._action(file_menu, tr("&Open packs…"), self.open_dialog, QKeySequence.StandardKey.Open)
+        self.open_action = self._action(
+            file_menu, tr("&Open packs…"), self.open_dialog, QKeySequence.StandardKey.Open
+        )
         self._action(file_menu, tr("Open the sa&mple packs"), self.open_samples)
-        self._action(file_menu, tr("&New passport…"), self.new_passport, QKeySequence.StandardKey.New)
+        self._action(
+            file_menu, tr("&New passport…"), self.new_passport, QKeySequence.StandardKey.New
+        )
         file_menu.addSeparator()
-        self._action(file_menu, tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences)
+        self._action(
+            file_menu, tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences
+        )
         file_menu.addSeparator()
         self._action(file_menu, tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
         edit = bar.addMenu(tr("&Edit"))
-        self.paste_action = self._action(edit, tr("&Paste a pack"), self.paste, QKeySequence.StandardKey.Paste)
-        self.paste_action.setToolTip(tr("Open a pack from the clipboard: a copied file, or a reply "
-                                        "pasted from a chat or an email."))  # fmt: skip
+        self.paste_action = self._action(
+            edit, tr("&Paste a pack"), self.paste, QKeySequence.StandardKey.Paste
+        )
+        self.paste_action.setToolTip(
+            tr(
+                "Open a pack from the clipboard: a copied file, or a reply "
+                "pasted from a chat or an email."
+            )
+        )
         view = bar.addMenu(tr("&View"))
         self._action(view, tr("&Incoming packs"), lambda: self.incoming_box.setChecked(True))
         self._action(view, tr("&All passports"), self.clear_filters)
@@ -373,13 +398,17 @@ class MainWindow(QMainWindow):
         for state in lifecycle.STATES:
             self.state_box.addItem(state_label(state), state)
         self.state_box.currentIndexChanged.connect(
-            lambda _i: self.proxy.set_filters(state=self.state_box.currentData() or ""))
+            lambda _i: self.proxy.set_filters(state=self.state_box.currentData() or "")
+        )
         self.sender_box = QComboBox()
         self.sender_box.addItem(tr("Anyone"), "")
         self.sender_box.currentIndexChanged.connect(
-            lambda _i: self.proxy.set_filters(sender=self.sender_box.currentData() or ""))
+            lambda _i: self.proxy.set_filters(sender=self.sender_box.currentData() or "")
+        )
         for combo in (self.state_box, self.sender_box):  # narrow windows: the list may shrink
-            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
             combo.setMinimumContentsLength(8)
         filters.addWidget(self.state_box, 1)
         filters.addWidget(self.sender_box, 1)
@@ -415,15 +444,21 @@ class MainWindow(QMainWindow):
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(0)
         self._fit_timer.timeout.connect(self.fit_columns)
-        for sig in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.layoutChanged,
-                    self.proxy.dataChanged):  # fmt: skip
+        for sig in (
+            self.proxy.modelReset,
+            self.proxy.rowsInserted,
+            self.proxy.layoutChanged,
+            self.proxy.dataChanged,
+        ):
             sig.connect(self._fit_timer.start)
         self.list.viewport().installEventFilter(self)
         self.list.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.remove_action = QAction(tr("Remove from the list"), self.list)
         self.remove_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.remove_action.setToolTip(tr("Take this incoming file off the list. The file stays where it is."))
+        self.remove_action.setToolTip(
+            tr("Take this incoming file off the list. The file stays where it is.")
+        )
         self.remove_action.setEnabled(False)
         self.remove_action.triggered.connect(lambda _c=False: self.remove_selected())
         self.list.addAction(self.remove_action)
@@ -435,13 +470,17 @@ class MainWindow(QMainWindow):
         """First run: who is this? The name signs answers, checks and the packs sent."""
         bar = QFrame()
         bar.setObjectName("namebar")
-        bar.setStyleSheet("#namebar { background: #e8f1fd; border: 1px solid #1c3f9b; border-radius: 3px; }")
+        bar.setStyleSheet(
+            "#namebar { background: #e8f1fd; border: 1px solid #1c3f9b; border-radius: 3px; }"
+        )
         lay = QVBoxLayout(bar)
         lay.setContentsMargins(10, 6, 6, 6)
-        self.name_question = plain(tr(
-            "What is your name? It signs your answers, the checks you make and the packs you send "
-            "(this machine, {machine}, is added to it). You can change it in Settings.")
-            .format(machine=self.desk.machine))  # fmt: skip
+        self.name_question = plain(
+            tr(
+                "What is your name? It signs your answers, the checks you make and the packs you send "
+                "(this machine, {machine}, is added to it). You can change it in Settings."
+            ).format(machine=self.desk.machine)
+        )
         lay.addWidget(self.name_question)
         line = QHBoxLayout()
         self.name_edit = QLineEdit()
@@ -458,8 +497,11 @@ class MainWindow(QMainWindow):
 
     def _name_unknown(self) -> bool:
         settings = self.desk.settings
-        return (not settings.actor and not os.environ.get(ACTOR_ENV, "").strip()
-                and not settings.other.get(NAME_ASKED_KEY))  # fmt: skip
+        return (
+            not settings.actor
+            and not os.environ.get(ACTOR_ENV, "").strip()
+            and not settings.other.get(NAME_ASKED_KEY)
+        )
 
     def save_name(self, *, later: bool = False) -> None:
         """Keep the name typed in the first-run bar (or, with `later`, stop asking)."""
@@ -472,8 +514,12 @@ class MainWindow(QMainWindow):
                 return
             self.desk.settings.actor = name
             self.desk.actor = name
-            self.info(tr("Thank you. Your answers and packs are signed {who}.")
-                      .format(who=sender_label(name, self.desk.machine)), "ok")  # fmt: skip
+            self.info(
+                tr("Thank you. Your answers and packs are signed {who}.").format(
+                    who=sender_label(name, self.desk.machine)
+                ),
+                "ok",
+            )
         self.name_bar.hide()
         self._save_settings()
 
@@ -482,13 +528,22 @@ class MainWindow(QMainWindow):
         lay = QVBoxLayout(page)
         lay.setContentsMargins(40, 40, 40, 40)
         lay.addWidget(heading(tr("Work handed to you by file lands here"), 1))
-        lay.addWidget(plain(tr(
-            "Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see "
-            "what is proven and what is not, the checks to do first and the questions to answer "
-            "— before anything is stored. Nothing in a pack is ever run.")))  # fmt: skip
-        self.welcome_samples = plain(tr(
-            "Your desk is empty. The sample packs show a handoff with sealed facts and required "
-            "checks, a Chinese-language handoff, and a receipt."), muted=True)  # fmt: skip
+        lay.addWidget(
+            plain(
+                tr(
+                    "Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see "
+                    "what is proven and what is not, the checks to do first and the questions to answer "
+                    "— before anything is stored. Nothing in a pack is ever run."
+                )
+            )
+        )
+        self.welcome_samples = plain(
+            tr(
+                "Your desk is empty. The sample packs show a handoff with sealed facts and required "
+                "checks, a Chinese-language handoff, and a receipt."
+            ),
+            muted=True,
+        )
         lay.addWidget(self.welcome_samples)
         buttons = QHBoxLayout()
         buttons.addWidget(button(tr("Open a pack…"), self.open_dialog, primary=True))
@@ -523,9 +578,13 @@ class MainWindow(QMainWindow):
         self._refresh_pending = True
         self._refresh_again = False
         self._refreshed_at = time.monotonic()
-        self.jobs.run(lambda p, c: ops.load_rows(self.desk, self._senders, p, c),
-                      title=tr("Reading the desk…"), on_done=self._rows_loaded,
-                      on_error=self._rows_failed, show_progress=False)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: ops.load_rows(self.desk, self._senders, p, c),
+            title=tr("Reading the desk…"),
+            on_done=self._rows_loaded,
+            on_error=self._rows_failed,
+            show_progress=False,
+        )
 
     def _rows_failed(self, message: str) -> None:
         self._refresh_pending = False
@@ -560,8 +619,13 @@ class MainWindow(QMainWindow):
 
     def idle(self) -> bool:
         """No background job running and no reload pending (tests wait for this)."""
-        return (self.jobs.idle() and not self._change_timer.isActive() and not self._refresh_pending
-                and not self._a2a_busy and not widgets.filling())  # fmt: skip
+        return (
+            self.jobs.idle()
+            and not self._change_timer.isActive()
+            and not self._refresh_pending
+            and not self._a2a_busy
+            and not widgets.filling()
+        )
 
     def _after_changes(self) -> None:
         changed, self._changed_ids = self._changed_ids, set()
@@ -589,8 +653,9 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         passports = sum(1 for r in self.model.rows() if isinstance(r, PassportRow))
         incoming = sum(1 for r in self.model.incoming() if not r.sent)
-        text = tr("{passports}, {incoming}").format(passports=trn("%n passports", passports),
-                                                     incoming=trn("%n incoming", incoming))  # fmt: skip
+        text = tr("{passports}, {incoming}").format(
+            passports=trn("%n passports", passports), incoming=trn("%n incoming", incoming)
+        )
         if self.bridge is not None:
             text += " · " + trn("watching %n folders", len(self.bridge.watcher.folders))
         self.summary_label.setText(text)
@@ -625,7 +690,9 @@ class MainWindow(QMainWindow):
         self._show_key(key)
 
     def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        self.remove_action.setEnabled(current.isValid() and str(current.data(KEY_ROLE)).startswith("file:"))
+        self.remove_action.setEnabled(
+            current.isValid() and str(current.data(KEY_ROLE)).startswith("file:")
+        )
         if current.isValid():
             self._show_key(current.data(KEY_ROLE))
 
@@ -646,8 +713,11 @@ class MainWindow(QMainWindow):
         self.list.clearSelection()
         self.list.setCurrentIndex(QModelIndex())
         self.remove_action.setEnabled(False)
-        self.info(tr("Removed {name} from the list. The file was left where it is; nothing was stored.")
-                  .format(name=path.name))  # fmt: skip
+        self.info(
+            tr(
+                "Removed {name} from the list. The file was left where it is; nothing was stored."
+            ).format(name=path.name)
+        )
 
     def _show_key(self, key: str) -> None:
         if self._current != key:
@@ -698,10 +768,21 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
-    def _add_incoming(self, path: Path, *, title: str, kind: str = "", sender: str = "",
-                      open_asks: int = 0, problem: str = "", sent: bool = False) -> None:  # fmt: skip
+    def _add_incoming(
+        self,
+        path: Path,
+        *,
+        title: str,
+        kind: str = "",
+        sender: str = "",
+        open_asks: int = 0,
+        problem: str = "",
+        sent: bool = False,
+    ) -> None:
         title, sender = shown_or_withheld(title, "title"), shown_or_withheld(sender, "sender")
-        self.model.add_incoming(Incoming(path, title, kind, sender, open_asks, utc_now(), problem, sent))
+        self.model.add_incoming(
+            Incoming(path, title, kind, sender, open_asks, utc_now(), problem, sent)
+        )
         self._update_senders()
         self._update_status()
 
@@ -712,9 +793,14 @@ class MainWindow(QMainWindow):
         def done(reviewed: Reviewed) -> None:
             self._reviews[path] = reviewed
             rv = reviewed.review
-            self._add_incoming(path, title=rv.title or rv.goal or path.name, kind=rv.kind,
-                               sender=ops.compact_sender(rv.origin), open_asks=open_count(rv.asks),
-                               sent=rv.written_here)  # fmt: skip
+            self._add_incoming(
+                path,
+                title=rv.title or rv.goal or path.name,
+                kind=rv.kind,
+                sender=ops.compact_sender(rv.origin),
+                open_asks=open_count(rv.asks),
+                sent=rv.written_here,
+            )
             if self._current == "file:" + str(path):
                 self.review_view.show_review(reviewed)
                 self.schedule_tab_order()
@@ -726,9 +812,13 @@ class MainWindow(QMainWindow):
                 self.stack.setCurrentWidget(self.welcome)
                 self.error(tr("{name} cannot be opened: {why}").format(name=path.name, why=message))
 
-        self.jobs.run(lambda p, c: ops.review(self.desk, path, p, c),
-                      title=tr("Reading {name}…").format(name=path.name),
-                      on_done=done, on_error=failed, on_cancelled=lambda: failed(tr("Cancelled.")))  # fmt: skip
+        self.jobs.run(
+            lambda p, c: ops.review(self.desk, path, p, c),
+            title=tr("Reading {name}…").format(name=path.name),
+            on_done=done,
+            on_error=failed,
+            on_cancelled=lambda: failed(tr("Cancelled.")),
+        )
 
     def judge_current(self) -> None:
         path = self._current_path()
@@ -742,11 +832,17 @@ class MainWindow(QMainWindow):
                 self.review_view.show_review(reviewed)
                 self.schedule_tab_order()
 
-        self.jobs.run(lambda p, c: ops.judge(path, p, c, desk=self.desk), title=tr("Judging {name}…").format(name=path.name),
-                      on_done=done, on_error=self.error)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: ops.judge(path, p, c, desk=self.desk),
+            title=tr("Judging {name}…").format(name=path.name),
+            on_done=done,
+            on_error=self.error,
+        )
 
     def _current_path(self) -> Path | None:
-        return Path(self._current[5:]) if self._current and self._current.startswith("file:") else None
+        return (
+            Path(self._current[5:]) if self._current and self._current.startswith("file:") else None
+        )
 
     # -- landing -------------------------------------------------------------------------
 
@@ -761,7 +857,9 @@ class MainWindow(QMainWindow):
             checks = sum(1 for c in rv.landing_checks if c.is_required)
             message = tr("Landed as {id}.").format(id=outcome.id)
             if outcome.already:
-                message = tr("This pack had already landed as {id}; nothing changed.").format(id=outcome.id)
+                message = tr("This pack had already landed as {id}; nothing changed.").format(
+                    id=outcome.id
+                )
             elif checks:
                 message += " " + trn("%n required checks are first in its Overview.", checks)
             self._current = outcome.id
@@ -769,9 +867,12 @@ class MainWindow(QMainWindow):
             self._load_passport(outcome.id, note=message)
 
         held = self._reviews.get(path)  # landed from what the person saw (checked by digest)
-        self.jobs.run(lambda p, c: ops.land(self.desk, path, p, c, held=held),
-                      title=tr("Landing {name}…").format(name=path.name),
-                      on_done=done, on_error=self.error)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: ops.land(self.desk, path, p, c, held=held),
+            title=tr("Landing {name}…").format(name=path.name),
+            on_done=done,
+            on_error=self.error,
+        )
 
     def merge_current(self, into: str) -> None:
         path = self._current_path()
@@ -788,16 +889,21 @@ class MainWindow(QMainWindow):
             else:
                 note = tr("The receipt was merged; it answered no open ask.")
             if outcome.adopted:
-                note += " " + tr("New questions for you: {asks}.").format(asks=", ".join(n for _, n in outcome.adopted))
+                note += " " + tr("New questions for you: {asks}.").format(
+                    asks=", ".join(n for _, n in outcome.adopted)
+                )
             self._highlight[outcome.id] = (set(answered), note)
             self._current = outcome.id
             self.refresh()
             self._load_passport(outcome.id, note=note, tab=1)
 
         held = self._reviews.get(path)
-        self.jobs.run(lambda p, c: ops.merge(self.desk, path, into, p, c, held=held),
-                      title=tr("Merging {name}…").format(name=path.name),
-                      on_done=done, on_error=self.error)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: ops.merge(self.desk, path, into, p, c, held=held),
+            title=tr("Merging {name}…").format(name=path.name),
+            on_done=done,
+            on_error=self.error,
+        )
 
     def discard_current(self) -> None:
         path = self._current_path()
@@ -816,8 +922,11 @@ class MainWindow(QMainWindow):
 
     def _remember_opened(self, paths: list[Path]) -> None:
         """Keep packs opened from outside the watched folders (the watcher finds the rest)."""
-        watched = [f.expanduser().resolve() for f in watched_folders(self.desk.settings)] \
-            if watch_enabled(self.desk.settings) else []  # fmt: skip
+        watched = (
+            [f.expanduser().resolve() for f in watched_folders(self.desk.settings)]
+            if watch_enabled(self.desk.settings)
+            else []
+        )
         outside = [str(p) for p in paths if not any(p.is_relative_to(f) for f in watched)]
         other = self.desk.settings.other
         kept = [k for k in other.get(OPENED_KEY) or [] if isinstance(k, str)]
@@ -846,7 +955,9 @@ class MainWindow(QMainWindow):
 
     def _restore_geometry(self) -> None:
         saved = self.desk.settings.other.get(GEOMETRY_KEY)
-        if isinstance(saved, str) and self.restoreGeometry(QByteArray.fromBase64(saved.encode("ascii"))):
+        if isinstance(saved, str) and self.restoreGeometry(
+            QByteArray.fromBase64(saved.encode("ascii"))
+        ):
             return
         screen = QGuiApplication.primaryScreen()
         room = screen.availableGeometry() if screen is not None else None
@@ -856,7 +967,9 @@ class MainWindow(QMainWindow):
             self.resize(min(1180, int(room.width() * 0.9)), min(760, int(room.height() * 0.9)))
 
     def _save_geometry(self) -> None:
-        self.desk.settings.other[GEOMETRY_KEY] = bytes(self.saveGeometry().toBase64().data()).decode("ascii")
+        self.desk.settings.other[GEOMETRY_KEY] = bytes(
+            self.saveGeometry().toBase64().data()
+        ).decode("ascii")
         try:
             self.desk.settings.save(self.desk.home)
         except OSError as exc:  # closing anyway: the next start uses the default size
@@ -890,17 +1003,23 @@ class MainWindow(QMainWindow):
 
     def _save_luggage(self, name: str, copy: Any) -> None:
         """Ask where, then `copy(out, progress, cancelled)` in the background."""
-        out = dialogs.ask_save_path(self, tr("Save luggage"), Path.home() / Path(name).name, tr("All files") + " (*)")
+        out = dialogs.ask_save_path(
+            self, tr("Save luggage"), Path.home() / Path(name).name, tr("All files") + " (*)"
+        )
         if out is None:
             return
-        self.jobs.run(lambda p, c: copy(out, p, c), title=tr("Saving {name}…").format(name=name),
-                      on_done=lambda saved: self.info(tr("Saved {path}.").format(path=saved)),
-                      on_error=self.error)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: copy(out, p, c),
+            title=tr("Saving {name}…").format(name=name),
+            on_done=lambda saved: self.info(tr("Saved {path}.").format(path=saved)),
+            on_error=self.error,
+        )
 
     # -- a passport ----------------------------------------------------------------------
 
-    def _load_passport(self, passport_id: str, *, note: str = "", tab: int | None = None,
-                       keep_tab: bool = False) -> None:  # fmt: skip
+    def _load_passport(
+        self, passport_id: str, *, note: str = "", tab: int | None = None, keep_tab: bool = False
+    ) -> None:
         """Read a passport in the background and show it; the latest request wins."""
         self._load_seq += 1
         seq = self._load_seq
@@ -931,78 +1050,130 @@ class MainWindow(QMainWindow):
                 self.info(self._pending_note, "ok")
                 self._pending_note = ""
 
-        self.jobs.run(lambda p, c: ops.load_detail(self.desk, passport_id, p, c),
-                      title=tr("Reading {id}…").format(id=passport_id), on_done=done,
-                      on_error=self.error, show_progress=False)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: ops.load_detail(self.desk, passport_id, p, c),
+            title=tr("Reading {id}…").format(id=passport_id),
+            on_done=done,
+            on_error=self.error,
+            show_progress=False,
+        )
 
     def _current_id(self) -> str | None:
         return self._current if self._current and not self._current.startswith("file:") else None
 
-    def _desk_call(self, title: str, pid: str, how: ops.How, *args: Any, done_note: str = "",
-                   **kwargs: Any) -> None:  # fmt: skip
+    def _desk_call(
+        self, title: str, pid: str, how: ops.How, *args: Any, done_note: str = "", **kwargs: Any
+    ) -> None:
         """A change to passport `pid` (``Desk.<how>(*args, **kwargs)``), off the GUI thread;
         the view reloads when it commits. A large passport is changed in a helper process
         (`ops.change`), so saving an answer among 100,000 asks never stalls the window."""
+
         def done(_result: Any) -> None:
             if done_note:
                 self.info(done_note, "ok")
 
-        self.jobs.run(lambda p, c: ops.change(self.desk, pid, how, args, kwargs, p, c), title=title,
-                      on_done=done, on_error=self.error, show_progress=False)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: ops.change(self.desk, pid, how, args, kwargs, p, c),
+            title=title,
+            on_done=done,
+            on_error=self.error,
+            show_progress=False,
+        )
 
     def move_current(self, state: str, waiting_on: str | None) -> None:
         pid = self._current_id()
         if pid is None:
             return
         if state in ("rejected", "cancelled") and not dialogs.confirm(
-            self, tr("End this task?"),
+            self,
+            tr("End this task?"),
             tr("Moving to {state} ends the task; nothing moves it on afterwards.").format(
-                state=state_label(state)), ok=tr("End the task")):  # fmt: skip
+                state=state_label(state)
+            ),
+            ok=tr("End the task"),
+        ):
             return
-        self._desk_call(tr("Moving…"), pid, "move", pid, state, waiting_on,
-                        done_note=tr("Moved to {state}.").format(state=state_label(state, waiting_on)))  # fmt: skip
+        self._desk_call(
+            tr("Moving…"),
+            pid,
+            "move",
+            pid,
+            state,
+            waiting_on,
+            done_note=tr("Moved to {state}.").format(state=state_label(state, waiting_on)),
+        )
 
     def take_on_current(self) -> None:
         pid = self._current_id()
         if pid is None:
             return
-        self._desk_call(tr("Taking it on…"), pid, ops.take_on_now, pid,
-                        done_note=tr("You took this on: it is {state}.").format(state=state_label("working")))  # fmt: skip
+        self._desk_call(
+            tr("Taking it on…"),
+            pid,
+            ops.take_on_now,
+            pid,
+            done_note=tr("You took this on: it is {state}.").format(state=state_label("working")),
+        )
 
     def return_result(self) -> None:
         pid = self._current_id()
         if pid is None:
             return
-        values = dialogs.ask_form(self, tr("Return a result"), [
-            ("summary", tr("What was done"), "text", None),
-            ("kind", tr("Evidence kind"), "choice", list(lifecycle.EVIDENCE_KINDS)),
-            ("evidence", tr("Evidence"), "line", None),
-            ("url", tr("Link (optional)"), "line", None),
-        ], tr("A result needs evidence; the task moves to verifying."))  # fmt: skip
+        values = dialogs.ask_form(
+            self,
+            tr("Return a result"),
+            [
+                ("summary", tr("What was done"), "text", None),
+                ("kind", tr("Evidence kind"), "choice", list(lifecycle.EVIDENCE_KINDS)),
+                ("evidence", tr("Evidence"), "line", None),
+                ("url", tr("Link (optional)"), "line", None),
+            ],
+            tr("A result needs evidence; the task moves to verifying."),
+        )
         if not values:
             return
-        evidence: dict[str, Any] = {"kind": lifecycle.EVIDENCE_KINDS[int(values["kind"])],  # type: ignore[call-overload]
-                                    "summary": str(values["evidence"]) or str(values["summary"])[:500]}  # fmt: skip
+        evidence: dict[str, Any] = {
+            "kind": lifecycle.EVIDENCE_KINDS[int(values["kind"])],  # type: ignore[call-overload]
+            "summary": str(values["evidence"]) or str(values["summary"])[:500],
+        }
         if values.get("url"):
             evidence["url"] = str(values["url"])
-        self._desk_call(tr("Returning the result…"), pid, "return_result", pid, str(values["summary"]),
-                        [evidence], provenance="owner_instruction",
-                        done_note=tr("Result returned; the evidence is being verified."))  # fmt: skip
+        self._desk_call(
+            tr("Returning the result…"),
+            pid,
+            "return_result",
+            pid,
+            str(values["summary"]),
+            [evidence],
+            provenance="owner_instruction",
+            done_note=tr("Result returned; the evidence is being verified."),
+        )
 
     def restore_fact(self, fact_no: int) -> None:
         pid = self._current_id()
         if pid is None or self.detail is None:
             return
         fact = (self.detail.passport.passport.facts or [])[fact_no - 1]
-        if not dialogs.confirm(self, tr("Restore the ✓?"), tr(
-            "Restore the ✓ of this fact?\n\n“{claim}”\n\nIt was verified on {machine}, which is "
-            "this machine, and it came back in a pack this desk wrote. Restoring trusts that "
-            "pack's whole journey: make sure it is still true here. The history will record "
-            "that you restored it.").format(claim=fact.claim or "", machine=fact.verified_on or "?"),
-            ok=tr("Restore ✓")):  # fmt: skip
+        if not dialogs.confirm(
+            self,
+            tr("Restore the ✓?"),
+            tr(
+                "Restore the ✓ of this fact?\n\n“{claim}”\n\nIt was verified on {machine}, which is "
+                "this machine, and it came back in a pack this desk wrote. Restoring trusts that "
+                "pack's whole journey: make sure it is still true here. The history will record "
+                "that you restored it."
+            ).format(claim=fact.claim or "", machine=fact.verified_on or "?"),
+            ok=tr("Restore ✓"),
+        ):
             return
-        self._desk_call(tr("Restoring…"), pid, "restore", pid, fact_no,
-                        done_note=tr("The ✓ was restored and recorded in the history."))  # fmt: skip
+        self._desk_call(
+            tr("Restoring…"),
+            pid,
+            "restore",
+            pid,
+            fact_no,
+            done_note=tr("The ✓ was restored and recorded in the history."),
+        )
 
     def check_fact_here(self, fact_no: int) -> None:
         """The person says they checked a sealed fact on this machine: new evidence."""
@@ -1010,89 +1181,167 @@ class MainWindow(QMainWindow):
         if pid is None or self.detail is None:
             return
         fact = (self.detail.passport.passport.facts or [])[fact_no - 1]
-        if not dialogs.confirm(self, tr("Did you check this here?"), tr(
-            "Record that you checked this yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
-            "It becomes a fact verified here, by {who}, and the history records it. Say so only "
-            "if you did the check.").format(claim=visible(fact.claim or "", multiline=True),
-                                            machine=self.desk.machine, who=self.desk.actor),
-            ok=tr("I checked it")):  # fmt: skip
+        if not dialogs.confirm(
+            self,
+            tr("Did you check this here?"),
+            tr(
+                "Record that you checked this yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
+                "It becomes a fact verified here, by {who}, and the history records it. Say so only "
+                "if you did the check."
+            ).format(
+                claim=visible(fact.claim or "", multiline=True),
+                machine=self.desk.machine,
+                who=self.desk.actor,
+            ),
+            ok=tr("I checked it"),
+        ):
             return
-        self._desk_call(tr("Recording…"), pid, "check_fact_here", pid, fact_no,
-                        done_note=tr("Recorded: you checked it on {machine}.").format(machine=self.desk.machine))  # fmt: skip
+        self._desk_call(
+            tr("Recording…"),
+            pid,
+            "check_fact_here",
+            pid,
+            fact_no,
+            done_note=tr("Recorded: you checked it on {machine}.").format(
+                machine=self.desk.machine
+            ),
+        )
 
     def check_landing_here(self, check_id: str) -> None:
         """The person says they did a required landing check on this machine."""
         pid = self._current_id()
         if pid is None or self.detail is None:
             return
-        check = next((c for c in self.detail.passport.landing_checks or [] if c.id == check_id), None)
+        check = next(
+            (c for c in self.detail.passport.landing_checks or [] if c.id == check_id), None
+        )
         if check is None:
             return
-        if not dialogs.confirm(self, tr("Did you check this here?"), tr(
-            "Record that you did this check yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
-            "It becomes a fact verified here, by {who}, and the history records it. Say so only "
-            "if you did the check.").format(claim=visible(check.check or "", multiline=True),
-                                            machine=self.desk.machine, who=self.desk.actor),
-            ok=tr("I checked it")):  # fmt: skip
+        if not dialogs.confirm(
+            self,
+            tr("Did you check this here?"),
+            tr(
+                "Record that you did this check yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
+                "It becomes a fact verified here, by {who}, and the history records it. Say so only "
+                "if you did the check."
+            ).format(
+                claim=visible(check.check or "", multiline=True),
+                machine=self.desk.machine,
+                who=self.desk.actor,
+            ),
+            ok=tr("I checked it"),
+        ):
             return
-        self._desk_call(tr("Recording…"), pid, "check_landing_here", pid, check_id,
-                        done_note=tr("Recorded: you checked it on {machine}.").format(machine=self.desk.machine))  # fmt: skip
+        self._desk_call(
+            tr("Recording…"),
+            pid,
+            "check_landing_here",
+            pid,
+            check_id,
+            done_note=tr("Recorded: you checked it on {machine}.").format(
+                machine=self.desk.machine
+            ),
+        )
 
     def save_answers(self, answers: dict[str, str]) -> None:
         pid = self._current_id()
         if pid is None or not answers:
             return
-        self._desk_call(tr("Saving…"), pid, "answer_all", pid, dict(answers),
-                        done_note=trn("Saved %n answers. Export a receipt to send the answers home.", len(answers)))  # fmt: skip
+        self._desk_call(
+            tr("Saving…"),
+            pid,
+            "answer_all",
+            pid,
+            dict(answers),
+            done_note=trn(
+                "Saved %n answers. Export a receipt to send the answers home.", len(answers)
+            ),
+        )
 
     def answer_ask(self, ask_id: str, answer: str, status: str) -> None:
         pid = self._current_id()
         if pid is None:
             return
-        note = (tr("Saved the answer to {ask}. Export a receipt to send the answers home.")
-                if status == "answered" else tr("Dropped {ask}.")).format(ask=ask_id)  # fmt: skip
-        self._desk_call(tr("Saving…"), pid, "answer", pid, ask_id, answer, status=status,
-                        done_note=note)  # fmt: skip
+        note = (
+            tr("Saved the answer to {ask}. Export a receipt to send the answers home.")
+            if status == "answered"
+            else tr("Dropped {ask}.")
+        ).format(ask=ask_id)
+        self._desk_call(
+            tr("Saving…"), pid, "answer", pid, ask_id, answer, status=status, done_note=note
+        )
 
     def add_to_current(self, what: str) -> None:
         pid = self._current_id()
         if pid is None:
             return
-        scopes = [tr("machine — paths, versions, what runs here"), tr("universal — agreements, requirements"),
-                  tr("organisation — conventions inside one organisation")]  # fmt: skip
+        scopes = [
+            tr("machine — paths, versions, what runs here"),
+            tr("universal — agreements, requirements"),
+            tr("organisation — conventions inside one organisation"),
+        ]
         forms: dict[str, tuple[str, list[dialogs.Field], str]] = {
-            "ask": (tr("Add an ask"), [("what", tr("Question"), "text", None),
-                                       ("why", tr("Why you ask"), "line", None),
-                                       ("accept", tr("What counts as an answer"), "line", None)],
-                    tr("An ask needs “what counts as an answer”: the reply is judged against it.")),
-            "check": (tr("Add a landing check"), [("check", tr("What to check"), "line", None),
-                                                  ("how", tr("How (your suggestion)"), "line", None),
-                                                  ("required", tr("Required"), "check", ["yes"])],
-                      tr("The receiver does required checks first. Your “how” is shown to them as your suggestion.")),
-            "fact": (tr("Add a fact"), [("claim", tr("Claim"), "text", None),
-                                        ("scope", tr("Scope"), "choice", scopes),
-                                        ("verified", tr("Verified here"), "check", None)],
-                     tr("A machine fact is sealed unproven when it leaves this machine.")),
+            "ask": (
+                tr("Add an ask"),
+                [
+                    ("what", tr("Question"), "text", None),
+                    ("why", tr("Why you ask"), "line", None),
+                    ("accept", tr("What counts as an answer"), "line", None),
+                ],
+                tr("An ask needs “what counts as an answer”: the reply is judged against it."),
+            ),
+            "check": (
+                tr("Add a landing check"),
+                [
+                    ("check", tr("What to check"), "line", None),
+                    ("how", tr("How (your suggestion)"), "line", None),
+                    ("required", tr("Required"), "check", ["yes"]),
+                ],
+                tr(
+                    "The receiver does required checks first. Your “how” is shown to them as your suggestion."
+                ),
+            ),
+            "fact": (
+                tr("Add a fact"),
+                [
+                    ("claim", tr("Claim"), "text", None),
+                    ("scope", tr("Scope"), "choice", scopes),
+                    ("verified", tr("Verified here"), "check", None),
+                ],
+                tr("A machine fact is sealed unproven when it leaves this machine."),
+            ),
             "step": (tr("Add a next step"), [("step", tr("Next step"), "line", None)], ""),
-        }  # fmt: skip
+        }
         title, fields, explain = forms[what]
         v = dialogs.ask_form(self, title, fields, explain)
         if not v:
             return
         calls: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
             "ask": ("add_ask", (pid, str(v["what"]), str(v["accept"])), {"why": str(v["why"])}),
-            "check": ("add_check", (pid, str(v["check"])), {"how": str(v["how"]) or None,
-                                                             "required": bool(v["required"])}),
-            "fact": ("add_fact", (pid, str(v["claim"])), {"verified": bool(v["verified"]),
-                     "scope": ("machine", "universal", "org")[int(v["scope"])]}),  # type: ignore[call-overload]
+            "check": (
+                "add_check",
+                (pid, str(v["check"])),
+                {"how": str(v["how"]) or None, "required": bool(v["required"])},
+            ),
+            "fact": (
+                "add_fact",
+                (pid, str(v["claim"])),
+                {
+                    "verified": bool(v["verified"]),
+                    "scope": ("machine", "universal", "org")[int(v["scope"])],
+                },
+            ),  # type: ignore[call-overload]
             "step": ("add_next", (pid, str(v["step"])), {}),
-        }  # fmt: skip
+        }
         how, args, kwargs = calls[what]
         self._desk_call(title, pid, how, *args, **kwargs)
 
     def new_passport(self) -> None:
-        v = dialogs.ask_form(self, tr("New passport"), [
-            ("title", tr("Title"), "line", None), ("goal", tr("Goal"), "text", None)])  # fmt: skip
+        v = dialogs.ask_form(
+            self,
+            tr("New passport"),
+            [("title", tr("Title"), "line", None), ("goal", tr("Goal"), "text", None)],
+        )
         if not v:
             return
 
@@ -1101,13 +1350,21 @@ class MainWindow(QMainWindow):
             self.refresh()
             self._load_passport(lp.id)
 
-        self.jobs.run(lambda p, c: self.desk.new(str(v["title"]), str(v["goal"])), title=tr("New passport"),
-                      on_done=done, on_error=self.error, show_progress=False)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: self.desk.new(str(v["title"]), str(v["goal"])),
+            title=tr("New passport"),
+            on_done=done,
+            on_error=self.error,
+            show_progress=False,
+        )
 
     def save_stored_luggage(self, name: str, size: int) -> None:
         pid = self._current_id()
         if pid is not None:
-            self._save_luggage(name, lambda out, p, c: ops.save_stored_luggage(self.desk, pid, name, size, out, p, c))
+            self._save_luggage(
+                name,
+                lambda out, p, c: ops.save_stored_luggage(self.desk, pid, name, size, out, p, c),
+            )
 
     # -- export (ui/export.py) ------------------------------------------------------------
 
@@ -1119,7 +1376,9 @@ class MainWindow(QMainWindow):
         luggage = sum(i.size for i in self.detail.luggage)
         # a receipt goes out with what is on screen: answers typed and not saved are saved first
         typed = self.passport_view.asks.unsaved() if kind == "receipt" else None
-        self.exporter.export(pid, title, luggage, kind, mode, typed, to=self.passport_view.recipient())
+        self.exporter.export(
+            pid, title, luggage, kind, mode, typed, to=self.passport_view.recipient()
+        )
 
     # -- watcher -------------------------------------------------------------------------
 
@@ -1130,12 +1389,20 @@ class MainWindow(QMainWindow):
         from taskpack.ui.watch_bridge import WatchBridge
 
         folders = watched_folders(self.desk.settings)
-        self.bridge = WatchBridge(self.desk, folders, dismissed=self._is_dismissed, parent=self,
-                                  **self._watcher_options)  # fmt: skip
+        self.bridge = WatchBridge(
+            self.desk, folders, dismissed=self._is_dismissed, parent=self, **self._watcher_options
+        )
         self.bridge.found.connect(self._found)
         self.bridge.sent.connect(self._found_sent)
         self.bridge.rejected.connect(self._rejected)
-        self.bridge.trouble.connect(lambda _why: self.statusBar().showMessage(tr("The folder watcher hit a problem and restarted itself; packs keep being found."), 15000))
+        self.bridge.trouble.connect(
+            lambda _why: self.statusBar().showMessage(
+                tr(
+                    "The folder watcher hit a problem and restarted itself; packs keep being found."
+                ),
+                15000,
+            )
+        )
         try:
             self.bridge.start()
         except OSError as exc:  # the desk works without it; say so once
@@ -1154,20 +1421,33 @@ class MainWindow(QMainWindow):
         if self.model.row_for_key("file:" + str(item.path)) >= 0:
             return
         title, sender = found_text(item, "title"), found_text(item, "sender")
-        self._add_incoming(item.path, title=title, kind=item.kind, sender=sender,
-                           open_asks=item.open_asks)  # fmt: skip
+        self._add_incoming(
+            item.path, title=title, kind=item.kind, sender=sender, open_asks=item.open_asks
+        )
         what = tr("A receipt arrived") if item.kind == "receipt" else tr("A pack arrived")
-        self.notify(what, tr("{title} — from {sender}. It is under Incoming; nothing lands without you.")
-                    .format(title=title, sender=sender))  # fmt: skip
+        self.notify(
+            what,
+            tr("{title} — from {sender}. It is under Incoming; nothing lands without you.").format(
+                title=title, sender=sender
+            ),
+        )
 
     def _found_sent(self, item: FoundPack) -> None:
         """A pack this desk wrote, seen in a watched folder: listed as sent, no notification."""
         if self.model.row_for_key("file:" + str(item.path)) < 0:
-            self._add_incoming(item.path, title=found_text(item, "title"), kind=item.kind,
-                               sender=found_text(item, "sender"), open_asks=item.open_asks, sent=True)  # fmt: skip
+            self._add_incoming(
+                item.path,
+                title=found_text(item, "title"),
+                kind=item.kind,
+                sender=found_text(item, "sender"),
+                open_asks=item.open_asks,
+                sent=True,
+            )
 
     def _rejected(self, path: Path, why: str) -> None:
-        self.statusBar().showMessage(tr("{name} is not a readable pack: {why}").format(name=path.name, why=why), 10000)
+        self.statusBar().showMessage(
+            tr("{name} is not a readable pack: {why}").format(name=path.name, why=why), 10000
+        )
 
     def notify(self, title: str, text: str) -> None:
         """A desktop notification and a status-bar line. `text` may quote a pack: hidden
@@ -1177,10 +1457,16 @@ class MainWindow(QMainWindow):
         if QSystemTrayIcon.isSystemTrayAvailable():
             if self.tray is None:
                 self.tray = QSystemTrayIcon(self.windowIcon(), self)
-                self.tray.activated.connect(lambda _r: (self.showNormal(), self.raise_(), self.activateWindow()))
+                self.tray.activated.connect(
+                    lambda _r: (self.showNormal(), self.raise_(), self.activateWindow())
+                )
                 self.tray.show()
-            self.tray.showMessage(html.escape(title, quote=False), html.escape(text, quote=False),
-                                  QSystemTrayIcon.MessageIcon.Information, 8000)  # fmt: skip
+            self.tray.showMessage(
+                html.escape(title, quote=False),
+                html.escape(text, quote=False),
+                QSystemTrayIcon.MessageIcon.Information,
+                8000,
+            )
         self.statusBar().showMessage(f"{title}: {text}", 15000)
 
     # -- the A2A endpoint ----------------------------------------------------------------
@@ -1203,18 +1489,27 @@ class MainWindow(QMainWindow):
         self._update_a2a()
         endpoint = self.a2a
 
-        def work(_progress: Any, _cancelled: Any) -> tuple[tuple[str, int] | None, str | None, BaseException | None]:
+        def work(
+            _progress: Any, _cancelled: Any
+        ) -> tuple[tuple[str, int] | None, str | None, BaseException | None]:
             try:
                 return want, endpoint.apply(want), None
             except Exception as exc:  # shown as one sentence, in the GUI thread
                 log.info("the A2A endpoint did not start on %s: %r", want, exc)
                 return want, None, exc
 
-        self.jobs.run(work, title=tr("Starting the A2A endpoint…") if want else tr("Stopping the A2A endpoint…"),
-                      on_done=self._a2a_applied, on_error=self._a2a_error, show_progress=False,
-                      cancellable=False)  # fmt: skip
+        self.jobs.run(
+            work,
+            title=tr("Starting the A2A endpoint…") if want else tr("Stopping the A2A endpoint…"),
+            on_done=self._a2a_applied,
+            on_error=self._a2a_error,
+            show_progress=False,
+            cancellable=False,
+        )
 
-    def _a2a_applied(self, result: tuple[tuple[str, int] | None, str | None, BaseException | None]) -> None:
+    def _a2a_applied(
+        self, result: tuple[tuple[str, int] | None, str | None, BaseException | None]
+    ) -> None:
         want, url, exc = result
         self._a2a_busy = False
         if self._a2a_again or want != a2a_wanted(self.desk.settings):
@@ -1231,7 +1526,9 @@ class MainWindow(QMainWindow):
 
     def _a2a_error(self, message: str) -> None:
         self._a2a_busy = False
-        self._a2a_state = EndpointState("failed", error=RuntimeError(message), want=a2a_wanted(self.desk.settings))
+        self._a2a_state = EndpointState(
+            "failed", error=RuntimeError(message), want=a2a_wanted(self.desk.settings)
+        )
         self._update_a2a()
 
     def _update_a2a(self) -> None:
@@ -1257,16 +1554,25 @@ class MainWindow(QMainWindow):
     # -- settings ------------------------------------------------------------------------
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.desk.settings, machine=self.desk.machine, actor=self.desk.actor, parent=self)
+        dialog = SettingsDialog(
+            self.desk.settings, machine=self.desk.machine, actor=self.desk.actor, parent=self
+        )
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
-        before = (i18n.current(), watch_enabled(self.desk.settings), watched_folders(self.desk.settings))
+        before = (
+            i18n.current(),
+            watch_enabled(self.desk.settings),
+            watched_folders(self.desk.settings),
+        )
         serving_before = a2a_wanted(self.desk.settings)
         dialog.apply()
         self._save_settings()
         if i18n.resolve(self.desk.settings.language) != before[0]:
             self.set_language(self.desk.settings.language)
-        if watch_enabled(self.desk.settings) != before[1] or watched_folders(self.desk.settings) != before[2]:
+        if (
+            watch_enabled(self.desk.settings) != before[1]
+            or watched_folders(self.desk.settings) != before[2]
+        ):
             if self.bridge is not None and watch_enabled(self.desk.settings):
                 self.bridge.set_folders(watched_folders(self.desk.settings))
             elif watch_enabled(self.desk.settings):
@@ -1282,15 +1588,23 @@ class MainWindow(QMainWindow):
 
     def _save_settings(self) -> None:
         settings, home = self.desk.settings, self.desk.home
-        self.jobs.run(lambda p, c: settings.save(home), title=tr("Saving settings…"),
-                      on_error=self.error, show_progress=False)  # fmt: skip
+        self.jobs.run(
+            lambda p, c: settings.save(home),
+            title=tr("Saving settings…"),
+            on_error=self.error,
+            show_progress=False,
+        )
 
     def about(self) -> None:
-        dialogs.inform(self, tr("About TaskPack Desk"), tr(
-            "TaskPack Desk hands unfinished work between people, machines and AI agents by file "
-            "(TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive "
-            "unproven. Nothing in a pack is ever run.\n\nThis machine: {machine}\nStore: {home}")
-            .format(machine=self.desk.machine, home=self.desk.home))  # fmt: skip
+        dialogs.inform(
+            self,
+            tr("About TaskPack Desk"),
+            tr(
+                "TaskPack Desk hands unfinished work between people, machines and AI agents by file "
+                "(TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive "
+                "unproven. Nothing in a pack is ever run.\n\nThis machine: {machine}\nStore: {home}"
+            ).format(machine=self.desk.machine, home=self.desk.home),
+        )
 
     # -- messages ------------------------------------------------------------------------
 
@@ -1351,8 +1665,13 @@ class MainWindow(QMainWindow):
             if none:
                 self.error(not_packs_sentence(none))
 
-        self.jobs.run(work, title=tr("Looking for a pack…"), on_done=done, on_error=self.error,
-                      show_progress=False)  # fmt: skip
+        self.jobs.run(
+            work,
+            title=tr("Looking for a pack…"),
+            on_done=done,
+            on_error=self.error,
+            show_progress=False,
+        )
 
     # -- paste ---------------------------------------------------------------------------
 
@@ -1362,23 +1681,37 @@ class MainWindow(QMainWindow):
         mime = QGuiApplication.clipboard().mimeData()
         files = local_paths(mime) if mime is not None else []
         if files:
-            self._open_dropped([p for p in files if is_pack_name(p)], [p for p in files if not is_pack_name(p)])
+            self._open_dropped(
+                [p for p in files if is_pack_name(p)], [p for p in files if not is_pack_name(p)]
+            )
             return
         text = mime.text() if mime is not None and mime.hasText() else ""
         if not text.strip():
-            self.error(tr("The clipboard holds no pack. Copy the reply (its text, or the file) and paste again."))
+            self.error(
+                tr(
+                    "The clipboard holds no pack. Copy the reply (its text, or the file) and paste again."
+                )
+            )
             return
         desk = self.desk
 
         def done(pasted: Any) -> None:
             self.open_files([pasted.path])
-            self.info(tr("Opened the pack found in the pasted text (line {line}). Nothing lands without you.")
-                      .format(line=pasted.line))  # fmt: skip
+            self.info(
+                tr(
+                    "Opened the pack found in the pasted text (line {line}). Nothing lands without you."
+                ).format(line=pasted.line)
+            )
 
-        self.jobs.run(lambda p, c: desk.pack_from_text(text), title=tr("Reading the pasted text…"),
-                      on_done=done, show_progress=False,
-                      on_error=lambda why: self.error(tr("No pack could be opened from the pasted text: {why}")
-                                                      .format(why=why)))  # fmt: skip
+        self.jobs.run(
+            lambda p, c: desk.pack_from_text(text),
+            title=tr("Reading the pasted text…"),
+            on_done=done,
+            show_progress=False,
+            on_error=lambda why: self.error(
+                tr("No pack could be opened from the pasted text: {why}").format(why=why)
+            ),
+        )
 
     # -- keyboard ------------------------------------------------------------------------
 
@@ -1388,7 +1721,11 @@ class MainWindow(QMainWindow):
         # only from places where Enter means nothing else: the list, the tabs, the page itself
         # (a text field's Enter is its own, and it may have moved the focus before it gets here)
         focus = QApplication.focusWidget()
-        browsing = focus is None or focus is self or isinstance(focus, QAbstractItemView | QTabBar | QScrollArea)
+        browsing = (
+            focus is None
+            or focus is self
+            or isinstance(focus, QAbstractItemView | QTabBar | QScrollArea)
+        )
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain_key and browsing:
             target = self.default_button()
             if target is not None:
@@ -1418,7 +1755,9 @@ class MainWindow(QMainWindow):
         for pane in (splitter.widget(0), splitter.widget(1)):
             found = []
             for w in pane.findChildren(QWidget):
-                if (w.focusPolicy() & Qt.FocusPolicy.TabFocus) != Qt.FocusPolicy.TabFocus or not w.isVisibleTo(self):
+                if (
+                    w.focusPolicy() & Qt.FocusPolicy.TabFocus
+                ) != Qt.FocusPolicy.TabFocus or not w.isVisibleTo(self):
                     continue
                 if w.focusProxy() is not None or not w.isEnabled():
                     continue
@@ -1438,8 +1777,10 @@ class MainWindow(QMainWindow):
         avail = self.list.viewport().width()
         fm, least = header.fontMetrics(), header.minimumSectionSize()
         shown = {c: max(least, self.list.sizeHintForColumn(c)) for c in FITTED_COLUMNS}
-        label = {c: fm.horizontalAdvance(str(self.proxy.headerData(c, Qt.Orientation.Horizontal))) + 12
-                 for c in FITTED_COLUMNS}  # fmt: skip
+        label = {
+            c: fm.horizontalAdvance(str(self.proxy.headerData(c, Qt.Orientation.Horizontal))) + 12
+            for c in FITTED_COLUMNS
+        }
         want = {c: max(shown[c], label[c]) for c in FITTED_COLUMNS}
         budget = int(avail * OTHER_COLUMNS_SHARE)
         if sum(want.values()) > budget:  # the sender gives way first, down to its header word
@@ -1458,8 +1799,11 @@ class MainWindow(QMainWindow):
     def changeEvent(self, event: QEvent) -> None:
         # the CLI or an agent may have changed the store from another process: coming back
         # to the window reads the list again (at most every few seconds)
-        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
-                and time.monotonic() - self._refreshed_at > REFRESH_ON_ACTIVATE_AFTER):  # fmt: skip
+        if (
+            event.type() == QEvent.Type.ActivationChange
+            and self.isActiveWindow()
+            and time.monotonic() - self._refreshed_at > REFRESH_ON_ACTIVATE_AFTER
+        ):
             self.refresh()
         super().changeEvent(event)
 

@@ -69,15 +69,24 @@ def row_state(row: Row) -> str:
 def state_label(state: str, waiting_on: str | None = None) -> str:
     """Where a task stands, in plain words (never the protocol's internal names)."""
     if state == "waiting":
-        return {"owner_approval": tr("needs your approval"), "human": tr("waiting on a person"),
-                "agent": tr("waiting on an agent")}.get(waiting_on or "", tr("on hold"))  # fmt: skip
+        return {
+            "owner_approval": tr("needs your approval"),
+            "human": tr("waiting on a person"),
+            "agent": tr("waiting on an agent"),
+        }.get(waiting_on or "", tr("on hold"))
     names = {
-        "requested": tr("just arrived"), "routed": tr("ready to be taken on"),
-        "accepted": tr("taken on, not started"), "working": tr("in progress"),
-        "verifying": tr("result being checked"), "approval": tr("waiting for sign-off"),
-        "completed": tr("done"), "rejected": tr("declined"), "cancelled": tr("cancelled"),
-        INCOMING: tr("incoming"), SENT: tr("sent by you"),
-    }  # fmt: skip
+        "requested": tr("just arrived"),
+        "routed": tr("ready to be taken on"),
+        "accepted": tr("taken on, not started"),
+        "working": tr("in progress"),
+        "verifying": tr("result being checked"),
+        "approval": tr("waiting for sign-off"),
+        "completed": tr("done"),
+        "rejected": tr("declined"),
+        "cancelled": tr("cancelled"),
+        INCOMING: tr("incoming"),
+        SENT: tr("sent by you"),
+    }
     return names.get(state, state)
 
 
@@ -186,12 +195,16 @@ class InboxModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else 5
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
         return [tr("Title"), tr("State"), tr("From"), tr("Asks"), tr("Updated")][section]
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         r = self._rows[index.row()]
@@ -219,8 +232,11 @@ class InboxModel(QAbstractTableModel):
         sort = role == SORT_ROLE
         if col == self.TITLE:
             if role == Qt.ItemDataRole.ToolTipRole:
-                return r.problem if isinstance(r, Incoming) and r.problem else (
-                    str(r.path) if isinstance(r, Incoming) else r.id)  # fmt: skip
+                return (
+                    r.problem
+                    if isinstance(r, Incoming) and r.problem
+                    else (str(r.path) if isinstance(r, Incoming) else r.id)
+                )
             if isinstance(r, Incoming):
                 kind = {"receipt": tr("Receipt"), "handoff": tr("Handoff")}.get(r.kind, tr("File"))
                 if r.sent:
@@ -234,7 +250,9 @@ class InboxModel(QAbstractTableModel):
                 return "" if sort else state_label(row_state(r))
             return r.state if sort else state_label(r.state, r.waiting_on)
         if col == self.SENDER:
-            if (isinstance(r, PassportRow) and r.came_from == "here") or (isinstance(r, Incoming) and r.sent):
+            if (isinstance(r, PassportRow) and r.came_from == "here") or (
+                isinstance(r, Incoming) and r.sent
+            ):
                 return "" if sort else tr("you")
             return r.sender[:200].casefold() if sort else one_line(r.sender)
         if col == self.ASKS:
@@ -263,9 +281,15 @@ class InboxFilter(QSortFilterProxyModel):
         self.setSortRole(SORT_ROLE)
         self.setDynamicSortFilter(True)
 
-    def set_filters(self, *, search: str | None = None, state: str | None = None,
-                    sender: str | None = None, open_asks_only: bool | None = None,
-                    incoming_only: bool | None = None) -> None:  # fmt: skip
+    def set_filters(
+        self,
+        *,
+        search: str | None = None,
+        state: str | None = None,
+        sender: str | None = None,
+        open_asks_only: bool | None = None,
+        incoming_only: bool | None = None,
+    ) -> None:
         self.beginFilterChange()
         if search is not None:
             self.search = search.strip().casefold()
@@ -279,7 +303,9 @@ class InboxFilter(QSortFilterProxyModel):
             self.incoming_only = incoming_only
         self.endFilterChange()
 
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+    def filterAcceptsRow(
+        self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex
+    ) -> bool:
         model = self.sourceModel()
         r: Row = model.data(model.index(source_row, 0, source_parent), ROW_ROLE)
         if r is None:

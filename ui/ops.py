@@ -65,7 +65,9 @@ def plain_reason(path: Path, exc: FormatError) -> FormatError:
     with contextlib.suppress(OSError, zipfile.BadZipFile, ValueError):
         if zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as z:
-                if not any(n == "bagit.txt" or n.endswith("/bagit.txt") for n in z.namelist()[:10_000]):
+                if not any(
+                    n == "bagit.txt" or n.endswith("/bagit.txt") for n in z.namelist()[:10_000]
+                ):
                     return FormatError(
                         "it is an ordinary zip file, not a TaskPack",
                         hint="Ask the sender to export it from their desk as a .taskpack.",
@@ -82,7 +84,9 @@ def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -
     return _review(desk, path, progress, cancelled)
 
 
-def review_elsewhere(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
+def review_elsewhere(
+    desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck
+) -> Reviewed:
     """Run in a helper process: the review, compact to send back (`Reviewed.held`).
 
     The review is pickled and made compact before the judge reads the file again, and the
@@ -117,17 +121,26 @@ def _held_form(rv: LandingReview) -> LandingReview:
 def compact_review(rv: LandingReview) -> LandingReview:
     """The review as the window shows it: asks (and many facts) as pages, no sealed pack
     (it stays with whoever lands it)."""
-    return replace(rv, asks=compact(rv.asks, over=0), facts=compact_facts(rv.facts),  # type: ignore[arg-type]
-                   sealed_pack=None)  # fmt: skip
+    return replace(
+        rv,
+        asks=compact(rv.asks, over=0),
+        facts=compact_facts(rv.facts),  # type: ignore[arg-type]
+        sealed_pack=None,
+    )
 
 
 def unproven_facts(facts: Sequence[Fact], machine: str | None) -> int:
     """How many of `facts` are not proven on `machine` (a ✓ does not cross machines)."""
-    return sum(1 for f in facts if standing(f, machine=machine or None).kind not in ("proven_here", "carried"))
+    return sum(
+        1
+        for f in facts
+        if standing(f, machine=machine or None).kind not in ("proven_here", "carried")
+    )
 
 
-def _review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, *,
-            judge: bool = True) -> Reviewed:  # fmt: skip
+def _review(
+    desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, *, judge: bool = True
+) -> Reviewed:
     progress(0, 0)
     try:
         rv = desk.review(path, progress=progress, cancel=cancelled)
@@ -142,15 +155,19 @@ def _review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, 
             target = desk.get(rv.receipt_target)
             out.target_title = target.passport.title or ""
             answered = set(rv.would_answer)
-            out.still_open = [a for a in target.asks or []
-                              if (a.status or "open") == "open" and a.id not in answered]  # fmt: skip
+            out.still_open = [
+                a
+                for a in target.asks or []
+                if (a.status or "open") == "open" and a.id not in answered
+            ]
     if judge and total <= JUDGE_AUTOMATICALLY_BYTES:
         out.failed_checks = _judge(path, progress, cancelled)
     return out
 
 
-def judge(path: Path, progress: Progress, cancelled: CancelCheck, *,
-          desk: Desk | None = None) -> list[tuple[str, str, list[str]]]:  # fmt: skip
+def judge(
+    path: Path, progress: Progress, cancelled: CancelCheck, *, desk: Desk | None = None
+) -> list[tuple[str, str, list[str]]]:
     """The strict judge's failed checks (spec §6), for a person to read (a large pack
     is judged in a helper process when `desk` is given)."""
     if desk is not None and isolated.pack_is_large(path):
@@ -158,12 +175,15 @@ def judge(path: Path, progress: Progress, cancelled: CancelCheck, *,
     return _judge(path, progress, cancelled)
 
 
-def _judge_elsewhere(desk: Desk, path: Path, progress: Progress,
-                     cancelled: CancelCheck) -> list[tuple[str, str, list[str]]]:  # fmt: skip
+def _judge_elsewhere(
+    desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck
+) -> list[tuple[str, str, list[str]]]:
     return _judge(path, progress, cancelled)
 
 
-def _judge(path: Path, progress: Progress, cancelled: CancelCheck) -> list[tuple[str, str, list[str]]]:
+def _judge(
+    path: Path, progress: Progress, cancelled: CancelCheck
+) -> list[tuple[str, str, list[str]]]:
     report = Desk.judge(path, progress=progress, cancel=cancelled)
     return [(c.id, c.requirement, list(c.reasons)) for c in report.checks if not c.ok]
 
@@ -171,40 +191,77 @@ def _judge(path: Path, progress: Progress, cancelled: CancelCheck) -> list[tuple
 # --- landing and merging ----------------------------------------------------------------
 
 
-def land(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, *,
-         held: Reviewed | None = None) -> LandingOutcome:  # fmt: skip
+def land(
+    desk: Desk,
+    path: Path,
+    progress: Progress,
+    cancelled: CancelCheck,
+    *,
+    held: Reviewed | None = None,
+) -> LandingOutcome:
     """Land from the review the window holds (re-read if the file changed since). A review
     made in a helper process is landed in one, from the review it made."""
     if (held is not None and held.held is not None) or isolated.pack_is_large(path):
-        outcome = isolated.call(desk, _land_elsewhere, path, held.held if held else None,
-                                progress=progress, cancel=cancelled)  # fmt: skip
+        outcome = isolated.call(
+            desk,
+            _land_elsewhere,
+            path,
+            held.held if held else None,
+            progress=progress,
+            cancel=cancelled,
+        )
         desk.announce(outcome.changes)
         return outcome  # type: ignore[no-any-return]
-    return desk.land(path, review=held.review if held else None, progress=progress, cancel=cancelled)
+    return desk.land(
+        path, review=held.review if held else None, progress=progress, cancel=cancelled
+    )
 
 
-def _land_elsewhere(desk: Desk, path: Path, held: bytes | None, progress: Progress,
-                    cancelled: CancelCheck) -> LandingOutcome:  # fmt: skip
+def _land_elsewhere(
+    desk: Desk, path: Path, held: bytes | None, progress: Progress, cancelled: CancelCheck
+) -> LandingOutcome:
     review = pickle.loads(held) if held is not None else None
     return _compact_outcome(desk.land(path, review=review, progress=progress, cancel=cancelled))
 
 
-def merge(desk: Desk, path: Path, into: str, progress: Progress, cancelled: CancelCheck, *,
-          held: Reviewed | None = None) -> MergeOutcome:  # fmt: skip
+def merge(
+    desk: Desk,
+    path: Path,
+    into: str,
+    progress: Progress,
+    cancelled: CancelCheck,
+    *,
+    held: Reviewed | None = None,
+) -> MergeOutcome:
     if (held is not None and held.held is not None) or isolated.pack_is_large(path):
-        outcome = isolated.call(desk, _merge_elsewhere, path, into, held.held if held else None,
-                                progress=progress, cancel=cancelled)  # fmt: skip
+        outcome = isolated.call(
+            desk,
+            _merge_elsewhere,
+            path,
+            into,
+            held.held if held else None,
+            progress=progress,
+            cancel=cancelled,
+        )
         desk.announce(outcome.changes)
         return outcome  # type: ignore[no-any-return]
-    return desk.merge_receipt(path, into, review=held.review if held else None, progress=progress,
-                              cancel=cancelled)  # fmt: skip
+    return desk.merge_receipt(
+        path, into, review=held.review if held else None, progress=progress, cancel=cancelled
+    )
 
 
-def _merge_elsewhere(desk: Desk, path: Path, into: str, held: bytes | None, progress: Progress,
-                     cancelled: CancelCheck) -> MergeOutcome:  # fmt: skip
+def _merge_elsewhere(
+    desk: Desk,
+    path: Path,
+    into: str,
+    held: bytes | None,
+    progress: Progress,
+    cancelled: CancelCheck,
+) -> MergeOutcome:
     review = pickle.loads(held) if held is not None else None
-    return _compact_outcome(desk.merge_receipt(path, into, review=review, progress=progress,
-                                               cancel=cancelled))  # fmt: skip
+    return _compact_outcome(
+        desk.merge_receipt(path, into, review=review, progress=progress, cancel=cancelled)
+    )
 
 
 def _compact_passport(lp: LocalPassport) -> LocalPassport:
@@ -229,8 +286,15 @@ def _compact_outcome(outcome: Any) -> Any:
 How = str | Callable[..., Any]
 
 
-def change(desk: Desk, passport_id: str, how: How, args: tuple[Any, ...], kwargs: dict[str, Any],
-           progress: Progress, cancelled: CancelCheck) -> None:  # fmt: skip
+def change(
+    desk: Desk,
+    passport_id: str,
+    how: How,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    progress: Progress,
+    cancelled: CancelCheck,
+) -> None:
     """Make a change to the passport `passport_id` (answer an ask, move it, add a fact…).
 
     A large passport (its stored JSON over `isolated.LARGE_BYTES`: ~2,000 asks) is changed
@@ -239,8 +303,9 @@ def change(desk: Desk, passport_id: str, how: How, args: tuple[Any, ...], kwargs
     told what changed, and the answers' drafts (which only this process holds) are cleared
     here, as the change would have cleared them."""
     if desk.passport_size(passport_id) > isolated.LARGE_BYTES:
-        changes, cleared = isolated.call(desk, _change_elsewhere, how, args, kwargs,
-                                         progress=progress, cancel=cancelled)  # fmt: skip
+        changes, cleared = isolated.call(
+            desk, _change_elsewhere, how, args, kwargs, progress=progress, cancel=cancelled
+        )
         for pid, ask_id in cleared:
             desk.drafts.clear(pid, ask_id)
         desk.announce(changes)
@@ -249,7 +314,9 @@ def change(desk: Desk, passport_id: str, how: How, args: tuple[Any, ...], kwargs
 
 
 def _call(desk: Desk, how: How, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    return getattr(desk, how)(*args, **kwargs) if isinstance(how, str) else how(desk, *args, **kwargs)
+    return (
+        getattr(desk, how)(*args, **kwargs) if isinstance(how, str) else how(desk, *args, **kwargs)
+    )
 
 
 class _DraftsKeptThere:
@@ -273,9 +340,14 @@ class _DraftsKeptThere:
         pass
 
 
-def _change_elsewhere(desk: Desk, how: How, args: tuple[Any, ...], kwargs: dict[str, Any],
-                      progress: Progress, cancelled: CancelCheck,
-                      ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:  # fmt: skip
+def _change_elsewhere(
+    desk: Desk,
+    how: How,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    progress: Progress,
+    cancelled: CancelCheck,
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     drafts = _DraftsKeptThere()
     desk.drafts = drafts  # type: ignore[assignment]
     changes: list[tuple[str, str]] = []
@@ -314,7 +386,9 @@ def take_on_path(state: str, waiting_on: str | None) -> list[str]:
     return steps
 
 
-def take_on(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> LocalPassport:
+def take_on(
+    desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck
+) -> LocalPassport:
     """Make the moves of `take_on_path` one by one: each checked, each in the history."""
     lp = desk.get(passport_id)
     for target in take_on_path(lp.state, lp.waiting_on):
@@ -326,22 +400,45 @@ def take_on(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelC
 
 
 def export(
-    desk: Desk, passport_id: str, out: Path, kind: str, note: str | None,
-    progress: Progress, cancelled: CancelCheck, to: str | None = None,
-) -> PackOutcome:  # fmt: skip
+    desk: Desk,
+    passport_id: str,
+    out: Path,
+    kind: str,
+    note: str | None,
+    progress: Progress,
+    cancelled: CancelCheck,
+    to: str | None = None,
+) -> PackOutcome:
     """Pack the passport into `out`; a large passport is packed in a helper process."""
     if desk.passport_size(passport_id) > isolated.LARGE_BYTES:
-        outcome: PackOutcome = isolated.call(desk, _export, passport_id, out, kind, note, to,
-                                             progress=progress, cancel=cancelled)  # fmt: skip
+        outcome: PackOutcome = isolated.call(
+            desk, _export, passport_id, out, kind, note, to, progress=progress, cancel=cancelled
+        )
         desk.announce(outcome.changes)
         return outcome
     return _export(desk, passport_id, out, kind, note, to, progress, cancelled)
 
 
-def _export(desk: Desk, passport_id: str, out: Path, kind: str, note: str | None, to: str | None,
-            progress: Progress, cancelled: CancelCheck) -> PackOutcome:  # fmt: skip
-    return desk.pack(passport_id, out, kind=kind, note=note, progress=progress, cancel=cancelled,
-                     to=to, via="window")  # fmt: skip
+def _export(
+    desk: Desk,
+    passport_id: str,
+    out: Path,
+    kind: str,
+    note: str | None,
+    to: str | None,
+    progress: Progress,
+    cancelled: CancelCheck,
+) -> PackOutcome:
+    return desk.pack(
+        passport_id,
+        out,
+        kind=kind,
+        note=note,
+        progress=progress,
+        cancel=cancelled,
+        to=to,
+        via="window",
+    )
 
 
 def outbox(desk: Desk) -> Path:
@@ -354,8 +451,9 @@ def outbox(desk: Desk) -> Path:
 # --- luggage ----------------------------------------------------------------------------
 
 
-def _copy_atomically(src: BinaryIO, out: Path, total: int, progress: Progress,
-                     cancelled: CancelCheck) -> Path:  # fmt: skip
+def _copy_atomically(
+    src: BinaryIO, out: Path, total: int, progress: Progress, cancelled: CancelCheck
+) -> Path:
     out = Path(out)
     done = 0
     with atomic_write(out) as f:
@@ -371,15 +469,23 @@ def _copy_atomically(src: BinaryIO, out: Path, total: int, progress: Progress,
     return out
 
 
-def save_pack_luggage(pack_path: Path, name: str, out: Path, progress: Progress,
-                      cancelled: CancelCheck) -> Path:  # fmt: skip
+def save_pack_luggage(
+    pack_path: Path, name: str, out: Path, progress: Progress, cancelled: CancelCheck
+) -> Path:
     """Save one luggage file of a pack that has not landed; its digest is checked."""
     with Desk.open_pack_luggage(pack_path, name) as (src, size):
         return _copy_atomically(src, out, size, progress, cancelled)
 
 
-def save_stored_luggage(desk: Desk, passport_id: str, name: str, size: int, out: Path,
-                        progress: Progress, cancelled: CancelCheck) -> Path:  # fmt: skip
+def save_stored_luggage(
+    desk: Desk,
+    passport_id: str,
+    name: str,
+    size: int,
+    out: Path,
+    progress: Progress,
+    cancelled: CancelCheck,
+) -> Path:
     with desk.open_luggage(passport_id, name) as src:
         return _copy_atomically(src, out, size, progress, cancelled)
 
@@ -410,21 +516,32 @@ def load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: Can
     """What the passport view shows; a large passport is read in a helper process and
     comes back with its asks as pages."""
     if desk.passport_size(passport_id) > isolated.LARGE_BYTES:
-        return isolated.call(desk, _detail_elsewhere, passport_id, progress=progress, cancel=cancelled)
+        return isolated.call(
+            desk, _detail_elsewhere, passport_id, progress=progress, cancel=cancelled
+        )
     return _load_detail(desk, passport_id, progress, cancelled)
 
 
-def _detail_elsewhere(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck) -> Detail:
+def _detail_elsewhere(
+    desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck
+) -> Detail:
     detail = _load_detail(desk, passport_id, progress, cancelled, pages=True)
     detail.passport = _compact_passport(detail.passport)
     return detail
 
 
-def _load_detail(desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck, *,
-                 pages: bool = False) -> Detail:  # fmt: skip
+def _load_detail(
+    desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck, *, pages: bool = False
+) -> Detail:
     lp = desk.get(passport_id, pages=pages)
-    detail = Detail(lp, desk.history(passport_id), desk.luggage(passport_id), desk.allowed_moves(passport_id),
-                    machine=desk.machine, drafts=desk.drafts.of(passport_id))  # fmt: skip
+    detail = Detail(
+        lp,
+        desk.history(passport_id),
+        desk.luggage(passport_id),
+        desk.allowed_moves(passport_id),
+        machine=desk.machine,
+        drafts=desk.drafts.of(passport_id),
+    )
     detail.restore = desk.can_restore_all(passport_id, passport=lp)
     detail.sent = list(reversed(desk.outbox(passport_id=passport_id)))
     return detail
@@ -452,8 +569,9 @@ class PassportRow:
     came_from: str
 
 
-def load_rows(desk: Desk, senders: dict[tuple[str, int], str], progress: Progress,
-              cancelled: CancelCheck) -> list[PassportRow]:  # fmt: skip
+def load_rows(
+    desk: Desk, senders: dict[tuple[str, int], str], progress: Progress, cancelled: CancelCheck
+) -> list[PassportRow]:
     """Every passport as a list row. `senders` caches (id, version) → sender across calls."""
     rows = []
     for s in desk.passports():
@@ -466,6 +584,16 @@ def load_rows(desk: Desk, senders: dict[tuple[str, int], str], progress: Progres
                 with contextlib.suppress(TaskPackError):  # a large passport is not parsed for it
                     senders[key] = compact_sender(desk.sent_by(s.id))
             sender = senders.get(key, "")
-        rows.append(PassportRow(s.id, s.title or s.id, s.state, s.waiting_on, sender,
-                                s.open_asks, s.updated_at, s.came_from))  # fmt: skip
+        rows.append(
+            PassportRow(
+                s.id,
+                s.title or s.id,
+                s.state,
+                s.waiting_on,
+                sender,
+                s.open_asks,
+                s.updated_at,
+                s.came_from,
+            )
+        )
     return rows

@@ -69,10 +69,15 @@ def move_label(state: str, waiting_on: str | None, opt: MoveOption) -> str:
     if opt.state == "cancelled":
         return tr("Cancel task")
     if state == "waiting" and waiting_on == "owner_approval":
-        return {"routed": tr("Approve"), "rejected": tr("Deny")}.get(opt.state, state_label(opt.state, opt.waiting_on))
+        return {"routed": tr("Approve"), "rejected": tr("Deny")}.get(
+            opt.state, state_label(opt.state, opt.waiting_on)
+        )
     if opt.state == "waiting":
-        return {"human": tr("Hold: wait for a person"), "agent": tr("Hold: wait for an agent"),
-                "owner_approval": tr("Hold for approval")}.get(opt.waiting_on or "", state_label(opt.state, opt.waiting_on))  # fmt: skip
+        return {
+            "human": tr("Hold: wait for a person"),
+            "agent": tr("Hold: wait for an agent"),
+            "owner_approval": tr("Hold for approval"),
+        }.get(opt.waiting_on or "", state_label(opt.state, opt.waiting_on))
     labels = {
         ("requested", "routed"): tr("Route"),
         ("routed", "accepted"): tr("Accept"),
@@ -93,8 +98,12 @@ def move_label(state: str, waiting_on: str | None, opt: MoveOption) -> str:
 def export_label(kind: str, mode: str) -> str:
     receipt = kind == "receipt"
     return {
-        "save_bag": tr("Save receipt as .taskpack…") if receipt else tr("Save handoff as .taskpack…"),
-        "save_flat": tr("Save receipt as .taskpack.json…") if receipt else tr("Save handoff as .taskpack.json…"),
+        "save_bag": tr("Save receipt as .taskpack…")
+        if receipt
+        else tr("Save handoff as .taskpack…"),
+        "save_flat": tr("Save receipt as .taskpack.json…")
+        if receipt
+        else tr("Save handoff as .taskpack.json…"),
         "copy": tr("Copy receipt for chat") if receipt else tr("Copy handoff for chat"),
         "email": tr("Email receipt…") if receipt else tr("Email handoff…"),
     }[mode]
@@ -136,7 +145,9 @@ class PassportView(QWidget):
         self.luggage_lay = QVBoxLayout(self.luggage)
         self.history = QTreeWidget()
         self.history.setRootIsDecorated(False)
-        self.history.setHeaderLabels([tr("When"), tr("What happened"), tr("Version"), tr("Details")])
+        self.history.setHeaderLabels(
+            [tr("When"), tr("What happened"), tr("Version"), tr("Details")]
+        )
         self.tabs.addTab(self.overview, tr("Overview"))
         self.tabs.addTab(self.asks, tr("Asks"))
         self.tabs.addTab(self.luggage, tr("Luggage"))
@@ -166,8 +177,9 @@ class PassportView(QWidget):
 
     # -- filling --
 
-    def show_detail(self, detail: Detail, *, answered: set[str] | frozenset[str] = frozenset(),
-                    note: str = "") -> None:  # fmt: skip
+    def show_detail(
+        self, detail: Detail, *, answered: set[str] | frozenset[str] = frozenset(), note: str = ""
+    ) -> None:
         self.detail = detail
         lp = detail.passport
         self._fill_header(detail)
@@ -186,17 +198,28 @@ class PassportView(QWidget):
         clear_layout(self.header)
         lp = detail.passport
         kind = "ok" if lp.state == "completed" else "warn" if lp.state == "waiting" else "info"
-        self.header.addWidget(row(badge(state_label(lp.state, lp.waiting_on), kind),
-                                  plain(f"{lp.id} · v{lp.version}", small=True, muted=True)))  # fmt: skip
+        self.header.addWidget(
+            row(
+                badge(state_label(lp.state, lp.waiting_on), kind),
+                plain(f"{lp.id} · v{lp.version}", small=True, muted=True),
+            )
+        )
         self.header.addWidget(heading(one_line(lp.passport.title or lp.id, 300), 1))
         sender = sender_of(lp)
         if sender:
-            self.header.addWidget(plain(tr("Handed to you by {sender}").format(sender=one_line(sender)), muted=True))
+            self.header.addWidget(
+                plain(tr("Handed to you by {sender}").format(sender=one_line(sender)), muted=True)
+            )
         chain = (lp.lineage.chain if lp.lineage else None) or []
         if chain:
             shown = " → ".join(one_line(c, 60) for c in chain[-8:])
-            self.header.addWidget(plain(tr("Lineage: {chain}").format(chain=("… → " if len(chain) > 8 else "") + shown),
-                                        small=True, muted=True))  # fmt: skip
+            self.header.addWidget(
+                plain(
+                    tr("Lineage: {chain}").format(chain=("… → " if len(chain) > 8 else "") + shown),
+                    small=True,
+                    muted=True,
+                )
+            )
 
     def _fill_actions(self, detail: Detail) -> None:
         keep = self.actions_bar.indexOf(self.export_button)
@@ -207,8 +230,12 @@ class PassportView(QWidget):
         lp = detail.passport
         if len(take_on_path(lp.state, lp.waiting_on)) > 1:  # you own it and you do it: one click
             b = QPushButton(tr("Take this on"))
-            b.setToolTip(tr("Approve it, accept it and start work in one go. Each step is checked "
-                            "and recorded in the history."))  # fmt: skip
+            b.setToolTip(
+                tr(
+                    "Approve it, accept it and start work in one go. Each step is checked "
+                    "and recorded in the history."
+                )
+            )
             b.setDefault(True)
             b.clicked.connect(lambda _c=False: self.take_on_requested.emit())
             self.move_buttons["take_on"] = b
@@ -216,16 +243,23 @@ class PassportView(QWidget):
         for opt in detail.moves:
             label = move_label(lp.state, lp.waiting_on, opt)
             b = QPushButton(label)
-            b.setToolTip(tr("Moves it to “{state}”: {why}.").format(
-                state=state_label(opt.state, opt.waiting_on), why=why_label(opt.why)))  # fmt: skip
+            b.setToolTip(
+                tr("Moves it to “{state}”: {why}.").format(
+                    state=state_label(opt.state, opt.waiting_on), why=why_label(opt.why)
+                )
+            )
             if opt.state == "verifying":
                 b.clicked.connect(lambda _c=False: self.result_requested.emit())
             else:
-                b.clicked.connect(lambda _c=False, o=opt: self.move_requested.emit(o.state, o.waiting_on))
+                b.clicked.connect(
+                    lambda _c=False, o=opt: self.move_requested.emit(o.state, o.waiting_on)
+                )
             self.move_buttons[opt.label] = b
             self.actions_bar.addWidget(b)
         if not detail.moves:
-            self.actions_bar.addWidget(plain(tr("This task has ended; nothing moves it on."), muted=True))
+            self.actions_bar.addWidget(
+                plain(tr("This task has ended; nothing moves it on."), muted=True)
+            )
         self._fill_export_menu(detail)
         self.actions_bar.add_right(self.export_button)
         self.export_button.show()
@@ -243,10 +277,16 @@ class PassportView(QWidget):
         for n, kind in enumerate(kinds):
             if n:
                 menu.addSeparator()
-            menu.addSection(tr("Receipt — answers go home") if kind == "receipt" else tr("Handoff — work goes on"))
+            menu.addSection(
+                tr("Receipt — answers go home")
+                if kind == "receipt"
+                else tr("Handoff — work goes on")
+            )
             for mode in EXPORT_MODES:
                 action = menu.addAction(export_label(kind, mode))
-                action.triggered.connect(lambda _c=False, k=kind, m=mode: self.export_requested.emit(k, m))
+                action.triggered.connect(
+                    lambda _c=False, k=kind, m=mode: self.export_requested.emit(k, m)
+                )
                 self.export_actions[(kind, mode)] = action
 
     def _fill_overview(self, detail: Detail) -> None:
@@ -269,44 +309,78 @@ class PassportView(QWidget):
         self._steps(lay, detail)
         if state.decisions:
             sec = Section(tr("Decisions"))
-            add_paged(sec.add, list(state.decisions), lambda d: LinkedText(
-                f"• {d.what or ''}" + (" — " + tr("because {why}").format(why=d.why) if d.why else ""),
-                title=tr("Decision")), parent_layout=sec.lay)  # fmt: skip
+            add_paged(
+                sec.add,
+                list(state.decisions),
+                lambda d: LinkedText(
+                    f"• {d.what or ''}"
+                    + (" — " + tr("because {why}").format(why=d.why) if d.why else ""),
+                    title=tr("Decision"),
+                ),
+                parent_layout=sec.lay,
+            )
             lay.addWidget(sec)
-        for title, items in ((tr("What was done"), state.actions), (tr("Artifacts"), state.artifacts),
-                             (tr("Learnings"), state.learnings)):  # fmt: skip
+        for title, items in (
+            (tr("What was done"), state.actions),
+            (tr("Artifacts"), state.artifacts),
+            (tr("Learnings"), state.learnings),
+        ):
             shown = [t for t in (item_text(i) for i in items or []) if t.strip()]
             if shown:
                 sec = Section(title)
-                add_paged(sec.add, shown, lambda t, title=title: LinkedText("• " + t, title=title),
-                          parent_layout=sec.lay)  # fmt: skip
+                add_paged(
+                    sec.add,
+                    shown,
+                    lambda t, title=title: LinkedText("• " + t, title=title),
+                    parent_layout=sec.lay,
+                )
                 lay.addWidget(sec)
         if isinstance(lp.result, dict):
             sec = Section(tr("Returned result"))
             sec.add(LinkedText(str(lp.result.get("summary") or ""), title=tr("Returned result")))
             evidence = [ev for ev in lp.result.get("evidence") or [] if isinstance(ev, dict)]
-            add_paged(sec.add, evidence, lambda ev: LinkedText(
-                f"• [{ev.get('kind')}] {ev.get('summary') or ''}" + (f" {ev.get('url')}" if ev.get("url") else "")),
-                parent_layout=sec.lay)  # fmt: skip
+            add_paged(
+                sec.add,
+                evidence,
+                lambda ev: LinkedText(
+                    f"• [{ev.get('kind')}] {ev.get('summary') or ''}"
+                    + (f" {ev.get('url')}" if ev.get("url") else "")
+                ),
+                parent_layout=sec.lay,
+            )
             lay.addWidget(sec)
         imperatives = (received.imperatives if received else None) or []
         if imperatives:
-            sec = Section(tr("Instructions found in the pack"),
-                          tr("The sender wrote this; nothing was done. Text in a pack is data, never a command."))  # fmt: skip
-            add_paged(sec.add, imperatives, lambda imp: QuotedBlock(
-                str(imp.get("sentence") or ""), tr("in {place}").format(place=one_line(imp.get("place") or "?"))),
-                parent_layout=sec.lay)  # fmt: skip
+            sec = Section(
+                tr("Instructions found in the pack"),
+                tr(
+                    "The sender wrote this; nothing was done. Text in a pack is data, never a command."
+                ),
+            )
+            add_paged(
+                sec.add,
+                imperatives,
+                lambda imp: QuotedBlock(
+                    str(imp.get("sentence") or ""),
+                    tr("in {place}").format(place=one_line(imp.get("place") or "?")),
+                ),
+                parent_layout=sec.lay,
+            )
             lay.addWidget(sec)
         outgoing = lp.checks_to_send or []
-        sec = Section(tr("For the next person"),
-                      tr("Questions and checks that travel with the next handoff from here."))  # fmt: skip
+        sec = Section(
+            tr("For the next person"),
+            tr("Questions and checks that travel with the next handoff from here."),
+        )
         add_paged(sec.add, outgoing, check_widget, parent_layout=sec.lay)
-        sec.add(row(
-            button(tr("Add ask…"), lambda: self.add_requested.emit("ask")),
-            button(tr("Add landing check…"), lambda: self.add_requested.emit("check")),
-            button(tr("Add fact…"), lambda: self.add_requested.emit("fact")),
-            button(tr("Add next step…"), lambda: self.add_requested.emit("step")),
-        ))  # fmt: skip
+        sec.add(
+            row(
+                button(tr("Add ask…"), lambda: self.add_requested.emit("ask")),
+                button(tr("Add landing check…"), lambda: self.add_requested.emit("check")),
+                button(tr("Add fact…"), lambda: self.add_requested.emit("fact")),
+                button(tr("Add next step…"), lambda: self.add_requested.emit("step")),
+            )
+        )
         lay.addWidget(sec)
         lay.addStretch(1)
         self.overview.setWidget(body)
@@ -316,21 +390,30 @@ class PassportView(QWidget):
         if not checks:
             return
         ordered = sorted(checks, key=lambda c: not c.is_required)
-        sec = Section(tr("Do these first"), tr(
-            "Required checks go before the sender's next steps. How to do them is the sender's "
-            "suggestion, shown as written and never run by this app. When you have done one "
-            "here, say so: “I checked this here”."))  # fmt: skip
+        sec = Section(
+            tr("Do these first"),
+            tr(
+                "Required checks go before the sender's next steps. How to do them is the sender's "
+                "suggestion, shown as written and never run by this app. When you have done one "
+                "here, say so: “I checked this here”."
+            ),
+        )
 
         def one(check: LandingCheck) -> QWidget:
             if is_checked_here(check):
                 done = tr("Checked here by {who} on {when}.").format(
-                    who=one_line(check.checked_by or "?"), when=local_time(check.checked_at))  # fmt: skip
+                    who=one_line(check.checked_by or "?"), when=local_time(check.checked_at)
+                )
                 return check_widget(check, done=done)
             b = None
             if check.is_required and check.id:
                 b = QPushButton(tr("I checked this here"))
-                b.setToolTip(tr("You did this check yourself, on this machine. It is recorded as a fact "
-                                "verified here, by you, with a history entry."))  # fmt: skip
+                b.setToolTip(
+                    tr(
+                        "You did this check yourself, on this machine. It is recorded as a fact "
+                        "verified here, by you, with a history entry."
+                    )
+                )
                 b.clicked.connect(lambda _c=False, k=check.id: self.check_landing_requested.emit(k))
                 self.landing_check_buttons[check.id] = b
             return check_widget(check, extra=b)
@@ -355,9 +438,12 @@ class PassportView(QWidget):
                 b.setEnabled(ok)
                 self.restore_reasons[n] = reason
                 if ok:
-                    b.setToolTip(tr("Give this fact its ✓ back: you are on {machine}, where it was "
-                                    "verified, and this desk wrote the pack that carried it.")
-                                 .format(machine=one_line(fact.verified_on or "?")))  # fmt: skip
+                    b.setToolTip(
+                        tr(
+                            "Give this fact its ✓ back: you are on {machine}, where it was "
+                            "verified, and this desk wrote the pack that carried it."
+                        ).format(machine=one_line(fact.verified_on or "?"))
+                    )
                 else:
                     b.setToolTip(tr("Restore ✓ is not available: {reason}").format(reason=reason))
                     note = tr("Restore ✓ is not available: {reason}").format(reason=reason)
@@ -365,15 +451,21 @@ class PassportView(QWidget):
                 self.restore_buttons[n] = b
                 extra.append(b)
                 c = QPushButton(tr("I checked this here"))
-                c.setToolTip(tr("You checked this yourself, on this machine: it becomes a fact verified "
-                                "here, by you, with a history entry. Restore ✓ instead trusts the "
-                                "sender's word."))  # fmt: skip
+                c.setToolTip(
+                    tr(
+                        "You checked this yourself, on this machine: it becomes a fact verified "
+                        "here, by you, with a history entry. Restore ✓ instead trusts the "
+                        "sender's word."
+                    )
+                )
                 c.clicked.connect(lambda _c=False, k=n: self.check_fact_requested.emit(k))
                 self.check_buttons[n] = c
                 extra.append(c)
             return fact_widget(fact, detail.machine or None, extra=extra, note=note)
 
-        add_paged(sec.add, Numbered(facts), one, page=FACT_PAGE, parent_layout=sec.lay)  # (facts may be pages)
+        add_paged(
+            sec.add, Numbered(facts), one, page=FACT_PAGE, parent_layout=sec.lay
+        )  # (facts may be pages)
         lay.addWidget(sec)
 
     def _steps(self, lay: QVBoxLayout, detail: Detail) -> None:
@@ -381,8 +473,12 @@ class PassportView(QWidget):
         if not steps:
             return
         sec = Section(tr("Next steps"))
-        add_paged(sec.add, list(enumerate(steps, 1)), lambda s: LinkedText(f"{s[0]}. {item_text(s[1])}",
-                  title=tr("Next step")), parent_layout=sec.lay)  # fmt: skip
+        add_paged(
+            sec.add,
+            list(enumerate(steps, 1)),
+            lambda s: LinkedText(f"{s[0]}. {item_text(s[1])}", title=tr("Next step")),
+            parent_layout=sec.lay,
+        )
         lay.addWidget(sec)
 
     def _fill_luggage(self, detail: Detail) -> None:
@@ -392,10 +488,14 @@ class PassportView(QWidget):
 
         def one(item: Any) -> QWidget:
             save = QPushButton(tr("Save As…"))
-            save.clicked.connect(lambda _c=False, n=item.name, s=item.size: self.save_luggage_requested.emit(n, s))
+            save.clicked.connect(
+                lambda _c=False, n=item.name, s=item.size: self.save_luggage_requested.emit(n, s)
+            )
             return row(plain(one_line(item.name)), plain(human_size(item.size), muted=True), save)
 
-        add_paged(self.luggage_lay.addWidget, list(detail.luggage), one, parent_layout=self.luggage_lay)
+        add_paged(
+            self.luggage_lay.addWidget, list(detail.luggage), one, parent_layout=self.luggage_lay
+        )
         self.luggage_lay.addStretch(1)
 
     def _fill_history(self, detail: Detail) -> None:
@@ -404,7 +504,9 @@ class PassportView(QWidget):
         pending = list(detail.sent)
         for entry in detail.history:
             if entry.event == "packed":
-                match = next((e for e in pending if e.sha256 == entry.detail.get("content_digest")), None)
+                match = next(
+                    (e for e in pending if e.sha256 == entry.detail.get("content_digest")), None
+                )
                 if match is not None:
                     pending.remove(match)
                     sent[entry.seq] = match
@@ -412,10 +514,14 @@ class PassportView(QWidget):
             text = history_detail(entry.detail)
             if entry.seq in sent:
                 text = sent_detail(sent[entry.seq])
-            item = QTreeWidgetItem([
-                local_time(entry.at), history_label(entry.event),
-                str(entry.version), text,
-            ])  # fmt: skip
+            item = QTreeWidgetItem(
+                [
+                    local_time(entry.at),
+                    history_label(entry.event),
+                    str(entry.version),
+                    text,
+                ]
+            )
             if entry.seq in sent:
                 item.setToolTip(3, visible(sent[entry.seq].path or ""))
             self.history.addTopLevelItem(item)
@@ -427,16 +533,27 @@ class PassportView(QWidget):
         return "\n".join(w.text() for w in items if isinstance(w, QLabel | QPushButton))
 
     def scroll_positions(self) -> tuple[int, int]:
-        return (self.overview.verticalScrollBar().value(), self.asks.scroll.verticalScrollBar().value())
+        return (
+            self.overview.verticalScrollBar().value(),
+            self.asks.scroll.verticalScrollBar().value(),
+        )
 
     def restore_scroll_positions(self, positions: tuple[int, int]) -> None:
         overview, asks = positions
         # the new contents are laid out on the next pass; restore after it
-        QTimer.singleShot(0, self, lambda: (self.overview.verticalScrollBar().setValue(overview),
-                                      self.asks.scroll.verticalScrollBar().setValue(asks)))  # fmt: skip
+        QTimer.singleShot(
+            0,
+            self,
+            lambda: (
+                self.overview.verticalScrollBar().setValue(overview),
+                self.asks.scroll.verticalScrollBar().setValue(asks),
+            ),
+        )
 
     def history_events(self) -> list[str]:
-        return [self.history.topLevelItem(i).text(1) for i in range(self.history.topLevelItemCount())]
+        return [
+            self.history.topLevelItem(i).text(1) for i in range(self.history.topLevelItemCount())
+        ]
 
     def overview_text(self) -> str:
         widget = self.overview.widget()
@@ -445,13 +562,23 @@ class PassportView(QWidget):
 
 def history_label(event: str) -> str:
     return {
-        "created": tr("created"), "landed": tr("landed"), "merged": tr("receipt merged"),
-        "restored": tr("✓ restored"), "moved": tr("moved"), "answer": tr("ask answered"),
-        "packed": tr("packed"), "fact": tr("fact added"), "ask": tr("ask added"),
-        "check": tr("landing check added"), "next_step": tr("next step added"),
-        "result": tr("result returned"), "luggage": tr("luggage added"),
-        "checkpoint": tr("checkpoint"), "decision": tr("decision"), "checked": tr("checked here"),
-    }.get(event, event)  # fmt: skip
+        "created": tr("created"),
+        "landed": tr("landed"),
+        "merged": tr("receipt merged"),
+        "restored": tr("✓ restored"),
+        "moved": tr("moved"),
+        "answer": tr("ask answered"),
+        "packed": tr("packed"),
+        "fact": tr("fact added"),
+        "ask": tr("ask added"),
+        "check": tr("landing check added"),
+        "next_step": tr("next step added"),
+        "result": tr("result returned"),
+        "luggage": tr("luggage added"),
+        "checkpoint": tr("checkpoint"),
+        "decision": tr("decision"),
+        "checked": tr("checked here"),
+    }.get(event, event)
 
 
 def sent_detail(e: PackWritten) -> str:
@@ -460,14 +587,27 @@ def sent_detail(e: PackWritten) -> str:
     to = visible(e.to) if e.to else tr("nobody named")
     where = visible(Path(e.path).name) if e.path else "?"
     return tr("sent {kind} to {to}: {file} ({encoding}, via {via})").format(
-        kind=kind, to=to, file=where, encoding=e.encoding or "?", via=e.via or "?")  # fmt: skip
+        kind=kind, to=to, file=where, encoding=e.encoding or "?", via=e.via or "?"
+    )
 
 
 def history_detail(detail: dict[str, Any]) -> str:
     parts = []
-    names = {"from": tr("from"), "to": tr("to"), "why": tr("why"), "file": tr("file"), "kind": tr("kind"),
-             "fact": tr("fact"), "claim": tr("claim"), "ask": tr("ask"), "status": tr("status"),
-             "answered": tr("answered"), "check": tr("check"), "by": tr("by"), "machine": tr("machine")}  # fmt: skip
+    names = {
+        "from": tr("from"),
+        "to": tr("to"),
+        "why": tr("why"),
+        "file": tr("file"),
+        "kind": tr("kind"),
+        "fact": tr("fact"),
+        "claim": tr("claim"),
+        "ask": tr("ask"),
+        "status": tr("status"),
+        "answered": tr("answered"),
+        "check": tr("check"),
+        "by": tr("by"),
+        "machine": tr("machine"),
+    }
     for key, name in names.items():
         if key in detail and detail[key] not in (None, "", []):
             value = detail[key]

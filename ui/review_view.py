@@ -84,24 +84,42 @@ def standing_words(st: Standing) -> tuple[str, str, str]:
     """
     where = one_line(st.machine) if st.machine else tr("an unnamed machine")
     if st.kind == "proven_here":
-        return (tr("✓ proven here ({machine})").format(machine=where), "ok",
-                tr("Verified on this machine."))  # fmt: skip
+        return (
+            tr("✓ proven here ({machine})").format(machine=where),
+            "ok",
+            tr("Verified on this machine."),
+        )
     if st.kind == "carried":
-        explain = tr("{scope} fact — keeps its ✓ across machines").format(scope=scope_label(st.scope))
+        explain = tr("{scope} fact — keeps its ✓ across machines").format(
+            scope=scope_label(st.scope)
+        )
         if st.source:
             explain += " · " + tr("source: {who}").format(who=one_line(st.source))
         return "✓ " + tr("carried"), "ok", explain
     if st.kind == "claimed_elsewhere":
-        return ("⚠ " + tr("not proven here"), "warn",
-                tr("Marked verified on {machine} but not sealed: check it again here.").format(machine=where))  # fmt: skip
+        return (
+            "⚠ " + tr("not proven here"),
+            "warn",
+            tr("Marked verified on {machine} but not sealed: check it again here.").format(
+                machine=where
+            ),
+        )
     if st.kind == "unproven_here":
-        return ("⚠ " + tr("unproven here"), "warn",
-                tr("verified on {machine}; not proven on this machine").format(machine=where))  # fmt: skip
-    return "· " + tr("not verified"), "info", tr("{scope} fact, never verified").format(scope=scope_label(st.scope))
+        return (
+            "⚠ " + tr("unproven here"),
+            "warn",
+            tr("verified on {machine}; not proven on this machine").format(machine=where),
+        )
+    return (
+        "· " + tr("not verified"),
+        "info",
+        tr("{scope} fact, never verified").format(scope=scope_label(st.scope)),
+    )
 
 
-def fact_widget(fact: Fact, machine: str | None, *, extra: list[QWidget] | None = None,
-                note: str = "") -> QWidget:  # fmt: skip
+def fact_widget(
+    fact: Fact, machine: str | None, *, extra: list[QWidget] | None = None, note: str = ""
+) -> QWidget:
     """One fact: its claim and how it stands on this machine; buttons in `extra`."""
     box = QFrame()
     box.setObjectName("fact")
@@ -132,8 +150,10 @@ def check_widget(check: LandingCheck, *, extra: QWidget | None = None, done: str
     if done:
         kind = badge("✓ " + tr("done"), "ok")
     else:
-        kind = badge(tr("required") if check.is_required else tr("optional"),
-                     "warn" if check.is_required else "info")  # fmt: skip
+        kind = badge(
+            tr("required") if check.is_required else tr("optional"),
+            "warn" if check.is_required else "info",
+        )
     line = QHBoxLayout()
     line.setContentsMargins(0, 0, 0, 0)
     line.addWidget(kind, 0, Qt.AlignmentFlag.AlignTop)
@@ -144,15 +164,19 @@ def check_widget(check: LandingCheck, *, extra: QWidget | None = None, done: str
     if done:
         lay.addWidget(plain(done, small=True, muted=True))
     if check.how:
-        lay.addWidget(QuotedBlock(
-            check.how,
-            tr("The sender's suggestion of how to check — not run. Read it before you use it."),
-        ))  # fmt: skip
+        lay.addWidget(
+            QuotedBlock(
+                check.how,
+                tr("The sender's suggestion of how to check — not run. Read it before you use it."),
+            )
+        )
     return box
 
 
 def ask_status_label(status: str) -> str:
-    return {"open": tr("open"), "answered": tr("answered"), "dropped": tr("dropped")}.get(status, one_line(status, 40))
+    return {"open": tr("open"), "answered": tr("answered"), "dropped": tr("dropped")}.get(
+        status, one_line(status, 40)
+    )
 
 
 def ask_widget(ask: Ask) -> QWidget:
@@ -182,7 +206,7 @@ def answer_text(answer: Any) -> str:
 
 
 def by_line(who: str | None, when: str | None) -> str:
-    """"Answered by Zhang Min on 2026-08-16 11:30" (local time), or what of it is known."""
+    """ "Answered by Zhang Min on 2026-08-16 11:30" (local time), or what of it is known."""
     if who and when:
         return tr("Answered by {who} on {when}").format(who=one_line(who), when=local_time(when))
     if who:
@@ -231,8 +255,11 @@ def item_text(item: Any) -> str:
     if isinstance(item, str):
         return item
     if isinstance(item, dict):
-        main = [str(item[k]) for k in ("what", "name", "title", "summary", "text", "path", "url", "kind")
-                if isinstance(item.get(k), str | int | float) and str(item[k]).strip()]  # fmt: skip
+        main = [
+            str(item[k])
+            for k in ("what", "name", "title", "summary", "text", "path", "url", "kind")
+            if isinstance(item.get(k), str | int | float) and str(item[k]).strip()
+        ]
         if main:
             return " — ".join(dict.fromkeys(main))
         return ", ".join(f"{k}: {v}" for k, v in list(item.items())[:8])
@@ -261,7 +288,9 @@ class ReviewView(QWidget):
         self.summary = plain("", small=True, muted=True)
         bar.addWidget(self.summary, 1)
         self.discard_button = QPushButton(tr("Discard"))
-        self.discard_button.setToolTip(tr("Close this review. The file is left where it is; nothing is stored."))
+        self.discard_button.setToolTip(
+            tr("Close this review. The file is left where it is; nothing is stored.")
+        )
         self.discard_button.clicked.connect(self.discard_requested)
         self.land_button = QPushButton(tr("Land"))
         self.land_button.setDefault(True)
@@ -320,14 +349,22 @@ class ReviewView(QWidget):
         lay.addWidget(row(badge(kind, "info"), name))
         lay.addWidget(heading(one_line(rv.title or rv.goal or tr("(untitled)"), 300), 1))
         when = local_time(rv.packed_at) or tr("an unknown time")
-        lay.addWidget(plain(tr("From {sender}, packed {when}").format(sender=sender_text(rv.origin), when=when)))
+        lay.addWidget(
+            plain(
+                tr("From {sender}, packed {when}").format(sender=sender_text(rv.origin), when=when)
+            )
+        )
         if rv.note:
             lay.addWidget(QuotedBlock(rv.note, tr("The sender's note"), links=True))
         if rv.goal and rv.goal != rv.title:
             lay.addWidget(LinkedText(tr("Goal: {goal}").format(goal=rv.goal), title=tr("Goal")))
         if rv.current_state:
-            lay.addWidget(LinkedText(tr("Where it stands: {state}").format(state=rv.current_state),
-                                     title=tr("Where it stands")))  # fmt: skip
+            lay.addWidget(
+                LinkedText(
+                    tr("Where it stands: {state}").format(state=rv.current_state),
+                    title=tr("Where it stands"),
+                )
+            )
         chain = (rv.lineage or {}).get("chain") or []
         if isinstance(chain, list) and chain:
             shown = " → ".join(one_line(c, 60) for c in chain[-8:])
@@ -336,8 +373,12 @@ class ReviewView(QWidget):
             lay.addWidget(plain(tr("Lineage: {chain}").format(chain=shown), small=True, muted=True))
         if rv.already:
             banner = Banner()
-            banner.show_message(tr("This pack already landed as {id}. Landing it again changes nothing.")
-                                .format(id=rv.already), "info")  # fmt: skip
+            banner.show_message(
+                tr("This pack already landed as {id}. Landing it again changes nothing.").format(
+                    id=rv.already
+                ),
+                "info",
+            )
             lay.addWidget(banner)
             self.sections["already"] = banner
 
@@ -351,39 +392,71 @@ class ReviewView(QWidget):
         lay.addWidget(row(badge(kind, "info"), name))
         lay.addWidget(heading(tr("This pack cannot land"), 1))
         banner = Banner()
-        banner.show_message(tr("This pack carries a secret, so it cannot land: nothing will be stored. "
-                               "Ask the sender to rotate it (treat it as leaked) and send a clean pack."),
-                            "error")  # fmt: skip
+        banner.show_message(
+            tr(
+                "This pack carries a secret, so it cannot land: nothing will be stored. "
+                "Ask the sender to rotate it (treat it as leaked) and send a clean pack."
+            ),
+            "error",
+        )
         lay.addWidget(banner)
         sec = self._add(lay, "secrets", Section(tr("Secrets found in this pack")))
-        self._paged(sec, list(rv.secrets), lambda f: plain(
-            tr("{kind} at {place}").format(kind=one_line(f.kind, 120), place=one_line(f.place, 200))))
+        self._paged(
+            sec,
+            list(rv.secrets),
+            lambda f: plain(
+                tr("{kind} at {place}").format(
+                    kind=one_line(f.kind, 120), place=one_line(f.place, 200)
+                )
+            ),
+        )
 
     def _repairs(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.repairs:
             return
-        sec = self._add(lay, "repairs", Section(
-            tr("Put right when it lands"),
-            tr("The file was written by hand or by an AI; landing forgives these, the judge does not."),
-        ))  # fmt: skip
-        self._paged(sec, list(rv.repairs), lambda text: plain("• " + one_line(text, 400), small=True))
+        sec = self._add(
+            lay,
+            "repairs",
+            Section(
+                tr("Put right when it lands"),
+                tr(
+                    "The file was written by hand or by an AI; landing forgives these, the judge does not."
+                ),
+            ),
+        )
+        self._paged(
+            sec, list(rv.repairs), lambda text: plain("• " + one_line(text, 400), small=True)
+        )
 
     def _problems(self, lay: QVBoxLayout, reviewed: Reviewed) -> None:
         rv = reviewed.review
         failed = reviewed.failed_checks or []
         if not rv.notes and not failed and reviewed.judged:
-            lay.addWidget(badge("✓ " + tr("Conformant: the file passes checks C0–C10 as written"), "ok"))
+            lay.addWidget(
+                badge("✓ " + tr("Conformant: the file passes checks C0–C10 as written"), "ok")
+            )
             return
         if not rv.notes and not failed:
             sec = self._add(lay, "problems", Section(tr("Conformance not judged yet")))
-            sec.add(plain(tr("The luggage is large ({size}); judging reads all of it.")
-                          .format(size=human_size(reviewed.luggage_bytes))))  # fmt: skip
+            sec.add(
+                plain(
+                    tr("The luggage is large ({size}); judging reads all of it.").format(
+                        size=human_size(reviewed.luggage_bytes)
+                    )
+                )
+            )
             sec.add(row(button(tr("Judge the file"), self.judge_requested.emit)))
             return
-        sec = self._add(lay, "problems", Section(
-            tr("Problems with this file"),
-            tr("The file is not conformant as written. It can still land; these are shown so you know."),
-        ))  # fmt: skip
+        sec = self._add(
+            lay,
+            "problems",
+            Section(
+                tr("Problems with this file"),
+                tr(
+                    "The file is not conformant as written. It can still land; these are shown so you know."
+                ),
+            ),
+        )
         lines: list[tuple[str, bool]] = []
         for cid, requirement, reasons in failed:
             lines.append((f"✗ {cid}: {requirement}", True))
@@ -395,32 +468,70 @@ class ReviewView(QWidget):
         rv = reviewed.review
         sec = self._add(lay, "receipt", Section(tr("Answers coming home")))
         if not rv.receipt_target:
-            sec.add(plain(tr("This receipt does not say which passport it answers; it cannot be merged.")))
+            sec.add(
+                plain(
+                    tr("This receipt does not say which passport it answers; it cannot be merged.")
+                )
+            )
         elif not rv.target_here:
-            sec.add(plain(tr("This receipt answers {id}, which is not on this desk. Open it on the "
-                             "desk that asked the questions.").format(id=one_line(rv.receipt_target, 60))))  # fmt: skip
+            sec.add(
+                plain(
+                    tr(
+                        "This receipt answers {id}, which is not on this desk. Open it on the "
+                        "desk that asked the questions."
+                    ).format(id=one_line(rv.receipt_target, 60))
+                )
+            )
         else:
             title = f" — {one_line(reviewed.target_title, 200)}" if reviewed.target_title else ""
-            sec.add(plain(tr("It answers passport {id}.").format(id=rv.receipt_target) + title, bold=True))
+            sec.add(
+                plain(
+                    tr("It answers passport {id}.").format(id=rv.receipt_target) + title, bold=True
+                )
+            )
             sec.add(plain(tr("Answers: {asks}").format(asks=id_list(rv.would_answer))))
             if rv.would_adopt:
-                sec.add(plain(tr("New questions for you (kept as open asks): {asks}")
-                              .format(asks=id_list(rv.would_adopt))))  # fmt: skip
-            sec.add(plain(tr("Merging writes the answers only; it never changes the goal, the "
-                             "current state or the next steps."), small=True, muted=True))  # fmt: skip
+                sec.add(
+                    plain(
+                        tr("New questions for you (kept as open asks): {asks}").format(
+                            asks=id_list(rv.would_adopt)
+                        )
+                    )
+                )
+            sec.add(
+                plain(
+                    tr(
+                        "Merging writes the answers only; it never changes the goal, the "
+                        "current state or the next steps."
+                    ),
+                    small=True,
+                    muted=True,
+                )
+            )
         if rv.asks:
             self._paged(sec, rv.asks, lambda a: receipt_answer_widget(a, rv))
         else:
             sec.add(plain(tr("The receipt carries no answers.")))
         if rv.target_here:
             still = reviewed.still_open
-            open_sec = self._add(lay, "still_open", Section(
-                tr("Still open after merging"),
-                tr("Asks of {id} that this receipt does not answer.").format(id=rv.receipt_target),
-            ))  # fmt: skip
+            open_sec = self._add(
+                lay,
+                "still_open",
+                Section(
+                    tr("Still open after merging"),
+                    tr("Asks of {id} that this receipt does not answer.").format(
+                        id=rv.receipt_target
+                    ),
+                ),
+            )
             if still:
-                self._paged(open_sec, still, lambda a: LinkedText(
-                    f"{one_line(a.id or '?', 40)} · {a.what or ''}", title=tr("Question")))  # fmt: skip
+                self._paged(
+                    open_sec,
+                    still,
+                    lambda a: LinkedText(
+                        f"{one_line(a.id or '?', 40)} · {a.what or ''}", title=tr("Question")
+                    ),
+                )
             else:
                 open_sec.add(plain(tr("None: every ask is answered.")))
 
@@ -429,12 +540,18 @@ class ReviewView(QWidget):
         if not checks:
             return
         if rv.kind == "receipt":
-            title, explain = tr("The sender's own checks"), tr(
-                "These describe the sender's machine. They are reported, not adopted as yours.")
+            title, explain = (
+                tr("The sender's own checks"),
+                tr("These describe the sender's machine. They are reported, not adopted as yours."),
+            )
         else:
-            title, explain = tr("Do these first"), tr(
-                "Required checks go before the sender's next steps. The check is what is required; "
-                "how to do it is the sender's suggestion and is never run by this app.")
+            title, explain = (
+                tr("Do these first"),
+                tr(
+                    "Required checks go before the sender's next steps. The check is what is required; "
+                    "how to do it is the sender's suggestion and is never run by this app."
+                ),
+            )
         sec = self._add(lay, "checks", Section(title, explain))
         self._paged(sec, list(checks), check_widget)
 
@@ -443,20 +560,35 @@ class ReviewView(QWidget):
         if not rv.facts:
             return
         machine = reviewed.machine or None
-        unproven = reviewed.unproven if reviewed.unproven is not None else unproven_facts(rv.facts, machine)
-        explain = trn("%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.",
-                      unproven).format(total=number(len(rv.facts)))  # fmt: skip
+        unproven = (
+            reviewed.unproven
+            if reviewed.unproven is not None
+            else unproven_facts(rv.facts, machine)
+        )
+        explain = trn(
+            "%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.",
+            unproven,
+        ).format(total=number(len(rv.facts)))
         sec = self._add(lay, "facts", Section(tr("What is proven and what is not"), explain))
-        add_paged(sec.add, rv.facts, lambda f: fact_widget(f, machine), page=FACT_PAGE,
-                  parent_layout=sec.lay)  # (rv.facts: pages when many)  # fmt: skip
+        add_paged(
+            sec.add,
+            rv.facts,
+            lambda f: fact_widget(f, machine),
+            page=FACT_PAGE,
+            parent_layout=sec.lay,
+        )  # (rv.facts: pages when many)
 
     def _asks(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.asks:
             return
-        sec = self._add(lay, "asks", Section(
-            tr("Questions the sender needs answered"),
-            tr("After landing, answer them in the Asks tab and send a receipt back."),
-        ))  # fmt: skip
+        sec = self._add(
+            lay,
+            "asks",
+            Section(
+                tr("Questions the sender needs answered"),
+                tr("After landing, answer them in the Asks tab and send a receipt back."),
+            ),
+        )
         self._paged(sec, rv.asks, ask_widget)  # pages: never all built at once
 
     def _next_steps(self, lay: QVBoxLayout, rv: LandingReview) -> None:
@@ -466,18 +598,28 @@ class ReviewView(QWidget):
             return
         sec = self._add(lay, "next", Section(tr("The sender's next steps (after the checks)")))
         numbered = list(enumerate(steps, 1))
-        self._paged(sec, numbered, lambda s: LinkedText(f"{s[0]}. {item_text(s[1])}", title=tr("Next step")))
+        self._paged(
+            sec, numbered, lambda s: LinkedText(f"{s[0]}. {item_text(s[1])}", title=tr("Next step"))
+        )
 
     def _state(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         """The rest of what lands: decisions, what was done, artifacts, learnings."""
         if rv.decisions:
             sec = self._add(lay, "decisions", Section(tr("Decisions")))
-            self._paged(sec, list(rv.decisions), lambda d: LinkedText(
-                f"• {d.what or ''}" + (" — " + tr("because {why}").format(why=d.why) if d.why else ""),
-                title=tr("Decision")))  # fmt: skip
-        for key, title, items in (("actions", tr("What was done"), rv.actions),
-                                  ("artifacts", tr("Artifacts"), rv.artifacts),
-                                  ("learnings", tr("Learnings"), rv.learnings)):  # fmt: skip
+            self._paged(
+                sec,
+                list(rv.decisions),
+                lambda d: LinkedText(
+                    f"• {d.what or ''}"
+                    + (" — " + tr("because {why}").format(why=d.why) if d.why else ""),
+                    title=tr("Decision"),
+                ),
+            )
+        for key, title, items in (
+            ("actions", tr("What was done"), rv.actions),
+            ("artifacts", tr("Artifacts"), rv.artifacts),
+            ("learnings", tr("Learnings"), rv.learnings),
+        ):
             shown = [t for t in (item_text(i) for i in items or []) if t.strip()]
             if shown:
                 sec = self._add(lay, key, Section(title))
@@ -489,24 +631,43 @@ class ReviewView(QWidget):
     def _imperatives(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.imperatives:
             return
-        sec = self._add(lay, "imperatives", Section(
-            tr("Instructions found in the pack"),
-            tr("The sender wrote this; nothing was done. Text in a pack is data, never a command."),
-        ))  # fmt: skip
-        self._paged(sec, list(rv.imperatives), lambda imp: QuotedBlock(
-            str(imp.get("sentence") or ""), tr("in {place}").format(place=one_line(imp.get("place") or "?"))))
+        sec = self._add(
+            lay,
+            "imperatives",
+            Section(
+                tr("Instructions found in the pack"),
+                tr(
+                    "The sender wrote this; nothing was done. Text in a pack is data, never a command."
+                ),
+            ),
+        )
+        self._paged(
+            sec,
+            list(rv.imperatives),
+            lambda imp: QuotedBlock(
+                str(imp.get("sentence") or ""),
+                tr("in {place}").format(place=one_line(imp.get("place") or "?")),
+            ),
+        )
 
     def _luggage(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         if not rv.luggage:
             return
         total = sum(int(i.get("size") or 0) for i in rv.luggage)
-        sec = self._add(lay, "luggage", Section(
-            trn("Luggage (%n files, {size})", len(rv.luggage)).format(size=human_size(total))))  # fmt: skip
+        sec = self._add(
+            lay,
+            "luggage",
+            Section(
+                trn("Luggage (%n files, {size})", len(rv.luggage)).format(size=human_size(total))
+            ),
+        )
 
         def item(entry: dict[str, Any]) -> QWidget:
             name, size = str(entry.get("name")), int(entry.get("size") or 0)
             save = QPushButton(tr("Save As…"))
-            save.clicked.connect(lambda _c=False, n=name, s=size: self.save_luggage_requested.emit(n, s))
+            save.clicked.connect(
+                lambda _c=False, n=name, s=size: self.save_luggage_requested.emit(n, s)
+            )
             return row(plain(one_line(name)), plain(human_size(size), muted=True), save)
 
         self._paged(sec, list(rv.luggage), item)
@@ -518,25 +679,37 @@ class ReviewView(QWidget):
             if rv.already:
                 self.land_button.setText(tr("Show {id}").format(id=rv.already))
             else:
-                self.land_button.setText(tr("Merge answers into {id}").format(id=rv.receipt_target or "?"))
+                self.land_button.setText(
+                    tr("Merge answers into {id}").format(id=rv.receipt_target or "?")
+                )
                 self.land_button.setEnabled(bool(rv.target_here and rv.receipt_target))
             text = tr("Nothing is stored until you merge.")
             if rv.target_here:
-                text = tr("{answers}, {open}.").format(
-                    answers=trn("%n answer comes home", len(rv.would_answer)),
-                    open=trn("%n ask stays open", len(reviewed.still_open))) + " " + text  # fmt: skip
+                text = (
+                    tr("{answers}, {open}.").format(
+                        answers=trn("%n answer comes home", len(rv.would_answer)),
+                        open=trn("%n ask stays open", len(reviewed.still_open)),
+                    )
+                    + " "
+                    + text
+                )
             self.summary.setText(text)
         else:
             if rv.already:
                 self.land_button.setText(tr("Show {id}").format(id=rv.already))
             else:
                 self.land_button.setText(tr("Land"))
-            state = tr("It will wait for your approval.") if not rv.gate_allows else tr(
-                "The sender is on your allow list: it will be routed.")
+            state = (
+                tr("It will wait for your approval.")
+                if not rv.gate_allows
+                else tr("The sender is on your allow list: it will be routed.")
+            )
             self.summary.setText(tr("Nothing is stored until you land it.") + " " + state)
         if rv.secrets and not rv.already:
             self.land_button.setEnabled(False)
-            self.summary.setText(tr("It cannot land: it carries a credential or a chat transcript."))
+            self.summary.setText(
+                tr("It cannot land: it carries a credential or a chat transcript.")
+            )
 
     def _primary(self) -> None:
         rv = self.reviewed.review if self.reviewed else None
@@ -558,7 +731,13 @@ class ReviewView(QWidget):
     def visible_text(self) -> str:
         """Everything the review shows, as a person reads it."""
         body = self.scroll.widget()
-        return (labels_text(body) if body else "") + "\n" + self.summary.text() + "\n" + self.land_button.text()
+        return (
+            (labels_text(body) if body else "")
+            + "\n"
+            + self.summary.text()
+            + "\n"
+            + self.land_button.text()
+        )
 
 
 def label_text(label: QLabel) -> str:

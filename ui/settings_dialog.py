@@ -62,7 +62,9 @@ def is_loopback(host: str) -> bool:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: Settings, *, machine: str, actor: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, machine: str, actor: str, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Settings"))
         self.settings = settings
@@ -92,8 +94,12 @@ class SettingsDialog(QDialog):
         self.watch = QCheckBox(tr("Watch folders for incoming packs"))
         self.watch.setChecked(watch_enabled(settings))
         lay.addWidget(self.watch)
-        explain = QLabel(tr("New packs appear under Incoming with a notification. Nothing lands "
-                            "without you. Drives plugged in while the desk runs are scanned once."))  # fmt: skip
+        explain = QLabel(
+            tr(
+                "New packs appear under Incoming with a notification. Nothing lands "
+                "without you. Drives plugged in while the desk runs are scanned once."
+            )
+        )
         explain.setWordWrap(True)
         lay.addWidget(explain)
         self.folders = QListWidget()
@@ -113,7 +119,9 @@ class SettingsDialog(QDialog):
         lay.addLayout(buttons)
         lay.addWidget(self._build_a2a(settings))
 
-        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        box = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         box.button(QDialogButtonBox.StandardButton.Save).setText(tr("Save"))
         box.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
         box.accepted.connect(self.accept)
@@ -127,8 +135,12 @@ class SettingsDialog(QDialog):
         self.a2a_enabled = QCheckBox(tr("Serve this desk over A2A"))
         self.a2a_enabled.setChecked(settings.a2a_enabled)
         lay.addWidget(self.a2a_enabled)
-        explain = QLabel(tr("Agents and other desks can then hand packs to this desk while it runs. "
-                            "Each needs a token: run “taskpack token add NAME” and give it to them."))  # fmt: skip
+        explain = QLabel(
+            tr(
+                "Agents and other desks can then hand packs to this desk while it runs. "
+                "Each needs a token: run “taskpack token add NAME” and give it to them."
+            )
+        )
         explain.setWordWrap(True)
         lay.addWidget(explain)
         form = QFormLayout()
@@ -141,8 +153,13 @@ class SettingsDialog(QDialog):
         self.a2a_port.setSpecialValueText(tr("Any free port"))  # shown for 0
         self.a2a_port.setValue(settings.a2a_port)
         form.addRow(tr("Port"), self.a2a_port)
-        self.a2a_warning = plain("⚠ " + tr("This is not a loopback address: other machines can reach this desk "
-                                           "over plain HTTP, without TLS. Put a TLS proxy in front of it."))  # fmt: skip
+        self.a2a_warning = plain(
+            "⚠ "
+            + tr(
+                "This is not a loopback address: other machines can reach this desk "
+                "over plain HTTP, without TLS. Put a TLS proxy in front of it."
+            )
+        )
         self.a2a_warning.setStyleSheet(f"color: {COLORS['warn'][1]};")
         lay.addWidget(self.a2a_warning)
         self.a2a_enabled.toggled.connect(self._a2a_changed)
@@ -175,7 +192,9 @@ class SettingsDialog(QDialog):
         s = self.settings
         s.language = self.language.currentData()
         s.machine_name = self.machine.text().strip() or None
-        s.actor = display_name(self.actor.text(), self.machine.text().strip() or self.machine_default)
+        s.actor = display_name(
+            self.actor.text(), self.machine.text().strip() or self.machine_default
+        )
         s.gate_allow = [a.strip() for a in self.allow.text().split(",") if a.strip()]
         folders = [self.folders.item(i).text() for i in range(self.folders.count())]
         defaults = [str(f) for f in default_folders()]

@@ -23,18 +23,31 @@ _installed: list[QProxyStyle] = []  # kept alive: the application does not own a
 
 
 class FocusRingStyle(QProxyStyle):
-    def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption,
-                      painter: QPainter, widget: QWidget | None = None) -> None:  # fmt: skip
+    def drawPrimitive(
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
         if element == QStyle.PrimitiveElement.PE_FrameFocusRect:
             ring(painter, option.rect)  # type: ignore[attr-defined]
             return
         super().drawPrimitive(element, option, painter, widget)
 
-    def drawControl(self, element: QStyle.ControlElement, option: QStyleOption,
-                    painter: QPainter, widget: QWidget | None = None) -> None:  # fmt: skip
+    def drawControl(
+        self,
+        element: QStyle.ControlElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
         super().drawControl(element, option, painter, widget)
         # Fusion tints a focused button's frame; draw the ring over it
-        if element == QStyle.ControlElement.CE_PushButton and option.state & QStyle.StateFlag.State_HasFocus:  # type: ignore[attr-defined]
+        if (
+            element == QStyle.ControlElement.CE_PushButton
+            and option.state & QStyle.StateFlag.State_HasFocus
+        ):  # type: ignore[attr-defined]
             ring(painter, option.rect)  # type: ignore[attr-defined]
 
 

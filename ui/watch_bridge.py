@@ -23,13 +23,25 @@ class WatchBridge(QObject):
     rejected = Signal(object, str)  # Path, one sentence
     trouble = Signal(str)  # the watcher hit a bug and restarted itself: one sentence
 
-    def __init__(self, desk: Desk, folders: list[Path], *, dismissed: Callable[[str], bool],
-                 parent: QObject | None = None, **watcher_options: object) -> None:  # fmt: skip
+    def __init__(
+        self,
+        desk: Desk,
+        folders: list[Path],
+        *,
+        dismissed: Callable[[str], bool],
+        parent: QObject | None = None,
+        **watcher_options: object,
+    ) -> None:
         super().__init__(parent)
         self.desk = desk
         self._dismissed = dismissed
-        self.watcher = FolderWatcher(folders, self._on_found, self._on_rejected,
-                                     on_trouble=self._trouble_relay.emit, **watcher_options)  # type: ignore[arg-type]
+        self.watcher = FolderWatcher(
+            folders,
+            self._on_found,
+            self._on_rejected,
+            on_trouble=self._trouble_relay.emit,
+            **watcher_options,
+        )  # type: ignore[arg-type]
         self._found_relay.connect(self.found, Qt.ConnectionType.QueuedConnection)
         self._sent_relay.connect(self.sent, Qt.ConnectionType.QueuedConnection)
         self._rejected_relay.connect(self.rejected, Qt.ConnectionType.QueuedConnection)

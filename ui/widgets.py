@@ -74,8 +74,14 @@ COLORS = {
 }
 
 
-def plain(text: str, *, bold: bool = False, small: bool = False, muted: bool = False,
-          selectable: bool = True) -> QLabel:  # fmt: skip
+def plain(
+    text: str,
+    *,
+    bold: bool = False,
+    small: bool = False,
+    muted: bool = False,
+    selectable: bool = True,
+) -> QLabel:
     """A label that shows `text` as typed: no HTML, no links, wrapped."""
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
@@ -121,8 +127,10 @@ def hidden_warning(text: str) -> str:
     """A line saying that `text` holds characters that change how it reads ("" if none)."""
     if not has_hidden(text):
         return ""
-    return "\n\n⚠ " + tr("It contains hidden or direction-changing characters, shown as \\uXXXX: "
-                           "it may not be the address it seems.")  # fmt: skip
+    return "\n\n⚠ " + tr(
+        "It contains hidden or direction-changing characters, shown as \\uXXXX: "
+        "it may not be the address it seems."
+    )
 
 
 def one_line(value: object, limit: int = 200) -> str:
@@ -142,8 +150,9 @@ class LinkedText(QLabel):
     with a "Show all" link that opens the whole text in a plain-text viewer.
     """
 
-    def __init__(self, text: str, parent: QWidget | None = None, *, links: bool = True,
-                 title: str = "") -> None:  # fmt: skip
+    def __init__(
+        self, text: str, parent: QWidget | None = None, *, links: bool = True, title: str = ""
+    ) -> None:
         super().__init__(parent)
         self.raw = text
         self.title = title
@@ -192,9 +201,14 @@ class TextViewer(QDialog):
         self.resize(820, 600)
         self.raw = text
         lay = QVBoxLayout(self)
-        self.caption = plain(tr("{size}, shown as written (hidden characters as \\uXXXX). It is "
-                                "the sender's text: nothing in it is run.").format(
-                                    size=size_words(len(text))), small=True, muted=True)  # fmt: skip
+        self.caption = plain(
+            tr(
+                "{size}, shown as written (hidden characters as \\uXXXX). It is "
+                "the sender's text: nothing in it is run."
+            ).format(size=size_words(len(text))),
+            small=True,
+            muted=True,
+        )
         lay.addWidget(self.caption)
         self.edit = QPlainTextEdit()
         self.edit.setReadOnly(True)
@@ -203,7 +217,9 @@ class TextViewer(QDialog):
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         copy = QPushButton(tr("Copy all"))
-        copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(visible(self.raw, multiline=True)))
+        copy.clicked.connect(
+            lambda: QGuiApplication.clipboard().setText(visible(self.raw, multiline=True))
+        )
         close = QPushButton(tr("Close"))
         close.setDefault(True)
         close.clicked.connect(self.close)
@@ -311,8 +327,13 @@ def filling() -> bool:
     return fills.pending > 0
 
 
-def _fill(layout: QVBoxLayout, anchor: QWidget, items: Sequence[T], make: Callable[[T], QWidget],
-          then: Callable[[], None]) -> None:  # fmt: skip
+def _fill(
+    layout: QVBoxLayout,
+    anchor: QWidget,
+    items: Sequence[T],
+    make: Callable[[T], QWidget],
+    then: Callable[[], None],
+) -> None:
     """Insert make(item) for `items` before `anchor`, in later turns of the event loop
     (`BATCH_MS` each), then then()."""
     fills.pending += 1
@@ -341,8 +362,14 @@ def _fill(layout: QVBoxLayout, anchor: QWidget, items: Sequence[T], make: Callab
     QTimer.singleShot(0, step)  # the view around it is laid out and painted first
 
 
-def add_paged(lay_add: Callable[[QWidget], object], items: Sequence[T], make: Callable[[T], QWidget],
-              *, page: int = PAGE, parent_layout: QVBoxLayout | None = None) -> QPushButton | None:  # fmt: skip
+def add_paged(
+    lay_add: Callable[[QWidget], object],
+    items: Sequence[T],
+    make: Callable[[T], QWidget],
+    *,
+    page: int = PAGE,
+    parent_layout: QVBoxLayout | None = None,
+) -> QPushButton | None:
     """Add the first `page` widgets for `items`; a "Show more" button adds the next page.
 
     `lay_add` adds one widget to the container; `parent_layout` (the container's layout)
@@ -362,8 +389,9 @@ def add_paged(lay_add: Callable[[QWidget], object], items: Sequence[T], make: Ca
 
     def label() -> None:
         left = len(items) - shown[0]
-        more.setText(tr("Show {n} more (of {total})").format(
-            n=min(page, left), total=number(len(items))))  # fmt: skip
+        more.setText(
+            tr("Show {n} more (of {total})").format(n=min(page, left), total=number(len(items)))
+        )
 
     def page_done(upto: int) -> None:
         shown[0] = upto
@@ -395,11 +423,15 @@ def open_link(parent: QWidget, url: str) -> bool:
     if not _URL.fullmatch(url):
         return False
     ok = dialogs.confirm(
-        parent, tr("Open a link from the pack?"),
-        tr("The pack contains this address. It was written by the sender; open it in your "
-           "browser only if you trust it:\n\n{url}").format(url=visible(url)) + hidden_warning(url),
+        parent,
+        tr("Open a link from the pack?"),
+        tr(
+            "The pack contains this address. It was written by the sender; open it in your "
+            "browser only if you trust it:\n\n{url}"
+        ).format(url=visible(url))
+        + hidden_warning(url),
         ok=tr("Open this address"),
-    )  # fmt: skip
+    )
     return bool(ok) and launch.open_url(QUrl(url))
 
 
@@ -408,8 +440,9 @@ class QuotedBlock(QFrame):
 
     copied = Signal(str)
 
-    def __init__(self, text: str, caption: str, parent: QWidget | None = None, *,
-                 links: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self, text: str, caption: str, parent: QWidget | None = None, *, links: bool = False
+    ) -> None:
         super().__init__(parent)
         self.text = text
         self.setObjectName("quoted")
@@ -464,8 +497,13 @@ class Banner(QFrame):
         self.kind = ""
         self.hide()
 
-    def show_message(self, text: str, kind: str = "info", *,
-                     actions: Sequence[tuple[str, Callable[[], object]]] = ()) -> None:  # fmt: skip
+    def show_message(
+        self,
+        text: str,
+        kind: str = "info",
+        *,
+        actions: Sequence[tuple[str, Callable[[], object]]] = (),
+    ) -> None:
         """Show `text`; `actions` are (label, callback) buttons beside it (what to do now)."""
         self._clear_actions()
         for label, callback in actions:
@@ -475,8 +513,10 @@ class Banner(QFrame):
             self.action_buttons.append(b)
         bg, fg = COLORS.get(kind, COLORS["info"])
         self.kind = kind
-        self.setStyleSheet(f"#banner {{ background: {bg}; border: 1px solid {fg}; border-radius: 3px; }}"
-                           f" #banner QLabel {{ color: {fg}; }}")  # fmt: skip
+        self.setStyleSheet(
+            f"#banner {{ background: {bg}; border: 1px solid {fg}; border-radius: 3px; }}"
+            f" #banner QLabel {{ color: {fg}; }}"
+        )
         self.label.setText(text)
         self.show()
 
@@ -548,8 +588,9 @@ def row(*widgets: QWidget | None, stretch_last: bool = False) -> QWidget:
     return box
 
 
-def button(text: str, slot: Callable[[], object] | None = None, *, tip: str = "",
-           primary: bool = False) -> QPushButton:  # fmt: skip
+def button(
+    text: str, slot: Callable[[], object] | None = None, *, tip: str = "", primary: bool = False
+) -> QPushButton:
     b = QPushButton(text)
     if tip:
         b.setToolTip(tip)
@@ -612,7 +653,9 @@ class FlowLayout(QLayout):
 
     def sizeHint(self) -> QSize:
         visible_items = [i for i in self._items if not i.isEmpty()]
-        width = sum(i.sizeHint().width() for i in visible_items) + self.spacing() * max(len(visible_items) - 1, 0)
+        width = sum(i.sizeHint().width() for i in visible_items) + self.spacing() * max(
+            len(visible_items) - 1, 0
+        )
         height = max((i.sizeHint().height() for i in visible_items), default=0)
         return QSize(width, height)
 

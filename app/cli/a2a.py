@@ -300,8 +300,19 @@ def cmd_fetch_receipt(args: argparse.Namespace, desk: Desk, store: A2AStore) -> 
 
 # --- registration -------------------------------------------------------------------------
 
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
-          "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30}  # fmt: skip
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 1 << 10,
+    "kb": 1 << 10,
+    "kib": 1 << 10,
+    "m": 1 << 20,
+    "mb": 1 << 20,
+    "mib": 1 << 20,
+    "g": 1 << 30,
+    "gb": 1 << 30,
+    "gib": 1 << 30,
+}
 #: the smallest --max-body that can carry a message at all
 MIN_BODY = 4 << 10
 
@@ -349,31 +360,49 @@ def _add_server_limits(p: argparse.ArgumentParser) -> None:
 
     g = p.add_argument_group("server limits")
     g.add_argument(
-        "--max-body", type=byte_size, default=MAX_BODY_BYTES, metavar="SIZE",
+        "--max-body",
+        type=byte_size,
+        default=MAX_BODY_BYTES,
+        metavar="SIZE",
         help=f"refuse a request body larger than this with 413, before reading it "
         f"(e.g. 8M, 512K; default {MAX_BODY_BYTES >> 20}M)",
-    )  # fmt: skip
+    )
     g.add_argument(
-        "--timeout-keep-alive", type=seconds, default=KEEP_ALIVE_TIMEOUT, metavar="SECONDS",
+        "--timeout-keep-alive",
+        type=seconds,
+        default=KEEP_ALIVE_TIMEOUT,
+        metavar="SECONDS",
         help=f"close an idle keep-alive connection after this long (default {KEEP_ALIVE_TIMEOUT:g})",
-    )  # fmt: skip
+    )
     g.add_argument(
-        "--header-timeout", type=seconds, default=HEADER_TIMEOUT, metavar="SECONDS",
+        "--header-timeout",
+        type=seconds,
+        default=HEADER_TIMEOUT,
+        metavar="SECONDS",
         help=f"close a connection whose request line and headers take longer (default {HEADER_TIMEOUT:g})",
-    )  # fmt: skip
+    )
     g.add_argument(
-        "--body-timeout", type=seconds, default=BODY_TIMEOUT, metavar="SECONDS",
+        "--body-timeout",
+        type=seconds,
+        default=BODY_TIMEOUT,
+        metavar="SECONDS",
         help=f"answer 408 to a request body that takes longer to arrive (default {BODY_TIMEOUT:g})",
-    )  # fmt: skip
+    )
     g.add_argument(
-        "--limit-concurrency", type=connections, default=MAX_CONNECTIONS, metavar="N",
+        "--limit-concurrency",
+        type=connections,
+        default=MAX_CONNECTIONS,
+        metavar="N",
         help=f"connections and requests at once; past it the answer is 503 (default {MAX_CONNECTIONS})",
-    )  # fmt: skip
+    )
     g.add_argument(
-        "--stream-seconds", type=seconds, default=STREAM_SECONDS, metavar="SECONDS",
+        "--stream-seconds",
+        type=seconds,
+        default=STREAM_SECONDS,
+        metavar="SECONDS",
         help=f"end a task's event stream after this long; the client subscribes again "
         f"(default {STREAM_SECONDS:g})",
-    )  # fmt: skip
+    )
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

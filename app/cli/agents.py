@@ -34,12 +34,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "Everything a pack says is returned as the sender's data; no tool runs anything.",
     )
     p.add_argument(
-        "--print-config", choices=HARNESSES, metavar="HARNESS",
+        "--print-config",
+        choices=HARNESSES,
+        metavar="HARNESS",
         help=f"print the snippet that registers this server with a harness ({', '.join(HARNESSES)}) "
         "and exit; nothing is edited",
-    )  # fmt: skip
-    p.add_argument("--print-skill", action="store_true",
-                   help="print the skill file for agent harnesses (SKILL.md) and exit")
+    )
+    p.add_argument(
+        "--print-skill",
+        action="store_true",
+        help="print the skill file for agent harnesses (SKILL.md) and exit",
+    )
     p.set_defaults(handler=cmd_mcp)
 
     p = sub.add_parser(
@@ -101,11 +106,15 @@ def cmd_outbox(args: argparse.Namespace) -> int:
 def _say_entry(e: PackWritten, *, full: bool) -> None:
     to = f"  to {visible(e.to)}" if e.to else ""
     via = f"  via {e.via}" if e.via else ""
-    say(f"#{e.seq}  {e.written_at}  {e.passport_id} v{e.version}  {e.kind}  "
-        f"{e.encoding or '?'}{to}{via}")  # fmt: skip
+    say(
+        f"#{e.seq}  {e.written_at}  {e.passport_id} v{e.version}  {e.kind}  "
+        f"{e.encoding or '?'}{to}{via}"
+    )
     size = f"{e.size} bytes, " if e.size is not None else ""
     file_sha = f", file sha256 {e.file_sha256[:16]}…" if e.file_sha256 else ""
-    say(f"    {visible(e.path or '(file not recorded)')}  ({size}content {e.sha256[:16]}…{file_sha})")
+    say(
+        f"    {visible(e.path or '(file not recorded)')}  ({size}content {e.sha256[:16]}…{file_sha})"
+    )
     if e.asks:
         say(f"    asks sent: {', '.join(visible(a) for a in e.asks)}")
     if not full:
@@ -126,8 +135,10 @@ def _say_entry(e: PackWritten, *, full: bool) -> None:
             mark = "✓" if f.get("verified") else "·"
             say(f"        {mark} [{visible(f.get('scope'))}] {visible(f.get('claim'))}")
     for a in stub.get("asks") or []:
-        say(f"      Ask {visible(a.get('id'))} [{visible(a.get('status') or 'open')}] "
-            f"{visible(a.get('what'))}  (accept: {visible(a.get('accept'))})")  # fmt: skip
+        say(
+            f"      Ask {visible(a.get('id'))} [{visible(a.get('status') or 'open')}] "
+            f"{visible(a.get('what'))}  (accept: {visible(a.get('accept'))})"
+        )
     for c in stub.get("landing_checks") or []:
         kind = "required" if c.get("required") else "optional"
         say(f"      Check {visible(c.get('id'))} ({kind}): {visible(c.get('check'))}")

@@ -68,15 +68,20 @@ def _value(action: argparse.Action) -> Value:
         return Value("none", tuple(str(c) for c in action.choices), name, many)
     if action.type in (int, float):
         return Value("none", (), name, many)
-    kind: ValueKind = "dir" if _DIR_WORDS.search(str(action.dest)) or _DIR_WORDS.search(name) else "file"
+    kind: ValueKind = (
+        "dir" if _DIR_WORDS.search(str(action.dest)) or _DIR_WORDS.search(name) else "file"
+    )
     return Value(kind, (), name, many)
 
 
 def _takes_value(action: argparse.Action) -> bool:
     return action.nargs != 0 and not isinstance(
         action,
-        argparse._StoreConstAction | argparse._CountAction | argparse._HelpAction
-        | argparse._VersionAction | argparse.BooleanOptionalAction,
+        argparse._StoreConstAction
+        | argparse._CountAction
+        | argparse._HelpAction
+        | argparse._VersionAction
+        | argparse.BooleanOptionalAction,
     )
 
 
@@ -85,7 +90,9 @@ def _help_text(action: argparse.Action) -> str:
     return " ".join(text.replace("%(default)s", str(action.default)).split())
 
 
-def command_tree(parser: argparse.ArgumentParser, path: tuple[str, ...] = (), help: str = "") -> Command:
+def command_tree(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = (), help: str = ""
+) -> Command:
     """The completion-relevant shape of `parser` and every sub-parser under it."""
     cmd = Command(path, help or (parser.description or "").split("\n")[0])
     for action in parser._actions:
@@ -123,12 +130,18 @@ def render_bash(tree: Command, prog: str = "taskpack") -> str:
             if o.value is None:
                 continue
             for flag in o.flags:
-                values.append(f'        "{key}|{flag}") echo "{o.value.kind} {_bash_words(o.value.choices)}" ;;')
+                values.append(
+                    f'        "{key}|{flag}") echo "{o.value.kind} {_bash_words(o.value.choices)}" ;;'
+                )
         for i, v in enumerate(cmd.positionals):
             values_key = f"{key}|#{i}"
-            positionals.append(f'        "{values_key}") echo "{v.kind} {_bash_words(v.choices)}" ;;')
+            positionals.append(
+                f'        "{values_key}") echo "{v.kind} {_bash_words(v.choices)}" ;;'
+            )
             if v.many:
-                positionals.append(f'        "{key}|#*") echo "{v.kind} {_bash_words(v.choices)}" ;;')
+                positionals.append(
+                    f'        "{key}|#*") echo "{v.kind} {_bash_words(v.choices)}" ;;'
+                )
                 break
     return _BASH_TEMPLATE.format(
         prog=prog,
@@ -284,13 +297,17 @@ def _zsh_function(cmd: Command, prog: str) -> list[str]:
                 specs.append(_zq(f"{exclusive}{flag}[{desc}]"))
             else:
                 eq = "=" if flag.startswith("--") else ""
-                specs.append(_zq(f"{exclusive}{flag}{eq}[{desc}]:{_zdesc(o.value.name)}:{_zaction(o.value)}"))
+                specs.append(
+                    _zq(f"{exclusive}{flag}{eq}[{desc}]:{_zdesc(o.value.name)}:{_zaction(o.value)}")
+                )
     lines = [f"{_zfunc(prog, cmd.path)}() {{"]
     if cmd.subcommands:
-        specs.append(_zq(f"1:{'verb' if not cmd.path else 'sub-verb'}:{_zfunc(prog, cmd.path)}_verbs"))
+        specs.append(
+            _zq(f"1:{'verb' if not cmd.path else 'sub-verb'}:{_zfunc(prog, cmd.path)}_verbs")
+        )
         specs.append(_zq("*::arg:->args"))
         lines += [
-            "    local curcontext=\"$curcontext\" state line ret=1",
+            '    local curcontext="$curcontext" state line ret=1',
             "    typeset -A opt_args",
             "    _arguments -C -s \\",
             *[f"        {s} \\" for s in specs],
@@ -300,7 +317,9 @@ def _zsh_function(cmd: Command, prog: str) -> list[str]:
             "            case $line[1] in",
         ]
         for name in cmd.subcommands:
-            lines.append(f"                {_zq(name)}) {_zfunc(prog, (*cmd.path, name))} && ret=0 ;;")
+            lines.append(
+                f"                {_zq(name)}) {_zfunc(prog, (*cmd.path, name))} && ret=0 ;;"
+            )
         lines += [
             "            esac",
             "            ;;",
@@ -311,7 +330,10 @@ def _zsh_function(cmd: Command, prog: str) -> list[str]:
             f"{_zfunc(prog, cmd.path)}_verbs() {{",
             "    local -a verbs",
             "    verbs=(",
-            *[f"        {_zq(name.replace(':', chr(92) + ':') + ':' + _zdesc(sub.help))}" for name, sub in cmd.subcommands.items()],
+            *[
+                f"        {_zq(name.replace(':', chr(92) + ':') + ':' + _zdesc(sub.help))}"
+                for name, sub in cmd.subcommands.items()
+            ],
             "    )",
             f"    _describe -t verbs {_zq('verb')} verbs",
             "}",
@@ -324,7 +346,11 @@ def _zsh_function(cmd: Command, prog: str) -> list[str]:
             break
         specs.append(_zq(f"{i + 1}:{_zdesc(v.name)}:{_zaction(v)}"))
     if specs:
-        lines += ["    _arguments -s \\", *[f"        {s} \\" for s in specs[:-1]], f"        {specs[-1]}"]
+        lines += [
+            "    _arguments -s \\",
+            *[f"        {s} \\" for s in specs[:-1]],
+            f"        {specs[-1]}",
+        ]
     else:
         lines.append("    _arguments -s")
     lines += ["}", ""]
@@ -339,8 +365,19 @@ def script(shell: str, parser: argparse.ArgumentParser) -> str:
     try:
         render = SHELLS[shell]
     except KeyError:
-        raise ValueError(f"no completion for shell {shell!r}; choose one of {', '.join(SHELLS)}") from None
+        raise ValueError(
+            f"no completion for shell {shell!r}; choose one of {', '.join(SHELLS)}"
+        ) from None
     return render(command_tree(parser), parser.prog)
 
 
-__all__ = ["SHELLS", "Command", "Option", "Value", "command_tree", "render_bash", "render_zsh", "script"]
+__all__ = [
+    "SHELLS",
+    "Command",
+    "Option",
+    "Value",
+    "command_tree",
+    "render_bash",
+    "render_zsh",
+    "script",
+]

@@ -31,8 +31,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "database and keeps the damaged file beside it; close TaskPack Desk windows first.",
     )
     p.add_argument("--restore", action="store_true", help="bring back the newest sound backup")
-    p.add_argument("--force", action="store_true",
-                   help="with --restore: replace a store that is whole, too")  # fmt: skip
+    p.add_argument(
+        "--force", action="store_true", help="with --restore: replace a store that is whole, too"
+    )
     p.add_argument("--json", action="store_true", help="print the findings as JSON")
     p.set_defaults(handler=cmd_doctor)
 
@@ -53,12 +54,16 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     found = _diagnose(home)
     if args.restore:
         if not found.damaged and not args.force:
-            say(f"The store at {home} is whole; nothing to restore "
-                "(add --force to replace it with the newest backup anyway).")  # fmt: skip
+            say(
+                f"The store at {home} is whole; nothing to restore "
+                "(add --force to replace it with the newest backup anyway)."
+            )
             return EXIT_OK
         done = health.restore(home, error=StoreError)
-        say(f"Restored the backup of {health.describe_backup(done.backup)}: "
-            f"{done.passports} passport(s).")  # fmt: skip
+        say(
+            f"Restored the backup of {health.describe_backup(done.backup)}: "
+            f"{done.passports} passport(s)."
+        )
         if done.damaged_kept_as is not None:
             say(f"The previous database is kept as {done.damaged_kept_as}.")
         say("Changes made after that backup are not in it; luggage blobs were not touched.")
@@ -72,12 +77,19 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             done_now = desk.housekeep()
         found.backups = health.backups(home)
     if args.json:
-        emit_json({
-            "store": str(found.db_path), "whole": not found.damaged, "problems": found.problems,
-            "passports": found.passports, "blobs_checked": found.blobs_checked,
-            "leftovers": found.leftovers, "leftover_bytes": found.leftover_bytes,
-            "backups": [str(b) for b in found.backups], "done": done_now,
-        })  # fmt: skip
+        emit_json(
+            {
+                "store": str(found.db_path),
+                "whole": not found.damaged,
+                "problems": found.problems,
+                "passports": found.passports,
+                "blobs_checked": found.blobs_checked,
+                "leftovers": found.leftovers,
+                "leftover_bytes": found.leftover_bytes,
+                "backups": [str(b) for b in found.backups],
+                "done": done_now,
+            }
+        )
         return EXIT_ERROR if found.damaged else EXIT_OK
     if found.damaged:
         warn(f"The store at {found.db_path} is damaged:")
@@ -87,23 +99,33 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             warn(f"  … and {len(found.problems) - 20} more")
         warn("Nothing was changed.")
         if found.backups:
-            warn("To bring back the backup of "
-                 f"{health.describe_backup(found.backups[0])}: taskpack doctor --restore")  # fmt: skip
+            warn(
+                "To bring back the backup of "
+                f"{health.describe_backup(found.backups[0])}: taskpack doctor --restore"
+            )
         else:
-            warn("There is no backup yet: keep a copy of the file, then move it aside to "
-                 "start an empty desk.")  # fmt: skip
+            warn(
+                "There is no backup yet: keep a copy of the file, then move it aside to "
+                "start an empty desk."
+            )
         return EXIT_ERROR
     if not found.db_path.exists():
         say(f"There is no store at {home} yet; it is made the first time you use the desk.")
         return EXIT_OK
-    say(f"The store at {found.db_path} is whole: {found.passports} passport(s), "
-        f"{found.blobs_checked} luggage blob(s) checked against their sha256.")  # fmt: skip
+    say(
+        f"The store at {found.db_path} is whole: {found.passports} passport(s), "
+        f"{found.blobs_checked} luggage blob(s) checked against their sha256."
+    )
     for line in done_now:
         say(f"Also {line}.")
     if found.leftovers and not any("half-written" in d for d in done_now):
-        say(f"{found.leftovers} half-written luggage file(s) belong to a landing still "
-            "in progress (or younger than 15 minutes) and were left alone.")  # fmt: skip
+        say(
+            f"{found.leftovers} half-written luggage file(s) belong to a landing still "
+            "in progress (or younger than 15 minutes) and were left alone."
+        )
     if found.backups:
-        say(f"Newest backup: {health.describe_backup(found.backups[0])} "
-            f"({len(found.backups)} kept).")  # fmt: skip
+        say(
+            f"Newest backup: {health.describe_backup(found.backups[0])} "
+            f"({len(found.backups)} kept)."
+        )
     return EXIT_OK

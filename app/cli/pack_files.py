@@ -39,8 +39,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("source", metavar="IN")
     p.add_argument("--out", "-o", required=True, metavar="OUT")
-    p.add_argument("--repair", action="store_true",
-                   help="repair what can be repaired (sealing, manifests, canonical forms) and list each repair")  # fmt: skip
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="repair what can be repaired (sealing, manifests, canonical forms) and list each repair",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=cmd_convert)
 
@@ -51,9 +54,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "required checks first, asks and luggage. Nothing is landed, nothing is run. "
         "Given a passport id (TP-XXXX-XXXX) instead of a file, shows that passport.",
     )
-    p.add_argument("file", metavar="FILE|ID",
-                   help="a pack file, any text file holding one (.txt, .md, …), - for standard "
-                   "input, or a passport id")  # fmt: skip
+    p.add_argument(
+        "file",
+        metavar="FILE|ID",
+        help="a pack file, any text file holding one (.txt, .md, …), - for standard "
+        "input, or a passport id",
+    )
     p.add_argument("--json", action="store_true", help="print the pack object and luggage as JSON")
     p.set_defaults(handler=cmd_show)
 
@@ -90,21 +96,34 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from taskpack.core.errors import NotConformant
 
     try:
-        result = convert(args.source, out, machine=machine_name(), repair=args.repair,
-                         progress=_progress("converting"))  # fmt: skip
+        result = convert(
+            args.source,
+            out,
+            machine=machine_name(),
+            repair=args.repair,
+            progress=_progress("converting"),
+        )
     except NotConformant as exc:
         warn(str(exc))
         for reason in exc.reasons:
             warn(f"  {reason}")
         return EXIT_REFUSED
     if args.json:
-        emit_json({
-            "path": str(result.path), "encoding": result.encoding, "bytes": result.size,
-            "content_digest": result.content_digest, "warnings": result.warnings,
-            "sealed": result.sealed, "repairs": result.repairs,
-        })  # fmt: skip
+        emit_json(
+            {
+                "path": str(result.path),
+                "encoding": result.encoding,
+                "bytes": result.size,
+                "content_digest": result.content_digest,
+                "warnings": result.warnings,
+                "sealed": result.sealed,
+                "repairs": result.repairs,
+            }
+        )
     else:
-        say(f"wrote {result.path} ({'flat JSON' if result.encoding == 'flat' else '.taskpack zip'}, {result.size} bytes)")
+        say(
+            f"wrote {result.path} ({'flat JSON' if result.encoding == 'flat' else '.taskpack zip'}, {result.size} bytes)"
+        )
         for line in result.repairs:
             warn(f"repaired: {line}")
         for line in result.sealed:
@@ -131,8 +150,11 @@ def _as_pack_file(given: str) -> Iterator[tuple[Path, list[str]]]:
     if given == "-":
         text, notes = decode_text(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
         found = find_pack_in_text(text)
-        found_notes = ["standard input is text, not a pack file; the pack was read out of it",
-                       *notes, *found.notes]  # fmt: skip
+        found_notes = [
+            "standard input is text, not a pack file; the pack was read out of it",
+            *notes,
+            *found.notes,
+        ]
     else:
         maybe = find_pack_in_file(given)
         if maybe is None:
@@ -178,13 +200,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
     with open_pack(args.file) as opened:
         opened.verify(progress=_progress("verifying"))
         if args.json:
-            emit_json({
-                "ok": True, "encoding": opened.encoding, "luggage": len(opened.luggage),
-                "bytes": sum(i.size for i in opened.luggage), "notes": opened.notes,
-            })  # fmt: skip
+            emit_json(
+                {
+                    "ok": True,
+                    "encoding": opened.encoding,
+                    "luggage": len(opened.luggage),
+                    "bytes": sum(i.size for i in opened.luggage),
+                    "notes": opened.notes,
+                }
+            )
         else:
             n = len(opened.luggage)
-            say(f"ok: {args.file} is intact ({opened.encoding}, {n} luggage file{'s' if n != 1 else ''}, every digest matches)")
+            say(
+                f"ok: {args.file} is intact ({opened.encoding}, {n} luggage file{'s' if n != 1 else ''}, every digest matches)"
+            )
             for note in opened.notes:
                 say(f"note: {visible(note)}")
     return EXIT_OK
@@ -202,20 +231,27 @@ def cmd_show(args: argparse.Namespace) -> int:
         # a pack is untrusted: a credential in it is named by kind and place, never printed
         secrets = [f for f in scan_value(opened.data) if f.rule == "credential"]
         if args.json:
-            emit_json({
-                "encoding": opened.encoding,
-                "pack": redact_value(opened.data) if secrets else opened.data,
-                "luggage": [{"name": shown_text(i.name), "bytes": i.size, "sha256": i.sha256}
-                            for i in opened.luggage],
-                "notes": opened.notes, "read_from_text": text_notes,
-                "credentials": [f.to_data() for f in secrets],
-            })  # fmt: skip
+            emit_json(
+                {
+                    "encoding": opened.encoding,
+                    "pack": redact_value(opened.data) if secrets else opened.data,
+                    "luggage": [
+                        {"name": shown_text(i.name), "bytes": i.size, "sha256": i.sha256}
+                        for i in opened.luggage
+                    ],
+                    "notes": opened.notes,
+                    "read_from_text": text_notes,
+                    "credentials": [f.to_data() for f in secrets],
+                }
+            )
         else:
             for note in text_notes:
                 say(f"read from text: {_q(note)[1:-1]}")
             if secrets:
-                say("This pack carries a credential, so it cannot land; each text holding one "
-                    "is withheld below. Ask the sender to rotate it (treat it as leaked):")  # fmt: skip
+                say(
+                    "This pack carries a credential, so it cannot land; each text holding one "
+                    "is withheld below. Ask the sender to rotate it (treat it as leaked):"
+                )
                 for f in secrets:
                     say(f"  {visible(f.kind)} at {visible(f.place)}")
             say(describe(opened))
@@ -256,17 +292,28 @@ def describe(opened: OpenedPack) -> str:
     ]
     if pk.lineage:
         chain = " → ".join(_t(c) for c in (pk.lineage.chain or []))
-        out.append(f"lineage: root {_t(pk.lineage.root_id)}, from version {_t(pk.lineage.from_version)}, chain {chain}")
+        out.append(
+            f"lineage: root {_t(pk.lineage.root_id)}, from version {_t(pk.lineage.from_version)}, chain {chain}"
+        )
     if pk.note:
         out.append(f"note: {_q(pk.note)}")
     if st:
-        out += [f"title: {_q(st.title)}", f"goal: {_q(st.goal)}", f"current state: {_q(st.current_state)}"]
+        out += [
+            f"title: {_q(st.title)}",
+            f"goal: {_q(st.goal)}",
+            f"current state: {_q(st.current_state)}",
+        ]
     checks = pk.landing_checks or []
     required = [c for c in checks if c.is_required]
     if required:
-        out.append("required landing checks (do these first; the `how` is the sender's suggestion, not run):")
+        out.append(
+            "required landing checks (do these first; the `how` is the sender's suggestion, not run):"
+        )
         for c in required:
-            out.append(f"  [{_t(c.id)}] {_q(c.check)}" + (f"\n        sender suggests: {_q(c.how)}" if c.how else ""))
+            out.append(
+                f"  [{_t(c.id)}] {_q(c.check)}"
+                + (f"\n        sender suggests: {_q(c.how)}" if c.how else "")
+            )
     facts = pk.facts
     if facts:
         out.append("facts:")
@@ -274,7 +321,11 @@ def describe(opened: OpenedPack) -> str:
             if f.verified and f.effective_scope != "machine":
                 mark = f"✓ ({f.effective_scope})"
             elif f.needs_reverify or f.verified is False:
-                mark = f"unproven here (verified on {_q(f.verified_on)})" if f.verified_on else "unproven"
+                mark = (
+                    f"unproven here (verified on {_q(f.verified_on)})"
+                    if f.verified_on
+                    else "unproven"
+                )
             else:
                 mark = "✓ machine-scoped, NOT sealed" if f.verified else "unproven"
             out.append(f"  - {_q(f.claim)} — {mark}")
@@ -284,11 +335,16 @@ def describe(opened: OpenedPack) -> str:
     optional = [c for c in checks if not c.is_required]
     if optional:
         out.append("optional checks:")
-        out += [f"  [{_t(c.id)}] {_q(c.check)}" + (f" — sender suggests: {_q(c.how)}" if c.how else "") for c in optional]
+        out += [
+            f"  [{_t(c.id)}] {_q(c.check)}" + (f" — sender suggests: {_q(c.how)}" if c.how else "")
+            for c in optional
+        ]
     if pk.asks:
         out.append("asks:")
         for a in pk.asks:
-            out.append(f"  [{_t(a.id)}] {_q(a.what)} — answered when: {_q(a.accept)} — {_t(a.status or 'open')}")
+            out.append(
+                f"  [{_t(a.id)}] {_q(a.what)} — answered when: {_q(a.accept)} — {_t(a.status or 'open')}"
+            )
             if a.answer is not None:
                 out.append(f"        answer: {_q(a.answer)}")
     if opened.luggage:

@@ -84,9 +84,12 @@ def _add_json(p: argparse.ArgumentParser) -> None:
 
 def _add_expected(p: argparse.ArgumentParser, *, required: bool = False) -> None:
     p.add_argument(
-        "--expected-version", type=int, required=required, metavar="N",
+        "--expected-version",
+        type=int,
+        required=required,
+        metavar="N",
         help="fail instead of writing if the passport is no longer at version N",
-    )  # fmt: skip
+    )
 
 
 def _nonempty(text: str) -> str:
@@ -124,9 +127,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("id")
     p.add_argument("--claim", required=True, type=_nonempty)
     p.add_argument(
-        "--scope", required=True, choices=SCOPES,
+        "--scope",
+        required=True,
+        choices=SCOPES,
         help="universal/org keep their ✓ across machines; machine facts are sealed when packed",
-    )  # fmt: skip
+    )
     p.add_argument("--verified", action="store_true", help="you checked it yourself")
     p.add_argument("--source")
     _add_expected(p)
@@ -185,24 +190,37 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("id")
     p.add_argument("--out", required=True, type=Path, help="*.taskpack or *.taskpack.json")
     p.add_argument("--kind", choices=("handoff", "receipt"), default="handoff")
-    p.add_argument("--file", dest="files", action="append", type=Path, default=[],
-                   help="a file or folder to carry in this pack (repeatable)")  # fmt: skip
+    p.add_argument(
+        "--file",
+        dest="files",
+        action="append",
+        type=Path,
+        default=[],
+        help="a file or folder to carry in this pack (repeatable)",
+    )
     p.add_argument("--note", help="one line for the receiver")
     p.add_argument("--actor", help="who is packing (default: TASKPACK_ACTOR, settings, login)")
     p.add_argument("--to", help="who it is for, kept in the outbox ledger (`taskpack outbox`)")
     p.add_argument(
-        "--chat", action="store_true",
+        "--chat",
+        action="store_true",
         help="also print the message for a chat or email: who asks what, what counts as an "
         "answer, how to reply, and the pack inline when it is small (≤ 64 KiB, flat)",
-    )  # fmt: skip
-    p.add_argument("--lang", metavar="LANG",
-                   help="language of the --chat message: en or zh_CN (default: settings, $LANG)")  # fmt: skip
+    )
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="language of the --chat message: en or zh_CN (default: settings, $LANG)",
+    )
     _add_json(p)
 
     p = verb("land", cmd_land, "land a handoff as a new passport, or merge a receipt --into one")
-    p.add_argument("file", metavar="FILE",
-                   help="a pack file, or any text file holding one (a chat or email reply: "
-                   ".txt, .md, …); - reads standard input")  # fmt: skip
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        help="a pack file, or any text file holding one (a chat or email reply: "
+        ".txt, .md, …); - reads standard input",
+    )
     p.add_argument("--dry-run", action="store_true", help="show what would land; change nothing")
     p.add_argument("--into", help="merge a receipt into the passport that asked (TP-…)")
     _add_json(p)
@@ -224,9 +242,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = verb("result", cmd_result, "return a result with evidence (working → verifying)")
     p.add_argument("id")
     p.add_argument("--summary", required=True, type=_nonempty)
-    p.add_argument("--evidence", action="append", required=True, type=parse_evidence,
-                   metavar="KIND:SUMMARY[:URL]",
-                   help=f"repeatable; KIND is one of {', '.join(lifecycle.EVIDENCE_KINDS)}")  # fmt: skip
+    p.add_argument(
+        "--evidence",
+        action="append",
+        required=True,
+        type=parse_evidence,
+        metavar="KIND:SUMMARY[:URL]",
+        help=f"repeatable; KIND is one of {', '.join(lifecycle.EVIDENCE_KINDS)}",
+    )
     p.add_argument("--provenance", choices=lifecycle.PROVENANCES, default="agent_generated")
     p.add_argument("--returned-by", help="owner/agent (default: from actor and machine)")
     _add_expected(p)
@@ -303,8 +326,11 @@ def show_passport(args: argparse.Namespace) -> int:
     for attr in ("id", "target", "file", "path", "pack"):
         value = getattr(args, attr, None)
         if isinstance(value, str | Path) and ids.looks_like_id(str(value)):
-            ns = argparse.Namespace(id=str(value), version=getattr(args, "version", None),
-                                    json=bool(getattr(args, "json", False)))  # fmt: skip
+            ns = argparse.Namespace(
+                id=str(value),
+                version=getattr(args, "version", None),
+                json=bool(getattr(args, "json", False)),
+            )
             return cmd_open(ns)
     warn("show needs a pack file or a passport id (TP-XXXX-XXXX).")
     return EXIT_ERROR
@@ -334,8 +360,10 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     received = lp.received
     if received:
         origin = received.origin.to_data() if received.origin else {}
-        say(f"From:    {safe(origin_label(origin))} "
-            f"({safe(received.sender_entry)}), packed {safe(received.packed_at)}")  # fmt: skip
+        say(
+            f"From:    {safe(origin_label(origin))} "
+            f"({safe(received.sender_entry)}), packed {safe(received.packed_at)}"
+        )
         if received.note:
             say(f"Note:    «{safe(received.note)}» (the sender's words)")
     if lp.lineage and lp.lineage.chain:
@@ -360,7 +388,9 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     if asks:
         say("Asks:")
         for a in asks:
-            say(f"  {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})")
+            say(
+                f"  {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})"
+            )
             if a.answer is not None:
                 say(
                     f"       answer: {safe(a.answer)}  — {safe(a.answered_by)} {safe(a.answered_at)}"
@@ -397,8 +427,14 @@ def _show_list(title: str, items: list[Any]) -> None:
 
 @_verb
 def cmd_fact(args: argparse.Namespace, desk: Desk) -> int:
-    lp = desk.add_fact(_pid(args.id), args.claim, scope=args.scope, verified=args.verified,
-                       source=args.source, expected_version=args.expected_version)  # fmt: skip
+    lp = desk.add_fact(
+        _pid(args.id),
+        args.claim,
+        scope=args.scope,
+        verified=args.verified,
+        source=args.source,
+        expected_version=args.expected_version,
+    )
     return _done(args, lp, f"fact {len(lp.passport.facts or [])} recorded ({args.scope})")
 
 
@@ -425,24 +461,36 @@ def cmd_checkpoint(args: argparse.Namespace, desk: Desk) -> int:
 
 @_verb
 def cmd_ask(args: argparse.Namespace, desk: Desk) -> int:
-    lp = desk.add_ask(_pid(args.id), args.what, args.accept, why=args.why, to=args.to,
-                      expected_version=args.expected_version)  # fmt: skip
+    lp = desk.add_ask(
+        _pid(args.id),
+        args.what,
+        args.accept,
+        why=args.why,
+        to=args.to,
+        expected_version=args.expected_version,
+    )
     ask = (lp.asks or [])[-1]
     return _done(args, lp, f"ask {ask.id} added; it goes out with the next handoff")
 
 
 @_verb
 def cmd_check(args: argparse.Namespace, desk: Desk) -> int:
-    lp = desk.add_check(_pid(args.id), args.check, how=args.how, required=not args.optional,
-                        expected_version=args.expected_version)  # fmt: skip
+    lp = desk.add_check(
+        _pid(args.id),
+        args.check,
+        how=args.how,
+        required=not args.optional,
+        expected_version=args.expected_version,
+    )
     return _done(args, lp, "landing check added; it goes out with the next pack")
 
 
 @_verb
 def cmd_answer(args: argparse.Namespace, desk: Desk) -> int:
     status = "dropped" if args.drop else "answered"
-    lp = desk.answer(_pid(args.id), args.ask, args.answer, status=status,
-                     expected_version=args.expected_version)  # fmt: skip
+    lp = desk.answer(
+        _pid(args.id), args.ask, args.answer, status=status, expected_version=args.expected_version
+    )
     return _done(args, lp, f"ask {args.ask} {status}; send it home with `pack --kind receipt`")
 
 
@@ -465,19 +513,37 @@ def cmd_attach(args: argparse.Namespace, desk: Desk) -> int:
 
 @_verb
 def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
-    out = desk.pack(_pid(args.id), args.out, kind=args.kind, files=args.files, note=args.note,
-                    actor=args.actor, to=args.to, via="cli")  # fmt: skip
+    out = desk.pack(
+        _pid(args.id),
+        args.out,
+        kind=args.kind,
+        files=args.files,
+        note=args.note,
+        actor=args.actor,
+        to=args.to,
+        via="cli",
+    )
     for w in out.warnings:
         warn(w)
     message = desk.chat_message(out.path, language=args.lang) if args.chat else None
     if args.json:
-        emit_json({
-            "path": str(out.path), "kind": out.kind, "encoding": out.encoding, "size": out.size,
-            "content_digest": out.content_digest, "passport": out.passport_id,
-            "version": out.version, "lineage": out.lineage, "asks_sent": out.asks_sent,
-            "sealed": out.sealed, "warnings": out.warnings, "moved_to": out.moved_to,
-            **({"chat_message": message} if message is not None else {}),
-        })  # fmt: skip
+        emit_json(
+            {
+                "path": str(out.path),
+                "kind": out.kind,
+                "encoding": out.encoding,
+                "size": out.size,
+                "content_digest": out.content_digest,
+                "passport": out.passport_id,
+                "version": out.version,
+                "lineage": out.lineage,
+                "asks_sent": out.asks_sent,
+                "sealed": out.sealed,
+                "warnings": out.warnings,
+                "moved_to": out.moved_to,
+                **({"chat_message": message} if message is not None else {}),
+            }
+        )
         return EXIT_OK
     # with --chat, stdout is the message alone (ready to paste); the report goes to stderr
     report = warn if message is not None else say
@@ -487,7 +553,9 @@ def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
     for s in out.sealed:
         report(f"  sealed: {safe(s)}")
     if out.asks_sent:
-        report(f"  asks sent: {', '.join(safe(a) for a in out.asks_sent)} (kept on {out.passport_id} for the answers)")
+        report(
+            f"  asks sent: {', '.join(safe(a) for a in out.asks_sent)} (kept on {out.passport_id} for the answers)"
+        )
     if out.moved_to:
         report(f"  {out.passport_id} is now {out.moved_to} until a receipt answers them.")
     if message is not None:
@@ -521,14 +589,21 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
     if into:
         merged = desk.merge_receipt(args.file, into)
         if args.json:
-            emit_json({
-                "passport": merged.id, "already": merged.already, "answered": merged.answered,
-                "adopted": [{"from": a, "as": b} for a, b in merged.adopted],
-                "facts_added": merged.facts_added, "moved_to": merged.moved_to,
-                "sender_checks": [c.to_data() for c in merged.sender_checks],
-                "review": merged.review.to_data(), "version": merged.passport.version,
-                "repairs": merged.repairs, "read_from_text": text_notes,
-            })  # fmt: skip
+            emit_json(
+                {
+                    "passport": merged.id,
+                    "already": merged.already,
+                    "answered": merged.answered,
+                    "adopted": [{"from": a, "as": b} for a, b in merged.adopted],
+                    "facts_added": merged.facts_added,
+                    "moved_to": merged.moved_to,
+                    "sender_checks": [c.to_data() for c in merged.sender_checks],
+                    "review": merged.review.to_data(),
+                    "version": merged.passport.version,
+                    "repairs": merged.repairs,
+                    "read_from_text": text_notes,
+                }
+            )
             return EXIT_OK
         if merged.already:
             say(f"Already merged into {merged.id}; nothing changed.")
@@ -551,10 +626,16 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
         return EXIT_OK
     landed = desk.land(args.file)
     if args.json:
-        emit_json({"passport": landed.id, "already": landed.already,
-                   "state": lifecycle.describe(landed.passport.state, landed.passport.waiting_on),
-                   "version": landed.passport.version, "review": landed.review.to_data(),
-                   "read_from_text": text_notes})  # fmt: skip
+        emit_json(
+            {
+                "passport": landed.id,
+                "already": landed.already,
+                "state": lifecycle.describe(landed.passport.state, landed.passport.waiting_on),
+                "version": landed.passport.version,
+                "review": landed.review.to_data(),
+                "read_from_text": text_notes,
+            }
+        )
         return EXIT_OK
     if landed.already:
         say(f"Already landed as {landed.id}; nothing changed (the same pack lands once).")
@@ -586,29 +667,37 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
     if dry:
         verb = "would merge into" if rv.kind == "receipt" else "would land as a new passport"
         target = safe(rv.receipt_target) if rv.kind == "receipt" else ""
-        say(f"{safe(rv.path.name)}: {safe(rv.kind)} from {safe(origin_label(origin))}"
-            f" — {verb} {target}".rstrip())  # fmt: skip
+        say(
+            f"{safe(rv.path.name)}: {safe(rv.kind)} from {safe(origin_label(origin))}"
+            f" — {verb} {target}".rstrip()
+        )
         if rv.already:
             say(f"  already landed as {rv.already}")
         if rv.kind == "handoff":
             say(f"  it would start {rv.initial_state}")
         else:
-            say(f"  target here: {'yes' if rv.target_here else 'no'}; "
+            say(
+                f"  target here: {'yes' if rv.target_here else 'no'}; "
                 f"would answer: {', '.join(map(safe, rv.would_answer)) or 'none'}; "
-                f"would adopt: {', '.join(map(safe, rv.would_adopt)) or 'none'}")  # fmt: skip
+                f"would adopt: {', '.join(map(safe, rv.would_adopt)) or 'none'}"
+            )
         say(f"  Title: {safe(rv.title)}")
         say(f"  Goal:  {safe(rv.goal)}")
     if rv.note:
         say(f"  Note (the sender's words): «{safe(rv.note)}»")
     if rv.kind == "handoff":
-        _show_list("Next steps (required landing checks first; suggestions are quoted, never run)",
-                   rv.next_steps)  # fmt: skip
+        _show_list(
+            "Next steps (required landing checks first; suggestions are quoted, never run)",
+            rv.next_steps,
+        )
     for s in rv.sealed:
         say(f"  sealed: {safe(s)}")
     if rv.asks:
         say("  Asks:")
         for a in rv.asks:
-            say(f"    {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})")
+            say(
+                f"    {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})"
+            )
     for r in rv.repairs:
         say(f"  {'would repair' if dry else 'repaired'}: {safe(r)}")
     for n in rv.notes:
@@ -630,8 +719,10 @@ def cmd_restore(args: argparse.Namespace, desk: Desk) -> int:
     if not ok:
         raise RestoreRefused(f"cannot restore the ✓ of fact {args.fact}: {reason}")
     if not args.yes:
-        warn(f"fact {args.fact} may be restored here ({reason}); restoring is your explicit "
-             "choice: run again with --yes.")  # fmt: skip
+        warn(
+            f"fact {args.fact} may be restored here ({reason}); restoring is your explicit "
+            "choice: run again with --yes."
+        )
         return EXIT_ERROR
     lp = desk.restore(pid, args.fact)
     return _done(args, lp, f"fact {args.fact} restored to ✓ ({reason}); recorded in the history")
@@ -642,15 +733,26 @@ def cmd_restore(args: argparse.Namespace, desk: Desk) -> int:
 
 @_verb
 def cmd_move(args: argparse.Namespace, desk: Desk) -> int:
-    lp = desk.move(_pid(args.id), args.state, args.waiting_on, why=args.why,
-                   expected_version=args.expected_version)  # fmt: skip
+    lp = desk.move(
+        _pid(args.id),
+        args.state,
+        args.waiting_on,
+        why=args.why,
+        expected_version=args.expected_version,
+    )
     return _done(args, lp, f"now {lifecycle.describe(lp.state, lp.waiting_on)}")
 
 
 @_verb
 def cmd_result(args: argparse.Namespace, desk: Desk) -> int:
-    lp = desk.return_result(_pid(args.id), args.summary, args.evidence, provenance=args.provenance,
-                            returned_by=args.returned_by, expected_version=args.expected_version)  # fmt: skip
+    lp = desk.return_result(
+        _pid(args.id),
+        args.summary,
+        args.evidence,
+        provenance=args.provenance,
+        returned_by=args.returned_by,
+        expected_version=args.expected_version,
+    )
     return _done(
         args, lp, "result returned; now verifying (move it to completed, approval or working)"
     )
@@ -681,8 +783,14 @@ def cmd_settings(args: argparse.Namespace) -> int:
         settings.save(home)
     data = settings.to_data()
     if args.json:
-        emit_json({"home": str(home), "machine": paths.machine_name(settings),
-                   "actor": paths.actor_name(settings), "settings": data})  # fmt: skip
+        emit_json(
+            {
+                "home": str(home),
+                "machine": paths.machine_name(settings),
+                "actor": paths.actor_name(settings),
+                "settings": data,
+            }
+        )
     else:
         say(f"home:    {home}")
         say(f"machine: {paths.machine_name(settings)}")

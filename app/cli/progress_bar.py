@@ -196,6 +196,12 @@ progress = progress_bar
 terminal_progress = progress_bar
 
 __all__ = [
-    "NoProgress", "Progress", "TerminalProgress", "human_bytes", "progress", "progress_bar",
-    "terminal_progress", "wanted",
-]  # fmt: skip
+    "NoProgress",
+    "Progress",
+    "TerminalProgress",
+    "human_bytes",
+    "progress",
+    "progress_bar",
+    "terminal_progress",
+    "wanted",
+]

@@ -36,9 +36,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--once", action="store_true", help="scan the folders once and exit")
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
     p.add_argument(
-        "--settle", type=float, default=1.0, metavar="SECONDS",
+        "--settle",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
         help="how long a file must stay unchanged before it is read (default 1)",
-    )  # fmt: skip
+    )
     p.add_argument("--no-drives", action="store_true", help="do not scan newly mounted drives")
     p.set_defaults(handler=cmd_watch)
 
@@ -88,9 +91,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
                 warn(sentence)
 
     watcher = FolderWatcher(
-        folders, found, rejected, settle=max(args.settle, 0.0),
-        mount_roots=[] if (args.once or args.no_drives) else None, on_trouble=trouble,
-    )  # fmt: skip
+        folders,
+        found,
+        rejected,
+        settle=max(args.settle, 0.0),
+        mount_roots=[] if (args.once or args.no_drives) else None,
+        on_trouble=trouble,
+    )
     if args.once:
         watcher.scan_once()
         return EXIT_OK
@@ -103,4 +110,3 @@ def cmd_watch(args: argparse.Namespace) -> int:
         finally:
             watcher.stop()
     return EXIT_OK
-

@@ -54,7 +54,9 @@ def snippet(harness: str) -> tuple[str, str]:
             f"args = [{', '.join(_toml_str(a) for a in args)}]",
         ]
         if env:
-            lines.append("env = { " + ", ".join(f"{k} = {_toml_str(v)}" for k, v in env.items()) + " }")
+            lines.append(
+                "env = { " + ", ".join(f"{k} = {_toml_str(v)}" for k, v in env.items()) + " }"
+            )
         where = "Codex: add to ~/.codex/config.toml (or .codex/config.toml in a trusted project)"
         return where, "\n".join(lines) + "\n"
     places = {
@@ -75,4 +77,6 @@ def skill_text() -> str:
     """resources/agents/SKILL.md as shipped (also in the frozen build)."""
     from importlib import resources
 
-    return (resources.files("taskpack.resources") / "agents" / "SKILL.md").read_text(encoding="utf-8")
+    return (resources.files("taskpack.resources") / "agents" / "SKILL.md").read_text(
+        encoding="utf-8"
+    )

@@ -55,6 +55,7 @@ _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 def desk_sentence(sentence: str) -> str:
     """A sentence the desk wrote that quotes a sender's value (sealing names the machine):
     a quoted value that is not a plain name is withheld."""
+
     def keep(m: re.Match[str]) -> str:
         inner = m.group(1) if m.group(1) is not None else m.group(2)
         return m.group(0) if plain_name(inner) != WITHHELD else repr(WITHHELD)
@@ -80,31 +81,44 @@ def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
         shown.source_actor = plain_name(shown.source_actor)
     st = standing(shown, machine=machine)
     return {
-        "n": n, "scope": fact.effective_scope, "verified": bool(fact.verified),
-        "needs_reverify": bool(fact.needs_reverify), "verified_on": shown.verified_on,
-        "standing": line(st.text) or "", "standing_kind": st.kind,
+        "n": n,
+        "scope": fact.effective_scope,
+        "verified": bool(fact.verified),
+        "needs_reverify": bool(fact.needs_reverify),
+        "verified_on": shown.verified_on,
+        "standing": line(st.text) or "",
+        "standing_kind": st.kind,
         "sender_wrote": {"claim": text(fact.claim), "source": text(fact.source)},
-    }  # fmt: skip
+    }
 
 
 def ask_view(ask: Ask) -> dict[str, Any]:
     return {
-        "id": token(ask.id), "status": status(ask.status),
-        "answered_by": plain_name(ask.answered_by), "answered_at": plain_name(ask.answered_at),
+        "id": token(ask.id),
+        "status": status(ask.status),
+        "answered_by": plain_name(ask.answered_by),
+        "answered_at": plain_name(ask.answered_at),
         "accept_warnings": [line(w) or "" for w in lint_accept(ask.accept, ask.what)]
-        if status(ask.status) == "open" else [],
-        "sender_wrote": {"what": text(ask.what), "why": text(ask.why), "accept": text(ask.accept),
-                         "answer": text(ask.answer), "to": line(ask.to)},
-    }  # fmt: skip
+        if status(ask.status) == "open"
+        else [],
+        "sender_wrote": {
+            "what": text(ask.what),
+            "why": text(ask.why),
+            "accept": text(ask.accept),
+            "answer": text(ask.answer),
+            "to": line(ask.to),
+        },
+    }
 
 
 def check_view(check: LandingCheck, machine: str | None = None) -> dict[str, Any]:
     done = check.checked_on
     return {
-        "id": token(check.id), "required": check.is_required,
+        "id": token(check.id),
+        "required": check.is_required,
         "checked_here": bool(done) and (machine is None or done == machine),
         "sender_wrote": {"check": text(check.check), "how_sender_suggestion": text(check.how)},
-    }  # fmt: skip
+    }
 
 
 def luggage_view(name_: str, size: int, sha256: str | None) -> dict[str, Any]:
@@ -112,19 +126,23 @@ def luggage_view(name_: str, size: int, sha256: str | None) -> dict[str, Any]:
 
 
 def imperative_view(imp: dict[str, Any]) -> dict[str, Any]:
-    return {"place": plain_name(imp.get("place"), words=6) or "", "cue": line(imp.get("cue")) or "",
-            "sender_wrote": {"sentence": text(imp.get("sentence")) or ""}}  # fmt: skip
+    return {
+        "place": plain_name(imp.get("place"), words=6) or "",
+        "cue": line(imp.get("cue")) or "",
+        "sender_wrote": {"sentence": text(imp.get("sentence")) or ""},
+    }
 
 
 def passport_text(state: PassportState, note: str | None = None) -> dict[str, Any]:
     return {
-        "title": text(state.title), "goal": text(state.goal),
+        "title": text(state.title),
+        "goal": text(state.goal),
         "current_state": text(state.current_state),
         "next_steps": clean(list(state.next_steps or [])),
         "decisions": [{"what": text(d.what), "why": text(d.why)} for d in state.decisions or []],
         "artifacts": clean(list(state.artifacts or [])),
         "learnings": clean(list(state.learnings or [])),
-    }  # fmt: skip
+    }
 
 
 def lineage_view(lineage: Any) -> dict[str, Any]:
@@ -132,13 +150,16 @@ def lineage_view(lineage: Any) -> dict[str, Any]:
         return {"root_id": None, "from_version": None, "chain": []}
     data = lineage if isinstance(lineage, dict) else lineage.to_data()
     fv = data.get("from_version")
-    return {"root_id": token(data.get("root_id")),
-            "from_version": fv if isinstance(fv, int) and not isinstance(fv, bool) else None,
-            "chain": [token(c) or "" for c in data.get("chain") or []]}  # fmt: skip
+    return {
+        "root_id": token(data.get("root_id")),
+        "from_version": fv if isinstance(fv, int) and not isinstance(fv, bool) else None,
+        "chain": [token(c) or "" for c in data.get("chain") or []],
+    }
 
 
-def counts(facts: list[dict[str, Any]], asks: list[dict[str, Any]],
-           checks: list[dict[str, Any]]) -> dict[str, int]:  # fmt: skip
+def counts(
+    facts: list[dict[str, Any]], asks: list[dict[str, Any]], checks: list[dict[str, Any]]
+) -> dict[str, int]:
     return {
         "required_checks": sum(1 for c in checks if c["required"] and not c["checked_here"]),
         "facts_to_reverify": sum(
@@ -153,10 +174,14 @@ def counts(facts: list[dict[str, Any]], asks: list[dict[str, Any]],
 
 def summary_view(row: PassportSummary) -> dict[str, Any]:
     return {
-        "id": row.id, "version": row.version, "state": lifecycle.describe(row.state, row.waiting_on),
-        "open_asks": row.open_asks, "came_from": row.came_from, "updated_at": row.updated_at,
+        "id": row.id,
+        "version": row.version,
+        "state": lifecycle.describe(row.state, row.waiting_on),
+        "open_asks": row.open_asks,
+        "came_from": row.came_from,
+        "updated_at": row.updated_at,
         "sender_wrote": {"title": text(row.title)},
-    }  # fmt: skip
+    }
 
 
 def passport_view(
@@ -173,25 +198,38 @@ def passport_view(
     if received:
         origin = received.origin or Origin()
         rec = {
-            "kind": token(received.kind), "came_from": token(received.sender_entry),
-            "packed_at": plain_name(received.packed_at), "landed_at": plain_name(received.landed_at),
+            "kind": token(received.kind),
+            "came_from": token(received.sender_entry),
+            "packed_at": plain_name(received.packed_at),
+            "landed_at": plain_name(received.landed_at),
             "pack_sha256": token(received.pack_sha256),
             "written_here": bool(received.written_here),
             "imperatives": [imperative_view(i) for i in received.imperatives or []],
-            "sender_wrote": {"actor": line(origin.actor), "machine": line(origin.machine),
-                             "harness": line(origin.harness), "note": text(received.note)},
-        }  # fmt: skip
+            "sender_wrote": {
+                "actor": line(origin.actor),
+                "machine": line(origin.machine),
+                "harness": line(origin.harness),
+                "note": text(received.note),
+            },
+        }
     return {
-        "id": lp.id, "version": lp.version, "state": lifecycle.describe(lp.state, lp.waiting_on),
+        "id": lp.id,
+        "version": lp.version,
+        "state": lifecycle.describe(lp.state, lp.waiting_on),
         "came_from": "handoff" if received else "here",
-        "created_at": ps.created_at, "updated_at": ps.updated_at,
-        "counts": counts(facts, asks, check_views), "facts": facts, "asks": asks,
+        "created_at": ps.created_at,
+        "updated_at": ps.updated_at,
+        "counts": counts(facts, asks, check_views),
+        "facts": facts,
+        "asks": asks,
         "landing_checks": check_views,
         "checks_to_send": [check_view(c) for c in outgoing],
         "luggage": [luggage_view(x.name, x.size, x.sha256) for x in luggage],
-        "lineage": lineage_view(lp.lineage), "received": rec, "allowed_moves": moves,
+        "lineage": lineage_view(lp.lineage),
+        "received": rec,
+        "allowed_moves": moves,
         "sender_wrote": passport_text(ps),
-    }  # fmt: skip
+    }
 
 
 # --- reviews of a pack ----------------------------------------------------------------
@@ -203,8 +241,9 @@ def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
     checks = [check_view(c) for c in rv.landing_checks]  # required first already
     for c in checks:
         c["checked_here"] = False  # nothing in a pack is checked here yet
-    state = PassportState(title=rv.title, goal=rv.goal, current_state=rv.current_state,
-                          next_steps=list(rv.next_steps))  # fmt: skip
+    state = PassportState(
+        title=rv.title, goal=rv.goal, current_state=rv.current_state, next_steps=list(rv.next_steps)
+    )
     extra = getattr(rv, "decisions", None)
     if extra:
         state.decisions = extra
@@ -214,23 +253,42 @@ def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
             setattr(state, name, value)
     origin = rv.origin or {}
     out: dict[str, Any] = {
-        "path": line(str(rv.path)) or "", "kind": rv.kind, "encoding": wire_encoding(rv.encoding),
-        "content_digest": rv.content_digest, "already": rv.already, "written_here": rv.written_here,
-        "counts": counts(facts, asks, checks), "landing_checks": checks,
-        "sealed": [desk_sentence(s) for s in rv.sealed], "facts": facts, "asks": asks,
+        "path": line(str(rv.path)) or "",
+        "kind": rv.kind,
+        "encoding": wire_encoding(rv.encoding),
+        "content_digest": rv.content_digest,
+        "already": rv.already,
+        "written_here": rv.written_here,
+        "counts": counts(facts, asks, checks),
+        "landing_checks": checks,
+        "sealed": [desk_sentence(s) for s in rv.sealed],
+        "facts": facts,
+        "asks": asks,
         "imperatives": [imperative_view(i) for i in rv.imperatives],
-        "luggage": [luggage_view(str(x.get("name")), int(x.get("size") or 0), x.get("sha256"))  # type: ignore[arg-type]
-                    for x in rv.luggage],
-        "reader_notes": [desk_sentence(n) for n in rv.notes], "lineage": lineage_view(rv.lineage),
-        "packed_at": plain_name(rv.packed_at), "sender_wrote": passport_text(state),
-        "origin": {"sender_wrote": {
-            "actor": line(origin.get("actor")), "machine": line(origin.get("machine")),
-            "harness": line(origin.get("harness")), "note": text(rv.note)}},
-    }  # fmt: skip
+        "luggage": [
+            luggage_view(str(x.get("name")), int(x.get("size") or 0), x.get("sha256"))  # type: ignore[arg-type]
+            for x in rv.luggage
+        ],
+        "reader_notes": [desk_sentence(n) for n in rv.notes],
+        "lineage": lineage_view(rv.lineage),
+        "packed_at": plain_name(rv.packed_at),
+        "sender_wrote": passport_text(state),
+        "origin": {
+            "sender_wrote": {
+                "actor": line(origin.get("actor")),
+                "machine": line(origin.get("machine")),
+                "harness": line(origin.get("harness")),
+                "note": text(rv.note),
+            }
+        },
+    }
     if rv.kind == "receipt":
-        out |= {"receipt_target": token(rv.receipt_target), "target_here": rv.target_here,
-                "would_answer": [token(a) or "" for a in rv.would_answer],
-                "would_adopt": [token(a) or "" for a in rv.would_adopt]}  # fmt: skip
+        out |= {
+            "receipt_target": token(rv.receipt_target),
+            "target_here": rv.target_here,
+            "would_answer": [token(a) or "" for a in rv.would_answer],
+            "would_adopt": [token(a) or "" for a in rv.would_adopt],
+        }
     else:
         out["initial_state"] = rv.initial_state
     return out
@@ -241,10 +299,17 @@ def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
 
 def outbox_view(e: PackWritten) -> dict[str, Any]:
     return {
-        "seq": e.seq, "written_at": e.written_at, "passport_id": e.passport_id,
-        "version": e.version, "kind": e.kind,
-        "encoding": wire_encoding(e.encoding) if e.encoding else None, "path": line(e.path),
-        "content_digest": e.sha256, "file_sha256": e.file_sha256, "size": e.size, "via": e.via,
+        "seq": e.seq,
+        "written_at": e.written_at,
+        "passport_id": e.passport_id,
+        "version": e.version,
+        "kind": e.kind,
+        "encoding": wire_encoding(e.encoding) if e.encoding else None,
+        "path": line(e.path),
+        "content_digest": e.sha256,
+        "file_sha256": e.file_sha256,
+        "size": e.size,
+        "via": e.via,
         "asks": [token(a) or "" for a in e.asks],
         "sender_wrote": {"to": line(e.to), "passport_as_packed": clean(e.stub or {})},
-    }  # fmt: skip
+    }

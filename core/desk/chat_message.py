@@ -39,8 +39,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "check": "- {check}",
         "reply_handoff": (
             "How to reply: open the attached file with TaskPack Desk, or give it to your AI "
-            "assistant. Fill in each ask's \"answer\" and set its \"status\" to \"answered\"; "
-            "change \"kind\" from \"handoff\" to \"receipt\"; keep \"lineage\" as it is. Then "
+            'assistant. Fill in each ask\'s "answer" and set its "status" to "answered"; '
+            'change "kind" from "handoff" to "receipt"; keep "lineage" as it is. Then '
             "send the result back here, as a file or pasted as text."
         ),
         "reply_receipt": (
@@ -65,8 +65,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "check": "- {check}",
         "reply_handoff": (
             "如何回复：用 TaskPack Desk 打开附件，或把它交给你的 AI 助手。为每个问题填写 "
-            "\"answer\"，并把 \"status\" 设为 \"answered\"；把 \"kind\" 从 \"handoff\" 改为 "
-            "\"receipt\"；\"lineage\" 保持不变。然后把结果发回这里（文件或直接粘贴文本均可）。"
+            '"answer"，并把 "status" 设为 "answered"；把 "kind" 从 "handoff" 改为 '
+            '"receipt"；"lineage" 保持不变。然后把结果发回这里（文件或直接粘贴文本均可）。'
         ),
         "reply_receipt": (
             "请用 TaskPack Desk 打开附件，把答复合并到提问的护照中"
@@ -115,8 +115,10 @@ def chat_message(
     if asks:
         lines += ["", words["asks"].format(who=who)]
         for n, ask in enumerate(asks, 1):
-            lines.append(words["ask"].format(n=n, what=_q(ask.what or "?")) +
-                         (f"  ({_q(ask.id)})" if ask.id else ""))  # fmt: skip
+            lines.append(
+                words["ask"].format(n=n, what=_q(ask.what or "?"))
+                + (f"  ({_q(ask.id)})" if ask.id else "")
+            )
             if ask.accept:
                 lines.append(words["accept"].format(accept=_q(ask.accept)))
             if ask.why:

@@ -187,7 +187,9 @@ def backups(home: Path) -> list[Path]:
     """The backups of the store at `home`, newest first."""
     folder = home / BACKUP_DIR
     try:
-        found = [p for p in folder.iterdir() if p.name.startswith("store-") and p.suffix == ".sqlite3"]
+        found = [
+            p for p in folder.iterdir() if p.name.startswith("store-") and p.suffix == ".sqlite3"
+        ]
     except OSError:
         return []
     return sorted(found, key=lambda p: p.name, reverse=True)
@@ -363,12 +365,16 @@ def restore(home: Path, *, error: type[TaskPackError]) -> Restored:
     db_path = home / "store.sqlite3"
     candidates = backups(home)
     if not candidates:
-        raise error("there is no backup of this desk to restore",
-                    hint="Keep a copy of store.sqlite3 and move it aside to start an empty desk.")  # fmt: skip
+        raise error(
+            "there is no backup of this desk to restore",
+            hint="Keep a copy of store.sqlite3 and move it aside to start an empty desk.",
+        )
     chosen = next((b for b in candidates if not _pragma_check(b, "integrity_check")), None)
     if chosen is None:
-        raise error(f"none of the {len(candidates)} backups of this desk is sound",
-                    hint="Keep a copy of store.sqlite3 and move it aside to start an empty desk.")  # fmt: skip
+        raise error(
+            f"none of the {len(candidates)} backups of this desk is sound",
+            hint="Keep a copy of store.sqlite3 and move it aside to start an empty desk.",
+        )
     at = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     kept: Path | None = None
     if db_path.exists():

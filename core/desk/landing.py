@@ -348,24 +348,38 @@ def export_passport(
     }
     asks = asks_for_pack(lp, kind, sent_before)
     pack = build_pack_object(
-        lp, kind=kind, asks=asks, machine=machine, actor=actor, harness=harness, note=note,
+        lp,
+        kind=kind,
+        asks=asks,
+        machine=machine,
+        actor=actor,
+        harness=harness,
+        note=note,
         packed_at=store.clock(),
-    )  # fmt: skip
+    )
     extra = {f.name for f in files}
     luggage = [_blob_source(store, s.name, s.sha256, s.size) for s in store.luggage(passport_id)]
     luggage = [s for s in luggage if s.name not in extra] + list(files)
     result = make_pack(
-        pack, luggage, Path(out), machine=machine, encoding=encoding, progress=progress,
-        cancel=cancel, file_digest=True,
-    )  # fmt: skip
+        pack,
+        luggage,
+        Path(out),
+        machine=machine,
+        encoding=encoding,
+        progress=progress,
+        cancel=cancel,
+        file_digest=True,
+    )
     if isinstance(asks, AskPages):
         open_sent = [i for i, flag in zip(asks.ids, asks.open_flags, strict=True) if i and flag]
     else:
         open_sent = [a.id for a in asks if a.id and (a.status or "open") == "open"]
     warnings = list(result.warnings) + [
-        f"ask {a.id}: {w}" for a in asks if (a.status or "open") == "open"
+        f"ask {a.id}: {w}"
+        for a in asks
+        if (a.status or "open") == "open"
         for w in lint_accept(a.accept, a.what)
-    ]  # fmt: skip
+    ]
     # the file's own digest: hashed as it was written when the file was written front to
     # back (flat, every attachment's digest known ahead). Otherwise (a bag: its manifests
     # and CRCs are filled in after the luggage has passed) it needs a second read of
@@ -377,30 +391,60 @@ def export_passport(
     moved: str | None = None
     with store.write() as tx:
         tx.record_pack_written(
-            result.content_digest, passport_id, lp.version, kind, open_sent,
-            encoding=result.encoding, path=str(Path(result.path).resolve()), file_sha256=file_sha,
-            size=result.size, to=(to or "").strip() or None, via=via, stub=pack_stub(pack),
-        )  # fmt: skip
-        tx.log(passport_id, "packed", {
-            "kind": kind, "file": Path(result.path).name, "encoding": result.encoding,
-            "content_digest": result.content_digest, "version": lp.version,
-            "chain": pack.lineage.chain if pack.lineage else [], "asks_sent": open_sent,
-            "sealed": list(result.sealed),
-        })  # fmt: skip
+            result.content_digest,
+            passport_id,
+            lp.version,
+            kind,
+            open_sent,
+            encoding=result.encoding,
+            path=str(Path(result.path).resolve()),
+            file_sha256=file_sha,
+            size=result.size,
+            to=(to or "").strip() or None,
+            via=via,
+            stub=pack_stub(pack),
+        )
+        tx.log(
+            passport_id,
+            "packed",
+            {
+                "kind": kind,
+                "file": Path(result.path).name,
+                "encoding": result.encoding,
+                "content_digest": result.content_digest,
+                "version": lp.version,
+                "chain": pack.lineage.chain if pack.lineage else [],
+                "asks_sent": open_sent,
+                "sealed": list(result.sealed),
+            },
+        )
         if kind == "handoff" and open_sent and tx.state_of(passport_id)[0] == "working":
             # §4.3: a passport that sent questions now waits for the answers (a move
             # changes no ask: many stay pages)
-            _move(tx, tx.get(passport_id, pages=True), "waiting", "human",
-                  why="it sent open asks in a handoff")  # fmt: skip
+            _move(
+                tx,
+                tx.get(passport_id, pages=True),
+                "waiting",
+                "human",
+                why="it sent open asks in a handoff",
+            )
             moved = "waiting[human]"
         changes = list(tx.events)
     return PackOutcome(
-        path=Path(result.path), encoding=result.encoding, size=result.size,
-        content_digest=result.content_digest, kind=kind, passport_id=passport_id,
-        version=lp.version, lineage=pack.lineage.to_data() if pack.lineage else {},
-        asks_sent=open_sent, sealed=list(result.sealed), warnings=warnings,
-        moved_to=moved, changes=changes,
-    )  # fmt: skip
+        path=Path(result.path),
+        encoding=result.encoding,
+        size=result.size,
+        content_digest=result.content_digest,
+        kind=kind,
+        passport_id=passport_id,
+        version=lp.version,
+        lineage=pack.lineage.to_data() if pack.lineage else {},
+        asks_sent=open_sent,
+        sealed=list(result.sealed),
+        warnings=warnings,
+        moved_to=moved,
+        changes=changes,
+    )
 
 
 #: how much of each text the outbox stub keeps (the whole version stays in the store)
@@ -419,19 +463,28 @@ def pack_stub(pack: PackObject) -> dict[str, JSON]:
     state = pack.passport or PassportState()
     facts = list(pack.facts)
     return {
-        "id": state.id, "version": state.version, "title": cut(state.title),
-        "goal": cut(state.goal), "current_state": cut(state.current_state),
-        "facts": [{"claim": cut(f.claim), "scope": f.effective_scope, "verified": bool(f.verified)}
-                  for f in facts[:_STUB_ITEMS]],
+        "id": state.id,
+        "version": state.version,
+        "title": cut(state.title),
+        "goal": cut(state.goal),
+        "current_state": cut(state.current_state),
+        "facts": [
+            {"claim": cut(f.claim), "scope": f.effective_scope, "verified": bool(f.verified)}
+            for f in facts[:_STUB_ITEMS]
+        ],
         "facts_total": len(facts),
         "next_steps": [cut(str(x)) for x in (state.next_steps or [])[:_STUB_ITEMS]],
-        "asks": [{"id": a.id, "what": cut(a.what), "accept": cut(a.accept), "status": a.status}
-                 for a in (pack.asks or [])[:_STUB_ITEMS]],
-        "landing_checks": [{"id": c.id, "check": cut(c.check), "required": c.is_required}
-                           for c in (pack.landing_checks or [])[:_STUB_ITEMS]],
+        "asks": [
+            {"id": a.id, "what": cut(a.what), "accept": cut(a.accept), "status": a.status}
+            for a in (pack.asks or [])[:_STUB_ITEMS]
+        ],
+        "landing_checks": [
+            {"id": c.id, "check": cut(c.check), "required": c.is_required}
+            for c in (pack.landing_checks or [])[:_STUB_ITEMS]
+        ],
         "chain": list(pack.lineage.chain or []) if pack.lineage else [],
         "note": cut(pack.note),
-    }  # fmt: skip
+    }
 
 
 #: up to this size a written pack's file digest goes into the outbox ledger
@@ -448,9 +501,12 @@ def _hash_file(path: Path) -> str:
 
 def _blob_source(store: Store, name: str, sha256: str, size: int) -> LuggageSource:
     return LuggageSource(
-        name=name, size=size, sha256=sha256, verified_stream=True,
+        name=name,
+        size=size,
+        sha256=sha256,
+        verified_stream=True,
         opener=lambda: store.open_blob(sha256, name=name, size=size),
-    )  # fmt: skip
+    )
 
 
 # --- the one accept path --------------------------------------------------------------
@@ -501,8 +557,12 @@ def _luggage_pass(
             head = bytearray()
             small = 0 <= item.size <= SCAN_LUGGAGE_BYTES
 
-            def tap(chunk: bytes, scanner: StreamScanner | None = scanner, small: bool = small,
-                    head: bytearray = head) -> None:  # fmt: skip
+            def tap(
+                chunk: bytes,
+                scanner: StreamScanner | None = scanner,
+                small: bool = small,
+                head: bytearray = head,
+            ) -> None:
                 nonlocal done
                 if scanner is not None:
                     scanner.feed(chunk)
@@ -515,9 +575,17 @@ def _luggage_pass(
             with opened.open_luggage(item) as raw:
                 reader = _Tapped(raw, tap, cancel)
                 if store is not None:
-                    out.staged.append((item.name, store.stage_blob(
-                        reader, expected_sha256=item.sha256, size_hint=max(item.size, 0) or None,
-                        hashed=_digest_of(raw))))  # fmt: skip
+                    out.staged.append(
+                        (
+                            item.name,
+                            store.stage_blob(
+                                reader,
+                                expected_sha256=item.sha256,
+                                size_hint=max(item.size, 0) or None,
+                                hashed=_digest_of(raw),
+                            ),
+                        )
+                    )
                 else:
                     while reader.read(CHUNK):
                         pass
@@ -573,27 +641,45 @@ def _examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:
     if kind not in ("handoff", "receipt"):
         raise FormatError(
             f"the pack's kind is {kind!r}; expected handoff or receipt",
-            place="kind", code="bad_kind", params={"kind": str(kind)},
-        )  # fmt: skip
+            place="kind",
+            code="bad_kind",
+            params={"kind": str(kind)},
+        )
     origin = pack.origin.to_data() if pack.origin else {}
     sealed = seal_facts(pack, machine=(pack.origin.machine if pack.origin else None) or "unknown")
     secrets = [f for f in scan_value(opened.data) if f.rule in ("credential", "transcript")]
     state = pack.passport or PassportState()
     checks = sorted(pack.landing_checks or [], key=lambda c: not c.is_required)
     rv = LandingReview(
-        path=opened.path, encoding=opened.encoding, kind=kind,
-        content_digest=opened.content_digest(), origin=origin, packed_at=pack.packed_at,
-        note=pack.note, lineage=pack.lineage.to_data() if pack.lineage else None,
-        title=state.title, goal=state.goal, current_state=state.current_state,
-        next_steps=list(state.next_steps or []), landing_checks=checks,
-        facts=list(pack.facts), sealed=list(sealed), asks=list(pack.asks or []),
+        path=opened.path,
+        encoding=opened.encoding,
+        kind=kind,
+        content_digest=opened.content_digest(),
+        origin=origin,
+        packed_at=pack.packed_at,
+        note=pack.note,
+        lineage=pack.lineage.to_data() if pack.lineage else None,
+        title=state.title,
+        goal=state.goal,
+        current_state=state.current_state,
+        next_steps=list(state.next_steps or []),
+        landing_checks=checks,
+        facts=list(pack.facts),
+        sealed=list(sealed),
+        asks=list(pack.asks or []),
         imperatives=[],  # with the luggage's texts, in `_with_luggage` (one pass)
         luggage=[{"name": i.name, "size": i.size, "sha256": i.sha256} for i in opened.luggage],
-        notes=notes, written_here=False, secrets=secrets, repairs=repairs, sealed_pack=pack,
-        decisions=list(state.decisions or []), actions=list(state.actions or []),
-        artifacts=list(state.artifacts or []), learnings=list(state.learnings or []),
+        notes=notes,
+        written_here=False,
+        secrets=secrets,
+        repairs=repairs,
+        sealed_pack=pack,
+        decisions=list(state.decisions or []),
+        actions=list(state.actions or []),
+        artifacts=list(state.artifacts or []),
+        learnings=list(state.learnings or []),
         verification=state.verification,
-    )  # fmt: skip
+    )
     if kind == "handoff":
         rv.next_steps = [check_line(c) for c in checks if c.is_required] + rv.next_steps
     else:
@@ -659,8 +745,10 @@ def target_by_id(rv: LandingReview, exists: Callable[[str], bool]) -> None:
     if rv.kind != "receipt" or rv.receipt_target or not rv.named_id or not exists(rv.named_id):
         return
     rv.receipt_target = rv.named_id
-    said = (f"the receipt carries no lineage; it was taken to answer {rv.named_id}, the "
-            "passport its passport.id names (one of this desk's)")  # fmt: skip
+    said = (
+        f"the receipt carries no lineage; it was taken to answer {rv.named_id}, the "
+        "passport its passport.id names (one of this desk's)"
+    )
     if said not in rv.repairs:
         rv.repairs.append(said)
 
@@ -682,12 +770,14 @@ def target_refusal(
                     "the sender for a receipt",
                     hint='A receipt says "kind": "receipt" and keeps the handoff\'s lineage; '
                     "nothing was changed.",
-                    code="merge_handoff_with_answers", params={"asks": ", ".join(answers)},
-                )  # fmt: skip
+                    code="merge_handoff_with_answers",
+                    params={"asks": ", ".join(answers)},
+                )
             return MergeRefused(
                 "a handoff is never merged into a passport: it lands as a new one (spec §4.4.1)",
-                hint="Land it without --into; nothing was changed.", code="merge_handoff",
-            )  # fmt: skip
+                hint="Land it without --into; nothing was changed.",
+                code="merge_handoff",
+            )
         return None
     target = rv.receipt_target
     if expect == "handoff" and into is None:
@@ -695,29 +785,35 @@ def target_refusal(
         return MergeRefused(
             f"this is a receipt answering {shown}, not a handoff",
             hint=f"Merge it with `taskpack land FILE --into {shown}`; nothing was changed.",
-            code="merge_receipt_as_handoff", params={"target": target},
-        )  # fmt: skip
+            code="merge_receipt_as_handoff",
+            params={"target": target},
+        )
     if not target:
-        named = f"; its passport.id {rv.named_id} is not a passport on this desk" if rv.named_id else ""
+        named = (
+            f"; its passport.id {rv.named_id} is not a passport on this desk" if rv.named_id else ""
+        )
         return MergeRefused(
             f"this receipt's lineage names no passport it answers{named}",
             hint="A receipt is never matched by its title: ask the sender for one that keeps "
             "the lineage of the handoff it answers. Nothing was changed.",
-            code="merge_no_target", params={"named": rv.named_id or ""},
-        )  # fmt: skip
+            code="merge_no_target",
+            params={"named": rv.named_id or ""},
+        )
     if into is not None and target != into:
         return MergeRefused(
             f"this receipt answers {target}, not {into}",
             hint=f"A receipt merges only into the passport that asked; use --into {target} "
             "(nothing was changed).",
-            code="merge_wrong_target", params={"target": target, "into": into},
-        )  # fmt: skip
+            code="merge_wrong_target",
+            params={"target": target, "into": into},
+        )
     if not exists(target):
         return NotFound(
             f"this receipt answers {target}, which is not in this desk",
             hint="Land it on the desk that asked the questions.",
-            code="merge_target_missing", params={"target": target},
-        )  # fmt: skip
+            code="merge_target_missing",
+            params={"target": target},
+        )
     return None
 
 
@@ -746,9 +842,11 @@ def accept(
     """
     allow = list(allow)
     trusted = (
-        held is not None and held.sealed_pack is not None and held.luggage_scanned
+        held is not None
+        and held.sealed_pack is not None
+        and held.luggage_scanned
         and held.content_digest == opened.content_digest()
-    )  # fmt: skip
+    )
     if held is not None and trusted:
         rv = _place(store, _own_copy(held), allow)
     else:  # no review held, or the file changed since: read it afresh, trust nothing
@@ -803,9 +901,13 @@ def _own_copy(held: LandingReview) -> LandingReview:
     (its asks shared, as landing copies an ask before it changes one)."""
     pack = _working_copy(held.sealed_pack) if held.sealed_pack else None
     return replace(
-        held, notes=list(held.notes), next_steps=list(held.next_steps), sealed_pack=pack,
-        repairs=list(held.repairs), secrets=list(held.secrets),
-    )  # fmt: skip
+        held,
+        notes=list(held.notes),
+        next_steps=list(held.next_steps),
+        sealed_pack=pack,
+        repairs=list(held.repairs),
+        secrets=list(held.secrets),
+    )
 
 
 def _already(store: Store, rv: LandingReview) -> LandingOutcome | MergeOutcome:
@@ -831,12 +933,20 @@ def _land(
         if winner is not None:
             raise AlreadyLanded(winner.passport_id)
         lp = _new_local_passport(tx, pack, rv, digest, machine)
-        tx.insert(lp, event="landed", came_from="handoff", detail={
-            "from": _sender_entry(pack), "content_digest": digest, "file": file_name,
-            "sealed": rv.sealed, "imperatives": len(rv.imperatives),
-            "required_checks": sum(1 for c in rv.landing_checks if c.is_required),
-            **({"repairs": list(rv.repairs)} if rv.repairs else {}),
-        })  # fmt: skip
+        tx.insert(
+            lp,
+            event="landed",
+            came_from="handoff",
+            detail={
+                "from": _sender_entry(pack),
+                "content_digest": digest,
+                "file": file_name,
+                "sealed": rv.sealed,
+                "imperatives": len(rv.imperatives),
+                "required_checks": sum(1 for c in rv.landing_checks if c.is_required),
+                **({"repairs": list(rv.repairs)} if rv.repairs else {}),
+            },
+        )
         for name, sha, size in stored:
             tx.add_luggage(lp.id, name, sha, size)
         tx.record_landing(digest, lp.id, "handoff", opened.data)
@@ -872,16 +982,26 @@ def _merge(
         added = [f for f in pack.facts if _claim_key(f) not in known]
         if added:
             lp.passport.facts = facts + added
-        lp = tx.save(lp, event="merged", detail={
-            "from": _sender_entry(pack), "content_digest": digest, "file": file_name,
-            "answered": plan.answered, "adopted": [n for _, n in plan.adopted],
-            "facts_added": len(added), "sender_checks_reported": len(pack.landing_checks or []),
-            "imperatives": len(rv.imperatives),
-            **({"repairs": list(rv.repairs)} if rv.repairs else {}),
-        })  # fmt: skip
+        lp = tx.save(
+            lp,
+            event="merged",
+            detail={
+                "from": _sender_entry(pack),
+                "content_digest": digest,
+                "file": file_name,
+                "answered": plan.answered,
+                "adopted": [n for _, n in plan.adopted],
+                "facts_added": len(added),
+                "sender_checks_reported": len(pack.landing_checks or []),
+                "imperatives": len(rv.imperatives),
+                **({"repairs": list(rv.repairs)} if rv.repairs else {}),
+            },
+        )
         names = {x.name: x.sha256 for x in store.luggage(into)}
         # the folder name comes from the sender's id: keep it a plain, safe segment
-        sender = re.sub(r"[^A-Za-z0-9_-]", "_", (_sender_entry(pack) or "receipt").split("@")[0])[:64]
+        sender = re.sub(r"[^A-Za-z0-9_-]", "_", (_sender_entry(pack) or "receipt").split("@")[0])[
+            :64
+        ]
         for name, sha, size in stored:
             final = name if names.get(name) in (None, sha) else f"from-{sender}/{name}"
             tx.add_luggage(into, final, sha, size)
@@ -892,10 +1012,16 @@ def _merge(
             moved = "working"
         changes = list(tx.events)
     return MergeOutcome(
-        passport=lp, already=False, review=rv, answered=plan.answered, adopted=plan.adopted,
-        facts_added=len(added), sender_checks=list(rv.landing_checks), moved_to=moved,
+        passport=lp,
+        already=False,
+        review=rv,
+        answered=plan.answered,
+        adopted=plan.adopted,
+        facts_added=len(added),
+        sender_checks=list(rv.landing_checks),
+        moved_to=moved,
         changes=changes,
-    )  # fmt: skip
+    )
 
 
 def land_handoff(
@@ -908,8 +1034,15 @@ def land_handoff(
     cancel: CancelCheck | None = None,
 ) -> LandingOutcome:
     """:func:`accept` for a handoff (a receipt is refused with the way to merge it)."""
-    out = accept(store, opened, machine=machine, allow=allow, expect="handoff",
-                 progress=progress, cancel=cancel)  # fmt: skip
+    out = accept(
+        store,
+        opened,
+        machine=machine,
+        allow=allow,
+        expect="handoff",
+        progress=progress,
+        cancel=cancel,
+    )
     return cast(LandingOutcome, out)  # target_refusal lets only a handoff through
 
 
@@ -923,8 +1056,15 @@ def merge_receipt(
     cancel: CancelCheck | None = None,
 ) -> MergeOutcome:
     """:func:`accept` for a receipt, which must answer `into` (§4.4.1 rules 1–5)."""
-    out = accept(store, opened, machine=machine, into=into, expect="receipt",
-                 progress=progress, cancel=cancel)  # fmt: skip
+    out = accept(
+        store,
+        opened,
+        machine=machine,
+        into=into,
+        expect="receipt",
+        progress=progress,
+        cancel=cancel,
+    )
     return cast(MergeOutcome, out)  # target_refusal lets only a receipt through
 
 
@@ -957,19 +1097,32 @@ def _new_local_passport(
         # many asks are stored (twice: landed, then moved) from their JSON text, not re-encoded
         asks = compact(asks) or []
     lineage = _kept_lineage(pack, rv)
-    lp = LocalPassport(passport=state, asks=[], landing_checks=list(rv.landing_checks),
-                       lineage=lineage)  # fmt: skip
+    lp = LocalPassport(
+        passport=state, asks=[], landing_checks=list(rv.landing_checks), lineage=lineage
+    )
     # set, not validated: a held review's asks may be pages (compact JSON, read-only), which
     # the store writes as they are — 100,000 asks never become 100,000 models here
     lp.asks = asks  # type: ignore[assignment]
     lp.state, lp.waiting_on = lifecycle.START_LANDED, None
-    lp.received = Received.from_data({
-        "kind": "handoff", "origin": rv.origin, "note": pack.note, "packed_at": pack.packed_at,
-        "from": _sender_entry(pack), "pack_sha256": digest, "encoding": rv.encoding,
-        "written_here": rv.written_here, "asks": ask_ids(asks), "sealed": rv.sealed,
-        "imperatives": rv.imperatives, "notes": rv.notes, "landed_at": tx.now,
-        **({"repairs": list(rv.repairs)} if rv.repairs else {}),
-    }, where="received")  # fmt: skip
+    lp.received = Received.from_data(
+        {
+            "kind": "handoff",
+            "origin": rv.origin,
+            "note": pack.note,
+            "packed_at": pack.packed_at,
+            "from": _sender_entry(pack),
+            "pack_sha256": digest,
+            "encoding": rv.encoding,
+            "written_here": rv.written_here,
+            "asks": ask_ids(asks),
+            "sealed": rv.sealed,
+            "imperatives": rv.imperatives,
+            "notes": rv.notes,
+            "landed_at": tx.now,
+            **({"repairs": list(rv.repairs)} if rv.repairs else {}),
+        },
+        where="received",
+    )
     return lp
 
 
@@ -1095,7 +1248,12 @@ def _still_waiting(store: Store, lp: LocalPassport) -> bool:
 
 
 def restore_check(
-    store: Store, passport_id: str, fact_no: int, *, machine: str, passport: LocalPassport | None = None
+    store: Store,
+    passport_id: str,
+    fact_no: int,
+    *,
+    machine: str,
+    passport: LocalPassport | None = None,
 ) -> tuple[bool, str]:
     """May fact number `fact_no` (1-based) of the passport get its ✓ back here? (§4.2)
     `passport` is the passport as the caller just read it (else it is read here)."""
@@ -1118,7 +1276,11 @@ def restore_checks(
     same: dict[tuple[bool, str], tuple[bool, str]] = {}  # one object per answer: 100,000 facts
     for n, fact in enumerate(lp.passport.facts or [], 1):  # sealed on one machine share one
         if fact.needs_reverify and not fact.verified:
-            said = can_restore(fact, this_machine=machine, pack_written_here=(fact.claim, fact.verified_on) in carried)
+            said = can_restore(
+                fact,
+                this_machine=machine,
+                pack_written_here=(fact.claim, fact.verified_on) in carried,
+            )
             out[n] = same.setdefault(said, said)
     return out
 
@@ -1136,9 +1298,16 @@ def restore_fact(
         if not ok:
             raise RestoreRefused(f"cannot restore the ✓ of fact {fact_no}: {reason}")
         restore(fact)
-        tx.save(lp, event="restored", detail={
-            "fact": fact_no, "claim": fact.claim, "verified_on": fact.verified_on, "machine": machine,
-        })  # fmt: skip
+        tx.save(
+            lp,
+            event="restored",
+            detail={
+                "fact": fact_no,
+                "claim": fact.claim,
+                "verified_on": fact.verified_on,
+                "machine": machine,
+            },
+        )
         return lp, list(tx.events)
 
 
@@ -1168,7 +1337,9 @@ def _carried_by_own_packs(store: Store, lp: LocalPassport) -> set[tuple[Any, Any
         for f in facts if isinstance(facts, list) else []:
             if isinstance(f, dict):
                 key = (f.get("claim"), f.get("verified_on"))
-                if all(k is None or isinstance(k, str) for k in key):  # (what a fact's fields can equal)
+                if all(
+                    k is None or isinstance(k, str) for k in key
+                ):  # (what a fact's fields can equal)
                     out.add(key)
     return out
 
@@ -1180,7 +1351,13 @@ def _move(tx: Tx, lp: LocalPassport, state: str, waiting_on: str | None, *, why:
     move = lifecycle.check_move(lp.state, lp.waiting_on, state, waiting_on)
     before = lifecycle.describe(lp.state, lp.waiting_on)
     lp.state, lp.waiting_on = state, waiting_on
-    tx.save(lp, event="moved", detail={
-        "from": before, "to": lifecycle.describe(state, waiting_on), "why": why, "move": move.why,
-    })  # fmt: skip
-
+    tx.save(
+        lp,
+        event="moved",
+        detail={
+            "from": before,
+            "to": lifecycle.describe(state, waiting_on),
+            "why": why,
+            "move": move.why,
+        },
+    )

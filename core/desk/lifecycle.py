@@ -27,9 +27,17 @@ from typing import Any
 from ..errors import InvalidMove, UsageError
 
 STATES = (
-    "requested", "routed", "accepted", "working", "waiting", "verifying", "approval",
-    "completed", "rejected", "cancelled",
-)  # fmt: skip
+    "requested",
+    "routed",
+    "accepted",
+    "working",
+    "waiting",
+    "verifying",
+    "approval",
+    "completed",
+    "rejected",
+    "cancelled",
+)
 WAITING_ON = ("owner_approval", "human", "agent")
 TERMINAL = frozenset({"completed", "rejected", "cancelled"})
 

@@ -63,8 +63,14 @@ def open_database(
             db.execute("PRAGMA synchronous=FULL")
             if foreign_keys:
                 db.execute("PRAGMA foreign_keys=ON")
-            migrate(db, migrations, error=error, what=what,
-                    versions_in_message=versions_in_message, before=before_migrate)  # fmt: skip
+            migrate(
+                db,
+                migrations,
+                error=error,
+                what=what,
+                versions_in_message=versions_in_message,
+                before=before_migrate,
+            )
             if then is not None:
                 then(db)
         except BaseException:

@@ -215,8 +215,13 @@ class HistoryEntry:
     detail: dict[str, JSON]
 
     def to_data(self) -> dict[str, JSON]:
-        return {"seq": self.seq, "version": self.version, "event": self.event,
-                "at": self.at, "detail": self.detail}  # fmt: skip
+        return {
+            "seq": self.seq,
+            "version": self.version,
+            "event": self.event,
+            "at": self.at,
+            "detail": self.detail,
+        }
 
 
 @dataclass(frozen=True)
@@ -266,12 +271,21 @@ class PackWritten:
 
     def to_data(self) -> dict[str, JSON]:
         return {
-            "seq": self.seq, "written_at": self.written_at, "passport_id": self.passport_id,
-            "version": self.version, "kind": self.kind, "encoding": self.encoding,
-            "path": self.path, "content_digest": self.sha256, "file_sha256": self.file_sha256,
-            "size": self.size, "to": self.to, "via": self.via, "asks": list(self.asks),
+            "seq": self.seq,
+            "written_at": self.written_at,
+            "passport_id": self.passport_id,
+            "version": self.version,
+            "kind": self.kind,
+            "encoding": self.encoding,
+            "path": self.path,
+            "content_digest": self.sha256,
+            "file_sha256": self.file_sha256,
+            "size": self.size,
+            "to": self.to,
+            "via": self.via,
+            "asks": list(self.asks),
             "stub": self.stub,
-        }  # fmt: skip
+        }
 
 
 @dataclass(frozen=True)
@@ -381,7 +395,11 @@ class Store:
         few hundred asks come back as read-only pages (`pages.AskPages`), never a model each."""
         row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
         data = json.loads(row[0])
         asks = data.get("asks") if pages and isinstance(data, dict) else None
         if not isinstance(asks, list) or len(asks) <= PAGED_OVER:
@@ -397,20 +415,34 @@ class Store:
     def require(self, passport_id: str) -> None:
         """NotFound (as :meth:`get` raises it) unless the passport is here; reads nothing else."""
         if not self.exists(passport_id):
-            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         """The passport's lifecycle state and what it waits on (its columns; no JSON read)."""
         row = self._one("SELECT state, waiting_on FROM passports WHERE id = ?", (passport_id,))
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
         return str(row[0]), row[1]
 
     def size_of(self, passport_id: str) -> int:
         """Bytes of JSON the passport is stored as (SQLite counts them; nothing is parsed)."""
-        row = self._one("SELECT length(CAST(data AS BLOB)) FROM passports WHERE id = ?", (passport_id,))
+        row = self._one(
+            "SELECT length(CAST(data AS BLOB)) FROM passports WHERE id = ?", (passport_id,)
+        )
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
         return int(row[0] or 0)
 
     def received_origin(self, passport_id: str) -> dict[str, JSON]:
@@ -418,14 +450,20 @@ class Store:
         names none), read by SQLite out of the stored JSON: the passport's asks, however
         many, are not parsed in this process."""
         try:
-            row = self._one("SELECT json_extract(data, '$.received.origin') FROM passports WHERE id = ?",
-                            (passport_id,))  # fmt: skip
+            row = self._one(
+                "SELECT json_extract(data, '$.received.origin') FROM passports WHERE id = ?",
+                (passport_id,),
+            )
         except sqlite3.OperationalError:  # no JSON functions in this SQLite: read it whole
             lp = self.get(passport_id)
             origin = lp.received.origin if lp.received else None
             return origin.to_data() if origin else {}
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
         value = json.loads(row[0]) if isinstance(row[0], str) else None
         return value if isinstance(value, dict) else {}
 
@@ -435,8 +473,11 @@ class Store:
             (passport_id, version),
         )
         if row is None:
-            raise NotFound(f"no version {version} of passport {passport_id} in this desk", code="no_version",
-                           params={"id": passport_id, "version": version})  # fmt: skip
+            raise NotFound(
+                f"no version {version} of passport {passport_id} in this desk",
+                code="no_version",
+                params={"id": passport_id, "version": version},
+            )
         return LocalPassport.from_data(json.loads(row[0]))
 
     def summaries(
@@ -475,7 +516,11 @@ class Store:
 
     def history(self, passport_id: str) -> list[HistoryEntry]:
         if not self.exists(passport_id):
-            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
         rows = self._all(
             "SELECT seq, version, event, at, detail FROM history WHERE passport_id = ? ORDER BY seq",
             (passport_id,),
@@ -569,9 +614,13 @@ class Store:
         return staged.sha256, staged.size
 
     def stage_blob(
-        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None,
+        self,
+        stream: Readable,
+        *,
+        expected_sha256: str | None = None,
+        size_hint: int | None = None,
         hashed: Callable[[], str | None] | None = None,
-    ) -> StagedBlob:  # fmt: skip
+    ) -> StagedBlob:
         """Copy a stream into a temp file of the blob folder, hashing as it goes (one pass).
 
         Nothing is stored until :meth:`commit_blob`; :meth:`discard_blob` (or a crash,
@@ -631,7 +680,9 @@ class Store:
     def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
         return self.put_blob(io.BytesIO(data))
 
-    def open_blob(self, sha256: str, *, name: str | None = None, size: int | None = None) -> BinaryIO:
+    def open_blob(
+        self, sha256: str, *, name: str | None = None, size: int | None = None
+    ) -> BinaryIO:
         """The stored bytes, checked as they are read: reading to the end of a blob whose
         bytes no longer match `sha256` (or `size`) raises IntegrityError naming `name`."""
         path = self.blob_path(sha256)
@@ -654,7 +705,9 @@ class Store:
         done: list[str] = []
         files, size = health.sweep_parts(self.blob_root / "tmp")
         if files:
-            done.append(f"removed {files} half-written luggage file(s) ({size:,} bytes) left by a crash")
+            done.append(
+                f"removed {files} half-written luggage file(s) ({size:,} bytes) left by a crash"
+            )
         if health.backup_due(self.home, every=backup_every):
             # its own connection: WAL lets it read while this store's threads go on
             source = sqlite3.connect(self.db_path, timeout=30.0)
@@ -731,8 +784,14 @@ class Tx:
     def landing(self, pack_sha256: str) -> Landing | None:
         return self.store.landing(pack_sha256)
 
-    def insert(self, lp: LocalPassport, *, event: str, detail: dict[str, JSON] | None = None,
-               came_from: str = "here") -> LocalPassport:  # fmt: skip
+    def insert(
+        self,
+        lp: LocalPassport,
+        *,
+        event: str,
+        detail: dict[str, JSON] | None = None,
+        came_from: str = "here",
+    ) -> LocalPassport:
         """Store a new passport as version 1."""
         pid = lp.passport.id
         if not pid:
@@ -776,11 +835,15 @@ class Tx:
         pid = lp.id
         row = self._db.execute("SELECT version FROM passports WHERE id = ?", (pid,)).fetchone()
         if row is None:
-            raise NotFound(f"no passport {pid} in this desk", code="no_passport", params={"id": pid})
+            raise NotFound(
+                f"no passport {pid} in this desk", code="no_passport", params={"id": pid}
+            )
         current = int(row[0])
         if expected_version is not None and expected_version != current:
-            raise VersionConflict(f"passport {pid} is at version {current}, not {expected_version}",
-                                  params={"id": pid, "current": current})  # fmt: skip
+            raise VersionConflict(
+                f"passport {pid} is at version {current}, not {expected_version}",
+                params={"id": pid, "current": current},
+            )
         if lp.version != current:
             raise VersionConflict(
                 f"passport {pid} changed to version {current} while version {lp.version} was being edited",
@@ -814,7 +877,11 @@ class Tx:
             "SELECT version FROM passports WHERE id = ?", (passport_id,)
         ).fetchone()
         if row is None:
-            raise NotFound(f"no passport {passport_id} in this desk", code="no_passport", params={"id": passport_id})
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
         self._history(passport_id, int(row[0]), event, detail)
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
@@ -846,9 +913,22 @@ class Tx:
         cur = self._db.execute(
             "INSERT INTO packs_written (sha256, passport_id, version, kind, written_at, asks, "
             "encoding, path, file_sha256, size, to_whom, via, stub) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (sha256, passport_id, version, kind, self.now, _dumps(list(asks)), encoding, path,
-             file_sha256, size, to, via, _dumps(stub or {})),
-        )  # fmt: skip
+            (
+                sha256,
+                passport_id,
+                version,
+                kind,
+                self.now,
+                _dumps(list(asks)),
+                encoding,
+                path,
+                file_sha256,
+                size,
+                to,
+                via,
+                _dumps(stub or {}),
+            ),
+        )
         return int(cur.lastrowid or 0)
 
     def record_landing(self, pack_sha256: str, passport_id: str, kind: str, data: JSON) -> None:
@@ -914,9 +994,21 @@ _SENT_COLUMNS = (
 def _pack_written(row: Sequence[Any]) -> PackWritten:
     sha, pid, version, kind, at, asks, seq, encoding, path, file_sha, size, to, via, stub = row
     return PackWritten(
-        sha, pid, int(version), kind, at, json.loads(asks), seq=int(seq), encoding=encoding,
-        path=path, file_sha256=file_sha, size=size, to=to, via=via, stub=json.loads(stub or "{}"),
-    )  # fmt: skip
+        sha,
+        pid,
+        int(version),
+        kind,
+        at,
+        json.loads(asks),
+        seq=int(seq),
+        encoding=encoding,
+        path=path,
+        file_sha256=file_sha,
+        size=size,
+        to=to,
+        via=via,
+        stub=json.loads(stub or "{}"),
+    )
 
 
 def _root(lp: LocalPassport) -> str | None:

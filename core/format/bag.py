@@ -106,12 +106,19 @@ def write_bag(
     paths = [PASSPORT] + [FILES + s.name for s in luggage]
     octets = len(passport_json) + sum(s.size for s in luggage)
     info = bag_info(data, octets, len(paths))
-    zw = ZipWriter(fp, canonical.zip_timestamp(data.get("packed_at") if isinstance(data.get("packed_at"), str) else None))
+    zw = ZipWriter(
+        fp,
+        canonical.zip_timestamp(
+            data.get("packed_at") if isinstance(data.get("packed_at"), str) else None
+        ),
+    )
     zw.add_bytes("bagit.txt", BAGIT_TXT, deflate=deflate_pays(BAGIT_TXT))
     zw.add_bytes("bag-info.txt", info, deflate=deflate_pays(info))
     manifest_len = sum(_manifest_line_len(p) for p in paths)
     m_index = zw.reserve("manifest-sha256.txt", manifest_len)
-    tag_len = sum(_manifest_line_len(p) for p in ("bagit.txt", "bag-info.txt", "manifest-sha256.txt"))
+    tag_len = sum(
+        _manifest_line_len(p) for p in ("bagit.txt", "bag-info.txt", "manifest-sha256.txt")
+    )
     t_index = zw.reserve("tagmanifest-sha256.txt", tag_len)
     zw.add_bytes(PASSPORT, passport_json, deflate=_small_deflate(passport_json))
     digests = [hashlib.sha256(passport_json).hexdigest()]
@@ -119,11 +126,17 @@ def write_bag(
         digest = _write_luggage(zw, src, tap, progress)
         digests.append(digest)
         stats.digests[src.name] = digest
-    manifest = "".join(f"{d}  {manifest_path(p)}\n" for d, p in zip(digests, paths, strict=True)).encode("utf-8")
+    manifest = "".join(
+        f"{d}  {manifest_path(p)}\n" for d, p in zip(digests, paths, strict=True)
+    ).encode("utf-8")
     zw.fill(m_index, manifest)
     tagm = "".join(
         f"{hashlib.sha256(b).hexdigest()}  {n}\n"
-        for n, b in (("bagit.txt", BAGIT_TXT), ("bag-info.txt", info), ("manifest-sha256.txt", manifest))
+        for n, b in (
+            ("bagit.txt", BAGIT_TXT),
+            ("bag-info.txt", info),
+            ("manifest-sha256.txt", manifest),
+        )
     ).encode("utf-8")
     zw.fill(t_index, tagm)
     zw.close()
@@ -131,8 +144,10 @@ def write_bag(
 
 
 def _small_deflate(data: bytes) -> bool:
-    return deflate_pays(data) if len(data) <= canonical.SMALL_ENTRY else deflate_pays(
-        data[: canonical.PROBE], gain=canonical.PROBE_GAIN
+    return (
+        deflate_pays(data)
+        if len(data) <= canonical.SMALL_ENTRY
+        else deflate_pays(data[: canonical.PROBE], gain=canonical.PROBE_GAIN)
     )
 
 
@@ -141,12 +156,21 @@ def _write_luggage(
 ) -> str:
     name = FILES + src.name
     with src.open() as f:
-        first = read_full(f, min(src.size, canonical.SMALL_ENTRY if src.size <= canonical.SMALL_ENTRY else canonical.PROBE))
+        first = read_full(
+            f,
+            min(
+                src.size,
+                canonical.SMALL_ENTRY if src.size <= canonical.SMALL_ENTRY else canonical.PROBE,
+            ),
+        )
         if src.size <= canonical.SMALL_ENTRY:
             rest = read_full(f, 1)
             if len(first) != src.size or rest:
-                raise IntegrityError(f"luggage {src.name!r} changed size while it was being packed",
-                                     code="changed_while_packing", params={"name": src.name})  # fmt: skip
+                raise IntegrityError(
+                    f"luggage {src.name!r} changed size while it was being packed",
+                    code="changed_while_packing",
+                    params={"name": src.name},
+                )
             if tap:
                 tap(src.name, first)
             zw.add_bytes(name, first, deflate=deflate_pays(first))
@@ -216,26 +240,43 @@ def _parse_manifest(raw: bytes, what: str) -> dict[str, str]:
     try:
         lines = [line.decode("utf-8") for line in tag_lines(raw)]
     except UnicodeDecodeError:
-        raise FormatError(f"{what} is not valid UTF-8", code="bag_manifest_bad", params={"what": what}) from None
+        raise FormatError(
+            f"{what} is not valid UTF-8", code="bag_manifest_bad", params={"what": what}
+        ) from None
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         parts = line.split(None, 1)
-        if len(parts) != 2 or len(parts[0]) != 64 or any(c not in "0123456789abcdefABCDEF" for c in parts[0]):
-            raise FormatError(f"{what} line {n} is not '<sha256>  <path>'", place=what, code="bag_manifest_bad",
-                              params={"what": what, "line": n})  # fmt: skip
+        if (
+            len(parts) != 2
+            or len(parts[0]) != 64
+            or any(c not in "0123456789abcdefABCDEF" for c in parts[0])
+        ):
+            raise FormatError(
+                f"{what} line {n} is not '<sha256>  <path>'",
+                place=what,
+                code="bag_manifest_bad",
+                params={"what": what, "line": n},
+            )
         path = _unquote(parts[1].strip(" \t")) if "%" in parts[1] else parts[1].strip(" \t")
         if path in out:
-            raise UnsafeEntry(f"{what} lists {path!r} twice", place=what, code="bag_listed_twice",
-                              params={"what": what, "path": path})  # fmt: skip
+            raise UnsafeEntry(
+                f"{what} lists {path!r} twice",
+                place=what,
+                code="bag_listed_twice",
+                params={"what": what, "path": path},
+            )
         out[path] = parts[0].lower()
     return out
 
 
 def _read_small(sz: SafeZip, info: zipfile.ZipInfo, limit: int, what: str) -> bytes:
     if info.file_size > limit:
-        raise LimitExceeded(f"{what} is {info.file_size} bytes, more than the {limit} allowed",
-                            code="too_large", params={"what": what, "size": info.file_size, "limit": limit})  # fmt: skip
+        raise LimitExceeded(
+            f"{what} is {info.file_size} bytes, more than the {limit} allowed",
+            code="too_large",
+            params={"what": what, "size": info.file_size, "limit": limit},
+        )
     with sz.open(info) as f:
         data = f.read(limit + 1)
         while f.read(CHUNK):
@@ -271,58 +312,106 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
     prefix = ""
     if "bagit.txt" not in entries:
         tops = {n.split("/", 1)[0] for n in names}
-        if len(tops) == 1 and all("/" in n for n in names) and f"{next(iter(tops))}/bagit.txt" in entries:
+        if (
+            len(tops) == 1
+            and all("/" in n for n in names)
+            and f"{next(iter(tops))}/bagit.txt" in entries
+        ):
             prefix = next(iter(tops)) + "/"
             entries = {n[len(prefix) :]: i for n, i in entries.items()}
-            notes.append(f"the bag was zipped inside a folder ({prefix.rstrip('/')}); read as if it were not")
+            notes.append(
+                f"the bag was zipped inside a folder ({prefix.rstrip('/')}); read as if it were not"
+            )
         else:
-            raise FormatError("not a TaskPack: the zip has no bagit.txt", hint="Is this really a .taskpack file?",
-                              code="not_a_bag", params={"missing": "bagit.txt"})  # fmt: skip
+            raise FormatError(
+                "not a TaskPack: the zip has no bagit.txt",
+                hint="Is this really a .taskpack file?",
+                code="not_a_bag",
+                params={"missing": "bagit.txt"},
+            )
     for required in ("manifest-sha256.txt", PASSPORT):
         if required not in entries:
-            raise FormatError(f"not a TaskPack: the bag has no {required}", code="not_a_bag",
-                              params={"missing": required})  # fmt: skip
+            raise FormatError(
+                f"not a TaskPack: the bag has no {required}",
+                code="not_a_bag",
+                params={"missing": required},
+            )
     tags: dict[str, bytes] = {}
     for tag in ("bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"):
         if tag in entries:
             limit = MAX_TAG_BYTES if "manifest" not in tag else 64 << 20
             tags[tag] = _read_small(sz, entries[tag], limit, tag)
     if not tags["bagit.txt"].startswith(b"BagIt-Version: "):
-        raise FormatError("bagit.txt does not declare a BagIt version", code="unsupported_bagit", params={"version": ""})
+        raise FormatError(
+            "bagit.txt does not declare a BagIt version",
+            code="unsupported_bagit",
+            params={"version": ""},
+        )
     version = tags["bagit.txt"].split(b"\n", 1)[0].split(b":", 1)[1].strip()
     if version not in (b"1.0", b"0.97"):
-        raise UnsupportedVersion(f"bagit.txt declares BagIt version {version.decode('utf-8', 'replace')!r}; 1.0 is expected",
-                                 code="unsupported_bagit", params={"version": version.decode("utf-8", "replace")})  # fmt: skip
+        raise UnsupportedVersion(
+            f"bagit.txt declares BagIt version {version.decode('utf-8', 'replace')!r}; 1.0 is expected",
+            code="unsupported_bagit",
+            params={"version": version.decode("utf-8", "replace")},
+        )
     if "tagmanifest-sha256.txt" in tags:
-        for path, digest in _parse_manifest(tags["tagmanifest-sha256.txt"], "tagmanifest-sha256.txt").items():
+        for path, digest in _parse_manifest(
+            tags["tagmanifest-sha256.txt"], "tagmanifest-sha256.txt"
+        ).items():
             if path not in tags:
                 if path in entries:
                     tags[path] = _read_small(sz, entries[path], MAX_TAG_BYTES, path)
                 else:
-                    fail(IntegrityError(f"tagmanifest-sha256.txt lists {path!r}, which is not in the bag", place=path,
-                                        code="bag_file_missing", params={"path": path, "what": "tagmanifest-sha256.txt"}))  # fmt: skip
+                    fail(
+                        IntegrityError(
+                            f"tagmanifest-sha256.txt lists {path!r}, which is not in the bag",
+                            place=path,
+                            code="bag_file_missing",
+                            params={"path": path, "what": "tagmanifest-sha256.txt"},
+                        )
+                    )
                     continue
             if hashlib.sha256(tags[path]).hexdigest() != digest:
-                fail(IntegrityError(f"{path} does not match its digest in tagmanifest-sha256.txt", place=path,
-                                code="digest_mismatch", params={"path": path, "what": "tagmanifest-sha256.txt"}))  # fmt: skip
+                fail(
+                    IntegrityError(
+                        f"{path} does not match its digest in tagmanifest-sha256.txt",
+                        place=path,
+                        code="digest_mismatch",
+                        params={"path": path, "what": "tagmanifest-sha256.txt"},
+                    )
+                )
     else:
         notes.append("the bag has no tagmanifest-sha256.txt, so its tag files are not vouched for")
     manifest = _parse_manifest(tags["manifest-sha256.txt"], "manifest-sha256.txt")
     payload = [n for n in entries if n.startswith("data/")]
     for path in payload:
         if path not in manifest:
-            fail(IntegrityError(
-                f"{path} is in the bag but not in manifest-sha256.txt (a file nobody vouched for)", place=path,
-                code="bag_file_unlisted", params={"path": path},
-            ))  # fmt: skip
+            fail(
+                IntegrityError(
+                    f"{path} is in the bag but not in manifest-sha256.txt (a file nobody vouched for)",
+                    place=path,
+                    code="bag_file_unlisted",
+                    params={"path": path},
+                )
+            )
     for path in manifest:
         if path not in entries:
-            fail(IntegrityError(f"manifest-sha256.txt lists {path!r}, which is missing from the bag", place=path,
-                                code="bag_file_missing", params={"path": path, "what": "manifest-sha256.txt"}))  # fmt: skip
+            fail(
+                IntegrityError(
+                    f"manifest-sha256.txt lists {path!r}, which is missing from the bag",
+                    place=path,
+                    code="bag_file_missing",
+                    params={"path": path, "what": "manifest-sha256.txt"},
+                )
+            )
             continue
         if not path.startswith("data/"):
-            raise UnsafeEntry(f"manifest-sha256.txt lists {path!r}, which is outside data/", place=path,
-                              code="bag_outside_data", params={"path": path})  # fmt: skip
+            raise UnsafeEntry(
+                f"manifest-sha256.txt lists {path!r}, which is outside data/",
+                place=path,
+                code="bag_outside_data",
+                params={"path": path},
+            )
     if "bag-info.txt" in tags:
         try:
             _check_oxum(tags["bag-info.txt"], [entries[p] for p in payload], notes)
@@ -330,18 +419,28 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
             fail(exc)
     passport_json = _read_small(sz, entries[PASSPORT], MAX_PASSPORT_BYTES, PASSPORT)
     if hashlib.sha256(passport_json).hexdigest() != manifest.get(PASSPORT):
-        fail(IntegrityError(f"{PASSPORT} does not match its digest in manifest-sha256.txt", place=PASSPORT,
-                            code="digest_mismatch", params={"path": PASSPORT, "what": "manifest-sha256.txt"}))  # fmt: skip
+        fail(
+            IntegrityError(
+                f"{PASSPORT} does not match its digest in manifest-sha256.txt",
+                place=PASSPORT,
+                code="digest_mismatch",
+                params={"path": PASSPORT, "what": "manifest-sha256.txt"},
+            )
+        )
     luggage = []
     infos = {}
     for path in payload:
         if path == PASSPORT:
             continue
         if not path.startswith(FILES):
-            notes.append(f"{path} is neither data/passport.json nor luggage under data/files/; it is ignored")
+            notes.append(
+                f"{path} is neither data/passport.json nor luggage under data/files/; it is ignored"
+            )
             continue
         name = path[len(FILES) :]
-        luggage.append(LuggageItem(name=name, size=entries[path].file_size, sha256=manifest.get(path)))
+        luggage.append(
+            LuggageItem(name=name, size=entries[path].file_size, sha256=manifest.get(path))
+        )
         infos[name] = entries[path]
     return BagContents(passport_json, luggage, infos, tags, notes, prefix, problems)
 
@@ -355,15 +454,20 @@ def _check_oxum(info_txt: bytes, payload: list[zipfile.ZipInfo], notes: list[str
         if key.strip() == "Payload-Oxum":
             octets, _, count = value.strip().partition(".")
             real = (sum(i.file_size for i in payload), len(payload))
-            if not (_OXUM_NUMBER.fullmatch(octets) and _OXUM_NUMBER.fullmatch(count)) or (
-                int(octets), int(count)
-            ) != real:
+            if (
+                not (_OXUM_NUMBER.fullmatch(octets) and _OXUM_NUMBER.fullmatch(count))
+                or (int(octets), int(count)) != real
+            ):
                 shown = value.strip() if len(value.strip()) <= 60 else value.strip()[:60] + "…"
                 raise IntegrityError(
                     f"bag-info.txt says the payload is {shown!r} (bytes.files) but it is {real[0]}.{real[1]}",
-                    place="bag-info.txt", code="oxum_mismatch",
+                    place="bag-info.txt",
+                    code="oxum_mismatch",
                     params={"declared": shown, "real": f"{real[0]}.{real[1]}"},
                 )
         if key.strip() == "Bag-Spec" and value.strip() not in KNOWN_SPECS:
-            raise UnsupportedVersion(f"bag-info.txt declares Bag-Spec {value.strip()!r}, which this reader does not know",
-                                     code="unsupported_spec", params={"where": "bag-info.txt", "spec": value.strip()})  # fmt: skip
+            raise UnsupportedVersion(
+                f"bag-info.txt declares Bag-Spec {value.strip()!r}, which this reader does not know",
+                code="unsupported_spec",
+                params={"where": "bag-info.txt", "spec": value.strip()},
+            )

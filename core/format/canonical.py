@@ -32,7 +32,9 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 def _js_number(value: float) -> str:
     """A float as JavaScript's Number#toString writes it (JSON.stringify uses that)."""
     if math.isnan(value) or math.isinf(value):
-        raise FormatError("a number in the pack is NaN or infinite, which JSON cannot carry", code="json_nan")
+        raise FormatError(
+            "a number in the pack is NaN or infinite, which JSON cannot carry", code="json_nan"
+        )
     if value == 0:
         return "0"
     if value.is_integer() and abs(value) < 2**53:  # exact, so Python's digits are JS's
@@ -101,8 +103,11 @@ def _dumps(value: Any) -> str:
     and its C encoder cannot indent. The output is the same character for character (the
     test suite compares the two on generated documents). Pieces are joined in batches."""
     if not isinstance(value, (dict, list, tuple)):  # a lone scalar: as json.dumps writes it
-        return json.dumps(value, ensure_ascii=False, indent=2, default=_unencodable) if not isinstance(
-            value, float) else _js_number(value)  # fmt: skip
+        return (
+            json.dumps(value, ensure_ascii=False, indent=2, default=_unencodable)
+            if not isinstance(value, float)
+            else _js_number(value)
+        )
     done: list[str] = []
     out: list[str] = []
     append = out.append
@@ -229,8 +234,11 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise FormatError(f"the JSON object has the key {key!r} twice; which one is meant is ambiguous",
-                              code="json_duplicate_key", params={"key": key})  # fmt: skip
+            raise FormatError(
+                f"the JSON object has the key {key!r} twice; which one is meant is ambiguous",
+                code="json_duplicate_key",
+                params={"key": key},
+            )
         out[key] = value
     return out
 
@@ -243,7 +251,9 @@ def _finite_float(text: str) -> float:
     value = float(text)
     if math.isinf(value):  # 1e999 parses as infinity, which no JSON writer can write back
         short = text if len(text) <= 24 else text[:21] + "..."
-        raise LimitExceeded(f"the JSON has the number {short}, too large for a double", code="json_number_too_large")
+        raise LimitExceeded(
+            f"the JSON has the number {short}, too large for a double", code="json_number_too_large"
+        )
     return value
 
 
@@ -254,27 +264,41 @@ def parse_json(raw: bytes | str, *, what: str) -> Any:
             raise FormatError(
                 f"{what} starts with a UTF-8 byte-order mark",
                 hint="TaskPack JSON is UTF-8 without a BOM; re-save it without one (or ask the sender to).",
-                code="json_bom", params={"what": what},
+                code="json_bom",
+                params={"what": what},
             )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise FormatError(f"{what} is not valid UTF-8 (byte {exc.start})", code="not_utf8",
-                              params={"what": what, "byte": exc.start}) from None  # fmt: skip
+            raise FormatError(
+                f"{what} is not valid UTF-8 (byte {exc.start})",
+                code="not_utf8",
+                params={"what": what, "byte": exc.start},
+            ) from None
     else:
         text = raw
     try:
         value = json.loads(
-            text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant, parse_float=_finite_float
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_reject_constant,
+            parse_float=_finite_float,
         )
     except RecursionError:
-        raise LimitExceeded(f"{what} is nested too deeply", code="too_deep", params={"what": what}) from None
+        raise LimitExceeded(
+            f"{what} is nested too deeply", code="too_deep", params={"what": what}
+        ) from None
     except json.JSONDecodeError as exc:
-        raise FormatError(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
-                          code="json_invalid", params={"what": what, "line": exc.lineno, "column": exc.colno}) from None  # fmt: skip
+        raise FormatError(
+            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            code="json_invalid",
+            params={"what": what, "line": exc.lineno, "column": exc.colno},
+        ) from None
     except ValueError:  # e.g. an integer with more digits than Python allows
-        raise LimitExceeded(f"{what} has a number too large to read (over {sys.get_int_max_str_digits()} digits)",
-                            code="json_number_too_large") from None  # fmt: skip
+        raise LimitExceeded(
+            f"{what} has a number too large to read (over {sys.get_int_max_str_digits()} digits)",
+            code="json_number_too_large",
+        ) from None
     check_depth(value, what=what)
     return value
 
@@ -284,7 +308,11 @@ def check_depth(value: Any, *, what: str, limit: int = MAX_DEPTH) -> None:
     while stack:
         item, depth = stack.pop()
         if depth > limit:
-            raise LimitExceeded(f"{what} is nested more than {limit} levels deep", code="too_deep", params={"what": what})
+            raise LimitExceeded(
+                f"{what} is nested more than {limit} levels deep",
+                code="too_deep",
+                params={"what": what},
+            )
         if isinstance(item, dict):
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):

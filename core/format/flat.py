@@ -90,7 +90,10 @@ def write_flat(
         sha_at = fp.tell()
         # a digest known ahead is written in place: then the whole file is written front to
         # back (a hash of it can be taken as it is written: `streams.AppendDigest`)
-        fp.write((trusted or "0" * 64).encode("ascii") + f'",\n      "bytes": {src.size},\n      "data": "'.encode())
+        fp.write(
+            (trusted or "0" * 64).encode("ascii")
+            + f'",\n      "bytes": {src.size},\n      "data": "'.encode()
+        )
         hasher = Hasher()
         sink = Background(fp.write, name="flat-write")
         update = (lambda chunk: None) if trusted else hasher.update
@@ -219,8 +222,11 @@ class _Scanner:
         c = self.skip_ws()
         if c != ch:
             got = repr(c.decode("latin-1")) if c else "the end of the file"
-            raise FormatError(f"the file is not valid TaskPack JSON: expected {ch.decode()!r} {what}, found {got} at byte {self.pos}",
-                              code="flat_syntax", params={"byte": self.pos})  # fmt: skip
+            raise FormatError(
+                f"the file is not valid TaskPack JSON: expected {ch.decode()!r} {what}, found {got} at byte {self.pos}",
+                code="flat_syntax",
+                params={"byte": self.pos},
+            )
         self.i += 1
 
     def value(self, limit: int, what: str) -> Any:
@@ -234,29 +240,45 @@ class _Scanner:
             try:
                 text, _ = codecs.utf_8_decode(raw, "strict", not full)
             except UnicodeDecodeError as exc:
-                raise FormatError(f"the file is not valid UTF-8 (byte {self.pos + exc.start})", code="not_utf8",
-                                  params={"what": "the file", "byte": self.pos + exc.start}) from None  # fmt: skip
+                raise FormatError(
+                    f"the file is not valid UTF-8 (byte {self.pos + exc.start})",
+                    code="not_utf8",
+                    params={"what": "the file", "byte": self.pos + exc.start},
+                ) from None
             try:
                 value, end = _DECODER.raw_decode(text)
             except RecursionError:
-                raise LimitExceeded(f"{what} is nested too deeply", code="flat_value_too_deep") from None
+                raise LimitExceeded(
+                    f"{what} is nested too deeply", code="flat_value_too_deep"
+                ) from None
             except json.JSONDecodeError as exc:
                 if full and window < limit:
                     window = min(window * 8, limit)
                     continue
                 if full:
-                    raise LimitExceeded(f"{what} is larger than {limit} bytes", code="flat_value_too_large",
-                                        params={"limit": limit}) from None  # fmt: skip
+                    raise LimitExceeded(
+                        f"{what} is larger than {limit} bytes",
+                        code="flat_value_too_large",
+                        params={"limit": limit},
+                    ) from None
                 at = self.pos + len(text[: exc.pos].encode())
-                raise FormatError(f"{what} is not valid JSON: {exc.msg} (near byte {at})", code="flat_syntax",
-                                  params={"byte": at}) from None  # fmt: skip
+                raise FormatError(
+                    f"{what} is not valid JSON: {exc.msg} (near byte {at})",
+                    code="flat_syntax",
+                    params={"byte": at},
+                ) from None
             except ValueError:
-                raise LimitExceeded(f"{what} has a number too large to read (over {sys.get_int_max_str_digits()} digits)",
-                                    code="json_number_too_large") from None  # fmt: skip
+                raise LimitExceeded(
+                    f"{what} has a number too large to read (over {sys.get_int_max_str_digits()} digits)",
+                    code="json_number_too_large",
+                ) from None
             if full and end == len(text):  # a number cut by the window edge would parse
                 if window >= limit:
-                    raise LimitExceeded(f"{what} is larger than {limit} bytes", code="flat_value_too_large",
-                                          params={"limit": limit})  # fmt: skip
+                    raise LimitExceeded(
+                        f"{what} is larger than {limit} bytes",
+                        code="flat_value_too_large",
+                        params={"limit": limit},
+                    )
                 window = min(window * 8, limit)
                 continue
             self.i += len(text[:end].encode("utf-8"))
@@ -272,8 +294,11 @@ class _Scanner:
         while True:
             key = self.value(4096, f"a key of {what}")
             if not isinstance(key, str):
-                raise FormatError("the file is not valid JSON: a key is not a string", code="flat_syntax",
-                                  params={"byte": self.pos})  # fmt: skip
+                raise FormatError(
+                    "the file is not valid JSON: a key is not a string",
+                    code="flat_syntax",
+                    params={"byte": self.pos},
+                )
             self.expect(b":", f"after {key!r}")
             yield key
             if self.skip_ws() == b",":
@@ -343,7 +368,9 @@ class _Scanner:
             buf = self.buf
             i = self.i
             if i >= len(buf):
-                raise FormatError("the file ends inside an attachment's data (truncated?)", code="flat_truncated")
+                raise FormatError(
+                    "the file ends inside an attachment's data (truncated?)", code="flat_truncated"
+                )
             escaped_quotes = 0
             while True:
                 q = buf.find(b'"', i)
@@ -370,7 +397,9 @@ class _Scanner:
                     break
             self.i = i
             if self.eof:
-                raise FormatError("the file ends inside an attachment's data (truncated?)", code="flat_truncated")
+                raise FormatError(
+                    "the file ends inside an attachment's data (truncated?)", code="flat_truncated"
+                )
 
 
 # the inside of a JSON string from a given point: runs of plain bytes and escapes, each
@@ -381,7 +410,8 @@ _WS_RUN = re.compile(rb"[ \t\r\n]*+")
 
 
 _DECODER = json.JSONDecoder(
-    object_pairs_hook=canonical._no_duplicates, parse_constant=canonical._reject_constant,
+    object_pairs_hook=canonical._no_duplicates,
+    parse_constant=canonical._reject_constant,
     parse_float=canonical._finite_float,
 )
 
@@ -399,22 +429,30 @@ def read_flat(fp: BinaryIO, *, speculate: bool = False) -> FlatContents:
     sc._fill(3)
     if sc.buf.startswith(b"\xef\xbb\xbf"):
         raise FormatError(
-            "the file starts with a UTF-8 byte-order mark", code="json_bom", params={"what": "the file"},
+            "the file starts with a UTF-8 byte-order mark",
+            code="json_bom",
+            params={"what": "the file"},
             hint="TaskPack JSON is UTF-8 without a BOM; re-save it without one (or ask the sender to).",
         )
     top: dict[str, Any] = {}
     attachments: list[FlatAttachment] | None = None
     for key in sc.members("the file's object"):
         if key in top or (key == "attachments" and attachments is not None):
-            raise FormatError(f"the file has the top-level key {key!r} twice; which one is meant is ambiguous",
-                              code="json_duplicate_key", params={"key": key})  # fmt: skip
+            raise FormatError(
+                f"the file has the top-level key {key!r} twice; which one is meant is ambiguous",
+                code="json_duplicate_key",
+                params={"key": key},
+            )
         if key == "attachments":
             attachments = _attachments(sc, speculate)
         else:
             top[key] = sc.value(MAX_SMALL_VALUE, f"the {key!r} value")
     if sc.skip_ws():
-        raise FormatError(f"the file has extra content after its JSON object (byte {sc.pos})",
-                          code="flat_extra_content", params={"byte": sc.pos})  # fmt: skip
+        raise FormatError(
+            f"the file has extra content after its JSON object (byte {sc.pos})",
+            code="flat_extra_content",
+            params={"byte": sc.pos},
+        )
     return FlatContents(top, attachments or [])
 
 
@@ -425,14 +463,20 @@ def _attachments(sc: _Scanner, speculate: bool = False) -> list[FlatAttachment]:
     out: list[FlatAttachment] = []
     for n in sc.items("attachments"):
         if n > MAX_ATTACHMENTS:
-            raise LimitExceeded(f"the file has more than {MAX_ATTACHMENTS} attachments", code="too_many_attachments",
-                                params={"limit": MAX_ATTACHMENTS})  # fmt: skip
+            raise LimitExceeded(
+                f"the file has more than {MAX_ATTACHMENTS} attachments",
+                code="too_many_attachments",
+                params={"limit": MAX_ATTACHMENTS},
+            )
         meta: dict[str, Any] = {}
         span: Span | None = None
         for key in sc.members(f"attachment {n}"):
             if key in meta or (key == "data" and span is not None):
-                raise FormatError(f"attachment {n} has the key {key!r} twice", code="json_duplicate_key",
-                                  params={"key": key})  # fmt: skip
+                raise FormatError(
+                    f"attachment {n} has the key {key!r} twice",
+                    code="json_duplicate_key",
+                    params={"key": key},
+                )
             if key == "data" and sc.skip_ws() == b'"':
                 guess = _base64_length(meta) if speculate else 0
                 span = (guess and sc.guessed_span(guess)) or sc.string_span()
@@ -486,8 +530,11 @@ class SpanReader:
             return None
         data = self._f.read(min(B64_CHUNK * 4 // 3, self._left))
         if not data:
-            raise FormatError(f"attachment {self._name!r} is cut short (the file is truncated)",
-                              code="attachment_truncated", params={"name": self._name})  # fmt: skip
+            raise FormatError(
+                f"attachment {self._name!r} is cut short (the file is truncated)",
+                code="attachment_truncated",
+                params={"name": self._name},
+            )
         self._left -= len(data)
         return data
 
@@ -495,8 +542,11 @@ class SpanReader:
         try:
             text = self._hold + self._utf8.decode(data, final)
         except UnicodeDecodeError:
-            raise FormatError(f"attachment {self._name!r} is not valid UTF-8", code="attachment_not_utf8",
-                              params={"name": self._name}) from None  # fmt: skip
+            raise FormatError(
+                f"attachment {self._name!r} is not valid UTF-8",
+                code="attachment_not_utf8",
+                params={"name": self._name},
+            ) from None
         cut = len(text) if final else _safe_cut(text)
         self._hold = text[cut:]
         piece = text[:cut]
@@ -505,8 +555,11 @@ class SpanReader:
         try:
             return str(json.loads('"' + piece + '"'))
         except json.JSONDecodeError as exc:
-            raise FormatError(f"attachment {self._name!r} has invalid JSON string content ({exc.msg})",
-                              code="attachment_bad_string", params={"name": self._name}) from None  # fmt: skip
+            raise FormatError(
+                f"attachment {self._name!r} has invalid JSON string content ({exc.msg})",
+                code="attachment_bad_string",
+                params={"name": self._name},
+            ) from None
 
     def _next(self) -> bytes | None:
         data = self._raw_piece()
@@ -527,18 +580,27 @@ class SpanReader:
                 try:
                     return text.encode("utf-8")
                 except UnicodeEncodeError:
-                    raise FormatError(f"attachment {self._name!r} contains an unpaired surrogate",
-                                      code="attachment_bad_string", params={"name": self._name}) from None  # fmt: skip
+                    raise FormatError(
+                        f"attachment {self._name!r} contains an unpaired surrogate",
+                        code="attachment_bad_string",
+                        params={"name": self._name},
+                    ) from None
         else:
             if not self._base64:
                 if data.translate(None, _NOT_CONTROL):
-                    raise FormatError(f"attachment {self._name!r} has a raw control character inside a JSON string",
-                                      code="attachment_bad_string", params={"name": self._name})  # fmt: skip
+                    raise FormatError(
+                        f"attachment {self._name!r} has a raw control character inside a JSON string",
+                        code="attachment_bad_string",
+                        params={"name": self._name},
+                    )
                 try:
                     self._utf8.decode(data, final)
                 except UnicodeDecodeError:
-                    raise FormatError(f"attachment {self._name!r} is not valid UTF-8", code="attachment_not_utf8",
-                              params={"name": self._name}) from None  # fmt: skip
+                    raise FormatError(
+                        f"attachment {self._name!r} is not valid UTF-8",
+                        code="attachment_not_utf8",
+                        params={"name": self._name},
+                    ) from None
                 return data
             chars = data
         chars = self._carry + chars
@@ -547,8 +609,12 @@ class SpanReader:
         try:
             return _b64decode(chars[:cut]) if cut else b""
         except (binascii.Error, ValueError):
-            raise IntegrityError(f"attachment {self._name!r} is not valid base64", place=self._name,
-                                 code="attachment_bad_base64", params={"name": self._name}) from None  # fmt: skip
+            raise IntegrityError(
+                f"attachment {self._name!r} is not valid base64",
+                place=self._name,
+                code="attachment_bad_base64",
+                params={"name": self._name},
+            ) from None
 
     def read(self, n: int = -1) -> bytes:
         while not self._out:

@@ -22,14 +22,20 @@ def is_tpx(top: dict[str, Any]) -> bool:
 def tpx_to_pack(top: dict[str, Any]) -> dict[str, Any]:
     version = top.get("tpx")
     if str(version) not in TPX_VERSIONS:
-        raise UnsupportedVersion(f"this is a .tpx file of version {version!r}; only .tpx 0.1 can be read",
-                                 code="unsupported_tpx", params={"version": str(version)})  # fmt: skip
+        raise UnsupportedVersion(
+            f"this is a .tpx file of version {version!r}; only .tpx 0.1 can be read",
+            code="unsupported_tpx",
+            params={"version": str(version)},
+        )
     state = top.get("passport")
     if state is None:
         state = {}
     if not isinstance(state, dict):
-        raise FormatError("the .tpx file's passport is not an object", code="not_json_object",
-                          params={"where": "the .tpx file's passport"})  # fmt: skip
+        raise FormatError(
+            "the .tpx file's passport is not an object",
+            code="not_json_object",
+            params={"where": "the .tpx file's passport"},
+        )
     facts = top.get("facts")
     if isinstance(facts, list) and facts:
         state = {**state, "facts": facts}

@@ -21,7 +21,9 @@ from ..errors import UnsafeEntry, UsageError
 MAX_NAME_BYTES = 1024  # a whole luggage path, UTF-8
 MAX_SEGMENT_BYTES = 255  # one path segment: the common file-system limit
 _WINDOWS_RESERVED = frozenset(
-    ["con", "prn", "aux", "nul"] + [f"com{i}" for i in range(1, 10)] + [f"lpt{i}" for i in range(1, 10)]
+    ["con", "prn", "aux", "nul"]
+    + [f"com{i}" for i in range(1, 10)]
+    + [f"lpt{i}" for i in range(1, 10)]
 )
 _FORBIDDEN_CHARS = set('<>:"|?*\\')
 
@@ -33,6 +35,7 @@ def check_luggage_name(name: str, *, where: str = "luggage") -> str:
     segments, empty segments, control characters, characters Windows cannot store,
     reserved device names, and over-long names.
     """
+
     def bad(why: str, problem: str) -> UnsafeEntry:
         return unsafe_name(f"{where} name {name!r} {why}", where, name, problem)
 
@@ -54,7 +57,7 @@ def check_luggage_name(name: str, *, where: str = "luggage") -> str:
         if len(seg.encode("utf-8", "surrogatepass")) > MAX_SEGMENT_BYTES:
             raise bad("has a segment longer than 255 bytes", "long_segment")
         if set(seg) & _FORBIDDEN_CHARS:
-            raise bad("contains a character Windows cannot store (<>:\"|?*)", "windows_char")
+            raise bad('contains a character Windows cannot store (<>:"|?*)', "windows_char")
         if seg.split(".")[0].lower() in _WINDOWS_RESERVED:
             raise bad("is a reserved device name on Windows", "reserved")
         if seg != seg.rstrip(" ."):
@@ -85,7 +88,11 @@ def check_unique(names: Iterable[str], *, where: str = "luggage") -> None:
         key = collision_key(name)
         if key in seen:
             other = seen[key]
-            what = "appears twice" if other == name else f"collides with {other!r} on case-insensitive disks"
+            what = (
+                "appears twice"
+                if other == name
+                else f"collides with {other!r} on case-insensitive disks"
+            )
             problem = "twice" if other == name else "collides"
             raise unsafe_name(f"{where} name {name!r} {what}", where, name, problem, other=other)
         seen[key] = name
@@ -97,7 +104,9 @@ def check_unique(names: Iterable[str], *, where: str = "luggage") -> None:
         expanded.update("/".join(parts[: i + 1]) for i in range(len(parts)))
     for key, name in seen.items():
         if key in expanded:
-            raise unsafe_name(f"{where} name {name!r} is both a file and a folder", where, name, "file_and_folder")
+            raise unsafe_name(
+                f"{where} name {name!r} is both a file and a folder", where, name, "file_and_folder"
+            )
 
 
 @dataclass(frozen=True)
@@ -159,8 +168,12 @@ def luggage_from_paths(
     for raw in paths:
         p = Path(raw)
         if not p.exists():
-            raise UsageError(f"no such file or folder: {p}", hint="Check the path and try again.",
-                             code="no_such_path", params={"path": str(p)})  # fmt: skip
+            raise UsageError(
+                f"no such file or folder: {p}",
+                hint="Check the path and try again.",
+                code="no_such_path",
+                params={"path": str(p)},
+            )
         walk(p, p.resolve().name if p.name in ("", ".", "..") else p.name, named=True)
     for src in out:
         check_luggage_name(src.name)
@@ -177,8 +190,11 @@ def _no_follow_source(p: Path, name: str) -> LuggageSource:
             fd = os.open(p, os.O_RDONLY | _O_NOFOLLOW | getattr(os, "O_BINARY", 0))
         except OSError:
             if p.is_symlink():
-                raise UsageError(f"{name} became a symbolic link after it was listed; it is not packed",
-                                 code="became_symlink", params={"name": name}) from None  # fmt: skip
+                raise UsageError(
+                    f"{name} became a symbolic link after it was listed; it is not packed",
+                    code="became_symlink",
+                    params={"name": name},
+                ) from None
             raise
         return os.fdopen(fd, "rb")
 

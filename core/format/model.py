@@ -31,7 +31,6 @@ from .vocabulary import SPEC_ID as SPEC_ID
 JSON = Any  # a value as json.loads returns it
 
 
-
 class Record(BaseModel):
     """Base of every model: strict, keeps unknown fields, remembers key order."""
 
@@ -45,7 +44,11 @@ class Record(BaseModel):
         # pydantic refuses a key holding a lone surrogate (valid JSON, e.g. a key a
         # JavaScript sender cut inside an emoji); no declared field has one, so such
         # keys are set aside and kept as unknown fields, in their place
-        odd = {k: v for k, v in data.items() if _has_lone_surrogate(k)} if isinstance(data, dict) else {}
+        odd = (
+            {k: v for k, v in data.items() if _has_lone_surrogate(k)}
+            if isinstance(data, dict)
+            else {}
+        )
         record = handler({k: v for k, v in data.items() if k not in odd} if odd else data)
         if isinstance(data, dict) and isinstance(record, Record):
             record._order = tuple(data)
@@ -59,16 +62,24 @@ class Record(BaseModel):
     def from_data(cls, data: JSON, *, where: str = "") -> Self:
         """Validate a JSON value; a wrong shape becomes one FormatError naming the field."""
         if not isinstance(data, dict):
-            raise FormatError(f"{where or cls.__name__} must be a JSON object", place=where, code="not_json_object",
-                              params={"where": where or cls.__name__})  # fmt: skip
+            raise FormatError(
+                f"{where or cls.__name__} must be a JSON object",
+                place=where,
+                code="not_json_object",
+                params={"where": where or cls.__name__},
+            )
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
             err = exc.errors()[0]
             path = ".".join(str(p) for p in err["loc"])
             place = f"{where}.{path}" if where and path else (where or path)
-            raise FormatError(f"field {place or '(root)'}: {err['msg']}", place=place, code="bad_field",
-                              params={"field": place or "(root)"}) from None  # fmt: skip
+            raise FormatError(
+                f"field {place or '(root)'}: {err['msg']}",
+                place=place,
+                code="bad_field",
+                params={"field": place or "(root)"},
+            ) from None
 
     def to_data(self) -> dict[str, JSON]:
         """The record as plain JSON values: original keys in original order, then new ones."""
@@ -100,10 +111,14 @@ class Record(BaseModel):
         100,000 asks is ~140 MB and a second; whoever then changes one of those records
         replaces it in its list with its own copy first (copy on write)."""
         shared = [n for n in sharing if n in self.model_fields_set and getattr(self, n) is not None]
-        stubs: dict[str, JSON] = {n: [] if isinstance(getattr(self, n), list) else None for n in shared}
+        stubs: dict[str, JSON] = {
+            n: [] if isinstance(getattr(self, n), list) else None for n in shared
+        }
         copy = type(self).from_data(self.to_data_with(stubs))  # (a shared record: the same one)
         for name in shared:
-            value = getattr(self, name)  # a read-only sequence (`pages.AskPages`) is shared as it is
+            value = getattr(
+                self, name
+            )  # a read-only sequence (`pages.AskPages`) is shared as it is
             setattr(copy, name, list(value) if isinstance(value, list) else value)
         return copy
 
@@ -254,9 +269,16 @@ class PackObject(Record):
     landing_checks: list[LandingCheck] | None = None
 
     KEY_ORDER: ClassVar[tuple[str, ...]] = (
-        "spec", "kind", "packed_at", "origin", "lineage", "note", "passport", "asks",
+        "spec",
+        "kind",
+        "packed_at",
+        "origin",
+        "lineage",
+        "note",
+        "passport",
+        "asks",
         "landing_checks",
-    )  # fmt: skip
+    )
 
     @property
     def facts(self) -> list[Fact]:

@@ -121,8 +121,10 @@ def find_pack_in_text(text: str) -> FoundPack:
     except UnicodeEncodeError:
         lone = True
     if lone:
-        raise FormatError("the text contains a broken character (half of a UTF-16 pair)",
-                          hint="Copy the reply again, or save it as a file and open that.")  # fmt: skip
+        raise FormatError(
+            "the text contains a broken character (half of a UTF-16 pair)",
+            hint="Copy the reply again, or save it as a file and open that.",
+        )
     found: list[tuple[int, int, Any]] = []  # (start, end, value) of each pack object
     failures: list[tuple[int, int, str]] = []  # (start, where, why): `{` lines not JSON
     near: list[tuple[int, str]] = []  # pack-like objects we cannot read
@@ -143,8 +145,13 @@ def find_pack_in_text(text: str) -> FoundPack:
         skip[0] = end
         form = _form(value)
         if form == "bare?":
-            near.append((start, "it looks like a pack object but declares no `spec` and has no "
-                                "`taskpack` around it, so its version is unknown (§8)"))  # fmt: skip
+            near.append(
+                (
+                    start,
+                    "it looks like a pack object but declares no `spec` and has no "
+                    "`taskpack` around it, so its version is unknown (§8)",
+                )
+            )
         elif form:
             found.append((start, end, value))
         else:
@@ -170,16 +177,23 @@ def find_pack_in_text(text: str) -> FoundPack:
     form = _form(value)
     notes.extend(_surroundings(text, start, end))
     if form == "bare":
-        notes.append("the text holds a bare pack object (no `taskpack` wrapper); it was read as "
-                     "the flat form's `passport`")  # fmt: skip
-        top: dict[str, Any] = {"taskpack": FLAT_VERSION, "encoding": "flat", "passport": value,
-                               "attachments": []}  # fmt: skip
+        notes.append(
+            "the text holds a bare pack object (no `taskpack` wrapper); it was read as "
+            "the flat form's `passport`"
+        )
+        top: dict[str, Any] = {
+            "taskpack": FLAT_VERSION,
+            "encoding": "flat",
+            "passport": value,
+            "attachments": [],
+        }
         flat = canonical.json_bytes(top)
     else:
         top = value
         flat = (text[start:end] + "\n").encode("utf-8")
-    return FoundPack(top=top, flat_bytes=flat, line=_line_of(text, start), form=form,
-                     notes=tuple(notes))  # fmt: skip
+    return FoundPack(
+        top=top, flat_bytes=flat, line=_line_of(text, start), form=form, notes=tuple(notes)
+    )
 
 
 def find_pack_in_file(path: str | os.PathLike[str]) -> FoundPack | None:
@@ -240,9 +254,10 @@ _AFTER_KEY = re.compile(r'"[ \t]*:[ \t]*$')
 
 
 _DECODER = json.JSONDecoder(
-    object_pairs_hook=canonical._no_duplicates, parse_constant=canonical._reject_constant,
+    object_pairs_hook=canonical._no_duplicates,
+    parse_constant=canonical._reject_constant,
     parse_float=canonical._finite_float,
-)  # fmt: skip
+)
 
 
 #: the first window a candidate is parsed in; it grows 16-fold while the JSON runs past it
@@ -289,7 +304,9 @@ def _form(value: Any) -> str:
     if "tpx" in value:
         return "tpx"
     kind = value.get("kind")
-    looks = "spec" in value or (kind in ("handoff", "receipt") and ("passport" in value or "asks" in value))
+    looks = "spec" in value or (
+        kind in ("handoff", "receipt") and ("passport" in value or "asks" in value)
+    )
     if not looks:
         return ""
     return "bare" if "spec" in value else "bare?"
@@ -301,8 +318,9 @@ def _nothing_found(
     hint = "Paste the whole reply, or save the pack as a .taskpack.json file and open that."
     if near:
         start, why = near[0]
-        return UnsupportedVersion(f"the text holds no readable pack: the JSON at line "
-                                  f"{_line_of(text, start)} {why}")  # fmt: skip
+        return UnsupportedVersion(
+            f"the text holds no readable pack: the JSON at line {_line_of(text, start)} {why}"
+        )
     if failures:
         start, where, why = failures[0]
         # a greeting may hold a stray brace: prefer the first failure that starts like a pack
@@ -311,8 +329,10 @@ def _nothing_found(
                 start, where, why = s, at, w
                 break
         if any(q in text for q in _TYPOGRAPHIC_QUOTES):
-            hint = ("The text has typographic quotes (“ ”): the chat app may have changed the "
-                    "JSON. Ask for the reply as a file.")  # fmt: skip
+            hint = (
+                "The text has typographic quotes (“ ”): the chat app may have changed the "
+                "JSON. Ask for the reply as a file."
+            )
         return FormatError(
             f"the text holds no readable pack: the JSON at line {_line_of(text, start)} is not "
             f"valid ({why} at line {_line_of(text, where)} column {_column_of(text, where)})",
@@ -321,7 +341,7 @@ def _nothing_found(
     if others:
         return FormatError(
             f"the text holds JSON ({others} object{'s' if others != 1 else ''}) but no pack: "
-            "none has a \"taskpack\" field",
+            'none has a "taskpack" field',
             hint=hint,
         )
     return FormatError("the text holds no pack (no JSON object at all)", hint=hint)

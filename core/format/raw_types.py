@@ -21,35 +21,71 @@ Type = str | tuple[str, "Type"]
 
 RECORDS: dict[str, dict[str, Type]] = {
     "Fact": {
-        "claim": "str", "scope": "str", "verified": "bool", "needs_reverify": "bool",
-        "verified_on": "str", "source": "str", "verified_by": "str",
+        "claim": "str",
+        "scope": "str",
+        "verified": "bool",
+        "needs_reverify": "bool",
+        "verified_on": "str",
+        "source": "str",
+        "verified_by": "str",
         # annotations this desk writes (a pack's value is taken as sent)
-        "source_actor": "any", "landing_check": "any",
+        "source_actor": "any",
+        "landing_check": "any",
     },
     "Decision": {"what": "str", "why": "str"},
     "Ask": {
-        "id": "str", "to": "str", "what": "str", "why": "str", "accept": "str", "status": "str",
-        "answer": "any", "answered_by": "str", "answered_at": "str",
+        "id": "str",
+        "to": "str",
+        "what": "str",
+        "why": "str",
+        "accept": "str",
+        "status": "str",
+        "answer": "any",
+        "answered_by": "str",
+        "answered_at": "str",
     },
     "LandingCheck": {
-        "id": "str", "check": "str", "how": "str", "required": "bool",
-        "checked_on": "any", "checked_by": "any", "checked_at": "any",  # written by this desk
+        "id": "str",
+        "check": "str",
+        "how": "str",
+        "required": "bool",
+        "checked_on": "any",
+        "checked_by": "any",
+        "checked_at": "any",  # written by this desk
     },
     "Origin": {"actor": "str", "machine": "str", "harness": "str"},
     "Lineage": {"root_id": "str", "from_version": "int", "chain": ("list", "str")},
     "PassportState": {
-        "id": "str", "title": "str", "goal": "str", "version": "int", "machine_id": "str",
-        "harness": "str", "scope": "str", "created_at": "str", "updated_at": "str",
-        "current_state": "str", "facts": ("list", "Fact"), "decisions": ("list", "Decision"),
-        "actions": "list", "artifacts": "list", "verification": "any", "next_steps": "list",
+        "id": "str",
+        "title": "str",
+        "goal": "str",
+        "version": "int",
+        "machine_id": "str",
+        "harness": "str",
+        "scope": "str",
+        "created_at": "str",
+        "updated_at": "str",
+        "current_state": "str",
+        "facts": ("list", "Fact"),
+        "decisions": ("list", "Decision"),
+        "actions": "list",
+        "artifacts": "list",
+        "verification": "any",
+        "next_steps": "list",
         "learnings": "list",
     },
     "PackObject": {
-        "spec": "str", "kind": "str", "packed_at": "str", "origin": "Origin",
-        "lineage": "Lineage", "note": "str", "passport": "PassportState",
-        "asks": ("list", "Ask"), "landing_checks": ("list", "LandingCheck"),
+        "spec": "str",
+        "kind": "str",
+        "packed_at": "str",
+        "origin": "Origin",
+        "lineage": "Lineage",
+        "note": "str",
+        "passport": "PassportState",
+        "asks": ("list", "Ask"),
+        "landing_checks": ("list", "LandingCheck"),
     },
-}  # fmt: skip
+}
 
 _MESSAGES = {
     "str": "Input should be a valid string",
@@ -95,4 +131,3 @@ def _check(value: Any, typ: Type, path: tuple[str, ...], out: list[tuple[str, st
         return
     if not ok:
         out.append((".".join(path), _MESSAGES[typ]))
-

@@ -66,8 +66,11 @@ def _sniff(head: bytes, name: str) -> Literal["bag", "json"]:
         return "json"
     if not head:
         raise FormatError(f"{path.name} is empty", code="empty_file", params={"name": path.name})
-    raise FormatError(f"{path.name} is neither a .taskpack (zip) nor a .taskpack.json file", code="not_a_pack",
-                      params={"name": path.name})  # fmt: skip
+    raise FormatError(
+        f"{path.name} is neither a .taskpack (zip) nor a .taskpack.json file",
+        code="not_a_pack",
+        params={"name": path.name},
+    )
 
 
 def encoding_for(path: Path | str) -> Literal["bag", "flat"]:
@@ -167,9 +170,12 @@ class OpenedPack:
             self._computed[name] = digest
 
         return VerifyingReader(
-            raw, name=it.name, size=it.size if it.size >= 0 else None, sha256=expected,
+            raw,
+            name=it.name,
+            size=it.size if it.size >= 0 else None,
+            sha256=expected,
             on_digest=remember,
-        )  # fmt: skip
+        )
 
     def written_encoding(self, name: str) -> str:
         """Flat form only: how the attachment's data is written (`utf8` or `base64`)."""
@@ -229,8 +235,11 @@ class OpenedPack:
         Over the canonical text of the pack object and each luggage (name, sha256).
         Used for landing idempotence and to recognise packs this desk wrote.
         """
-        return content_digest(self.data, [(i.name, self.digest_of(i)) for i in self.luggage],
-                              canonical_text=self._canonical or None)  # fmt: skip
+        return content_digest(
+            self.data,
+            [(i.name, self.digest_of(i)) for i in self.luggage],
+            canonical_text=self._canonical or None,
+        )
 
     def close(self) -> None:
         if self._zip:
@@ -254,7 +263,10 @@ def luggage_of(opened: OpenedPack) -> list[LuggageSource]:
     """An opened pack's luggage as sources for a new pack; each verifies as it is read."""
     return [
         LuggageSource(
-            name=item.name, size=item.size, sha256=item.sha256, verified_stream=item.sha256 is not None,
+            name=item.name,
+            size=item.size,
+            sha256=item.sha256,
+            verified_stream=item.sha256 is not None,
             opener=_opener(opened, item),
         )
         for item in opened.luggage
@@ -283,14 +295,23 @@ def _check_pack_object(
     (`OpenedPack.pack` validates it on first use). Not strict (the judge): no model yet,
     and every field of the wrong type, found on the raw JSON (`shape`)."""
     if not isinstance(data, dict):
-        raise FormatError(f"{where} is not a JSON object", code="not_json_object", params={"where": where})
+        raise FormatError(
+            f"{where} is not a JSON object", code="not_json_object", params={"where": where}
+        )
     spec = data.get("spec")
     if spec is not None and not isinstance(spec, str):
-        raise FormatError(f"{where} has a spec that is not a string", place="spec", code="bad_field",
-                          params={"field": "spec"})  # fmt: skip
+        raise FormatError(
+            f"{where} has a spec that is not a string",
+            place="spec",
+            code="bad_field",
+            params={"field": "spec"},
+        )
     if spec is not None and spec not in KNOWN_SPECS:
-        raise UnsupportedVersion(f"{where} declares spec {spec!r}, which this reader does not know",
-                                 code="unsupported_spec", params={"where": where, "spec": spec})  # fmt: skip
+        raise UnsupportedVersion(
+            f"{where} declares spec {spec!r}, which this reader does not know",
+            code="unsupported_spec",
+            params={"where": where, "spec": spec},
+        )
     if strict and defer:
         return None, []
     if strict:
@@ -336,7 +357,9 @@ def open_pack(
     p = Path(source)
     if not p.is_file():
         if p.exists():
-            raise FormatError(f"{p} is not a regular file", code="not_regular_file", params={"name": p.name})
+            raise FormatError(
+                f"{p} is not a regular file", code="not_regular_file", params={"name": p.name}
+            )
         raise FileNotFoundError(2, "No such file", str(p))
     kind = sniff(p)
     if kind == "bag":
@@ -345,7 +368,11 @@ def open_pack(
 
 
 def _open_stream(
-    stream: BinaryIO, name: str, limits: ZipLimits | None, strict: bool, speculate: bool = False,
+    stream: BinaryIO,
+    name: str,
+    limits: ZipLimits | None,
+    strict: bool,
+    speculate: bool = False,
     defer: bool = False,
 ) -> OpenedPack:
     owned = False
@@ -420,12 +447,23 @@ def _open_bag(
         else:
             canon = contents.passport_json  # (one copy kept, not two)
         return OpenedPack(
-            path=p, encoding="bag", data=data, _pack=pack, luggage=contents.luggage, notes=notes,
-            passport_json=contents.passport_json, tags=contents.tags, _zip=sz, _zip_fp=fp,
-            _deferred=pack is None and strict, _canonical=canon,
-            _infos=contents.infos, problems=contents.problems, schema_errors=schema_errors,
+            path=p,
+            encoding="bag",
+            data=data,
+            _pack=pack,
+            luggage=contents.luggage,
+            notes=notes,
+            passport_json=contents.passport_json,
+            tags=contents.tags,
+            _zip=sz,
+            _zip_fp=fp,
+            _deferred=pack is None and strict,
+            _canonical=canon,
+            _infos=contents.infos,
+            problems=contents.problems,
+            schema_errors=schema_errors,
             _owns_stream=owned,
-        )  # fmt: skip
+        )
     except BaseException:
         if owned:
             fp.close()
@@ -433,7 +471,11 @@ def _open_bag(
 
 
 def _open_json(
-    p: Path, strict: bool = True, *, stream: BinaryIO | None = None, speculate: bool = False,
+    p: Path,
+    strict: bool = True,
+    *,
+    stream: BinaryIO | None = None,
+    speculate: bool = False,
     defer: bool = False,
 ) -> OpenedPack:
     if stream is not None:
@@ -449,17 +491,28 @@ def _open_json(
         notes.append("this is a retired .tpx/0.1 file; it was read and mapped onto TaskPack 0.1")
     else:
         if "taskpack" not in top:
-            raise FormatError(f"{p.name} is JSON but not a TaskPack (it has no \"taskpack\" field)",
-                              code="not_a_pack", params={"name": p.name})  # fmt: skip
+            raise FormatError(
+                f'{p.name} is JSON but not a TaskPack (it has no "taskpack" field)',
+                code="not_a_pack",
+                params={"name": p.name},
+            )
         if top["taskpack"] != FLAT_VERSION:
-            raise UnsupportedVersion(f"{p.name} declares taskpack {top['taskpack']!r}; this reader knows {FLAT_VERSION!r}",
-                                     code="unsupported_spec", params={"where": p.name, "spec": str(top["taskpack"])})  # fmt: skip
+            raise UnsupportedVersion(
+                f"{p.name} declares taskpack {top['taskpack']!r}; this reader knows {FLAT_VERSION!r}",
+                code="unsupported_spec",
+                params={"where": p.name, "spec": str(top["taskpack"])},
+            )
         if top.get("encoding", "flat") != "flat":
-            raise FormatError(f"{p.name} declares encoding {top.get('encoding')!r}; a .taskpack.json must be 'flat'",
-                              code="bad_field", params={"field": "encoding"})  # fmt: skip
+            raise FormatError(
+                f"{p.name} declares encoding {top.get('encoding')!r}; a .taskpack.json must be 'flat'",
+                code="bad_field",
+                params={"field": "encoding"},
+            )
         passport = top.get("passport")
         if not isinstance(passport, dict):
-            raise FormatError(f"{p.name} has no passport object", code="bad_field", params={"field": "passport"})
+            raise FormatError(
+                f"{p.name} has no passport object", code="bad_field", params={"field": "passport"}
+            )
         data = passport
         encoding = "flat"
     pack, schema_errors = _check_pack_object(data, "the passport object", strict, defer)
@@ -471,24 +524,37 @@ def _open_json(
         meta = att.meta
         name = meta.get("name")
         if not isinstance(name, str):
-            raise FormatError(f"attachment {n} has no name", code="bad_field", params={"field": f"attachments[{n}].name"})
+            raise FormatError(
+                f"attachment {n} has no name",
+                code="bad_field",
+                params={"field": f"attachments[{n}].name"},
+            )
         check_luggage_name(name, where="attachment")
         enc = meta.get("encoding", "utf8")
         if "encoding" not in meta:
             notes.append(f"attachment {name!r} declares no encoding; it was read as utf8")
         if enc not in ("utf8", "base64"):
-            raise FormatError(f"attachment {name!r} declares encoding {enc!r}; expected utf8 or base64",
-                              code="bad_attachment", params={"name": name, "field": "encoding"})  # fmt: skip
+            raise FormatError(
+                f"attachment {name!r} declares encoding {enc!r}; expected utf8 or base64",
+                code="bad_attachment",
+                params={"name": name, "field": "encoding"},
+            )
         sha = meta.get("sha256")
         if sha is not None and (not isinstance(sha, str) or len(sha) != 64 or not _is_hex(sha)):
-            raise FormatError(f"attachment {name!r} has a sha256 that is not 64 hex digits",
-                              code="bad_attachment", params={"name": name, "field": "sha256"})  # fmt: skip
+            raise FormatError(
+                f"attachment {name!r} has a sha256 that is not 64 hex digits",
+                code="bad_attachment",
+                params={"name": name, "field": "sha256"},
+            )
         if sha is None:
             notes.append(f"attachment {name!r} declares no sha256, so nobody vouched for its bytes")
         size = meta.get("bytes")
         if size is not None and (not isinstance(size, int) or isinstance(size, bool) or size < 0):
-            raise FormatError(f"attachment {name!r} declares a size that is not a whole number",
-                              code="bad_attachment", params={"name": name, "field": "bytes"})  # fmt: skip
+            raise FormatError(
+                f"attachment {name!r} declares a size that is not a whole number",
+                code="bad_attachment",
+                params={"name": name, "field": "bytes"},
+            )
         if size is None:
             notes.append(f"attachment {name!r} declares no size")
             size = flat.span_size(att.span, enc) if att.span else 0
@@ -497,8 +563,10 @@ def _open_json(
         most = flat.most_bytes(att.span, enc)
         if size > most:  # a lie the writer would carry into a zip header (2**70 bytes)
             lie = IntegrityError(
-                f"attachment {name!r} declares {size} bytes, but its data can hold at most {most}", place=name,
-                code="luggage_size", params={"name": name},
+                f"attachment {name!r} declares {size} bytes, but its data can hold at most {most}",
+                place=name,
+                code="luggage_size",
+                params={"name": name},
             )
             if strict:
                 raise lie
@@ -511,12 +579,24 @@ def _open_json(
     check_unique((i.name for i in luggage), where="attachment")
     canon = canonical.json_bytes(data)
     opened = OpenedPack(
-        path=p, encoding=encoding, data=data, _pack=pack, luggage=luggage, notes=notes,
-        passport_json=canon, _canonical=canon, _deferred=pack is None and strict,
-        _spans=spans, schema_errors=schema_errors,
-        problems=problems, declared=declared, _stream=stream,
-        unproven={a.meta["name"] for a in contents.attachments if a.span is not None and a.span.guessed},
-    )  # fmt: skip
+        path=p,
+        encoding=encoding,
+        data=data,
+        _pack=pack,
+        luggage=luggage,
+        notes=notes,
+        passport_json=canon,
+        _canonical=canon,
+        _deferred=pack is None and strict,
+        _spans=spans,
+        schema_errors=schema_errors,
+        problems=problems,
+        declared=declared,
+        _stream=stream,
+        unproven={
+            a.meta["name"] for a in contents.attachments if a.span is not None and a.span.guessed
+        },
+    )
     for it in luggage:
         if it.size < 0:  # size unknown until decoded: decode once, verifying as we go
             size = 0
@@ -533,6 +613,14 @@ def _is_hex(s: str) -> bool:
 
 
 __all__ = [
-    "CancelCheck", "Encoding", "IntegrityError", "OpenedPack", "PackSource", "Progress",
-    "content_digest", "encoding_for", "open_pack", "sniff",
-]  # fmt: skip
+    "CancelCheck",
+    "Encoding",
+    "IntegrityError",
+    "OpenedPack",
+    "PackSource",
+    "Progress",
+    "content_digest",
+    "encoding_for",
+    "open_pack",
+    "sniff",
+]

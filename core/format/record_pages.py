@@ -51,7 +51,9 @@ class _Pages(Sequence[R]):
         return self._blob[start : self._ends[n]].decode("utf-8", "surrogatepass")
 
     def _one(self, n: int) -> R:
-        return cast(R, self._record.from_data(json.loads(self._text(n)), where=f"{self._where}[{n}]"))
+        return cast(
+            R, self._record.from_data(json.loads(self._text(n)), where=f"{self._where}[{n}]")
+        )
 
     @overload
     def __getitem__(self, n: int) -> R: ...
@@ -94,7 +96,9 @@ def _texts(values: Iterable[JSON]) -> tuple[bytes, array[int]]:
     ends = array("q")
     at = 0
     for data in values:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(
+            "utf-8", "surrogatepass"
+        )
         parts.append(text)
         at += len(text)
         ends.append(at)
@@ -142,8 +146,11 @@ class Numbered(Sequence[tuple[int, R]]):
     def __getitem__(self, n: int | slice) -> tuple[int, R] | list[tuple[int, R]]:
         if isinstance(n, slice):
             start = n.indices(len(self))[0]
-            return list(enumerate(self._items[n], start + 1)) if (n.step or 1) == 1 else \
-                [(i + 1, self._items[i]) for i in range(*n.indices(len(self)))]  # fmt: skip
+            return (
+                list(enumerate(self._items[n], start + 1))
+                if (n.step or 1) == 1
+                else [(i + 1, self._items[i]) for i in range(*n.indices(len(self)))]
+            )
         if n < 0:
             n += len(self)
         return (n + 1, self._items[n])
@@ -246,7 +253,6 @@ class AskPages(_Pages[Ask]):
     def open_flags(self) -> bytes:
         """One byte per ask: 1 when it is open (no status counts as open), else 0."""
         return self._open
-
 
 
 def open_count(asks: Sequence[Ask] | None) -> int:

@@ -23,13 +23,19 @@ def read_exactly_chunks(f: BinaryIO, size: int, name: str, chunk: int = CHUNK) -
     while left > 0:
         data = f.read(min(chunk, left))
         if not data:
-            raise IntegrityError(f"{name!r} ended {left} bytes early (it changed while being read?)",
-                                 code="changed_while_reading", params={"name": name})  # fmt: skip
+            raise IntegrityError(
+                f"{name!r} ended {left} bytes early (it changed while being read?)",
+                code="changed_while_reading",
+                params={"name": name},
+            )
         left -= len(data)
         yield data
     if f.read(1):
-        raise IntegrityError(f"{name!r} is longer than its declared size (it changed while being read?)",
-                             code="changed_while_reading", params={"name": name})  # fmt: skip
+        raise IntegrityError(
+            f"{name!r} is longer than its declared size (it changed while being read?)",
+            code="changed_while_reading",
+            params={"name": name},
+        )
 
 
 def read_full(f: BinaryIO, n: int) -> bytes:
@@ -202,8 +208,12 @@ class VerifyingReader:
         if data:
             self._count += len(data)
             if self._size is not None and self._count > self._size:
-                raise IntegrityError(f"luggage {self._name!r} is longer than declared", place=self._name,
-                                     code="luggage_size", params={"name": self._name})  # fmt: skip
+                raise IntegrityError(
+                    f"luggage {self._name!r} is longer than declared",
+                    place=self._name,
+                    code="luggage_size",
+                    params={"name": self._name},
+                )
             self._hasher.update(data)
             return data
         self._finish()
@@ -214,12 +224,18 @@ class VerifyingReader:
         self.digest = self._hasher.hexdigest()
         if self._size is not None and self._count != self._size:
             raise IntegrityError(
-                f"luggage {self._name!r} has {self._count} bytes but declares {self._size}", place=self._name,
-                code="luggage_size", params={"name": self._name},
+                f"luggage {self._name!r} has {self._count} bytes but declares {self._size}",
+                place=self._name,
+                code="luggage_size",
+                params={"name": self._name},
             )
         if self._expected is not None and self.digest != self._expected.lower():
-            raise IntegrityError(f"luggage {self._name!r} does not match its sha256", place=self._name,
-                                 code="luggage_digest", params={"name": self._name})  # fmt: skip
+            raise IntegrityError(
+                f"luggage {self._name!r} does not match its sha256",
+                place=self._name,
+                code="luggage_digest",
+                params={"name": self._name},
+            )
         if self._on_digest:
             self._on_digest(self.digest)
 

@@ -109,9 +109,23 @@ def write_pack(
     # about what the file will take: base64 is 4/3 of the bytes; the rest is small
     needed = (total * 4 // 3 if encoding == "flat" else total) + 64 * 1024
     with files.space_for(out.parent, needed=needed):
-        hash_it = file_digest and encoding == "flat" and all(s.verified_stream and s.sha256 for s in luggage)
-        return _write(data, luggage, out, encoding, on_chunk, on_progress, before_commit,
-                      durable, warnings, hash_it)  # fmt: skip
+        hash_it = (
+            file_digest
+            and encoding == "flat"
+            and all(s.verified_stream and s.sha256 for s in luggage)
+        )
+        return _write(
+            data,
+            luggage,
+            out,
+            encoding,
+            on_chunk,
+            on_progress,
+            before_commit,
+            durable,
+            warnings,
+            hash_it,
+        )
 
 
 def _write(
@@ -136,7 +150,9 @@ def _write(
             fp = cast(BinaryIO, tap) if tap else raw
             if encoding == "bag":
                 passport_json = canonical.json_bytes(data)
-                digests = bag.write_bag(fp, data, passport_json, luggage, tap=on_chunk, progress=on_progress).digests
+                digests = bag.write_bag(
+                    fp, data, passport_json, luggage, tap=on_chunk, progress=on_progress
+                ).digests
             elif encoding == "flat":
                 digests = flat.write_flat(fp, data, luggage, tap=on_chunk, progress=on_progress)
             else:
@@ -155,8 +171,13 @@ def _write(
             tmp.unlink()
         raise
     return WriteResult(
-        path=out, encoding=encoding, size=size,
-        content_digest=content_digest(data, [(s.name, digests[s.name]) for s in luggage],
-                                      canonical_text=passport_json),
-        luggage_digests=digests, warnings=warnings, file_sha256=file_sha,
-    )  # fmt: skip
+        path=out,
+        encoding=encoding,
+        size=size,
+        content_digest=content_digest(
+            data, [(s.name, digests[s.name]) for s in luggage], canonical_text=passport_json
+        ),
+        luggage_digests=digests,
+        warnings=warnings,
+        file_sha256=file_sha,
+    )

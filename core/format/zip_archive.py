@@ -74,16 +74,35 @@ class ZipWriter:
         csize, usize = (U32, U32) if e.zip64 else (e.csize, e.usize)
         extra = struct.pack("<HHQQ", 1, 16, e.usize, e.csize) if e.zip64 else b""
         return (
-            _LOCAL.pack(0x04034B50, need, FLAG_UTF8, e.method, self._time, self._date,
-                        e.crc, csize, usize, len(e.name), len(extra))
-            + e.name + extra
-        )  # fmt: skip
+            _LOCAL.pack(
+                0x04034B50,
+                need,
+                FLAG_UTF8,
+                e.method,
+                self._time,
+                self._date,
+                e.crc,
+                csize,
+                usize,
+                len(e.name),
+                len(extra),
+            )
+            + e.name
+            + extra
+        )
 
     def add_bytes(self, name: str, data: bytes, *, deflate: bool) -> None:
         """A small entry whose bytes are known: deflated if asked (the caller decided)."""
         body = _deflate_all(data) if deflate else data
-        e = _Entry(name.encode("utf-8"), 8 if deflate else 0, zlib.crc32(data), len(body),
-                   len(data), self._pos(), len(data) >= ZIP64_AT)  # fmt: skip
+        e = _Entry(
+            name.encode("utf-8"),
+            8 if deflate else 0,
+            zlib.crc32(data),
+            len(body),
+            len(data),
+            self._pos(),
+            len(data) >= ZIP64_AT,
+        )
         self._fp.write(self._local_header(e))
         self._fp.write(body)
         self._entries.append(e)
@@ -108,8 +127,9 @@ class ZipWriter:
 
     def begin_stream(self, name: str, size: int, *, deflate: bool) -> _StreamEntry:
         """Start an entry whose bytes arrive in chunks; its header is patched at the end."""
-        e = _Entry(name.encode("utf-8"), 8 if deflate else 0, 0, 0, size, self._pos(),
-                   size >= ZIP64_AT)  # fmt: skip
+        e = _Entry(
+            name.encode("utf-8"), 8 if deflate else 0, 0, 0, size, self._pos(), size >= ZIP64_AT
+        )
         self._fp.write(self._local_header(e))
         self._entries.append(e)
         return _StreamEntry(self, e)
@@ -130,21 +150,40 @@ class ZipWriter:
                 fields += [e.usize, e.csize]
             if big_offset:
                 fields.append(e.offset)
-            extra = struct.pack(f"<HH{len(fields)}Q", 1, 8 * len(fields), *fields) if fields else b""
+            extra = (
+                struct.pack(f"<HH{len(fields)}Q", 1, 8 * len(fields), *fields) if fields else b""
+            )
             need = 45 if extra else 20
             self._fp.write(
                 _CENTRAL.pack(
-                    0x02014B50, need, need, FLAG_UTF8, e.method, self._time, self._date, e.crc,
-                    U32 if e.zip64 else e.csize, U32 if e.zip64 else e.usize, len(e.name),
-                    len(extra), 0, 0, 0, 0, U32 if big_offset else e.offset,
+                    0x02014B50,
+                    need,
+                    need,
+                    FLAG_UTF8,
+                    e.method,
+                    self._time,
+                    self._date,
+                    e.crc,
+                    U32 if e.zip64 else e.csize,
+                    U32 if e.zip64 else e.usize,
+                    len(e.name),
+                    len(extra),
+                    0,
+                    0,
+                    0,
+                    0,
+                    U32 if big_offset else e.offset,
                 )
-                + e.name + extra
-            )  # fmt: skip
+                + e.name
+                + extra
+            )
         cd_size = self._pos() - cd_start
         count = len(self._entries)
         if count >= 0xFFFF or cd_start >= ZIP64_AT or cd_size >= ZIP64_AT:
             eocd64_at = self._pos()
-            self._fp.write(_EOCD64.pack(0x06064B50, 44, 45, 45, 0, 0, count, count, cd_size, cd_start))
+            self._fp.write(
+                _EOCD64.pack(0x06064B50, 44, 45, 45, 0, 0, count, count, cd_size, cd_start)
+            )
             self._fp.write(_LOC64.pack(0x07064B50, 0, eocd64_at, 1))
             self._fp.write(_EOCD.pack(0x06054B50, 0, 0, 0xFFFF, 0xFFFF, U32, U32, 0))
         else:
@@ -155,7 +194,11 @@ class _StreamEntry:
     def __init__(self, writer: ZipWriter, entry: _Entry) -> None:
         self._w = writer
         self._e = entry
-        self._z = zlib.compressobj(canonical.DEFLATE_LEVEL, zlib.DEFLATED, -15) if entry.method == 8 else None
+        self._z = (
+            zlib.compressobj(canonical.DEFLATE_LEVEL, zlib.DEFLATED, -15)
+            if entry.method == 8
+            else None
+        )
         self._crc = 0
         self._in = 0
         self._out = 0
@@ -179,8 +222,11 @@ class _StreamEntry:
         self._sink.drain()
         e = self._e
         if self._in != e.usize:
-            raise IntegrityError(f"{e.name.decode()} changed size while it was being packed",
-                                 code="changed_while_packing", params={"name": e.name.decode()})  # fmt: skip
+            raise IntegrityError(
+                f"{e.name.decode()} changed size while it was being packed",
+                code="changed_while_packing",
+                params={"name": e.name.decode()},
+            )
         e.crc, e.csize = self._crc, self._out
         self._w._finish_stream(e)
         return self._out
@@ -270,13 +316,21 @@ class SafeZip:
         self.limits = limits or ZipLimits()
         count, cd_size, _, cd_end = _read_eocd(fp, file_size)
         if count > self.limits.max_entries:
-            raise LimitExceeded(f"the zip has {count} entries, more than the {self.limits.max_entries} allowed",
-                                code="zip_too_many_entries", params={"limit": self.limits.max_entries})  # fmt: skip
+            raise LimitExceeded(
+                f"the zip has {count} entries, more than the {self.limits.max_entries} allowed",
+                code="zip_too_many_entries",
+                params={"limit": self.limits.max_entries},
+            )
         if cd_size > self.limits.max_central_directory:
-            raise LimitExceeded("the zip's central directory is unreasonably large", code="zip_directory_too_large")
+            raise LimitExceeded(
+                "the zip's central directory is unreasonably large", code="zip_directory_too_large"
+            )
         if _count_central_records(fp, cd_end - cd_size, cd_size) > self.limits.max_entries:
-            raise LimitExceeded(f"the zip has more than {self.limits.max_entries} entries",
-                                code="zip_too_many_entries", params={"limit": self.limits.max_entries})  # fmt: skip
+            raise LimitExceeded(
+                f"the zip has more than {self.limits.max_entries} entries",
+                code="zip_too_many_entries",
+                params={"limit": self.limits.max_entries},
+            )
         fp.seek(0)
         try:
             self.zf = zipfile.ZipFile(fp)
@@ -285,12 +339,17 @@ class SafeZip:
         except (OSError, ValueError, struct.error) as exc:
             raise FormatError(f"not a readable zip file ({exc})", code="not_zip") from None
         except NotImplementedError as exc:  # e.g. "zip file version 9.9"
-            raise FormatError(f"the zip needs a feature this reader does not support ({exc})",
-                              code="zip_unsupported_feature") from None  # fmt: skip
+            raise FormatError(
+                f"the zip needs a feature this reader does not support ({exc})",
+                code="zip_unsupported_feature",
+            ) from None
         self.infos = self.zf.infolist()
         if len(self.infos) > self.limits.max_entries:
-            raise LimitExceeded(f"the zip has more than {self.limits.max_entries} entries",
-                                code="zip_too_many_entries", params={"limit": self.limits.max_entries})  # fmt: skip
+            raise LimitExceeded(
+                f"the zip has more than {self.limits.max_entries} entries",
+                code="zip_too_many_entries",
+                params={"limit": self.limits.max_entries},
+            )
         self._fp = fp
         self._data_at: dict[int, int] = {}  # id(ZipInfo) → where its data starts
         self._check_entries(file_size)
@@ -301,29 +360,53 @@ class SafeZip:
         for info in self.infos:
             name = info.filename
             if info.flag_bits & 0x41:  # bit 0: encrypted; bit 6: strong encryption
-                raise UnsafeEntry(f"zip entry {name!r} is encrypted", place=name, code="zip_encrypted", params={"name": name})
+                raise UnsafeEntry(
+                    f"zip entry {name!r} is encrypted",
+                    place=name,
+                    code="zip_encrypted",
+                    params={"name": name},
+                )
             if info.flag_bits & 0x20:  # bit 5: compressed patched data
-                raise FormatError(f"zip entry {name!r} uses patched data, which is not supported", place=name,
-                                  code="zip_unsupported_entry", params={"name": name})  # fmt: skip
+                raise FormatError(
+                    f"zip entry {name!r} uses patched data, which is not supported",
+                    place=name,
+                    code="zip_unsupported_entry",
+                    params={"name": name},
+                )
             if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-                raise FormatError(f"zip entry {name!r} uses an unsupported compression method", place=name,
-                                  code="zip_unsupported_entry", params={"name": name})  # fmt: skip
+                raise FormatError(
+                    f"zip entry {name!r} uses an unsupported compression method",
+                    place=name,
+                    code="zip_unsupported_entry",
+                    params={"name": name},
+                )
             mode = info.external_attr >> 16
             if info.create_system == 3 and mode:
                 if stat.S_ISLNK(mode):
-                    raise UnsafeEntry(f"zip entry {name!r} is a symbolic link", place=name, code="zip_symlink",
-                                      params={"name": name})  # fmt: skip
+                    raise UnsafeEntry(
+                        f"zip entry {name!r} is a symbolic link",
+                        place=name,
+                        code="zip_symlink",
+                        params={"name": name},
+                    )
                 # no type bits at all (zipfile.writestr writes 0o600) is a plain file
                 if stat.S_IFMT(mode) and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                    raise UnsafeEntry(f"zip entry {name!r} is a special file (device, pipe or socket)", place=name,
-                                      code="zip_special_file", params={"name": name})  # fmt: skip
+                    raise UnsafeEntry(
+                        f"zip entry {name!r} is a special file (device, pipe or socket)",
+                        place=name,
+                        code="zip_special_file",
+                        params={"name": name},
+                    )
             total += info.file_size
             spans.append(info)
-        limit = min(self.limits.max_total_bytes, self.limits.max_ratio * file_size + self.limits.ratio_floor)
+        limit = min(
+            self.limits.max_total_bytes, self.limits.max_ratio * file_size + self.limits.ratio_floor
+        )
         if total > limit:
             raise LimitExceeded(
                 f"the zip would inflate to {total} bytes from a {file_size}-byte file (a zip bomb?)",
-                code="zip_bomb", params={"total": total, "size": file_size},
+                code="zip_bomb",
+                params={"total": total, "size": file_size},
             )
         spans.sort(key=lambda i: i.header_offset)
         prev_end = 0
@@ -332,31 +415,53 @@ class SafeZip:
             header = self._local_header(info)
             self._data_at[id(info)] = info.header_offset + header
             if info.header_offset < prev_end:
-                raise UnsafeEntry(f"zip entries {prev_name!r} and {info.filename!r} overlap", place=info.filename,
-                                  code="zip_overlap", params={"name": info.filename, "other": prev_name})  # fmt: skip
+                raise UnsafeEntry(
+                    f"zip entries {prev_name!r} and {info.filename!r} overlap",
+                    place=info.filename,
+                    code="zip_overlap",
+                    params={"name": info.filename, "other": prev_name},
+                )
             prev_end = info.header_offset + header + info.compress_size
             prev_name = info.filename
             if prev_end > file_size:
-                raise IntegrityError(f"zip entry {info.filename!r} runs past the end of the file", place=info.filename,
-                                     code="zip_entry_truncated", params={"name": info.filename})  # fmt: skip
+                raise IntegrityError(
+                    f"zip entry {info.filename!r} runs past the end of the file",
+                    place=info.filename,
+                    code="zip_entry_truncated",
+                    params={"name": info.filename},
+                )
 
     def _local_header(self, info: zipfile.ZipInfo) -> int:
-        if info.header_offset < 0:  # zipfile shifts offsets when data before the directory is missing
-            raise IntegrityError(f"zip entry {info.filename!r} has no local header where the directory says",
-                                 place=info.filename, code="zip_entry_damaged", params={"name": info.filename})  # fmt: skip
+        if (
+            info.header_offset < 0
+        ):  # zipfile shifts offsets when data before the directory is missing
+            raise IntegrityError(
+                f"zip entry {info.filename!r} has no local header where the directory says",
+                place=info.filename,
+                code="zip_entry_damaged",
+                params={"name": info.filename},
+            )
         self._fp.seek(info.header_offset)
         raw = self._fp.read(30)
         if len(raw) < 30 or raw[:4] != b"PK\x03\x04":
-            raise IntegrityError(f"zip entry {info.filename!r} has no local header where the directory says",
-                                 place=info.filename, code="zip_entry_damaged", params={"name": info.filename})  # fmt: skip
+            raise IntegrityError(
+                f"zip entry {info.filename!r} has no local header where the directory says",
+                place=info.filename,
+                code="zip_entry_damaged",
+                params={"name": info.filename},
+            )
         fields = _LOCAL.unpack(raw)
         name_len, extra_len = int(fields[9]), int(fields[10])
         local_name = self._fp.read(name_len)
-        central_name = info.orig_filename.encode("utf-8" if info.flag_bits & FLAG_UTF8 else "cp437", "surrogateescape")
+        central_name = info.orig_filename.encode(
+            "utf-8" if info.flag_bits & FLAG_UTF8 else "cp437", "surrogateescape"
+        )
         if local_name != central_name:
             raise UnsafeEntry(
-                f"zip entry {info.filename!r} has a different name in its local header", place=info.filename,
-                code="zip_local_name", params={"name": info.filename},
+                f"zip entry {info.filename!r} has a different name in its local header",
+                place=info.filename,
+                code="zip_local_name",
+                params={"name": info.filename},
             )
         return 30 + name_len + extra_len
 
@@ -403,8 +508,12 @@ class _StoredEntry:
         self._done = False
 
     def _fail(self, why: str) -> IntegrityError:
-        return IntegrityError(f"zip entry {self._info.filename!r} {why}", place=self._info.filename,
-                              code="zip_entry_damaged", params={"name": self._info.filename})  # fmt: skip
+        return IntegrityError(
+            f"zip entry {self._info.filename!r} {why}",
+            place=self._info.filename,
+            code="zip_entry_damaged",
+            params={"name": self._info.filename},
+        )
 
     def read(self, n: int = -1) -> bytes:
         if self._left == 0:
@@ -445,25 +554,39 @@ class _CheckedEntry:
         try:
             self._raw = zf.open(info)
         except zipfile.BadZipFile as exc:
-            raise IntegrityError(f"zip entry {info.filename!r} is damaged ({exc})", place=info.filename,
-                                 code="zip_entry_damaged", params={"name": info.filename}) from None  # fmt: skip
+            raise IntegrityError(
+                f"zip entry {info.filename!r} is damaged ({exc})",
+                place=info.filename,
+                code="zip_entry_damaged",
+                params={"name": info.filename},
+            ) from None
         self._read = 0
 
     def read(self, n: int = -1) -> bytes:
         try:
             chunk = self._raw.read(n)
         except zipfile.BadZipFile as exc:
-            raise IntegrityError(f"zip entry {self._info.filename!r} is damaged ({exc})", place=self._info.filename,
-                                 code="zip_entry_damaged", params={"name": self._info.filename}) from None  # fmt: skip
+            raise IntegrityError(
+                f"zip entry {self._info.filename!r} is damaged ({exc})",
+                place=self._info.filename,
+                code="zip_entry_damaged",
+                params={"name": self._info.filename},
+            ) from None
         except (EOFError, zlib.error) as exc:
-            raise IntegrityError(f"zip entry {self._info.filename!r} is truncated or corrupt ({exc})",
-                                 place=self._info.filename, code="zip_entry_damaged",
-                                 params={"name": self._info.filename}) from None  # fmt: skip
+            raise IntegrityError(
+                f"zip entry {self._info.filename!r} is truncated or corrupt ({exc})",
+                place=self._info.filename,
+                code="zip_entry_damaged",
+                params={"name": self._info.filename},
+            ) from None
         self._read += len(chunk)
         if not chunk and (n != 0) and self._read != self._info.file_size:
-            raise IntegrityError(f"zip entry {self._info.filename!r} is shorter than it declares",
-                                 place=self._info.filename, code="zip_entry_truncated",
-                                 params={"name": self._info.filename})  # fmt: skip
+            raise IntegrityError(
+                f"zip entry {self._info.filename!r} is shorter than it declares",
+                place=self._info.filename,
+                code="zip_entry_truncated",
+                params={"name": self._info.filename},
+            )
         return chunk
 
     def readinto(self, b: bytearray | memoryview) -> int:

@@ -67,10 +67,13 @@ class Report:
 
     def to_data(self) -> dict[str, Any]:
         return {
-            "path": self.path, "encoding": self.encoding, "conformant": self.conformant,
-            "passed": sum(c.ok is True for c in self.checks), "total": len(self.checks),
+            "path": self.path,
+            "encoding": self.encoding,
+            "conformant": self.conformant,
+            "passed": sum(c.ok is True for c in self.checks),
+            "total": len(self.checks),
             "checks": [asdict(c) for c in self.checks],
-        }  # fmt: skip
+        }
 
 
 def judge(
@@ -87,12 +90,19 @@ def judge(
     # the one pass: their spans are guessed from their sizes and proven by that pass; a
     # guess the pass does not bear out means judging again the exact way (so the report
     # is the same either way). A stream that cannot go back to its start is not guessed at.
-    seekable = isinstance(path, (str, os.PathLike)) or (hasattr(path, "seekable") and path.seekable())
+    seekable = isinstance(path, (str, os.PathLike)) or (
+        hasattr(path, "seekable") and path.seekable()
+    )
     return _judge(path, shown, progress, cancel, speculate=seekable)
 
 
 def _judge(
-    path: PackSource, shown: str, progress: Progress | None, cancel: CancelCheck | None, *, speculate: bool
+    path: PackSource,
+    shown: str,
+    progress: Progress | None,
+    cancel: CancelCheck | None,
+    *,
+    speculate: bool,
 ) -> Report:
     if speculate:
         try:
@@ -120,7 +130,9 @@ def _open_exact(path: PackSource, shown: str) -> OpenedPack | Report:
     try:
         return open_pack(path, strict=False, name=shown)
     except (UnsafeEntry, LimitExceeded) as exc:
-        raise Unreadable(str(exc.message), hint="The file may be hostile; it was not judged.") from None
+        raise Unreadable(
+            str(exc.message), hint="The file may be hostile; it was not judged."
+        ) from None
     except FormatError as exc:
         if "not valid JSON" in exc.message or "passport" in exc.message:
             return _unparsable(shown, exc)
@@ -135,7 +147,14 @@ def _unparsable(path: str | Path, exc: PackError) -> Report:
         if cid == "C2":
             checks.append(Check(cid, req, False, [exc.message]))
         elif cid == "C1":
-            checks.append(Check(cid, req, None, ["not checked: the bag could not be opened past its pack object"]))
+            checks.append(
+                Check(
+                    cid,
+                    req,
+                    None,
+                    ["not checked: the bag could not be opened past its pack object"],
+                )
+            )
         else:
             checks.append(Check(cid, req, None, ["not checked: the pack object could not be read"]))
     return Report(str(path), "unknown", checks)
@@ -150,7 +169,11 @@ def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -
     scan = LuggageScan(engine=engine)  # the writer's scanner too: one archive budget for the pack
     for i in opened.luggage:
         scan.file(i.name)
-    texts = {i.name: canonical.TextEligibility() for i in opened.luggage} if opened.encoding != "bag" else {}
+    texts = (
+        {i.name: canonical.TextEligibility() for i in opened.luggage}
+        if opened.encoding != "bag"
+        else {}
+    )
 
     def on_chunk(item: LuggageItem, chunk: bytes) -> None:
         scan.feed(item.name, chunk)
@@ -188,7 +211,9 @@ def judge_head(opened: OpenedPack, *, engine: str | None = None) -> dict[str, li
         if "not in the canonical JSON form" not in note:
             reasons["C0"].append(note)
     if data.get("spec") is None:
-        reasons["C0"].append("the pack object declares no spec; a reader cannot know it is TaskPack 0.1 (§8)")
+        reasons["C0"].append(
+            "the pack object declares no spec; a reader cannot know it is TaskPack 0.1 (§8)"
+        )
     if opened.encoding == "tpx":
         reasons["C0"].append("a retired .tpx file is readable but is not a TaskPack 0.1 file")
     for place in unsealed_facts(data):
@@ -200,7 +225,9 @@ def judge_head(opened: OpenedPack, *, engine: str | None = None) -> dict[str, li
             reasons["C0"].append(f"landing would have to repair it: {r.problem}")
     for f in found:
         if f.rule == "instruction_field":
-            reasons["C0"].append(f"no conformant writer produces an instruction field (§4.5): {f.place}")
+            reasons["C0"].append(
+                f"no conformant writer produces an instruction field (§4.5): {f.place}"
+            )
     # fields of the wrong type: the checks below judge lineage, kind, asks, facts and
     # packed_at from the raw JSON themselves; any other field makes the object unparsable
     owned = ("lineage", "kind", "asks", "packed_at", "passport.facts")
@@ -226,7 +253,9 @@ def judge_head(opened: OpenedPack, *, engine: str | None = None) -> dict[str, li
         if not isinstance(fv, int) or isinstance(fv, bool):
             reasons["C4"].append(f"lineage.from_version is {fv!r}, not a whole number")
     reasons["C5"] += [str(f) for f in check_asks(data.get("asks") or [])]
-    reasons["C6"] += [f"{p} is machine-scoped (or has no scope) and still verified" for p in unsealed_facts(data)]
+    reasons["C6"] += [
+        f"{p} is machine-scoped (or has no scope) and still verified" for p in unsealed_facts(data)
+    ]
     packed_at = data.get("packed_at")
     if not isinstance(packed_at, str) or not packed_at.strip():
         reasons["C10"].append(f"packed_at is {packed_at!r}")
@@ -271,30 +300,42 @@ def _round_trip(opened: OpenedPack) -> list[str]:
     data = opened.data
     text = canonical.json_bytes(data)
     if canonical.parse_json(text, what="the re-encoded pack object") != data:
-        out.append("the pack object does not survive re-encoding (a number that JSON text cannot keep)")
+        out.append(
+            "the pack object does not survive re-encoding (a number that JSON text cannot keep)"
+        )
     if opened.encoding == "bag":
         if opened.passport_json != text:
-            out.append("data/passport.json is not in the canonical JSON form (2-space indent, keys as given, "
-                       "non-ASCII unescaped, one trailing newline), so the flat form cannot reproduce it")
+            out.append(
+                "data/passport.json is not in the canonical JSON form (2-space indent, keys as given, "
+                "non-ASCII unescaped, one trailing newline), so the flat form cannot reproduce it"
+            )
         digests = [(i.name, i.sha256) for i in opened.luggage]
         if all(d for _, d in digests):
             payload = [bag.PASSPORT] + [bag.FILES + n for n, _ in digests]
             manifest = "".join(
                 f"{d}  {bag.manifest_path(p)}\n"
-                for d, p in zip([_sha(opened.passport_json)] + [d for _, d in digests], payload, strict=True)
+                for d, p in zip(
+                    [_sha(opened.passport_json)] + [d for _, d in digests], payload, strict=True
+                )
             ).encode()
             if opened.tags.get("manifest-sha256.txt") != manifest:
-                out.append("manifest-sha256.txt is not in the canonical form (order: passport.json, then luggage)")
+                out.append(
+                    "manifest-sha256.txt is not in the canonical form (order: passport.json, then luggage)"
+                )
             octets = len(opened.passport_json) + sum(i.size for i in opened.luggage)
             info = bag.bag_info(data, octets, len(payload))
             if opened.tags.get("bag-info.txt") != info:
-                out.append("bag-info.txt differs from what the pack object gives (the round trip would rewrite it)")
+                out.append(
+                    "bag-info.txt differs from what the pack object gives (the round trip would rewrite it)"
+                )
             if opened.tags.get("bagit.txt") != bag.BAGIT_TXT:
                 out.append("bagit.txt differs from the canonical declaration")
     else:
         for item in opened.luggage:
             if item.sha256 is None:
-                out.append(f"attachment {item.name!r} declares no sha256; the round trip would add one")
+                out.append(
+                    f"attachment {item.name!r} declares no sha256; the round trip would add one"
+                )
     return out
 
 

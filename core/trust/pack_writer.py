@@ -69,9 +69,16 @@ def make_pack(
             raise Refused(found)
 
     result = write_pack(
-        data, luggage, out, encoding=enc, tap=tap, progress=progress, cancel=cancel,
-        before_commit=judge_luggage, file_digest=file_digest,
-    )  # fmt: skip
+        data,
+        luggage,
+        out,
+        encoding=enc,
+        tap=tap,
+        progress=progress,
+        cancel=cancel,
+        before_commit=judge_luggage,
+        file_digest=file_digest,
+    )
     result.sealed = sealed
     return result
 
@@ -122,7 +129,9 @@ def convert(
             report = judge_opened(opened, progress, cancel)
             if report.damage:
                 raise report.damage[0]
-            raise NotConformant([f"{c.id}: {r}" for c in report.checks if c.ok is False for r in c.reasons])
+            raise NotConformant(
+                [f"{c.id}: {r}" for c in report.checks if c.ok is False for r in c.reasons]
+            )
         if not failing:
             return _reencode(opened, out, engine=engine, progress=progress, cancel=cancel)
         fixed = [cid for cid in failing if cid not in REPAIRABLE]
@@ -139,9 +148,13 @@ def convert(
 
 
 def _reencode(
-    opened: OpenedPack, out: Path, *, engine: str | None,
-    progress: Progress | None, cancel: CancelCheck | None,
-) -> WriteResult:  # fmt: skip
+    opened: OpenedPack,
+    out: Path,
+    *,
+    engine: str | None,
+    progress: Progress | None,
+    cancel: CancelCheck | None,
+) -> WriteResult:
     """The pack object as read and every luggage byte, in the other encoding (one pass:
     each digest verified, every byte scanned, the flat text rule checked as it streams)."""
     from .conformance import text_rule
@@ -149,7 +162,11 @@ def _reencode(
     scan = LuggageScan(engine=engine)  # the judge's and the writer's scanner
     for i in opened.luggage:
         scan.file(i.name)
-    texts = {i.name: canonical.TextEligibility() for i in opened.luggage} if opened.encoding != "bag" else {}
+    texts = (
+        {i.name: canonical.TextEligibility() for i in opened.luggage}
+        if opened.encoding != "bag"
+        else {}
+    )
 
     def tap(name: str, chunk: bytes) -> None:
         scan.feed(name, chunk)
@@ -165,15 +182,25 @@ def _reencode(
             raise NotConformant([f"C9: {r}" for r in c9])
 
     return write_pack(
-        opened.data, luggage_of(opened), out, encoding=encoding_for(out), tap=tap,
-        progress=progress, cancel=cancel, before_commit=judge_luggage,
-    )  # fmt: skip
+        opened.data,
+        luggage_of(opened),
+        out,
+        encoding=encoding_for(out),
+        tap=tap,
+        progress=progress,
+        cancel=cancel,
+        before_commit=judge_luggage,
+    )
 
 
 def _repair(
-    opened: OpenedPack, out: Path, *, machine: str,
-    progress: Progress | None, cancel: CancelCheck | None,
-) -> WriteResult:  # fmt: skip
+    opened: OpenedPack,
+    out: Path,
+    *,
+    machine: str,
+    progress: Progress | None,
+    cancel: CancelCheck | None,
+) -> WriteResult:
     from ..format.vocabulary import BAG_SPEC
 
     pack = opened.pack
@@ -183,7 +210,12 @@ def _repair(
         repairs.append(f"declared spec {BAG_SPEC!r}")
     origin_machine = pack.origin.machine if pack.origin else None
     result = make_pack(
-        pack, luggage_of(opened), out, machine=origin_machine or machine, progress=progress, cancel=cancel
+        pack,
+        luggage_of(opened),
+        out,
+        machine=origin_machine or machine,
+        progress=progress,
+        cancel=cancel,
     )
     result.repairs = repairs  # what sealing did is in result.sealed
     return result

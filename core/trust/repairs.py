@@ -64,8 +64,9 @@ def find_repairs(
     its attachments' keys as `declared`), in the order a person reads the pack."""
     out: list[Repair] = []
     if encoding == "flat" and data.get("spec") is None:
-        out.append(Repair("spec", "spec", "the pack object declares no spec (its file says "
-                          "taskpack 0.1)"))  # fmt: skip
+        out.append(
+            Repair("spec", "spec", "the pack object declares no spec (its file says taskpack 0.1)")
+        )
     packed_at = data.get("packed_at")
     if not isinstance(packed_at, str) or not packed_at.strip():
         out.append(Repair("packed_at", "packed_at", "the pack declares no packed_at"))
@@ -78,17 +79,31 @@ def find_repairs(
         status = ask.get("status")
         if has_answer(ask) and status in (None, "open"):
             said = "says open" if status == "open" else "is missing"
-            out.append(Repair("status", f"asks[{n}]", f"ask {aid} has an answer but its status "
-                              f"{said}", subject=aid))  # fmt: skip
+            out.append(
+                Repair(
+                    "status",
+                    f"asks[{n}]",
+                    f"ask {aid} has an answer but its status {said}",
+                    subject=aid,
+                )
+            )
         answered = has_answer(ask) and status in (None, "open", "answered")
         if answered and data.get("kind") == "receipt" and not ask.get("answered_at"):
-            out.append(Repair("answered_at", f"asks[{n}]", f"ask {aid} declares no answered_at",
-                              subject=aid, judged=False))  # optional (§4.3)  # fmt: skip
+            out.append(
+                Repair(
+                    "answered_at",
+                    f"asks[{n}]",
+                    f"ask {aid} declares no answered_at",
+                    subject=aid,
+                    judged=False,
+                )
+            )  # optional (§4.3)
     for name, meta in (declared or {}).items():
         for key, code in (("sha256", "digest"), ("bytes", "size"), ("encoding", "encoding")):
             if key not in meta:
-                out.append(Repair(code, name, f"attachment {name!r} declares no {key}",
-                                  subject=name))  # fmt: skip
+                out.append(
+                    Repair(code, name, f"attachment {name!r} declares no {key}", subject=name)
+                )
     return out
 
 
@@ -107,31 +122,40 @@ def apply_repairs(
     for r in repairs:
         if r.code == "spec":
             pack.spec = BAG_SPEC
-            said.append(f"the pack object declared no spec; its file says taskpack 0.1, so it "
-                        f"was read as {BAG_SPEC}")  # fmt: skip
+            said.append(
+                f"the pack object declared no spec; its file says taskpack 0.1, so it "
+                f"was read as {BAG_SPEC}"
+            )
         elif r.code == "packed_at":
             pack.packed_at = now
-            said.append(f"the pack declared no packed_at; the landing time {now} was recorded "
-                        "in its place")  # fmt: skip
+            said.append(
+                f"the pack declared no packed_at; the landing time {now} was recorded in its place"
+            )
         elif r.code == "status":
             ask = _own_ask_at(asks, r.place)
             if ask is not None:
                 ask.status = "answered"
-            said.append(f"ask {r.subject} has an answer but its status said "
-                        f"{'open' if 'open' in r.problem else 'nothing'}; it was taken as "
-                        "answered")  # fmt: skip
+            said.append(
+                f"ask {r.subject} has an answer but its status said "
+                f"{'open' if 'open' in r.problem else 'nothing'}; it was taken as "
+                "answered"
+            )
         elif r.code == "answered_at":
             ask = _own_ask_at(asks, r.place)
             if ask is not None:
                 ask.answered_at = now
-            said.append(f"ask {r.subject} declared no answered_at; the landing time {now} was "
-                        "recorded as its answer time")  # fmt: skip
+            said.append(
+                f"ask {r.subject} declared no answered_at; the landing time {now} was "
+                "recorded as its answer time"
+            )
         elif r.code == "digest":
             sha = (digests or {}).get(r.subject, (None, -1))[0]
             shown = f" (sha256 {sha})" if sha else ""
-            said.append(f"attachment {r.subject!r} declared no sha256; its digest was computed "
-                        f"here{shown}, so this desk vouches for the bytes as they arrived, not "
-                        "the sender")  # fmt: skip
+            said.append(
+                f"attachment {r.subject!r} declared no sha256; its digest was computed "
+                f"here{shown}, so this desk vouches for the bytes as they arrived, not "
+                "the sender"
+            )
         elif r.code == "size":
             size = (digests or {}).get(r.subject, (None, -1))[1]
             shown = f" ({size} bytes)" if size >= 0 else ""

@@ -25,7 +25,15 @@ from ..errors import RestoreRefused
 if TYPE_CHECKING:  # the judge reads raw JSON here and must not pay for building models
     from ..format.model import Fact, PackObject
 
-__all__ = ["STANDINGS", "Standing", "can_restore", "restore", "seal_facts", "standing", "unsealed_facts"]
+__all__ = [
+    "STANDINGS",
+    "Standing",
+    "can_restore",
+    "restore",
+    "seal_facts",
+    "standing",
+    "unsealed_facts",
+]
 
 
 def seal_facts(pack: PackObject, *, machine: str) -> list[str]:
@@ -137,8 +145,12 @@ class Standing:
 
     @property
     def mark(self) -> str:
-        return {"proven_here": "✓", "carried": "✓", "claimed_elsewhere": "⚠",
-                "unproven_here": "⚠"}.get(self.kind, "·")  # fmt: skip
+        return {
+            "proven_here": "✓",
+            "carried": "✓",
+            "claimed_elsewhere": "⚠",
+            "unproven_here": "⚠",
+        }.get(self.kind, "·")
 
     @property
     def text(self) -> str:

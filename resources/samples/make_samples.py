@@ -95,37 +95,84 @@ def make(out_dir: Path) -> list[Path]:
                 "fix/csv-bom, not merged yet.",
             )
             pid = lp.id
-            wei.add_fact(pid, "`python -m billing.export --month 2026-03` finishes in 40 s on this laptop.",
-                         scope="machine", verified=True)  # fmt: skip
-            wei.add_fact(pid, "localhost:5432 is the staging Postgres with the March data.",
-                         scope="machine", verified=True)  # fmt: skip
-            wei.add_fact(pid, "Finance (Ms. Zhang) agreed the file stays CSV, not XLSX.",
-                         scope="universal", verified=True)  # fmt: skip
-            wei.add_fact(pid, "Branches in the billing repo are named fix/<topic>.", scope="org",
-                         verified=True, source="billing team wiki")  # fmt: skip
-            wei.add_fact(pid, "Excel 2016 on Windows needs the BOM; not tried yet.", scope="machine")
-            wei.decide(pid, "Write a UTF-8 byte-order mark at the start of the file",
-                       "Excel ignores the charset otherwise; finance cannot change their Excel.")  # fmt: skip
+            wei.add_fact(
+                pid,
+                "`python -m billing.export --month 2026-03` finishes in 40 s on this laptop.",
+                scope="machine",
+                verified=True,
+            )
+            wei.add_fact(
+                pid,
+                "localhost:5432 is the staging Postgres with the March data.",
+                scope="machine",
+                verified=True,
+            )
+            wei.add_fact(
+                pid,
+                "Finance (Ms. Zhang) agreed the file stays CSV, not XLSX.",
+                scope="universal",
+                verified=True,
+            )
+            wei.add_fact(
+                pid,
+                "Branches in the billing repo are named fix/<topic>.",
+                scope="org",
+                verified=True,
+                source="billing team wiki",
+            )
+            wei.add_fact(
+                pid, "Excel 2016 on Windows needs the BOM; not tried yet.", scope="machine"
+            )
+            wei.decide(
+                pid,
+                "Write a UTF-8 byte-order mark at the start of the file",
+                "Excel ignores the charset otherwise; finance cannot change their Excel.",
+            )
             wei.add_next(pid, "Merge fix/csv-bom after review.")
-            wei.add_next(pid, "Re-run the March export and send it to finance: https://billing.example.com/exports")
-            wei.add_check(pid, "This machine can reach the billing database",
-                          how="psql -h localhost -p 5432 -c 'select 1'")  # fmt: skip
-            wei.add_check(pid, "The export runs here",
-                          how="python -m billing.export --month 2026-03 --dry-run")  # fmt: skip
-            wei.add_check(pid, "Excel opens the sample file with readable names",
-                          how="open march-sample.csv", required=False)  # fmt: skip
-            wei.add_ask(pid, "Who in finance signs off the new file?", "A name and an email address",
-                        why="Finance must confirm before the export on the 1st.")  # fmt: skip
-            wei.add_ask(pid, "Can the export move from 06:00 to 07:00?",
-                        "Yes or no, and who decided", why="The database backup also runs at 06:00.")  # fmt: skip
+            wei.add_next(
+                pid,
+                "Re-run the March export and send it to finance: https://billing.example.com/exports",
+            )
+            wei.add_check(
+                pid,
+                "This machine can reach the billing database",
+                how="psql -h localhost -p 5432 -c 'select 1'",
+            )
+            wei.add_check(
+                pid,
+                "The export runs here",
+                how="python -m billing.export --month 2026-03 --dry-run",
+            )
+            wei.add_check(
+                pid,
+                "Excel opens the sample file with readable names",
+                how="open march-sample.csv",
+                required=False,
+            )
+            wei.add_ask(
+                pid,
+                "Who in finance signs off the new file?",
+                "A name and an email address",
+                why="Finance must confirm before the export on the 1st.",
+            )
+            wei.add_ask(
+                pid,
+                "Can the export move from 06:00 to 07:00?",
+                "Yes or no, and who decided",
+                why="The database backup also runs at 06:00.",
+            )
             files = root / "files"
             files.mkdir()
             (files / "brief.txt").write_text(BRIEF, encoding="utf-8")
             (files / "march-sample.csv").write_text(CSV, encoding="utf-8")
             handoff = out_dir / "invoice-export.taskpack"
-            wei.pack(pid, handoff, files=[files / "brief.txt", files / "march-sample.csv"],
-                     note="Zhang — this is the CSV export. Do the checks first; the database "
-                     "facts are from my laptop only.")  # fmt: skip
+            wei.pack(
+                pid,
+                handoff,
+                files=[files / "brief.txt", files / "march-sample.csv"],
+                note="Zhang — this is the CSV export. Do the checks first; the database "
+                "facts are from my laptop only.",
+            )
             made.append(handoff)
 
             use_ids("ZH2M")
@@ -133,26 +180,48 @@ def make(out_dir: Path) -> list[Path]:
             landed = zhang.land(handoff)
             zid = landed.id
             zhang.answer(zid, "a1", "Ms. Zhang Min, zhang.min@finance.example.com")
-            zhang.answer(zid, "a2", "Yes — moved to 07:00; decided by Ms. Zhang (finance) on 16 Aug.")
+            zhang.answer(
+                zid, "a2", "Yes — moved to 07:00; decided by Ms. Zhang (finance) on 16 Aug."
+            )
             receipt = out_dir / "invoice-export-receipt.taskpack.json"
             zhang.pack(zid, receipt, kind="receipt", note="Both answered. The export ran here too.")
             made.append(receipt)
 
             use_ids("LI3N")
             li = desk(root / "li", "li-desktop", "李娜", "05:02")
-            lp = li.new("审校产品说明书的英文译稿", "8 月 20 日前交付审校后的英文说明书（美式拼写）。",
-                        current_state="第 1–4 章已审完，第 5 章（安装）还没开始。")  # fmt: skip
+            lp = li.new(
+                "审校产品说明书的英文译稿",
+                "8 月 20 日前交付审校后的英文说明书（美式拼写）。",
+                current_state="第 1–4 章已审完，第 5 章（安装）还没开始。",
+            )
             lid = lp.id
             li.add_fact(lid, "客户要求使用美式英语拼写。", scope="universal", verified=True)
-            li.add_fact(lid, "译稿在 /home/li/docs/manual-en.docx，最新版本是 v7。", scope="machine",
-                        verified=True)  # fmt: skip
+            li.add_fact(
+                lid,
+                "译稿在 /home/li/docs/manual-en.docx，最新版本是 v7。",
+                scope="machine",
+                verified=True,
+            )
             li.add_next(lid, "审校第 5 章，并统一术语表里的用词。")
-            li.add_check(lid, "本机能打开 .docx 文件", how="libreoffice --headless --convert-to pdf manual-en.docx")
-            li.add_ask(lid, "术语表里的 hand-off 统一译成什么？", "一个词，并说明是否需要客户确认",
-                       why="第 3 章和第 5 章用词不一致。")  # fmt: skip
+            li.add_check(
+                lid,
+                "本机能打开 .docx 文件",
+                how="libreoffice --headless --convert-to pdf manual-en.docx",
+            )
+            li.add_ask(
+                lid,
+                "术语表里的 hand-off 统一译成什么？",
+                "一个词，并说明是否需要客户确认",
+                why="第 3 章和第 5 章用词不一致。",
+            )
             (files / "术语表.txt").write_text(GLOSSARY, encoding="utf-8")
             zh = out_dir / "translation-review.taskpack.json"
-            li.pack(lid, zh, files=[files / "术语表.txt"], note="张老师：请先看检查项，然后回答术语的问题。")
+            li.pack(
+                lid,
+                zh,
+                files=[files / "术语表.txt"],
+                note="张老师：请先看检查项，然后回答术语的问题。",
+            )
             made.append(zh)
             for d in (wei, zhang, li):
                 d.close()

@@ -10,13 +10,22 @@ PLURALS: dict[str, tuple[str, str]] = {
     "%n ask stays open": ("%n ask stays open", "%n asks stay open"),
     "%n characters": ("%n character", "%n characters"),
     "%n incoming": ("%n incoming", "%n incoming"),
-    "%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.": ("%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.", "%n of {total} facts are not proven here: a ✓ does not survive a machine boundary."),
+    "%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.": (
+        "%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.",
+        "%n of {total} facts are not proven here: a ✓ does not survive a machine boundary.",
+    ),
     "%n passports": ("%n passport", "%n passports"),
-    "%n required checks are first in its Overview.": ("%n required check is first in its Overview.", "%n required checks are first in its Overview."),
+    "%n required checks are first in its Overview.": (
+        "%n required check is first in its Overview.",
+        "%n required checks are first in its Overview.",
+    ),
     "(and %n more)": ("(and %n more)", "(and %n more)"),
     "Asks (%n open)": ("Asks (%n open)", "Asks (%n open)"),
     "Luggage (%n files, {size})": ("Luggage (%n file, {size})", "Luggage (%n files, {size})"),
     "Save all answers (%n)": ("Save all answers (%n)", "Save all answers (%n)"),
-    "Saved %n answers. Export a receipt to send the answers home.": ("Saved %n answer. Export a receipt to send it home.", "Saved %n answers. Export a receipt to send the answers home."),
+    "Saved %n answers. Export a receipt to send the answers home.": (
+        "Saved %n answer. Export a receipt to send it home.",
+        "Saved %n answers. Export a receipt to send the answers home.",
+    ),
     "watching %n folders": ("watching %n folder", "watching %n folders"),
 }

@@ -65,12 +65,19 @@ def load_plurals(language: str) -> dict[str, tuple[str, ...]]:
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return {k: (v,) if isinstance(v, str) else tuple(v) for k, v in getattr(module, "PLURALS", {}).items()}
+    return {
+        k: (v,) if isinstance(v, str) else tuple(v)
+        for k, v in getattr(module, "PLURALS", {}).items()
+    }
 
 
-def write_ts(language: str, strings: dict[str, list[str]], table: dict[str, str],
-             plurals: dict[str, list[str]] | None = None,
-             plural_table: dict[str, tuple[str, ...]] | None = None) -> Path:  # fmt: skip
+def write_ts(
+    language: str,
+    strings: dict[str, list[str]],
+    table: dict[str, str],
+    plurals: dict[str, list[str]] | None = None,
+    plural_table: dict[str, tuple[str, ...]] | None = None,
+) -> Path:
     root = ET.Element("TS", version="2.1", language=language, sourcelanguage="en")
     ctx = ET.SubElement(root, "context")
     ET.SubElement(ctx, "name").text = CONTEXT
@@ -104,7 +111,9 @@ def write_ts(language: str, strings: dict[str, list[str]], table: dict[str, str]
     ET.indent(root)
     out = HERE / f"taskpack_{language}.ts"
     body = ET.tostring(root, encoding="unicode")
-    out.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8")
+    out.write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n", encoding="utf-8"
+    )
     return out
 
 
@@ -128,16 +137,26 @@ def main() -> int:
         status = 1
     if not args.check:
         ts = write_ts("en", {}, {}, plurals, en_forms)
-        subprocess.run([lrelease(), "-silent", str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True)
-        print(f"{ts.relative_to(ROOT)}: {len(plurals)} plural strings -> {ts.with_suffix('.qm').name}")
+        subprocess.run(
+            [lrelease(), "-silent", str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True
+        )
+        print(
+            f"{ts.relative_to(ROOT)}: {len(plurals)} plural strings -> {ts.with_suffix('.qm').name}"
+        )
     for language in LANGUAGES:
         table = load_table(language)
         plural_table = load_plurals(language)
         missing = sorted(s for s in strings if s not in table)
         missing += sorted(s for s in plurals if s not in plural_table)
-        bad = sorted(s for s in strings if s in table and _placeholders(s) != _placeholders(table[s]))
-        bad += sorted(s for s in plurals if s in plural_table
-                      and any(_placeholders(s) != _placeholders(f) or "%n" not in f for f in plural_table[s]))
+        bad = sorted(
+            s for s in strings if s in table and _placeholders(s) != _placeholders(table[s])
+        )
+        bad += sorted(
+            s
+            for s in plurals
+            if s in plural_table
+            and any(_placeholders(s) != _placeholders(f) or "%n" not in f for f in plural_table[s])
+        )
         for s in missing:
             print(f"{language}: untranslated: {s!r}", file=sys.stderr)
         for s in bad:
@@ -149,7 +168,9 @@ def main() -> int:
         ts = write_ts(language, strings, table, plurals, plural_table)
         qm = ts.with_suffix(".qm")
         subprocess.run([lrelease(), "-silent", str(ts), "-qm", str(qm)], check=True)
-        print(f"{ts.relative_to(ROOT)}: {len(strings)} strings, {len(missing)} untranslated -> {qm.name}")
+        print(
+            f"{ts.relative_to(ROOT)}: {len(strings)} strings, {len(missing)} untranslated -> {qm.name}"
+        )
     return status
 
 

@@ -406,7 +406,7 @@ TRANSLATIONS: dict[str, str] = {
     "collides with {other} on disks that ignore case": "在不区分大小写的磁盘上与 {other} 冲突",
     "completed": "已完成",
     "contains a backslash (a Windows path separator)": "含有反斜杠（Windows 的路径分隔符）",
-    "contains a character Windows cannot store (<>:\"|?*)": "含有 Windows 无法保存的字符（<>:\"|?*）",
+    'contains a character Windows cannot store (<>:"|?*)': '含有 Windows 无法保存的字符（<>:"|?*）',
     "contains a control character": "含有控制字符",
     "created": "已创建",
     "decision": "决定",

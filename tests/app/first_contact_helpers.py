@@ -20,10 +20,14 @@ class Machine:
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env.update(
-            TASKPACK_HOME=str(self.home), TASKPACK_MACHINE=self.name, TASKPACK_ACTOR=self.actor,
-            TASKPACK_NO_PROGRESS="1", PYTHONIOENCODING="utf-8", LANG="C.UTF-8",
+            TASKPACK_HOME=str(self.home),
+            TASKPACK_MACHINE=self.name,
+            TASKPACK_ACTOR=self.actor,
+            TASKPACK_NO_PROGRESS="1",
+            PYTHONIOENCODING="utf-8",
+            LANG="C.UTF-8",
             PYTHONPYCACHEPREFIX=os.path.join(tempfile.gettempdir(), "taskpack-test-pycache"),
-        )  # fmt: skip
+        )
         return env
 
     def __call__(
@@ -31,9 +35,12 @@ class Machine:
     ) -> subprocess.CompletedProcess[str]:
         data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
         raw = subprocess.run(
-            [sys.executable, "-m", "taskpack.app.cli.main", *args], env=self.env(), input=data,
-            capture_output=True, timeout=120,
-        )  # fmt: skip
+            [sys.executable, "-m", "taskpack.app.cli.main", *args],
+            env=self.env(),
+            input=data,
+            capture_output=True,
+            timeout=120,
+        )
         proc = subprocess.CompletedProcess(
             raw.args, raw.returncode, raw.stdout.decode("utf-8"), raw.stderr.decode("utf-8")
         )

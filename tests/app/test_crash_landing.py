@@ -71,16 +71,26 @@ def _packs(folder: Path, n: int, seed: int = 7) -> list[Path]:
     for i in range(n):
         pid = f"TP-SEND-{i:04d}".replace("0", "2").replace("1", "3")
         data = {
-            "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
+            "spec": "task-passport-bag/0.1",
+            "kind": "handoff",
+            "packed_at": "2026-08-16T03:11:04Z",
             "origin": {"actor": "sender", "machine": "sender-box", "harness": "test"},
             "lineage": {"root_id": pid, "from_version": 1, "chain": [f"{pid}@1"]},
             "note": f"pack {i}",
-            "passport": {"id": pid, "title": f"crash-{i}", "goal": "survive", "version": 1,
-                         "facts": [{"claim": f"fact {i}", "scope": "machine", "verified": True}]},
-            "asks": [], "landing_checks": [],
-        }  # fmt: skip
-        luggage = [LuggageSource.from_bytes("notes.txt", f"notes {i} {rng.random()}\n".encode()),
-                   LuggageSource.from_bytes("data.bin", rng.randbytes(2048))]  # fmt: skip
+            "passport": {
+                "id": pid,
+                "title": f"crash-{i}",
+                "goal": "survive",
+                "version": 1,
+                "facts": [{"claim": f"fact {i}", "scope": "machine", "verified": True}],
+            },
+            "asks": [],
+            "landing_checks": [],
+        }
+        luggage = [
+            LuggageSource.from_bytes("notes.txt", f"notes {i} {rng.random()}\n".encode()),
+            LuggageSource.from_bytes("data.bin", rng.randbytes(2048)),
+        ]
         path = folder / f"p{i:03d}.taskpack"
         make_pack(PackObject.from_data(data), luggage, path, machine="sender-box")
         out.append(path)
@@ -99,8 +109,11 @@ class _Worker:
         env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "taskpack-test-pycache")
         self.proc = subprocess.Popen(
             [sys.executable, str(script), str(home), mode, *map(str, packs)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        )  # fmt: skip
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         self.lines: list[str] = []
         self.err: list[str] = []
         self._seen = threading.Condition()

@@ -36,7 +36,9 @@ def test_checked_here_records_new_evidence_on_this_machine(tmp_path: Path) -> No
     sender.add_check(lp.id, "the billing database is reachable", how="psql -c 'select 1'")
     out = sender.pack(lp.id, tmp_path / "h.taskpack").path
     pid = receiver.land(out).passport.id
-    assert standing(receiver.get(pid).passport.facts[0], machine="machine-b").kind == "unproven_here"
+    assert (
+        standing(receiver.get(pid).passport.facts[0], machine="machine-b").kind == "unproven_here"
+    )
 
     fact = receiver.check_fact_here(pid, 1).passport.facts[0]
     assert (fact.verified, fact.needs_reverify, fact.scope) == (True, False, "machine")

@@ -23,8 +23,9 @@ def _pack_in(message: str) -> dict:  # type: ignore[type-arg]
 
 def test_three_people_one_loop(tmp_path: Path) -> None:
     ana = Machine(tmp_path, "alpha", "ana")
-    pid: str = ana.json("new", "--title", "Q3 report", "--goal", "Ship the Q3 report",
-                        "--state", "part 1 written")["passport"]["id"]  # fmt: skip
+    pid: str = ana.json(
+        "new", "--title", "Q3 report", "--goal", "Ship the Q3 report", "--state", "part 1 written"
+    )["passport"]["id"]
     ana("ask", pid, "--what", "What is the budget?", "--accept", "a number in EUR")
     ana("ask", pid, "--what", "Who signs it off?", "--accept", "a person's name and role")
     ana("next", pid, "write part 2")
@@ -38,23 +39,39 @@ def test_three_people_one_loop(tmp_path: Path) -> None:
     handoff = _pack_in(message)
     inner = handoff["passport"]
     receipt = {
-        "taskpack": "0.1", "encoding": "flat",
+        "taskpack": "0.1",
+        "encoding": "flat",
         "passport": {
-            "spec": inner["spec"], "kind": "receipt", "lineage": inner["lineage"],
+            "spec": inner["spec"],
+            "kind": "receipt",
+            "lineage": inner["lineage"],
             "origin": {"actor": "Bo's assistant"},
             "asks": [
-                {"id": "a1", "what": "What is the budget?", "accept": "a number in EUR",
-                 "status": "open", "answer": "4000 EUR"},
-                {"id": "a2", "what": "Who signs it off?", "accept": "a person's name and role",
-                 "status": "open", "answer": None},
+                {
+                    "id": "a1",
+                    "what": "What is the budget?",
+                    "accept": "a number in EUR",
+                    "status": "open",
+                    "answer": "4000 EUR",
+                },
+                {
+                    "id": "a2",
+                    "what": "Who signs it off?",
+                    "accept": "a person's name and role",
+                    "status": "open",
+                    "answer": None,
+                },
             ],
         },
         "attachments": [{"name": "notes.md", "data": "Budget confirmed by phone.\n"}],
-    }  # fmt: skip
+    }
     reply = tmp_path / "bo-reply.md"
-    reply.write_text("Here is the completed receipt:\n\n```json\n"
-                     + json.dumps(receipt, indent=2, ensure_ascii=False)
-                     + "\n```\n\nI could not find out who signs it off.\n", encoding="utf-8")  # fmt: skip
+    reply.write_text(
+        "Here is the completed receipt:\n\n```json\n"
+        + json.dumps(receipt, indent=2, ensure_ascii=False)
+        + "\n```\n\nI could not find out who signs it off.\n",
+        encoding="utf-8",
+    )
 
     out = ana("land", str(reply), "--into", pid).stdout
     assert f"Merged bo-reply.md into {pid}" in out and "answered: a1\n" in out
@@ -77,8 +94,15 @@ def test_three_people_one_loop(tmp_path: Path) -> None:
     forwarded.write_text("---------- Forwarded message ----------\n" + message, encoding="utf-8")
     landed = carol.json("land", str(forwarded))["passport"]
     carol("answer", landed, "a2", "--answer", "Carol, finance lead")
-    carol_msg = carol("pack", landed, "--kind", "receipt", "--out",
-                      str(tmp_path / "carol.taskpack.json"), "--chat").stdout  # fmt: skip
+    carol_msg = carol(
+        "pack",
+        landed,
+        "--kind",
+        "receipt",
+        "--out",
+        str(tmp_path / "carol.taskpack.json"),
+        "--chat",
+    ).stdout
     assert carol_msg.startswith("carol is sending back the answers to «Q3 report»")
     out = ana("land", "-", "--into", pid, stdin=carol_msg).stdout
     assert "answered: a2" in out and "every ask it was waiting on is answered" in out

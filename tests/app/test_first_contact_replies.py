@@ -36,8 +36,9 @@ class Alpha:
 def alpha_home(tmp_path_factory: pytest.TempPathFactory) -> Alpha:
     root = tmp_path_factory.mktemp("first-contact")
     a = Machine(root, "alpha", "ana")
-    pid: str = a.json("new", "--title", "Q3 report", "--goal", "Ship the Q3 report",
-                      "--state", "part 1 written")["passport"]["id"]  # fmt: skip
+    pid: str = a.json(
+        "new", "--title", "Q3 report", "--goal", "Ship the Q3 report", "--state", "part 1 written"
+    )["passport"]["id"]
     a("ask", pid, "--what", "What is the budget?", "--accept", "a number in EUR")
     a("ask", pid, "--what", "Who signs it off?", "--accept", "a person's name and role")
     a("check", pid, "--check", "this machine can render a PDF", "--how", "make pdf")
@@ -71,13 +72,19 @@ def answered(top: dict[str, Any], **answers: str) -> dict[str, Any]:
 
 
 def fenced(top: dict[str, Any]) -> str:
-    return ("Hi Ana! Here are the answers, in the format you sent:\n\n```json\n"
-            + json.dumps(top, indent=2, ensure_ascii=False) + "\n```\n\nLet me know. — Bo\n")  # fmt: skip
+    return (
+        "Hi Ana! Here are the answers, in the format you sent:\n\n```json\n"
+        + json.dumps(top, indent=2, ensure_ascii=False)
+        + "\n```\n\nLet me know. — Bo\n"
+    )
 
 
 def prose(top: dict[str, Any]) -> str:
-    return ("Sure, I filled it in.\n" + json.dumps(top, ensure_ascii=False)
-            + "\nThe budget is final, the sign-off is by Carol.\n")  # fmt: skip
+    return (
+        "Sure, I filled it in.\n"
+        + json.dumps(top, ensure_ascii=False)
+        + "\nThe budget is final, the sign-off is by Carol.\n"
+    )
 
 
 def both(top: dict[str, Any]) -> dict[str, Any]:
@@ -112,8 +119,11 @@ def kind_handoff(top: dict[str, Any]) -> dict[str, Any]:
 
 def other_lineage(top: dict[str, Any]) -> dict[str, Any]:
     top = both(top)
-    top["passport"]["lineage"] = {"root_id": "TP-ZZZZ-ZZZZ", "from_version": 2,
-                                  "chain": ["TP-ZZZZ-ZZZZ@2"]}  # fmt: skip
+    top["passport"]["lineage"] = {
+        "root_id": "TP-ZZZZ-ZZZZ",
+        "from_version": 2,
+        "chain": ["TP-ZZZZ-ZZZZ@2"],
+    }
     return top
 
 
@@ -154,29 +164,71 @@ class Case:
 CASES = [
     Case("fenced", both, fenced, [], c0=("fenced block",)),
     Case("prose-wrapped", both, prose, [], c0=("text before and after the pack",)),
-    Case("no digests", no_digests, fenced,
-         ["attachment 'budget.csv' declared no sha256; its digest was computed here",
-          "attachment 'budget.csv' declared no size", "attachment 'budget.csv' declared no encoding"],
-         c0=("'budget.csv' declares no sha256",)),
-    Case("status left open", status_open, fenced,
-         ["ask a1 has an answer but its status said open; it was taken as answered",
-          "ask a2 has an answer but its status said open; it was taken as answered"],
-         c0=("ask a1 has an answer but its status says open",)),
-    Case("lineage removed", lineage_removed, fenced,
-         ["the receipt carries no lineage; it was taken to answer {pid}, the passport its "
-          "passport.id names"], c0=("fenced block",)),
-    Case("kind left as handoff", kind_handoff, fenced, None,
-         refusal="this looks like answers — ask the sender for a receipt"),
-    Case("lineage naming another passport", other_lineage, fenced, None,
-         refusal="this receipt answers TP-ZZZZ-ZZZZ, not {pid}"),
-    Case("machine fact marked verified", verified_machine_fact, fenced, [],
-         c0=("landing would have to seal",)),
+    Case(
+        "no digests",
+        no_digests,
+        fenced,
+        [
+            "attachment 'budget.csv' declared no sha256; its digest was computed here",
+            "attachment 'budget.csv' declared no size",
+            "attachment 'budget.csv' declared no encoding",
+        ],
+        c0=("'budget.csv' declares no sha256",),
+    ),
+    Case(
+        "status left open",
+        status_open,
+        fenced,
+        [
+            "ask a1 has an answer but its status said open; it was taken as answered",
+            "ask a2 has an answer but its status said open; it was taken as answered",
+        ],
+        c0=("ask a1 has an answer but its status says open",),
+    ),
+    Case(
+        "lineage removed",
+        lineage_removed,
+        fenced,
+        [
+            "the receipt carries no lineage; it was taken to answer {pid}, the passport its "
+            "passport.id names"
+        ],
+        c0=("fenced block",),
+    ),
+    Case(
+        "kind left as handoff",
+        kind_handoff,
+        fenced,
+        None,
+        refusal="this looks like answers — ask the sender for a receipt",
+    ),
+    Case(
+        "lineage naming another passport",
+        other_lineage,
+        fenced,
+        None,
+        refusal="this receipt answers TP-ZZZZ-ZZZZ, not {pid}",
+    ),
+    Case(
+        "machine fact marked verified",
+        verified_machine_fact,
+        fenced,
+        [],
+        c0=("landing would have to seal",),
+    ),
     Case("credential in an answer", credential, fenced, None, refusal="GitHub"),
-    Case("minimal", minimal, prose,
-         ["the pack object declared no spec", "the pack declared no packed_at; the landing time",
-          "attachment 'budget.csv' declared no sha256"],
-         c0=("declares no spec", "'budget.csv' declares no sha256")),
-]  # fmt: skip
+    Case(
+        "minimal",
+        minimal,
+        prose,
+        [
+            "the pack object declared no spec",
+            "the pack declared no packed_at; the landing time",
+            "attachment 'budget.csv' declared no sha256",
+        ],
+        c0=("declares no spec", "'budget.csv' declares no sha256"),
+    ),
+]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

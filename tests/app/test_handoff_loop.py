@@ -27,10 +27,21 @@ class Machine:
         self.home, self.name, self.actor = root / name, name, actor
 
     def __call__(self, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
-        env = {**_base_env(), "TASKPACK_HOME": str(self.home), "TASKPACK_MACHINE": self.name,
-               "TASKPACK_ACTOR": self.actor, "PYTHONIOENCODING": "utf-8"}  # fmt: skip
-        proc = subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args], env=env,
-                              capture_output=True, text=True, encoding="utf-8", timeout=120)  # fmt: skip
+        env = {
+            **_base_env(),
+            "TASKPACK_HOME": str(self.home),
+            "TASKPACK_MACHINE": self.name,
+            "TASKPACK_ACTOR": self.actor,
+            "PYTHONIOENCODING": "utf-8",
+        }
+        proc = subprocess.run(
+            [sys.executable, "-m", "taskpack.app.cli.main", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=120,
+        )
         assert proc.returncode == code, (self.name, args, proc.stdout, proc.stderr)
         return proc
 

@@ -22,16 +22,24 @@ def make_pack(tmp_path: Path, asks: int = 3) -> Path:
     return out
 
 
-def test_a_review_made_there_is_the_review_made_here_and_a_landing_there_is_seen_here(tmp_path: Path) -> None:
+def test_a_review_made_there_is_the_review_made_here_and_a_landing_there_is_seen_here(
+    tmp_path: Path,
+) -> None:
     pack = make_pack(tmp_path)
     seen: list[tuple[int, int]] = []
     with Desk(tmp_path / "home", "zhang-pc", actor="Zhang") as desk:
-        there = isolated.call(desk, isolated_helpers.review, pack, progress=lambda d, t: seen.append((d, t)),
-                              cancel=lambda: False)  # fmt: skip
+        there = isolated.call(
+            desk,
+            isolated_helpers.review,
+            pack,
+            progress=lambda d, t: seen.append((d, t)),
+            cancel=lambda: False,
+        )
         here = desk.review(pack)
         assert json.dumps(there.to_data()) == json.dumps(here.to_data())
-        outcome = isolated.call(desk, isolated_helpers.land, pack, progress=lambda d, t: None,
-                                cancel=lambda: False)  # fmt: skip
+        outcome = isolated.call(
+            desk, isolated_helpers.land, pack, progress=lambda d, t: None, cancel=lambda: False
+        )
         assert [p.id for p in desk.passports()] == [outcome.id]  # the same store, one passport
         assert len(desk.get(outcome.id).asks or []) == 3
         origin = desk.get(outcome.id).received.origin  # type: ignore[union-attr]
@@ -46,7 +54,9 @@ def test_an_error_there_is_raised_here_with_its_class_code_and_sentence(tmp_path
         with pytest.raises(FormatError) as here:
             desk.review(bad)
         with pytest.raises(FormatError) as there:
-            isolated.call(desk, isolated_helpers.review, bad, progress=lambda d, t: None, cancel=lambda: False)
+            isolated.call(
+                desk, isolated_helpers.review, bad, progress=lambda d, t: None, cancel=lambda: False
+            )
     assert str(there.value) == str(here.value)
     assert (there.value.code, there.value.params) == (here.value.code, here.value.params)
 
@@ -54,12 +64,18 @@ def test_an_error_there_is_raised_here_with_its_class_code_and_sentence(tmp_path
 def test_cancel_here_stops_the_work_there(tmp_path: Path) -> None:
     seen: list[int] = []
     with Desk(tmp_path / "home", "zhang-pc") as desk, pytest.raises(Cancelled):
-        isolated.call(desk, isolated_helpers.until_cancelled, progress=lambda d, t: seen.append(d),
-                      cancel=lambda: len(seen) >= 3)  # fmt: skip
+        isolated.call(
+            desk,
+            isolated_helpers.until_cancelled,
+            progress=lambda d, t: seen.append(d),
+            cancel=lambda: len(seen) >= 3,
+        )
     assert 3 <= len(seen) < 6000  # progress came back, then it stopped
 
 
-def test_only_packs_with_a_large_pack_object_go_to_a_helper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_only_packs_with_a_large_pack_object_go_to_a_helper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     small = make_pack(tmp_path)
     assert not isolated.pack_is_large(small)
     monkeypatch.setattr(isolated, "LARGE_BYTES", 100)

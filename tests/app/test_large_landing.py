@@ -32,10 +32,16 @@ def many_asks_pack(root: Path, asks: int = ASKS, *, ids: bool = True) -> Path:
         sender.pack(pid, flat, encoding="flat")
     doc = json.loads(flat.read_text(encoding="utf-8"))
     doc["passport"]["asks"] = [
-        {**({"id": f"a{n}"} if ids or n % 2 else {}), "to": "peer", "what": f"Question {n}: A or B — ü?",
-         "accept": "A or B", "status": "open", "answer": None}
+        {
+            **({"id": f"a{n}"} if ids or n % 2 else {}),
+            "to": "peer",
+            "what": f"Question {n}: A or B — ü?",
+            "accept": "A or B",
+            "status": "open",
+            "answer": None,
+        }
         for n in range(1, asks + 1)
-    ]  # fmt: skip
+    ]
     flat.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     return flat
 
@@ -47,7 +53,9 @@ def live_asks() -> int:
 
 def rows(home: Path) -> list[str]:
     """Every passport text the store holds (current and each version), ids and times masked."""
-    db = next(p for p in home.rglob("*") if p.is_file() and p.suffix in (".db", ".sqlite", ".sqlite3"))
+    db = next(
+        p for p in home.rglob("*") if p.is_file() and p.suffix in (".db", ".sqlite", ".sqlite3")
+    )
     with sqlite3.connect(db) as c:
         texts = [r[0] for r in c.execute("SELECT data FROM passports")]
         texts += [r[0] for r in c.execute("SELECT data FROM versions ORDER BY version")]
@@ -72,7 +80,9 @@ def test_a_held_review_keeps_its_asks_as_pages_not_models(tmp_path: Path) -> Non
     assert review.asks[ASKS - 1].what == f"Question {ASKS}: A or B — ü?"
 
 
-def test_landing_from_a_held_review_builds_no_model_per_ask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_landing_from_a_held_review_builds_no_model_per_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pack = many_asks_pack(tmp_path)
     seen: list[int] = []
     insert = store_module.Tx.insert
@@ -131,10 +141,14 @@ def test_the_content_digest_is_the_same_however_the_canonical_text_is_had(tmp_pa
     bag = tmp_path / "many.taskpack"
     convert(flat, bag, machine="wei-laptop")
     squeezed = tmp_path / "squeezed.taskpack"  # data/passport.json not in the canonical form
-    squeezed.write_bytes(hostile_zips.bag_zip(passport=json.dumps(hostile_zips.pack_data()).encode()))
+    squeezed.write_bytes(
+        hostile_zips.bag_zip(passport=json.dumps(hostile_zips.pack_data()).encode())
+    )
     for path in (flat, bag, squeezed):
         with open_pack(path) as opened:
-            fresh = content_digest(opened.data, [(i.name, opened.digest_of(i)) for i in opened.luggage])
+            fresh = content_digest(
+                opened.data, [(i.name, opened.digest_of(i)) for i in opened.luggage]
+            )
             assert opened.content_digest() == fresh, path.name
     with open_pack(squeezed) as opened:
         assert any("canonical" in n for n in opened.notes)
@@ -148,7 +162,10 @@ def test_a_passport_of_many_asks_packs_the_asks_it_should_as_they_are(tmp_path: 
         pid = desk.land(pack).passport.id
         desk.answer_all(pid, {"a2": "A", "a700": "B"})
         stored = {a.id: a.to_data() for a in desk.get(pid).asks or []}
-        outs = {kind: desk.pack(pid, tmp_path / f"{kind}.taskpack.json", kind=kind) for kind in ("handoff", "receipt")}
+        outs = {
+            kind: desk.pack(pid, tmp_path / f"{kind}.taskpack.json", kind=kind)
+            for kind in ("handoff", "receipt")
+        }
     for kind, outcome in outs.items():
         with open_pack(outcome.path) as opened:
             sent = opened.data["asks"]

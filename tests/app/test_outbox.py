@@ -48,8 +48,10 @@ def test_a_receipt_the_a2a_endpoint_packs_is_in_the_ledger(tmp_path: Path) -> No
     from taskpack.app.a2a.receipts import ReceiptPublisher
     from taskpack.app.desk import Desk
 
-    with Desk(tmp_path / "a", machine="alpha", actor="ana") as a, \
-            Desk(tmp_path / "b", machine="beta", actor="bo") as b:  # fmt: skip
+    with (
+        Desk(tmp_path / "a", machine="alpha", actor="ana") as a,
+        Desk(tmp_path / "b", machine="beta", actor="bo") as b,
+    ):
         pid = a.new("Q3", "Ship it").id
         a.add_ask(pid, "Budget?", "a number in euros")
         a.pack(pid, tmp_path / "h.taskpack", via="cli")

@@ -162,9 +162,14 @@ def test_new_removable_drive_is_scanned_once_at_top_level(tmp_path: Path) -> Non
     (media / "OLD-STICK" / "old.taskpack").write_bytes(make_pack_bytes(tmp_path))
     got = Collector()
     w = FolderWatcher(
-        [], got.on_found, got.on_rejected, settle=0.2, tick=0.05, mount_roots=[media],
+        [],
+        got.on_found,
+        got.on_rejected,
+        settle=0.2,
+        tick=0.05,
+        mount_roots=[media],
         mount_poll=0.1,
-    )  # fmt: skip
+    )
     with w:
         time.sleep(0.3)
         stick = tmp_path / "staging" / "USB"
@@ -218,7 +223,9 @@ def test_a_missing_folder_is_watched_once_it_appears(tmp_path: Path) -> None:
     assert [f.path.name for f in got.found] == ["arrived.taskpack"]
 
 
-def test_a_file_that_trips_a_reader_bug_is_set_aside_and_the_watcher_goes_on(tmp_path: Path) -> None:
+def test_a_file_that_trips_a_reader_bug_is_set_aside_and_the_watcher_goes_on(
+    tmp_path: Path,
+) -> None:
     # a reader bug (any exception outside our error tree) used to kill the watcher thread:
     # every later pack went unreported and nothing said so
     inbox = tmp_path / "in"
@@ -284,8 +291,15 @@ def test_a_callback_that_raises_does_not_stop_the_watcher(tmp_path: Path) -> Non
             raise KeyError("the front end broke")
         got.on_found(found)
 
-    w = FolderWatcher([inbox], fragile, got.on_rejected, settle=0.4, tick=0.05, mount_roots=[],
-                      on_trouble=troubles.append)  # fmt: skip
+    w = FolderWatcher(
+        [inbox],
+        fragile,
+        got.on_rejected,
+        settle=0.4,
+        tick=0.05,
+        mount_roots=[],
+        on_trouble=troubles.append,
+    )
     with w:
         (inbox / "first.taskpack").write_bytes(make_pack_bytes(tmp_path))
         deadline = time.monotonic() + 20

@@ -38,7 +38,11 @@ def every_error_class() -> set[type[TaskPackError]]:
         seen.add(cls)
         # the project's own classes only: a test module's subclass (test_sqlite's DemoError)
         # is there too when that test ran first in the same process
-        todo.extend(c for c in cls.__subclasses__() if c not in seen and c.__module__.startswith("taskpack."))
+        todo.extend(
+            c
+            for c in cls.__subclasses__()
+            if c not in seen and c.__module__.startswith("taskpack.")
+        )
     return seen
 
 
@@ -48,7 +52,9 @@ def test_every_error_class_is_in_the_drawing_with_its_exit_code() -> None:
     for cls in every_error_class():
         if cls.__name__.startswith("_"):
             continue
-        assert cls.__name__ in tree, f"{cls.__module__}.{cls.__name__} is missing from core/errors.py's drawing"
+        assert cls.__name__ in tree, (
+            f"{cls.__module__}.{cls.__name__} is missing from core/errors.py's drawing"
+        )
         code = tree[cls.__name__]
         if code is not None:  # a line without a number exits as its parent does
             assert cls.exit_code == code, f"{cls.__name__}: drawn {code}, exits {cls.exit_code}"

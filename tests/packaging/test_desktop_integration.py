@@ -22,13 +22,18 @@ DESKTOP_FILE = DESKTOP_DIR / "taskpack-desk.desktop"
 MIME_XML = DESKTOP_DIR / "taskpack-desk.xml"
 INSTALL = DESKTOP_DIR / "install-desktop.sh"
 NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
-TYPES = {"application/vnd.taskpack+zip": "*.taskpack", "application/vnd.taskpack+json": "*.taskpack.json"}
+TYPES = {
+    "application/vnd.taskpack+zip": "*.taskpack",
+    "application/vnd.taskpack+json": "*.taskpack.json",
+}
 
 
 def need(tool: str, package: str) -> str:
     path = shutil.which(tool)
     if path is None:
-        pytest.skip(f"{tool} is not installed (Debian package {package}; `make ci-deps` installs it)")
+        pytest.skip(
+            f"{tool} is not installed (Debian package {package}; `make ci-deps` installs it)"
+        )
     return path
 
 
@@ -76,16 +81,36 @@ def test_mime_xml_is_well_formed_and_declares_both_types_with_globs() -> None:
         assert comments and comments[0], f"{mt.get('type')} has no comment"
         found[mt.get("type")] = globs
     assert found == {t: [g] for t, g in TYPES.items()}
-    parents = {mt.get("type"): mt.find(f"{NS}sub-class-of").get("type") for mt in root.findall(f"{NS}mime-type")}
-    assert parents == {"application/vnd.taskpack+zip": "application/zip",
-                       "application/vnd.taskpack+json": "application/json"}
+    parents = {
+        mt.get("type"): mt.find(f"{NS}sub-class-of").get("type")
+        for mt in root.findall(f"{NS}mime-type")
+    }
+    assert parents == {
+        "application/vnd.taskpack+zip": "application/zip",
+        "application/vnd.taskpack+json": "application/json",
+    }
 
 
 def _xdg_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("XDG_CURRENT_DESKTOP", "DESKTOP_SESSION", "KDE_FULL_SESSION", "GNOME_DESKTOP_SESSION_ID", "MAKEFLAGS", "MFLAGS")}
-    env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_DIRS="/usr/local/share:/usr/share")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in (
+            "XDG_CURRENT_DESKTOP",
+            "DESKTOP_SESSION",
+            "KDE_FULL_SESSION",
+            "GNOME_DESKTOP_SESSION_ID",
+            "MAKEFLAGS",
+            "MFLAGS",
+        )
+    }
+    env.update(
+        HOME=str(tmp_path),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_DATA_DIRS="/usr/local/share:/usr/share",
+    )
     return env
 
 
@@ -103,8 +128,13 @@ def test_make_install_desktop_registers_the_types_for_xdg_mime(tmp_path: Path) -
     # outside GNOME/KDE, xdg-mime asks File::MimeInfo's `mimetype`, which reads our database
     need("mimetype", "libfile-mimeinfo-perl")
     env = _xdg_env(tmp_path)
-    make = subprocess.run(["make", "-s", "-C", str(ROOT), "install-desktop"], env=env,
-                          capture_output=True, text=True, timeout=60)
+    make = subprocess.run(
+        ["make", "-s", "-C", str(ROOT), "install-desktop"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert make.returncode == 0, make.stdout + make.stderr
     data = tmp_path / "data"
     assert (data / "mime/packages/taskpack-desk.xml").is_file()
@@ -112,8 +142,14 @@ def test_make_install_desktop_registers_the_types_for_xdg_mime(tmp_path: Path) -
     bag, flat = _sample_packs(tmp_path)
 
     def query(*args: str) -> str:
-        r = subprocess.run([xdg_mime, "query", *args], env=env, cwd=tmp_path,
-                           capture_output=True, text=True, timeout=30)
+        r = subprocess.run(
+            [xdg_mime, "query", *args],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert r.returncode == 0, r.stderr
         return r.stdout.strip()
 
@@ -127,11 +163,18 @@ def test_make_install_desktop_registers_the_types_for_xdg_mime(tmp_path: Path) -
     assert installed["Exec"] == f"{ROOT}/.venv/bin/taskpack-desk %F"
     for size in (16, 32, 48, 64, 128, 256):
         assert (data / f"icons/hicolor/{size}x{size}/apps/taskpack-desk.png").is_file(), size
-        assert (data / f"icons/hicolor/{size}x{size}/mimetypes/application-vnd.taskpack+zip.png").is_file()
+        assert (
+            data / f"icons/hicolor/{size}x{size}/mimetypes/application-vnd.taskpack+zip.png"
+        ).is_file()
     assert (data / "icons/hicolor/scalable/apps/taskpack-desk.svg").is_file()
 
-    gone = subprocess.run(["make", "-s", "-C", str(ROOT), "uninstall-desktop"], env=env,
-                          capture_output=True, text=True, timeout=60)
+    gone = subprocess.run(
+        ["make", "-s", "-C", str(ROOT), "uninstall-desktop"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert gone.returncode == 0, gone.stderr
     assert not (data / "mime/packages/taskpack-desk.xml").exists()
     assert not (data / "applications/taskpack-desk.desktop").exists()
@@ -142,7 +185,13 @@ def test_install_script_quotes_an_exec_path_with_spaces_and_dollars(tmp_path: Pa
     validate = need("desktop-file-validate", "desktop-file-utils")
     env = _xdg_env(tmp_path)
     odd = tmp_path / "My Apps" / "$dollar" / "taskpack-desk"
-    r = subprocess.run(["sh", str(INSTALL), "--exec", str(odd)], env=env, capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        ["sh", str(INSTALL), "--exec", str(odd)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     installed = tmp_path / "data/applications/taskpack-desk.desktop"
     entry = desktop_entry(installed)
@@ -154,7 +203,9 @@ def test_install_script_quotes_an_exec_path_with_spaces_and_dollars(tmp_path: Pa
 
 
 def test_install_script_refuses_an_unknown_argument(tmp_path: Path) -> None:
-    r = subprocess.run(["sh", str(INSTALL), "--frobnicate"], env=_xdg_env(tmp_path), capture_output=True, text=True)
+    r = subprocess.run(
+        ["sh", str(INSTALL), "--frobnicate"], env=_xdg_env(tmp_path), capture_output=True, text=True
+    )
     assert r.returncode == 1
     assert "unknown argument '--frobnicate'" in r.stderr
     assert not (tmp_path / "data").exists()

@@ -12,7 +12,9 @@ from taskpack.app import smoke
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_with(steps: list[tuple[str, smoke.Step]], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+def run_with(
+    steps: list[tuple[str, smoke.Step]], capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
     code = smoke.run(["taskpack-desk", "--smoke-test"], steps=steps)
     return code, capsys.readouterr().out
 
@@ -24,7 +26,9 @@ def test_all_steps_ok_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert "smoke test passed: 2 steps" in out
 
 
-def test_a_missing_module_is_named_in_one_line_and_later_steps_still_run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_module_is_named_in_one_line_and_later_steps_still_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv(smoke.TRACE_ENV, raising=False)
 
     def needs_a_module(ctx: smoke.Context) -> str:
@@ -39,10 +43,21 @@ def test_a_missing_module_is_named_in_one_line_and_later_steps_still_run(capsys:
     def breaks(ctx: smoke.Context) -> str:
         raise RuntimeError("the window\nwould not open")
 
-    code, out = run_with([("mod", needs_a_module), ("api", needs_an_api), ("boom", breaks), ("last", lambda c: "ran")], capsys)
+    code, out = run_with(
+        [
+            ("mod", needs_a_module),
+            ("api", needs_an_api),
+            ("boom", breaks),
+            ("last", lambda c: "ran"),
+        ],
+        capsys,
+    )
     assert code == 1
     assert "FAIL  mod      missing module 'taskpack_no_such_module' (not installed)" in out
-    assert "FAIL  api      the frobnicator is missing: taskpack.app.smoke has no 'no_such_service'" in out
+    assert (
+        "FAIL  api      the frobnicator is missing: taskpack.app.smoke has no 'no_such_service'"
+        in out
+    )
     assert "FAIL  boom     RuntimeError: the window would not open" in out
     assert "ok    last     ran" in out
     assert "Traceback" not in out
@@ -56,7 +71,9 @@ def test_a_missing_package_says_which_piece(capsys: pytest.CaptureFixture[str]) 
     assert "the A2A endpoint is not in this build (no module 'taskpack_absent.server')" in out
 
 
-def test_the_environment_is_restored(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_is_restored(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TASKPACK_HOME", "/the/users/desk")
 
     def moves_home(ctx: smoke.Context) -> str:
@@ -72,7 +89,9 @@ def test_the_environment_is_restored(capsys: pytest.CaptureFixture[str], monkeyp
 
 def test_smoke_log_option_writes_to_a_file(tmp_path: Path) -> None:
     log = tmp_path / "smoke.log"
-    code = smoke.run(["taskpack-desk", "--smoke-test", f"--smoke-log={log}"], steps=[("one", lambda c: "fine")])
+    code = smoke.run(
+        ["taskpack-desk", "--smoke-test", f"--smoke-log={log}"], steps=[("one", lambda c: "fine")]
+    )
     assert code == 0
     assert "smoke test passed" in log.read_text(encoding="utf-8")
 
@@ -97,10 +116,16 @@ def test_the_frozen_checker_flags_traceback_and_missing_module_lines() -> None:
         import check_frozen
     finally:
         sys.path.remove(str(ROOT / "packaging"))
-    bad = ["Traceback (most recent call last):", "ModuleNotFoundError: No module named 'x'",
-           "  FAIL  cli      missing module 'x' (left out of this build)",
-           "qt.qpa.plugin: Could not load the Qt platform plugin \"xcb\"",
-           "OSError: libfoo.so: cannot open shared object file"]
+    bad = [
+        "Traceback (most recent call last):",
+        "ModuleNotFoundError: No module named 'x'",
+        "  FAIL  cli      missing module 'x' (left out of this build)",
+        'qt.qpa.plugin: Could not load the Qt platform plugin "xcb"',
+        "OSError: libfoo.so: cannot open shared object file",
+    ]
     assert all(check_frozen.BAD_LINES.search(line) for line in bad)
-    good = ["  ok    pack     TP-ABCD-EFGH → smoke.taskpack (2.1 KiB)", "smoke test passed: 9 steps in 2.0 s"]
+    good = [
+        "  ok    pack     TP-ABCD-EFGH → smoke.taskpack (2.1 KiB)",
+        "smoke test passed: 9 steps in 2.0 s",
+    ]
     assert not any(check_frozen.BAD_LINES.search(line) for line in good)

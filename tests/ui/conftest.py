@@ -33,7 +33,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.qt_log_ignore(r"This plugin does not support (raise|propagateSizeHints)"))
+            item.add_marker(
+                pytest.mark.qt_log_ignore(
+                    r"This plugin does not support (raise|propagateSizeHints)"
+                )
+            )
 
 
 @pytest.fixture(autouse=True)
@@ -68,12 +72,16 @@ class Prompts:
         self.confirmed.append(text)
         return self.confirm_answer
 
-    def ask_save_path(self, parent: Any, title: str, suggested: Path, filter_text: str) -> Path | None:
+    def ask_save_path(
+        self, parent: Any, title: str, suggested: Path, filter_text: str
+    ) -> Path | None:
         if self.save_to is None:
             return None
         return self.save_to
 
-    def ask_form(self, parent: Any, title: str, fields: Any, explain: str = "") -> dict[str, Any] | None:
+    def ask_form(
+        self, parent: Any, title: str, fields: Any, explain: str = ""
+    ) -> dict[str, Any] | None:
         return self.forms.pop(0) if self.forms else None
 
     def ask_open_paths(self, parent: Any) -> list[Path]:
@@ -86,7 +94,6 @@ class Prompts:
     def run_and_wait(self, argv: list[str], timeout: float = 0) -> int | None:
         self.emails.append(list(argv))
         return self.helper_exit
-
 
     def open_url(self, url: QUrl) -> bool:
         self.opened_urls.append(url.toString())
@@ -144,13 +151,19 @@ def tray_messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     """The (title, text) of every tray notification the window shows: a tray is there."""
     shown: list[tuple[str, str]] = []
     monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: True))
-    monkeypatch.setattr(QSystemTrayIcon, "showMessage", lambda self, title, text, *a: shown.append((title, text)))
+    monkeypatch.setattr(
+        QSystemTrayIcon, "showMessage", lambda self, title, text, *a: shown.append((title, text))
+    )
     monkeypatch.setattr(QSystemTrayIcon, "show", lambda self: None)
     return shown
 
 
-def watching_downloads(tmp_path: Path, qtbot: QtBot, make_desk: Callable[..., Desk],
-                       make_window: Callable[..., MainWindow]) -> tuple[MainWindow, Path]:  # fmt: skip
+def watching_downloads(
+    tmp_path: Path,
+    qtbot: QtBot,
+    make_desk: Callable[..., Desk],
+    make_window: Callable[..., MainWindow],
+) -> tuple[MainWindow, Path]:
     """The receiver's window, watching a fresh Downloads folder (returned with it)."""
     downloads = tmp_path / "Downloads"
     downloads.mkdir()
@@ -177,26 +190,44 @@ def file_mime(*paths: Path) -> QMimeData:
 def drop(window: MainWindow, *paths: Path) -> tuple[bool, bool]:
     """Drag `paths` onto the window and drop them; (enter accepted, drop accepted)."""
     mime = file_mime(*paths)
-    enter = QDragEnterEvent(QPoint(300, 300), Qt.DropAction.CopyAction, mime,
-                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    enter = QDragEnterEvent(
+        QPoint(300, 300),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(window, enter)
-    dropped = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
-                         Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    dropped = QDropEvent(
+        QPointF(300, 300),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     if enter.isAccepted():
         QApplication.sendEvent(window, dropped)
     return enter.isAccepted(), dropped.isAccepted()
 
 
-def make_handoff(desk: Desk, out: Path, *, title: str = "Fix the invoice export", files: list[Path] | None = None) -> str:
+def make_handoff(
+    desk: Desk, out: Path, *, title: str = "Fix the invoice export", files: list[Path] | None = None
+) -> str:
     """A passport with a sealed-to-be machine fact, a universal fact, checks and asks, packed."""
-    lp = desk.new(title, "Invoices open in Excel with readable names.", current_state="Cause found.")
+    lp = desk.new(
+        title, "Invoices open in Excel with readable names.", current_state="Cause found."
+    )
     pid = lp.id
     desk.add_fact(pid, "The export runs in 40 s on this laptop.", scope="machine", verified=True)
     desk.add_fact(pid, "Finance agreed the file stays CSV.", scope="universal", verified=True)
-    desk.add_check(pid, "This machine can reach the billing database", how="psql -h localhost -c 'select 1'")
+    desk.add_check(
+        pid, "This machine can reach the billing database", how="psql -h localhost -c 'select 1'"
+    )
     desk.add_check(pid, "Excel opens the sample", how="open sample.csv", required=False)
     desk.add_next(pid, "Merge fix/csv-bom after review.")
-    desk.add_ask(pid, "Who in finance signs off?", "A name and an email address", why="Before the 1st.")
+    desk.add_ask(
+        pid, "Who in finance signs off?", "A name and an email address", why="Before the 1st."
+    )
     desk.add_ask(pid, "Can the export move to 07:00?", "Yes or no, and who decided")
     desk.pack(pid, out, files=files or [], note="Checks first, please.")
     return pid

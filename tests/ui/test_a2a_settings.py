@@ -50,7 +50,9 @@ def server_threads(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
     return seen
 
 
-def save_settings(window: MainWindow, monkeypatch: pytest.MonkeyPatch, edit: Callable[[SettingsDialog], None]) -> None:
+def save_settings(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, edit: Callable[[SettingsDialog], None]
+) -> None:
     """Open Settings, let `edit` change the form, press Save."""
 
     def accept(self: SettingsDialog) -> int:
@@ -100,7 +102,14 @@ def test_missing_keys_mean_off_and_the_keys_round_trip() -> None:
     data = partial.to_data()
     assert data["a2a"] == {"later": {"tls": 1}, "enabled": True, "host": "127.0.0.1", "port": 8788}
     assert Settings.from_data(json.loads(json.dumps(data))) == partial
-    for bad in ({"enabled": "yes"}, {"port": "8788"}, {"port": 70000}, {"port": True}, {"host": 1}, []):
+    for bad in (
+        {"enabled": "yes"},
+        {"port": "8788"},
+        {"port": 70000},
+        {"port": True},
+        {"host": 1},
+        [],
+    ):
         with pytest.raises(SettingsError):
             Settings.from_data({"a2a": bad})
     partial.set("a2a.enabled", "off")
@@ -121,8 +130,15 @@ def test_dialog_section_and_the_non_loopback_warning(qtbot: QtBot) -> None:
     assert not dialog.a2a_host.isEnabled() and dialog.a2a_warning.isHidden()
     dialog.a2a_enabled.setChecked(True)
     assert dialog.a2a_host.isEnabled() and dialog.a2a_warning.isHidden()
-    for host, warned in (("0.0.0.0", True), ("192.168.1.20", True), ("desk.example.org", True),
-                         ("::1", False), ("localhost", False), ("127.0.0.2", False), ("", False)):  # fmt: skip
+    for host, warned in (
+        ("0.0.0.0", True),
+        ("192.168.1.20", True),
+        ("desk.example.org", True),
+        ("::1", False),
+        ("localhost", False),
+        ("127.0.0.2", False),
+        ("", False),
+    ):
         dialog.a2a_host.setText(host)
         assert dialog.a2a_warning.isVisible() is warned, host
     assert "no" in dialog.a2a_warning.text().lower() and "TLS" in dialog.a2a_warning.text()
@@ -186,8 +202,10 @@ def test_a_port_in_use_is_one_sentence_and_the_desk_keeps_working(
         status = wait_status(qtbot, window, "A2A: not serving")
     finally:
         taken.close()
-    why = (f"Port {port} on 127.0.0.1 is already in use (another desk, or “taskpack serve”?). "
-           "Choose another port in Settings.")  # fmt: skip
+    why = (
+        f"Port {port} on 127.0.0.1 is already in use (another desk, or “taskpack serve”?). "
+        "Choose another port in Settings."
+    )
     assert status == f"A2A: not serving. {why}"
     assert window.banner.kind == "error" and window.banner.text() == why
     assert "Traceback" not in status and "Errno" not in status

@@ -12,7 +12,9 @@ from taskpack.ui.widgets import LinkedText
 RLO = "\u202e"
 
 
-def test_the_link_dialog_shows_the_address_with_its_hidden_characters(qtbot: QtBot, prompts: Prompts) -> None:
+def test_the_link_dialog_shows_the_address_with_its_hidden_characters(
+    qtbot: QtBot, prompts: Prompts
+) -> None:
     url = f"https://example.com/report{RLO}fdp.exe"
     label = LinkedText(f"See {url} for the numbers")
     qtbot.addWidget(label)
@@ -39,7 +41,10 @@ def test_notifications_and_the_list_show_a_spoofed_title_as_plain_text(
     [(title, text)] = shown
     assert title == "A pack arrived"
     assert "<" not in text and RLO not in text
-    assert "Pay &lt;a href='x'&gt;now&lt;/a&gt; \\u202egpj.exe — from &lt;b&gt;Boss&lt;/b&gt;\\u202e@alpha" in text
+    assert (
+        "Pay &lt;a href='x'&gt;now&lt;/a&gt; \\u202egpj.exe — from &lt;b&gt;Boss&lt;/b&gt;\\u202e@alpha"
+        in text
+    )
     proxy = window.proxy
     row = [proxy.index(0, c).data() for c in range(3)]
     assert row[0] == "Handoff: Pay <a href='x'>now</a> \\u202egpj.exe"

@@ -55,7 +55,7 @@ def test_a_handoff_goes_out_by_chat_and_the_reply_comes_back_by_paste(
     assert "Answer: Zhang Min, zhang@example.com" in receipt_message
 
     # the receipt comes back as a ```json fence inside the chat, text only
-    fenced = receipt_message[receipt_message.index("```"):]
+    fenced = receipt_message[receipt_message.index("```") :]
     QGuiApplication.clipboard().setText("Here you go:\n" + fenced + "\nLi")
     press_paste(qtbot, a)
     assert a.review_view.reviewed is not None and a.review_view.reviewed.review.kind == "receipt"
@@ -82,7 +82,9 @@ def test_paste_opens_copied_files(tmp_path: Path, qtbot: QtBot, make_desk, make_
     saved_email = tmp_path / "reply.txt"  # a reply saved from a mail client
     flat = tmp_path / "flat.taskpack.json"
     alpha.pack(pid, flat)
-    saved_email.write_text("Hello,\n\n" + flat.read_text(encoding="utf-8") + "\nRegards\n", encoding="utf-8")
+    saved_email.write_text(
+        "Hello,\n\n" + flat.read_text(encoding="utf-8") + "\nRegards\n", encoding="utf-8"
+    )
     window = make_window(make_desk("beta"))
     QGuiApplication.clipboard().setMimeData(file_mime(pack))
     press_paste(qtbot, window)

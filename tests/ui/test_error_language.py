@@ -50,8 +50,9 @@ def english_left(exc: TaskPackError) -> str | None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
-def test_a_hostile_pack_is_refused_in_chinese_without_english_detail(case: Case, tmp_path: Path,
-                                                                      chinese: None) -> None:  # fmt: skip
+def test_a_hostile_pack_is_refused_in_chinese_without_english_detail(
+    case: Case, tmp_path: Path, chinese: None
+) -> None:
     exc = refusal(case, tmp_path)
     left = english_left(exc)
     assert left is None, f"{exc.code}: {error_sentence(exc)!r} (English: {left!r})"
@@ -65,15 +66,20 @@ def test_the_english_window_still_says_the_cli_sentence(tmp_path: Path, qapp: QA
     assert exc.code == "zip_encrypted" and exc.params["name"] == "data/files/brief.txt"
 
 
-def test_a_passport_that_is_not_there_or_moved_on_reads_in_chinese(tmp_path: Path, chinese: None) -> None:
+def test_a_passport_that_is_not_there_or_moved_on_reads_in_chinese(
+    tmp_path: Path, chinese: None
+) -> None:
     from taskpack.app.desk import Desk
     from taskpack.core.errors import NotFound, VersionConflict
 
     with Desk(tmp_path / "home", "m1", actor="ana") as desk:
         pid = desk.new("T", "G").id
         errors: list[TaskPackError] = []
-        for call in (lambda: desk.get("TP-2222-2222"), lambda: desk.get_version(pid, 9),
-                     lambda: desk.add_next(pid, "x", expected_version=7)):  # fmt: skip
+        for call in (
+            lambda: desk.get("TP-2222-2222"),
+            lambda: desk.get_version(pid, 9),
+            lambda: desk.add_next(pid, "x", expected_version=7),
+        ):
             with pytest.raises((NotFound, VersionConflict)) as caught:
                 call()
             errors.append(caught.value)

@@ -77,7 +77,10 @@ def test_email_with_a_mail_client_says_attached(
     settle(qtbot, window)
     window.passport_view.export_actions[("handoff", "email")].trigger()
     settle(qtbot, window)
-    assert "Your mail client opened with Small-task-handoff.taskpack.json attached." in window.banner.text()
+    assert (
+        "Your mail client opened with Small-task-handoff.taskpack.json attached."
+        in window.banner.text()
+    )
     assert not is_zombie(int(pid_file.read_text()))
 
 

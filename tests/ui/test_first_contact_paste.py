@@ -48,8 +48,11 @@ def _reply(top: dict[str, Any], *, kind: str = "receipt", a1: str = "4000 EUR") 
     top["passport"]["kind"] = kind
     for ask in top["passport"]["asks"]:  # answers filled in, status left "open"
         ask["answer"] = {"a1": a1, "a2": "Carol, finance lead"}[ask["id"]]
-    return ("Hi Ana, answers below.\n\n```json\n" + json.dumps(top, indent=2, ensure_ascii=False)
-            + "\n```\n— Bo")  # fmt: skip
+    return (
+        "Hi Ana, answers below.\n\n```json\n"
+        + json.dumps(top, indent=2, ensure_ascii=False)
+        + "\n```\n— Bo"
+    )
 
 
 def test_a_hand_written_reply_pasted_merges_its_answers(
@@ -71,7 +74,10 @@ def test_a_hand_written_reply_pasted_merges_its_answers(
     assert asks["a2"].status == "answered"
     after = alpha.get(pid).passport
     assert (after.goal, after.current_state, after.next_steps) == (
-        before.goal, before.current_state, before.next_steps)  # fmt: skip
+        before.goal,
+        before.current_state,
+        before.next_steps,
+    )
     merged = [e for e in alpha.history(pid) if e.event == "merged"][-1]
     assert "ask a1 has an answer but its status said open; it was taken as answered" in (
         merged.detail.get("repairs") or []

@@ -31,7 +31,9 @@ def test_the_name_is_asked_once_and_signs_the_answers(
     desk.add_ask(pid, "Who signs off?", "A name")
     window = make_window(desk)
     opened: list[object] = []
-    monkeypatch.setattr("taskpack.ui.dialogs.ask_open_paths", lambda parent: opened.append(parent) or [])
+    monkeypatch.setattr(
+        "taskpack.ui.dialogs.ask_open_paths", lambda parent: opened.append(parent) or []
+    )
     assert window.name_bar.isVisible()
     assert window.name_question.text().startswith("What is your name?")
     window.activateWindow()

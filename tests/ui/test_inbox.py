@@ -19,11 +19,28 @@ def visible_titles(window) -> list[str]:
 
 def test_models_pass_qt_model_tester(qtmodeltester: ModelTester) -> None:
     model = InboxModel()
-    model.set_passports([
-        PassportRow("TP-AAAA-2222", "Alpha", "working", None, "", 0, "2026-08-16T03:00:00Z", "here"),
-        PassportRow("TP-BBBB-2222", "Beta", "waiting", "human", "wei@wei-laptop", 2, "2026-08-16T04:00:00Z", "handoff"),
-    ])  # fmt: skip
-    model.add_incoming(Incoming(Path("/tmp/x.taskpack"), "Gamma", "handoff", "li@li-desktop", 1, "2026-08-16T05:00:00Z"))
+    model.set_passports(
+        [
+            PassportRow(
+                "TP-AAAA-2222", "Alpha", "working", None, "", 0, "2026-08-16T03:00:00Z", "here"
+            ),
+            PassportRow(
+                "TP-BBBB-2222",
+                "Beta",
+                "waiting",
+                "human",
+                "wei@wei-laptop",
+                2,
+                "2026-08-16T04:00:00Z",
+                "handoff",
+            ),
+        ]
+    )
+    model.add_incoming(
+        Incoming(
+            Path("/tmp/x.taskpack"), "Gamma", "handoff", "li@li-desktop", 1, "2026-08-16T05:00:00Z"
+        )
+    )
     qtmodeltester.check(model)
     from taskpack.ui.models import InboxFilter
 
@@ -34,7 +51,9 @@ def test_models_pass_qt_model_tester(qtmodeltester: ModelTester) -> None:
     assert proxy.rowCount() == 2
 
 
-def test_search_and_filters(tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts) -> None:
+def test_search_and_filters(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     desk = make_desk(RECEIVER)
     own = desk.new("Quarterly report", "Send it").id
     desk.add_ask(own, "Which quarter?", "Q1 to Q4")
@@ -44,7 +63,11 @@ def test_search_and_filters(tmp_path: Path, qtbot: QtBot, make_desk, make_window
     window = make_window(desk)
     window.open_files([pack])
     settle(qtbot, window)
-    assert visible_titles(window) == ["Handoff: Invoice export", "Quarterly report", "Tidy the wiki"]
+    assert visible_titles(window) == [
+        "Handoff: Invoice export",
+        "Quarterly report",
+        "Tidy the wiki",
+    ]
 
     window.search.setText("REPORT")
     assert visible_titles(window) == ["Quarterly report"]
@@ -77,8 +100,10 @@ def test_search_and_filters(tmp_path: Path, qtbot: QtBot, make_desk, make_window
 
 def test_first_run_offers_the_sample_packs(qtbot: QtBot, make_desk, make_window) -> None:
     assert [p.name for p in sample_packs()] == [
-        "invoice-export.taskpack", "translation-review.taskpack.json", "invoice-export-receipt.taskpack.json",
-    ]  # fmt: skip
+        "invoice-export.taskpack",
+        "translation-review.taskpack.json",
+        "invoice-export-receipt.taskpack.json",
+    ]
     window = make_window(make_desk(RECEIVER))
     assert window.stack.currentWidget() is window.welcome
     assert window.welcome_samples.isVisible() and window.samples_button.isVisible()
@@ -86,14 +111,18 @@ def test_first_run_offers_the_sample_packs(qtbot: QtBot, make_desk, make_window)
     settle(qtbot, window)
     assert len(window.model.incoming()) == 3
     shown = window.review_view.reviewed
-    assert shown is not None and shown.review.title == "Fix the invoice CSV export for the Hangzhou office"
+    assert (
+        shown is not None
+        and shown.review.title == "Fix the invoice CSV export for the Hangzhou office"
+    )
     assert shown.review.written_here is False
     assert window.desk.passports() == []  # offered, not landed
     assert not window.welcome_samples.isVisible()  # the desk is no longer empty
 
 
-def test_open_dialog_and_command_line_paths(tmp_path: Path, qtbot: QtBot, make_desk, make_window,
-                                            prompts: Prompts) -> None:  # fmt: skip
+def test_open_dialog_and_command_line_paths(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     pack = tmp_path / "a.taskpack"
     make_handoff(make_desk(SENDER), pack)
     window = make_window(make_desk(RECEIVER))
@@ -105,7 +134,9 @@ def test_open_dialog_and_command_line_paths(tmp_path: Path, qtbot: QtBot, make_d
     assert "is not a file" in window.banner.text()
 
 
-def test_changes_made_elsewhere_appear_on_refresh(tmp_path: Path, qtbot: QtBot, make_desk, make_window) -> None:
+def test_changes_made_elsewhere_appear_on_refresh(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     desk = make_desk(RECEIVER)
     window = make_window(desk)
     from taskpack.app.desk import Desk

@@ -21,7 +21,10 @@ def fits(window, row: int, column: int) -> bool:
     """The text of a cell is drawn whole (not elided) in its column."""
     index = window.proxy.index(row, column)
     text = str(index.data())
-    return window.list.fontMetrics().horizontalAdvance(text) + 6 <= window.list.visualRect(index).width()
+    return (
+        window.list.fontMetrics().horizontalAdvance(text) + 6
+        <= window.list.visualRect(index).width()
+    )
 
 
 def test_at_800_by_600_the_title_is_the_widest_column(qtbot: QtBot, make_desk, make_window) -> None:
@@ -35,7 +38,9 @@ def test_at_800_by_600_the_title_is_the_widest_column(qtbot: QtBot, make_desk, m
     sizes = columns(window)
     assert sizes[InboxModel.TITLE] == max(sizes.values())
     assert sizes[InboxModel.TITLE] >= 0.4 * window.list.viewport().width()
-    [q3] = [r for r in range(window.proxy.rowCount()) if window.proxy.index(r, 0).data() == TITLES[0]]
+    [q3] = [
+        r for r in range(window.proxy.rowCount()) if window.proxy.index(r, 0).data() == TITLES[0]
+    ]
     assert fits(window, q3, InboxModel.TITLE)  # a typical title is read whole
     assert fits(window, q3, InboxModel.STATE)  # and so is where it stands ("in progress")
     assert sum(sizes.values()) <= window.list.viewport().width() + 1  # no sideways scrolling
@@ -57,7 +62,8 @@ def test_the_widest_columns_give_way_first() -> None:
 
 
 def test_short_headers_are_read_whole_and_the_sender_gives_way_first(
-        tmp_path, qtbot: QtBot, make_desk, make_window) -> None:  # fmt: skip
+    tmp_path, qtbot: QtBot, make_desk, make_window
+) -> None:
     from conftest import SENDER, make_handoff
 
     pack = tmp_path / "invoice.taskpack"
@@ -72,5 +78,7 @@ def test_short_headers_are_read_whole_and_the_sender_gives_way_first(
     fm = header.fontMetrics()
     for col in (InboxModel.ASKS, InboxModel.UPDATED):
         label = window.proxy.headerData(col, Qt.Orientation.Horizontal)
-        assert header.sectionSize(col) >= fm.horizontalAdvance(label) + 8, label  # "Updated", not "Upda…"
+        assert header.sectionSize(col) >= fm.horizontalAdvance(label) + 8, (
+            label
+        )  # "Updated", not "Upda…"
     assert not fits(window, 0, InboxModel.SENDER)  # the long sender is the one cut

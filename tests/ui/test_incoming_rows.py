@@ -43,7 +43,8 @@ def test_a_broken_file_says_what_it_is_and_can_be_removed_with_delete(
     click_row(qtbot, window, "File: photos.taskpack")
     settle(qtbot, window)
     assert window.banner.text().startswith(
-        "photos.taskpack cannot be opened: it is an ordinary zip file, not a TaskPack.")
+        "photos.taskpack cannot be opened: it is an ordinary zip file, not a TaskPack."
+    )
     assert "bagit" not in window.banner.text()
     assert ("File: photos.taskpack", "cannot be opened") in shown_rows(window)
 
@@ -95,7 +96,9 @@ def test_a_row_stays_under_the_pointer_when_clicked(
     tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
 ) -> None:
     ticks = itertools.count()
-    monkeypatch.setattr("taskpack.ui.main_window.utc_now", lambda: f"2026-08-16T03:{next(ticks) % 60:02d}:00Z")
+    monkeypatch.setattr(
+        "taskpack.ui.main_window.utc_now", lambda: f"2026-08-16T03:{next(ticks) % 60:02d}:00Z"
+    )
     broken = [ordinary_zip(tmp_path / f"b{n}.taskpack") for n in range(3)]
     window = make_window(make_desk(RECEIVER))
     window.open_files(broken)

@@ -34,8 +34,12 @@ def test_slow_job_shows_progress_and_can_be_cancelled(qtbot: QtBot) -> None:
             time.sleep(0.01)  # ~10 s unless cancelled
         return "finished"
 
-    runner.run(work, title="Landing big.taskpack…", on_done=lambda r: seen.setdefault("done", r),
-               on_cancelled=lambda: seen.setdefault("cancelled", True))  # fmt: skip
+    runner.run(
+        work,
+        title="Landing big.taskpack…",
+        on_done=lambda r: seen.setdefault("done", r),
+        on_cancelled=lambda: seen.setdefault("cancelled", True),
+    )
     dialog = None
 
     def dialog_moves() -> bool:
@@ -65,9 +69,14 @@ def test_errors_become_one_sentence(qtbot: QtBot) -> None:
 
     runner.run(broken, title="x", on_error=messages.append, show_progress=False)
     qtbot.waitUntil(runner.idle)
-    assert messages == ["a luggage file's bytes do not match its declared sha256. The file was damaged or "
-                        "altered in transit; ask the sender to send it again."]  # fmt: skip
-    assert sentence(FileNotFoundError(2, "No such file", "/x/y.taskpack")) == "The file /x/y.taskpack is no longer there."
+    assert messages == [
+        "a luggage file's bytes do not match its declared sha256. The file was damaged or "
+        "altered in transit; ask the sender to send it again."
+    ]
+    assert (
+        sentence(FileNotFoundError(2, "No such file", "/x/y.taskpack"))
+        == "The file /x/y.taskpack is no longer there."
+    )
     assert human_size(1536) == "1.5 KiB" and human_size(3 << 30) == "3.0 GiB"
 
 
@@ -104,7 +113,12 @@ def test_language_switch_rebuilds_the_window(qtbot: QtBot, make_desk, make_windo
     try:
         window.set_language("zh_CN")
         assert i18n.current() == "zh_CN"
-        assert [a.text() for a in window.menuBar().actions()] == ["文件(&F)", "编辑(&E)", "查看(&V)", "帮助(&H)"]
+        assert [a.text() for a in window.menuBar().actions()] == [
+            "文件(&F)",
+            "编辑(&E)",
+            "查看(&V)",
+            "帮助(&H)",
+        ]
         assert window.model.headerData(0, window.list.header().orientation()) == "标题"
         assert window.search.placeholderText() == "搜索标题"
         window.samples_button.click()
@@ -124,7 +138,9 @@ def test_every_ui_string_is_translated() -> None:
     import string
 
     root = Path(__file__).resolve().parents[2]
-    spec = importlib.util.spec_from_file_location("update_ts", root / "resources" / "translations" / "update_ts.py")
+    spec = importlib.util.spec_from_file_location(
+        "update_ts", root / "resources" / "translations" / "update_ts.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     strings = module.collect(root / "ui")

@@ -25,8 +25,9 @@ def working_passport(tmp_path: Path, make_desk) -> tuple[object, str]:
     return desk, pid
 
 
-def test_usable_at_800_by_600_with_a_working_passport(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                      make_window) -> None:  # fmt: skip
+def test_usable_at_800_by_600_with_a_working_passport(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     desk, pid = working_passport(tmp_path, make_desk)
     window = make_window(desk)
     window.select_key(pid)
@@ -43,8 +44,9 @@ def test_usable_at_800_by_600_with_a_working_passport(tmp_path: Path, qtbot: QtB
         assert corner.x() <= right_edge, b.text()  # every move is on screen, none cut off
 
 
-def test_enter_lands_and_tab_follows_the_screen(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                make_window) -> None:  # fmt: skip
+def test_enter_lands_and_tab_follows_the_screen(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     pack = tmp_path / "p.taskpack"
     make_handoff(make_desk(SENDER, "Wei"), pack)
     window = make_window(make_desk(RECEIVER))
@@ -62,7 +64,13 @@ def test_enter_lands_and_tab_follows_the_screen(tmp_path: Path, qtbot: QtBot, ma
             break
         seen.append(w)
     names = [w for w in seen[:5]]
-    assert names == [window.state_box, window.sender_box, window.asks_box, window.incoming_box, window.list]
+    assert names == [
+        window.state_box,
+        window.sender_box,
+        window.asks_box,
+        window.incoming_box,
+        window.list,
+    ]
     rv = window.review_view
     land, discard = seen.index(rv.land_button), seen.index(rv.discard_button)
     inside = [n for n, w in enumerate(seen) if rv.scroll.isAncestorOf(w)]
@@ -84,8 +92,12 @@ def test_the_focus_ring_is_visible(qtbot: QtBot, make_desk, make_window) -> None
 
     def ring_pixels(widget: QPushButton) -> int:
         img = widget.grab().toImage()
-        return sum(1 for y in range(img.height()) for x in range(img.width())
-                   if img.pixelColor(x, y) == target)  # fmt: skip
+        return sum(
+            1
+            for y in range(img.height())
+            for x in range(img.width())
+            if img.pixelColor(x, y) == target
+        )
 
     window.search.setFocus()
     assert ring_pixels(b) == 0
@@ -93,7 +105,9 @@ def test_the_focus_ring_is_visible(qtbot: QtBot, make_desk, make_window) -> None
     assert ring_pixels(b) > 2 * (b.width() + b.height())  # a line all the way round
 
 
-def test_each_menu_has_one_access_key_per_item_in_both_languages(qtbot: QtBot, make_desk, make_window) -> None:
+def test_each_menu_has_one_access_key_per_item_in_both_languages(
+    qtbot: QtBot, make_desk, make_window
+) -> None:
     window = make_window(make_desk(RECEIVER))
 
     def keys(actions) -> list[str]:
@@ -111,7 +125,10 @@ def test_each_menu_has_one_access_key_per_item_in_both_languages(qtbot: QtBot, m
             assert len(set(keys(bar))) == len(bar), keys(bar)
             for menu_action in bar:
                 items = [a for a in menu_action.menu().actions() if not a.isSeparator()]
-                assert len(set(keys(items))) == len(keys(items)) == len(items), (language, keys(items))
+                assert len(set(keys(items))) == len(keys(items)) == len(items), (
+                    language,
+                    keys(items),
+                )
     finally:
         window.set_language("en")
 

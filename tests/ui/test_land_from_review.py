@@ -8,8 +8,9 @@ from conftest import RECEIVER, SENDER, drop, make_handoff, settle
 from pytestqt.qtbot import QtBot
 
 
-def test_land_uses_the_held_review_and_rereads_a_changed_file(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                              make_window) -> None:  # fmt: skip
+def test_land_uses_the_held_review_and_rereads_a_changed_file(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     sender = make_desk(SENDER)
     pack = tmp_path / "h.taskpack"
     make_handoff(sender, pack, title="As reviewed")
@@ -29,8 +30,9 @@ def test_land_uses_the_held_review_and_rereads_a_changed_file(tmp_path: Path, qt
     assert receiver.get(row.id).passport.title == "Changed since"  # what the file is now
 
 
-def test_land_from_an_unchanged_review_lands_what_was_shown(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                            make_window) -> None:  # fmt: skip
+def test_land_from_an_unchanged_review_lands_what_was_shown(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     sender = make_desk(SENDER)
     pack = tmp_path / "h.taskpack"
     make_handoff(sender, pack, title="As reviewed")

@@ -20,11 +20,23 @@ ASKS = 1_200
 
 
 def big_passport(desk: Any, asks: int = ASKS) -> str:
-    state = PassportState(id=ids.new_id(), title="Survey answers", goal="Answer every question",
-                          facts=[], next_steps=[])  # fmt: skip
-    lp = LocalPassport(passport=state, landing_checks=[], asks=[
-        Ask(id=f"a{n}", to="peer", what=f"Question {n}: A or B?", accept="A or B", status="open")
-        for n in range(1, asks + 1)])  # fmt: skip
+    state = PassportState(
+        id=ids.new_id(),
+        title="Survey answers",
+        goal="Answer every question",
+        facts=[],
+        next_steps=[],
+    )
+    lp = LocalPassport(
+        passport=state,
+        landing_checks=[],
+        asks=[
+            Ask(
+                id=f"a{n}", to="peer", what=f"Question {n}: A or B?", accept="A or B", status="open"
+            )
+            for n in range(1, asks + 1)
+        ],
+    )
     lp.state, lp.waiting_on = "working", None
     with desk.store.write() as tx:
         tx.insert(lp, event="created")
@@ -53,7 +65,8 @@ def helper_jobs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_counts_of_thousands_are_written_with_a_separator(
-        qtbot: QtBot, make_desk: Any, make_window: Any) -> None:  # fmt: skip
+    qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
     desk = make_desk(RECEIVER, "Zhang")
     big_passport(desk)
     window = make_window(desk)
@@ -65,7 +78,8 @@ def test_counts_of_thousands_are_written_with_a_separator(
 
 
 def test_an_answer_on_a_large_passport_is_saved_by_a_helper_and_shown(
-        qtbot: QtBot, make_desk: Any, make_window: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    qtbot: QtBot, make_desk: Any, make_window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(isolated, "LARGE_BYTES", 50_000)  # 1,200 asks count as large here
     desk = make_desk(RECEIVER, "Zhang")
     pid = big_passport(desk)
@@ -81,14 +95,17 @@ def test_an_answer_on_a_large_passport_is_saved_by_a_helper_and_shown(
     settle(qtbot, window, timeout=120_000)
     assert "_change_elsewhere" in jobs, jobs  # not read, changed and stored in the window's process
     assert "Saved the answer to a3." in window.banner.text()
-    qtbot.waitUntil(lambda: pv.tabs.tabText(1) == "Asks (1,199 open)", timeout=60_000)  # the view reloaded
+    qtbot.waitUntil(
+        lambda: pv.tabs.tabText(1) == "Asks (1,199 open)", timeout=60_000
+    )  # the view reloaded
     stored = {a.id: a for a in desk.get(pid).asks or []}
     assert stored["a3"].status == "answered" and stored["a3"].answer == "B, because it reads better"
     assert desk.drafts.of(pid) == {}  # the draft went with the save, in the window's own drafts
 
 
-def test_a_large_passport_is_packed_by_a_helper(tmp_path: Path, make_desk: Any,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_a_large_passport_is_packed_by_a_helper(
+    tmp_path: Path, make_desk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(isolated, "LARGE_BYTES", 50_000)
     desk = make_desk(RECEIVER, "Zhang")
     pid = big_passport(desk)
@@ -113,8 +130,15 @@ def many_facts_pack(tmp_path: Path, facts: int) -> Path:
         sender.pack(pid, flat, encoding="flat")
     doc = json.loads(flat.read_text(encoding="utf-8"))
     doc["passport"]["passport"]["facts"] = [
-        {"claim": f"Step {n} ran on the build box", "scope": "machine", "verified": False,
-         "needs_reverify": True, "verified_on": "wei-laptop"} for n in range(1, facts + 1)]  # fmt: skip
+        {
+            "claim": f"Step {n} ran on the build box",
+            "scope": "machine",
+            "verified": False,
+            "needs_reverify": True,
+            "verified_on": "wei-laptop",
+        }
+        for n in range(1, facts + 1)
+    ]
     flat.write_text(json.dumps(doc), encoding="utf-8")
     return flat
 
@@ -129,7 +153,8 @@ def facts_alive() -> int:
 
 
 def test_many_facts_come_to_the_window_as_pages(
-        tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A pack of many facts is read beside the window, which builds only the facts it
     shows (100,000 facts as models cost the window 887 MB and a 1.8 s freeze)."""
     from conftest import drop
@@ -145,10 +170,15 @@ def test_many_facts_come_to_the_window_as_pages(
     settle(qtbot, window, timeout=120_000)
     review = window.review_view
     text = review.section_text("facts")
-    assert "600 of 600 facts is not proven here" in text or "600 of 600 facts are not proven here" in text, text
+    assert (
+        "600 of 600 facts is not proven here" in text
+        or "600 of 600 facts are not proven here" in text
+    ), text
     assert "Step 1 ran on the build box" in text and f"Step {FACT_PAGE} ran" in text
     assert f"Step {FACT_PAGE + 1} ran" not in text
-    [more] = [b for b in review.sections["facts"].findChildren(QPushButton) if b.text().startswith("Show")]
+    [more] = [
+        b for b in review.sections["facts"].findChildren(QPushButton) if b.text().startswith("Show")
+    ]
     assert more.text() == f"Show {FACT_PAGE} more (of 600)"
     assert facts_alive() - baseline <= FACT_PAGE + 5  # the page shown, not the 600
 

@@ -10,7 +10,9 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 #: the protocol's own names a person should not have to read (plain "cancelled" is fine)
-INTERNAL = re.compile(r"\b(routed|requested|accepted|working|verifying|owner_approval|human|agent)\b|\[")
+INTERNAL = re.compile(
+    r"\b(routed|requested|accepted|working|verifying|owner_approval|human|agent)\b|\["
+)
 
 
 def header_state(window) -> str:
@@ -21,8 +23,9 @@ def header_state(window) -> str:
     return top.findChildren(QLabel)[0].text()
 
 
-def test_take_this_on_makes_each_allowed_move_in_order(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                       make_window) -> None:  # fmt: skip
+def test_take_this_on_makes_each_allowed_move_in_order(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     pack = tmp_path / "p.taskpack"
     make_handoff(make_desk(SENDER), pack)
     desk = make_desk(RECEIVER)
@@ -51,8 +54,9 @@ def test_take_this_on_makes_each_allowed_move_in_order(tmp_path: Path, qtbot: Qt
     assert "take_on" not in view.move_buttons  # working: nothing to take on any more
 
 
-def test_states_are_plain_words_in_both_languages(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                  make_window) -> None:  # fmt: skip
+def test_states_are_plain_words_in_both_languages(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     pack = tmp_path / "p.taskpack"
     make_handoff(make_desk(SENDER), pack)
     desk = make_desk(RECEIVER)

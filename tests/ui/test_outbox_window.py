@@ -46,7 +46,9 @@ def test_a_pack_from_another_front_end_is_in_history_too(
     assert "sent handoff to an agent: x.taskpack.json (flat, via mcp)" in rows
 
 
-def test_a_vague_accept_is_warned_about_next_to_the_ask(qtbot: QtBot, make_desk, make_window) -> None:
+def test_a_vague_accept_is_warned_about_next_to_the_ask(
+    qtbot: QtBot, make_desk, make_window
+) -> None:
     desk = make_desk(RECEIVER)
     pid = desk.new("Small task", "Answer one question").id
     desk.add_ask(pid, "Budget?", "ok")
@@ -81,20 +83,30 @@ def test_an_agents_change_from_another_process_shows_in_the_open_window(
 
     async def agent() -> None:
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "taskpack.app.cli.main", "mcp"],
-            env={"TASKPACK_HOME": str(desk.home), "TASKPACK_MACHINE": RECEIVER,
-                 "PYTHONPYCACHEPREFIX": os.path.join(str(tmp_path), "pycache")},
-        )  # fmt: skip
+            command=sys.executable,
+            args=["-m", "taskpack.app.cli.main", "mcp"],
+            env={
+                "TASKPACK_HOME": str(desk.home),
+                "TASKPACK_MACHINE": RECEIVER,
+                "PYTHONPYCACHEPREFIX": os.path.join(str(tmp_path), "pycache"),
+            },
+        )
         with open(tmp_path / "mcp.stderr", "w") as err:
             async with stdio_client(params, errlog=err) as (r, w), ClientSession(r, w) as s:
                 await s.initialize()
-                made = await s.call_tool("taskpack_new", {"title": "Made by the agent", "goal": "G"})
+                made = await s.call_tool(
+                    "taskpack_new", {"title": "Made by the agent", "goal": "G"}
+                )
                 assert not made.is_error
-                done = await s.call_tool("taskpack_checkpoint", {
-                    "id": pid, "expected_version": 1, "current_state": "the agent was here"})  # fmt: skip
+                done = await s.call_tool(
+                    "taskpack_checkpoint",
+                    {"id": pid, "expected_version": 1, "current_state": "the agent was here"},
+                )
                 assert not done.is_error
 
     anyio.run(agent)
     titles = lambda: {window.proxy.index(r, 0).data() for r in range(window.proxy.rowCount())}  # noqa: E731
     qtbot.waitUntil(lambda: "Made by the agent" in titles(), timeout=20_000)
-    qtbot.waitUntil(lambda: "the agent was here" in window.passport_view.overview_text(), timeout=20_000)
+    qtbot.waitUntil(
+        lambda: "the agent was here" in window.passport_view.overview_text(), timeout=20_000
+    )

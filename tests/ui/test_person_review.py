@@ -49,8 +49,9 @@ def landed_window(tmp_path: Path, qtbot: QtBot, make_desk, make_window):  # type
 # --- 1. typed answers are never lost ---------------------------------------------------
 
 
-def test_a_typed_answer_survives_another_row_and_a_restart(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                           make_window) -> None:  # fmt: skip
+def test_a_typed_answer_survives_another_row_and_a_restart(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     window, pid = landed_window(tmp_path, qtbot, make_desk, make_window)
     desk = window.desk
     own = desk.new("Something else", "Another goal").id
@@ -85,15 +86,17 @@ def test_a_typed_answer_survives_another_row_and_a_restart(tmp_path: Path, qtbot
         second.select_key(pid)
         settle(qtbot, second)
         assert second.passport_view.asks.cards["a1"].answer_edit.toPlainText() == (
-            "Ms. Zhang, zhang@finance.example.com")
+            "Ms. Zhang, zhang@finance.example.com"
+        )
         assert second.passport_view.tabs.tabText(1) == "Asks (2 open)"
         second.shutdown()
     finally:
         again.close()
 
 
-def test_a_receipt_goes_out_with_the_answers_on_screen(tmp_path: Path, qtbot: QtBot, make_desk, make_window,
-                                                       prompts: Prompts) -> None:  # fmt: skip
+def test_a_receipt_goes_out_with_the_answers_on_screen(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     window, _pid = landed_window(tmp_path, qtbot, make_desk, make_window)
     qtbot.keyClicks(window.passport_view.asks.cards["a2"].answer_edit, "Yes, decided by finance")
     prompts.save_to = tmp_path / "receipt.taskpack.json"
@@ -105,8 +108,9 @@ def test_a_receipt_goes_out_with_the_answers_on_screen(tmp_path: Path, qtbot: Qt
     assert asks["a1"]["status"] == "open"  # nothing typed there: still open
 
 
-def test_enter_saves_a_one_line_answer_and_save_all_saves_the_rest(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                                   make_window) -> None:  # fmt: skip
+def test_enter_saves_a_one_line_answer_and_save_all_saves_the_rest(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     window, pid = landed_window(tmp_path, qtbot, make_desk, make_window)
     desk = window.desk
     form = window.passport_view.asks
@@ -122,7 +126,9 @@ def test_enter_saves_a_one_line_answer_and_save_all_saves_the_rest(tmp_path: Pat
     form = window.passport_view.asks
     edit = form.cards["a2"].answer_edit
     qtbot.keyClicks(edit, "Yes,")
-    qtbot.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)  # a new line, not a save
+    qtbot.keyClick(
+        edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier
+    )  # a new line, not a save
     qtbot.keyClicks(edit, "decided by finance")
     qtbot.keyClick(edit, Qt.Key.Key_Return)  # several lines: Enter is a new line
     assert desk.get(pid).asks[1].status == "open"
@@ -153,9 +159,21 @@ def test_a_fact_verified_here_and_a_restored_one_show_proven_here_as_the_cli_doe
     assert "✓ proven here (alpha)" in overview
     assert "never verified" not in overview
 
-    env = {**os.environ, "TASKPACK_HOME": str(alpha.home), "TASKPACK_MACHINE": "alpha", "PYTHONIOENCODING": "utf-8"}
-    cli = subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", "open", pid], env=env, capture_output=True,
-                         text=True, encoding="utf-8", timeout=120, check=True).stdout  # fmt: skip
+    env = {
+        **os.environ,
+        "TASKPACK_HOME": str(alpha.home),
+        "TASKPACK_MACHINE": "alpha",
+        "PYTHONIOENCODING": "utf-8",
+    }
+    cli = subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", "open", pid],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        check=True,
+    ).stdout
     assert "The export runs in 40 s on this laptop. — ✓ proven here (alpha)" in cli
 
     # the pack comes back to alpha (sealed), is restored: the badge gets better, not worse
@@ -182,7 +200,9 @@ def test_the_receipt_review_shows_each_answer_who_and_when_and_what_stays_open(
     zhang = make_window(zhang_desk)
     pid = land(qtbot, zhang, handoff)
     zhang.passport_view.tabs.setCurrentIndex(1)
-    qtbot.keyClicks(zhang.passport_view.asks.cards["a1"].answer_edit, "Ms. Zhang, zhang@finance.example.com")
+    qtbot.keyClicks(
+        zhang.passport_view.asks.cards["a1"].answer_edit, "Ms. Zhang, zhang@finance.example.com"
+    )
     qtbot.keyClick(zhang.passport_view.asks.cards["a1"].answer_edit, Qt.Key.Key_Return)
     settle(qtbot, zhang)
     answered_at = zhang_desk.get(pid).asks[0].answered_at
@@ -197,7 +217,11 @@ def test_the_receipt_review_shows_each_answer_who_and_when_and_what_stays_open(
     shown = review.section_text("receipt")
     assert "Who in finance signs off?" in shown
     assert "Ms. Zhang, zhang@finance.example.com" in shown
-    when = QDateTime.fromString(answered_at, Qt.DateFormat.ISODate).toLocalTime().toString("yyyy-MM-dd HH:mm")
+    when = (
+        QDateTime.fromString(answered_at, Qt.DateFormat.ISODate)
+        .toLocalTime()
+        .toString("yyyy-MM-dd HH:mm")
+    )
     assert f"Answered by Zhang@{RECEIVER} on {when}" in shown
     assert "answers a1" in shown
     assert "answer them in the Asks tab" not in review.visible_text()
@@ -208,17 +232,23 @@ def test_the_receipt_review_shows_each_answer_who_and_when_and_what_stays_open(
 
     review.land_button.click()
     settle(qtbot, wei)
-    banners = [b.text() for b in (wei.banner, wei.passport_view.banner, wei.passport_view.asks.banner)]
+    banners = [
+        b.text() for b in (wei.banner, wei.passport_view.banner, wei.passport_view.asks.banner)
+    ]
     assert sum("The receipt answered: a1." in b for b in banners) == 1  # once, not twice
 
 
 # --- 6. everything that lands is shown -------------------------------------------------
 
 
-def test_the_review_shows_decisions_artifacts_and_learnings(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                            make_window) -> None:  # fmt: skip
+def test_the_review_shows_decisions_artifacts_and_learnings(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     data = hostile_zips.pack_data()
-    data["passport"]["artifacts"] = [{"name": "q3-draft.xlsx", "kind": "file"}, "https://wiki.example.com/q3"]
+    data["passport"]["artifacts"] = [
+        {"name": "q3-draft.xlsx", "kind": "file"},
+        "https://wiki.example.com/q3",
+    ]
     data["passport"]["learnings"] = ["the ledger export lags a day"]
     data["passport"]["actions"] = [{"what": "wrote the draft"}]
     pack = tmp_path / "full.taskpack"
@@ -237,8 +267,9 @@ def test_the_review_shows_decisions_artifacts_and_learnings(tmp_path: Path, qtbo
 # --- 7. "I checked this here" ----------------------------------------------------------
 
 
-def test_i_checked_this_here_records_a_fact_verified_on_this_machine(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                                     make_window, prompts: Prompts) -> None:  # fmt: skip
+def test_i_checked_this_here_records_a_fact_verified_on_this_machine(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     window, pid = landed_window(tmp_path, qtbot, make_desk, make_window)
     desk = window.desk
     view = window.passport_view
@@ -252,7 +283,12 @@ def test_i_checked_this_here_records_a_fact_verified_on_this_machine(tmp_path: P
     view.check_buttons[1].click()
     settle(qtbot, window)
     fact = desk.get(pid).passport.facts[0]
-    assert (fact.verified, fact.verified_on, fact.verified_by, fact.scope) == (True, RECEIVER, "Zhang", "machine")
+    assert (fact.verified, fact.verified_on, fact.verified_by, fact.scope) == (
+        True,
+        RECEIVER,
+        "Zhang",
+        "machine",
+    )
     overview = window.passport_view.overview_text()
     assert f"✓ proven here ({RECEIVER})" in overview and "Checked by Zhang." in overview
     assert "checked here" in window.passport_view.history_events()
@@ -275,10 +311,12 @@ def test_i_checked_this_here_records_a_fact_verified_on_this_machine(tmp_path: P
 # --- 14. words --------------------------------------------------------------------------
 
 
-def test_words_plurals_counts_no_empty_rows_no_jargon_local_times(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                                  make_window) -> None:  # fmt: skip
-    data = hostile_zips.pack_data(asks=[{"id": "a1", "what": "Which chart first?", "accept": "bar or line",
-                                         "status": "open"}])  # fmt: skip
+def test_words_plurals_counts_no_empty_rows_no_jargon_local_times(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    data = hostile_zips.pack_data(
+        asks=[{"id": "a1", "what": "Which chart first?", "accept": "bar or line", "status": "open"}]
+    )
     data["passport"]["facts"] += [
         {"claim": "the VPN is up", "scope": "machine"},
         {"claim": "the budget is signed", "scope": "universal", "verified": True},
@@ -309,8 +347,9 @@ def test_words_plurals_counts_no_empty_rows_no_jargon_local_times(tmp_path: Path
     assert not stamp.endswith("Z") and "T" not in stamp
 
 
-def test_the_landing_review_in_chinese_has_no_english_left(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                          make_window) -> None:  # fmt: skip
+def test_the_landing_review_in_chinese_has_no_english_left(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     from taskpack.ui import i18n
 
     pack = tmp_path / "p.taskpack"
@@ -324,7 +363,14 @@ def test_the_landing_review_in_chinese_has_no_english_left(tmp_path: Path, qtbot
         text = window.review_view.visible_text()
         assert "先做这些" in text and "已在本机证实" not in text  # sealed: nothing proven here
         assert "个事实中有" in text
-        for english in ("Do these first", "What is proven", "unproven here", "packed", "Land", "Why"):
+        for english in (
+            "Do these first",
+            "What is proven",
+            "unproven here",
+            "packed",
+            "Land",
+            "Why",
+        ):
             assert english not in text, english
     finally:
         i18n.install("en")
@@ -333,11 +379,14 @@ def test_the_landing_review_in_chinese_has_no_english_left(tmp_path: Path, qtbot
 # --- 15.2 large content, and 10.7 names shown as they are -------------------------------
 
 
-def test_a_huge_note_is_cut_with_show_all_and_many_asks_are_paged(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                                  make_window) -> None:  # fmt: skip
+def test_a_huge_note_is_cut_with_show_all_and_many_asks_are_paged(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     note = "overtime " * 60_000  # 540 KB, one line
-    asks = [{"id": f"a{n}", "what": f"Question number {n}?", "accept": "yes or no", "status": "open"}
-            for n in range(1, 1001)]  # fmt: skip
+    asks = [
+        {"id": f"a{n}", "what": f"Question number {n}?", "accept": "yes or no", "status": "open"}
+        for n in range(1, 1001)
+    ]
     pack = bag(tmp_path, "big.taskpack", note=note, asks=asks)
     window = make_window(make_desk(RECEIVER))
     drop(window, pack)
@@ -347,7 +396,9 @@ def test_a_huge_note_is_cut_with_show_all_and_many_asks_are_paged(tmp_path: Path
     assert label.clipped and len(label.text()) < 5_000
     assert label_text(label).endswith("… Show all (540,000 characters)")
     label.linkActivated.emit("taskpack:show-all")  # the person clicks "Show all"
-    [viewer] = [w for w in QApplication.topLevelWidgets() if isinstance(w, TextViewer) and w.isVisible()]
+    [viewer] = [
+        w for w in QApplication.topLevelWidgets() if isinstance(w, TextViewer) and w.isVisible()
+    ]
     qtbot.waitUntil(viewer.loaded, timeout=30_000)
     assert viewer.text().replace("\n", "") == note
     viewer.close()
@@ -355,14 +406,18 @@ def test_a_huge_note_is_cut_with_show_all_and_many_asks_are_paged(tmp_path: Path
     asks_text = review.section_text("asks")
     assert "Question number 1?" in asks_text and f"Question number {PAGE}?" in asks_text
     assert f"Question number {PAGE + 1}?" not in asks_text
-    [more] = [b for b in review.sections["asks"].findChildren(QPushButton) if b.text().startswith("Show")]
+    [more] = [
+        b for b in review.sections["asks"].findChildren(QPushButton) if b.text().startswith("Show")
+    ]
     assert more.text() == f"Show {PAGE} more (of 1,000)"
     more.click()
     qtbot.waitUntil(lambda: not filling())  # the page is built a batch per turn of the event loop
     assert f"Question number {2 * PAGE}?" in review.section_text("asks")
 
 
-def test_hidden_characters_in_names_are_shown(tmp_path: Path, qtbot: QtBot, make_desk, make_window) -> None:
+def test_hidden_characters_in_names_are_shown(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     evil = "report\u202etxt.exe"
     payload = [(f"data/files/{evil}", b"hello\n")]
     data = hostile_zips.pack_data(origin={"actor": "ana\u200b", "machine": "ana-laptop"})
@@ -378,13 +433,17 @@ def test_hidden_characters_in_names_are_shown(tmp_path: Path, qtbot: QtBot, make
     assert "ana\\u200b on ana-laptop" in text
 
 
-def test_errors_from_core_are_said_in_chinese(tmp_path: Path, qtbot: QtBot, make_desk, make_window) -> None:
+def test_errors_from_core_are_said_in_chinese(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     from taskpack.core.errors import MergeRefused, NotFound
     from taskpack.ui import i18n
     from taskpack.ui.jobs import sentence
 
     evil = tmp_path / "evil.taskpack"
-    evil.write_bytes(hostile_zips.bag_zip([*hostile_zips.LUGGAGE, ("data/files/../../x", b"escaped\n")]))
+    evil.write_bytes(
+        hostile_zips.bag_zip([*hostile_zips.LUGGAGE, ("data/files/../../x", b"escaped\n")])
+    )
     window = make_window(make_desk(RECEIVER))
     try:
         window.set_language("zh_CN")
@@ -392,10 +451,15 @@ def test_errors_from_core_are_said_in_chinese(tmp_path: Path, qtbot: QtBot, make
         settle(qtbot, window)
         message = window.banner.text()
         assert "这个文件可能有恶意；什么都没有写入。" in message, message  # the kind, in Chinese
-        wrong = MergeRefused("this receipt answers TP-AAAA-AAAA, not TP-BBBB-BBBB", code="merge_wrong_target",
-                             params={"target": "TP-AAAA-AAAA", "into": "TP-BBBB-BBBB"})  # fmt: skip
-        assert sentence(wrong) == ("这份回执回答的是 TP-AAAA-AAAA，不是 TP-BBBB-BBBB。回执只能合并到提出问题的那本护照；"
-                                   "什么都没有改变。")  # fmt: skip
+        wrong = MergeRefused(
+            "this receipt answers TP-AAAA-AAAA, not TP-BBBB-BBBB",
+            code="merge_wrong_target",
+            params={"target": "TP-AAAA-AAAA", "into": "TP-BBBB-BBBB"},
+        )
+        assert sentence(wrong) == (
+            "这份回执回答的是 TP-AAAA-AAAA，不是 TP-BBBB-BBBB。回执只能合并到提出问题的那本护照；"
+            "什么都没有改变。"
+        )
         assert sentence(NotFound("passport TP-CCCC-CCCC has no ask 'a9'")).startswith("没有找到。")
     finally:
         i18n.install("en")
@@ -413,15 +477,18 @@ def asks_alive() -> int:
 
 
 def test_a_large_pack_is_read_and_landed_beside_the_window_which_holds_only_the_pages_it_shows(
-        tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch) -> None:  # fmt: skip
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
     """15.2: a pack whose pack object is large is reviewed, landed and its passport read in
     a helper process; the window gets its asks as pages, so its own process builds only
     the asks on screen (100,000 asks as models stall the GUI thread and cost ~1 GB)."""
     from taskpack.app import isolated
 
     monkeypatch.setattr(isolated, "LARGE_BYTES", 20_000)  # 300 asks count as large here
-    asks = [{"id": f"a{n}", "what": f"Question number {n}?", "accept": "yes or no", "status": "open"}
-            for n in range(1, 301)]  # fmt: skip
+    asks = [
+        {"id": f"a{n}", "what": f"Question number {n}?", "accept": "yes or no", "status": "open"}
+        for n in range(1, 301)
+    ]
     pack = bag(tmp_path, "many.taskpack", asks=asks)
     desk = make_desk(RECEIVER, "Zhang")
     window = make_window(desk)
@@ -432,7 +499,9 @@ def test_a_large_pack_is_read_and_landed_beside_the_window_which_holds_only_the_
     asks_text = review.section_text("asks")
     assert "Question number 1?" in asks_text and f"Question number {PAGE}?" in asks_text
     assert f"Question number {PAGE + 1}?" not in asks_text
-    [more] = [b for b in review.sections["asks"].findChildren(QPushButton) if b.text().startswith("Show")]
+    [more] = [
+        b for b in review.sections["asks"].findChildren(QPushButton) if b.text().startswith("Show")
+    ]
     assert more.text() == f"Show {PAGE} more (of 300)"
     more.click()
     qtbot.waitUntil(lambda: not filling())  # the page is built a batch per turn of the event loop

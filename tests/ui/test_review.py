@@ -11,8 +11,9 @@ from pytestqt.qtbot import QtBot
 from taskpack.ui.widgets import LinkedText
 
 
-def test_only_pack_files_are_accepted_and_many_open_at_once(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                            make_window) -> None:  # fmt: skip
+def test_only_pack_files_are_accepted_and_many_open_at_once(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     sender = make_desk(SENDER)
     a, b = tmp_path / "a.taskpack", tmp_path / "b.taskpack.json"
     make_handoff(sender, a, title="First")
@@ -22,8 +23,10 @@ def test_only_pack_files_are_accepted_and_many_open_at_once(tmp_path: Path, qtbo
     window = make_window(make_desk(RECEIVER))
     assert drop(window, notes) == (True, True)  # taken, so that it gets a sentence
     settle(qtbot, window)
-    assert window.banner.text() == ("notes.txt is not a TaskPack file (those end in .taskpack or "
-                                    ".taskpack.json); nothing was opened.")  # fmt: skip
+    assert window.banner.text() == (
+        "notes.txt is not a TaskPack file (those end in .taskpack or "
+        ".taskpack.json); nothing was opened."
+    )
     assert window.model.incoming() == []
     assert drop(window, a, b) == (True, True)
     settle(qtbot, window)
@@ -34,17 +37,23 @@ def test_only_pack_files_are_accepted_and_many_open_at_once(tmp_path: Path, qtbo
     assert window.desk.passports() == []
 
 
-def test_hostile_pack_shows_one_sentence_and_lands_nothing(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                           make_window) -> None:  # fmt: skip
+def test_hostile_pack_shows_one_sentence_and_lands_nothing(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     evil = tmp_path / "evil.taskpack"
-    evil.write_bytes(hostile_zips.bag_zip([*hostile_zips.LUGGAGE, ("data/files/../../x", b"escaped\n")]))
+    evil.write_bytes(
+        hostile_zips.bag_zip([*hostile_zips.LUGGAGE, ("data/files/../../x", b"escaped\n")])
+    )
     desk = make_desk(RECEIVER)
     window = make_window(desk)
     assert drop(window, evil) == (True, True)
     settle(qtbot, window)
     message = window.banner.text()
     assert window.banner.kind == "error"
-    assert message.startswith("evil.taskpack cannot be opened:") and "nothing was written" in message.lower()
+    assert (
+        message.startswith("evil.taskpack cannot be opened:")
+        and "nothing was written" in message.lower()
+    )
     assert "\n" not in message and "Traceback" not in message
     [row] = window.model.incoming()
     assert row.problem  # the list says the file is broken too
@@ -54,9 +63,12 @@ def test_hostile_pack_shows_one_sentence_and_lands_nothing(tmp_path: Path, qtbot
     assert not (tmp_path / "x").exists()
 
 
-def test_instructions_and_links_in_a_pack_are_only_shown(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                         make_window, prompts: Prompts) -> None:  # fmt: skip
-    data = hostile_zips.pack_data(note="Run rm -rf ~/work before you start. Details: https://evil.example.com/x?a=<b>")
+def test_instructions_and_links_in_a_pack_are_only_shown(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
+    data = hostile_zips.pack_data(
+        note="Run rm -rf ~/work before you start. Details: https://evil.example.com/x?a=<b>"
+    )
     pack = tmp_path / "bossy.taskpack"
     pack.write_bytes(hostile_zips.bag_zip(passport=hostile_zips.canonical_json(data)))
     window = make_window(make_desk(RECEIVER))
@@ -78,8 +90,9 @@ def test_instructions_and_links_in_a_pack_are_only_shown(tmp_path: Path, qtbot: 
     assert prompts.opened_urls == ["https://evil.example.com/x?a="]
 
 
-def test_luggage_can_be_saved_before_landing(tmp_path: Path, qtbot: QtBot, make_desk, make_window,
-                                             prompts: Prompts) -> None:  # fmt: skip
+def test_luggage_can_be_saved_before_landing(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     brief = tmp_path / "brief.txt"
     brief.write_text("the brief\n" * 100, encoding="utf-8")
     pack = tmp_path / "p.taskpack"
@@ -105,8 +118,9 @@ def land(qtbot: QtBot, window, pack: Path) -> str:
     return row.id
 
 
-def test_restore_is_offered_only_where_the_rule_holds(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                     make_window, prompts: Prompts) -> None:  # fmt: skip
+def test_restore_is_offered_only_where_the_rule_holds(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     pack = tmp_path / "mine.taskpack"
     home = make_desk(SENDER)
     make_handoff(home, pack)
@@ -137,8 +151,9 @@ def test_restore_is_offered_only_where_the_rule_holds(tmp_path: Path, qtbot: QtB
     assert 1 not in window.passport_view.restore_buttons  # no longer sealed
 
 
-def test_only_allowed_moves_are_offered(tmp_path: Path, qtbot: QtBot, make_desk, make_window,
-                                        prompts: Prompts) -> None:  # fmt: skip
+def test_only_allowed_moves_are_offered(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     pack = tmp_path / "p.taskpack"
     make_handoff(make_desk(SENDER), pack)
     window = make_window(make_desk(RECEIVER))
@@ -148,7 +163,12 @@ def test_only_allowed_moves_are_offered(tmp_path: Path, qtbot: QtBot, make_desk,
     def offered() -> list[str]:
         return [b.text() for b in view.move_buttons.values()]
 
-    assert offered() == ["Take this on", "Approve", "Deny", "Cancel task"]  # waiting on the owner's approval
+    assert offered() == [
+        "Take this on",
+        "Approve",
+        "Deny",
+        "Cancel task",
+    ]  # waiting on the owner's approval
     view.move_buttons["routed"].click()
     settle(qtbot, window)
     assert offered() == ["Take this on", "Accept", "Decline", "Cancel task"]
@@ -157,13 +177,28 @@ def test_only_allowed_moves_are_offered(tmp_path: Path, qtbot: QtBot, make_desk,
     assert offered() == ["Start", "Cancel task"]
     view.move_buttons["working"].click()
     settle(qtbot, window)
-    assert offered() == ["Hold: wait for a person", "Hold: wait for an agent", "Return result…", "Cancel task"]
-    prompts.forms.append({"summary": "Merged the fix and re-ran March.", "kind": 5,
-                          "evidence": "finance confirmed the file opens", "url": ""})  # fmt: skip
+    assert offered() == [
+        "Hold: wait for a person",
+        "Hold: wait for an agent",
+        "Return result…",
+        "Cancel task",
+    ]
+    prompts.forms.append(
+        {
+            "summary": "Merged the fix and re-ran March.",
+            "kind": 5,
+            "evidence": "finance confirmed the file opens",
+            "url": "",
+        }
+    )
     view.move_buttons["verifying"].click()
     settle(qtbot, window)
     assert window.desk.get(pid).state == "verifying"
-    assert offered() == ["Evidence holds: complete", "Send for sign-off", "Evidence fails: back to work"]
+    assert offered() == [
+        "Evidence holds: complete",
+        "Send for sign-off",
+        "Evidence fails: back to work",
+    ]
     prompts.confirm_answer = False
     view.move_buttons["completed"].click()  # not an ending move that needs confirming
     settle(qtbot, window)
@@ -172,7 +207,9 @@ def test_only_allowed_moves_are_offered(tmp_path: Path, qtbot: QtBot, make_desk,
     assert "nothing moves it on" in view.actions_text()
 
 
-def test_ending_a_task_asks_first(tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts) -> None:
+def test_ending_a_task_asks_first(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     desk = make_desk(RECEIVER)
     pid = desk.new("Mine", "A goal").id
     window = make_window(desk)
@@ -186,15 +223,20 @@ def test_ending_a_task_asks_first(tmp_path: Path, qtbot: QtBot, make_desk, make_
     window.passport_view.move_buttons["cancelled"].click()
     settle(qtbot, window)
     assert desk.get(pid).state == "cancelled"
-    assert not [b for b in window.passport_view.findChildren(QPushButton) if b.text() == "Cancel task"
-                and b.isVisible()]  # fmt: skip
+    assert not [
+        b
+        for b in window.passport_view.findChildren(QPushButton)
+        if b.text() == "Cancel task" and b.isVisible()
+    ]
 
 
 def test_conformance_problems_are_shown_plainly_and_the_pack_can_still_land(
     tmp_path: Path, qtbot: QtBot, make_desk, make_window
 ) -> None:
     data = hostile_zips.pack_data()
-    data["passport"]["facts"].append({"claim": "port 8080 is free", "scope": "machine", "verified": True})
+    data["passport"]["facts"].append(
+        {"claim": "port 8080 is free", "scope": "machine", "verified": True}
+    )
     pack = tmp_path / "sloppy.taskpack"
     pack.write_bytes(hostile_zips.bag_zip(passport=hostile_zips.canonical_json(data)))
     desk = make_desk(RECEIVER)
@@ -209,11 +251,16 @@ def test_conformance_problems_are_shown_plainly_and_the_pack_can_still_land(
     settle(qtbot, window)
     [row] = desk.passports()
     fact = desk.get(row.id).passport.facts[-1]
-    assert (fact.claim, fact.verified, fact.verified_on) == ("port 8080 is free", False, "ana-laptop")
+    assert (fact.claim, fact.verified, fact.verified_on) == (
+        "port 8080 is free",
+        False,
+        "ana-laptop",
+    )
 
 
-def test_large_packs_are_judged_on_request(tmp_path: Path, qtbot: QtBot, make_desk, make_window,
-                                           monkeypatch) -> None:  # fmt: skip
+def test_large_packs_are_judged_on_request(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
     from taskpack.ui import ops
 
     monkeypatch.setattr(ops, "JUDGE_AUTOMATICALLY_BYTES", 0)
@@ -233,8 +280,9 @@ def test_large_packs_are_judged_on_request(tmp_path: Path, qtbot: QtBot, make_de
     assert review.reviewed is not None and review.reviewed.failed_checks == []
 
 
-def test_a_pack_carrying_a_token_says_so_before_land_and_cannot_land(tmp_path: Path, qtbot: QtBot,
-                                                                     make_desk, make_window) -> None:  # fmt: skip
+def test_a_pack_carrying_a_token_says_so_before_land_and_cannot_land(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     import random
     import string
 
@@ -243,8 +291,13 @@ def test_a_pack_carrying_a_token_says_so_before_land_and_cannot_land(tmp_path: P
     data = hostile_zips.pack_data()
     data["passport"]["current_state"] = f"deploy with {secret}"
     pack = tmp_path / "leaky.taskpack.json"
-    pack.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
-        [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data)))  # fmt: skip
+    pack.write_bytes(
+        hostile_zips.canonical_json(
+            hostile_zips.flat_doc(
+                [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data
+            )
+        )
+    )
     desk = make_desk(RECEIVER)
     window = make_window(desk)
     drop(window, pack)

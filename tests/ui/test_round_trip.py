@@ -18,8 +18,9 @@ from pytestqt.qtbot import QtBot
 from taskpack.ui.widgets import QuotedBlock
 
 
-def test_round_trip_handoff_answers_receipt(tmp_path: Path, qtbot: QtBot, make_desk, make_window,
-                                            prompts: Prompts) -> None:  # fmt: skip
+def test_round_trip_handoff_answers_receipt(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
     wei_desk = make_desk(SENDER, "Wei Chen")
     zhang_desk = make_desk(RECEIVER, "Zhang Min")
     handoff = tmp_path / "invoice.taskpack"
@@ -58,7 +59,9 @@ def test_round_trip_handoff_answers_receipt(tmp_path: Path, qtbot: QtBot, make_d
     # -- Answer the asks in the form
     view = zhang.passport_view
     card = view.asks.cards["a1"]
-    assert "A name and an email address" in "\n".join(view.asks.labels())  # the accept text is shown
+    assert "A name and an email address" in "\n".join(
+        view.asks.labels()
+    )  # the accept text is shown
     card.answer_edit.setPlainText("Ms. Zhang, zhang@finance.example.com")
     card.save_button.click()
     settle(qtbot, zhang)
@@ -99,8 +102,9 @@ def test_round_trip_handoff_answers_receipt(tmp_path: Path, qtbot: QtBot, make_d
     assert len(wei_desk.passports()) == 1  # merged into the asking passport, not landed as new
 
 
-def test_copy_for_chat_and_email(tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts,
-                                 monkeypatch) -> None:  # fmt: skip
+def test_copy_for_chat_and_email(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts, monkeypatch
+) -> None:
     desk = make_desk(RECEIVER)
     pid = desk.new("Small task", "Answer one question").id
     desk.add_ask(pid, "Which day?", "A weekday")
@@ -130,7 +134,10 @@ def test_copy_for_chat_and_email(tmp_path: Path, qtbot: QtBot, make_desk, make_w
     [argv] = prompts.emails
     assert argv[0] == "xdg-email" and "--attach" in argv
     attached = Path(argv[argv.index("--attach") + 1])
-    assert attached.is_file() and json.loads(attached.read_text(encoding="utf-8"))["passport"]["kind"] == "receipt"
+    assert (
+        attached.is_file()
+        and json.loads(attached.read_text(encoding="utf-8"))["passport"]["kind"] == "receipt"
+    )
     assert "attached" in window.banner.text()
 
     # no xdg-email: a mailto: message, and the file shown in the file manager

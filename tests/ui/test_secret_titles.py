@@ -22,15 +22,22 @@ def leaky_pack(path: Path, secret: str) -> Path:
     data = hostile_zips.pack_data()
     data["passport"]["title"] = f"deploy with {secret}"
     data["origin"]["actor"] = f"ana {secret}"
-    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
-        [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data)))  # fmt: skip
+    path.write_bytes(
+        hostile_zips.canonical_json(
+            hostile_zips.flat_doc(
+                [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data
+            )
+        )
+    )
     return path
 
 
 def row_text(window) -> list[list[str]]:
     proxy = window.proxy
-    return [[str(proxy.index(r, c).data() or "") for c in range(proxy.columnCount())]
-            for r in range(proxy.rowCount())]  # fmt: skip
+    return [
+        [str(proxy.index(r, c).data() or "") for c in range(proxy.columnCount())]
+        for r in range(proxy.rowCount())
+    ]
 
 
 def test_a_watched_pack_with_a_token_in_its_title_is_named_not_shown(
@@ -75,7 +82,9 @@ def test_a_dropped_pack_with_a_token_in_its_title_is_named_not_shown(
     assert secret[-12:] not in window.windowTitle()
 
 
-def test_the_withheld_title_reads_in_chinese(tmp_path: Path, qtbot: QtBot, make_desk, make_window) -> None:
+def test_the_withheld_title_reads_in_chinese(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     from taskpack.ui import i18n
 
     i18n.install("zh_CN")

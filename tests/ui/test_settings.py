@@ -33,7 +33,9 @@ def test_dialog_edits_settings(tmp_path: Path, qtbot: QtBot) -> None:
     assert settings.watched_folders == []  # the defaults are not written out
 
 
-def test_saving_settings_applies_them(tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch) -> None:
+def test_saving_settings_applies_them(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
     desk = make_desk(RECEIVER)
     window = make_window(desk)
 
@@ -51,6 +53,8 @@ def test_saving_settings_applies_them(tmp_path: Path, qtbot: QtBot, make_desk, m
         assert window.menuBar().actions()[0].text() == "文件(&F)"
         saved = json.loads((desk.home / "settings.json").read_text(encoding="utf-8"))
         assert saved["language"] == "zh_CN" and saved["watched_folders"] == [str(tmp_path)]
-        qtbot.waitUntil(lambda: window.bridge is not None and window.bridge.watcher.folders == [tmp_path])
+        qtbot.waitUntil(
+            lambda: window.bridge is not None and window.bridge.watcher.folders == [tmp_path]
+        )
     finally:
         window.set_language("en")

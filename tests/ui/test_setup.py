@@ -30,23 +30,39 @@ def load():
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the xcb plugin is Linux's")
 def test_a_missing_xcb_cursor_library_prints_the_install_command(capsys, monkeypatch) -> None:
     check = load()
-    monkeypatch.setattr(check.shutil, "which", lambda tool: "/usr/bin/apt-get" if tool == "apt-get" else None)
+    monkeypatch.setattr(
+        check.shutil, "which", lambda tool: "/usr/bin/apt-get" if tool == "apt-get" else None
+    )
     assert check.main({"DISPLAY": ":0"}, LDCONFIG_WITHOUT_CURSOR) == 1
     err = capsys.readouterr().err
     assert "    sudo apt-get install libxcb-cursor0\n" in err
     assert "libxcb-icccm4" not in err  # only what is missing
-    with_cursor = LDCONFIG_WITHOUT_CURSOR + "\tlibxcb-cursor.so.0 (libc6,x86-64) => /lib/libxcb-cursor.so.0\n"
+    with_cursor = (
+        LDCONFIG_WITHOUT_CURSOR + "\tlibxcb-cursor.so.0 (libc6,x86-64) => /lib/libxcb-cursor.so.0\n"
+    )
     assert check.main({"DISPLAY": ":0"}, with_cursor) == 0
-    assert check.main({"QT_QPA_PLATFORM": "offscreen"}, LDCONFIG_WITHOUT_CURSOR) == 0  # xcb not used
+    assert (
+        check.main({"QT_QPA_PLATFORM": "offscreen"}, LDCONFIG_WITHOUT_CURSOR) == 0
+    )  # xcb not used
     assert check.main({"WAYLAND_DISPLAY": "wayland-0"}, LDCONFIG_WITHOUT_CURSOR) == 0
 
 
 def test_make_run_checks_before_starting_the_window() -> None:
-    if not (ROOT / "Makefile").is_file() or subprocess.run(["which", "make"], capture_output=True).returncode:
+    if (
+        not (ROOT / "Makefile").is_file()
+        or subprocess.run(["which", "make"], capture_output=True).returncode
+    ):
         pytest.skip("make is not installed")
-    dry = subprocess.run(["make", "-n", "-W", "pyproject.toml", "run"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=60).stdout  # fmt: skip
-    lines = [line for line in dry.splitlines() if "check_gui_libs.py" in line or "taskpack-desk" in line]
+    dry = subprocess.run(
+        ["make", "-n", "-W", "pyproject.toml", "run"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    lines = [
+        line for line in dry.splitlines() if "check_gui_libs.py" in line or "taskpack-desk" in line
+    ]
     assert "check_gui_libs.py" in lines[0] and lines[-1].endswith("bin/taskpack-desk")
 
 

@@ -14,8 +14,9 @@ from taskpack.app.gui_main import parse_args
 from taskpack.ui.single_instance import InstanceServer, hand_off, server_name
 
 
-def test_watched_folder_brings_packs_to_incoming_once(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                      make_window) -> None:  # fmt: skip
+def test_watched_folder_brings_packs_to_incoming_once(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     inbox = tmp_path / "Downloads"
     inbox.mkdir()
     made = tmp_path / "made.taskpack"
@@ -38,13 +39,19 @@ def test_watched_folder_brings_packs_to_incoming_once(tmp_path: Path, qtbot: QtB
     qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
     qtbot.wait(800)  # more than two settle periods: it is not reported twice
     [row] = window.model.incoming()
-    assert (row.title, row.kind, row.sender, row.open_asks) == ("Arrived by chat", "handoff", "Wei@wei-laptop", 2)
+    assert (row.title, row.kind, row.sender, row.open_asks) == (
+        "Arrived by chat",
+        "handoff",
+        "Wei@wei-laptop",
+        2,
+    )
     assert "A pack arrived" in window.statusBar().currentMessage()
     assert desk.passports() == []  # nothing lands without the person
 
 
-def test_watcher_ignores_packs_already_landed_or_discarded(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                           make_window) -> None:  # fmt: skip
+def test_watcher_ignores_packs_already_landed_or_discarded(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     inbox = tmp_path / "in"
     inbox.mkdir()
     sender = make_desk(SENDER)
@@ -106,14 +113,19 @@ def test_entry_point_arguments_and_help() -> None:
     args = parse_args(["a.taskpack", "b.taskpack.json", "--new-instance"])
     assert args.files == ["a.taskpack", "b.taskpack.json"] and args.new_instance
     start = time.monotonic()
-    out = subprocess.run([sys.executable, "-m", "taskpack.app.gui_main", "--help"], capture_output=True,
-                         text=True, timeout=60)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-m", "taskpack.app.gui_main", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0 and "Nothing in a pack is ever run" in out.stdout
     assert "PySide6" not in sys.modules or time.monotonic() - start < 30
 
 
-def test_a_watcher_that_restarts_itself_says_so_in_the_window(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                               make_window) -> None:  # fmt: skip
+def test_a_watcher_that_restarts_itself_says_so_in_the_window(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     inbox = tmp_path / "Downloads"
     inbox.mkdir()
     desk = make_desk(RECEIVER)
@@ -131,15 +143,18 @@ def test_a_watcher_that_restarts_itself_says_so_in_the_window(tmp_path: Path, qt
         real_check()
 
     watcher._check_pending = explode_once
-    qtbot.waitUntil(lambda: "restarted itself" in window.statusBar().currentMessage(), timeout=15_000)
+    qtbot.waitUntil(
+        lambda: "restarted itself" in window.statusBar().currentMessage(), timeout=15_000
+    )
     made = tmp_path / "made.taskpack"
     make_handoff(make_desk(SENDER, "Wei"), made, title="After the restart")
     (inbox / "after.taskpack").write_bytes(made.read_bytes())
     qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=15_000)
 
 
-def test_a_receipt_this_desk_wrote_shows_as_sent_not_incoming(tmp_path: Path, qtbot: QtBot, make_desk,
-                                                             make_window) -> None:  # fmt: skip
+def test_a_receipt_this_desk_wrote_shows_as_sent_not_incoming(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
     handoff = tmp_path / "h.taskpack"
     make_handoff(make_desk(SENDER, "Wei"), handoff, title="Invoice export")
     desk = make_desk(RECEIVER, "Zhang")
@@ -149,7 +164,9 @@ def test_a_receipt_this_desk_wrote_shows_as_sent_not_incoming(tmp_path: Path, qt
     desk.settings.watched_folders = [str(downloads)]
     window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
     qtbot.waitUntil(lambda: window.bridge is not None)
-    desk.pack(pid, downloads / "invoice-receipt.taskpack.json", kind="receipt")  # saved where it is watched
+    desk.pack(
+        pid, downloads / "invoice-receipt.taskpack.json", kind="receipt"
+    )  # saved where it is watched
     qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
     settle(qtbot, window)
     proxy = window.proxy

@@ -643,9 +643,14 @@ def open_reader(head: bytes, parent: _Parent) -> _Reader | None:
         return _Zip(parent)
     if head.startswith(b"\x1f\x8b\x08"):
         kind = "gzip"
-    elif head[:3] == b"BZh" and head[3:4].isdigit() and head[4:10] in (
-        b"1AY&SY",
-        b"\x17rE8P\x90",
+    elif (
+        head[:3] == b"BZh"
+        and head[3:4].isdigit()
+        and head[4:10]
+        in (
+            b"1AY&SY",
+            b"\x17rE8P\x90",
+        )
     ):
         kind = "bz2"
     elif head.startswith(b"\xfd7zXZ\x00"):

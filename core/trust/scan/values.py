@@ -135,8 +135,12 @@ class _ValueScan:
             if seen is None:  # keys repeat (100,000 asks share seven): judge each once
                 raw = _scan_bytes(key.encode("utf-8", "surrogatepass"), self.engine)
                 kinds = list(raw.credentials)
-                seen = known[key] = (kinds, None if kinds else _shown_key(key),
-                                     is_instruction_field(key), _is_secret_key_name(key))  # fmt: skip
+                seen = known[key] = (
+                    kinds,
+                    None if kinds else _shown_key(key),
+                    is_instruction_field(key),
+                    _is_secret_key_name(key),
+                )
             kinds, plain, instruction, secret_name = seen
             if plain is None:
                 shown: str = f"<field #{i}>"
@@ -164,7 +168,9 @@ class _ValueScan:
                 and _secret_value(value.encode("utf-8", "surrogatepass"), quoted=True)
                 and not _scan_bytes(value.encode("utf-8", "surrogatepass"), self.engine).credentials
             ):
-                self.add(Finding(RULE_CREDENTIAL, "password or secret assignment", self.place(here)))
+                self.add(
+                    Finding(RULE_CREDENTIAL, "password or secret assignment", self.place(here))
+                )
             children.append((value, here))
         return children
 
@@ -299,7 +305,11 @@ def check_asks(asks: Sequence[Any] | Any) -> list[Finding]:
     `asks` comes from a pack as it was read, so it may be any JSON value.
     """
     if not isinstance(asks, list | tuple):
-        return [Finding(RULE_ASK, "asks that is not a list", "asks", "asks must be a list of ask objects")]
+        return [
+            Finding(
+                RULE_ASK, "asks that is not a list", "asks", "asks must be a list of ask objects"
+            )
+        ]
     out: list[Finding] = []
     for i, ask in enumerate(asks):
         place = f"asks[{i}]"

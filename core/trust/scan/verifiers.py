@@ -72,12 +72,24 @@ def _tok(
 # word boundary, or words like "risk-…" would be refused.
 _TOKEN_RULES = (
     _tok("Anthropic API key", rb"sk-ant-[A-Za-z0-9_\-]{32,}", 7, _mixed, left_boundary=False),
-    _tok("OpenAI API key", rb"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}", 3, _mixed, left_boundary=False),
+    _tok(
+        "OpenAI API key",
+        rb"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}",
+        3,
+        _mixed,
+        left_boundary=False,
+    ),
     _tok("OpenAI API key", rb"sk-[A-Za-z0-9_\-]{20,}", 3, _mixed),
     _tok("GitHub token", rb"gh[pousr]_[A-Za-z0-9]{36}", 4, _varied, left_boundary=False),
     _tok("GitHub token", rb"github_pat_[A-Za-z0-9_]{36,}", 11, _mixed, left_boundary=False),
     _tok("GitLab token", rb"glpat-[A-Za-z0-9_\-]{20,}", 6, _varied, left_boundary=False),
-    _tok("Slack token", rb"xox[abprs]-[A-Za-z0-9]{1,40}-[A-Za-z0-9\-]{8,}", 5, _mixed, left_boundary=False),
+    _tok(
+        "Slack token",
+        rb"xox[abprs]-[A-Za-z0-9]{1,40}-[A-Za-z0-9\-]{8,}",
+        5,
+        _mixed,
+        left_boundary=False,
+    ),
     _tok(
         "Slack webhook URL",
         rb"hooks\.slack\.com/services/T[A-Za-z0-9]{6,}/B[A-Za-z0-9]{6,}/[A-Za-z0-9]{16,}",
@@ -89,7 +101,9 @@ _TOKEN_RULES = (
     _tok("Google API key", rb"AIza[A-Za-z0-9_\-]{35}", 4, _mixed, left_boundary=False),
     _tok("Stripe live key", rb"[sr]k_live_[A-Za-z0-9]{24,}", 8, _mixed, left_boundary=False),
     _tok("npm token", rb"npm_[A-Za-z0-9]{36}", 4, _mixed, left_boundary=False),
-    _tok("PyPI token", rb"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", 20, _varied, left_boundary=False),
+    _tok(
+        "PyPI token", rb"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}", 20, _varied, left_boundary=False
+    ),
 )
 
 _NL = rb"(?:\r?\n|\\r\\n|\\n)"  # a real line break, or one escaped inside a JSON string
@@ -108,16 +122,29 @@ _PEM_BLOCK_RX = re.compile(
     rb"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?)-----"
     rb"(?:" + _NL + rb"|[ \t]+)"
     rb"(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*" + _NL + rb"){0,8}"
-    rb"(?:" + _NL + rb")?"
-    + _B64_RUN + rb"(?:(?:" + _NL + rb"|[ \t]+)" + _B64_RUN + rb")*(?:" + _NL + rb"|[ \t]+)?"
+    rb"(?:"
+    + _NL
+    + rb")?"
+    + _B64_RUN
+    + rb"(?:(?:"
+    + _NL
+    + rb"|[ \t]+)"
+    + _B64_RUN
+    + rb")*(?:"
+    + _NL
+    + rb"|[ \t]+)?"
     rb"-----END (?P=label)-----"
 )
 # PuTTY's own key file (.ppk, versions 1-3): the header lines, then key material
 _PPK_RX = re.compile(
-    rb"PuTTY-User-Key-File-[1-9]: [!-~]{1,64}" + _NL
-    + rb"Encryption: [!-~]{1,32}" + _NL
-    + rb"Comment: [^\r\n]{0,256}" + _NL
-    + rb"Public-Lines: [0-9]{1,4}" + _NL
+    rb"PuTTY-User-Key-File-[1-9]: [!-~]{1,64}"
+    + _NL
+    + rb"Encryption: [!-~]{1,32}"
+    + _NL
+    + rb"Comment: [^\r\n]{0,256}"
+    + _NL
+    + rb"Public-Lines: [0-9]{1,4}"
+    + _NL
     + rb"[A-Za-z0-9+/=]{32}"
 )
 _JWT_RX = re.compile(rb"(eyJ[A-Za-z0-9_\-]{8,})\.([A-Za-z0-9_\-]{8,})\.[A-Za-z0-9_\-]{16,}")

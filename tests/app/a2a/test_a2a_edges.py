@@ -29,8 +29,11 @@ def test_a_body_that_is_not_utf8_is_400_not_500(desk_b, serve):
     server = serve(desk_b)
     token = issue(desk_b, "alice")
     for body in (b'{"message": {"messageId": "\xff\xfe"}}', b"\xff\xff\xff"):
-        r = httpx.post(f"{server.url}/message:send", content=body,
-                       headers={**_headers(token), "Content-Type": "application/json"})  # fmt: skip
+        r = httpx.post(
+            f"{server.url}/message:send",
+            content=body,
+            headers={**_headers(token), "Content-Type": "application/json"},
+        )
         assert "not UTF-8" in _error(r, 400, "INVALID_REQUEST")
     r = httpx.post(f"{server.url}/message:send", content=b"{bad json", headers=_headers(token))
     _error(r, 400, "INVALID_REQUEST")
@@ -134,6 +137,9 @@ def test_every_json_body_of_a_method_has_the_a2a_media_type(desk_b, serve):
         "TASK_NOT_FOUND",
     )
     _error(httpx.get(f"{server.url}/tasks", headers=V1), 401, "UNAUTHENTICATED")
-    _error(httpx.get(f"{server.url}/tasks", headers={"Authorization": f"Bearer {token}"}), 400,
-           "VERSION_NOT_SUPPORTED")  # fmt: skip
+    _error(
+        httpx.get(f"{server.url}/tasks", headers={"Authorization": f"Bearer {token}"}),
+        400,
+        "VERSION_NOT_SUPPORTED",
+    )
     _error(httpx.get(f"{server.url}/nowhere", headers=_headers(token)), 404, "METHOD_NOT_FOUND")

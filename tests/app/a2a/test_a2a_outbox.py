@@ -27,7 +27,9 @@ def test_the_receipt_the_endpoint_packs_is_in_its_desks_outbox(
     desk_a, desk_b = desks("desk-a"), desks("desk-b")
     server_b = serve(desk_b)
     token = taskpack(desk_b, "token", "add", "desk-a").strip()
-    taskpack(desk_a, "token", "add", "desk-b", "--remote", "--url", server_b.url, stdin=token + "\n")
+    taskpack(
+        desk_a, "token", "add", "desk-b", "--remote", "--url", server_b.url, stdin=token + "\n"
+    )
     asker, pack = handoff(desk_a, tmp_path / "report.taskpack", asks=1)
     sent = json.loads(taskpack(desk_a, "send", str(pack), "--to", server_b.url, "--json"))
     landed = sent["task_id"]
@@ -39,4 +41,6 @@ def test_the_receipt_the_endpoint_packs_is_in_its_desks_outbox(
     assert (entry.kind, entry.via, entry.encoding) == ("receipt", "a2a", "bag")
     assert entry.to is not None and entry.to.endswith("(over A2A)")
     assert desk_a.machine in entry.to
-    assert entry.path and Path(entry.path).is_file() and entry.stub["asks"][0]["status"] == "answered"
+    assert (
+        entry.path and Path(entry.path).is_file() and entry.stub["asks"][0]["status"] == "answered"
+    )

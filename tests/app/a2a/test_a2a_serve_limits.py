@@ -26,8 +26,13 @@ def serve_cli(desk_b) -> Iterator[Serve]:
     env = dict(os.environ, TASKPACK_HOME=str(desk_b.home), TASKPACK_MACHINE=desk_b.machine)
 
     def start(*flags: str) -> str:
-        proc = subprocess.Popen([sys.executable, "-m", "taskpack.app.cli.main", "serve", "--port", "0", *flags],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "taskpack.app.cli.main", "serve", "--port", "0", *flags],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         procs.append(proc)
         assert proc.stdout is not None and proc.stderr is not None
         line = proc.stdout.readline()
@@ -43,21 +48,34 @@ def serve_cli(desk_b) -> Iterator[Serve]:
 
 
 def taskpack(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True,
-                          text=True, timeout=60, check=False)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_a_body_over_max_body_gets_a_clear_413(desk_b, serve_cli: Serve) -> None:
     token = issue(desk_b, "ops")
     url = serve_cli("--max-body", "8K")
-    headers = {"Authorization": f"Bearer {token}", "A2A-Version": "1.0", "Content-Type": "application/json"}
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "A2A-Version": "1.0",
+        "Content-Type": "application/json",
+    }
     with httpx.Client(timeout=30) as http:
-        big = http.post(f"{url}/message:send", headers=headers, content=b'{"x": "' + b"a" * 9000 + b'"}')
+        big = http.post(
+            f"{url}/message:send", headers=headers, content=b'{"x": "' + b"a" * 9000 + b'"}'
+        )
         assert big.status_code == 413
         body = big.json()
         assert "larger than 8192 bytes" in str(body)
         assert "send a smaller pack" in str(body)
-        small = http.post(f"{url}/message:send", headers=headers, content=b'{"x": "' + b"a" * 6000 + b'"}')
+        small = http.post(
+            f"{url}/message:send", headers=headers, content=b'{"x": "' + b"a" * 6000 + b'"}'
+        )
         assert small.status_code not in (413, 500)  # read, and refused for what it says
 
 
@@ -88,7 +106,13 @@ def test_limit_values_are_checked_and_documented() -> None:
         run = taskpack("serve", *flags)
         assert run.returncode == 2 and words in run.stderr, (flags, run.stderr)
     helptext = taskpack("serve", "--help").stdout
-    for flag in ("--max-body", "--timeout-keep-alive", "--header-timeout", "--body-timeout",
-                 "--limit-concurrency", "--stream-seconds"):  # fmt: skip
+    for flag in (
+        "--max-body",
+        "--timeout-keep-alive",
+        "--header-timeout",
+        "--body-timeout",
+        "--limit-concurrency",
+        "--stream-seconds",
+    ):
         assert flag in helptext
     assert "default 32M" in helptext

@@ -19,9 +19,12 @@ def test_serve_started_with_sigint_ignored_still_stops(tmp_path: Path, sig: sign
     env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
     argv = [sys.executable, "-m", "taskpack.app.cli.main", "serve", "--port", "0"]
     proc = subprocess.Popen(
-        ["sh", "-c", "trap '' INT; exec \"$0\" \"$@\"", *argv],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )  # fmt: skip
+        ["sh", "-c", 'trap \'\' INT; exec "$0" "$@"', *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()

@@ -30,15 +30,26 @@ def leaky_pack(path: Path) -> Path:
     data["note"] = f"the key is {SECRET}"
     data["passport"]["facts"][0]["claim"] = f"CI uses {SECRET}"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
-        [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data)))  # fmt: skip
+    path.write_bytes(
+        hostile_zips.canonical_json(
+            hostile_zips.flat_doc(
+                [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data
+            )
+        )
+    )
     return path
 
 
 def taskpack(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TASKPACK_HOME": str(tmp_path / "home"), "TASKPACK_MACHINE": "zhang-pc"}
-    return subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True,
-                          text=True, env=env, timeout=120, check=False)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
 
 
 def assert_no_secret(*texts: str) -> None:
@@ -51,12 +62,19 @@ def test_watch_once_names_the_credential_and_prints_no_secret(tmp_path: Path) ->
     run = taskpack(tmp_path, "watch", str(tmp_path / "in"), "--once", "--settle", "0")
     assert run.returncode == 0, run.stderr
     assert_no_secret(run.stdout, run.stderr)
-    assert "«(withheld: it contains a credential — GitHub token)»: «(withheld: it contains" in run.stdout
+    assert (
+        "«(withheld: it contains a credential — GitHub token)»: «(withheld: it contains"
+        in run.stdout
+    )
     as_json = taskpack(tmp_path, "watch", str(tmp_path / "in"), "--once", "--settle", "0", "--json")
     assert_no_secret(as_json.stdout, as_json.stderr)
     [event] = [json.loads(line) for line in as_json.stdout.splitlines()]
     assert event["event"] == "found"
-    assert event["withheld"] == {"title": "GitHub token", "sender": "GitHub token", "note": "GitHub token"}
+    assert event["withheld"] == {
+        "title": "GitHub token",
+        "sender": "GitHub token",
+        "note": "GitHub token",
+    }
     assert event["title"] == "(withheld: it contains a credential — GitHub token)"
 
 
@@ -73,7 +91,9 @@ def test_show_lists_the_credentials_and_withholds_the_texts(tmp_path: Path) -> N
     as_json = taskpack(tmp_path, "show", str(pack), "--json")
     assert_no_secret(as_json.stdout, as_json.stderr)
     data = json.loads(as_json.stdout)
-    assert data["pack"]["passport"]["title"] == "(withheld: it contains a credential — GitHub token)"
+    assert (
+        data["pack"]["passport"]["title"] == "(withheld: it contains a credential — GitHub token)"
+    )
     assert {c["place"] for c in data["credentials"]} >= {"passport.title", "origin.actor"}
 
 

@@ -42,8 +42,13 @@ def complete_bash(script_text: str, line: str, cwd: Path, prog: str = "tp") -> l
     )
     path = cwd / "completion.bash"
     path.write_text(script_text, encoding="utf-8")
-    r = subprocess.run(["bash", "--norc", "-c", probe, "_", str(path), line], cwd=cwd,
-                       capture_output=True, text=True, timeout=20)
+    r = subprocess.run(
+        ["bash", "--norc", "-c", probe, "_", str(path), line],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
     assert r.returncode == 0, r.stderr
     assert not r.stderr, r.stderr
     return sorted(w for w in r.stdout.split("\n") if w)
@@ -59,7 +64,10 @@ def test_the_tree_follows_the_parser() -> None:
     assert values["--home-dir"].kind == "dir"
     assert values["--retries"].kind == "none"
     assert land.positionals[0].kind == "file"
-    assert tree.subcommands["a2a"].subcommands["serve"].positionals[0].choices == ("once", "forever")
+    assert tree.subcommands["a2a"].subcommands["serve"].positionals[0].choices == (
+        "once",
+        "forever",
+    )
     assert tree.subcommands["watch"].positionals[0].many
 
 
@@ -81,22 +89,32 @@ def test_the_tree_follows_the_parser() -> None:
         ("tp watch folder ", ["folder"]),  # metavar DIR: folders only, more than one
     ],
 )
-def test_bash_completes_verbs_options_choices_and_files(tmp_path: Path, line: str, expected: list[str]) -> None:
+def test_bash_completes_verbs_options_choices_and_files(
+    tmp_path: Path, line: str, expected: list[str]
+) -> None:
     (tmp_path / "folder").mkdir()
     for name in ("x.taskpack", "x.taskpack.json"):
         (tmp_path / name).write_text("{}")
-    assert complete_bash(render_bash(command_tree(sample_parser()), "tp"), line, tmp_path) == expected
+    assert (
+        complete_bash(render_bash(command_tree(sample_parser()), "tp"), line, tmp_path) == expected
+    )
 
 
-def test_bash_script_for_the_real_cli_completes_its_verbs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bash_script_for_the_real_cli_completes_its_verbs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     parser = cli.build_parser()
-    verbs = sorted(next(a.choices for a in parser._actions if isinstance(getattr(a, "choices", None), dict)))
+    verbs = sorted(
+        next(a.choices for a in parser._actions if isinstance(getattr(a, "choices", None), dict))
+    )
     text = script("bash", parser)
     assert complete_bash(text, "taskpack ", tmp_path, prog="taskpack") == verbs
     assert complete_bash(text, "taskpack completion ", tmp_path, prog="taskpack") == ["bash", "zsh"]
 
 
-def test_taskpack_completion_verb_prints_the_script(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_taskpack_completion_verb_prints_the_script(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["completion", "bash"]) == 0
     out = capsys.readouterr().out
     assert "complete -F _taskpack taskpack" in out
@@ -118,8 +136,14 @@ def test_zsh_script_is_valid_zsh_and_registers_the_function(tmp_path: Path) -> N
     assert syntax.returncode == 0, syntax.stderr
     # load it as a person's ~/.zshrc would (after compinit) and ask what is bound to `tp`
     probe = f'autoload -Uz compinit && compinit -u -d "{tmp_path}/zcompdump"; source "{path}"; print -r -- $_comps[tp]; whence -w _tp__a2a__serve'
-    r = subprocess.run([zsh, "-f", "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=30,
-                       env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    r = subprocess.run(
+        [zsh, "-f", "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=30,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["_tp", "_tp__a2a__serve:", "function"]
     # descriptions with quotes and brackets do not break the quoting

@@ -22,12 +22,22 @@ MACHINE = "health-box"
 
 
 def cli(home: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, TASKPACK_HOME=str(home), TASKPACK_MACHINE=MACHINE,
-               TASKPACK_ACTOR="tester", TASKPACK_NO_PROGRESS="1", PYTHONIOENCODING="utf-8")  # fmt: skip
+    env = dict(
+        os.environ,
+        TASKPACK_HOME=str(home),
+        TASKPACK_MACHINE=MACHINE,
+        TASKPACK_ACTOR="tester",
+        TASKPACK_NO_PROGRESS="1",
+        PYTHONIOENCODING="utf-8",
+    )
     return subprocess.run(
         [sys.executable, "-m", "taskpack.app.cli.main", *map(str, args)],
-        env=env, capture_output=True, text=True, encoding="utf-8", timeout=120,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
 
 
 def desk_with_luggage(home: Path, tmp_path: Path, n: int = 1) -> tuple[Desk, str]:
@@ -43,8 +53,11 @@ def desk_with_luggage(home: Path, tmp_path: Path, n: int = 1) -> tuple[Desk, str
 
 
 def files_under(home: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(home)): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in home.rglob("*") if p.is_file()}  # fmt: skip
+    return {
+        str(p.relative_to(home)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in home.rglob("*")
+        if p.is_file()
+    }
 
 
 # --- a damaged blob -------------------------------------------------------------------
@@ -72,7 +85,10 @@ def test_saving_a_damaged_blob_is_an_error_naming_the_luggage(tmp_path: Path) ->
     desk, pid = desk_with_luggage(tmp_path / "home", tmp_path)
     [item] = desk.luggage(pid)
     desk.store.blob_path(item.sha256).write_bytes(b"something else entirely")
-    with desk.open_luggage(pid, "notes-0.txt") as f, pytest.raises(IntegrityError, match=r"notes-0\.txt"):
+    with (
+        desk.open_luggage(pid, "notes-0.txt") as f,
+        pytest.raises(IntegrityError, match=r"notes-0\.txt"),
+    ):
         f.read()
     desk.close()
 
@@ -95,8 +111,12 @@ def test_bytes_overwritten_in_the_database_stop_every_command(tmp_path: Path) ->
     assert cli(home, "list").returncode == 0
     _overwrite_middle(home / "store.sqlite3")
     before = files_under(home)
-    for args in (["list"], ["open", pid], ["fact", pid, "--claim", "c", "--scope", "org"],
-                 ["pack", pid, "--out", tmp_path / "x.taskpack"]):  # fmt: skip
+    for args in (
+        ["list"],
+        ["open", pid],
+        ["fact", pid, "--claim", "c", "--scope", "org"],
+        ["pack", pid, "--out", tmp_path / "x.taskpack"],
+    ):
         run = cli(home, *args)
         assert run.returncode == 1, (args, run.stdout, run.stderr)
         line = run.stderr.strip()
@@ -282,5 +302,3 @@ def test_a_full_disk_in_the_database_is_said_plainly() -> None:
 
     assert is_disk_full(sqlite3.OperationalError("database or disk is full"))
     assert not is_disk_full(sqlite3.OperationalError("database is locked"))
-
-

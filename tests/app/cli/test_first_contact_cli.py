@@ -17,8 +17,9 @@ def alpha(tmp_path: Path) -> Machine:
 
 
 def _asking(m: Machine) -> str:
-    pid: str = m.json("new", "--title", "Q3 report", "--goal", "Ship the Q3 report",
-                      "--state", "half written")["passport"]["id"]  # fmt: skip
+    pid: str = m.json(
+        "new", "--title", "Q3 report", "--goal", "Ship the Q3 report", "--state", "half written"
+    )["passport"]["id"]
     m("ask", pid, "--what", "What is the budget?", "--accept", "a number in EUR")
     m("check", pid, "--check", "this machine can render a PDF", "--how", "make pdf")
     return pid
@@ -35,8 +36,9 @@ def test_pack_chat_prints_the_message_with_the_pack_inline(alpha: Machine, tmp_p
     assert "give it to your AI assistant" in msg and "send the result back" in msg
     assert "```json\n" + out.read_text(encoding="utf-8") + "```\n" in msg
     assert f"Wrote {out}" in proc.stderr  # the report stays out of the message
-    data = alpha.json("pack", pid, "--out", str(tmp_path / "again.taskpack.json"), "--chat",
-                      "--lang", "zh_CN")  # fmt: skip
+    data = alpha.json(
+        "pack", pid, "--out", str(tmp_path / "again.taskpack.json"), "--chat", "--lang", "zh_CN"
+    )
     assert "怎样算答复：a number in EUR" in data["chat_message"]
 
 

@@ -13,10 +13,22 @@ import pytest
 
 
 def taskpack(home: Path, *args: str | Path, code: int = 0) -> subprocess.CompletedProcess[str]:
-    env = {"TASKPACK_HOME": str(home), "TASKPACK_MACHINE": "laptop", "TASKPACK_ACTOR": "me",
-           "TASKPACK_NO_PROGRESS": "1", "PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"}  # fmt: skip
-    proc = subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *map(str, args)], env=env,
-                          capture_output=True, text=True, encoding="utf-8", timeout=120)  # fmt: skip
+    env = {
+        "TASKPACK_HOME": str(home),
+        "TASKPACK_MACHINE": "laptop",
+        "TASKPACK_ACTOR": "me",
+        "TASKPACK_NO_PROGRESS": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "PATH": "/usr/bin:/bin",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", *map(str, args)],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
     assert proc.returncode == code, (args, proc.returncode, proc.stdout, proc.stderr)
     return proc
 

@@ -7,7 +7,9 @@ import sys
 
 
 def taskpack(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True, text=True
+    )
 
 
 def test_version_goes_to_stdout() -> None:

@@ -18,8 +18,12 @@ from taskpack.core.format.luggage import LuggageSource
 from taskpack.core.format.reading import open_pack
 from taskpack.core.format.writing import write_pack
 
-LUGGAGE = {"brief.txt": b"The brief.\n", "a b.txt": b"spaced\n", "中文/报告.md": "# 报告\n".encode(),
-           "chart.png": b"\x89PNG\r\n\x1a\n" + bytes(range(256))}  # fmt: skip
+LUGGAGE = {
+    "brief.txt": b"The brief.\n",
+    "a b.txt": b"spaced\n",
+    "中文/报告.md": "# 报告\n".encode(),
+    "chart.png": b"\x89PNG\r\n\x1a\n" + bytes(range(256)),
+}
 
 
 def sources(luggage: dict[str, bytes]) -> list[LuggageSource]:
@@ -42,7 +46,9 @@ def assert_one_line_failure(r: subprocess.CompletedProcess[str], code: int = 1) 
 @pytest.fixture
 def packs(tmp_path: Path) -> dict[str, Path]:
     bag = write_pack(pack_data(), sources(LUGGAGE), tmp_path / "q3.taskpack", encoding="bag").path
-    flat = write_pack(pack_data(), sources(LUGGAGE), tmp_path / "q3.taskpack.json", encoding="flat").path
+    flat = write_pack(
+        pack_data(), sources(LUGGAGE), tmp_path / "q3.taskpack.json", encoding="flat"
+    ).path
     return {"bag": bag, "flat": flat}
 
 
@@ -54,7 +60,9 @@ def _packer_available() -> bool:
     return True
 
 
-needs_packer = pytest.mark.skipif(not _packer_available(), reason="core/trust/pack_writer.py cannot be imported yet")
+needs_packer = pytest.mark.skipif(
+    not _packer_available(), reason="core/trust/pack_writer.py cannot be imported yet"
+)
 
 
 # --- verify ---------------------------------------------------------------------------------
@@ -72,28 +80,44 @@ def test_verify_json(run_cli, packs) -> None:
     r = run_cli(["verify", "--json", packs["bag"]])
     assert r.returncode == 0
     report = json.loads(r.stdout)
-    assert report == {"ok": True, "encoding": "bag", "luggage": 4, "bytes": sum(map(len, LUGGAGE.values())),
-                      "notes": []}  # fmt: skip
+    assert report == {
+        "ok": True,
+        "encoding": "bag",
+        "luggage": 4,
+        "bytes": sum(map(len, LUGGAGE.values())),
+        "notes": [],
+    }
 
 
 # --- show -----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("encoding", ["bag", "flat"])
-def test_show_prints_what_the_pack_carries_without_landing_it(run_cli, packs, encoding: str, cli_env) -> None:
+def test_show_prints_what_the_pack_carries_without_landing_it(
+    run_cli, packs, encoding: str, cli_env
+) -> None:
     home = Path(cli_env["TASKPACK_HOME"])
     before = tree(home)
     r = run_cli(["show", packs[encoding]])
     assert r.returncode == 0, r.stderr
     out = r.stdout
     first = out.splitlines()[0]
-    for part in ("handoff", f" pack ({encoding}), spec ", "task-passport-bag/0.1", "2026-08-16T03:11:04Z"):
+    for part in (
+        "handoff",
+        f" pack ({encoding}), spec ",
+        "task-passport-bag/0.1",
+        "2026-08-16T03:11:04Z",
+    ):
         assert part in first
     assert "title: «Q3 report»" in out
     assert "note: «Quarterly report: numbers are in, charts are not. Café ☕, 报告.»" in out
     check = next(line for line in out.splitlines() if "«the ledger export is current»" in line)
     assert "c1" in check and "sender suggests: «open it»" in out
-    assert out.index("required landing checks") < out.index("facts:") < out.index("sender's next steps")
+    assert (
+        out.index("required landing checks")
+        < out.index("facts:")
+        < out.index("sender's next steps")
+    )
     assert "«report.xlsx is at ~/q3» — unproven here (verified on «ana-laptop»)" in out
     for name, content in LUGGAGE.items():
         assert f"  {name}  ({len(content)} bytes)" in out
@@ -109,15 +133,26 @@ def test_show_json_gives_the_pack_object_as_written(run_cli, packs, encoding: st
     assert shown["pack"] == pack_data()
     assert list(shown["pack"]) == list(pack_data())  # key order kept
     with open_pack(packs[encoding]) as o:
-        assert shown["luggage"] == [{"name": i.name, "bytes": i.size, "sha256": i.sha256} for i in o.luggage]
+        assert shown["luggage"] == [
+            {"name": i.name, "bytes": i.size, "sha256": i.sha256} for i in o.luggage
+        ]
     assert [x["name"] for x in shown["luggage"]] == list(LUGGAGE)
     assert shown["notes"] == []
 
 
 def test_show_reads_a_retired_tpx(run_cli, tmp_path: Path) -> None:
     p = tmp_path / "old.tpx"
-    p.write_text(json.dumps({"tpx": "0.1", "issued_at": "2025-01-02T03:04:05Z", "peer": {"note": "hi"},
-                             "passport": {"id": "TP-K2VQ-8M4N", "title": "Old"}}), encoding="utf-8")  # fmt: skip
+    p.write_text(
+        json.dumps(
+            {
+                "tpx": "0.1",
+                "issued_at": "2025-01-02T03:04:05Z",
+                "peer": {"note": "hi"},
+                "passport": {"id": "TP-K2VQ-8M4N", "title": "Old"},
+            }
+        ),
+        encoding="utf-8",
+    )
     r = run_cli(["show", p])
     assert r.returncode == 0, r.stderr
     assert "pack (tpx)" in r.stdout and "note: «hi»" in r.stdout and "title: «Old»" in r.stdout
@@ -155,30 +190,45 @@ def test_convert_both_ways_round_trips_byte_identical(run_cli, packs, tmp_path: 
     assert result["encoding"] == "bag" and result["warnings"] == [] and result["sealed"] == []
     assert (tmp_path / "out" / "q3.taskpack").read_bytes() == packs["bag"].read_bytes()
     assert result["bytes"] == packs["bag"].stat().st_size
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["q3.taskpack", "q3.taskpack.json"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "q3.taskpack",
+        "q3.taskpack.json",
+    ]
 
 
 @needs_packer
-def test_convert_to_flat_warns_about_a_big_attachment_but_writes_it(run_cli, tmp_path: Path) -> None:
+def test_convert_to_flat_warns_about_a_big_attachment_but_writes_it(
+    run_cli, tmp_path: Path
+) -> None:
     big = bytes(range(256)) * 5000  # 1.2 MiB
-    src = write_pack(pack_data(), sources({"big.bin": big}), tmp_path / "big.taskpack", encoding="bag").path
+    src = write_pack(
+        pack_data(), sources({"big.bin": big}), tmp_path / "big.taskpack", encoding="bag"
+    ).path
     r = run_cli(["convert", src, "--out", tmp_path / "big.taskpack.json"])
     assert r.returncode == 0, r.stderr
     warnings = r.stderr.splitlines()
-    assert len(warnings) == 1 and warnings[0].startswith("taskpack: warning:") and "big.bin" in warnings[0]
+    assert (
+        len(warnings) == 1
+        and warnings[0].startswith("taskpack: warning:")
+        and "big.bin" in warnings[0]
+    )
     with open_pack(tmp_path / "big.taskpack.json") as o:
         o.verify()
 
 
 @needs_packer
 @pytest.mark.parametrize("size", [786_433, 1 << 20])
-def test_convert_flat_to_bag_with_an_attachment_just_under_the_small_entry_size(run_cli, tmp_path: Path, size: int) -> None:
+def test_convert_flat_to_bag_with_an_attachment_just_under_the_small_entry_size(
+    run_cli, tmp_path: Path, size: int
+) -> None:
     # the flat reader hands out at most 768 KiB per read: the bag writer must not take a
     # short read of a small entry for a file that changed size
     import random
 
     data = random.Random(size).randbytes(size)
-    src = write_pack(pack_data(), sources({"blob.bin": data}), tmp_path / "in.taskpack.json", encoding="flat").path
+    src = write_pack(
+        pack_data(), sources({"blob.bin": data}), tmp_path / "in.taskpack.json", encoding="flat"
+    ).path
     r = run_cli(["convert", src, "--out", tmp_path / "out.taskpack"])
     assert r.returncode == 0, r.stderr
     with open_pack(tmp_path / "out.taskpack") as o, o.open_luggage("blob.bin") as f:
@@ -188,23 +238,42 @@ def test_convert_flat_to_bag_with_an_attachment_just_under_the_small_entry_size(
 @needs_packer
 def test_convert_never_writes_tpx(run_cli, tmp_path: Path) -> None:
     src = tmp_path / "old.json"
-    src.write_text(json.dumps({"tpx": "0.1", "issued_at": "2026-03-01T09:00:00Z",
-                               "passport": {"id": "TP-K2VQ-8M4N", "version": 1}}), encoding="utf-8")  # fmt: skip
-    refused = run_cli(["convert", src, "--out", tmp_path / "new.tpx"])  # a retired file is not conformant
+    src.write_text(
+        json.dumps(
+            {
+                "tpx": "0.1",
+                "issued_at": "2026-03-01T09:00:00Z",
+                "passport": {"id": "TP-K2VQ-8M4N", "version": 1},
+            }
+        ),
+        encoding="utf-8",
+    )
+    refused = run_cli(
+        ["convert", src, "--out", tmp_path / "new.tpx"]
+    )  # a retired file is not conformant
     assert refused.returncode == 2 and "a retired .tpx file" in refused.stderr, refused.stderr
     assert not (tmp_path / "new.tpx").exists()
     r = run_cli(["convert", src, "--out", tmp_path / "new.tpx", "--repair"])
     assert r.returncode == 0, r.stderr
-    assert "taskpack: repaired: C0: a retired .tpx file is readable but is not a TaskPack 0.1 file — repaired" in r.stderr
-    assert (tmp_path / "new.tpx").read_bytes()[:4] == b"PK\x03\x04"  # a .taskpack zip, whatever the name
+    assert (
+        "taskpack: repaired: C0: a retired .tpx file is readable but is not a TaskPack 0.1 file — repaired"
+        in r.stderr
+    )
+    assert (tmp_path / "new.tpx").read_bytes()[
+        :4
+    ] == b"PK\x03\x04"  # a .taskpack zip, whatever the name
     with open_pack(tmp_path / "new.tpx") as o:
         assert o.encoding == "bag"
 
 
 @needs_packer
-def test_convert_refuses_a_credential_with_exit_2_and_writes_nothing(run_cli, tmp_path: Path) -> None:
+def test_convert_refuses_a_credential_with_exit_2_and_writes_nothing(
+    run_cli, tmp_path: Path
+) -> None:
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
-    src = write_pack(pack_data(note=f"deploy with {token}"), [], tmp_path / "leaky.taskpack", encoding="bag").path
+    src = write_pack(
+        pack_data(note=f"deploy with {token}"), [], tmp_path / "leaky.taskpack", encoding="bag"
+    ).path
     for repair in ([], ["--repair"]):  # a credential is never repaired away: the sender removes it
         r = run_cli(["convert", src, "--out", tmp_path / "leaky.taskpack.json", *repair])
         assert r.returncode == 2, r.stderr
@@ -224,7 +293,9 @@ def test_convert_onto_itself_is_a_usage_error(run_cli, packs) -> None:
 
 @pytest.mark.parametrize("verb", ["verify", "show", "convert"])
 def test_a_missing_file_is_one_line(run_cli, tmp_path: Path, verb: str) -> None:
-    args = [verb, tmp_path / "nope.taskpack"] + (["--out", tmp_path / "o.taskpack.json"] if verb == "convert" else [])
+    args = [verb, tmp_path / "nope.taskpack"] + (
+        ["--out", tmp_path / "o.taskpack.json"] if verb == "convert" else []
+    )
     line = assert_one_line_failure(run_cli(args))
     assert "nope.taskpack" in line
 
@@ -245,7 +316,9 @@ SPREAD = [
 ]
 
 
-def _run_all(run_cli, root: Path) -> dict[tuple[str, str], tuple[subprocess.CompletedProcess[str], bool]]:  # type: ignore[no-untyped-def]
+def _run_all(
+    run_cli, root: Path
+) -> dict[tuple[str, str], tuple[subprocess.CompletedProcess[str], bool]]:  # type: ignore[no-untyped-def]
     jobs = []
     for n, case in enumerate(CASES):
         verbs = ["verify"] + (["show", "convert"] if case.name in SPREAD else [])
@@ -255,7 +328,9 @@ def _run_all(run_cli, root: Path) -> dict[tuple[str, str], tuple[subprocess.Comp
             target.mkdir(parents=True)
             src = box / f"hostile{case.suffix}"
             src.write_bytes(case.content)
-            args = [verb, src] + (["--out", target / "out.taskpack.json"] if verb == "convert" else [])
+            args = [verb, src] + (
+                ["--out", target / "out.taskpack.json"] if verb == "convert" else []
+            )
             jobs.append((case, verb, box, target, args))
 
     def one(job):  # type: ignore[no-untyped-def]
@@ -288,7 +363,11 @@ def _expect_failure(case: Case, verb: str) -> bool | None:
 
 @pytest.mark.parametrize(
     ("case", "verb"),
-    [(c, v) for c in CASES for v in (["verify"] + (["show", "convert"] if c.name in SPREAD else []))],
+    [
+        (c, v)
+        for c in CASES
+        for v in (["verify"] + (["show", "convert"] if c.name in SPREAD else []))
+    ],
     ids=lambda x: x if isinstance(x, str) else x.name,
 )
 def test_hostile_file_from_the_command_line(hostile_runs, case: Case, verb: str) -> None:  # type: ignore[no-untyped-def]
@@ -315,8 +394,9 @@ def test_the_spread_names_real_cases() -> None:
 
 @pytest.mark.parametrize("verb", ["show", "convert"])
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_hostile_file_through_main_in_process(case: Case, verb: str, tmp_path: Path, capsys,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_hostile_file_through_main_in_process(
+    case: Case, verb: str, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The same verbs through `cli.main` for every case: any exception that escaped
     `main` would be a traceback for the person at the terminal."""
     if verb == "convert" and not _packer_available():
@@ -331,7 +411,9 @@ def test_hostile_file_through_main_in_process(case: Case, verb: str, tmp_path: P
     src = tmp_path / f"hostile{case.suffix}"
     src.write_bytes(case.content)
     before = tree(tmp_path)
-    code = main([verb, str(src)] + (["--out", str(target / "out.taskpack")] if verb == "convert" else []))
+    code = main(
+        [verb, str(src)] + (["--out", str(target / "out.taskpack")] if verb == "convert" else [])
+    )
     out, err = capsys.readouterr()
     if _expect_failure(case, verb) is False:
         assert code == 0 and TEXT_FORGIVEN[case.name] in out, (out, err)

@@ -28,12 +28,21 @@ class Taskpack:
         self.home, self.machine, self.actor = home, machine, actor
 
     def __call__(self, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
-        env = {**_base_env(), "TASKPACK_HOME": str(self.home), "TASKPACK_MACHINE": self.machine,
-               "TASKPACK_ACTOR": self.actor, "PYTHONIOENCODING": "utf-8"}  # fmt: skip
+        env = {
+            **_base_env(),
+            "TASKPACK_HOME": str(self.home),
+            "TASKPACK_MACHINE": self.machine,
+            "TASKPACK_ACTOR": self.actor,
+            "PYTHONIOENCODING": "utf-8",
+        }
         proc = subprocess.run(
             [sys.executable, "-m", "taskpack.app.cli.main", *args],
-            env=env, capture_output=True, text=True, encoding="utf-8", timeout=120,
-        )  # fmt: skip
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=120,
+        )
         assert proc.returncode == code, (args, proc.returncode, proc.stdout, proc.stderr)
         return proc
 
@@ -67,8 +76,12 @@ def test_authoring_verbs_build_a_versioned_passport(tp: Taskpack, tmp_path: Path
     tp("check", pid, "--check", "can render PDF", "--how", "make pdf")
     lp = tp.json("open", pid.lower())  # ids are forgiven their case
     assert lp["passport"]["version"] == 6
-    assert lp["passport"]["facts"][0] == {"claim": "the build passes", "scope": "machine",
-                                          "verified": True, "verified_by": "ana"}  # fmt: skip
+    assert lp["passport"]["facts"][0] == {
+        "claim": "the build passes",
+        "scope": "machine",
+        "verified": True,
+        "verified_by": "ana",
+    }
     assert lp["passport"]["decisions"] == [{"what": "PDF only", "why": "the customer asked"}]
     assert lp["passport"]["next_steps"] == ["write part 2"]
     assert lp["asks"][0]["accept"] == "a number in EUR" and lp["asks"][0]["status"] == "open"
@@ -121,13 +134,21 @@ def test_illegal_moves_fail_with_invalid_state_and_change_nothing(tp: Taskpack) 
     assert (moved["state"], moved["waiting_on"]) == ("waiting", "agent")
     tp("move", pid, "working")
     done = tp.json(
-        "result", pid, "--summary", "Report shipped",
-        "--evidence", "test_output:42 passed",
-        "--evidence", "pull_request:the PR:https://example.org/pr/7",
-    )  # fmt: skip
+        "result",
+        pid,
+        "--summary",
+        "Report shipped",
+        "--evidence",
+        "test_output:42 passed",
+        "--evidence",
+        "pull_request:the PR:https://example.org/pr/7",
+    )
     assert done["state"] == "verifying"
-    assert done["result"]["evidence"][1] == {"kind": "pull_request", "summary": "the PR",
-                                             "url": "https://example.org/pr/7"}  # fmt: skip
+    assert done["result"]["evidence"][1] == {
+        "kind": "pull_request",
+        "summary": "the PR",
+        "url": "https://example.org/pr/7",
+    }
     assert done["result"]["returned_by"] == "ana/laptop-ana"
     tp("move", pid, "completed")
     ended = tp("move", pid, "cancelled", code=1)
@@ -157,8 +178,16 @@ def test_pack_land_and_dry_run(tp: Taskpack, tmp_path: Path) -> None:
     )
     brief = tmp_path / "brief.txt"
     brief.write_text("the brief", encoding="utf-8")
-    packed = tp.json("pack", pid, "--out", str(tmp_path / "h.taskpack.json"), "--file", str(brief),
-                     "--note", "over to you")  # fmt: skip
+    packed = tp.json(
+        "pack",
+        pid,
+        "--out",
+        str(tmp_path / "h.taskpack.json"),
+        "--file",
+        str(brief),
+        "--note",
+        "over to you",
+    )
     assert packed["encoding"] == "flat" and packed["lineage"]["chain"] == [f"{pid}@2"]
     other = Taskpack(tmp_path / "other", "desk-bo", actor="bo")
     dry = other.json("land", str(tmp_path / "h.taskpack.json"), "--dry-run")

@@ -102,7 +102,12 @@ def test_a_closed_terminal_does_not_break_the_work() -> None:
 
 
 def test_human_bytes() -> None:
-    assert [human_bytes(n) for n in (0, 1023, 1024, 5 * 2**30)] == ["0 B", "1023 B", "1.0 KiB", "5.0 GiB"]
+    assert [human_bytes(n) for n in (0, 1023, 1024, 5 * 2**30)] == [
+        "0 B",
+        "1023 B",
+        "1.0 KiB",
+        "5.0 GiB",
+    ]
 
 
 def test_in_a_real_terminal_the_bar_goes_to_stderr_and_stdout_stays_clean(tmp_path: Path) -> None:

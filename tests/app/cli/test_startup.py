@@ -17,30 +17,63 @@ from taskpack.core.format.luggage import LuggageSource
 from taskpack.core.format.writing import write_pack
 
 BASE = {
-    "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
+    "spec": "task-passport-bag/0.1",
+    "kind": "handoff",
+    "packed_at": "2026-08-16T03:11:04Z",
     "origin": {"actor": "lin@acme", "machine": "lin-laptop", "harness": "claude-code"},
     "lineage": {"root_id": "TP-G6RZ-DS3B", "from_version": 3, "chain": ["TP-G6RZ-DS3B@3"]},
     "note": "the invoice export half works",
-    "passport": {"id": "TP-G6RZ-DS3B", "title": "Invoice export", "goal": "Export invoices", "version": 3,
-                 "facts": [{"claim": "The customer wants semicolons", "scope": "universal", "verified": True}]},
-    "asks": [], "landing_checks": [],
-}  # fmt: skip
+    "passport": {
+        "id": "TP-G6RZ-DS3B",
+        "title": "Invoice export",
+        "goal": "Export invoices",
+        "version": 3,
+        "facts": [
+            {"claim": "The customer wants semicolons", "scope": "universal", "verified": True}
+        ],
+    },
+    "asks": [],
+    "landing_checks": [],
+}
 
-HEAVY = {"pydantic", "taskpack.core.format.model", "taskpack.core.format.reading", "taskpack.core.format.bag", "taskpack.core.format.zip_archive",
-         "taskpack.core.desk.store", "taskpack.app.desk", "taskpack.app.watcher", "sqlite3"}  # fmt: skip
+HEAVY = {
+    "pydantic",
+    "taskpack.core.format.model",
+    "taskpack.core.format.reading",
+    "taskpack.core.format.bag",
+    "taskpack.core.format.zip_archive",
+    "taskpack.core.desk.store",
+    "taskpack.app.desk",
+    "taskpack.app.watcher",
+    "sqlite3",
+}
 
 
-def imported(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+def imported(
+    args: list[str], env: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     r = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "taskpack.app.cli.main", *args],
-        env=env, capture_output=True, text=True, encoding="utf-8", timeout=120,
-    )  # fmt: skip
-    names = {line.rsplit("|", 1)[1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    names = {
+        line.rsplit("|", 1)[1].strip()
+        for line in r.stderr.splitlines()
+        if line.startswith("import time:")
+    }
     return r, names
 
 
-@pytest.mark.parametrize("args", [["--help"], ["--version"], ["convert", "--help"], ["land", "--help"]])
-def test_help_and_version_import_no_codec_and_no_model(args: list[str], cli_env: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"], ["convert", "--help"], ["land", "--help"]]
+)
+def test_help_and_version_import_no_codec_and_no_model(
+    args: list[str], cli_env: dict[str, str]
+) -> None:
     r, names = imported(args, cli_env)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "taskpack" in r.stdout
@@ -50,15 +83,26 @@ def test_help_and_version_import_no_codec_and_no_model(args: list[str], cli_env:
 @pytest.mark.parametrize("name", ["p.taskpack", "p.taskpack.json"])
 def test_judging_a_pack_builds_no_model(name: str, tmp_path: Path, cli_env: dict[str, str]) -> None:
     path = tmp_path / name
-    write_pack(BASE, [LuggageSource.from_bytes("notes.txt", b"hello\n")], path,
-               encoding="flat" if name.endswith(".json") else "bag")  # fmt: skip
+    write_pack(
+        BASE,
+        [LuggageSource.from_bytes("notes.txt", b"hello\n")],
+        path,
+        encoding="flat" if name.endswith(".json") else "bag",
+    )
     r, names = imported(["conformance", str(path)], cli_env)
     assert r.returncode == 0, r.stdout + r.stderr[-2000:]
     assert "conformant (11/11 checks pass)" in r.stdout
-    assert {"pydantic", "taskpack.core.format.model", "taskpack.core.desk.store", "sqlite3"} & names == set()
+    assert {
+        "pydantic",
+        "taskpack.core.format.model",
+        "taskpack.core.desk.store",
+        "sqlite3",
+    } & names == set()
 
 
-def test_a_pack_of_the_wrong_shape_is_still_judged_without_a_model(tmp_path: Path, cli_env: dict[str, str]) -> None:
+def test_a_pack_of_the_wrong_shape_is_still_judged_without_a_model(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
     bad = {**BASE, "note": 7, "passport": {**BASE["passport"], "title": ["not", "a", "string"]}}
     path = tmp_path / "bad.taskpack"
     write_pack(bad, [], path, encoding="bag")

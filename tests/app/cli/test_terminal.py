@@ -24,23 +24,38 @@ ESC = "\x1b]0;pwned\x07\x1b[2J\x1b[32m"
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 HOSTILE = {
-    "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
+    "spec": "task-passport-bag/0.1",
+    "kind": "handoff",
+    "packed_at": "2026-08-16T03:11:04Z",
     "origin": {"actor": f"wei{ESC}", "machine": "wei-laptop\u202e"},
     "lineage": {"root_id": "TP-G6RZ-DS3B", "from_version": 2, "chain": ["TP-G6RZ-DS3B@2"]},
     "passport": {"id": "TP-G6RZ-DS3B", "title": f"Fix the export{ESC} PASS", "version": 2},
-    "asks": [{"id": f"a1{ESC}", "what": "which format?", "accept": "csv or xlsx", "status": "open"}],
+    "asks": [
+        {"id": f"a1{ESC}", "what": "which format?", "accept": "csv or xlsx", "status": "open"}
+    ],
     "landing_checks": [{"id": "c\x9b31m", "check": "run the tests", "required": True}],
-}  # fmt: skip
+}
 NAMES = ["report\u202etxt.exe", "x\x9by.txt"]
 
 
 def taskpack(home: Path, *args: str | Path, code: int = 0) -> subprocess.CompletedProcess[str]:
-    env = {"TASKPACK_HOME": str(home), "TASKPACK_MACHINE": "laptop", "TASKPACK_ACTOR": "me",
-           "TASKPACK_NO_PROGRESS": "1", "PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"}  # fmt: skip
+    env = {
+        "TASKPACK_HOME": str(home),
+        "TASKPACK_MACHINE": "laptop",
+        "TASKPACK_ACTOR": "me",
+        "TASKPACK_NO_PROGRESS": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "PATH": "/usr/bin:/bin",
+    }
     proc = subprocess.run(
         [sys.executable, "-m", "taskpack.app.cli.main", *map(str, args)],
-        env=env, capture_output=True, text=True, encoding="utf-8", errors="surrogateescape", timeout=120,
-    )  # fmt: skip
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="surrogateescape",
+        timeout=120,
+    )
     assert proc.returncode == code, (args, proc.returncode, proc.stdout, proc.stderr)
     return proc
 
@@ -105,7 +120,9 @@ def test_a_lone_surrogate_is_printed_as_its_escape_and_json_keeps_it(tmp_path: P
     data["note"] = "NOTE"
     src = tmp_path / "s.taskpack.json"
     write_pack(data, [], src, encoding="flat")
-    src.write_text(src.read_text(encoding="utf-8").replace('"NOTE"', '"a\\udbffb"'), encoding="utf-8")
+    src.write_text(
+        src.read_text(encoding="utf-8").replace('"NOTE"', '"a\\udbffb"'), encoding="utf-8"
+    )
     home = tmp_path / "home"
     assert "«a\\udbffb»" in shown(taskpack(home, "show", src))
     assert json.loads(taskpack(home, "show", src, "--json").stdout)["pack"]["note"] == "a\udbffb"

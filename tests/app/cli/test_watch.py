@@ -31,15 +31,28 @@ def write(path: Path) -> None:
     write_pack(PACK, [LuggageSource.from_bytes("a.txt", b"hi\n")], path, encoding=encoding)
 
 
-def start_watch(tmp_path: Path, inbox: Path, *extra: str, sigint_ignored: bool = False) -> subprocess.Popen[str]:
+def start_watch(
+    tmp_path: Path, inbox: Path, *extra: str, sigint_ignored: bool = False
+) -> subprocess.Popen[str]:
     """`taskpack watch` as a person starts it; `sigint_ignored` starts it as a non-interactive
     shell's ``&`` does, with SIGINT ignored (how `make test &` once ran this whole suite)."""
     env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "home"), PYTHONUNBUFFERED="1")
-    argv = [sys.executable, "-m", "taskpack.app.cli.main", "watch", str(inbox), "--settle", "0.2",
-            "--no-drives", *extra]  # fmt: skip
+    argv = [
+        sys.executable,
+        "-m",
+        "taskpack.app.cli.main",
+        "watch",
+        str(inbox),
+        "--settle",
+        "0.2",
+        "--no-drives",
+        *extra,
+    ]
     if sigint_ignored:
-        argv = ["sh", "-c", "trap '' INT; exec \"$0\" \"$@\"", *argv]
-    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        argv = ["sh", "-c", 'trap \'\' INT; exec "$0" "$@"', *argv]
+    return subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
 
 
 def test_once_prints_each_pack_and_lands_nothing(

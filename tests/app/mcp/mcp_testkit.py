@@ -34,10 +34,13 @@ class Machine:
 
     def env(self) -> dict[str, str]:
         return {
-            "TASKPACK_HOME": str(self.home), "TASKPACK_MACHINE": self.name,
-            "TASKPACK_ACTOR": self.actor, "TASKPACK_NO_PROGRESS": "1", "PYTHONIOENCODING": "utf-8",
+            "TASKPACK_HOME": str(self.home),
+            "TASKPACK_MACHINE": self.name,
+            "TASKPACK_ACTOR": self.actor,
+            "TASKPACK_NO_PROGRESS": "1",
+            "PYTHONIOENCODING": "utf-8",
             "PYTHONPYCACHEPREFIX": os.path.join(tempfile.gettempdir(), "taskpack-test-pycache"),
-        }  # fmt: skip
+        }
 
 
 class Agent:
@@ -62,11 +65,16 @@ class Agent:
 @contextlib.asynccontextmanager
 async def agent(machine: Machine, *, cwd: Path | None = None) -> AsyncIterator[Agent]:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "taskpack.app.cli.main", "mcp"], env=machine.env(),
+        command=sys.executable,
+        args=["-m", "taskpack.app.cli.main", "mcp"],
+        env=machine.env(),
         cwd=str(cwd or machine.home.parent),
-    )  # fmt: skip
+    )
     with open(machine.home.parent / f"{machine.name}-mcp.stderr", "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as s:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            ClientSession(read, write) as s,
+        ):
             await s.initialize()
             yield Agent(s)
 

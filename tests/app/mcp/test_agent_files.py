@@ -18,8 +18,14 @@ from taskpack.app.mcp.config import SERVER_NAME, skill_text
 from taskpack.app.mcp.server import build_server
 
 AGENTS = resources.files("taskpack.resources") / "agents"
-INTERFACE_KEYS = {"display_name", "short_description", "icon_small", "icon_large", "brand_color",
-                  "default_prompt"}  # fmt: skip
+INTERFACE_KEYS = {
+    "display_name",
+    "short_description",
+    "icon_small",
+    "icon_large",
+    "brand_color",
+    "default_prompt",
+}
 TOOL = re.compile(r"\btaskpack_[a-z_]+\b")
 
 

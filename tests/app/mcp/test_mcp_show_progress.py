@@ -13,7 +13,9 @@ from taskpack.app.mcp import server
 from taskpack.app.mcp.server import build_server
 
 
-def test_show_reports_progress_up_to_the_total(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_show_reports_progress_up_to_the_total(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # each pass takes ~40 ms here: without the ~10-a-second cap every step is seen
     monkeypatch.setattr(server._Job, "min_interval", 0.0)
     big = tmp_path / "data.bin"
@@ -31,7 +33,9 @@ def test_show_reports_progress_up_to_the_total(tmp_path: Path, monkeypatch: pyte
 
     async def main() -> None:
         async with Client(build_server(desk)) as c:
-            res = await c.call_tool("taskpack_show", {"path": str(out)}, progress_callback=on_progress)
+            res = await c.call_tool(
+                "taskpack_show", {"path": str(out)}, progress_callback=on_progress
+            )
             assert not res.is_error, res.content
             assert res.structured_content["conformance"]["conformant"] is True  # type: ignore[index]
             quiet = await c.call_tool("taskpack_show", {"path": str(out)})  # no token: no progress

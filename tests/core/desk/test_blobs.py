@@ -22,7 +22,9 @@ def test_a_self_hashing_stream_is_not_hashed_again(tmp_path: Path) -> None:
         assert staged.sha256 == "ab" * 32  # taken from the stream, not recomputed
         assert staged.path.read_bytes() == DATA
         store.discard_blob(staged)
-        reader = VerifyingReader(io.BytesIO(DATA), name="a.bin", size=len(DATA), sha256=hashlib.sha256(DATA).hexdigest())
+        reader = VerifyingReader(
+            io.BytesIO(DATA), name="a.bin", size=len(DATA), sha256=hashlib.sha256(DATA).hexdigest()
+        )
         staged = store.stage_blob(reader, hashed=lambda: reader.digest)
         assert staged.sha256 == hashlib.sha256(DATA).hexdigest()
         store.commit_blob(staged)

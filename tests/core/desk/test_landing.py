@@ -38,11 +38,13 @@ class Machine:
 
     def new(self, **fields: Any) -> str:
         state = PassportState(
-            id=ids.new_id(), title=fields.pop("title", "Quarterly report"),
+            id=ids.new_id(),
+            title=fields.pop("title", "Quarterly report"),
             goal=fields.pop("goal", "Ship the Q3 report"),
             current_state=fields.pop("current_state", "half written"),
-            facts=fields.pop("facts", []), next_steps=fields.pop("next_steps", ["write part 2"]),
-        )  # fmt: skip
+            facts=fields.pop("facts", []),
+            next_steps=fields.pop("next_steps", ["write part 2"]),
+        )
         lp = LocalPassport(passport=state, asks=fields.pop("asks", []), landing_checks=[])
         lp.state, lp.waiting_on = "working", None
         for key, value in fields.items():
@@ -52,8 +54,9 @@ class Machine:
         return lp.id
 
     def pack(self, pid: str, out: Path, kind: str = "handoff", **kw: Any) -> landing.PackOutcome:
-        return landing.export_passport(self.store, pid, out, kind=kind, machine=self.name,
-                                     actor=self.actor, **kw)  # fmt: skip
+        return landing.export_passport(
+            self.store, pid, out, kind=kind, machine=self.name, actor=self.actor, **kw
+        )
 
     def land(self, path: Path) -> landing.LandingOutcome:
         with open_pack(path) as opened:
@@ -102,8 +105,17 @@ def test_a_fresh_passport_starts_its_own_chain(world: dict[str, Machine], tmp_pa
     out = a.pack(pid, tmp_path / "h.taskpack", note="over to you")
     assert out.lineage == {"root_id": pid, "from_version": 1, "chain": [f"{pid}@1"]}
     with open_pack(out.path) as opened:
-        assert list(opened.data) == ["spec", "kind", "packed_at", "origin", "lineage", "note",
-                                     "passport", "asks", "landing_checks"]  # fmt: skip
+        assert list(opened.data) == [
+            "spec",
+            "kind",
+            "packed_at",
+            "origin",
+            "lineage",
+            "note",
+            "passport",
+            "asks",
+            "landing_checks",
+        ]
         assert opened.data["passport"]["id"] == pid
         assert opened.data["origin"]["machine"] == "A"
         assert opened.data["packed_at"].endswith("Z") and len(opened.data["packed_at"]) == 20
@@ -149,12 +161,26 @@ def _handoff(
 ) -> tuple[str, Path]:
     a = world["A"]
     pid = a.new(facts=_facts(), asks=[_ask("a1", "What is the budget?")])
-    a.edit(pid, lambda lp: setattr(lp, "checks_to_send", [
-        {"id": "c1", "check": "this machine can render a PDF", "how": "make pdf && rm -rf ~/tmp", "required": True},
-        {"id": "c2", "check": "fonts are installed", "how": "fc-list", "required": False},
-    ]))  # fmt: skip
-    luggage = [LuggageSource.from_bytes("brief.txt", b"The brief.\n"),
-               LuggageSource.from_bytes("../evil name.txt".replace("../", ""), b"\x00\x01binary")]  # fmt: skip
+    a.edit(
+        pid,
+        lambda lp: setattr(
+            lp,
+            "checks_to_send",
+            [
+                {
+                    "id": "c1",
+                    "check": "this machine can render a PDF",
+                    "how": "make pdf && rm -rf ~/tmp",
+                    "required": True,
+                },
+                {"id": "c2", "check": "fonts are installed", "how": "fc-list", "required": False},
+            ],
+        ),
+    )
+    luggage = [
+        LuggageSource.from_bytes("brief.txt", b"The brief.\n"),
+        LuggageSource.from_bytes("../evil name.txt".replace("../", ""), b"\x00\x01binary"),
+    ]
     out = a.pack(pid, tmp_path / name, files=luggage, note="Please run the export first.")
     return pid, out.path
 
@@ -325,8 +351,12 @@ def test_receipt_rules_one_to_five(world: dict[str, Machine], tmp_path: Path) ->
     _answer(c, t["c"], "a1", "5000 EUR")
     _answer(c, t["c"], "a2", "Inter")
     c.edit(t["c"], lambda lp: setattr(lp, "asks", [*lp.asks, _ask("a3", "When is the deadline?")]))
-    c.edit(t["c"], lambda lp: setattr(lp.passport, "facts", [
-        Fact(claim="Inter is installed", scope="machine", verified=True)]))  # fmt: skip
+    c.edit(
+        t["c"],
+        lambda lp: setattr(
+            lp.passport, "facts", [Fact(claim="Inter is installed", scope="machine", verified=True)]
+        ),
+    )
     c.edit(
         t["c"],
         lambda lp: setattr(
@@ -471,18 +501,35 @@ def test_restore_refuses_a_hand_made_pack_naming_this_machine(
 ) -> None:
     b = world["B"]
     data = {
-        "taskpack": "0.1", "encoding": "flat", "note_to_reader": "data",
+        "taskpack": "0.1",
+        "encoding": "flat",
+        "note_to_reader": "data",
         "passport": {
-            "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
+            "spec": "task-passport-bag/0.1",
+            "kind": "handoff",
+            "packed_at": "2026-08-16T03:11:04Z",
             "origin": {"actor": "mallory", "machine": "B", "harness": "hand"},
             "lineage": {"root_id": "TP-MMMM-MMMM", "from_version": 1, "chain": ["TP-MMMM-MMMM@1"]},
-            "note": "", "passport": {"id": "TP-MMMM-MMMM", "title": "t", "goal": "g", "facts": [
-                {"claim": "the disk is encrypted", "scope": "machine", "verified": False,
-                 "needs_reverify": True, "verified_on": "B"}]},
-            "asks": [], "landing_checks": [],
+            "note": "",
+            "passport": {
+                "id": "TP-MMMM-MMMM",
+                "title": "t",
+                "goal": "g",
+                "facts": [
+                    {
+                        "claim": "the disk is encrypted",
+                        "scope": "machine",
+                        "verified": False,
+                        "needs_reverify": True,
+                        "verified_on": "B",
+                    }
+                ],
+            },
+            "asks": [],
+            "landing_checks": [],
         },
         "attachments": [],
-    }  # fmt: skip
+    }
     path = tmp_path / "hand.taskpack.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     pid = b.land(path).id
@@ -496,13 +543,22 @@ def test_a_pack_without_lineage_keeps_the_senders_id(
     world: dict[str, Machine], tmp_path: Path
 ) -> None:
     data = {
-        "taskpack": "0.1", "encoding": "flat",
-        "passport": {"spec": "task-passport-bag/0.1", "kind": "handoff",
-                     "passport": {"id": "TP-OLD1-OLD1", "version": 4, "title": "t", "goal": "g",
-                                  "facts": [{"claim": "it runs", "verified": True}]},
-                     "asks": [{"what": "budget?", "accept": "a number"}]},
+        "taskpack": "0.1",
+        "encoding": "flat",
+        "passport": {
+            "spec": "task-passport-bag/0.1",
+            "kind": "handoff",
+            "passport": {
+                "id": "TP-OLD1-OLD1",
+                "version": 4,
+                "title": "t",
+                "goal": "g",
+                "facts": [{"claim": "it runs", "verified": True}],
+            },
+            "asks": [{"what": "budget?", "accept": "a number"}],
+        },
         "attachments": [],
-    }  # fmt: skip
+    }
     path = tmp_path / "bare.taskpack.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     got = world["B"].land(path)
@@ -553,8 +609,13 @@ def test_a_handoff_carrying_a_token_in_a_field_is_refused_and_nothing_is_stored(
     data = hostile_zips.pack_data()
     data["passport"]["current_state"] = f"deploy with {secret}"
     path = tmp_path / "leaky.taskpack.json"
-    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
-        [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data)))  # fmt: skip
+    path.write_bytes(
+        hostile_zips.canonical_json(
+            hostile_zips.flat_doc(
+                [hostile_zips.attachment("brief.txt", b"The brief.\n")], passport=data
+            )
+        )
+    )
     rv = b.review(path)  # the review shows the same finding before Land
     assert [(f.kind, f.place) for f in rv.secrets] == [("GitHub token", "passport.current_state")]
     with pytest.raises(LandingRefused) as caught:
@@ -575,9 +636,16 @@ def test_a_token_deep_in_luggage_is_refused_before_any_blob_is_stored(
     secret = make_secret("github-ghp")
     dump = b"\x00" * 300_000 + secret.encode() + b"\x00"  # past the small-text limit
     path = tmp_path / "leaky.taskpack.json"
-    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
-        [hostile_zips.attachment("brief.txt", b"The brief.\n"),
-         hostile_zips.attachment("dump.bin", dump)])))  # fmt: skip
+    path.write_bytes(
+        hostile_zips.canonical_json(
+            hostile_zips.flat_doc(
+                [
+                    hostile_zips.attachment("brief.txt", b"The brief.\n"),
+                    hostile_zips.attachment("dump.bin", dump),
+                ]
+            )
+        )
+    )
     assert [f.kind for f in b.review(path).secrets] == ["GitHub token"]
     with pytest.raises(LandingRefused, match=r"GitHub token at dump\.bin"):
         b.land(path)
@@ -604,7 +672,9 @@ def test_a_receipt_with_a_token_pasted_into_an_answer_is_not_merged(
     assert (a.store.get(a_id).asks or [])[0].status == "open"
 
 
-def test_a_chat_transcript_in_a_handoff_is_refused(world: dict[str, Machine], tmp_path: Path) -> None:
+def test_a_chat_transcript_in_a_handoff_is_refused(
+    world: dict[str, Machine], tmp_path: Path
+) -> None:
     b = world["B"]
     data = hostile_zips.pack_data(note="User: can you fix it?\nAssistant: Sure, here is the fix.\n")
     path = tmp_path / "chat.taskpack"
@@ -644,15 +714,26 @@ def test_a_file_changed_since_its_review_is_read_again_not_trusted(
 ) -> None:
     b = world["B"]
     path = tmp_path / "h.taskpack.json"
-    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
-        [hostile_zips.attachment("brief.txt", b"The brief.\n")])))  # fmt: skip
+    path.write_bytes(
+        hostile_zips.canonical_json(
+            hostile_zips.flat_doc([hostile_zips.attachment("brief.txt", b"The brief.\n")])
+        )
+    )
     held = b.review(path)
     assert held.secrets == []
     # the file is replaced after the person looked at it: now it carries a token
     secret = make_secret("github-ghp")
-    path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(
-        [hostile_zips.attachment("brief.txt", f"The brief. {secret}\n".encode())])))  # fmt: skip
-    with open_pack(path) as opened, pytest.raises(LandingRefused, match=r"GitHub token at brief\.txt"):
+    path.write_bytes(
+        hostile_zips.canonical_json(
+            hostile_zips.flat_doc(
+                [hostile_zips.attachment("brief.txt", f"The brief. {secret}\n".encode())]
+            )
+        )
+    )
+    with (
+        open_pack(path) as opened,
+        pytest.raises(LandingRefused, match=r"GitHub token at brief\.txt"),
+    ):
         landing.accept(b.store, opened, machine="B", held=held)
     assert b.store.count() == 0 and _blobs(b) == []
     # and a changed title lands as it is now, not as it was reviewed
@@ -671,7 +752,9 @@ def test_what_a_landed_passport_carries_is_typed_and_stored_as_before(
     a, b = world["A"], world["B"]
     pid, path = _handoff(world, tmp_path)
     assert [c.check for c in a.store.get(pid).checks_to_send or []] == [
-        "this machine can render a PDF", "fonts are installed"]
+        "this machine can render a PDF",
+        "fonts are installed",
+    ]
     lp = b.land(path).passport
     assert lp.received is not None and lp.received.asks == ["a1"]
     stored = lp.to_data()["received"]
@@ -688,18 +771,25 @@ def test_every_error_says_its_code_params_and_exit_code() -> None:
     refused = errors.LandingRefused([errors.Finding("credential", "GitHub token", "note")])
     assert (refused.code, refused.exit_code) == ("landing_refused", 2)
     assert refused.params["findings"] == [
-        {"rule": "credential", "kind": "GitHub token", "place": "note", "detail": ""}]
+        {"rule": "credential", "kind": "GitHub token", "place": "note", "detail": ""}
+    ]
     wrong = errors.MergeRefused("x", code="merge_wrong_target", params={"target": "A", "into": "B"})
     assert (wrong.code, wrong.exit_code, wrong.params["into"]) == ("merge_wrong_target", 2, "B")
     assert errors.NotFound("gone").exit_code == 1 and errors.Cancelled().exit_code == 130
     assert errors.FormatError("bad", place="kind").params == {"place": "kind"}
     # every class in the tree is drawn in the module's docstring, with a code of its own
-    classes = [c for c in vars(errors).values()
-               if isinstance(c, type) and issubclass(c, errors.TaskPackError)]  # fmt: skip
+    classes = [
+        c
+        for c in vars(errors).values()
+        if isinstance(c, type) and issubclass(c, errors.TaskPackError)
+    ]
     doc = errors.__doc__ or ""
-    assert all(c.__name__ in doc for c in classes), [c.__name__ for c in classes if c.__name__ not in doc]
+    assert all(c.__name__ in doc for c in classes), [
+        c.__name__ for c in classes if c.__name__ not in doc
+    ]
     codes = [c.code for c in classes]
     assert len(set(codes)) == len(codes), codes
     assert errors.sentence(FileNotFoundError(2, "No such file", "/x")).endswith("permissions.")
-    assert "KeyError" in errors.sentence(KeyError("secret-value")) and "secret" not in errors.sentence(
-        KeyError("secret-value"))
+    assert "KeyError" in errors.sentence(
+        KeyError("secret-value")
+    ) and "secret" not in errors.sentence(KeyError("secret-value"))

@@ -44,14 +44,24 @@ def test_a_store_from_before_the_ledger_keeps_its_pack_records(tmp_path: Path) -
 def test_every_write_is_an_entry_even_the_same_bytes_twice(tmp_path: Path) -> None:
     store = Store(tmp_path, clock=lambda: "2026-12-01T10:00:00Z")  # one second: same bytes
     lp = _new(store)
-    a = export_passport(store, lp.id, tmp_path / "a.taskpack", machine="m1", actor="ana",
-                      to="bob@laptop", via="cli")  # fmt: skip
-    b = export_passport(store, lp.id, tmp_path / "b.taskpack", machine="m1", actor="ana",
-                      to="carol@desk", via="mcp")  # fmt: skip
+    a = export_passport(
+        store, lp.id, tmp_path / "a.taskpack", machine="m1", actor="ana", to="bob@laptop", via="cli"
+    )
+    b = export_passport(
+        store, lp.id, tmp_path / "b.taskpack", machine="m1", actor="ana", to="carol@desk", via="mcp"
+    )
     assert a.content_digest == b.content_digest
     newest, oldest = store.outbox()
-    assert (oldest.to, oldest.via, Path(oldest.path or "").name) == ("bob@laptop", "cli", "a.taskpack")
-    assert (newest.to, newest.via, Path(newest.path or "").name) == ("carol@desk", "mcp", "b.taskpack")
+    assert (oldest.to, oldest.via, Path(oldest.path or "").name) == (
+        "bob@laptop",
+        "cli",
+        "a.taskpack",
+    )
+    assert (newest.to, newest.via, Path(newest.path or "").name) == (
+        "carol@desk",
+        "mcp",
+        "b.taskpack",
+    )
     assert oldest.encoding == "bag" and oldest.size == (tmp_path / "a.taskpack").stat().st_size
     assert oldest.stub["title"] == "Ship the report" and oldest.stub["version"] == 1
     assert store.pack_written(a.content_digest).seq == oldest.seq  # type: ignore[union-attr]
@@ -86,7 +96,17 @@ def test_the_stub_is_bounded_whatever_the_passport_holds(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(
     "accept",
-    ["ok", "yes", "an answer", "Anything.", "whatever", "tbd", "a date", "?", "your thoughts please"],
+    [
+        "ok",
+        "yes",
+        "an answer",
+        "Anything.",
+        "whatever",
+        "tbd",
+        "a date",
+        "?",
+        "your thoughts please",
+    ],
 )
 def test_a_vague_or_short_accept_is_warned_about(accept: str) -> None:
     [warning] = lint_accept(accept)
@@ -95,9 +115,14 @@ def test_a_vague_or_short_accept_is_warned_about(accept: str) -> None:
 
 @pytest.mark.parametrize(
     "accept",
-    ["a number in euros", "yes or no, with the reason", "the port number the API listens on",
-     "ISO 8601 date", "一个以欧元计的数字，附上来源"],
-)  # fmt: skip
+    [
+        "a number in euros",
+        "yes or no, with the reason",
+        "the port number the API listens on",
+        "ISO 8601 date",
+        "一个以欧元计的数字，附上来源",
+    ],
+)
 def test_an_accept_that_says_what_counts_passes(accept: str) -> None:
     assert lint_accept(accept) == []
 
@@ -112,15 +137,14 @@ def test_packing_warns_about_a_vague_accept_and_still_packs(tmp_path: Path) -> N
     lp = _new(store)
     with store.write() as tx:
         lp = tx.get(lp.id)
-        lp.asks = [Ask(id="a1", what="Budget?", accept="ok", status="open"),
-                   Ask(id="a2", what="Port?", accept="the port number, an integer", status="open")]  # fmt: skip
+        lp.asks = [
+            Ask(id="a1", what="Budget?", accept="ok", status="open"),
+            Ask(id="a2", what="Port?", accept="the port number, an integer", status="open"),
+        ]
         tx.save(lp, event="ask")
     out = export_passport(store, lp.id, tmp_path / "x.taskpack", machine="m1", actor="ana")
     assert out.path.is_file()
-    assert [w for w in out.warnings if w.startswith("ask ")] == [
-        "ask a1: " + lint_accept("ok")[0]
-    ]
-
+    assert [w for w in out.warnings if w.startswith("ask ")] == ["ask a1: " + lint_accept("ok")[0]]
 
 
 def test_another_connections_writes_are_seen_and_ones_own_are_not(tmp_path: Path) -> None:

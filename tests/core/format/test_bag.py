@@ -40,24 +40,37 @@ def read_to_end(opened, name: str) -> bytes:  # type: ignore[no-untyped-def]
 
 
 def test_our_bag_validates_with_bagit_python(tmp_path: Path) -> None:
-    pack = write_pack(pack_data(), [LuggageSource.from_bytes(n, b) for n, b in LUGGAGE.items()],
-                      tmp_path / "x.taskpack", encoding="bag").path  # fmt: skip
+    pack = write_pack(
+        pack_data(),
+        [LuggageSource.from_bytes(n, b) for n, b in LUGGAGE.items()],
+        tmp_path / "x.taskpack",
+        encoding="bag",
+    ).path
     out = tmp_path / "extracted"
     with zipfile.ZipFile(pack) as zf:
         zf.extractall(out)  # our own file: safe to extract
     bag = bagit.Bag(str(out))
     bag.validate()  # raises BagValidationError with details if anything disagrees
     assert bag.is_valid()
-    assert bag.info["Payload-Oxum"] == f"{sum(map(len, LUGGAGE.values())) + len((out / 'data/passport.json').read_bytes())}.{len(LUGGAGE) + 1}"
+    assert (
+        bag.info["Payload-Oxum"]
+        == f"{sum(map(len, LUGGAGE.values())) + len((out / 'data/passport.json').read_bytes())}.{len(LUGGAGE) + 1}"
+    )
     assert bag.info["Bag-Spec"] == "task-passport-bag/0.1"
-    assert sorted(bag.payload_files()) == sorted(["data/passport.json", *(f"data/files/{n}" for n in LUGGAGE)])
+    assert sorted(bag.payload_files()) == sorted(
+        ["data/passport.json", *(f"data/files/{n}" for n in LUGGAGE)]
+    )
     assert json.loads((out / "data/passport.json").read_bytes()) == pack_data()
 
 
 def test_bagit_python_notices_when_our_bag_is_altered(tmp_path: Path) -> None:
     """The control for the test above: the same check does fail on a changed file."""
-    pack = write_pack(pack_data(), [LuggageSource.from_bytes("brief.txt", b"The brief.\n")],
-                      tmp_path / "x.taskpack", encoding="bag").path  # fmt: skip
+    pack = write_pack(
+        pack_data(),
+        [LuggageSource.from_bytes("brief.txt", b"The brief.\n")],
+        tmp_path / "x.taskpack",
+        encoding="bag",
+    ).path
     out = tmp_path / "extracted"
     with zipfile.ZipFile(pack) as zf:
         zf.extractall(out)
@@ -70,13 +83,17 @@ def _bagit_made_bag(root: Path, extra: dict[str, bytes] | None = None) -> Path:
     """A folder bagged by bagit-python: passport.json and files/… become data/…"""
     bag_dir = root / "mybag"
     (bag_dir / "files").mkdir(parents=True)
-    (bag_dir / "passport.json").write_text(json.dumps(pack_data(), indent=4, ensure_ascii=False), encoding="utf-8")
+    (bag_dir / "passport.json").write_text(
+        json.dumps(pack_data(), indent=4, ensure_ascii=False), encoding="utf-8"
+    )
     for name, content in {**LUGGAGE, **(extra or {})}.items():
         p = bag_dir / "files" / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_bytes(content)
     bagit.make_bag(str(bag_dir), {"Contact-Name": "Ana"}, checksums=["sha256"])
-    assert (bag_dir / "data" / "passport.json").is_file() and (bag_dir / "manifest-sha256.txt").is_file()
+    assert (bag_dir / "data" / "passport.json").is_file() and (
+        bag_dir / "manifest-sha256.txt"
+    ).is_file()
     return bag_dir
 
 
@@ -88,7 +105,9 @@ def _zip_at_root(bag_dir: Path, out: Path) -> Path:
 
 
 def _zip_in_folder(bag_dir: Path, out: Path) -> Path:
-    made = shutil.make_archive(str(out.with_suffix("")), "zip", root_dir=bag_dir.parent, base_dir=bag_dir.name)
+    made = shutil.make_archive(
+        str(out.with_suffix("")), "zip", root_dir=bag_dir.parent, base_dir=bag_dir.name
+    )
     return Path(made).rename(out)
 
 
@@ -120,5 +139,8 @@ def test_a_bagit_python_bag_with_percent_in_a_name_is_read(tmp_path: Path) -> No
 def test_a_bagit_python_bag_altered_after_bagging_is_refused(tmp_path: Path) -> None:
     bag_dir = _bagit_made_bag(tmp_path)
     (bag_dir / "data/files/brief.txt").write_bytes(b"The bruef.\n")  # same size: Oxum still agrees
-    with open_pack(_zip_at_root(bag_dir, tmp_path / "x.taskpack")) as o, pytest.raises(IntegrityError):
+    with (
+        open_pack(_zip_at_root(bag_dir, tmp_path / "x.taskpack")) as o,
+        pytest.raises(IntegrityError),
+    ):
         o.verify()

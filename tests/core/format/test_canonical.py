@@ -81,7 +81,10 @@ def test_js_number_text_reads_back_as_the_same_double(value: float) -> None:
 
 
 def test_floats_inside_a_document_use_javascript_text() -> None:
-    assert json_text({"a": [1.0, 1e21, 1e-7, -0.0, 3]}) == '{\n  "a": [\n    1,\n    1e+21,\n    1e-7,\n    0,\n    3\n  ]\n}'
+    assert (
+        json_text({"a": [1.0, 1e21, 1e-7, -0.0, 3]})
+        == '{\n  "a": [\n    1,\n    1e+21,\n    1e-7,\n    0,\n    3\n  ]\n}'
+    )
 
 
 # --- against the real JavaScript engine ------------------------------------------------
@@ -110,7 +113,7 @@ def _random_double(rng: random.Random) -> float:
 def _random_json(rng: random.Random, depth: int = 0) -> object:
     kinds = ["str", "int", "float", "bool", "null"] + (["list", "dict"] * 2 if depth < 4 else [])
     kind = rng.choice(kinds)
-    alphabet = "ab zé中😀\"\\\n\t\x01\x7f\u2028\ud800"
+    alphabet = 'ab zé中😀"\\\n\t\x01\x7f\u2028\ud800'
     if kind == "str":
         return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))
     if kind == "int":
@@ -124,15 +127,21 @@ def _random_json(rng: random.Random, depth: int = 0) -> object:
     if kind == "list":
         return [_random_json(rng, depth + 1) for _ in range(rng.randint(0, 4))]
     # keys that are not array indices: JavaScript would move those to the front
-    return {f"k{''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 4)))}": _random_json(rng, depth + 1)
-            for _ in range(rng.randint(0, 4))}  # fmt: skip
+    return {
+        f"k{''.join(rng.choice(alphabet) for _ in range(rng.randint(0, 4)))}": _random_json(
+            rng, depth + 1
+        )
+        for _ in range(rng.randint(0, 4))
+    }
 
 
 @needs_node
 def test_numbers_documents_and_slices_match_node() -> None:
     rng = random.Random(20260816)
     numbers = [v for v, _ in JS_NUMBERS] + [_random_double(rng) for _ in range(2000)]
-    numbers += [rng.uniform(-1e3, 1e3) for _ in range(500)] + [rng.random() * 10.0 ** rng.randint(-30, 30) for _ in range(500)]
+    numbers += [rng.uniform(-1e3, 1e3) for _ in range(500)] + [
+        rng.random() * 10.0 ** rng.randint(-30, 30) for _ in range(500)
+    ]
     docs = [_random_json(rng) for _ in range(300)]
     slices = [(s, n) for s in ["a😀b", "😀😀", "中文abc", "é", "", "x" * 10] for n in range(0, 6)]
     payload = {
@@ -140,8 +149,15 @@ def test_numbers_documents_and_slices_match_node() -> None:
         "docs": [json.dumps(d) for d in docs],  # ASCII-escaped: carries lone surrogates intact
         "slices": slices,
     }
-    out = subprocess.run(["node", "-e", _NODE], input=json.dumps(payload) + "\n", capture_output=True,
-                         text=True, encoding="utf-8", check=True, timeout=60).stdout  # fmt: skip
+    out = subprocess.run(
+        ["node", "-e", _NODE],
+        input=json.dumps(payload) + "\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+        timeout=60,
+    ).stdout
     js = json.loads(out)
     assert [_js_number(v) for v in numbers] == js["numbers"]
     assert [json_text(d) for d in docs] == js["docs"]
@@ -161,7 +177,15 @@ def test_lone_surrogates_are_written_as_escapes_and_read_back() -> None:
 
 
 def test_json_string_escapes_exactly_like_json_text() -> None:
-    for s in ["plain", 'q"uote', "back\\slash", "nl\ncr\rtab\t", "\x00\x01\x1f\x7f", "\ud800", "é中😀"]:
+    for s in [
+        "plain",
+        'q"uote',
+        "back\\slash",
+        "nl\ncr\rtab\t",
+        "\x00\x01\x1f\x7f",
+        "\ud800",
+        "é中😀",
+    ]:
         assert canonical.json_string(s) == json_text(s)
 
 
@@ -205,15 +229,24 @@ def test_js_slice_counts_utf16_units(text: str, units: int, expected: str) -> No
         (None, (1980, 1, 1, 0, 0, 0)),
     ],
 )
-def test_zip_timestamp_derives_from_packed_at_and_clamps(packed_at: str | None, stamp: tuple) -> None:
+def test_zip_timestamp_derives_from_packed_at_and_clamps(
+    packed_at: str | None, stamp: tuple
+) -> None:
     assert zip_timestamp(packed_at) == stamp
 
 
 def test_every_entry_of_a_bag_carries_the_pack_time_not_the_clock(tmp_path, monkeypatch) -> None:
-    data = {"spec": "task-passport-bag/0.1", "packed_at": "2031-02-03T04:05:06Z", "passport": {"id": "TP-G6RZ-DS3B"}}
+    data = {
+        "spec": "task-passport-bag/0.1",
+        "packed_at": "2031-02-03T04:05:06Z",
+        "passport": {"id": "TP-G6RZ-DS3B"},
+    }
     from taskpack.core.format.luggage import LuggageSource
 
-    lug = [LuggageSource.from_bytes("big.bin", bytes(range(256)) * 8192), LuggageSource.from_bytes("a.txt", b"a")]
+    lug = [
+        LuggageSource.from_bytes("big.bin", bytes(range(256)) * 8192),
+        LuggageSource.from_bytes("a.txt", b"a"),
+    ]
     first = write_pack(data, lug, tmp_path / "one.taskpack", encoding="bag").path.read_bytes()
     monkeypatch.setenv("TZ", "Asia/Kathmandu")  # another machine, another clock and zone
     time.tzset()
@@ -226,8 +259,12 @@ def test_every_entry_of_a_bag_carries_the_pack_time_not_the_clock(tmp_path, monk
     with zipfile.ZipFile(io.BytesIO(first)) as zf:
         assert {i.date_time for i in zf.infolist()} == {(2031, 2, 3, 4, 5, 6)}
         assert [i.filename for i in zf.infolist()][:5] == [
-            "bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt", "data/passport.json",
-        ]  # fmt: skip
+            "bagit.txt",
+            "bag-info.txt",
+            "manifest-sha256.txt",
+            "tagmanifest-sha256.txt",
+            "data/passport.json",
+        ]
         assert all(i.flag_bits & 0x0800 and not i.extra for i in zf.infolist())
 
 
@@ -280,7 +317,14 @@ def test_text_eligibility_per_control_byte(byte: int) -> None:
 @pytest.mark.parametrize(
     "raw",
     [b"\xff", b"caf\xc3", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"ok\x80"],
-    ids=["ff", "cut-sequence", "overlong", "encoded-surrogate", "above-U+10FFFF", "stray-continuation"],
+    ids=[
+        "ff",
+        "cut-sequence",
+        "overlong",
+        "encoded-surrogate",
+        "above-U+10FFFF",
+        "stray-continuation",
+    ],
 )
 def test_text_eligibility_refuses_invalid_utf8(raw: bytes) -> None:
     test = canonical.TextEligibility()
@@ -306,8 +350,11 @@ def test_long_strings_are_escaped_in_slices_exactly_as_in_one_pass() -> None:
     # escapes and lone surrogates right at the slice boundaries, and a long plain run
     tricky = "a" * (step - 1) + '"\\\n\ud800' + "é报" * step + "\udfff\t" + "z" * (3 * step)
     for text in (tricky, "plain " * (step // 2), "x" * step, "x" * (step + 1)):
-        expected = _re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}",
-                           _json.dumps({"note": text}, ensure_ascii=False, indent=2))  # fmt: skip
+        expected = _re.sub(
+            "[\ud800-\udfff]",
+            lambda m: f"\\u{ord(m.group()):04x}",
+            _json.dumps({"note": text}, ensure_ascii=False, indent=2),
+        )
         assert canonical.json_text({"note": text}) == expected
         assert canonical.json_string(text) == expected[len('{\n  "note": ') : -len("\n}")]
 
@@ -317,15 +364,30 @@ def _reference_text(value: object) -> str:
     with JavaScript's number text: what `canonical._dumps` must equal, character for character."""
     encoder = json.JSONEncoder(ensure_ascii=False, indent=2)
     make = json.encoder._make_iterencode  # type: ignore[attr-defined]
-    chunks = make({}, encoder.default, json.encoder.py_encode_basestring, encoder.indent, _js_number,
-                  encoder.key_separator, encoder.item_separator, False, False, False)(value, 0)  # fmt: skip
+    chunks = make(
+        {},
+        encoder.default,
+        json.encoder.py_encode_basestring,
+        encoder.indent,
+        _js_number,
+        encoder.key_separator,
+        encoder.item_separator,
+        False,
+        False,
+        False,
+    )(value, 0)
     return "".join(chunks)
 
 
 _json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=40),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5)
+    ),
     max_leaves=40,
 )
 
@@ -338,8 +400,19 @@ def test_the_canonical_text_is_the_stdlib_encoders_text(value: object) -> None:
 
 def test_the_canonical_text_of_odd_keys_containers_and_long_strings() -> None:
     long = "a" * (canonical._SLICE + 3) + '"\n\ud800é'
-    value = {"": [], "e": {}, 7: "int key", 2.5: "float key", True: "t", False: "f", None: "n",
-             "t": (1, [2, {"x": None}]), "long": long, "deep": [[[[[]]]]], "f": [1e21, -0.0, 1.5e-7]}  # fmt: skip
+    value = {
+        "": [],
+        "e": {},
+        7: "int key",
+        2.5: "float key",
+        True: "t",
+        False: "f",
+        None: "n",
+        "t": (1, [2, {"x": None}]),
+        "long": long,
+        "deep": [[[[[]]]]],
+        "f": [1e21, -0.0, 1.5e-7],
+    }
     assert canonical._dumps(value) == _reference_text(value)
     for lone in ("text", 1.0, 3, None, True):
         assert canonical._dumps(lone) == _reference_text(lone)

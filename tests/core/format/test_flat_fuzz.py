@@ -17,18 +17,26 @@ from taskpack.core.errors import FormatError
 from taskpack.core.format import flat
 
 # strings made of the characters that matter to a JSON string scanner
-tricky = st.text(alphabet=st.sampled_from(['"', "\\", "\n", "a", "é", "\u2028", "/", "u", "\x00"]), max_size=200)
+tricky = st.text(
+    alphabet=st.sampled_from(['"', "\\", "\n", "a", "é", "\u2028", "/", "u", "\x00"]), max_size=200
+)
 ws = st.text(alphabet=st.sampled_from(" \t\r\n"), max_size=40)
 
 
 def doc(data_json: str, gap: str) -> bytes:
-    return (f'{gap}{{{gap}"attachments"{gap}:{gap}[{gap}{{{gap}"name"{gap}:{gap}"a.txt"{gap},{gap}'
-            f'"data"{gap}:{gap}{data_json}{gap}}}{gap}]{gap}}}{gap}').encode()  # fmt: skip
+    return (
+        f'{gap}{{{gap}"attachments"{gap}:{gap}[{gap}{{{gap}"name"{gap}:{gap}"a.txt"{gap},{gap}'
+        f'"data"{gap}:{gap}{data_json}{gap}}}{gap}]{gap}}}{gap}'
+    ).encode()
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=tricky, gap=ws, chunk=st.integers(1, 9))
-def test_the_span_is_exactly_the_json_string(text: str, gap: str, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_span_is_exactly_the_json_string(
+    text: str, gap: str, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(flat, "CHUNK", chunk)
     literal = json.dumps(text)
     raw = doc(literal, gap)
@@ -41,7 +49,9 @@ def test_the_span_is_exactly_the_json_string(text: str, gap: str, chunk: int, mo
     assert att.span.escapes == ("\\" in inner)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(text=tricky, chunk=st.integers(1, 9), data=st.data())
 def test_a_file_cut_anywhere_inside_the_string_is_a_format_error(
     text: str, chunk: int, data: st.DataObject, monkeypatch: pytest.MonkeyPatch
@@ -56,7 +66,9 @@ def test_a_file_cut_anywhere_inside_the_string_is_a_format_error(
 
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 1 << 20])
-def test_escaped_quotes_in_bulk_take_the_regex_path_and_still_agree(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_escaped_quotes_in_bulk_take_the_regex_path_and_still_agree(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Past 32 escaped quotes in a buffer the scanner switches to one regex match."""
     monkeypatch.setattr(flat, "CHUNK", chunk)
     text = '\\"' * 500 + '"' * 300 + "\\" * 41 + '"x'

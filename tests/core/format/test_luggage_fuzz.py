@@ -25,8 +25,9 @@ from taskpack.core.format.writing import write_pack
 SPECIAL = "\u2028\u2029\u0085\u000b\u000c\u001c\u001d\u001e \u00a0\u3000%25%0A%0D%\t\ufeff\u200b\u202e\u009b.-_~é漢🙂"
 segment = st.text(
     alphabet=st.one_of(st.sampled_from(SPECIAL), st.characters(blacklist_categories=("Cs",))),
-    min_size=1, max_size=12,
-)  # fmt: skip
+    min_size=1,
+    max_size=12,
+)
 names = st.lists(segment, min_size=1, max_size=3).map("/".join)
 
 
@@ -38,11 +39,16 @@ def accepted(name: str) -> bool:
     return True
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.filter_too_much])  # fmt: skip
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much],
+)
 @given(name=names, content=st.binary(max_size=40))
 @pytest.mark.parametrize("encoding", ["bag", "flat"])
-def test_every_name_the_writer_accepts_reads_back(name: str, content: bytes, encoding: str, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
+def test_every_name_the_writer_accepts_reads_back(
+    name: str, content: bytes, encoding: str, tmp_path_factory
+) -> None:  # type: ignore[no-untyped-def]
     assume(accepted(name))
     out = tmp_path_factory.mktemp("n") / ("p.taskpack" if encoding == "bag" else "p.taskpack.json")
     write_pack(pack_data(), [LuggageSource.from_bytes(name, content)], out, encoding=encoding)
@@ -55,7 +61,9 @@ def test_every_name_the_writer_accepts_reads_back(name: str, content: bytes, enc
 
 @pytest.mark.parametrize("sep", ["\u2028", "\u2029", "\u0085"])
 @pytest.mark.parametrize("encoding", ["bag", "flat"])
-def test_a_unicode_line_separator_in_a_name_packs_and_verifies(sep: str, encoding: str, tmp_path: Path) -> None:
+def test_a_unicode_line_separator_in_a_name_packs_and_verifies(
+    sep: str, encoding: str, tmp_path: Path
+) -> None:
     name = f"notes{sep}2026.txt"
     out = tmp_path / ("p.taskpack" if encoding == "bag" else "p.taskpack.json")
     write_pack(pack_data(), [LuggageSource.from_bytes(name, b"x")], out, encoding=encoding)

@@ -17,24 +17,49 @@ from taskpack.core.format.model import Ask, LocalPassport, PassportState
 from taskpack.core.format.pack_in_text import MAX_TEXT_BYTES, decode_text, find_pack_in_text
 from taskpack.core.format.reading import open_pack
 
-FUZZ = settings(max_examples=80, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+FUZZ = settings(
+    max_examples=80,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 
 
 def _handoff(tmp: Path, *, title: str = "Q3 report", note: str | None = None) -> Path:
     """A real flat handoff written by the desk's own packer: two asks and a required check."""
     store = Store(tmp / "alpha")
-    state = PassportState(id=ids.new_id(), title=title, goal="Ship the Q3 report",
-                          current_state="half written", facts=[], next_steps=["write part 2"])  # fmt: skip
+    state = PassportState(
+        id=ids.new_id(),
+        title=title,
+        goal="Ship the Q3 report",
+        current_state="half written",
+        facts=[],
+        next_steps=["write part 2"],
+    )
     asks = [
-        Ask(id="a1", to="peer", what="What is the budget?", why="to size it",
-            accept="a number in EUR", status="open", answer=None),
-        Ask(id="a2", to="peer", what="Who signs it off?", why="", accept="a person's name",
-            status="open", answer=None),
-    ]  # fmt: skip
+        Ask(
+            id="a1",
+            to="peer",
+            what="What is the budget?",
+            why="to size it",
+            accept="a number in EUR",
+            status="open",
+            answer=None,
+        ),
+        Ask(
+            id="a2",
+            to="peer",
+            what="Who signs it off?",
+            why="",
+            accept="a person's name",
+            status="open",
+            answer=None,
+        ),
+    ]
     lp = LocalPassport(passport=state, asks=asks, landing_checks=[])
-    lp.checks_to_send = [{"id": "c1", "check": "this machine can render a PDF", "how": "make pdf",
-                          "required": True}]  # type: ignore[attr-defined]  # fmt: skip
+    lp.checks_to_send = [
+        {"id": "c1", "check": "this machine can render a PDF", "how": "make pdf", "required": True}
+    ]  # type: ignore[attr-defined]
     with store.write() as tx:
         tx.insert(lp, event="created")
     out = tmp / "handoff.taskpack.json"
@@ -141,7 +166,7 @@ def test_two_different_packs_are_ambiguous(flat: str) -> None:
 def test_no_pack_at_all() -> None:
     with pytest.raises(FormatError, match="no pack"):
         find_pack_in_text("Thanks, I'll look at it tomorrow.")
-    with pytest.raises(FormatError, match=r'holds JSON \(1 object\) but no pack'):
+    with pytest.raises(FormatError, match=r"holds JSON \(1 object\) but no pack"):
         find_pack_in_text('{"hello": "world"}')
     with pytest.raises(FormatError):
         find_pack_in_text("")
@@ -184,14 +209,23 @@ def test_duplicate_keys_are_not_guessed(flat: str) -> None:
         "{\n" * 400_000,
         '{"a":[' * 100_000,
         '{"a":[\n' * 200_000,
-        "```json\n{\"a\": 1}\n```\n" * 5_000,
+        '```json\n{"a": 1}\n```\n' * 5_000,
         '{"taskpack": "0.1", "x": "' + "a" * 2_000_000,
         ('{"a":' * 60 + "\n") * 50_000,
         "```" + "`" * 100_000 + "a" * 100_000,
         "\ud800 {",
     ],
-    ids=["braces", "brace-lines", "nested-arrays", "nested-lines", "fences", "open-string",
-         "deep-lines", "backticks", "surrogate"],
+    ids=[
+        "braces",
+        "brace-lines",
+        "nested-arrays",
+        "nested-lines",
+        "fences",
+        "open-string",
+        "deep-lines",
+        "backticks",
+        "surrogate",
+    ],
 )
 def test_hostile_text_is_a_clean_error(hostile: str) -> None:
     with pytest.raises(PackError) as err:
@@ -200,7 +234,7 @@ def test_hostile_text_is_a_clean_error(hostile: str) -> None:
 
 
 def test_thousands_of_fences_around_one_pack(flat: str) -> None:
-    noise = "```json\n{\"example\": true}\n```\n" * 2_000
+    noise = '```json\n{"example": true}\n```\n' * 2_000
     assert find_pack_in_text(noise + "```json\n" + flat + "```\n" + noise).top == _top(flat)
 
 
@@ -217,10 +251,16 @@ _PROSE = st.text(
 
 
 @FUZZ
-@given(before=_PROSE, after=_PROSE, fence=st.sampled_from(["", "```json\n", "```\n", "~~~\n"]),
-       crlf=st.booleans(), bom=st.booleans())  # fmt: skip
-def test_any_prose_around_a_pack_finds_it(flat: str, before: str, after: str, fence: str,
-                                          crlf: bool, bom: bool) -> None:  # fmt: skip
+@given(
+    before=_PROSE,
+    after=_PROSE,
+    fence=st.sampled_from(["", "```json\n", "```\n", "~~~\n"]),
+    crlf=st.booleans(),
+    bom=st.booleans(),
+)
+def test_any_prose_around_a_pack_finds_it(
+    flat: str, before: str, after: str, fence: str, crlf: bool, bom: bool
+) -> None:
     closer = fence.split("json")[0].strip() + "\n" if fence else ""
     text = f"{before}\n{fence}{flat}{closer}{after}"
     if crlf:
@@ -231,10 +271,31 @@ def test_any_prose_around_a_pack_finds_it(flat: str, before: str, after: str, fe
 
 
 @FUZZ
-@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=400)
-       | st.lists(st.sampled_from(['{', '}', '"', '[', ']', ':', ',', '\n', '```', 'taskpack',
-                                   '"taskpack": "0.1"', ' ', '\\', '1e999', 'NaN']),
-                  max_size=300).map("".join))  # fmt: skip
+@given(
+    st.text(st.characters(blacklist_categories=("Cs",)), max_size=400)
+    | st.lists(
+        st.sampled_from(
+            [
+                "{",
+                "}",
+                '"',
+                "[",
+                "]",
+                ":",
+                ",",
+                "\n",
+                "```",
+                "taskpack",
+                '"taskpack": "0.1"',
+                " ",
+                "\\",
+                "1e999",
+                "NaN",
+            ]
+        ),
+        max_size=300,
+    ).map("".join)
+)
 def test_any_text_gives_a_pack_or_a_pack_error(text: str) -> None:
     try:
         found = find_pack_in_text(text)
@@ -255,15 +316,28 @@ def _pack(path: Path) -> tuple[object, str]:
 def test_chat_message_says_who_asks_what_and_how_to_reply(tmp_path: Path) -> None:
     path = _handoff(tmp_path, note="the customer is waiting")
     pack, text = _pack(path)
-    msg = chat_message.chat_message(pack, file_name=path.name, file_size=path.stat().st_size,  # type: ignore[arg-type]
-                            flat_text=text, language="en")  # fmt: skip
+    msg = chat_message.chat_message(
+        pack,
+        file_name=path.name,
+        file_size=path.stat().st_size,  # type: ignore[arg-type]
+        flat_text=text,
+        language="en",
+    )
     assert msg.startswith("ana is handing you a task with TaskPack: «Q3 report».")
-    for line in ("Goal: Ship the Q3 report", "Note: the customer is waiting", "ana asks:",
-                 "1. What is the budget?  (a1)", "Counts as an answer: a number in EUR",
-                 "2. Who signs it off?  (a2)", "Counts as an answer: a person's name",
-                 "Check these on your side first (required):", "- this machine can render a PDF",
-                 "open the attached file with TaskPack Desk, or give it to your AI assistant",
-                 "Fill in each ask's \"answer\"", "send the result back"):  # fmt: skip
+    for line in (
+        "Goal: Ship the Q3 report",
+        "Note: the customer is waiting",
+        "ana asks:",
+        "1. What is the budget?  (a1)",
+        "Counts as an answer: a number in EUR",
+        "2. Who signs it off?  (a2)",
+        "Counts as an answer: a person's name",
+        "Check these on your side first (required):",
+        "- this machine can render a PDF",
+        "open the attached file with TaskPack Desk, or give it to your AI assistant",
+        'Fill in each ask\'s "answer"',
+        "send the result back",
+    ):
         assert line in msg, line
     assert "make pdf" not in msg.split("```")[0]  # the `how` is data: only the pack has it
     # the pack rides inline and comes back out of the message unchanged
@@ -276,8 +350,13 @@ def test_chat_message_says_who_asks_what_and_how_to_reply(tmp_path: Path) -> Non
 def test_chat_message_in_chinese(tmp_path: Path) -> None:
     path = _handoff(tmp_path)
     pack, text = _pack(path)
-    msg = chat_message.chat_message(pack, file_name=path.name, file_size=10, flat_text=text,  # type: ignore[arg-type]
-                            language="zh_CN.UTF-8")  # fmt: skip
+    msg = chat_message.chat_message(
+        pack,
+        file_name=path.name,
+        file_size=10,
+        flat_text=text,  # type: ignore[arg-type]
+        language="zh_CN.UTF-8",
+    )
     assert "通过 TaskPack 把一项任务交给你" in msg and "怎样算答复：a number in EUR" in msg
     assert "用 TaskPack Desk 打开附件，或把它交给你的 AI 助手" in msg
     assert find_pack_in_text(msg).top == json.loads(text)
@@ -287,11 +366,21 @@ def test_a_large_pack_is_attached_not_inlined(tmp_path: Path) -> None:
     path = _handoff(tmp_path)
     pack, _ = _pack(path)
     big = "x" * (chat_message.INLINE_LIMIT + 1)
-    msg = chat_message.chat_message(pack, file_name="q3.taskpack.json", file_size=70_000, flat_text=big,  # type: ignore[arg-type]
-                            language="en")  # fmt: skip
+    msg = chat_message.chat_message(
+        pack,
+        file_name="q3.taskpack.json",
+        file_size=70_000,
+        flat_text=big,  # type: ignore[arg-type]
+        language="en",
+    )
     assert "attached as q3.taskpack.json (68.4 KiB)" in msg and "```" not in msg
-    msg = chat_message.chat_message(pack, file_name="q3.taskpack", file_size=3 << 20, flat_text=None,  # type: ignore[arg-type]
-                            language="en")  # fmt: skip
+    msg = chat_message.chat_message(
+        pack,
+        file_name="q3.taskpack",
+        file_size=3 << 20,
+        flat_text=None,  # type: ignore[arg-type]
+        language="en",
+    )
     assert "attached as q3.taskpack (3.0 MiB)" in msg
 
 

@@ -34,12 +34,27 @@ def test_the_table_names_every_field_of_every_record_with_the_models_type() -> N
         declared = {k: _type_of(f.annotation) for k, f in cls.model_fields.items()}
         assert declared == fields, name
     # and every record the pack object nests is in the table
-    assert set(raw_types.RECORDS) == {"PackObject", "Origin", "Lineage", "PassportState", "Fact", "Decision", "Ask", "LandingCheck"}
+    assert set(raw_types.RECORDS) == {
+        "PackObject",
+        "Origin",
+        "Lineage",
+        "PassportState",
+        "Fact",
+        "Decision",
+        "Ask",
+        "LandingCheck",
+    }
 
 
 _any_json = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=3),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 
@@ -65,7 +80,9 @@ def _value(typ: raw_types.Type, depth: int = 0) -> st.SearchStrategy[Any]:
 
 def _record(name: str, depth: int = 0) -> st.SearchStrategy[dict[str, Any]]:
     fields = raw_types.RECORDS[name]
-    return st.fixed_dictionaries({}, optional={k: _value(t, depth) for k, t in fields.items()} | {"x-extra": _any_json})
+    return st.fixed_dictionaries(
+        {}, optional={k: _value(t, depth) for k, t in fields.items()} | {"x-extra": _any_json}
+    )
 
 
 @settings(max_examples=400, deadline=None)
@@ -80,7 +97,15 @@ def test_the_same_fields_are_wrong_as_pydantic_finds(data: dict[str, Any]) -> No
 
 
 def test_messages_name_the_type_wanted() -> None:
-    errs = dict(raw_types.errors({"kind": 3, "lineage": {"from_version": True}, "passport": {"facts": [None, {"verified": "yes"}]}}))
+    errs = dict(
+        raw_types.errors(
+            {
+                "kind": 3,
+                "lineage": {"from_version": True},
+                "passport": {"facts": [None, {"verified": "yes"}]},
+            }
+        )
+    )
     assert errs == {
         "kind": "Input should be a valid string",
         "lineage.from_version": "Input should be a valid integer",

@@ -64,7 +64,7 @@ LUGGAGE = [
     ("data/table.csv", b"a,b\n1,2\n" * 40),
     ("blob.bin", bytes(range(256)) * 3),
     ("empty.txt", b""),
-    ("notes/é q.md", b"# notes\n\n\\ \" \t tabs and quotes\n"),
+    ("notes/é q.md", b'# notes\n\n\\ " \t tabs and quotes\n'),
 ]
 
 
@@ -74,14 +74,28 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
     a, b = Store(root / "A"), Store(root / "B")
     lp = LocalPassport(
         passport=PassportState(
-            id=ids.new_id(), title="Quarterly report", goal="Ship the Q3 report", current_state="half written",
-            facts=[Fact(claim="the build passes", scope="machine", verified=True),
-                   Fact(claim="the customer wants a PDF", scope="universal", verified=True)],
+            id=ids.new_id(),
+            title="Quarterly report",
+            goal="Ship the Q3 report",
+            current_state="half written",
+            facts=[
+                Fact(claim="the build passes", scope="machine", verified=True),
+                Fact(claim="the customer wants a PDF", scope="universal", verified=True),
+            ],
             next_steps=["write part 2"],
         ),
-        asks=[Ask(id="a1", to="peer", what="which template?", why="", accept="a file name", status="open")],
+        asks=[
+            Ask(
+                id="a1",
+                to="peer",
+                what="which template?",
+                why="",
+                accept="a file name",
+                status="open",
+            )
+        ],
         landing_checks=[],
-    )  # fmt: skip
+    )
     lp.state, lp.waiting_on = "working", None
     with a.write() as tx:
         tx.insert(lp, event="created")
@@ -89,8 +103,16 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
     packs: dict[str, bytes] = {}
     for enc, suffix in (("bag", ".taskpack"), ("flat", ".taskpack.json")):
         out = root / f"handoff{suffix}"
-        landing.export_passport(a, lp.id, out, machine="A", actor="ana", note="over to you ☕", files=files,
-                              encoding=enc)  # fmt: skip
+        landing.export_passport(
+            a,
+            lp.id,
+            out,
+            machine="A",
+            actor="ana",
+            note="over to you ☕",
+            files=files,
+            encoding=enc,
+        )
         packs[f"handoff{suffix}"] = out.read_bytes()
     with open_pack(root / "handoff.taskpack") as opened:
         landed = landing.land_handoff(b, opened, machine="B", allow=["*"])
@@ -101,8 +123,9 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
         tx.save(got, event="answered")
     for enc, suffix in (("bag", ".taskpack"), ("flat", ".taskpack.json")):
         out = root / f"receipt{suffix}"
-        landing.export_passport(b, landed.passport.id, out, kind="receipt", machine="B", actor="bo",
-                              encoding=enc)  # fmt: skip
+        landing.export_passport(
+            b, landed.passport.id, out, kind="receipt", machine="B", actor="bo", encoding=enc
+        )
         packs[f"receipt{suffix}"] = out.read_bytes()
     a.close()
     b.close()
@@ -112,12 +135,47 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
 # --- mutations ---------------------------------------------------------------------------
 
 INTERESTING: list[Any] = [
-    None, True, False, 0, -1, 1, 2**31, 2**64, 2**70, -(2**70), 1.5, 1e308, -0.0, "", " ",
-    "\u00b2547.1", "a\udbffb", "\ud800", "x\u2028y\u2029z\x85", "\x1b[2J\x9b31m", "report\u202etxt.exe",
-    "../../etc/passwd", "/abs", "C:\\x", "a%25b%0A", "TP-AAAA-AAAA@1", "handoff", "receipt",
-    "task-passport-bag/0.1", "9" * 5000, "x" * 70000, [], {}, [None], [[]], {"": None},
-    {"what": True, "accept": 5}, [{"id": 1}], [1, "a", None, {}], "2026-13-45T99:99:99Z",
-]  # fmt: skip
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2**31,
+    2**64,
+    2**70,
+    -(2**70),
+    1.5,
+    1e308,
+    -0.0,
+    "",
+    " ",
+    "\u00b2547.1",
+    "a\udbffb",
+    "\ud800",
+    "x\u2028y\u2029z\x85",
+    "\x1b[2J\x9b31m",
+    "report\u202etxt.exe",
+    "../../etc/passwd",
+    "/abs",
+    "C:\\x",
+    "a%25b%0A",
+    "TP-AAAA-AAAA@1",
+    "handoff",
+    "receipt",
+    "task-passport-bag/0.1",
+    "9" * 5000,
+    "x" * 70000,
+    [],
+    {},
+    [None],
+    [[]],
+    {"": None},
+    {"what": True, "accept": 5},
+    [{"id": 1}],
+    [1, "a", None, {}],
+    "2026-13-45T99:99:99Z",
+]
 
 
 def _deep(n: int) -> Any:
@@ -164,7 +222,11 @@ def mutate_json(value: Any, rng: random.Random) -> str:
         if op < 0.6:
             parent[last] = interesting(rng)
         elif op < 0.75 and isinstance(parent, dict):
-            parent[rng.choice(["spec", "kind", "asks", "lineage", "origin", "facts", "passport", "x", ""])] = parent.pop(last)
+            parent[
+                rng.choice(
+                    ["spec", "kind", "asks", "lineage", "origin", "facts", "passport", "x", ""]
+                )
+            ] = parent.pop(last)
         elif op < 0.85:
             if isinstance(parent, dict):
                 del parent[last]
@@ -179,7 +241,9 @@ def mutate_json(value: Any, rng: random.Random) -> str:
 
 def flat_json_swap(raw: bytes, rng: random.Random) -> bytes:
     doc = json.loads(raw)
-    if rng.random() < 0.5 and doc.get("attachments"):  # keep attachments honest: aim at the pack object
+    if rng.random() < 0.5 and doc.get(
+        "attachments"
+    ):  # keep attachments honest: aim at the pack object
         doc["passport"] = json.loads(mutate_json({"p": doc["passport"]}, rng)).get("p")
         return json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
     return mutate_json(doc, rng).encode("utf-8", "surrogatepass")
@@ -194,7 +258,9 @@ def _tag_manifest(d: dict[str, bytes]) -> bytes:
     import hashlib
 
     return "".join(
-        f"{hashlib.sha256(d[n]).hexdigest()}  {n}\n" for n in ("bagit.txt", "bag-info.txt", "manifest-sha256.txt") if n in d
+        f"{hashlib.sha256(d[n]).hexdigest()}  {n}\n"
+        for n in ("bagit.txt", "bag-info.txt", "manifest-sha256.txt")
+        if n in d
     ).encode()
 
 
@@ -203,7 +269,12 @@ def _bag(files: list[tuple[str, bytes]], rng: random.Random, *, fix_tags: bool =
     d = dict(files)
     if fix_tags:
         d["tagmanifest-sha256.txt"] = _tag_manifest(d)
-    return build_zip([entry(n.encode("utf-8", "surrogatepass"), b, deflate=rng.random() < 0.3) for n, b in d.items()])
+    return build_zip(
+        [
+            entry(n.encode("utf-8", "surrogatepass"), b, deflate=rng.random() < 0.3)
+            for n, b in d.items()
+        ]
+    )
 
 
 def _manifest_for(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
@@ -211,9 +282,9 @@ def _manifest_for(files: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     import hashlib
 
     payload = [(n, b) for n, b in files if n.startswith("data/")]
-    man = "".join(f"{hashlib.sha256(b).hexdigest()}  {n.replace('%', '%25')}\n" for n, b in payload).encode(
-        "utf-8", "surrogatepass"
-    )
+    man = "".join(
+        f"{hashlib.sha256(b).hexdigest()}  {n.replace('%', '%25')}\n" for n, b in payload
+    ).encode("utf-8", "surrogatepass")
     octets = sum(len(b) for _, b in payload)
     info = f"Payload-Oxum: {octets}.{len(payload)}\nBag-Spec: task-passport-bag/0.1\n".encode()
     d = {"bagit.txt": BAGIT, "bag-info.txt": info, "manifest-sha256.txt": man}
@@ -229,17 +300,31 @@ def bag_json_swap(raw: bytes, rng: random.Random) -> bytes:
 
 
 TAG_LINES = [
-    b"Payload-Oxum: \xc2\xb2547.1", b"Payload-Oxum: " + b"9" * 5000 + b".1", b"Payload-Oxum: -1.-1",
-    b"Bag-Spec: nope/9", b"Bag-Spec:", b"BagIt-Version: 9.9", b"Tag-File-Character-Encoding: UTF-16",
-    b"0" * 64 + b"  data/files/../../x", b"0" * 64 + b"  data/files/a\xe2\x80\xa8b", b"zz  data/passport.json",
-    b"0" * 64 + b"  data/files/a%2", b"0" * 64 + b"  bagit.txt", b"\xff\xfe", b"", b"  ", b"x" * 3000,
-]  # fmt: skip
+    b"Payload-Oxum: \xc2\xb2547.1",
+    b"Payload-Oxum: " + b"9" * 5000 + b".1",
+    b"Payload-Oxum: -1.-1",
+    b"Bag-Spec: nope/9",
+    b"Bag-Spec:",
+    b"BagIt-Version: 9.9",
+    b"Tag-File-Character-Encoding: UTF-16",
+    b"0" * 64 + b"  data/files/../../x",
+    b"0" * 64 + b"  data/files/a\xe2\x80\xa8b",
+    b"zz  data/passport.json",
+    b"0" * 64 + b"  data/files/a%2",
+    b"0" * 64 + b"  bagit.txt",
+    b"\xff\xfe",
+    b"",
+    b"  ",
+    b"x" * 3000,
+]
 
 
 def bag_tag_edit(raw: bytes, rng: random.Random) -> bytes:
     """One line of one tag file edited; the tag manifest agrees unless it is the one edited."""
     d = dict(_manifest_for(_read_zip(raw)))
-    target = rng.choice(["bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"])
+    target = rng.choice(
+        ["bagit.txt", "bag-info.txt", "manifest-sha256.txt", "tagmanifest-sha256.txt"]
+    )
     lines = d[target].split(b"\n")
     op = rng.random()
     i = rng.randrange(len(lines))
@@ -250,18 +335,42 @@ def bag_tag_edit(raw: bytes, rng: random.Random) -> bytes:
     elif op < 0.8:
         del lines[i]
     else:
-        lines[i] = lines[i].replace(b" ", rng.choice([b"\t", b"   ", b"\r", b"\xe2\x80\xa8", b"%"]), 1)
+        lines[i] = lines[i].replace(
+            b" ", rng.choice([b"\t", b"   ", b"\r", b"\xe2\x80\xa8", b"%"]), 1
+        )
     d[target] = b"\n".join(lines)
     return _bag(list(d.items()), rng, fix_tags=target != "tagmanifest-sha256.txt")
 
 
 # where each header's fields sit: (offset, struct format)
 _FIELDS = {
-    b"PK\x03\x04": [(4, "H"), (6, "H"), (8, "H"), (14, "I"), (18, "I"), (22, "I"), (26, "H"), (28, "H")],
-    b"PK\x01\x02": [(4, "H"), (6, "H"), (8, "H"), (10, "H"), (16, "I"), (20, "I"), (24, "I"), (28, "H"), (30, "H"),
-                    (32, "H"), (34, "H"), (38, "I"), (42, "I")],
+    b"PK\x03\x04": [
+        (4, "H"),
+        (6, "H"),
+        (8, "H"),
+        (14, "I"),
+        (18, "I"),
+        (22, "I"),
+        (26, "H"),
+        (28, "H"),
+    ],
+    b"PK\x01\x02": [
+        (4, "H"),
+        (6, "H"),
+        (8, "H"),
+        (10, "H"),
+        (16, "I"),
+        (20, "I"),
+        (24, "I"),
+        (28, "H"),
+        (30, "H"),
+        (32, "H"),
+        (34, "H"),
+        (38, "I"),
+        (42, "I"),
+    ],
     b"PK\x05\x06": [(4, "H"), (6, "H"), (8, "H"), (10, "H"), (12, "I"), (16, "I"), (20, "H")],
-}  # fmt: skip
+}
 
 
 def zip_field(raw: bytes, rng: random.Random) -> bytes:
@@ -276,8 +385,27 @@ def zip_field(raw: bytes, rng: random.Random) -> bytes:
         return raw[:p]
     (old,) = struct.unpack_from("<" + fmt, raw, p + off)
     top = (1 << (8 * size)) - 1
-    value = rng.choice([0, 1, top, top - 1, old + 1, old - 1, old * 2, rng.randrange(top + 1), 0x8000 & top,
-                        12, 14, 99, 0x0809, 0x41, 0xA1FF0000 & top, 0o120777 << 16 & top, 3 << 8 | 20])  # fmt: skip
+    value = rng.choice(
+        [
+            0,
+            1,
+            top,
+            top - 1,
+            old + 1,
+            old - 1,
+            old * 2,
+            rng.randrange(top + 1),
+            0x8000 & top,
+            12,
+            14,
+            99,
+            0x0809,
+            0x41,
+            0xA1FF0000 & top,
+            0o120777 << 16 & top,
+            3 << 8 | 20,
+        ]
+    )
     out = bytearray(raw)
     struct.pack_into("<" + fmt, out, p + off, value & top)
     return bytes(out)
@@ -306,7 +434,9 @@ def insert_delete(raw: bytes, rng: random.Random) -> bytes:
     at = rng.randrange(len(raw) + 1)
     if rng.random() < 0.5:
         return raw[:at] + raw[at + rng.randint(1, 64) :]
-    junk = rng.choice([b"\\", b'"', b"\\u", b"\\ud800", b",", b"{", b"]", b"\x00", b"PK\x03\x04", b" " * 100])
+    junk = rng.choice(
+        [b"\\", b'"', b"\\u", b"\\ud800", b",", b"{", b"]", b"\x00", b"PK\x03\x04", b" " * 100]
+    )
     return raw[:at] + junk + raw[at:]
 
 
@@ -323,20 +453,55 @@ def base64_text_swap(raw: bytes, rng: random.Random) -> bytes:
         except (ValueError, UnicodeDecodeError):
             att["data"] = "not base64 ===="
     else:
-        att["data"] = base64.b64encode(att["data"].encode("utf-8", "surrogatepass")).decode() + rng.choice(["", "=", "A", "\n"])
+        att["data"] = base64.b64encode(
+            att["data"].encode("utf-8", "surrogatepass")
+        ).decode() + rng.choice(["", "=", "A", "\n"])
     return json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
 
 
 NAMES = [
-    "../x", "a/../../x", "/etc/x", "C:/x", "a\\b", "a\u2028b.txt", "a\u0085b", "100%25 done.txt", "%", "a b.txt",
-    "é.txt", "E\u0301.txt", "BRIEF.TXT", "brief.txt", "brief.txt/x", "con.txt", "a.", "a ", "x" * 300,
-    "d/" * 200 + "x", "report\u202etxt.exe", "x\x9by", "a\x00b", "\ud800", "", ".", "a//b",
-]  # fmt: skip
+    "../x",
+    "a/../../x",
+    "/etc/x",
+    "C:/x",
+    "a\\b",
+    "a\u2028b.txt",
+    "a\u0085b",
+    "100%25 done.txt",
+    "%",
+    "a b.txt",
+    "é.txt",
+    "E\u0301.txt",
+    "BRIEF.TXT",
+    "brief.txt",
+    "brief.txt/x",
+    "con.txt",
+    "a.",
+    "a ",
+    "x" * 300,
+    "d/" * 200 + "x",
+    "report\u202etxt.exe",
+    "x\x9by",
+    "a\x00b",
+    "\ud800",
+    "",
+    ".",
+    "a//b",
+]
 
 
 def _luggage_value(rng: random.Random) -> bytes:
-    return rng.choice([b"", b"x", rng.randbytes(rng.randrange(1, 300)), b"ghp_" + b"A" * 36 + b"\n",
-                       b"User: hi\nAssistant: hello\n", b"\xef\xbb\xbfBOM", b"\\" * 50])  # fmt: skip
+    return rng.choice(
+        [
+            b"",
+            b"x",
+            rng.randbytes(rng.randrange(1, 300)),
+            b"ghp_" + b"A" * 36 + b"\n",
+            b"User: hi\nAssistant: hello\n",
+            b"\xef\xbb\xbfBOM",
+            b"\\" * 50,
+        ]
+    )
 
 
 def flat_luggage_swap(raw: bytes, rng: random.Random) -> bytes:
@@ -378,12 +543,23 @@ Mutator = Callable[[bytes, random.Random], bytes]
 
 def mutate(name: str, raw: bytes, rng: random.Random, others: list[bytes]) -> tuple[str, bytes]:
     flat = name.endswith(".json")
-    ops: list[tuple[str, Mutator]] = [("bit_flip", bit_flip), ("truncate", truncate), ("insert_delete", insert_delete),
-                                      ("splice", lambda r, g: splice(r, g, g.choice(others)))]  # fmt: skip
+    ops: list[tuple[str, Mutator]] = [
+        ("bit_flip", bit_flip),
+        ("truncate", truncate),
+        ("insert_delete", insert_delete),
+        ("splice", lambda r, g: splice(r, g, g.choice(others))),
+    ]
     if flat:
-        ops += [("json_swap", flat_json_swap)] * 4 + [("encoding_swap", base64_text_swap), ("luggage_swap", flat_luggage_swap)] * 2
+        ops += [("json_swap", flat_json_swap)] * 4 + [
+            ("encoding_swap", base64_text_swap),
+            ("luggage_swap", flat_luggage_swap),
+        ] * 2
     else:
-        ops += [("passport_json_swap", bag_json_swap)] * 3 + [("tag_edit", bag_tag_edit)] * 2 + [("zip_field", zip_field)] * 3
+        ops += (
+            [("passport_json_swap", bag_json_swap)] * 3
+            + [("tag_edit", bag_tag_edit)] * 2
+            + [("zip_field", zip_field)] * 3
+        )
         ops += [("luggage_swap", bag_luggage_swap)] * 2
     label, op = rng.choice(ops)
     return label, op(raw, rng)
@@ -412,7 +588,9 @@ def drive(path: Path, store: Store, out_dir: Path, target: str) -> list[str]:
             return False
         except Exception as exc:  # the point: anything else is a finding
             tb = traceback.extract_tb(exc.__traceback__)[-1]
-            escaped.append(f"{what}: {type(exc).__name__}: {str(exc)[:160]} at {Path(tb.filename).name}:{tb.lineno}")
+            escaped.append(
+                f"{what}: {type(exc).__name__}: {str(exc)[:160]} at {Path(tb.filename).name}:{tb.lineno}"
+            )
             return False
         return True
 
@@ -477,9 +655,13 @@ def test_no_mutated_pack_escapes_the_error_tree(
             path.unlink()
             stray = files_under(sandbox, {home})
             if stray:
-                findings.setdefault("stray", f"case {shard}/{case} ({label} of {name}) wrote {sorted(stray)}")
+                findings.setdefault(
+                    "stray", f"case {shard}/{case} ({label} of {name}) wrote {sorted(stray)}"
+                )
                 for s in stray:
                     (sandbox / s).unlink()
     finally:
         store.close()
-    assert not findings, f"{len(findings)} kinds of escape in {n_cases} cases:\n" + "\n".join(findings.values())
+    assert not findings, f"{len(findings)} kinds of escape in {n_cases} cases:\n" + "\n".join(
+        findings.values()
+    )

@@ -39,7 +39,11 @@ CANARY = Path("/tmp/taskpack-hostile-canary")  # the absolute-name case points h
 
 def tree(root: Path) -> dict[str, int]:
     """Every file under `root` with its size: what a test compares before and after."""
-    return {str(p.relative_to(root)): p.stat().st_size for p in root.rglob("*") if p.is_file() or p.is_symlink()}
+    return {
+        str(p.relative_to(root)): p.stat().st_size
+        for p in root.rglob("*")
+        if p.is_file() or p.is_symlink()
+    }
 
 
 def read_to_end(opened, name: str) -> bytes:  # type: ignore[no-untyped-def]
@@ -63,7 +67,11 @@ def test_a_clean_raw_bag_opens(tmp_path: Path) -> None:
 
 def test_a_clean_flat_file_opens(tmp_path: Path) -> None:
     p = tmp_path / "clean.taskpack.json"
-    p.write_bytes(canonical_json(flat_doc([attachment("brief.txt", b"hi\n"), attachment("b.bin", b"\xff\x00")])))
+    p.write_bytes(
+        canonical_json(
+            flat_doc([attachment("brief.txt", b"hi\n"), attachment("b.bin", b"\xff\x00")])
+        )
+    )
     with open_pack(p) as o:
         assert [read_to_end(o, n) for n in ("brief.txt", "b.bin")] == [b"hi\n", b"\xff\x00"]
 
@@ -72,7 +80,9 @@ def test_a_clean_flat_file_opens(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
-def test_hostile_file_is_refused(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hostile_file_is_refused(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "inbox" / "unpacked"
     target.mkdir(parents=True)
     monkeypatch.chdir(target)  # a relative escape (../../x) would land in tmp_path
@@ -95,7 +105,9 @@ def test_hostile_file_is_refused(case: Case, tmp_path: Path, monkeypatch: pytest
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.stage == "read"], ids=lambda c: c.name)
-def test_luggage_that_does_not_match_raises_at_the_end_of_reading(case: Case, tmp_path: Path) -> None:
+def test_luggage_that_does_not_match_raises_at_the_end_of_reading(
+    case: Case, tmp_path: Path
+) -> None:
     """Bytes read before the end are unverified; the end of the stream is where the
     verdict comes, so a reader that reads to the end can never keep altered bytes."""
     src = tmp_path / f"hostile{case.suffix}"
@@ -116,17 +128,25 @@ def test_read_with_no_size_reads_everything_and_checks_it(tmp_path: Path, suffix
     if suffix == ".taskpack":
         raw = bag_zip(LUGGAGE, tamper={"data/files/brief.txt": altered})
     else:
-        raw = canonical_json(flat_doc([attachment("brief.txt", LUGGAGE[0][1], data=altered.decode())]))
+        raw = canonical_json(
+            flat_doc([attachment("brief.txt", LUGGAGE[0][1], data=altered.decode())])
+        )
     src = tmp_path / f"x{suffix}"
     src.write_bytes(raw)
-    with open_pack(src) as opened, opened.open_luggage("brief.txt") as f, pytest.raises(IntegrityError):
+    with (
+        open_pack(src) as opened,
+        opened.open_luggage("brief.txt") as f,
+        pytest.raises(IntegrityError),
+    ):
         f.read()  # io's contract: everything up to EOF — so the verdict too
 
 
 # --- zip-slip, explicitly --------------------------------------------------------------------------
 
 
-def test_zip_slip_with_a_correct_digest_is_refused_before_anything_is_written(tmp_path: Path, monkeypatch) -> None:
+def test_zip_slip_with_a_correct_digest_is_refused_before_anything_is_written(
+    tmp_path: Path, monkeypatch
+) -> None:
     deep = tmp_path / "a" / "b"
     deep.mkdir(parents=True)
     monkeypatch.chdir(deep)
@@ -175,8 +195,12 @@ def test_entry_limit_counts_real_entries(tmp_path: Path) -> None:
 def test_a_highly_compressible_honest_file_under_the_floor_is_fine(tmp_path: Path) -> None:
     """10 MiB of zeros is a 1000:1 ratio, but far under 200 × size + 64 MiB: not a bomb."""
     zeros = bytes(10 << 20)
-    p = write_pack(pack_data(), [LuggageSource.from_bytes("zeros.bin", zeros)], tmp_path / "z.taskpack",
-                   encoding="bag").path  # fmt: skip
+    p = write_pack(
+        pack_data(),
+        [LuggageSource.from_bytes("zeros.bin", zeros)],
+        tmp_path / "z.taskpack",
+        encoding="bag",
+    ).path
     assert p.stat().st_size < 64 << 10
     with open_pack(p) as o:
         o.verify()
@@ -211,8 +235,10 @@ HEAVY = {
     "passport.json with a 40 MiB note": 16 << 20,  # refused on its declared size, never inflated
     "passport.json nested 100,000 deep": 16 << 20,
     "end record claims 100,001 entries (ZIP64)": 16 << 20,
-    "central directory holds 100,001 records behind a lying end record": 16 << 20,  # counted, not parsed
-    "flat: a 40 MiB note in the passport object": 128 << 20,  # a bounded 32 MiB window, not the file
+    "central directory holds 100,001 records behind a lying end record": 16
+    << 20,  # counted, not parsed
+    "flat: a 40 MiB note in the passport object": 128
+    << 20,  # a bounded 32 MiB window, not the file
     "flat: nested 100,000 deep": 16 << 20,
 }
 
@@ -223,8 +249,13 @@ def test_hostile_files_are_refused_in_bounded_memory(name: str, tmp_path: Path) 
     case = next(c for c in CASES if c.name == name)
     src = tmp_path / f"x{case.suffix}"
     src.write_bytes(case.content)
-    out = subprocess.run([sys.executable, "-c", _PEAK, str(src)], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "PYTHONIOENCODING": "utf-8"})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK, str(src)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     verdict, grew = out.stdout.split()
     assert verdict == case.error.__name__, out.stderr
     assert int(grew) < HEAVY[name], f"peak memory grew by {int(grew) >> 20} MiB"
@@ -241,7 +272,9 @@ def test_a_directory_of_1_3_million_records_is_refused_without_parsing_it(tmp_pa
     cd = central_record(one, 0) * ((60 << 20) // len(central_record(one, 0)))
     src = tmp_path / "x.taskpack"
     src.write_bytes(head + cd + eocd(3, len(cd), len(head)))
-    out = subprocess.run([sys.executable, "-c", _PEAK, str(src)], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK, str(src)], capture_output=True, text=True, timeout=60
+    )
     verdict, grew = out.stdout.split()
     assert verdict == "LimitExceeded", out.stderr
     assert int(grew) < 16 << 20
@@ -269,7 +302,9 @@ def test_flat_sha256_mismatch_aborts_and_partial_bytes_are_not_a_verdict(tmp_pat
 
 
 @pytest.mark.parametrize("asks", [True, 5, "ask me", {"what": "x"}])
-def test_the_judge_fails_asks_that_are_not_a_list_instead_of_crashing(asks: object, tmp_path: Path) -> None:
+def test_the_judge_fails_asks_that_are_not_a_list_instead_of_crashing(
+    asks: object, tmp_path: Path
+) -> None:
     from taskpack.core.trust.conformance import judge
 
     src = tmp_path / "asks.taskpack.json"
@@ -284,7 +319,9 @@ def test_the_judge_fails_asks_that_are_not_a_list_instead_of_crashing(asks: obje
 
 
 @pytest.mark.parametrize("spec", [[], {}, 5])
-def test_the_judge_reads_a_spec_that_is_not_a_string_as_an_unreadable_pack_object(spec: object, tmp_path: Path) -> None:
+def test_the_judge_reads_a_spec_that_is_not_a_string_as_an_unreadable_pack_object(
+    spec: object, tmp_path: Path
+) -> None:
     from taskpack.core.trust.conformance import judge
 
     src = tmp_path / "spec.taskpack.json"
@@ -301,10 +338,16 @@ def test_a_lone_surrogate_escape_is_conformant_and_it_lands(tmp_path: Path) -> N
     from taskpack.core.desk.store import Store
     from taskpack.core.trust.conformance import judge
 
-    text = canonical_json(flat_doc([BRIEF], passport=pack_data(note="NOTE", passport={
-        **pack_data()["passport"], "title": "TITLE"}))).decode()  # fmt: skip
+    text = canonical_json(
+        flat_doc(
+            [BRIEF],
+            passport=pack_data(note="NOTE", passport={**pack_data()["passport"], "title": "TITLE"}),
+        )
+    ).decode()
     src = tmp_path / "sur.taskpack.json"
-    src.write_text(text.replace("NOTE", "a\\udbffb").replace("TITLE", "Q3 \\ud800 report"), encoding="utf-8")
+    src.write_text(
+        text.replace("NOTE", "a\\udbffb").replace("TITLE", "Q3 \\ud800 report"), encoding="utf-8"
+    )
     assert judge(src).conformant
     store = Store(tmp_path / "home")
     with open_pack(src) as opened:
@@ -382,7 +425,9 @@ def test_a_symlink_named_on_the_command_line_is_followed_like_cp(tmp_path: Path)
     real.write_text("x")
     (tmp_path / "named.txt").symlink_to(real)
     skipped: list[str] = []
-    assert [s.name for s in luggage_from_paths([tmp_path / "named.txt"], skipped=skipped)] == ["named.txt"]
+    assert [s.name for s in luggage_from_paths([tmp_path / "named.txt"], skipped=skipped)] == [
+        "named.txt"
+    ]
     assert skipped == []
 
 
@@ -390,7 +435,10 @@ def test_a_symlink_named_on_the_command_line_is_followed_like_cp(tmp_path: Path)
 
 
 def test_a_percent_in_a_name_is_warned_about_in_a_bag_only(tmp_path: Path) -> None:
-    lug = [LuggageSource.from_bytes("100% done.txt", b"x"), LuggageSource.from_bytes("plain.txt", b"y")]
+    lug = [
+        LuggageSource.from_bytes("100% done.txt", b"x"),
+        LuggageSource.from_bytes("plain.txt", b"y"),
+    ]
     bag = write_pack(pack_data(), lug, tmp_path / "p.taskpack", encoding="bag")
     assert len(bag.warnings) == 1
     assert "'100% done.txt'" in bag.warnings[0] and "reference" in bag.warnings[0]

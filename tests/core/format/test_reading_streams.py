@@ -67,8 +67,11 @@ def test_a_stream_opens_as_the_file_does(packs: dict[str, Path], encoding: str, 
     with open_pack(path) as from_path:
         digest, expected = from_path.content_digest(), _luggage(from_path)
     raw = path.read_bytes()
-    stream = {"bytesio": lambda: io.BytesIO(raw), "pipe": lambda: _Pipe(raw),
-              "file": lambda: open(path, "rb")}[wrap]()  # noqa: SIM115  # fmt: skip
+    stream = {
+        "bytesio": lambda: io.BytesIO(raw),
+        "pipe": lambda: _Pipe(raw),
+        "file": lambda: open(path, "rb"),  # noqa: SIM115 (the test closes it)
+    }[wrap]()
     with stream, open_pack(stream, name="received.bin") as opened:  # type: ignore[arg-type]
         assert opened.path.name == "received.bin"
         assert opened.encoding == encoding

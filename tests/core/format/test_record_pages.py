@@ -11,10 +11,20 @@ from taskpack.core.format.record_pages import AskPages, compact, open_count
 
 
 def asks(n: int) -> list[Ask]:
-    out = [Ask.from_data({"id": f"a{i}", "to": "peer", "what": f"Question {i} — ünïcode \ud83d?",
-                          "accept": "A or B", "status": "answered" if i % 3 == 0 else "open",
-                          "answer": "A" if i % 3 == 0 else None, "x-extra": {"kept": [i]}})
-           for i in range(n)]  # fmt: skip
+    out = [
+        Ask.from_data(
+            {
+                "id": f"a{i}",
+                "to": "peer",
+                "what": f"Question {i} — ünïcode \ud83d?",
+                "accept": "A or B",
+                "status": "answered" if i % 3 == 0 else "open",
+                "answer": "A" if i % 3 == 0 else None,
+                "x-extra": {"kept": [i]},
+            }
+        )
+        for i in range(n)
+    ]
     out.append(Ask.from_data({"why": "no id, no status: open", "what": "Last?"}))
     return out
 
@@ -85,12 +95,20 @@ def test_pages_of_stored_data_validate_each_ask() -> None:
 def test_a_copy_sharing_its_asks_shares_the_records_and_nothing_else() -> None:
     from taskpack.core.format.model import PackObject
 
-    pack = PackObject.from_data({"spec": "task-passport-bag/0.1", "kind": "handoff",
-                                 "passport": {"id": "TP-1", "facts": [{"claim": "c", "verified": True}]},
-                                 "asks": [a.to_data() for a in asks(3)], "x": 1})  # fmt: skip
+    pack = PackObject.from_data(
+        {
+            "spec": "task-passport-bag/0.1",
+            "kind": "handoff",
+            "passport": {"id": "TP-1", "facts": [{"claim": "c", "verified": True}]},
+            "asks": [a.to_data() for a in asks(3)],
+            "x": 1,
+        }
+    )
     copy = pack.copy_record(sharing=("asks",))
     assert copy.to_data() == pack.to_data() and list(copy.to_data()) == list(pack.to_data())
-    assert copy.asks is not pack.asks and all(a is b for a, b in zip(copy.asks, pack.asks, strict=True))
+    assert copy.asks is not pack.asks and all(
+        a is b for a, b in zip(copy.asks, pack.asks, strict=True)
+    )
     copy.facts[0].verified = False  # everything but the asks is its own
     assert pack.facts[0].verified is True
     pages = AskPages.of(pack.asks or [])
@@ -102,8 +120,12 @@ def test_a_repair_changes_its_own_copy_of_an_ask_never_the_pack_as_read() -> Non
     from taskpack.core.format.model import PackObject
     from taskpack.core.trust.repairs import apply_repairs, find_repairs
 
-    data = {"spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-01-01T00:00:00Z",
-            "asks": [{"id": "a1", "what": "Which?", "status": "open", "answer": "B"}]}  # fmt: skip
+    data = {
+        "spec": "task-passport-bag/0.1",
+        "kind": "handoff",
+        "packed_at": "2026-01-01T00:00:00Z",
+        "asks": [{"id": "a1", "what": "Which?", "status": "open", "answer": "B"}],
+    }
     read = PackObject.from_data(data)
     mine = read.copy_record(sharing=("asks",))
     said = apply_repairs(mine, find_repairs(data, encoding="bag"), now="2026-01-02T00:00:00Z")
@@ -115,8 +137,10 @@ def test_facts_kept_as_pages_read_back_as_given_and_numbered_lazily() -> None:
     from taskpack.core.format.model import Fact
     from taskpack.core.format.record_pages import FactPages, Numbered, compact_facts
 
-    given = [Fact.from_data({"claim": f"c{n} ü", "scope": "machine", "verified": n % 2 == 0, "x": [n]})
-             for n in range(300)]  # fmt: skip
+    given = [
+        Fact.from_data({"claim": f"c{n} ü", "scope": "machine", "verified": n % 2 == 0, "x": [n]})
+        for n in range(300)
+    ]
     pages = compact_facts(given)
     assert isinstance(pages, FactPages) and len(pages) == 300
     assert [f.to_data() for f in pages[250:260]] == [f.to_data() for f in given[250:260]]
@@ -126,4 +150,6 @@ def test_facts_kept_as_pages_read_back_as_given_and_numbered_lazily() -> None:
     numbered = Numbered(pages)
     assert len(numbered) == 300 and numbered[0][0] == 1 and numbered[299][1].claim == "c299 ü"
     assert [n for n, _ in numbered[40:43]] == [41, 42, 43]
-    assert compact_facts(given[:5]) is not None and not isinstance(compact_facts(given[:5]), FactPages)
+    assert compact_facts(given[:5]) is not None and not isinstance(
+        compact_facts(given[:5]), FactPages
+    )

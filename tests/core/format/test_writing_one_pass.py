@@ -18,8 +18,9 @@ from taskpack.core.format.model import LocalPassport, PassportState
 
 
 @pytest.mark.parametrize("limit, kept", [(1 << 30, True), (1000, False)])
-def test_the_file_digest_is_kept_only_below_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                      limit: int, kept: bool) -> None:  # fmt: skip
+def test_the_file_digest_is_kept_only_below_the_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, kept: bool
+) -> None:
     monkeypatch.setattr(landing, "FILE_DIGEST_MAX_BYTES", limit)
     with Store(tmp_path / "home") as store:
         lp = LocalPassport(passport=PassportState(id=ids.new_id(), title="t", goal="g"))
@@ -28,8 +29,14 @@ def test_the_file_digest_is_kept_only_below_the_limit(tmp_path: Path, monkeypatc
         reads: list[Path] = []
         real = landing._hash_file
         monkeypatch.setattr(landing, "_hash_file", lambda p: reads.append(p) or real(p))
-        out = landing.export_passport(store, lp.id, tmp_path / "x.taskpack", machine="m", actor="a",
-                                    files=[LuggageSource.from_bytes("big.bin", bytes(4096))])  # fmt: skip
+        out = landing.export_passport(
+            store,
+            lp.id,
+            tmp_path / "x.taskpack",
+            machine="m",
+            actor="a",
+            files=[LuggageSource.from_bytes("big.bin", bytes(4096))],
+        )
         [entry] = store.outbox(passport_id=lp.id)
         if kept:
             assert entry.file_sha256 == hashlib.sha256(out.path.read_bytes()).hexdigest()
@@ -50,7 +57,9 @@ def _passport_with_stored_luggage(store: Store, blobs: dict[str, bytes]) -> str:
 BLOBS = {"dump.bin": bytes(range(256)) * 300 + b"\0", "notes.txt": b"line one\nline two\n" * 500}
 
 
-@pytest.mark.parametrize("name, hashed_as_written", [("x.taskpack.json", True), ("x.taskpack", False)])
+@pytest.mark.parametrize(
+    "name, hashed_as_written", [("x.taskpack.json", True), ("x.taskpack", False)]
+)
 def test_a_big_flat_pack_of_stored_luggage_gets_its_file_digest_in_the_one_pass(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, hashed_as_written: bool
 ) -> None:
@@ -71,25 +80,43 @@ def test_a_big_flat_pack_of_stored_luggage_gets_its_file_digest_in_the_one_pass(
             assert entry.file_sha256 is None
 
 
-def test_a_flat_pack_with_fresh_luggage_above_the_limit_stays_one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_flat_pack_with_fresh_luggage_above_the_limit_stays_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(landing, "FILE_DIGEST_MAX_BYTES", 1000)
     reads: list[Path] = []
     monkeypatch.setattr(landing, "_hash_file", lambda p: reads.append(p) or "")
     with Store(tmp_path / "home") as store:
         pid = _passport_with_stored_luggage(store, {"kept.bin": b"\0" * 5000})
-        landing.export_passport(store, pid, tmp_path / "x.taskpack.json", machine="m", actor="a",
-                                files=[LuggageSource.from_bytes("fresh.bin", b"\1\0" * 3000)])  # fmt: skip
+        landing.export_passport(
+            store,
+            pid,
+            tmp_path / "x.taskpack.json",
+            machine="m",
+            actor="a",
+            files=[LuggageSource.from_bytes("fresh.bin", b"\1\0" * 3000)],
+        )
         [entry] = store.outbox(passport_id=pid)
         assert entry.file_sha256 is None and reads == []
 
 
-def test_stored_luggage_writes_the_same_flat_bytes_whether_its_digest_is_known_ahead_or_not(tmp_path: Path) -> None:
+def test_stored_luggage_writes_the_same_flat_bytes_whether_its_digest_is_known_ahead_or_not(
+    tmp_path: Path,
+) -> None:
     from taskpack.core.format.writing import write_pack
 
     data = {"spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-01-01T00:00:00Z"}
     fresh = [LuggageSource.from_bytes(n, b) for n, b in BLOBS.items()]
-    known = [LuggageSource(name=n, size=len(b), sha256=hashlib.sha256(b).hexdigest(), verified_stream=True,
-                           opener=lambda b=b: __import__("io").BytesIO(b)) for n, b in BLOBS.items()]  # fmt: skip
+    known = [
+        LuggageSource(
+            name=n,
+            size=len(b),
+            sha256=hashlib.sha256(b).hexdigest(),
+            verified_stream=True,
+            opener=lambda b=b: __import__("io").BytesIO(b),
+        )
+        for n, b in BLOBS.items()
+    ]
     a = write_pack(data, fresh, tmp_path / "a.taskpack.json", encoding="flat", file_digest=True)
     b = write_pack(data, known, tmp_path / "b.taskpack.json", encoding="flat", file_digest=True)
     assert a.path.read_bytes() == b.path.read_bytes()

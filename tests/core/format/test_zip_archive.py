@@ -9,7 +9,9 @@ import zlib
 import pytest
 from taskpack.core.format import canonical, zip_archive
 
-TEXT = b"".join(b"line %d of a very repetitive file, easy to deflate\n" % (i % 97) for i in range(60_000))
+TEXT = b"".join(
+    b"line %d of a very repetitive file, easy to deflate\n" % (i % 97) for i in range(60_000)
+)
 
 
 def raw_deflate(data: bytes, level: int) -> bytes:
@@ -18,7 +20,9 @@ def raw_deflate(data: bytes, level: int) -> bytes:
 
 
 @pytest.mark.parametrize("level", [1, 9])
-def test_whole_and_streamed_entries_use_the_canonical_level(monkeypatch: pytest.MonkeyPatch, level: int) -> None:
+def test_whole_and_streamed_entries_use_the_canonical_level(
+    monkeypatch: pytest.MonkeyPatch, level: int
+) -> None:
     assert raw_deflate(TEXT, 1) != raw_deflate(TEXT, 9)  # else this test could not fail
     monkeypatch.setattr(canonical, "DEFLATE_LEVEL", level)
     fp = io.BytesIO()

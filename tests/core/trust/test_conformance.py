@@ -36,27 +36,49 @@ BASE: dict[str, Any] = {
         "current_state": "The exporter writes rows; totals are wrong for credit notes.",
         "facts": [
             {"claim": "The customer wants semicolons", "scope": "universal", "verified": True},
-            {"claim": "python 3.12 is installed", "scope": "machine", "verified": False,
-             "needs_reverify": True, "verified_on": "lin-laptop"},
+            {
+                "claim": "python 3.12 is installed",
+                "scope": "machine",
+                "verified": False,
+                "needs_reverify": True,
+                "verified_on": "lin-laptop",
+            },
         ],
         "decisions": [{"what": "CSV, not XLSX", "why": "their ERP imports CSV"}],
         "next_steps": ["fix credit note totals"],
     },
-    "asks": [{"id": "a1", "to": "peer", "what": "Which VAT rate applies to credit notes?",
-              "why": "totals depend on it", "accept": "a rate in percent with a source",
-              "status": "open", "answer": None}],
-    "landing_checks": [{"id": "c1", "check": "the exporter runs here", "how": "make export",
-                        "required": True}],
-}  # fmt: skip
+    "asks": [
+        {
+            "id": "a1",
+            "to": "peer",
+            "what": "Which VAT rate applies to credit notes?",
+            "why": "totals depend on it",
+            "accept": "a rate in percent with a source",
+            "status": "open",
+            "answer": None,
+        }
+    ],
+    "landing_checks": [
+        {"id": "c1", "check": "the exporter runs here", "how": "make export", "required": True}
+    ],
+}
 LUGGAGE = [LuggageSource.from_bytes("sample.csv", b"id;total\n1;10.00\n")]
 
 
-def raw_pack(tmp_path: Path, data: dict[str, Any], name: str = "p.taskpack",
-             luggage: list[LuggageSource] | None = None) -> Path:
+def raw_pack(
+    tmp_path: Path,
+    data: dict[str, Any],
+    name: str = "p.taskpack",
+    luggage: list[LuggageSource] | None = None,
+) -> Path:
     """Write bytes as given, WITHOUT the chokepoint (no sealing, no refusals)."""
     out = tmp_path / name
-    write_pack(data, LUGGAGE if luggage is None else luggage, out,
-               encoding="flat" if name.endswith(".json") else "bag")
+    write_pack(
+        data,
+        LUGGAGE if luggage is None else luggage,
+        out,
+        encoding="flat" if name.endswith(".json") else "bag",
+    )
     return out
 
 
@@ -81,7 +103,9 @@ _DELETE = object()
 
 @pytest.mark.parametrize("name", ["ok.taskpack", "ok.taskpack.json"])
 def test_our_own_pack_passes_all_eleven(tmp_path: Path, name: str) -> None:
-    out = make_pack(PackObject.from_data(copy.deepcopy(BASE)), LUGGAGE, tmp_path / name, machine="lin-laptop")
+    out = make_pack(
+        PackObject.from_data(copy.deepcopy(BASE)), LUGGAGE, tmp_path / name, machine="lin-laptop"
+    )
     report = judge(out.path)
     assert [c.id for c in report.checks] == [f"C{i}" for i in range(11)]
     assert report.conformant, report.to_data()
@@ -100,12 +124,25 @@ def test_our_own_pack_passes_all_eleven(tmp_path: Path, name: str) -> None:
         (variant(asks__0__accept=_DELETE), {"C5"}),
         (variant(asks__0__accept="  "), {"C5"}),
         # a machine fact still wearing a ✓: landing would have to repair it, so C0 fails too
-        (variant(passport__facts__1={"claim": "port 8080 is free", "scope": "machine", "verified": True}),
-         {"C0", "C6"}),
+        (
+            variant(
+                passport__facts__1={
+                    "claim": "port 8080 is free",
+                    "scope": "machine",
+                    "verified": True,
+                }
+            ),
+            {"C0", "C6"},
+        ),
         # no scope counts as machine (the reference's C6 passes this)
         (variant(passport__facts__1={"claim": "it runs", "verified": True}), {"C0", "C6"}),
         (variant(note="deploy key ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"), {"C7"}),
-        (variant(passport__current_state="User: can you fix it?\nAssistant: sure, here is the fix"), {"C8"}),
+        (
+            variant(
+                passport__current_state="User: can you fix it?\nAssistant: sure, here is the fix"
+            ),
+            {"C8"},
+        ),
         (variant(packed_at=_DELETE), {"C10"}),
         (variant(packed_at="sometime tuesday"), {"C10"}),
     ],
@@ -129,7 +166,9 @@ def test_c7_scans_luggage_too(tmp_path: Path) -> None:
 
 
 def test_c8_scans_luggage_too(tmp_path: Path) -> None:
-    chat = json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]).encode()
+    chat = json.dumps(
+        [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    ).encode()
     report = judge(raw_pack(tmp_path, BASE, luggage=[LuggageSource.from_bytes("chat.json", chat)]))
     assert report.failed() == ["C8"]
 
@@ -138,8 +177,13 @@ def test_c1_manifest_that_lies(tmp_path: Path) -> None:
     # a source that claims (falsely) to have verified its digest: the writer trusts it
     # for large entries, so the manifest carries a digest the bytes do not have
     data = bytes(range(256)) * 8192
-    wrong = LuggageSource(name="sample.bin", size=len(data), opener=lambda: io.BytesIO(data),
-                          sha256="0" * 64, verified_stream=True)  # fmt: skip
+    wrong = LuggageSource(
+        name="sample.bin",
+        size=len(data),
+        opener=lambda: io.BytesIO(data),
+        sha256="0" * 64,
+        verified_stream=True,
+    )
     report = judge(raw_pack(tmp_path, BASE, luggage=[wrong]))
     assert report.failed() == ["C1"]
 
@@ -200,7 +244,10 @@ def test_c9_flat_attachment_in_the_wrong_encoding(tmp_path: Path) -> None:
 
 def test_the_judge_repairs_nothing(tmp_path: Path) -> None:
     """Strict judging (C0): the file is judged as written, and the file is not changed."""
-    path = raw_pack(tmp_path, variant(passport__facts__1={"claim": "it runs", "scope": "machine", "verified": True}))
+    path = raw_pack(
+        tmp_path,
+        variant(passport__facts__1={"claim": "it runs", "scope": "machine", "verified": True}),
+    )
     before = path.read_bytes()
     judge(path)
     assert path.read_bytes() == before
@@ -214,11 +261,15 @@ def test_unreadable_files(tmp_path: Path) -> None:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", *args], capture_output=True, text=True
+    )
 
 
 def test_cli_exit_codes(tmp_path: Path) -> None:
-    good = make_pack(PackObject.from_data(copy.deepcopy(BASE)), LUGGAGE, tmp_path / "g.taskpack", machine="m").path
+    good = make_pack(
+        PackObject.from_data(copy.deepcopy(BASE)), LUGGAGE, tmp_path / "g.taskpack", machine="m"
+    ).path
     bad = raw_pack(tmp_path, variant(kind="transfer"), "b.taskpack")
     junk = tmp_path / "j.taskpack"
     junk.write_bytes(b"\x00" * 100)
@@ -227,18 +278,28 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     r = run_cli("conformance", str(bad), "--json")
     assert r.returncode == 2
     doc = json.loads(r.stdout)
-    assert doc["conformant"] is False and [c["id"] for c in doc["checks"] if c["ok"] is False] == ["C3"]
+    assert doc["conformant"] is False and [c["id"] for c in doc["checks"] if c["ok"] is False] == [
+        "C3"
+    ]
     r = run_cli("conformance", str(junk))
-    assert r.returncode == 1 and "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert (
+        r.returncode == 1
+        and "Traceback" not in r.stderr
+        and len(r.stderr.strip().splitlines()) == 1
+    )
 
 
 def test_reference_style_pack_is_judged_on_entries(tmp_path: Path) -> None:
     """A bag written by another zip writer (different timestamps, all deflated) but with
     the same entries passes C9: the judge compares what the bag carries."""
-    ours = make_pack(PackObject.from_data(copy.deepcopy(BASE)), LUGGAGE, tmp_path / "o.taskpack", machine="m").path
+    ours = make_pack(
+        PackObject.from_data(copy.deepcopy(BASE)), LUGGAGE, tmp_path / "o.taskpack", machine="m"
+    ).path
     other = tmp_path / "other.taskpack"
     with zipfile.ZipFile(ours) as src, zipfile.ZipFile(other, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
-            dst.writestr(zipfile.ZipInfo(info.filename, date_time=(2025, 1, 2, 3, 4, 6)), src.read(info))
+            dst.writestr(
+                zipfile.ZipInfo(info.filename, date_time=(2025, 1, 2, 3, 4, 6)), src.read(info)
+            )
     assert judge(other).conformant
     assert json_bytes(BASE)  # canonical text exists for the base pack

@@ -26,14 +26,24 @@ from taskpack.core.format.writing import write_pack
 from taskpack.core.trust import conformance
 
 BASE: dict[str, Any] = {
-    "spec": "task-passport-bag/0.1", "kind": "handoff", "packed_at": "2026-08-16T03:11:04Z",
+    "spec": "task-passport-bag/0.1",
+    "kind": "handoff",
+    "packed_at": "2026-08-16T03:11:04Z",
     "origin": {"actor": "lin@acme", "machine": "lin-laptop", "harness": "claude-code"},
     "lineage": {"root_id": "TP-G6RZ-DS3B", "from_version": 3, "chain": ["TP-G6RZ-DS3B@3"]},
     "note": "the invoice export half works",
-    "passport": {"id": "TP-G6RZ-DS3B", "title": "Invoice export", "goal": "Export invoices", "version": 3,
-                 "current_state": "The exporter writes rows.", "facts": [], "next_steps": ["fix totals"]},
-    "asks": [], "landing_checks": [],
-}  # fmt: skip
+    "passport": {
+        "id": "TP-G6RZ-DS3B",
+        "title": "Invoice export",
+        "goal": "Export invoices",
+        "version": 3,
+        "current_state": "The exporter writes rows.",
+        "facts": [],
+        "next_steps": ["fix totals"],
+    },
+    "asks": [],
+    "landing_checks": [],
+}
 
 BLOB = bytes(range(256)) * 3 + b"\0tail"  # a NUL: written as base64
 TEXT = b"id;total\n1;10.00\n"
@@ -42,8 +52,11 @@ TEXT = b"id;total\n1;10.00\n"
 def flat_pack(tmp_path: Path, luggage: list[LuggageSource] | None = None) -> Path:
     out = tmp_path / "p.taskpack.json"
     if luggage is None:
-        luggage = [LuggageSource.from_bytes("a.bin", BLOB), LuggageSource.from_bytes("t.csv", TEXT),
-                   LuggageSource.from_bytes("b.bin", BLOB[::-1])]  # fmt: skip
+        luggage = [
+            LuggageSource.from_bytes("a.bin", BLOB),
+            LuggageSource.from_bytes("t.csv", TEXT),
+            LuggageSource.from_bytes("b.bin", BLOB[::-1]),
+        ]
     write_pack(copy.deepcopy(BASE), luggage, out, encoding="flat")
     return out
 
@@ -72,15 +85,17 @@ def count_opens(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return calls
 
 
-def test_a_canonical_pack_is_read_once_and_every_guess_is_proven(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_canonical_pack_is_read_once_and_every_guess_is_proven(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = flat_pack(tmp_path)
     with reading.open_pack(path, strict=False, speculate=True) as opened:
         assert opened.unproven == {"a.bin", "b.bin"}  # the utf8 one is scanned as before
         exact = flat.read_flat(io.BytesIO(path.read_bytes()))
         guessed = flat.read_flat(io.BytesIO(path.read_bytes()), speculate=True)
-        assert [(a.span.start, a.span.end, a.span.escapes) for a in guessed.attachments if a.span] == [
-            (a.span.start, a.span.end, a.span.escapes) for a in exact.attachments if a.span
-        ]
+        assert [
+            (a.span.start, a.span.end, a.span.escapes) for a in guessed.attachments if a.span
+        ] == [(a.span.start, a.span.end, a.span.escapes) for a in exact.attachments if a.span]
         assert guessed.attachments[0].span and guessed.attachments[0].span.guessed
         opened.verify()
         assert opened.unproven == set()
@@ -91,7 +106,10 @@ def test_a_canonical_pack_is_read_once_and_every_guess_is_proven(tmp_path: Path,
 
 def test_reading_part_of_a_guessed_span_proves_nothing(tmp_path: Path) -> None:
     path = flat_pack(tmp_path)
-    with reading.open_pack(path, strict=False, speculate=True) as opened, opened.open_luggage("a.bin") as f:
+    with (
+        reading.open_pack(path, strict=False, speculate=True) as opened,
+        opened.open_luggage("a.bin") as f,
+    ):
         assert f.read(10)
         assert "a.bin" in opened.unproven
 
@@ -111,7 +129,9 @@ def damaged(tmp_path: Path, edit: str) -> Path:
         assert raw[end : end + 1] == b'"'
     elif edit == "quote-opens-a-string":  # where the guess looks, a string opens: the guess
         # reads on from inside it and fails to parse what the exact reader reads fine
-        raw = raw[: at + 8] + b'", "x": 1, "y": ' + b" " * (len(data) - 24) + b'"z"' + raw[end + 1 :]
+        raw = (
+            raw[: at + 8] + b'", "x": 1, "y": ' + b" " * (len(data) - 24) + b'"z"' + raw[end + 1 :]
+        )
         assert raw[end : end + 1] == b'"'
     elif edit == "not-base64":  # the right length, a byte outside the alphabet
         raw = raw[: at + 5] + b"!" + raw[at + 6 :]
@@ -131,8 +151,17 @@ def damaged(tmp_path: Path, edit: str) -> Path:
     return path
 
 
-EDITS = ["escaped-slash", "early-quote", "quote-opens-a-string", "not-base64", "escaped-quote-at-the-end", "backslash-inside",
-         "size-too-big", "size-too-small", "truncated"]  # fmt: skip
+EDITS = [
+    "escaped-slash",
+    "early-quote",
+    "quote-opens-a-string",
+    "not-base64",
+    "escaped-quote-at-the-end",
+    "backslash-inside",
+    "size-too-big",
+    "size-too-small",
+    "truncated",
+]
 
 
 @pytest.mark.parametrize("edit", EDITS)
@@ -141,7 +170,9 @@ def test_a_damaged_pack_gets_the_exact_judges_report(tmp_path: Path, edit: str) 
     assert outcome(path, speculate=True) == outcome(path, speculate=False)
 
 
-def test_a_wrong_guess_is_judged_again_the_exact_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wrong_guess_is_judged_again_the_exact_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = damaged(tmp_path, "early-quote")
     opens = count_opens(monkeypatch)
     report = conformance.judge(path)
@@ -149,7 +180,9 @@ def test_a_wrong_guess_is_judged_again_the_exact_way(tmp_path: Path, monkeypatch
     assert not report.conformant
 
 
-def test_a_stream_that_cannot_seek_is_not_guessed_at(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stream_that_cannot_seek_is_not_guessed_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     raw = flat_pack(tmp_path).read_bytes()
 
     class OneWay(io.RawIOBase):
@@ -170,19 +203,46 @@ def test_a_stream_that_cannot_seek_is_not_guessed_at(tmp_path: Path, monkeypatch
     assert opens == [True]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
-def test_any_edit_near_the_data_gets_the_exact_judges_report(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
+def test_any_edit_near_the_data_gets_the_exact_judges_report(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
     tmp = tmp_path_factory.mktemp("edit")
-    path = flat_pack(tmp, [LuggageSource.from_bytes("a.bin", BLOB[: data.draw(st.integers(1, 40))] + b"\0"),
-                           LuggageSource.from_bytes("b.bin", b"\0" + BLOB[:5])])  # fmt: skip
+    path = flat_pack(
+        tmp,
+        [
+            LuggageSource.from_bytes("a.bin", BLOB[: data.draw(st.integers(1, 40))] + b"\0"),
+            LuggageSource.from_bytes("b.bin", b"\0" + BLOB[:5]),
+        ],
+    )
     raw = path.read_bytes()
     lo = raw.index(b'"attachments"')
     for _ in range(data.draw(st.integers(1, 3))):
         at = data.draw(st.integers(lo, len(raw) - 1))
         cut = data.draw(st.integers(0, 3))
-        put = data.draw(st.sampled_from([b'"', b"\\", b"\\\\", b'\\"', b"!", b"A", b"=", b" ", b",", b"}", b"",
-                                         b'", "x": "', b"\\u0041", b"\\/"]))  # fmt: skip
+        put = data.draw(
+            st.sampled_from(
+                [
+                    b'"',
+                    b"\\",
+                    b"\\\\",
+                    b'\\"',
+                    b"!",
+                    b"A",
+                    b"=",
+                    b" ",
+                    b",",
+                    b"}",
+                    b"",
+                    b'", "x": "',
+                    b"\\u0041",
+                    b"\\/",
+                ]
+            )
+        )
         raw = raw[:at] + put + raw[at + cut :]
     path.write_bytes(raw)
     assert outcome(path, speculate=True) == outcome(path, speculate=False)

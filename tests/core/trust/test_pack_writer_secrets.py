@@ -36,8 +36,12 @@ AMBIGUOUS_WHEN_GLUED = {"aws-akia", "aws-asia", "jwt", "openai"}
 def test_distinctive_prefixes_are_found_glued_to_other_bytes(tmp_path: Path, name: str) -> None:
     glued = b"\x93\x07A" + make_secret(name).encode() + b"\x00"
     with pytest.raises(Refused):
-        make_pack(PackObject.from_data(copy.deepcopy(BASE)), [LuggageSource.from_bytes("blob.bin", glued)],
-                  tmp_path / "x.taskpack", machine="m")  # fmt: skip
+        make_pack(
+            PackObject.from_data(copy.deepcopy(BASE)),
+            [LuggageSource.from_bytes("blob.bin", glued)],
+            tmp_path / "x.taskpack",
+            machine="m",
+        )
 
 
 @pytest.mark.parametrize("name", sorted(SHAPES))
@@ -45,7 +49,9 @@ def test_refused_at_pack_time_deep_in_luggage(tmp_path: Path, name: str) -> None
     secret = make_secret(name)
     out = tmp_path / "x.taskpack"
     with pytest.raises(Refused) as caught:
-        make_pack(PackObject.from_data(copy.deepcopy(BASE)), [deep_luggage(secret)], out, machine="m")
+        make_pack(
+            PackObject.from_data(copy.deepcopy(BASE)), [deep_luggage(secret)], out, machine="m"
+        )
     message = str(caught.value)
     assert "dump.bin" in message and "credential" not in secret
     assert secret[-12:] not in message  # named by kind and place, never printed

@@ -305,7 +305,9 @@ def test_a_damaged_archive_is_scanned_as_bytes() -> None:
     truncated = _zip({"a.txt": b"y" * 10000 + SECRET})[:300]
     # no exception; what the cut member still holds is scanned (its deflate stream fits)
     found = _scan(truncated, "files/cut.zip")
-    assert {(f.kind, f.place.split(" @")[0]) for f in found} <= {("GitHub token", "files/cut.zip!/a.txt")}
+    assert {(f.kind, f.place.split(" @")[0]) for f in found} <= {
+        ("GitHub token", "files/cut.zip!/a.txt")
+    }
 
 
 class _Unseekable(io.RawIOBase):
@@ -845,9 +847,17 @@ def test_a_display_names_the_credential_and_never_shows_it() -> None:
     assert refusals.credential_in(f"deploy with {token}") == "GitHub token"
     assert refusals.credential_in("deploy on Friday") is None
     assert refusals.shown_text("deploy on Friday") == "deploy on Friday"
-    assert refusals.shown_text(f"deploy with {token}") == "(withheld: it contains a credential — GitHub token)"
-    value = {"title": f"x {token}", token: "a key that is one", "db_password": "Zx9!kq2LmPw",
-             "list": ["clean", f"{token}"], "n": 3}  # fmt: skip
+    assert (
+        refusals.shown_text(f"deploy with {token}")
+        == "(withheld: it contains a credential — GitHub token)"
+    )
+    value = {
+        "title": f"x {token}",
+        token: "a key that is one",
+        "db_password": "Zx9!kq2LmPw",
+        "list": ["clean", f"{token}"],
+        "n": 3,
+    }
     redacted = refusals.redact_value(value)
     assert token not in repr(redacted)
     assert redacted["title"] == "(withheld: it contains a credential — GitHub token)"
@@ -872,8 +882,24 @@ def test_a_hyperscan_that_cannot_run_here_falls_back(monkeypatch: pytest.MonkeyP
         StreamScanner("files/x", engine="hyperscan")
 
 
-_FRAGMENTS = st.sampled_from(["ok ", "password = ", "\nUser: hi", "\nAssistant: yes", "user:", " a:", "\n",
-                              '"role"', "ü", "\x00", "-----BEGIN ", "sk-", "ghp_", "AKIA"])  # fmt: skip
+_FRAGMENTS = st.sampled_from(
+    [
+        "ok ",
+        "password = ",
+        "\nUser: hi",
+        "\nAssistant: yes",
+        "user:",
+        " a:",
+        "\n",
+        '"role"',
+        "ü",
+        "\x00",
+        "-----BEGIN ",
+        "sk-",
+        "ghp_",
+        "AKIA",
+    ]
+)
 
 
 def _texts() -> st.SearchStrategy[str]:
@@ -883,16 +909,22 @@ def _texts() -> st.SearchStrategy[str]:
 
 _VALUES = st.recursive(
     _texts(),
-    lambda inner: st.lists(inner, max_size=6)
-    | st.dictionaries(st.sampled_from(["claim", "what", "api_key", "note", "x"]) | _texts(), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(
+            st.sampled_from(["claim", "what", "api_key", "note", "x"]) | _texts(), inner, max_size=5
+        )
+    ),
     max_leaves=30,
 )
 
 
 @settings(max_examples=150, deadline=None)
 @given(_VALUES, st.sampled_from(ENGINES))
-def test_short_strings_scanned_together_find_what_each_scanned_alone_finds(value: object, engine: str,
-                                                                           ) -> None:  # fmt: skip
+def test_short_strings_scanned_together_find_what_each_scanned_alone_finds(
+    value: object,
+    engine: str,
+) -> None:
     """core/trust/scan/values.py hands short strings to the engine in batches: the findings, and
     their order, are those of scanning every string on its own."""
     from taskpack.core.trust.scan import values

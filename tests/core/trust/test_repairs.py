@@ -11,14 +11,28 @@ from taskpack.core.trust.repairs import apply_repairs, find_repairs, has_answer
 
 def _receipt(**over: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "spec": "task-passport-bag/0.1", "kind": "receipt", "packed_at": "2026-08-16T03:11:04Z",
+        "spec": "task-passport-bag/0.1",
+        "kind": "receipt",
+        "packed_at": "2026-08-16T03:11:04Z",
         "lineage": {"root_id": "TP-AAAA-AAAA", "from_version": 3, "chain": ["TP-AAAA-AAAA@3"]},
         "asks": [
-            {"id": "a1", "what": "Budget?", "accept": "a number", "status": "answered",
-             "answer": "4000 EUR", "answered_at": "2026-08-16T03:00:00Z"},
-            {"id": "a2", "what": "Who signs?", "accept": "a name", "status": "open", "answer": None},
+            {
+                "id": "a1",
+                "what": "Budget?",
+                "accept": "a number",
+                "status": "answered",
+                "answer": "4000 EUR",
+                "answered_at": "2026-08-16T03:00:00Z",
+            },
+            {
+                "id": "a2",
+                "what": "Who signs?",
+                "accept": "a name",
+                "status": "open",
+                "answer": None,
+            },
         ],
-    }  # fmt: skip
+    }
     data.update(over)
     return data
 
@@ -30,15 +44,24 @@ def test_a_conformant_receipt_needs_no_repair() -> None:
 def test_each_repair_is_found_where_it_is() -> None:
     data = _receipt()
     del data["spec"], data["packed_at"]
-    data["asks"][0] = {"id": "a1", "what": "Budget?", "accept": "a number", "status": "open",
-                       "answer": "4000 EUR"}  # fmt: skip
+    data["asks"][0] = {
+        "id": "a1",
+        "what": "Budget?",
+        "accept": "a number",
+        "status": "open",
+        "answer": "4000 EUR",
+    }
     declared = {"brief.txt": {"name": "brief.txt", "data": "x"}}
     found = find_repairs(data, encoding="flat", declared=declared)
     assert [(r.code, r.place) for r in found] == [
-        ("spec", "spec"), ("packed_at", "packed_at"), ("status", "asks[0]"),
-        ("answered_at", "asks[0]"), ("digest", "brief.txt"), ("size", "brief.txt"),
+        ("spec", "spec"),
+        ("packed_at", "packed_at"),
+        ("status", "asks[0]"),
+        ("answered_at", "asks[0]"),
+        ("digest", "brief.txt"),
+        ("size", "brief.txt"),
         ("encoding", "brief.txt"),
-    ]  # fmt: skip
+    ]
     assert [r.judged for r in found].count(False) == 1  # answered_at is optional (§4.3)
     # a bag declares its spec in bag-info.txt too: only the flat form's `taskpack` says 0.1
     assert "spec" not in [r.code for r in find_repairs(data, encoding="bag")]
@@ -59,8 +82,9 @@ def test_repairs_are_made_on_the_copy_and_said_in_plain_words() -> None:
     del data["asks"][0]["answered_at"]
     pack = PackObject.from_data(data)
     found = find_repairs(data, encoding="flat", declared={"b.txt": {"name": "b.txt"}})
-    said = apply_repairs(pack, found, now="2026-12-01T11:00:00Z",
-                         digests={"b.txt": ("ab" * 32, 12)})  # fmt: skip
+    said = apply_repairs(
+        pack, found, now="2026-12-01T11:00:00Z", digests={"b.txt": ("ab" * 32, 12)}
+    )
     assert pack.spec == "task-passport-bag/0.1" and pack.packed_at == "2026-12-01T11:00:00Z"
     assert pack.asks and pack.asks[0].status == "answered"
     assert pack.asks[0].answered_at == "2026-12-01T11:00:00Z"
@@ -95,17 +119,24 @@ def test_the_judge_names_what_landing_would_repair(tmp_path) -> None:  # type: i
     data = _receipt()
     data["asks"][1].update(answer="Carol")  # filled in, status still open
     del data["spec"]
-    top = {"taskpack": "0.1", "encoding": "flat", "passport": data,
-           "attachments": [{"name": "n.txt", "data": "hello"}]}  # fmt: skip
+    top = {
+        "taskpack": "0.1",
+        "encoding": "flat",
+        "passport": data,
+        "attachments": [{"name": "n.txt", "data": "hello"}],
+    }
     path = tmp_path / "hand.taskpack.json"
     path.write_text(json.dumps(top), encoding="utf-8")
     report = judge(path)
     c0 = report.checks[0]
     assert c0.ok is False
-    for words in ("landing would have to repair it: ask a2 has an answer but its status says open",
-                  "declares no spec", "attachment 'n.txt' declares no sha256",
-                  "attachment 'n.txt' declares no size",
-                  "attachment 'n.txt' declares no encoding; it was read as utf8"):  # fmt: skip
+    for words in (
+        "landing would have to repair it: ask a2 has an answer but its status says open",
+        "declares no spec",
+        "attachment 'n.txt' declares no sha256",
+        "attachment 'n.txt' declares no size",
+        "attachment 'n.txt' declares no encoding; it was read as utf8",
+    ):
         assert any(words in r for r in c0.reasons), (words, c0.reasons)
 
 
@@ -122,8 +153,10 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
 
     store = Store(tmp_path / "alpha")
     state = PassportState(id=ids.new_id(), title="Q3", goal="Ship it", next_steps=["write"])
-    lp = LocalPassport(passport=state, asks=[Ask(id="a1", what="Budget?", accept="a number",
-                                                 status="open", answer=None)])  # fmt: skip
+    lp = LocalPassport(
+        passport=state,
+        asks=[Ask(id="a1", what="Budget?", accept="a number", status="open", answer=None)],
+    )
     with store.write() as tx:
         tx.insert(lp, event="created")
     out = tmp_path / "h.taskpack.json"

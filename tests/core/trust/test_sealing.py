@@ -237,14 +237,21 @@ def test_standing_says_where_a_fact_is_proven() -> None:
     assert of(claim="c", scope="machine", verified=True) == "✓ proven here (alpha)"
     assert of(claim="c", verified=True, verified_on="alpha") == "✓ proven here (alpha)"
     # a restored ✓ is proven here too
-    fact = Fact.from_data({"claim": "c", "verified": False, "needs_reverify": True, "verified_on": "alpha"})
+    fact = Fact.from_data(
+        {"claim": "c", "verified": False, "needs_reverify": True, "verified_on": "alpha"}
+    )
     assert standing(fact, machine="alpha").kind == "unproven_here"
     restore(fact)
     assert standing(fact, machine="alpha").text == "✓ proven here (alpha)"
     assert standing(fact, machine="beta").kind == "claimed_elsewhere"
-    assert of(claim="c", verified=False, needs_reverify=True, verified_on="beta") == "⚠ unproven here (verified on beta)"
+    assert (
+        of(claim="c", verified=False, needs_reverify=True, verified_on="beta")
+        == "⚠ unproven here (verified on beta)"
+    )
     assert of(claim="c", scope="universal", verified=True).startswith("✓ carried (universal fact")
-    assert of(claim="c", scope="org", verified=True, source="it-dept").endswith("; source: it-dept)")
+    assert of(claim="c", scope="org", verified=True, source="it-dept").endswith(
+        "; source: it-dept)"
+    )
     assert of(claim="c") == "· not verified (machine fact)"
 
 
@@ -255,13 +262,26 @@ def test_sealing_a_working_copy_never_changes_the_pack_as_read() -> None:
     from taskpack.core.format.model import PackObject
     from taskpack.core.trust.sealing import seal_facts
 
-    read = PackObject.from_data({
-        "spec": "task-passport-bag/0.1", "kind": "handoff", "origin": {"actor": "Wei", "machine": "a"},
-        "passport": {"id": "TP-1", "facts": [
-            {"claim": "builds here", "scope": "machine", "verified": True, "verified_on": "a"},
-            {"claim": "CSV stays", "scope": "org"},
-            {"claim": "agreed", "scope": "universal", "verified": True}]},
-    })  # fmt: skip
+    read = PackObject.from_data(
+        {
+            "spec": "task-passport-bag/0.1",
+            "kind": "handoff",
+            "origin": {"actor": "Wei", "machine": "a"},
+            "passport": {
+                "id": "TP-1",
+                "facts": [
+                    {
+                        "claim": "builds here",
+                        "scope": "machine",
+                        "verified": True,
+                        "verified_on": "a",
+                    },
+                    {"claim": "CSV stays", "scope": "org"},
+                    {"claim": "agreed", "scope": "universal", "verified": True},
+                ],
+            },
+        }
+    )
     before = read.to_data()
     copy = landing._working_copy(read)
     assert copy.to_data() == before and list(copy.to_data()) == list(before)

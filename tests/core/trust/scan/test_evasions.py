@@ -54,9 +54,11 @@ def _zip(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes
 def _logs(n: int, seed: int) -> bytes:
     """A repetitive log of about `n` bytes: compresses ~100x, as real logs do."""
     rng = random.Random(seed)
-    lines = [b"2026-12-01T10:%02d:%02dZ INFO worker-%d job done in %d ms\n"
-             % (rng.randrange(60), rng.randrange(60), rng.randrange(4), rng.randrange(999))
-             for _ in range(64)]  # fmt: skip
+    lines = [
+        b"2026-12-01T10:%02d:%02dZ INFO worker-%d job done in %d ms\n"
+        % (rng.randrange(60), rng.randrange(60), rng.randrange(4), rng.randrange(999))
+        for _ in range(64)
+    ]
     block = b"".join(lines)
     return (block * (n // len(block) + 1))[:n]
 
@@ -71,8 +73,12 @@ def _varied_log(n: int, seed: int) -> bytes:
     out, size = [], 0
     while size < 128 * 1024:
         line = b"%08x req=%d user=%d took %d ms path=/api/v1/items/%d\n" % (
-            rng.getrandbits(32), rng.randrange(10**6), rng.randrange(5000),
-            rng.randrange(2000), rng.randrange(10**5))  # fmt: skip
+            rng.getrandbits(32),
+            rng.randrange(10**6),
+            rng.randrange(5000),
+            rng.randrange(2000),
+            rng.randrange(10**5),
+        )
         out.append(line)
         size += len(line)
     block = b"".join(out)
@@ -260,13 +266,20 @@ def test_a_complete_pem_block_is_a_key_whatever_its_length(body: str) -> None:
 def test_the_writer_refuses_and_the_judge_fails_c7(tmp_path: Path, case: str) -> None:
     blob, _ = EVASIONS[case]
     with pytest.raises(Refused) as caught:
-        make_pack(PackObject.from_data(copy.deepcopy(BASE)),
-                  [LuggageSource.from_bytes("wrapped.bin", blob)], tmp_path / "x.taskpack",
-                  machine="m")  # fmt: skip
+        make_pack(
+            PackObject.from_data(copy.deepcopy(BASE)),
+            [LuggageSource.from_bytes("wrapped.bin", blob)],
+            tmp_path / "x.taskpack",
+            machine="m",
+        )
     assert "wrapped.bin" in str(caught.value) and SECRET.decode() not in str(caught.value)
     # written without the chokepoint: the judge must catch it
-    raw = write_pack(BASE, [LuggageSource.from_bytes("wrapped.bin", blob)],
-                     tmp_path / "raw.taskpack", encoding="bag").path  # fmt: skip
+    raw = write_pack(
+        BASE,
+        [LuggageSource.from_bytes("wrapped.bin", blob)],
+        tmp_path / "raw.taskpack",
+        encoding="bag",
+    ).path
     report = judge(raw)
     assert report.failed() == ["C7"], report.to_data()
 

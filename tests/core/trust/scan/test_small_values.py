@@ -23,7 +23,9 @@ def test_engine_for_small_and_large() -> None:
     assert engine_for(SMALL_SCAN_BYTES + 1) is None
 
 
-@pytest.mark.parametrize("data", [b"notes\n" * 100 + TOKEN.encode(), b"User: hi\nAssistant: hello\n" * 3, b"plain"])
+@pytest.mark.parametrize(
+    "data", [b"notes\n" * 100 + TOKEN.encode(), b"User: hi\nAssistant: hello\n" * 3, b"plain"]
+)
 def test_small_engine_finds_what_the_fastest_finds(data: bytes) -> None:
     def found(engine: str | None) -> list[str]:
         with StreamScanner("files/a.txt", engine=engine) as s:
@@ -31,7 +33,9 @@ def test_small_engine_finds_what_the_fastest_finds(data: bytes) -> None:
             return [str(f) for f in s.finish()]
 
     assert found("small") == found(None)
-    assert scan_value({"note": data.decode()}, engine="small") == scan_value({"note": data.decode()})
+    assert scan_value({"note": data.decode()}, engine="small") == scan_value(
+        {"note": data.decode()}
+    )
 
 
 def test_an_archive_inside_a_small_stream_is_scanned_with_the_fastest_engine() -> None:
