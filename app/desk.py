@@ -36,14 +36,11 @@ from typing import TYPE_CHECKING, BinaryIO, cast
 from taskpack.app import paths
 from taskpack.app.drafts import Drafts
 from taskpack.app.settings import Settings
-from taskpack.core.desk import chat_message, landing, lifecycle
+from taskpack.core.desk import accept, authoring, chat_message, export, lifecycle, restore, review
+from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.identity import sender_label
-from taskpack.core.desk.landing import (
-    LandingOutcome,
-    LandingReview,
-    MergeOutcome,
-    PackOutcome,
-)
+from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import (
     HistoryEntry,
     PackWritten,
@@ -148,7 +145,7 @@ class Desk:
         self.store = Store(self.home, clock=clock)
         #: how hand-written packs are repaired on landing (None: they land as read); each
         #: repair is listed in the review, the outcome and the passport's history
-        self.repair: landing.Repair | None = self._repair
+        self.repair: review.Repair | None = self._repair
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
         self._seen_elsewhere = (self.store.data_version(), self.store.changed_since(0)[0])
@@ -448,7 +445,7 @@ class Desk:
         def change(lp: LocalPassport) -> dict[str, JSON]:
             asks = list(lp.asks or [])
             ask = Ask(
-                id=landing.next_ask_id(asks),
+                id=authoring.next_ask_id(asks),
                 to=to or "peer",
                 what=what.strip(),
                 why=(why or "").strip(),
@@ -477,7 +474,7 @@ class Desk:
         def change(lp: LocalPassport) -> dict[str, JSON]:
             current = list(lp.checks_to_send or [])
             new = LandingCheck(
-                id=landing.next_check_id(current),
+                id=authoring.next_check_id(current),
                 check=check.strip(),
                 how=(how or "").strip(),
                 required=required,
@@ -583,7 +580,7 @@ class Desk:
         the front end that asked (``cli``, ``window``, ``a2a``, ``mcp``)."""
         left_out: list[str] = []
         extra: list[LuggageSource] = luggage_from_paths(files, skipped=left_out) if files else []
-        outcome = landing.export_passport(
+        outcome = export.export_passport(
             self.store,
             passport_id,
             Path(out),
@@ -645,7 +642,7 @@ class Desk:
         give it to :meth:`accept` as `review=` to land from it. `path` may be a binary
         stream of the file (`name` is then how it is called)."""
         with open_pack(path, name=name) as opened:
-            return landing.review(
+            return review.review(
                 self.store,
                 opened,
                 machine=self.machine,
@@ -679,7 +676,7 @@ class Desk:
         calls it.
         """
         with open_pack(path, name=name, defer_model=review is not None) as opened:
-            outcome = landing.accept(
+            outcome = accept.accept(
                 self.store,
                 opened,
                 machine=self.machine,
@@ -790,7 +787,7 @@ class Desk:
     ) -> tuple[bool, str]:
         """May this sealed fact get its ✓ back here? `passport`: the passport as just read
         with :meth:`get` (saves reading it again)."""
-        return landing.restore_check(
+        return restore.restore_check(
             self.store, passport_id, fact_no, machine=self.machine, passport=passport
         )
 
@@ -798,14 +795,14 @@ class Desk:
         self, passport_id: str, *, passport: LocalPassport | None = None
     ) -> dict[int, tuple[bool, str]]:
         """:meth:`can_restore` for each sealed fact, by fact number (the packs read once)."""
-        return landing.restore_checks(
+        return restore.restore_checks(
             self.store, passport_id, machine=self.machine, passport=passport
         )
 
     def restore(self, passport_id: str, fact_no: int) -> LocalPassport:
         """Give fact `fact_no` (1-based) its ✓ back — call only on the person's explicit
         choice. Refused (RestoreRefused, with the reason) unless §4.2 allows it here."""
-        lp, events = landing.restore_fact(self.store, passport_id, fact_no, machine=self.machine)
+        lp, events = restore.restore_fact(self.store, passport_id, fact_no, machine=self.machine)
         self._notify(events)
         return lp
 

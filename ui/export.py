@@ -20,7 +20,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 from taskpack.app.desk import Desk
 from taskpack.core.desk.chat_message import INLINE_LIMIT
-from taskpack.core.desk.landing import PackOutcome
+from taskpack.core.desk.export import PackOutcome
 from taskpack.ui import dialogs, i18n, launch, ops
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import JobRunner, human_size

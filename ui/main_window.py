@@ -72,8 +72,8 @@ from taskpack.app.desk import Desk, utc_now
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.app.watcher import FoundPack
 from taskpack.core.desk import lifecycle
+from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 from taskpack.core.desk.identity import display_name, sender_label
-from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
 from taskpack.core.errors import TaskPackError
 from taskpack.core.format import vocabulary
 from taskpack.core.format.record_pages import open_count

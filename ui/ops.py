@@ -18,8 +18,10 @@ from typing import Any, BinaryIO
 from taskpack.app import isolated
 from taskpack.app.desk import Desk, HistoryEntry, MoveOption, PackWritten, StoredLuggage
 from taskpack.core.desk import lifecycle
+from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.identity import origin_label
-from taskpack.core.desk.landing import LandingOutcome, LandingReview, MergeOutcome, PackOutcome
+from taskpack.core.desk.review import LandingReview
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.files import atomic_write
 from taskpack.core.format.model import Ask, Fact, LocalPassport

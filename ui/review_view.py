@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.core.desk.landing import LandingReview
+from taskpack.core.desk.review import LandingReview
 from taskpack.core.format.model import Ask, Fact, LandingCheck
 from taskpack.core.trust.sealing import Standing, standing
 from taskpack.ui.i18n import tr, trn

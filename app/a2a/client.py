@@ -46,7 +46,7 @@ from taskpack.core.format.reading import open_pack
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
-    from taskpack.core.desk.landing import MergeOutcome
+    from taskpack.core.desk.accept import MergeOutcome
 
 del _errors
 

@@ -17,7 +17,7 @@ A2A                    TaskPack
 =====================  ========================================================
 
 The lineage in the metadata is exactly the lineage the next pack made from this
-passport will carry (``landing.extended_lineage``): packing a passport that came in
+passport will carry (``export.extended_lineage``): packing a passport that came in
 over A2A is this mapping in reverse, and the receipt's ``chain[-2]`` names the asker.
 
 `STATE_TABLE` maps the desk's ten lifecycle states to A2A task states; on top of it,
@@ -35,7 +35,7 @@ from a2a.types import a2a_pb2 as pb
 from google.protobuf import struct_pb2
 from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT
 from taskpack.core.desk import lifecycle
-from taskpack.core.desk.landing import extended_lineage
+from taskpack.core.desk.export import extended_lineage
 from taskpack.core.desk.store import StoredLuggage
 from taskpack.core.format.model import JSON, LocalPassport
 

@@ -42,7 +42,7 @@ from taskpack.core.trust.visible_text import visible
 
 if TYPE_CHECKING:  # the desk pulls in the codec: imported when a verb runs, not for --help
     from taskpack.app.desk import Desk
-    from taskpack.core.desk.landing import LandingReview
+    from taskpack.core.desk.review import LandingReview
     from taskpack.core.format.model import JSON, LocalPassport
 
 Handler = Callable[[argparse.Namespace], int]
@@ -338,7 +338,7 @@ def show_passport(args: argparse.Namespace) -> int:
 
 @_verb
 def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
-    from taskpack.core.desk.landing import check_line
+    from taskpack.core.desk.review import check_line
     from taskpack.core.trust.sealing import standing
 
     pid = _pid(args.id)
@@ -565,7 +565,7 @@ def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
 
 @_verb
 def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
-    from taskpack.core.desk.landing import target_refusal
+    from taskpack.core.desk.merge import target_refusal
 
     into = _pid(args.into) if args.into else None
     shown = "standard input" if args.file == "-" else Path(args.file).name

@@ -36,8 +36,7 @@ from taskpack.app.mcp import views
 from taskpack.app.mcp.boundary import render
 from taskpack.app.mcp.config import skill_text
 from taskpack.core.desk import lifecycle
-from taskpack.core.desk.landing import MergeRefused
-from taskpack.core.errors import PackError, Refused, TaskPackError, UsageError
+from taskpack.core.errors import MergeRefused, PackError, Refused, TaskPackError, UsageError
 from taskpack.core.format import ids
 from taskpack.core.format.model import JSON
 from taskpack.core.format.reading import encoding_for

@@ -18,7 +18,7 @@ from taskpack.core.trust.visible_text import visible
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
-    from taskpack.core.desk.landing import LandingReview
+    from taskpack.core.desk.review import LandingReview
     from taskpack.core.desk.store import PackWritten, PassportSummary, StoredLuggage
 
 #: what stands in the desk's words for a sender-chosen id or name that is not plain

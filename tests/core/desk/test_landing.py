@@ -9,7 +9,7 @@ from typing import Any
 
 import hostile_zips
 import pytest
-from taskpack.core.desk import landing
+from taskpack.core.desk import accept, export, restore, review
 from taskpack.core.desk.store import Store
 from taskpack.core.errors import (
     IntegrityError,
@@ -21,7 +21,7 @@ from taskpack.core.errors import (
 )
 from taskpack.core.format import ids
 from taskpack.core.format.luggage import LuggageSource
-from taskpack.core.format.model import Ask, Fact, LocalPassport, PassportState
+from taskpack.core.format.model import Ask, Fact, Lineage, LocalPassport, PassportState
 from taskpack.core.format.reading import open_pack
 from taskpack.core.trust.pack_writer import convert
 from test_refusals import make_secret  # tests/core/trust is on sys.path (pyproject pythonpath)
@@ -53,22 +53,22 @@ class Machine:
             tx.insert(lp, event="created")
         return lp.id
 
-    def pack(self, pid: str, out: Path, kind: str = "handoff", **kw: Any) -> landing.PackOutcome:
-        return landing.export_passport(
+    def pack(self, pid: str, out: Path, kind: str = "handoff", **kw: Any) -> export.PackOutcome:
+        return export.export_passport(
             self.store, pid, out, kind=kind, machine=self.name, actor=self.actor, **kw
         )
 
-    def land(self, path: Path) -> landing.LandingOutcome:
+    def land(self, path: Path) -> accept.LandingOutcome:
         with open_pack(path) as opened:
-            return landing.land_handoff(self.store, opened, machine=self.name, allow=self.allow)
+            return accept.land_handoff(self.store, opened, machine=self.name, allow=self.allow)
 
-    def merge(self, path: Path, into: str) -> landing.MergeOutcome:
+    def merge(self, path: Path, into: str) -> accept.MergeOutcome:
         with open_pack(path) as opened:
-            return landing.merge_receipt(self.store, opened, into, machine=self.name)
+            return accept.merge_receipt(self.store, opened, into, machine=self.name)
 
-    def review(self, path: Path) -> landing.LandingReview:
+    def review(self, path: Path) -> review.LandingReview:
         with open_pack(path) as opened:
-            return landing.review(self.store, opened, machine=self.name, allow=self.allow)
+            return review.review(self.store, opened, machine=self.name, allow=self.allow)
 
     def edit(self, pid: str, fn: Any) -> None:
         with self.store.write() as tx:
@@ -278,14 +278,14 @@ def test_review_lands_nothing(world: dict[str, Machine], tmp_path: Path) -> None
 def test_concurrent_landings_make_one_passport(world: dict[str, Machine], tmp_path: Path) -> None:
     _, path = _handoff(world, tmp_path)
     home = tmp_path / "B"
-    results: list[landing.LandingOutcome] = []
+    results: list[accept.LandingOutcome] = []
     barrier = threading.Barrier(4)
 
     def run() -> None:
         store = Store(home)  # one connection each, like separate processes
         barrier.wait()
         with open_pack(path) as opened:
-            results.append(landing.land_handoff(store, opened, machine="B", allow=["*"]))
+            results.append(accept.land_handoff(store, opened, machine="B", allow=["*"]))
         store.close()
 
     threads = [threading.Thread(target=run) for _ in range(4)]
@@ -441,9 +441,7 @@ def test_an_open_ask_in_a_receipt_never_erases_an_answer(
     a.edit(other, lambda lp: setattr(lp, "asks", [_ask("a1", "Budget?")]))
     a.edit(
         other,
-        lambda lp: setattr(
-            lp, "lineage", landing.Lineage(root_id=pid, from_version=1, chain=[f"{pid}@1"])
-        ),
+        lambda lp: setattr(lp, "lineage", Lineage(root_id=pid, from_version=1, chain=[f"{pid}@1"])),
     )
     r = a.pack(other, tmp_path / "r.taskpack", kind="receipt")
     merged = a.merge(r.path, pid)
@@ -461,9 +459,7 @@ def test_same_id_different_question_is_adopted_not_overwritten(
     )
     a.edit(
         other,
-        lambda lp: setattr(
-            lp, "lineage", landing.Lineage(root_id=pid, from_version=1, chain=[f"{pid}@1"])
-        ),
+        lambda lp: setattr(lp, "lineage", Lineage(root_id=pid, from_version=1, chain=[f"{pid}@1"])),
     )
     r = a.pack(other, tmp_path / "r.taskpack", kind="receipt")
     merged = a.merge(r.path, pid)
@@ -482,18 +478,18 @@ def test_restore_needs_this_machine_and_a_pack_written_here(
     pid = a.new(facts=_facts())
     out = a.pack(pid, tmp_path / "h.taskpack")
     mine = a.land(out.path).id  # the same desk lands its own pack (another harness, same machine)
-    ok, reason = landing.restore_check(a.store, mine, 1, machine="A")
+    ok, reason = restore.restore_check(a.store, mine, 1, machine="A")
     assert ok, reason
-    lp, _ = landing.restore_fact(a.store, mine, 1, machine="A")
+    lp, _ = restore.restore_fact(a.store, mine, 1, machine="A")
     assert lp.passport.facts[0].verified is True  # type: ignore[index]
     assert a.store.history(mine)[-1].event == "restored"
     # another machine: refused, and nothing changes
     theirs = b.land(out.path).id
     with pytest.raises(RestoreRefused):
-        landing.restore_fact(b.store, theirs, 1, machine="B")
+        restore.restore_fact(b.store, theirs, 1, machine="B")
     assert b.store.get(theirs).passport.facts[0].verified is False  # type: ignore[index]
     with pytest.raises(NotFound, match="no fact 9"):
-        landing.restore_check(b.store, theirs, 9, machine="B")
+        restore.restore_check(b.store, theirs, 9, machine="B")
 
 
 def test_restore_refuses_a_hand_made_pack_naming_this_machine(
@@ -533,10 +529,10 @@ def test_restore_refuses_a_hand_made_pack_naming_this_machine(
     path = tmp_path / "hand.taskpack.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     pid = b.land(path).id
-    ok, reason = landing.restore_check(b.store, pid, 1, machine="B")
+    ok, reason = restore.restore_check(b.store, pid, 1, machine="B")
     assert not ok and reason
     with pytest.raises(RestoreRefused):
-        landing.restore_fact(b.store, pid, 1, machine="B")
+        restore.restore_fact(b.store, pid, 1, machine="B")
 
 
 def test_a_pack_without_lineage_keeps_the_senders_id(
@@ -579,12 +575,12 @@ def test_progress_follows_the_luggage_and_cancel_lands_nothing(
     _, path = _handoff(world, tmp_path)
     b = world["B"]
     with open_pack(path) as opened, pytest.raises(Cancelled):
-        landing.land_handoff(b.store, opened, machine="B", cancel=lambda: True)
+        accept.land_handoff(b.store, opened, machine="B", cancel=lambda: True)
     assert b.store.count() == 0
     assert list((tmp_path / "B" / "blobs" / "tmp").iterdir()) == []
     ticks: list[tuple[int, int]] = []
     with open_pack(path) as opened:
-        landing.land_handoff(
+        accept.land_handoff(
             b.store, opened, machine="B", progress=lambda d, t: ticks.append((d, t))
         )
     assert ticks and ticks[-1][0] == ticks[-1][1] == len(b"The brief.\n") + len(b"\x00\x01binary")
@@ -694,17 +690,17 @@ def test_landing_from_a_held_review_reads_the_luggage_once_to_store_it(
     _pid, path = _handoff(world, tmp_path)
     held = b.review(path)
     scans: list[str] = []
-    real = landing.StreamScanner
+    real = review.StreamScanner
 
     def counting(name: str, **kw: Any) -> Any:
         scans.append(name)
         return real(name, **kw)
 
-    monkeypatch.setattr(landing, "StreamScanner", counting)
+    monkeypatch.setattr(review, "StreamScanner", counting)
     with open_pack(path) as opened:
-        out = landing.accept(b.store, opened, machine="B", held=held)
+        out = accept.accept(b.store, opened, machine="B", held=held)
     assert scans == []  # the held review's scan is trusted: the digest still matches
-    assert isinstance(out, landing.LandingOutcome) and not out.already
+    assert isinstance(out, accept.LandingOutcome) and not out.already
     assert sorted(x.name for x in b.store.luggage(out.id)) == ["brief.txt", "evil name.txt"]
     assert held.already is None  # the holder's review was not changed behind its back
 
@@ -734,14 +730,14 @@ def test_a_file_changed_since_its_review_is_read_again_not_trusted(
         open_pack(path) as opened,
         pytest.raises(LandingRefused, match=r"GitHub token at brief\.txt"),
     ):
-        landing.accept(b.store, opened, machine="B", held=held)
+        accept.accept(b.store, opened, machine="B", held=held)
     assert b.store.count() == 0 and _blobs(b) == []
     # and a changed title lands as it is now, not as it was reviewed
     data = hostile_zips.pack_data()
     data["passport"]["title"] = "The title now"
     path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(passport=data)))
     with open_pack(path) as opened:
-        out = landing.accept(b.store, opened, machine="B", held=held)
+        out = accept.accept(b.store, opened, machine="B", held=held)
     assert out.passport.passport.title == "The title now"
 
 

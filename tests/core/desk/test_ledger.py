@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from taskpack.core.desk.landing import export_passport
+from taskpack.core.desk.export import export_passport
 from taskpack.core.desk.store import MIGRATIONS, Store
 from taskpack.core.errors import NotFound
 from taskpack.core.format import ids

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from taskpack.core.desk import chat_message, landing
+from taskpack.core.desk import chat_message, export
 from taskpack.core.desk.store import Store
 from taskpack.core.errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
 from taskpack.core.format import ids
@@ -63,7 +63,7 @@ def _handoff(tmp: Path, *, title: str = "Q3 report", note: str | None = None) ->
     with store.write() as tx:
         tx.insert(lp, event="created")
     out = tmp / "handoff.taskpack.json"
-    landing.export_passport(store, lp.id, out, machine="alpha", actor="ana", note=note)
+    export.export_passport(store, lp.id, out, machine="alpha", actor="ana", note=note)
     store.close()
     return out
 

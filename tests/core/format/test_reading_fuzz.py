@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 from hostile_zips import BAGIT, build_zip, entry
-from taskpack.core.desk import landing
+from taskpack.core.desk import accept, export
 from taskpack.core.desk.store import Store
 from taskpack.core.errors import TaskPackError
 from taskpack.core.format import ids
@@ -103,7 +103,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
     packs: dict[str, bytes] = {}
     for enc, suffix in (("bag", ".taskpack"), ("flat", ".taskpack.json")):
         out = root / f"handoff{suffix}"
-        landing.export_passport(
+        export.export_passport(
             a,
             lp.id,
             out,
@@ -115,7 +115,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
         )
         packs[f"handoff{suffix}"] = out.read_bytes()
     with open_pack(root / "handoff.taskpack") as opened:
-        landed = landing.land_handoff(b, opened, machine="B", allow=["*"])
+        landed = accept.land_handoff(b, opened, machine="B", allow=["*"])
     with b.write() as tx:
         got = tx.get(landed.passport.id)
         for ask in got.asks or []:
@@ -123,7 +123,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
         tx.save(got, event="answered")
     for enc, suffix in (("bag", ".taskpack"), ("flat", ".taskpack.json")):
         out = root / f"receipt{suffix}"
-        landing.export_passport(
+        export.export_passport(
             b, landed.passport.id, out, kind="receipt", machine="B", actor="bo", encoding=enc
         )
         packs[f"receipt{suffix}"] = out.read_bytes()
@@ -605,9 +605,9 @@ def drive(path: Path, store: Store, out_dir: Path, target: str) -> list[str]:
     def land() -> None:  # both review the pack first, as the window does before Land
         with open_pack(path) as o:
             if o.pack.kind == "receipt":
-                landing.merge_receipt(store, o, target, machine="A")
+                accept.merge_receipt(store, o, target, machine="A")
             else:
-                landing.land_handoff(store, o, machine="A", allow=["*"])
+                accept.land_handoff(store, o, machine="A", allow=["*"])
 
     other = "out.taskpack" if path.name.endswith(".json") else "out.taskpack.json"
     attempt("open+verify", verify)

@@ -10,7 +10,7 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from taskpack.core.desk import landing
+from taskpack.core.desk import export
 from taskpack.core.desk.store import Store
 from taskpack.core.format import ids
 from taskpack.core.format.luggage import LuggageSource
@@ -21,15 +21,15 @@ from taskpack.core.format.model import LocalPassport, PassportState
 def test_the_file_digest_is_kept_only_below_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, kept: bool
 ) -> None:
-    monkeypatch.setattr(landing, "FILE_DIGEST_MAX_BYTES", limit)
+    monkeypatch.setattr(export, "FILE_DIGEST_MAX_BYTES", limit)
     with Store(tmp_path / "home") as store:
         lp = LocalPassport(passport=PassportState(id=ids.new_id(), title="t", goal="g"))
         with store.write() as tx:
             tx.insert(lp, event="created")
         reads: list[Path] = []
-        real = landing._hash_file
-        monkeypatch.setattr(landing, "_hash_file", lambda p: reads.append(p) or real(p))
-        out = landing.export_passport(
+        real = export._hash_file
+        monkeypatch.setattr(export, "_hash_file", lambda p: reads.append(p) or real(p))
+        out = export.export_passport(
             store,
             lp.id,
             tmp_path / "x.taskpack",
@@ -65,13 +65,13 @@ def test_a_big_flat_pack_of_stored_luggage_gets_its_file_digest_in_the_one_pass(
 ) -> None:
     """The flat form of luggage whose digests are known ahead is written front to back,
     so its file digest is hashed as it is written: kept above the limit, without a read."""
-    monkeypatch.setattr(landing, "FILE_DIGEST_MAX_BYTES", 1000)  # every pack here is "big"
+    monkeypatch.setattr(export, "FILE_DIGEST_MAX_BYTES", 1000)  # every pack here is "big"
     reads: list[Path] = []
-    real = landing._hash_file
-    monkeypatch.setattr(landing, "_hash_file", lambda p: reads.append(p) or real(p))
+    real = export._hash_file
+    monkeypatch.setattr(export, "_hash_file", lambda p: reads.append(p) or real(p))
     with Store(tmp_path / "home") as store:
         pid = _passport_with_stored_luggage(store, BLOBS)
-        out = landing.export_passport(store, pid, tmp_path / name, machine="m", actor="a")
+        out = export.export_passport(store, pid, tmp_path / name, machine="m", actor="a")
         [entry] = store.outbox(passport_id=pid)
         assert out.size > 1000 and reads == []
         if hashed_as_written:
@@ -83,12 +83,12 @@ def test_a_big_flat_pack_of_stored_luggage_gets_its_file_digest_in_the_one_pass(
 def test_a_flat_pack_with_fresh_luggage_above_the_limit_stays_one_pass(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(landing, "FILE_DIGEST_MAX_BYTES", 1000)
+    monkeypatch.setattr(export, "FILE_DIGEST_MAX_BYTES", 1000)
     reads: list[Path] = []
-    monkeypatch.setattr(landing, "_hash_file", lambda p: reads.append(p) or "")
+    monkeypatch.setattr(export, "_hash_file", lambda p: reads.append(p) or "")
     with Store(tmp_path / "home") as store:
         pid = _passport_with_stored_luggage(store, {"kept.bin": b"\0" * 5000})
-        landing.export_passport(
+        export.export_passport(
             store,
             pid,
             tmp_path / "x.taskpack.json",

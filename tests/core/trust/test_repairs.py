@@ -145,7 +145,7 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
     repair hook (core alone, as a third party embeds it) the merge now writes answered."""
     import json
 
-    from taskpack.core.desk import landing
+    from taskpack.core.desk import accept, export
     from taskpack.core.desk.store import Store
     from taskpack.core.format import ids
     from taskpack.core.format.model import Ask, LocalPassport, PassportState
@@ -160,14 +160,14 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
     with store.write() as tx:
         tx.insert(lp, event="created")
     out = tmp_path / "h.taskpack.json"
-    landing.export_passport(store, lp.id, out, machine="alpha", actor="ana")
+    export.export_passport(store, lp.id, out, machine="alpha", actor="ana")
     top = json.loads(out.read_text(encoding="utf-8"))
     top["passport"]["kind"] = "receipt"
     top["passport"]["asks"][0]["answer"] = "4000 EUR"  # status left "open"
     reply = tmp_path / "reply.taskpack.json"
     reply.write_text(json.dumps(top), encoding="utf-8")
     with open_pack(reply) as opened:
-        merged = landing.merge_receipt(store, opened, lp.id, machine="alpha")
+        merged = accept.merge_receipt(store, opened, lp.id, machine="alpha")
     assert merged.answered == ["a1"]
     ask = (store.get(lp.id).asks or [])[0]
     assert ask.status == "answered" and ask.answer == "4000 EUR"

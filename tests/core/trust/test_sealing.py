@@ -258,7 +258,7 @@ def test_standing_says_where_a_fact_is_proven() -> None:
 def test_sealing_a_working_copy_never_changes_the_pack_as_read() -> None:
     """Landing seals a copy that shares the pack's records (100,000 facts are not copied
     twice): a fact is copied before sealing changes it, and the others stay shared."""
-    from taskpack.core.desk import landing
+    from taskpack.core.desk.review import working_copy
     from taskpack.core.format.model import PackObject
     from taskpack.core.trust.sealing import seal_facts
 
@@ -283,7 +283,7 @@ def test_sealing_a_working_copy_never_changes_the_pack_as_read() -> None:
         }
     )
     before = read.to_data()
-    copy = landing._working_copy(read)
+    copy = working_copy(read)
     assert copy.to_data() == before and list(copy.to_data()) == list(before)
     notes = seal_facts(copy, machine="a")
     assert len(notes) == 2
