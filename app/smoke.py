@@ -268,14 +268,14 @@ def step_watcher(ctx: Context) -> str:
 
 def step_a2a(ctx: Context) -> str:
     try:
-        server_mod = importlib.import_module("taskpack.app.a2a.server")
+        server_mod = importlib.import_module("taskpack.app.a2a.serve")
     except ModuleNotFoundError as exc:
-        if exc.name in ("taskpack.app.a2a", "taskpack.app.a2a.server"):
+        if exc.name in ("taskpack.app.a2a", "taskpack.app.a2a.serve"):
             return "not part of this build (skipped)"
         raise
     A2AServer = getattr(server_mod, "A2AServer", None)
     if A2AServer is None:
-        raise StepFailed("the A2A endpoint is missing: taskpack.app.a2a.server has no 'A2AServer'")
+        raise StepFailed("the A2A endpoint is missing: taskpack.app.a2a.serve has no 'A2AServer'")
     httpx = _need("httpx", piece="httpx (the A2A client)")
     desk = _desk(ctx.tmp / "a2a", "smoke-a2a")
     server = A2AServer(desk, "127.0.0.1", 0)  # loopback, a free port

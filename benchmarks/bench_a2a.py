@@ -38,7 +38,7 @@ from starlette.routing import Route
 from taskpack.app.a2a import MEDIA_BAG, tokens
 from taskpack.app.a2a.handler import Limits
 from taskpack.app.a2a.ledger import A2AStore
-from taskpack.app.a2a.server import A2AServer
+from taskpack.app.a2a.serve import A2AServer
 from taskpack.app.desk import Desk
 
 

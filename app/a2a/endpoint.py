@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from taskpack.app.a2a.server import A2AServer
+    from taskpack.app.a2a.serve import A2AServer
     from taskpack.app.desk import Desk
 
 EndpointKind = Literal["off", "starting", "stopping", "serving", "failed"]
@@ -77,7 +77,7 @@ class A2AEndpoint:
             if want is None:
                 return None
             if self.server is None:
-                from taskpack.app.a2a.server import A2AServer
+                from taskpack.app.a2a.serve import A2AServer
 
                 started = A2AServer(self.desk, *want)
                 try:

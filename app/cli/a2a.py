@@ -69,7 +69,7 @@ def _with_store(fn: Callable[[argparse.Namespace, A2AStore], int]) -> Handler:
 @_with_desk
 def cmd_serve(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
     from taskpack.app.a2a.handler import Limits
-    from taskpack.app.a2a.server import A2AServer
+    from taskpack.app.a2a.serve import A2AServer
 
     limits = Limits(blocking_timeout=args.blocking_timeout, stream_seconds=args.stream_seconds)
     server = A2AServer(

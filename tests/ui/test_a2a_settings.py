@@ -17,7 +17,7 @@ import pytest
 from conftest import RECEIVER, settle
 from pytestqt.qtbot import QtBot
 from taskpack.app.a2a import EXTENSION_URI
-from taskpack.app.a2a.server import A2AServer
+from taskpack.app.a2a.serve import A2AServer
 from taskpack.app.settings import Settings, SettingsError
 from taskpack.ui.main_window import MainWindow
 from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, is_loopback

@@ -25,24 +25,26 @@ spent inside. Past any bound we stop looking inside, which is not a finding (the
 already seen were scanned). A damaged stream is the bytes it is.
 
 This module never imports the scanner that uses it (``luggage``): a reader is given its
-parent as a :class:`_Parent` and asks it for children.
+parent as a :class:`.readers.Parent` and asks it for children (:mod:`.readers` holds what
+every reader shares).
 """
 
 from __future__ import annotations
 
-import bz2
 import codecs
 import heapq
-import lzma
 import struct
 import time
 import zlib
-from collections.abc import Callable
-from typing import Any, Protocol
 
-from ...errors import Finding
-from .engines import _Engine
-from .scanner import _scan_bytes
+from .readers import (
+    DECODE_ERRORS,
+    STEP,
+    Decoder,
+    Parent,
+    Reader,
+    clean_name,
+)
 
 MAX_ARCHIVE_DEPTH = 16  # levels of archives inside archives (a quine zip stops here)
 MAX_INFLATED_BYTES = 256 * 1024 * 1024  # decoded, per pack, before the luggage allowance
@@ -50,7 +52,6 @@ INFLATE_PER_LUGGAGE_BYTE = 8  # ... plus this many decoded bytes per byte of lug
 MAX_ARCHIVE_MEMBERS = 20_000  # members and streams looked into, per pack
 MAX_INSIDE_SECONDS = 4.0  # time spent looking inside archives, per pack (a backstop)
 
-_STEP = 1024 * 1024  # decode at most this much at a time
 SNIFF_BYTES = 512  # what a stream's first bytes must show to be recognised
 
 
@@ -92,174 +93,20 @@ class ScanBudget:
             self.exhausted = True
 
 
-class _Child(Protocol):
-    def feed(self, chunk: bytes | bytearray | memoryview) -> None: ...
-    def finish(self) -> list[Finding]: ...
-    def close(self) -> None: ...
-
-
-class _Parent(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def engine(self) -> _Engine: ...
-    @property
-    def budget(self) -> ScanBudget: ...
-    def nested(self, name: str) -> _Child | None: ...
-
-
-class _Stop(Exception):
-    """The budget ran out: stop looking inside."""
-
-
-def _clean_name(raw: bytes, engine: _Engine, index: int) -> str:
-    """An archive member's name fit to show: never a credential, never control characters."""
-    if _scan_bytes(raw, engine).credentials:
-        return f"entry #{index}"
-    text = raw.decode("utf-8", "replace")
-    text = "".join(ch if ch.isprintable() else "?" for ch in text)
-    return text if len(text) <= 120 else text[:117] + "..."
-
-
-# --- decoders: one interface over zlib, bz2 and lzma -----------------------------------------
-
-_ZLIB = type(zlib.decompressobj())
-_DECODE_ERRORS = (zlib.error, lzma.LZMAError, OSError, EOFError, ValueError)
-
-
-class _Decoder:
-    """One compressed stream. `run` emits output in steps; returns what follows the end."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self.head = b""  # zip LZMA: the 4-byte header and properties before the raw stream
-        self.d: Any = None
-        if kind == "deflate":
-            self.d = zlib.decompressobj(-15)
-        elif kind == "gzip":
-            self.d = zlib.decompressobj(31)
-        elif kind == "zlib":
-            self.d = zlib.decompressobj(15)
-        elif kind == "bz2":
-            self.d = bz2.BZ2Decompressor()
-        elif kind == "xz":
-            self.d = lzma.LZMADecompressor(lzma.FORMAT_XZ)
-        elif kind == "alone":
-            self.d = lzma.LZMADecompressor(lzma.FORMAT_ALONE)
-        elif kind != "zip-lzma":
-            raise ValueError(kind)
-
-    def run(self, data: bytes, emit: Callable[[bytes], None]) -> bytes | None:
-        """Decode `data`; None while the stream wants more, else the bytes after its end."""
-        if self.d is None:  # zip LZMA: version (2), properties size (2), properties
-            self.head += data
-            if len(self.head) < 4:
-                return None
-            size = int.from_bytes(self.head[2:4], "little")
-            if size != 5:
-                raise ValueError("unknown LZMA properties")
-            if len(self.head) < 9:
-                return None
-            props, data, self.head = self.head[4:9], self.head[9:], b""
-            lclppb, dict_size = props[0], int.from_bytes(props[1:5], "little")
-            if lclppb >= 9 * 5 * 5:
-                raise ValueError("bad LZMA properties")
-            lc, lp, pb = lclppb % 9, (lclppb // 9) % 5, lclppb // 45
-            self.d = lzma.LZMADecompressor(
-                lzma.FORMAT_RAW,
-                filters=[
-                    {"id": lzma.FILTER_LZMA1, "dict_size": dict_size, "lc": lc, "lp": lp, "pb": pb}
-                ],
-            )
-        d = self.d
-        if isinstance(d, _ZLIB):
-            while True:
-                out = d.decompress(data, _STEP)
-                data = d.unconsumed_tail
-                if out:
-                    emit(out)
-                if d.eof:
-                    # the bytes after the end; never unconsumed_tail as well (the same bytes)
-                    return bytes(d.unused_data)
-                if not data and len(out) < _STEP:
-                    return None
-        while True:
-            out = d.decompress(data, _STEP)
-            data = b""
-            if out:
-                emit(out)
-            if d.eof:
-                return bytes(d.unused_data)
-            if d.needs_input:
-                return None
-
-
 # --- readers ---------------------------------------------------------------------------------
-
-
-class _Reader:
-    """Bytes in; members out to child scanners. `feed` returns the bytes that are not its
-    own once it has ended or given up (`alive` False), for the parent to look at again."""
-
-    def __init__(self, parent: _Parent) -> None:
-        self.parent = parent
-        self.alive = True
-        self.open: _Child | None = None
-        self.found: list[Finding] = []
-
-    def child(self, name: str) -> _Child | None:
-        self.end_child()
-        self.open = self.parent.nested(name)
-        if self.open is None:
-            raise _Stop
-        return self.open
-
-    def end_child(self) -> None:
-        """A member ended: report it now, so a zip of many members holds one open at a time."""
-        if self.open is not None:
-            child, self.open = self.open, None
-            self.found += child.finish()
-
-    def emit(self, sink: _Child | None, out: bytes) -> None:
-        if sink is None:
-            return
-        if not self.parent.budget.take(len(out)):
-            raise _Stop
-        sink.feed(out)
-
-    def feed(self, data: bytes) -> bytes:
-        if not self.alive:
-            return data
-        try:
-            return self._feed(data)
-        except _Stop:
-            self.alive = False
-            return b""
-
-    def _feed(self, data: bytes) -> bytes:
-        raise NotImplementedError
-
-    def findings(self) -> list[Finding]:
-        self.end_child()
-        return self.found
-
-    def close(self) -> None:
-        if self.open is not None:
-            self.open.close()
-            self.open = None
 
 
 _MAGIC = {"gzip": b"\x1f\x8b", "bz2": b"BZh", "xz": b"\xfd7zXZ\x00"}
 
 
-class _Compressed(_Reader):
+class _Compressed(Reader):
     """A gzip, bzip2, xz, .lzma or zlib stream; concatenated members are one file."""
 
-    def __init__(self, parent: _Parent, kind: str) -> None:
+    def __init__(self, parent: Parent, kind: str) -> None:
         super().__init__(parent)
         self.kind = kind
         self.sink = self.child(f"{parent.name} (inflated)")
-        self.dec: _Decoder | None = _Decoder(kind)
+        self.dec: Decoder | None = Decoder(kind)
         self.pending = b""
 
     def _feed(self, data: bytes) -> bytes:
@@ -273,10 +120,10 @@ class _Compressed(_Reader):
                 if not magic or not data.startswith(magic):
                     self.alive = False
                     return data
-                self.dec = _Decoder(self.kind)
+                self.dec = Decoder(self.kind)
             try:
                 rest = self.dec.run(data, lambda out: self.emit(self.sink, out))
-            except _DECODE_ERRORS:
+            except DECODE_ERRORS:
                 self.alive = False  # damaged: its bytes were scanned as they are
                 return b""
             if rest is None:
@@ -293,20 +140,20 @@ _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _METHODS = {8: "deflate", 12: "bz2", 14: "zip-lzma"}
 
 
-class _Zip(_Reader):
+class ZipReader(Reader):
     """Reads local entries front to back, as the bytes arrive: no seeking, no disk.
 
     What it cannot follow (an encrypted or unknown member of unknown length, the central
     directory) ends it; the bytes after are handed back, and the scanner looks for the
     next local header in them."""
 
-    def __init__(self, parent: _Parent) -> None:
+    def __init__(self, parent: Parent) -> None:
         super().__init__(parent)
         self.buf = b""
         self.pos = 0
         self.state = "header"
         self.remaining: int | None = 0  # bytes of the current entry, None: until its end
-        self.dec: _Decoder | None = None
+        self.dec: Decoder | None = None
         self.descriptor = False
         self.index = 0
         self.crc = 0  # stored entry of unknown length: CRC and size of what was fed
@@ -347,7 +194,7 @@ class _Zip(_Reader):
             data, self.buf, self.pos = self.buf[self.pos :], b"", 0
             try:
                 rest = self.dec.run(data, lambda out: self.emit(self.open, out))
-            except _DECODE_ERRORS:
+            except DECODE_ERRORS:
                 self.buf = data[1:]  # lost the thread: look for the next header after
                 return self._give_up()
             if rest is None:
@@ -364,7 +211,7 @@ class _Zip(_Reader):
             else:
                 try:
                     self.dec.run(take, lambda out: self.emit(self.open, out))
-                except _DECODE_ERRORS:
+                except DECODE_ERRORS:
                     self.end_child()  # damaged member: step over the rest of it
                     self.dec = None
         if self.remaining == 0:
@@ -392,7 +239,7 @@ class _Zip(_Reader):
             csize = _zip64_csize(extra, usize, csize)
         self.descriptor = bool(flags & 0x08)
         self.index += 1
-        name = f"{self.parent.name}!/{_clean_name(raw_name, self.parent.engine, self.index)}"
+        name = f"{self.parent.name}!/{clean_name(raw_name, self.parent.engine, self.index)}"
         encrypted = bool(flags & 0x01)
         known = not (self.descriptor and csize == 0)
         self.remaining = csize if known else None
@@ -413,7 +260,7 @@ class _Zip(_Reader):
                 self.pos = pos + 4  # LZMA without an end marker, length unknown
                 return self._give_up()
             self.child(name)
-            self.dec = _Decoder(_METHODS[method])
+            self.dec = Decoder(_METHODS[method])
             self.state = "data"
         if self.remaining == 0:
             self._entry_done()
@@ -525,10 +372,10 @@ def _zip64_csize(extra: bytes, usize: int, csize: int) -> int:
     return csize
 
 
-class _Tar(_Reader):
+class _Tar(Reader):
     """ustar / GNU / pax: 512-byte headers, members padded to 512 bytes."""
 
-    def __init__(self, parent: _Parent) -> None:
+    def __init__(self, parent: Parent) -> None:
         super().__init__(parent)
         self.buf = b""
         self.remaining = 0
@@ -575,7 +422,7 @@ class _Tar(_Reader):
             if size:
                 raw = block[345:500].rstrip(b"\0")
                 raw = raw + b"/" + block[:100].rstrip(b"\0") if raw else block[:100].rstrip(b"\0")
-                name = _clean_name(raw, self.parent.engine, self.index)
+                name = clean_name(raw, self.parent.engine, self.index)
                 self.child(f"{self.parent.name}!/{name}")
                 self.remaining, self.pad = size, -size % 512
         self.buf = buf[pos:]
@@ -599,17 +446,17 @@ def _tar_header(block: bytes) -> int | None:
         return None
 
 
-class _Text(_Reader):
+class _Text(Reader):
     """UTF-16 or UTF-32 text, transcoded to UTF-8 for the scanner."""
 
-    def __init__(self, parent: _Parent, encoding: str, label: str) -> None:
+    def __init__(self, parent: Parent, encoding: str, label: str) -> None:
         super().__init__(parent)
         self.sink = self.child(f"{parent.name} ({label} text)")
         self.dec = codecs.getincrementaldecoder(encoding)("replace")
 
     def _feed(self, data: bytes) -> bytes:
-        for i in range(0, len(data), _STEP):
-            self.emit(self.sink, self.dec.decode(data[i : i + _STEP]).encode("utf-8"))
+        for i in range(0, len(data), STEP):
+            self.emit(self.sink, self.dec.decode(data[i : i + STEP]).encode("utf-8"))
         return b""
 
 
@@ -635,12 +482,12 @@ def _wide_text(head: bytes) -> tuple[str, str] | None:
     return None
 
 
-def open_reader(head: bytes, parent: _Parent) -> _Reader | None:
+def open_reader(head: bytes, parent: Parent) -> Reader | None:
     """The reader for a stream that starts with `head` (its first SNIFF_BYTES count), if any."""
     head = head[:SNIFF_BYTES]
     kind: str | None = None
     if head.startswith(_LOCAL):
-        return _Zip(parent)
+        return ZipReader(parent)
     if head.startswith(b"\x1f\x8b\x08"):
         kind = "gzip"
     elif (

@@ -10,13 +10,12 @@ from .archives import (
     MAX_ARCHIVE_DEPTH,
     SNIFF_BYTES,
     ScanBudget,
-    _Reader,
-    _Stop,
-    _Zip,
+    ZipReader,
     now,
     open_reader,
 )
 from .engines import SMALL, _Engine, _engine
+from .readers import Reader, Stop
 from .scanner import RULE_CREDENTIAL, _Core, _scan_bytes
 
 DEFAULT_CHUNK_SIZE = 4 * 1024 * 1024
@@ -66,14 +65,14 @@ class StreamScanner:
         self._look = _depth < MAX_ARCHIVE_DEPTH
         self._head = b""  # the first bytes, until we know what they are
         self._sniffed = not self._look
-        self._inner: _Reader | None = None
+        self._inner: Reader | None = None
         self._inside: list[Finding] = []  # from readers already finished
         self._tail = b""  # the last 3 bytes fed: a zip header may start in them
         self._fed = 0
         self._hunt_from = 0  # zip headers before this offset are not looked at (again)
         self._result: list[Finding] | None = None
 
-    # what a reader (archives._Parent) asks of us
+    # what a reader (readers.Parent) asks of us
     @property
     def name(self) -> str:
         return self._name
@@ -145,7 +144,7 @@ class StreamScanner:
         head, self._head = self._head, b""
         try:
             self._inner = open_reader(head, self)
-        except _Stop:
+        except Stop:
             self._inner = None
         self._route(head, 0)
 
@@ -168,7 +167,7 @@ class StreamScanner:
             self._hunt_from = p + 1
             if not self._budget.stream():
                 return
-            self._inner = _Zip(self)
+            self._inner = ZipReader(self)
 
     def _next_zip(self) -> int | None:
         zips = self._core.zips

@@ -10,7 +10,7 @@ import keyring
 import pytest
 from a2a_testkit import make_desk
 from taskpack.app.a2a.handler import Limits
-from taskpack.app.a2a.server import A2AServer
+from taskpack.app.a2a.serve import A2AServer
 from taskpack.app.a2a.tokens import MemoryKeyring
 from taskpack.app.desk import Desk
 

@@ -105,7 +105,7 @@ def test_a_message_without_message_id_or_with_two_packs_is_refused(desk_b, serve
 def test_the_server_starts_and_stops_again_from_another_thread(desk_b):
     import threading
 
-    from taskpack.app.a2a.server import A2AServer
+    from taskpack.app.a2a.serve import A2AServer
 
     server = A2AServer(desk_b, "127.0.0.1", 0, poll_interval=0.2)
     urls = []

@@ -1,0 +1,357 @@
+"""The desk's A2A v1.0 HTTP+JSON endpoint, startable and stoppable from any thread.
+
+    server = A2AServer(desk, "127.0.0.1", 8788)   # port 0: any free port
+    url = server.start()                          # returns once it accepts connections
+    ...
+    server.stop()                                 # ends streams, closes, joins the thread
+
+What comes from a2a-sdk: the protocol types, the HTTP+JSON routes and their
+parsing/serialising/SSE (``create_rest_routes``), the Agent Card route, the §11.6
+error bodies. What is ours (see docs/a2a.md for why): the request handler over the
+desk (:mod:`.handler`), the Agent Card (:mod:`.card`), the gate in front of every
+route but the card (:mod:`.gate`: bearer → principal, A2A-Version 1.0 only, a body
+size cap, the extension echo), and this module: the Starlette app and uvicorn on a
+thread.
+
+The SDK's ``/{tenant}/…`` mount is left out: this desk has no tenants, and a made-up
+tenant prefix must not reach the same tasks under another name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import threading
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any
+
+from a2a.server.routes import create_agent_card_routes, create_rest_routes
+from a2a.types import a2a_pb2 as pb
+from a2a.utils.errors import A2AError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from taskpack.app.a2a import (
+    BODY_TIMEOUT,
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    HEADER_TIMEOUT,
+    KEEP_ALIVE_TIMEOUT,
+    MAX_BODY_BYTES,
+    MAX_CONNECTIONS,
+    errors,
+)
+from taskpack.app.a2a.card import CARD_MAX_AGE, build_card
+from taskpack.app.a2a.gate import Gate, PrincipalContextBuilder, json_response
+from taskpack.app.a2a.handler import DeskRequestHandler, Limits
+from taskpack.app.a2a.hub import Hub
+from taskpack.app.a2a.ledger import A2AStore
+from taskpack.app.a2a.receipts import ReceiptPublisher
+
+if TYPE_CHECKING:
+    from taskpack.app.desk import Desk
+
+log = logging.getLogger(__name__)
+
+
+# --- the app ------------------------------------------------------------------------------
+
+
+def create_app(
+    desk: Desk,
+    *,
+    store: A2AStore,
+    public_url: Callable[[], str],
+    limits: Limits | None = None,
+    poll_interval: float = 1.0,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    body_timeout: float = BODY_TIMEOUT,
+    on_started: Callable[[asyncio.AbstractEventLoop, Hub], None] | None = None,
+) -> Gate:
+    """The ASGI app of one desk's endpoint (wrapped in its gate)."""
+    from taskpack.app.desk import harness_name
+
+    publisher = ReceiptPublisher(desk, store)
+    hub = Hub(desk, store, publisher, interval=poll_interval)
+    handler = DeskRequestHandler(desk, store, hub, publisher, base_url=public_url, limits=limits)
+
+    async def card_for_request(card: pb.AgentCard) -> pb.AgentCard:
+        return build_card(
+            public_url(), name=f"TaskPack Desk ({desk.machine})", version=harness_name()
+        )
+
+    async def download(request: Request) -> Response:
+        principal = request.scope.get("taskpack.principal", "")
+        found = await asyncio.to_thread(
+            handler.artifact_file,
+            principal,
+            request.path_params["id"],
+            request.path_params["artifact"],
+        )
+        if found is None:
+            raise errors.task_not_found(request.path_params["id"])
+        path, name, media = found
+        return FileResponse(path, media_type=media, filename=name)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        code = getattr(exc, "status_code", 404)
+        if isinstance(exc, A2AError):
+            from a2a.utils.error_handlers import build_rest_error_payload
+
+            body = build_rest_error_payload(exc)
+            return json_response(body["error"]["code"], body)
+        reason = "METHOD_NOT_FOUND" if code in (404, 405) else "INVALID_REQUEST"
+        status = (
+            "NOT_FOUND" if code == 404 else "UNIMPLEMENTED" if code == 405 else "INVALID_ARGUMENT"
+        )
+        return json_response(
+            code,
+            errors.payload(
+                code, status, reason, f"No A2A method at {request.method} {request.url.path}"
+            ),
+        )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
+        if on_started is not None:
+            on_started(asyncio.get_running_loop(), hub)
+        try:
+            yield
+        finally:
+            hub.close()
+
+    routes: list[BaseRoute] = list(
+        create_agent_card_routes(
+            build_card(public_url(), name="TaskPack Desk", version=harness_name()),
+            card_modifier=card_for_request,
+            cache_control=f"public, max-age={CARD_MAX_AGE}",
+        )
+    )
+    routes += [
+        r
+        for r in create_rest_routes(handler, context_builder=PrincipalContextBuilder())
+        if not isinstance(r, Mount)
+    ]
+    routes.append(Route("/tasks/{id}/artifacts/{artifact}", download, methods=["GET"]))
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: not_found, A2AError: not_found},
+    )
+    return Gate(app, store, max_body_bytes=max_body_bytes, body_timeout=body_timeout)
+
+
+def _timed_h11(header_timeout: float) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol, plus a deadline for each request's line and headers.
+
+    uvicorn times out a connection only between requests (keep-alive); one that connects
+    and sends nothing, or trickles its headers a byte at a time, would stay open for
+    good. Here the head of every request must be complete within `header_timeout` of the
+    connection opening (or of the keep-alive wait ending), else the connection is closed.
+    """
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class TimedH11(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self, seconds: float) -> None:
+            self._disarm()
+            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_too_slow(self) -> None:
+            self._head_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                with contextlib.suppress(h11.LocalProtocolError):
+                    self.conn.send(h11.ConnectionClosed())
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm(header_timeout)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:
+                self._disarm()  # the head arrived
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+                self._arm(self.timeout_keep_alive + header_timeout)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return TimedH11
+
+
+class A2AServer:
+    """One desk's endpoint, served by uvicorn on a background thread.
+
+    `start()` returns the base URL once the socket accepts connections (a port of 0
+    picks a free one); `stop()` ends open streams, shuts uvicorn down and joins the
+    thread. Both are safe to call from any thread (the desktop app's Settings call
+    them from the GUI thread; neither blocks for long).
+    """
+
+    def __init__(
+        self,
+        desk: Desk,
+        host: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        *,
+        public_url: str | None = None,
+        limits: Limits | None = None,
+        poll_interval: float = 1.0,
+        max_body_bytes: int = MAX_BODY_BYTES,
+        header_timeout: float = HEADER_TIMEOUT,
+        body_timeout: float = BODY_TIMEOUT,
+        max_connections: int = MAX_CONNECTIONS,
+        keep_alive_timeout: float = KEEP_ALIVE_TIMEOUT,
+        log_level: str = "warning",
+    ) -> None:
+        self.desk = desk
+        self.host = host
+        self.port = port  # the port actually bound, once started
+        self._wanted_port = port
+        self._public_url = public_url.rstrip("/") if public_url else None
+        self.limits = limits
+        self.poll_interval = poll_interval
+        self.max_body_bytes = max_body_bytes
+        self.header_timeout = header_timeout
+        self.body_timeout = body_timeout
+        self.max_connections = max_connections
+        self.keep_alive_timeout = keep_alive_timeout
+        self.log_level = log_level
+        self.store: A2AStore | None = None
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._hub: Hub | None = None
+        self._error: BaseException | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        if self._public_url:
+            return self._public_url
+        host = self.host
+        if host in ("0.0.0.0", ""):
+            host = "127.0.0.1"
+        elif host == "::":
+            host = "::1"
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self, timeout: float = 15.0) -> str:
+        import uvicorn
+
+        with self._lock:
+            if self.running:
+                return self.url
+            family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+            # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so,
+            # and without it every response waits ~40 ms for a delayed ACK
+            sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+            try:
+                if os.name == "posix":  # elsewhere it would let another process share the port
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                sock.bind((self.host, self._wanted_port))
+                sock.listen(512)
+            except OSError:
+                sock.close()
+                raise
+            self.port = sock.getsockname()[1]
+            self.store = A2AStore(self.desk.home)
+            app = create_app(
+                self.desk,
+                store=self.store,
+                public_url=lambda: self.url,
+                limits=self.limits,
+                poll_interval=self.poll_interval,
+                max_body_bytes=self.max_body_bytes,
+                body_timeout=self.body_timeout,
+                on_started=self._started,
+            )
+            config = uvicorn.Config(
+                app,
+                log_level=self.log_level,
+                access_log=False,
+                lifespan="on",
+                timeout_graceful_shutdown=3,
+                timeout_keep_alive=self.keep_alive_timeout,  # type: ignore[arg-type]  # float is fine
+                http=_timed_h11(self.header_timeout),
+                limit_concurrency=self.max_connections,
+                ws="none",
+                server_header=False,
+            )
+            self._server = uvicorn.Server(config)
+            self._error = None
+            server = self._server
+
+            def run() -> None:
+                try:
+                    asyncio.run(server.serve(sockets=[sock]))
+                except BaseException as exc:  # reported by start(), logged otherwise
+                    self._error = exc
+                    log.exception("the A2A server stopped with an error")
+                finally:
+                    sock.close()
+
+            self._thread = threading.Thread(target=run, name="taskpack-a2a", daemon=True)
+            self._thread.start()
+        deadline = threading.Event()
+        waited = 0.0
+        while not server.started:
+            if not self._thread.is_alive():
+                raise RuntimeError(f"the A2A server did not start: {self._error!r}")
+            deadline.wait(0.01)
+            waited += 0.01
+            if waited > timeout:
+                self.stop()
+                raise TimeoutError("the A2A server did not start in time")
+        return self.url
+
+    def _started(self, loop: asyncio.AbstractEventLoop, hub: Hub) -> None:
+        self._loop = loop
+        self._hub = hub
+
+    def stop(self, timeout: float = 10.0) -> None:
+        with self._lock:
+            thread, server, loop, hub = self._thread, self._server, self._loop, self._hub
+            if thread is None or server is None:
+                return
+            if loop is not None and hub is not None and not loop.is_closed():
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(hub.close)
+            server.should_exit = True
+            thread.join(timeout)
+            self._thread = self._server = self._loop = self._hub = None
+            if self.store is not None:
+                self.store.close()
+                self.store = None
+
+    def __enter__(self) -> A2AServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
