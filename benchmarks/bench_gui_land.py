@@ -166,7 +166,7 @@ def content_main(args: argparse.Namespace) -> int:
         run(
             lambda: (
                 window.idle()
-                and window._current_id() is not None
+                and window.current_passport_id() is not None
                 and window.stack.currentWidget() is window.passport_view
             ),
             "land + passport",
@@ -300,7 +300,7 @@ def main() -> int:
         window.land_current()
         job = next(iter(window.jobs._active))
         job.succeeded.connect(lambda _r: landed_at.append(time.monotonic()))
-        while not window.idle() or window._current_path() is not None:
+        while not window.idle() or window.current_file_path() is not None:
             app.processEvents()
             time.sleep(0.001)
         took = time.monotonic() - start

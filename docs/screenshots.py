@@ -106,7 +106,7 @@ def main() -> int:
         save(window, out / "inbox.png")
 
         # 3. the asks form, one answered and one being written
-        landed = window._current_id()
+        landed = window.current_passport_id()
         assert landed is not None
         desk.answer(landed, "a1", "Ms. Zhang Min, zhang.min@finance.example.com")
         spin(app, window, 0.3)

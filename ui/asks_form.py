@@ -31,7 +31,9 @@ from taskpack.app.desk import Desk
 from taskpack.core.format.model import Ask
 from taskpack.core.format.record_pages import AskPages, open_count
 from taskpack.ui.i18n import tr, trn
-from taskpack.ui.widgets import Banner, LinkedText, add_paged, badge, local_time, one_line, plain
+from taskpack.ui.paging import add_paged
+from taskpack.ui.widgets import Banner, LinkedText, badge, plain
+from taskpack.ui.words import local_time, one_line
 
 STATUS_KIND = {"open": "warn", "answered": "ok", "dropped": "info"}
 

@@ -25,7 +25,7 @@ from PySide6.QtGui import QBrush, QColor
 from taskpack.core.desk import lifecycle
 from taskpack.ui.i18n import tr
 from taskpack.ui.ops import TAKE_ON_WHY, PassportRow
-from taskpack.ui.widgets import number, one_line
+from taskpack.ui.words import number, one_line
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -7,8 +7,7 @@ decisions, the result, what the sender wrote), Asks (the form), Luggage, History
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction
@@ -32,32 +31,27 @@ from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import Numbered, open_count
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui.asks_form import AsksForm
+from taskpack.ui.flow_layout import FlowLayout
+from taskpack.ui.history_text import history_detail, history_label, sent_detail
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import human_size
-from taskpack.ui.models import described_label, state_label, why_label
+from taskpack.ui.models import state_label, why_label
 from taskpack.ui.ops import Detail, is_sealed, sender_of, take_on_path
-from taskpack.ui.review_view import check_widget, fact_widget, item_text, labels_text
+from taskpack.ui.pack_items import check_widget, fact_widget, item_text, labels_text
+from taskpack.ui.paging import FACT_PAGE, add_paged
 from taskpack.ui.widgets import (
-    FACT_PAGE,
     Banner,
-    FlowLayout,
     LinkedText,
     QuotedBlock,
     Section,
-    add_paged,
     badge,
     button,
     clear_layout,
-    counted,
     heading,
-    local_time,
-    one_line,
     plain,
     row,
 )
-
-if TYPE_CHECKING:
-    from taskpack.app.desk import PackWritten
+from taskpack.ui.words import counted, local_time, one_line
 
 EXPORT_MODES = ("save_bag", "save_flat", "copy", "email")
 #: the History tab lists the newest entries up to this many
@@ -555,67 +549,11 @@ class PassportView(QWidget):
             self.history.topLevelItem(i).text(1) for i in range(self.history.topLevelItemCount())
         ]
 
+    def header_text(self) -> str:
+        """What the header reads: the state, the id and version, the title, the sender."""
+        items = (self.header.itemAt(i).widget() for i in range(self.header.count()))
+        return "\n".join(labels_text(w) for w in items if w is not None)
+
     def overview_text(self) -> str:
         widget = self.overview.widget()
         return labels_text(widget) if widget else ""
-
-
-def history_label(event: str) -> str:
-    return {
-        "created": tr("created"),
-        "landed": tr("landed"),
-        "merged": tr("receipt merged"),
-        "restored": tr("✓ restored"),
-        "moved": tr("moved"),
-        "answer": tr("ask answered"),
-        "packed": tr("packed"),
-        "fact": tr("fact added"),
-        "ask": tr("ask added"),
-        "check": tr("landing check added"),
-        "next_step": tr("next step added"),
-        "result": tr("result returned"),
-        "luggage": tr("luggage added"),
-        "checkpoint": tr("checkpoint"),
-        "decision": tr("decision"),
-        "checked": tr("checked here"),
-    }.get(event, event)
-
-
-def sent_detail(e: PackWritten) -> str:
-    """A sent pack in History: to whom, the file, how (from the outbox ledger)."""
-    kind = tr("receipt") if e.kind == "receipt" else tr("handoff")
-    to = visible(e.to) if e.to else tr("nobody named")
-    where = visible(Path(e.path).name) if e.path else "?"
-    return tr("sent {kind} to {to}: {file} ({encoding}, via {via})").format(
-        kind=kind, to=to, file=where, encoding=e.encoding or "?", via=e.via or "?"
-    )
-
-
-def history_detail(detail: dict[str, Any]) -> str:
-    parts = []
-    names = {
-        "from": tr("from"),
-        "to": tr("to"),
-        "why": tr("why"),
-        "file": tr("file"),
-        "kind": tr("kind"),
-        "fact": tr("fact"),
-        "claim": tr("claim"),
-        "ask": tr("ask"),
-        "status": tr("status"),
-        "answered": tr("answered"),
-        "check": tr("check"),
-        "by": tr("by"),
-        "machine": tr("machine"),
-    }
-    for key, name in names.items():
-        if key in detail and detail[key] not in (None, "", []):
-            value = detail[key]
-            if key in ("from", "to") and isinstance(value, str):
-                value = described_label(value)
-            elif key == "why" and isinstance(value, str):
-                value = why_label(value)
-            if isinstance(value, list):
-                value = ", ".join(map(str, value[:12])) + (" …" if len(value) > 12 else "")
-            parts.append(f"{name}: {one_line(value, 200)}")
-    return "; ".join(parts)

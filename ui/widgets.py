@@ -10,23 +10,10 @@ from __future__ import annotations
 
 import html
 import re
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
-import shiboken6
-from PySide6.QtCore import (
-    QDateTime,
-    QLocale,
-    QObject,
-    QPoint,
-    QRect,
-    QSize,
-    Qt,
-    QTimer,
-    QUrl,
-    Signal,
-)
+from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
@@ -34,7 +21,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLayout,
-    QLayoutItem,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -43,8 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.core.trust.visible_text import has_hidden, visible
-from taskpack.ui import dialogs, i18n, launch
-from taskpack.ui.i18n import tr, trn
+from taskpack.ui import dialogs, launch
+from taskpack.ui.i18n import tr
+from taskpack.ui.words import size_words
 
 T = TypeVar("T")
 
@@ -53,11 +40,6 @@ T = TypeVar("T")
 LONG_TEXT = 1500
 #: and at most this many lines of it
 LONG_LINES = 24
-#: items shown at once in a long list (asks, facts, checks…); "Show more" adds the next page
-PAGE = 40
-#: fact rows per page: each is a wrapped claim beside its standing, and Qt laying out 40 of
-#: them (with the rest of a review) held the GUI thread 80–150 ms; 20 take 50–70 ms
-FACT_PAGE = 20
 #: the plain-text viewer shows long lines broken every this many characters, and fills
 #: itself this many lines per turn of the event loop
 VIEWER_LINE = 2000
@@ -131,16 +113,6 @@ def hidden_warning(text: str) -> str:
         "It contains hidden or direction-changing characters, shown as \\uXXXX: "
         "it may not be the address it seems."
     )
-
-
-def one_line(value: object, limit: int = 200) -> str:
-    """A name or address from a pack for one line: hidden characters shown, cut to `limit`."""
-    text = visible(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def size_words(chars: int) -> str:
-    return trn("%n characters", chars).replace(str(chars), number(chars), 1)
 
 
 class LinkedText(QLabel):
@@ -262,160 +234,6 @@ class TextViewer(QDialog):
 
     def text(self) -> str:
         return self.edit.toPlainText()
-
-
-def ui_locale() -> QLocale:
-    """The locale of the window's language (numbers and dates as its readers write them)."""
-    if i18n.current() == "zh_CN":
-        return QLocale(QLocale.Language.Chinese, QLocale.Country.China)
-    return QLocale(QLocale.Language.English, QLocale.Country.UnitedKingdom)
-
-
-def number(n: int) -> str:
-    """1000 → "1,000" (in the window's language)."""
-    return ui_locale().toString(n)
-
-
-def counted(text: str, n: int) -> str:
-    """`trn(text, n)` with the count written as `number` writes it ("Asks (20,000 open)"):
-    Qt puts plain digits where ``%n`` was."""
-    from taskpack.ui.i18n import trn
-
-    said = trn(text, n)
-    return re.sub(rf"(?<!\d){n}(?!\d)", lambda _m: number(n), said, count=1) if n >= 1000 else said
-
-
-def local_time(stamp: str | None) -> str:
-    """An ISO UTC time from a pack or the store ("2026-08-16T09:30:00Z") as this
-    computer's local date and time, in the window's language; "" when there is none."""
-    if not stamp:
-        return ""
-    when = QDateTime.fromString(stamp.strip(), Qt.DateFormat.ISODate)
-    if not when.isValid():
-        return one_line(stamp, 40)
-    return ui_locale().toString(when.toLocalTime(), "yyyy-MM-dd HH:mm")
-
-
-#: a page is built a few widgets per turn of the event loop, for at most this long per
-#: turn (40 ask cards took ~300 ms on a busy machine), so building a page never blocks the
-#: GUI thread for long; the "Show more" button appears once the page is complete
-BATCH_MS = 20
-#: lists of up to this many widgets are built at once, as they always were
-BATCH = 8
-
-
-class _Fills(QObject):
-    """Pages being built a batch at a time; `settled` when the last one is complete."""
-
-    settled = Signal()
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.pending = 0
-
-    def done(self) -> None:
-        self.pending -= 1
-        if not self.pending:
-            self.settled.emit()
-
-
-fills = _Fills()
-
-
-def filling() -> bool:
-    """Some page is still being built (the window is not idle until it is complete)."""
-    return fills.pending > 0
-
-
-def _fill(
-    layout: QVBoxLayout,
-    anchor: QWidget,
-    items: Sequence[T],
-    make: Callable[[T], QWidget],
-    then: Callable[[], None],
-) -> None:
-    """Insert make(item) for `items` before `anchor`, in later turns of the event loop
-    (`BATCH_MS` each), then then()."""
-    fills.pending += 1
-    at = [0]
-
-    def step() -> None:
-        if not shiboken6.isValid(anchor) or not shiboken6.isValid(layout):
-            fills.done()  # the view was rebuilt meanwhile
-            return
-        place = layout.indexOf(anchor)
-        clock = time.perf_counter()
-        while at[0] < len(items):  # at least one per turn
-            layout.insertWidget(place, make(items[at[0]]))
-            place += 1
-            at[0] += 1
-            if (time.perf_counter() - clock) * 1000 >= BATCH_MS:
-                break
-        if at[0] < len(items):
-            QTimer.singleShot(0, step)
-            return
-        try:
-            then()
-        finally:
-            fills.done()
-
-    QTimer.singleShot(0, step)  # the view around it is laid out and painted first
-
-
-def add_paged(
-    lay_add: Callable[[QWidget], object],
-    items: Sequence[T],
-    make: Callable[[T], QWidget],
-    *,
-    page: int = PAGE,
-    parent_layout: QVBoxLayout | None = None,
-) -> QPushButton | None:
-    """Add the first `page` widgets for `items`; a "Show more" button adds the next page.
-
-    `lay_add` adds one widget to the container; `parent_layout` (the container's layout)
-    is where the later pages go, before the button. Returns the button (None: all shown).
-    With `parent_layout`, a page of more than `BATCH` widgets is built a batch per turn of
-    the event loop (see `filling`); `items` may be any sequence (e.g. asks as pages,
-    `core.pages.AskPages`): only the slice shown is ever read.
-    """
-    first = items[:page]
-    if parent_layout is None or (len(first) <= BATCH and len(items) <= page):
-        for item in first:
-            lay_add(make(item))
-        if len(items) <= page or parent_layout is None:
-            return None
-    more = QPushButton()
-    shown = [len(first) if len(first) <= BATCH else 0]
-
-    def label() -> None:
-        left = len(items) - shown[0]
-        more.setText(
-            tr("Show {n} more (of {total})").format(n=min(page, left), total=number(len(items)))
-        )
-
-    def page_done(upto: int) -> None:
-        shown[0] = upto
-        if shown[0] >= len(items):
-            more.hide()
-            more.deleteLater()
-        else:
-            label()
-            more.setEnabled(True)
-            more.show()
-
-    def next_page() -> None:
-        more.setEnabled(False)  # one page at a time
-        upto = min(shown[0] + page, len(items))
-        _fill(parent_layout, more, items[shown[0] : upto], make, lambda: page_done(upto))
-
-    more.clicked.connect(lambda _c=False: next_page())
-    lay_add(more)
-    if shown[0]:  # the first page is already there
-        page_done(shown[0])
-        return more if shown[0] < len(items) else None
-    more.hide()
-    _fill(parent_layout, more, first, make, lambda: page_done(len(first)))
-    return more if len(first) < len(items) else None
 
 
 def open_link(parent: QWidget, url: str) -> bool:
@@ -600,97 +418,6 @@ def button(
         b.setDefault(True)
         b.setAutoDefault(True)
     return b
-
-
-class FlowLayout(QLayout):
-    """Widgets in a row that wraps onto the next line when the space runs out.
-
-    Qt has no wrapping layout (its "flow layout" is an example, not a class); the passport's
-    move buttons need one so the window stays usable at 800×600 (issue 11.13). Widgets
-    added with `add_right` go to the end of the last line. Its minimum width is the widest
-    single item.
-    """
-
-    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
-        super().__init__(parent)
-        self._items: list[QLayoutItem] = []
-        self._right: set[int] = set()  # ids of items kept at the right end
-        self.setSpacing(spacing)
-        self.setContentsMargins(0, 0, 0, 0)
-
-    def addItem(self, item: QLayoutItem) -> None:
-        self._items.append(item)
-
-    def add_right(self, widget: QWidget) -> None:
-        self.addWidget(widget)
-        self._right.add(id(self._items[-1]))
-
-    def count(self) -> int:
-        return len(self._items)
-
-    def itemAt(self, index: int) -> QLayoutItem | None:
-        return self._items[index] if 0 <= index < len(self._items) else None
-
-    def takeAt(self, index: int) -> QLayoutItem | None:
-        if not 0 <= index < len(self._items):
-            return None
-        item = self._items.pop(index)
-        self._right.discard(id(item))
-        return item
-
-    def expandingDirections(self) -> Qt.Orientation:
-        return Qt.Orientation(0)
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return self._arrange(QRect(0, 0, width, 0), move=False)
-
-    def setGeometry(self, rect: QRect) -> None:
-        super().setGeometry(rect)
-        self._arrange(rect, move=True)
-
-    def sizeHint(self) -> QSize:
-        visible_items = [i for i in self._items if not i.isEmpty()]
-        width = sum(i.sizeHint().width() for i in visible_items) + self.spacing() * max(
-            len(visible_items) - 1, 0
-        )
-        height = max((i.sizeHint().height() for i in visible_items), default=0)
-        return QSize(width, height)
-
-    def minimumSize(self) -> QSize:
-        size = QSize()
-        for item in self._items:
-            if not item.isEmpty():
-                size = size.expandedTo(item.minimumSize())
-        return size
-
-    def _arrange(self, rect: QRect, *, move: bool) -> int:
-        x, y, line = rect.x(), rect.y(), 0
-        gap = self.spacing()
-        left = [i for i in self._items if id(i) not in self._right and not i.isEmpty()]
-        right = [i for i in self._items if id(i) in self._right and not i.isEmpty()]
-        for item in left:
-            hint = item.sizeHint()
-            if x > rect.x() and x + hint.width() > rect.right() + 1:
-                x, y, line = rect.x(), y + line + gap, 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
-            x += hint.width() + gap
-            line = max(line, hint.height())
-        if right:
-            need = sum(i.sizeHint().width() for i in right) + gap * (len(right) - 1)
-            if x > rect.x() and x + need > rect.right() + 1:
-                x, y, line = rect.x(), y + line + gap, 0
-            x = max(x, rect.right() + 1 - need)
-            for item in right:
-                hint = item.sizeHint()
-                if move:
-                    item.setGeometry(QRect(QPoint(x, y), hint))
-                x += hint.width() + gap
-                line = max(line, hint.height())
-        return y + line - rect.y()
 
 
 def clear_layout(layout: QLayout) -> None:

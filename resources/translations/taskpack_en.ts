@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="524" />
+      <location filename="../../ui/review_view.py" line="474" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -12,7 +12,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="266" />
+      <location filename="../../ui/asks_form.py" line="318" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n answer is not saved yet.</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="525" />
+      <location filename="../../ui/review_view.py" line="475" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
@@ -28,7 +28,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/widgets.py" line="133" />
+      <location filename="../../ui/words.py" line="46" />
       <source>%n characters</source>
       <translation>
         <numerusform>%n character</numerusform>
@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="593" />
+      <location filename="../../ui/window/inbox.py" line="214" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -44,7 +44,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="446" />
+      <location filename="../../ui/review_view.py" line="352" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -52,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="592" />
+      <location filename="../../ui/window/inbox.py" line="214" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -60,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="766" />
+      <location filename="../../ui/window/incoming.py" line="191" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -68,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/error_text.py" line="56" />
+      <location filename="../../ui/error_text.py" line="73" />
       <source>(and %n more)</source>
       <translation>
         <numerusform>(and %n more)</numerusform>
@@ -76,15 +76,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="180" />
-      <source>Asks (%n open)</source>
-      <translation>
-        <numerusform>Asks (%n open)</numerusform>
-        <numerusform>Asks (%n open)</numerusform>
-      </translation>
-    </message>
-    <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="502" />
+      <location filename="../../ui/review_view.py" line="445" />
       <source>Luggage (%n files, {size})</source>
       <translation>
         <numerusform>Luggage (%n file, {size})</numerusform>
@@ -92,7 +84,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="270" />
+      <location filename="../../ui/asks_form.py" line="323" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>Save all answers (%n)</numerusform>
@@ -100,7 +92,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="1044" />
+      <location filename="../../ui/window/passport_actions.py" line="260" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -108,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="595" />
+      <location filename="../../ui/window/inbox.py" line="217" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

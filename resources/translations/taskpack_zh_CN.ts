@@ -4,172 +4,172 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="351" />
+      <location filename="../../ui/main_window.py" line="240" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="348" />
+      <location filename="../../ui/main_window.py" line="237" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="342" />
+      <location filename="../../ui/main_window.py" line="225" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="334" />
+      <location filename="../../ui/main_window.py" line="211" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="350" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="347" />
+      <location filename="../../ui/main_window.py" line="236" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="337" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="335" />
+      <location filename="../../ui/main_window.py" line="213" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="343" />
+      <location filename="../../ui/main_window.py" line="227" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="341" />
+      <location filename="../../ui/main_window.py" line="224" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="349" />
+      <location filename="../../ui/main_window.py" line="238" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="339" />
+      <location filename="../../ui/main_window.py" line="221" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="346" />
+      <location filename="../../ui/main_window.py" line="235" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="103" />
+      <location filename="../../ui/asks_form.py" line="128" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="165" />
+      <location filename="../../ui/pack_items.py" line="152" />
       <source>(no accept: this ask cannot be judged)</source>
       <translation>（没有验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="139" />
+      <location filename="../../ui/pack_items.py" line="122" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="116" />
+      <location filename="../../ui/pack_items.py" line="96" />
       <source>(no claim)</source>
       <translation>（没有陈述）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="211" />
+      <location filename="../../ui/pack_items.py" line="198" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="222" />
+      <location filename="../../ui/pack_items.py" line="209" />
       <source>(not answered)</source>
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="199" />
+      <location filename="../../ui/window/incoming.py" line="49" />
       <source>(sender withheld: it contains a credential — {kind})</source>
       <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="200" />
+      <location filename="../../ui/window/incoming.py" line="50" />
       <source>(title withheld: it contains a credential — {kind})</source>
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="320" />
+      <location filename="../../ui/review_view.py" line="134" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="41" />
+      <location filename="../../ui/error_text.py" line="48" />
       <source>A handoff is never merged into a passport: it lands as a new one. Nothing was changed.</source>
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1073" />
+      <location filename="../../ui/window/passport_actions.py" line="315" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="161" />
+      <location filename="../../ui/export.py" line="197" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1157" />
+      <location filename="../../ui/window/watching.py" line="71" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1157" />
+      <location filename="../../ui/window/watching.py" line="71" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="978" />
+      <location filename="../../ui/window/passport_actions.py" line="135" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1245" />
+      <location filename="../../ui/window/a2a_panel.py" line="110" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1247" />
+      <location filename="../../ui/window/a2a_panel.py" line="112" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1239" />
+      <location filename="../../ui/window/a2a_panel.py" line="104" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1241" />
+      <location filename="../../ui/window/a2a_panel.py" line="106" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1243" />
+      <location filename="../../ui/window/a2a_panel.py" line="108" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1287" />
+      <location filename="../../ui/main_window.py" line="422" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -179,140 +179,140 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1070" />
+      <location filename="../../ui/window/passport_actions.py" line="309" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1066" />
+      <location filename="../../ui/window/passport_actions.py" line="298" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1074" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1062" />
+      <location filename="../../ui/window/passport_actions.py" line="289" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="304" />
+      <location filename="../../ui/passport_view.py" line="372" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="306" />
+      <location filename="../../ui/passport_view.py" line="374" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="105" />
+      <location filename="../../ui/settings_dialog.py" line="110" />
       <source>Add folder…</source>
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="305" />
+      <location filename="../../ui/passport_view.py" line="373" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="307" />
+      <location filename="../../ui/passport_view.py" line="375" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="456" />
+      <location filename="../../ui/review_view.py" line="373" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="126" />
+      <location filename="../../ui/settings_dialog.py" line="133" />
       <source>Agent endpoint (A2A)</source>
       <translation>智能体端点（A2A）</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="131" />
+      <location filename="../../ui/settings_dialog.py" line="139" />
       <source>Agents and other desks can then hand packs to this desk while it runs. Each needs a token: run “taskpack token add NAME” and give it to them.</source>
       <translation>这样，本工作台运行时，智能体和其他工作台就能把包交给它。每一方都需要一个令牌：运行“taskpack token add NAME”，再把令牌交给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/dialogs.py" line="31" />
-      <location filename="../../ui/main_window.py" line="893" />
+      <location filename="../../ui/dialogs.py" line="30" />
+      <location filename="../../ui/window/incoming.py" line="312" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="371" />
+      <location filename="../../ui/window/inbox.py" line="57" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1065" />
+      <location filename="../../ui/window/passport_actions.py" line="295" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="114" />
-      <location filename="../../ui/review_view.py" line="218" />
-      <location filename="../../ui/review_view.py" line="220" />
+      <location filename="../../ui/asks_form.py" line="147" />
+      <location filename="../../ui/pack_items.py" line="205" />
+      <location filename="../../ui/pack_items.py" line="207" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="132" />
-      <location filename="../../ui/review_view.py" line="188" />
+      <location filename="../../ui/asks_form.py" line="171" />
+      <location filename="../../ui/pack_items.py" line="175" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="129" />
-      <location filename="../../ui/review_view.py" line="186" />
+      <location filename="../../ui/asks_form.py" line="167" />
+      <location filename="../../ui/pack_items.py" line="173" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="134" />
-      <location filename="../../ui/review_view.py" line="190" />
+      <location filename="../../ui/asks_form.py" line="173" />
+      <location filename="../../ui/pack_items.py" line="177" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="395" />
+      <location filename="../../ui/review_view.py" line="253" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="404" />
+      <location filename="../../ui/review_view.py" line="276" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="142" />
+      <location filename="../../ui/settings_dialog.py" line="153" />
       <source>Any free port</source>
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="378" />
-      <location filename="../../ui/main_window.py" line="576" />
+      <location filename="../../ui/window/inbox.py" line="65" />
+      <location filename="../../ui/window/inbox.py" line="197" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="71" />
+      <location filename="../../ui/passport_view.py" line="66" />
       <source>Approve</source>
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="209" />
+      <location filename="../../ui/passport_view.py" line="228" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="275" />
-      <location filename="../../ui/review_view.py" line="477" />
+      <location filename="../../ui/passport_view.py" line="319" />
+      <location filename="../../ui/review_view.py" line="404" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
@@ -322,125 +322,125 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="193" />
-      <location filename="../../ui/passport_view.py" line="140" />
-      <location filename="../../ui/passport_view.py" line="180" />
+      <location filename="../../ui/models.py" line="203" />
+      <location filename="../../ui/passport_view.py" line="146" />
+      <location filename="../../ui/passport_view.py" line="187" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="418" />
+      <location filename="../../ui/review_view.py" line="306" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/dialogs.py" line="56" />
-      <location filename="../../ui/dialogs.py" line="112" />
-      <location filename="../../ui/jobs.py" line="187" />
+      <location filename="../../ui/dialogs.py" line="57" />
+      <location filename="../../ui/dialogs.py" line="116" />
+      <location filename="../../ui/jobs.py" line="193" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="69" />
+      <location filename="../../ui/passport_view.py" line="64" />
       <source>Cancel task</source>
       <translation>取消任务</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="51" />
-      <location filename="../../ui/main_window.py" line="731" />
+      <location filename="../../ui/error_text.py" line="66" />
+      <location filename="../../ui/window/incoming.py" line="146" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="112" />
+      <location filename="../../ui/pack_items.py" line="92" />
       <source>Checked by {who}.</source>
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="325" />
+      <location filename="../../ui/passport_view.py" line="398" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1070" />
+      <location filename="../../ui/window/passport_actions.py" line="311" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="205" />
+      <location filename="../../ui/widgets.py" line="195" />
       <source>Close</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="263" />
+      <location filename="../../ui/review_view.py" line="76" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="224" />
       <source>Conformance not judged yet</source>
       <translation>尚未判定一致性</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="374" />
+      <location filename="../../ui/review_view.py" line="220" />
       <source>Conformant: the file passes checks C0–C10 as written</source>
       <translation>一致：文件按原样通过 C0–C10 检查</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="429" />
+      <location filename="../../ui/widgets.py" line="291" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="134" />
+      <location filename="../../ui/export.py" line="156" />
       <source>Copied a message for your chat, with the pack in it. Paste it into the chat; {name} is also on the clipboard as a file.</source>
       <translation>已复制一条可发到聊天中的消息，任务包就在其中。把它粘贴到聊天里；{name} 也作为文件放在剪贴板上。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="137" />
+      <location filename="../../ui/export.py" line="161" />
       <source>Copied a message for your chat. The pack is too large to paste as text: attach {name} (it is on the clipboard as a file).</source>
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="415" />
-      <location filename="../../ui/widgets.py" line="430" />
+      <location filename="../../ui/widgets.py" line="277" />
+      <location filename="../../ui/widgets.py" line="292" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="203" />
+      <location filename="../../ui/widgets.py" line="191" />
       <source>Copy all</source>
       <translation>全部复制</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="97" />
+      <location filename="../../ui/passport_view.py" line="101" />
       <source>Copy handoff for chat</source>
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="187" />
+      <location filename="../../ui/export.py" line="243" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="97" />
+      <location filename="../../ui/passport_view.py" line="101" />
       <source>Copy receipt for chat</source>
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="416" />
+      <location filename="../../ui/widgets.py" line="278" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="273" />
-      <location filename="../../ui/review_view.py" line="475" />
+      <location filename="../../ui/passport_view.py" line="312" />
+      <location filename="../../ui/review_view.py" line="399" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="270" />
-      <location filename="../../ui/review_view.py" line="472" />
+      <location filename="../../ui/passport_view.py" line="305" />
+      <location filename="../../ui/review_view.py" line="392" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -450,84 +450,84 @@
       <translation>拒收</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="71" />
+      <location filename="../../ui/passport_view.py" line="66" />
       <source>Deny</source>
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="138" />
+      <location filename="../../ui/passport_view.py" line="143" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1011" />
-      <location filename="../../ui/main_window.py" line="1029" />
+      <location filename="../../ui/window/passport_actions.py" line="190" />
+      <location filename="../../ui/window/passport_actions.py" line="226" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="262" />
+      <location filename="../../ui/review_view.py" line="74" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="813" />
+      <location filename="../../ui/window/incoming.py" line="246" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="450" />
+      <location filename="../../ui/widgets.py" line="312" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="318" />
-      <location filename="../../ui/review_view.py" line="434" />
+      <location filename="../../ui/passport_view.py" line="388" />
+      <location filename="../../ui/review_view.py" line="333" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="485" />
+      <location filename="../../ui/main_window.py" line="313" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="139" />
+      <location filename="../../ui/asks_form.py" line="178" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1051" />
+      <location filename="../../ui/window/passport_actions.py" line="272" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="216" />
+      <location filename="../../ui/pack_items.py" line="203" />
       <source>Dropped: it will not be answered.</source>
       <translation>已放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="98" />
+      <location filename="../../ui/passport_view.py" line="102" />
       <source>Email handoff…</source>
       <translation>用邮件发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="98" />
+      <location filename="../../ui/passport_view.py" line="102" />
       <source>Email receipt…</source>
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="957" />
+      <location filename="../../ui/window/passport_actions.py" line="97" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="955" />
+      <location filename="../../ui/window/passport_actions.py" line="93" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="976" />
+      <location filename="../../ui/window/passport_actions.py" line="132" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -542,513 +542,513 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="975" />
+      <location filename="../../ui/window/passport_actions.py" line="131" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="149" />
+      <location filename="../../ui/passport_view.py" line="155" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="116" />
+      <location filename="../../ui/pack_items.py" line="96" />
       <source>Fact</source>
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="226" />
+      <location filename="../../ui/models.py" line="241" />
       <source>File</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1141" />
+      <location filename="../../ui/window/watching.py" line="54" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="300" />
+      <location filename="../../ui/passport_view.py" line="366" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="157" />
+      <location filename="../../ui/passport_view.py" line="163" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="193" />
+      <location filename="../../ui/models.py" line="203" />
       <source>From</source>
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="322" />
+      <location filename="../../ui/review_view.py" line="138" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="357" />
+      <location filename="../../ui/passport_view.py" line="436" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1093" />
-      <location filename="../../ui/passport_view.py" line="258" />
-      <location filename="../../ui/passport_view.py" line="259" />
+      <location filename="../../ui/passport_view.py" line="293" />
+      <location filename="../../ui/passport_view.py" line="294" />
+      <location filename="../../ui/review_view.py" line="144" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="326" />
+      <location filename="../../ui/review_view.py" line="144" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="193" />
+      <location filename="../../ui/passport_view.py" line="205" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="79" />
-      <location filename="../../ui/models.py" line="226" />
-      <location filename="../../ui/review_view.py" line="316" />
+      <location filename="../../ui/export.py" line="86" />
+      <location filename="../../ui/models.py" line="241" />
+      <location filename="../../ui/review_view.py" line="130" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="245" />
+      <location filename="../../ui/passport_view.py" line="277" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="388" />
+      <location filename="../../ui/window/inbox.py" line="78" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="142" />
+      <location filename="../../ui/passport_view.py" line="148" />
       <source>History</source>
       <translation>历史</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="74" />
+      <location filename="../../ui/passport_view.py" line="73" />
       <source>Hold for approval</source>
       <translation>暂停，等待批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="71" />
       <source>Hold: wait for a person</source>
       <translation>暂停：等一个人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="72" />
       <source>Hold: wait for an agent</source>
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="139" />
+      <location filename="../../ui/settings_dialog.py" line="150" />
       <source>Host</source>
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1067" />
+      <location filename="../../ui/window/passport_actions.py" line="301" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="484" />
-      <location filename="../../ui/review_view.py" line="485" />
+      <location filename="../../ui/review_view.py" line="412" />
+      <location filename="../../ui/review_view.py" line="413" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1016" />
-      <location filename="../../ui/main_window.py" line="1034" />
+      <location filename="../../ui/window/passport_actions.py" line="200" />
+      <location filename="../../ui/window/passport_actions.py" line="236" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="330" />
-      <location filename="../../ui/passport_view.py" line="366" />
+      <location filename="../../ui/passport_view.py" line="404" />
+      <location filename="../../ui/passport_view.py" line="447" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="390" />
+      <location filename="../../ui/window/inbox.py" line="80" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="293" />
-      <location filename="../../ui/review_view.py" line="491" />
+      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/review_view.py" line="422" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="403" />
+      <location filename="../../ui/review_view.py" line="273" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="537" />
+      <location filename="../../ui/review_view.py" line="495" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="122" />
+      <location filename="../../ui/widgets.py" line="112" />
       <source>It contains hidden or direction-changing characters, shown as \uXXXX: it may not be the address it seems.</source>
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="487" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="380" />
+      <location filename="../../ui/review_view.py" line="232" />
       <source>Judge the file</source>
       <translation>判定这个文件</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="102" />
-      <location filename="../../ui/asks_form.py" line="103" />
-      <location filename="../../ui/review_view.py" line="165" />
+      <location filename="../../ui/asks_form.py" line="122" />
+      <location filename="../../ui/asks_form.py" line="129" />
+      <location filename="../../ui/pack_items.py" line="152" />
       <source>Judged against</source>
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="745" />
+      <location filename="../../ui/window/incoming.py" line="163" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="265" />
-      <location filename="../../ui/review_view.py" line="531" />
+      <location filename="../../ui/review_view.py" line="79" />
+      <location filename="../../ui/review_view.py" line="485" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="762" />
+      <location filename="../../ui/window/incoming.py" line="185" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="139" />
+      <location filename="../../ui/pack_items.py" line="122" />
       <source>Landing check</source>
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="773" />
+      <location filename="../../ui/window/incoming.py" line="199" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="79" />
+      <location filename="../../ui/settings_dialog.py" line="80" />
       <source>Language</source>
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="276" />
-      <location filename="../../ui/review_view.py" line="478" />
+      <location filename="../../ui/passport_view.py" line="320" />
+      <location filename="../../ui/review_view.py" line="405" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="197" />
-      <location filename="../../ui/review_view.py" line="335" />
+      <location filename="../../ui/passport_view.py" line="212" />
+      <location filename="../../ui/review_view.py" line="157" />
       <source>Lineage: {chain}</source>
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="977" />
+      <location filename="../../ui/window/passport_actions.py" line="133" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1352" />
+      <location filename="../../ui/window/drop_paste.py" line="103" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="141" />
+      <location filename="../../ui/passport_view.py" line="147" />
       <source>Luggage</source>
       <translation>随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="140" />
+      <location filename="../../ui/asks_form.py" line="179" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="96" />
+      <location filename="../../ui/pack_items.py" line="65" />
       <source>Marked verified on {machine} but not sealed: check it again here.</source>
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="519" />
+      <location filename="../../ui/review_view.py" line="467" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="408" />
+      <location filename="../../ui/review_view.py" line="287" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="799" />
+      <location filename="../../ui/window/incoming.py" line="230" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="960" />
+      <location filename="../../ui/window/passport_actions.py" line="107" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="218" />
+      <location filename="../../ui/passport_view.py" line="241" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="956" />
+      <location filename="../../ui/window/passport_actions.py" line="94" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="959" />
+      <location filename="../../ui/window/passport_actions.py" line="101" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="96" />
+      <location filename="../../ui/settings_dialog.py" line="98" />
       <source>New packs appear under Incoming with a notification. Nothing lands without you. Drives plugged in while the desk runs are scanned once.</source>
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1092" />
-      <location filename="../../ui/main_window.py" line="1102" />
+      <location filename="../../ui/window/passport_actions.py" line="346" />
+      <location filename="../../ui/window/passport_actions.py" line="359" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="406" />
+      <location filename="../../ui/review_view.py" line="280" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="791" />
+      <location filename="../../ui/window/incoming.py" line="219" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1074" />
-      <location filename="../../ui/passport_view.py" line="384" />
-      <location filename="../../ui/review_view.py" line="467" />
+      <location filename="../../ui/passport_view.py" line="473" />
+      <location filename="../../ui/review_view.py" line="386" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="206" />
+      <location filename="../../ui/asks_form.py" line="253" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="179" />
+      <location filename="../../ui/export.py" line="230" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="390" />
+      <location filename="../../ui/passport_view.py" line="481" />
       <source>No luggage.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1378" />
+      <location filename="../../ui/window/drop_paste.py" line="145" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="677" />
+      <location filename="../../ui/window/incoming.py" line="73" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="424" />
+      <location filename="../../ui/review_view.py" line="320" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="179" />
+      <location filename="../../ui/error_text.py" line="239" />
       <source>Not found. Check the id in the list.</source>
       <translation>没有找到。请在列表中核对编号。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="58" />
+      <location filename="../../ui/error_text.py" line="75" />
       <source>Not landing this pack: it carries {what}. Nothing was stored. Ask the sender to rotate that secret (treat it as leaked) and send a clean pack.</source>
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="453" />
+      <location filename="../../ui/main_window.py" line="272" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="534" />
+      <location filename="../../ui/review_view.py" line="491" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="521" />
+      <location filename="../../ui/review_view.py" line="470" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/dialogs.py" line="55" />
-      <location filename="../../ui/dialogs.py" line="111" />
+      <location filename="../../ui/dialogs.py" line="56" />
+      <location filename="../../ui/dialogs.py" line="115" />
       <source>OK</source>
       <translation>确定</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="387" />
+      <location filename="../../ui/widgets.py" line="245" />
       <source>Open a link from the pack?</source>
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="344" />
+      <location filename="../../ui/main_window.py" line="230" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="494" />
+      <location filename="../../ui/main_window.py" line="329" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
     <message>
-      <location filename="../../ui/dialogs.py" line="35" />
+      <location filename="../../ui/dialogs.py" line="34" />
       <source>Open packs</source>
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="336" />
+      <location filename="../../ui/main_window.py" line="215" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="495" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="390" />
+      <location filename="../../ui/widgets.py" line="251" />
       <source>Open this address</source>
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1373" />
+      <location filename="../../ui/window/drop_paste.py" line="134" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="167" />
+      <location filename="../../ui/export.py" line="208" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="139" />
+      <location filename="../../ui/passport_view.py" line="145" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="112" />
+      <location filename="../../ui/export.py" line="130" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="45" />
+      <location filename="../../ui/jobs.py" line="46" />
       <source>Permission denied: {path}. Check the file's permissions.</source>
       <translation>没有权限：{path}。请检查文件权限。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="144" />
+      <location filename="../../ui/settings_dialog.py" line="155" />
       <source>Port</source>
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="164" />
+      <location filename="../../ui/window/a2a_panel.py" line="22" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="383" />
+      <location filename="../../ui/review_view.py" line="238" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="365" />
+      <location filename="../../ui/review_view.py" line="205" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="97" />
-      <location filename="../../ui/main_window.py" line="1062" />
-      <location filename="../../ui/review_view.py" line="211" />
+      <location filename="../../ui/asks_form.py" line="114" />
+      <location filename="../../ui/pack_items.py" line="198" />
+      <location filename="../../ui/pack_items.py" line="150" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="301" />
+      <location filename="../../ui/passport_view.py" line="367" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="455" />
+      <location filename="../../ui/review_view.py" line="372" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="527" />
+      <location filename="../../ui/window/inbox.py" line="140" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1376" />
+      <location filename="../../ui/window/drop_paste.py" line="141" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="935" />
+      <location filename="../../ui/window/passport_actions.py" line="58" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="730" />
+      <location filename="../../ui/window/incoming.py" line="143" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="320" />
+      <location filename="../../ui/main_window.py" line="197" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="79" />
-      <location filename="../../ui/models.py" line="226" />
-      <location filename="../../ui/review_view.py" line="316" />
+      <location filename="../../ui/export.py" line="86" />
+      <location filename="../../ui/models.py" line="241" />
+      <location filename="../../ui/review_view.py" line="130" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="245" />
+      <location filename="../../ui/passport_view.py" line="275" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1011" />
+      <location filename="../../ui/window/passport_actions.py" line="191" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1061,7 +1061,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1029" />
+      <location filename="../../ui/window/passport_actions.py" line="227" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1074,14 +1074,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1019" />
-      <location filename="../../ui/main_window.py" line="1037" />
+      <location filename="../../ui/window/passport_actions.py" line="209" />
+      <location filename="../../ui/window/passport_actions.py" line="245" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1018" />
-      <location filename="../../ui/main_window.py" line="1036" />
+      <location filename="../../ui/window/passport_actions.py" line="204" />
+      <location filename="../../ui/window/passport_actions.py" line="240" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1091,42 +1091,42 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>拒绝签收</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="60" />
+      <location filename="../../ui/error_text.py" line="79" />
       <source>Refusing to pack: {what}. Remove it from the passport or luggage and pack again.</source>
       <translation>拒绝打包：{what}。请把它从护照或行李中删除后再打包。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="107" />
+      <location filename="../../ui/settings_dialog.py" line="112" />
       <source>Remove</source>
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="423" />
+      <location filename="../../ui/window/inbox.py" line="117" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="649" />
+      <location filename="../../ui/window/inbox.py" line="276" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1068" />
+      <location filename="../../ui/window/passport_actions.py" line="302" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="318" />
+      <location filename="../../ui/passport_view.py" line="389" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="434" />
+      <location filename="../../ui/review_view.py" line="334" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="995" />
+      <location filename="../../ui/window/passport_actions.py" line="164" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1139,29 +1139,29 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="995" />
+      <location filename="../../ui/window/passport_actions.py" line="163" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1000" />
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/passport_view.py" line="431" />
+      <location filename="../../ui/window/passport_actions.py" line="170" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="362" />
-      <location filename="../../ui/passport_view.py" line="361" />
+      <location filename="../../ui/passport_view.py" line="443" />
+      <location filename="../../ui/passport_view.py" line="442" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1002" />
+      <location filename="../../ui/window/passport_actions.py" line="174" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="988" />
+      <location filename="../../ui/window/passport_actions.py" line="153" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1171,7 +1171,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="973" />
+      <location filename="../../ui/window/passport_actions.py" line="128" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1181,13 +1181,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="284" />
-      <location filename="../../ui/passport_view.py" line="285" />
+      <location filename="../../ui/passport_view.py" line="333" />
+      <location filename="../../ui/passport_view.py" line="334" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="985" />
+      <location filename="../../ui/window/passport_actions.py" line="146" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1197,49 +1197,49 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>分派</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="118" />
+      <location filename="../../ui/settings_dialog.py" line="125" />
       <source>Save</source>
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="393" />
-      <location filename="../../ui/review_view.py" line="506" />
+      <location filename="../../ui/passport_view.py" line="484" />
+      <location filename="../../ui/review_view.py" line="451" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="178" />
-      <location filename="../../ui/asks_form.py" line="270" />
+      <location filename="../../ui/asks_form.py" line="217" />
+      <location filename="../../ui/asks_form.py" line="323" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="142" />
+      <location filename="../../ui/asks_form.py" line="181" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="179" />
+      <location filename="../../ui/asks_form.py" line="218" />
       <source>Save every answer you typed and have not saved yet.</source>
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="96" />
+      <location filename="../../ui/passport_view.py" line="100" />
       <source>Save handoff as .taskpack.json…</source>
       <translation>把交接包另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="95" />
+      <location filename="../../ui/passport_view.py" line="97" />
       <source>Save handoff as .taskpack…</source>
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="893" />
+      <location filename="../../ui/window/incoming.py" line="312" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="96" />
+      <location filename="../../ui/passport_view.py" line="98" />
       <source>Save receipt as .taskpack.json…</source>
       <translation>把回执另存为 .taskpack.json…</translation>
     </message>
@@ -1249,53 +1249,53 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="81" />
+      <location filename="../../ui/export.py" line="90" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1050" />
+      <location filename="../../ui/window/passport_actions.py" line="270" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="117" />
+      <location filename="../../ui/export.py" line="137" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="897" />
+      <location filename="../../ui/window/incoming.py" line="319" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1283" />
+      <location filename="../../ui/main_window.py" line="414" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="896" />
+      <location filename="../../ui/window/incoming.py" line="318" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1043" />
-      <location filename="../../ui/main_window.py" line="1052" />
+      <location filename="../../ui/window/passport_actions.py" line="255" />
+      <location filename="../../ui/window/passport_actions.py" line="275" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1071" />
+      <location filename="../../ui/window/passport_actions.py" line="312" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="365" />
+      <location filename="../../ui/window/inbox.py" line="51" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="357" />
+      <location filename="../../ui/review_view.py" line="187" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
@@ -1305,53 +1305,53 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>送交签收</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="91" />
+      <location filename="../../ui/settings_dialog.py" line="92" />
       <source>Senders routed without approval</source>
       <translation>无需批准即可分派的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="228" />
+      <location filename="../../ui/models.py" line="243" />
       <source>Sent handoff</source>
       <translation>已发出的交接</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="228" />
+      <location filename="../../ui/models.py" line="243" />
       <source>Sent receipt</source>
       <translation>已发出的回执</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="128" />
+      <location filename="../../ui/settings_dialog.py" line="135" />
       <source>Serve this desk over A2A</source>
       <translation>通过 A2A 提供本工作台的服务</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="68" />
+      <location filename="../../ui/settings_dialog.py" line="69" />
       <source>Settings</source>
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1279" />
+      <location filename="../../ui/main_window.py" line="408" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="153" />
+      <location filename="../../ui/widgets.py" line="136" />
       <source>Show all ({size})</source>
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="186" />
+      <location filename="../../ui/export.py" line="242" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="517" />
-      <location filename="../../ui/review_view.py" line="529" />
+      <location filename="../../ui/review_view.py" line="464" />
+      <location filename="../../ui/review_view.py" line="483" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="354" />
+      <location filename="../../ui/paging.py" line="124" />
       <source>Show {n} more (of {total})</source>
       <translation>再显示 {n} 个（共 {total} 个）</translation>
     </message>
@@ -1361,17 +1361,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>签收</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="87" />
+      <location filename="../../ui/settings_dialog.py" line="88" />
       <source>Signs your answers, the checks you make and the packs you send.</source>
       <translation>用于署名你的回答、你做的检查和你发出的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="180" />
+      <location filename="../../ui/error_text.py" line="240" />
       <source>Someone else changed it first: it was read again; try once more.</source>
       <translation>别人先改了它：已重新读取；请再试一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="57" />
+      <location filename="../../ui/jobs.py" line="61" />
       <source>Something went wrong: {error}.</source>
       <translation>出错了：{error}。</translation>
     </message>
@@ -1381,47 +1381,47 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1211" />
+      <location filename="../../ui/window/a2a_panel.py" line="69" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="193" />
+      <location filename="../../ui/models.py" line="203" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="417" />
+      <location filename="../../ui/review_view.py" line="305" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1211" />
+      <location filename="../../ui/window/a2a_panel.py" line="69" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="75" />
+      <location filename="../../ui/settings_dialog.py" line="76" />
       <source>System language</source>
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="426" />
+      <location filename="../../ui/window/inbox.py" line="121" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="208" />
+      <location filename="../../ui/passport_view.py" line="226" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="966" />
+      <location filename="../../ui/window/passport_actions.py" line="115" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1287" />
+      <location filename="../../ui/main_window.py" line="423" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1432,114 +1432,114 @@ Store: {home}</source>
 存储：{home}</translation>
     </message>
     <message>
-      <location filename="../../ui/dialogs.py" line="31" />
+      <location filename="../../ui/dialogs.py" line="30" />
       <source>TaskPack files</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="150" />
+      <location filename="../../ui/export.py" line="182" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="475" />
+      <location filename="../../ui/main_window.py" line="298" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="194" />
+      <location filename="../../ui/error_text.py" line="268" />
       <source>That cannot be done as asked.</source>
       <translation>无法按要求完成。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="181" />
+      <location filename="../../ui/error_text.py" line="241" />
       <source>That move is not allowed from where the task is now.</source>
       <translation>从任务当前的状态不允许这样移动。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="151" />
+      <location filename="../../ui/export.py" line="183" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1367" />
+      <location filename="../../ui/window/drop_paste.py" line="124" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="193" />
+      <location filename="../../ui/error_text.py" line="267" />
       <source>The desk's store cannot be used.</source>
       <translation>工作台的存储无法使用。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="48" />
+      <location filename="../../ui/error_text.py" line="61" />
       <source>The disk holding {where} is full; nothing was written. Free some space on that disk and try again.</source>
       <translation>存放 {where} 的磁盘已满；什么都没有写入。请在那块磁盘上腾出空间后再试。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="49" />
+      <location filename="../../ui/jobs.py" line="53" />
       <source>The disk is full ({path}); nothing was written. Free some space and try again.</source>
       <translation>磁盘已满（{path}）；没有写入任何内容。请腾出空间后再试。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="56" />
+      <location filename="../../ui/jobs.py" line="60" />
       <source>The disk said: {error}{where}.</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="170" />
+      <location filename="../../ui/window/a2a_panel.py" line="34" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="184" />
-      <location filename="../../ui/error_text.py" line="185" />
-      <location filename="../../ui/error_text.py" line="186" />
+      <location filename="../../ui/error_text.py" line="244" />
+      <location filename="../../ui/error_text.py" line="247" />
+      <location filename="../../ui/error_text.py" line="250" />
       <source>The file is not a readable pack. Ask the sender for a fresh copy; nothing was written.</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="384" />
+      <location filename="../../ui/review_view.py" line="239" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="191" />
+      <location filename="../../ui/error_text.py" line="263" />
       <source>The file is too large or too deep to read safely (it may be a decompression bomb); nothing was written.</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="189" />
+      <location filename="../../ui/error_text.py" line="257" />
       <source>The file may be hostile; nothing was written. Do not open it with other tools.</source>
       <translation>这个文件可能有恶意；什么都没有写入。不要用其他工具打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="190" />
+      <location filename="../../ui/error_text.py" line="260" />
       <source>The file was damaged or altered in transit; ask the sender to send it again.</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="366" />
+      <location filename="../../ui/review_view.py" line="206" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
     <message>
-      <location filename="../../ui/jobs.py" line="53" />
+      <location filename="../../ui/jobs.py" line="57" />
       <source>The file {path} is no longer there.</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1136" />
+      <location filename="../../ui/window/watching.py" line="44" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="378" />
+      <location filename="../../ui/review_view.py" line="227" />
       <source>The luggage is large ({size}); judging reads all of it.</source>
       <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="388" />
+      <location filename="../../ui/widgets.py" line="246" />
       <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
 
 {url}</source>
@@ -1548,670 +1548,670 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="43" />
+      <location filename="../../ui/error_text.py" line="52" />
       <source>The pack says it is a “{kind}”; a pack is a handoff or a receipt. Ask the sender for a fresh copy; nothing was written.</source>
       <translation>这个包自称是“{kind}”；包只能是交接包或回执。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="187" />
+      <location filename="../../ui/error_text.py" line="253" />
       <source>The pack was made by a newer or different tool; ask the sender for a TaskPack 0.1 file.</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="787" />
+      <location filename="../../ui/window/incoming.py" line="215" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="413" />
+      <location filename="../../ui/review_view.py" line="298" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="191" />
+      <location filename="../../ui/pack_items.py" line="178" />
       <source>The receipt does not say who answered or when.</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="789" />
+      <location filename="../../ui/window/incoming.py" line="217" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1069" />
+      <location filename="../../ui/window/passport_actions.py" line="304" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="489" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="294" />
-      <location filename="../../ui/review_view.py" line="492" />
+      <location filename="../../ui/passport_view.py" line="350" />
+      <location filename="../../ui/review_view.py" line="423" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="465" />
+      <location filename="../../ui/review_view.py" line="383" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="265" />
-      <location filename="../../ui/review_view.py" line="324" />
+      <location filename="../../ui/passport_view.py" line="300" />
+      <location filename="../../ui/review_view.py" line="142" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="431" />
+      <location filename="../../ui/review_view.py" line="328" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="148" />
+      <location filename="../../ui/pack_items.py" line="132" />
       <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="173" />
+      <location filename="../../ui/widgets.py" line="156" />
       <source>The whole text</source>
       <translation>全文</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="182" />
+      <location filename="../../ui/error_text.py" line="242" />
       <source>The ✓ cannot be restored here.</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1003" />
+      <location filename="../../ui/window/passport_actions.py" line="179" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="431" />
+      <location filename="../../ui/review_view.py" line="329" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="169" />
+      <location filename="../../ui/window/a2a_panel.py" line="31" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="35" />
+      <location filename="../../ui/error_text.py" line="38" />
       <source>This is a receipt answering {target}, not a handoff: merge it into {target}. Nothing was changed.</source>
       <translation>这是回答 {target} 的回执，不是交接包：请把它合并到 {target}。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="145" />
+      <location filename="../../ui/settings_dialog.py" line="158" />
       <source>This is not a loopback address: other machines can reach this desk over plain HTTP, without TLS. Put a TLS proxy in front of it.</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="84" />
+      <location filename="../../ui/settings_dialog.py" line="85" />
       <source>This machine's name</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="338" />
+      <location filename="../../ui/review_view.py" line="161" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="46" />
+      <location filename="../../ui/error_text.py" line="57" />
       <source>This pack already landed as {id}; nothing changed.</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="351" />
+      <location filename="../../ui/review_view.py" line="177" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="353" />
+      <location filename="../../ui/review_view.py" line="180" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="764" />
+      <location filename="../../ui/window/incoming.py" line="187" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="399" />
+      <location filename="../../ui/review_view.py" line="263" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="29" />
+      <location filename="../../ui/error_text.py" line="28" />
       <source>This receipt answers {target}, not {into}. A receipt merges only into the passport that asked; nothing was changed.</source>
       <translation>这份回执回答的是 {target}，不是 {into}。回执只能合并到提出问题的那本护照；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="32" />
+      <location filename="../../ui/error_text.py" line="33" />
       <source>This receipt answers {target}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {target}，它不在这个工作台上。请在提出问题的工作台上打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="183" />
+      <location filename="../../ui/error_text.py" line="243" />
       <source>This receipt cannot be merged here. Nothing was changed.</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="397" />
+      <location filename="../../ui/review_view.py" line="257" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="38" />
+      <location filename="../../ui/error_text.py" line="43" />
       <source>This receipt does not say which passport it answers; it cannot be merged. Nothing was changed.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="785" />
+      <location filename="../../ui/window/incoming.py" line="213" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="227" />
+      <location filename="../../ui/passport_view.py" line="255" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1093" />
-      <location filename="../../ui/models.py" line="193" />
+      <location filename="../../ui/models.py" line="203" />
+      <location filename="../../ui/window/passport_actions.py" line="347" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="193" />
+      <location filename="../../ui/models.py" line="203" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="109" />
+      <location filename="../../ui/settings_dialog.py" line="114" />
       <source>Use defaults</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="451" />
+      <location filename="../../ui/main_window.py" line="270" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1072" />
+      <location filename="../../ui/window/passport_actions.py" line="313" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="88" />
+      <location filename="../../ui/pack_items.py" line="52" />
       <source>Verified on this machine.</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="138" />
+      <location filename="../../ui/passport_view.py" line="143" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="161" />
+      <location filename="../../ui/settings_dialog.py" line="177" />
       <source>Watch a folder</source>
       <translation>监视一个文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="93" />
+      <location filename="../../ui/settings_dialog.py" line="94" />
       <source>Watch folders for incoming packs</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1064" />
+      <location filename="../../ui/window/passport_actions.py" line="293" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="138" />
+      <location filename="../../ui/passport_view.py" line="143" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="345" />
-      <location filename="../../ui/review_view.py" line="448" />
+      <location filename="../../ui/passport_view.py" line="423" />
+      <location filename="../../ui/review_view.py" line="356" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="441" />
+      <location filename="../../ui/main_window.py" line="259" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1066" />
+      <location filename="../../ui/window/passport_actions.py" line="300" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="974" />
-      <location filename="../../ui/passport_view.py" line="275" />
-      <location filename="../../ui/review_view.py" line="476" />
+      <location filename="../../ui/passport_view.py" line="318" />
+      <location filename="../../ui/review_view.py" line="403" />
+      <location filename="../../ui/window/passport_actions.py" line="130" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="138" />
+      <location filename="../../ui/passport_view.py" line="143" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="261" />
-      <location filename="../../ui/passport_view.py" line="262" />
-      <location filename="../../ui/review_view.py" line="329" />
+      <location filename="../../ui/passport_view.py" line="296" />
+      <location filename="../../ui/passport_view.py" line="297" />
+      <location filename="../../ui/review_view.py" line="149" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="328" />
+      <location filename="../../ui/review_view.py" line="148" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="97" />
-      <location filename="../../ui/review_view.py" line="164" />
+      <location filename="../../ui/asks_form.py" line="114" />
+      <location filename="../../ui/pack_items.py" line="151" />
       <source>Why</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1063" />
+      <location filename="../../ui/window/passport_actions.py" line="292" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="484" />
+      <location filename="../../ui/main_window.py" line="310" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="116" />
+      <location filename="../../ui/asks_form.py" line="151" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="142" />
+      <location filename="../../ui/export.py" line="171" />
       <source>Writing the chat message…</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="331" />
+      <location filename="../../ui/passport_view.py" line="406" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="967" />
+      <location filename="../../ui/window/passport_actions.py" line="119" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="92" />
+      <location filename="../../ui/asks_form.py" line="108" />
       <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="489" />
+      <location filename="../../ui/main_window.py" line="321" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="157" />
+      <location filename="../../ui/export.py" line="192" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="88" />
+      <location filename="../../ui/settings_dialog.py" line="89" />
       <source>Your name</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="207" />
+      <location filename="../../ui/pack_items.py" line="194" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="103" />
+      <location filename="../../ui/models.py" line="111" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="154" />
+      <location filename="../../ui/error_text.py" line="212" />
       <source>a value in the file is larger than {limit} bytes</source>
       <translation>文件中的某个值超过 {limit} 字节</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="153" />
+      <location filename="../../ui/error_text.py" line="211" />
       <source>a value in the file is nested too deeply</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="321" />
+      <location filename="../../ui/review_view.py" line="135" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="63" />
-      <location filename="../../ui/review_view.py" line="85" />
+      <location filename="../../ui/pack_items.py" line="25" />
+      <location filename="../../ui/pack_items.py" line="47" />
       <source>an unnamed machine</source>
       <translation>一台未命名的机器</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="45" />
-      <location filename="../../ui/passport_view.py" line="469" />
-      <location filename="../../ui/review_view.py" line="154" />
+      <location filename="../../ui/asks_form.py" line="46" />
+      <location filename="../../ui/history_text.py" line="60" />
+      <location filename="../../ui/pack_items.py" line="139" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="90" />
+      <location filename="../../ui/asks_form.py" line="105" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="205" />
+      <location filename="../../ui/pack_items.py" line="192" />
       <source>answers {id}</source>
       <translation>回答 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="73" />
+      <location filename="../../ui/error_text.py" line="99" />
       <source>appears twice</source>
       <translation>出现了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/history_text.py" line="58" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/history_text.py" line="27" />
       <source>ask added</source>
       <translation>添加了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="448" />
+      <location filename="../../ui/history_text.py" line="24" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="83" />
+      <location filename="../../ui/error_text.py" line="110" />
       <source>attachment</source>
       <translation>附件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="140" />
+      <location filename="../../ui/error_text.py" line="194" />
       <source>bag-info.txt says the payload is {declared} (bytes.files) but it is {real}</source>
       <translation>bag-info.txt 说内容是 {declared}（字节数.文件数），实际是 {real}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="118" />
+      <location filename="../../ui/error_text.py" line="164" />
       <source>bagit.txt declares BagIt version {version}; 1.0 is expected</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="272" />
-      <location filename="../../ui/review_view.py" line="474" />
+      <location filename="../../ui/passport_view.py" line="311" />
+      <location filename="../../ui/review_view.py" line="398" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/history_text.py" line="62" />
       <source>by</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="79" />
+      <location filename="../../ui/models.py" line="86" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="234" />
+      <location filename="../../ui/models.py" line="249" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="93" />
+      <location filename="../../ui/pack_items.py" line="60" />
       <source>carried</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="108" />
+      <location filename="../../ui/models.py" line="116" />
       <source>changes were asked for</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/history_text.py" line="61" />
       <source>check</source>
       <translation>检查</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/history_text.py" line="34" />
       <source>checked here</source>
       <translation>已在本机检查</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="105" />
+      <location filename="../../ui/models.py" line="113" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/history_text.py" line="32" />
       <source>checkpoint</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/history_text.py" line="57" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="74" />
+      <location filename="../../ui/error_text.py" line="100" />
       <source>collides with {other} on disks that ignore case</source>
       <translation>在不区分大小写的磁盘上与 {other} 冲突</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="68" />
+      <location filename="../../ui/error_text.py" line="90" />
       <source>contains a backslash (a Windows path separator)</source>
       <translation>含有反斜杠（Windows 的路径分隔符）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="71" />
+      <location filename="../../ui/error_text.py" line="95" />
       <source>contains a character Windows cannot store (&lt;&gt;:"|?*)</source>
       <translation>含有 Windows 无法保存的字符（&lt;&gt;:"|?*）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="67" />
+      <location filename="../../ui/error_text.py" line="89" />
       <source>contains a control character</source>
       <translation>含有控制字符</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/history_text.py" line="19" />
       <source>created</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/history_text.py" line="33" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="79" />
+      <location filename="../../ui/models.py" line="85" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="79" />
-      <location filename="../../ui/review_view.py" line="132" />
+      <location filename="../../ui/models.py" line="84" />
+      <location filename="../../ui/pack_items.py" line="113" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="45" />
-      <location filename="../../ui/review_view.py" line="154" />
+      <location filename="../../ui/asks_form.py" line="46" />
+      <location filename="../../ui/pack_items.py" line="139" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="448" />
+      <location filename="../../ui/main_window.py" line="267" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="90" />
+      <location filename="../../ui/settings_dialog.py" line="91" />
       <source>e.g. wei@wei-laptop, zhang</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/history_text.py" line="56" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/history_text.py" line="26" />
       <source>fact added</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="467" />
+      <location filename="../../ui/history_text.py" line="54" />
       <source>file</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="467" />
+      <location filename="../../ui/history_text.py" line="51" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="56" />
-      <location filename="../../ui/passport_view.py" line="458" />
+      <location filename="../../ui/export.py" line="55" />
+      <location filename="../../ui/history_text.py" line="40" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="72" />
+      <location filename="../../ui/error_text.py" line="97" />
       <source>has a part ending in a space or dot</source>
       <translation>有一段以空格或句点结尾</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="70" />
+      <location filename="../../ui/error_text.py" line="94" />
       <source>has a part longer than 255 bytes</source>
       <translation>有一段超过 255 字节</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="69" />
+      <location filename="../../ui/error_text.py" line="93" />
       <source>has an empty, “.” or “..” part</source>
       <translation>含有空的、“.” 或 “..” 路径段</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="95" />
+      <location filename="../../ui/models.py" line="103" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="77" />
+      <location filename="../../ui/models.py" line="81" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="296" />
-      <location filename="../../ui/review_view.py" line="495" />
+      <location filename="../../ui/passport_view.py" line="359" />
+      <location filename="../../ui/review_view.py" line="433" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="80" />
+      <location filename="../../ui/models.py" line="87" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="72" />
+      <location filename="../../ui/error_text.py" line="96" />
       <source>is a reserved device name on Windows</source>
       <translation>是 Windows 的保留设备名</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="68" />
+      <location filename="../../ui/error_text.py" line="91" />
       <source>is an absolute path</source>
       <translation>是绝对路径</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="75" />
+      <location filename="../../ui/error_text.py" line="101" />
       <source>is both a file and a folder</source>
       <translation>既是文件又是文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="67" />
+      <location filename="../../ui/error_text.py" line="87" />
       <source>is empty</source>
       <translation>是空的</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="73" />
+      <location filename="../../ui/error_text.py" line="98" />
       <source>is not valid Unicode</source>
       <translation>不是有效的 Unicode</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="67" />
+      <location filename="../../ui/error_text.py" line="88" />
       <source>is too long</source>
       <translation>太长</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="112" />
+      <location filename="../../ui/error_text.py" line="156" />
       <source>it is not a readable zip file</source>
       <translation>它不是可读取的 zip 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="76" />
+      <location filename="../../ui/models.py" line="78" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="467" />
+      <location filename="../../ui/history_text.py" line="55" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/history_text.py" line="20" />
       <source>landed</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/history_text.py" line="28" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="83" />
+      <location filename="../../ui/error_text.py" line="109" />
       <source>luggage</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="451" />
+      <location filename="../../ui/history_text.py" line="31" />
       <source>luggage added</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
-      <location filename="../../ui/review_view.py" line="68" />
+      <location filename="../../ui/history_text.py" line="63" />
+      <location filename="../../ui/pack_items.py" line="30" />
       <source>machine</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1059" />
+      <location filename="../../ui/window/passport_actions.py" line="283" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="448" />
+      <location filename="../../ui/history_text.py" line="23" />
       <source>moved</source>
       <translation>状态变更</translation>
     </message>
@@ -2221,766 +2221,759 @@ Store: {home}</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/history_text.py" line="29" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="177" />
+      <location filename="../../ui/export.py" line="226" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="173" />
+      <location filename="../../ui/export.py" line="219" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="459" />
+      <location filename="../../ui/history_text.py" line="41" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="74" />
+      <location filename="../../ui/pack_items.py" line="36" />
       <source>none</source>
       <translation>无</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="95" />
+      <location filename="../../ui/pack_items.py" line="63" />
       <source>not proven here</source>
       <translation>在这里未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="91" />
+      <location filename="../../ui/asks_form.py" line="106" />
       <source>not saved yet</source>
       <translation>尚未保存</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="100" />
+      <location filename="../../ui/pack_items.py" line="76" />
       <source>not verified</source>
       <translation>未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="76" />
       <source>on hold</source>
       <translation>暂停中</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="45" />
-      <location filename="../../ui/review_view.py" line="154" />
+      <location filename="../../ui/asks_form.py" line="46" />
+      <location filename="../../ui/pack_items.py" line="139" />
       <source>open</source>
       <translation>未答</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="134" />
+      <location filename="../../ui/pack_items.py" line="116" />
       <source>optional</source>
       <translation>可选</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="68" />
+      <location filename="../../ui/pack_items.py" line="30" />
       <source>organisation</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1060" />
+      <location filename="../../ui/window/passport_actions.py" line="285" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/history_text.py" line="25" />
       <source>packed</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="163" />
+      <location filename="../../ui/error_text.py" line="223" />
       <source>passport {id} has no version {version}</source>
       <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="101" />
+      <location filename="../../ui/models.py" line="109" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="76" />
+      <location filename="../../ui/models.py" line="79" />
       <source>ready to be taken on</source>
       <translation>可以接手</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="56" />
-      <location filename="../../ui/passport_view.py" line="458" />
+      <location filename="../../ui/export.py" line="55" />
+      <location filename="../../ui/history_text.py" line="40" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/history_text.py" line="21" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="134" />
+      <location filename="../../ui/pack_items.py" line="116" />
       <source>required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="78" />
+      <location filename="../../ui/models.py" line="82" />
       <source>result being checked</source>
       <translation>结果核验中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="451" />
+      <location filename="../../ui/history_text.py" line="30" />
       <source>result returned</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="80" />
+      <location filename="../../ui/models.py" line="88" />
       <source>sent by you</source>
       <translation>由你发出</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="461" />
+      <location filename="../../ui/history_text.py" line="43" />
       <source>sent {kind} to {to}: {file} ({encoding}, via {via})</source>
       <translation>已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="109" />
+      <location filename="../../ui/models.py" line="117" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="107" />
+      <location filename="../../ui/models.py" line="115" />
       <source>signed off</source>
       <translation>已签字</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="62" />
+      <location filename="../../ui/pack_items.py" line="24" />
       <source>someone</source>
       <translation>某人</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="92" />
+      <location filename="../../ui/pack_items.py" line="59" />
       <source>source: {who}</source>
       <translation>来源：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="69" />
+      <location filename="../../ui/error_text.py" line="92" />
       <source>starts with a drive letter</source>
       <translation>以盘符开头</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/history_text.py" line="59" />
       <source>status</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="209" />
+      <location filename="../../ui/pack_items.py" line="196" />
       <source>stays open</source>
       <translation>仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="111" />
+      <location filename="../../ui/models.py" line="119" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="77" />
+      <location filename="../../ui/models.py" line="80" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="86" />
+      <location filename="../../ui/error_text.py" line="115" />
       <source>the .tpx file's passport</source>
       <translation>.tpx 文件里的护照</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="147" />
+      <location filename="../../ui/error_text.py" line="205" />
       <source>the JSON has a number too large to read</source>
       <translation>JSON 里有一个大得无法读取的数</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="146" />
+      <location filename="../../ui/error_text.py" line="202" />
       <source>the JSON has the key {key} twice; which one is meant is ambiguous</source>
       <translation>JSON 里键 {key} 出现了两次，无法确定指的是哪一个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="145" />
+      <location filename="../../ui/error_text.py" line="201" />
       <source>the JSON holds NaN or an infinite number, which JSON cannot carry</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="102" />
+      <location filename="../../ui/models.py" line="110" />
       <source>the answer came</source>
       <translation>回答已到</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="116" />
+      <location filename="../../ui/error_text.py" line="160" />
       <source>the attachment {name} has an unusable {field}</source>
       <translation>附件 {name} 的 {field} 无法使用</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="159" />
+      <location filename="../../ui/error_text.py" line="217" />
       <source>the attachment {name} holds a JSON string that cannot be read</source>
       <translation>附件 {name} 含有无法读取的 JSON 字符串</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="157" />
+      <location filename="../../ui/error_text.py" line="215" />
       <source>the attachment {name} is cut short (the file is truncated)</source>
       <translation>附件 {name} 不完整（文件被截断）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="158" />
+      <location filename="../../ui/error_text.py" line="216" />
       <source>the attachment {name} is not valid UTF-8</source>
       <translation>附件 {name} 不是有效的 UTF-8</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="160" />
+      <location filename="../../ui/error_text.py" line="220" />
       <source>the attachment {name} is not valid base64</source>
       <translation>附件 {name} 不是有效的 base64</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="106" />
+      <location filename="../../ui/models.py" line="114" />
       <source>the evidence does not hold</source>
       <translation>证据不成立</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="104" />
+      <location filename="../../ui/models.py" line="112" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="115" />
+      <location filename="../../ui/error_text.py" line="159" />
       <source>the field {field} is missing or has the wrong type</source>
       <translation>字段 {field} 缺失或类型不对</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="84" />
+      <location filename="../../ui/error_text.py" line="112" />
       <source>the file</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="155" />
+      <location filename="../../ui/error_text.py" line="213" />
       <source>the file ends inside an attachment's data (it is truncated)</source>
       <translation>文件在某个附件的数据中间就结束了（文件被截断）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="152" />
+      <location filename="../../ui/error_text.py" line="210" />
       <source>the file has more content after its JSON object (byte {byte})</source>
       <translation>文件在其 JSON 对象之后还有多余内容（第 {byte} 字节）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="156" />
+      <location filename="../../ui/error_text.py" line="214" />
       <source>the file has more than {limit} attachments</source>
       <translation>文件的附件超过 {limit} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="151" />
+      <location filename="../../ui/error_text.py" line="209" />
       <source>the file is not valid TaskPack JSON (near byte {byte})</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="172" />
+      <location filename="../../ui/export.py" line="218" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="142" />
+      <location filename="../../ui/error_text.py" line="198" />
       <source>the luggage file {name} does not match its sha256</source>
       <translation>行李文件 {name} 与它的 sha256 不符</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="141" />
+      <location filename="../../ui/error_text.py" line="197" />
       <source>the luggage file {name} is not the size it declares</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="176" />
+      <location filename="../../ui/export.py" line="224" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="174" />
+      <location filename="../../ui/export.py" line="220" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="138" />
+      <location filename="../../ui/error_text.py" line="192" />
       <source>the manifest lists {path}, which is outside data/</source>
       <translation>清单列出了 data/ 之外的 {path}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="84" />
+      <location filename="../../ui/error_text.py" line="113" />
       <source>the passport object</source>
       <translation>护照对象</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="94" />
+      <location filename="../../ui/models.py" line="102" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="125" />
+      <location filename="../../ui/error_text.py" line="173" />
       <source>the zip entries {name} and {other} overlap</source>
       <translation>压缩包条目 {name} 和 {other} 相互重叠</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="126" />
+      <location filename="../../ui/error_text.py" line="174" />
       <source>the zip entry {name} has a different name in its local header</source>
       <translation>压缩包条目 {name} 在本地文件头里的名字不一样</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="124" />
+      <location filename="../../ui/error_text.py" line="172" />
       <source>the zip entry {name} is a special file (device, pipe or socket)</source>
       <translation>压缩包条目 {name} 是特殊文件（设备、管道或套接字）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="123" />
+      <location filename="../../ui/error_text.py" line="171" />
       <source>the zip entry {name} is a symbolic link</source>
       <translation>压缩包条目 {name} 是符号链接</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="127" />
+      <location filename="../../ui/error_text.py" line="175" />
       <source>the zip entry {name} is damaged (its bytes do not match its checksum)</source>
       <translation>压缩包条目 {name} 已损坏（内容与校验值不符）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="122" />
+      <location filename="../../ui/error_text.py" line="170" />
       <source>the zip entry {name} is encrypted</source>
       <translation>压缩包条目 {name} 是加密的</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="128" />
+      <location filename="../../ui/error_text.py" line="178" />
       <source>the zip entry {name} is shorter than it declares (the file is truncated)</source>
       <translation>压缩包条目 {name} 比它声明的短（文件被截断了）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="121" />
+      <location filename="../../ui/error_text.py" line="167" />
       <source>the zip entry {name} is stored in a way this desk does not support</source>
       <translation>压缩包条目 {name} 的存储方式本工作台不支持</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="129" />
+      <location filename="../../ui/error_text.py" line="181" />
       <source>the zip has more than {limit} entries</source>
       <translation>这个 zip 的条目超过 {limit} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="113" />
+      <location filename="../../ui/error_text.py" line="157" />
       <source>the zip has no {missing}, so it is not a TaskPack</source>
       <translation>这个 zip 里没有 {missing}，所以不是 TaskPack</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="120" />
+      <location filename="../../ui/error_text.py" line="166" />
       <source>the zip needs a feature this desk does not support</source>
       <translation>这个 zip 需要本工作台不支持的功能</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="131" />
+      <location filename="../../ui/error_text.py" line="183" />
       <source>the zip would inflate to far more than its size (a zip bomb?)</source>
       <translation>这个 zip 解压后会远远大于它本身（可能是 zip 炸弹）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="130" />
+      <location filename="../../ui/error_text.py" line="182" />
       <source>the zip's central directory is unreasonably large</source>
       <translation>这个 zip 的中央目录大得不合理</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="100" />
+      <location filename="../../ui/error_text.py" line="129" />
       <source>the {where} name {name} {problem}</source>
       <translation>{where}名称 {name} {problem}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="85" />
+      <location filename="../../ui/error_text.py" line="114" />
       <source>the “passport” value</source>
       <translation>“passport” 的值</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="161" />
+      <location filename="../../ui/error_text.py" line="221" />
       <source>there is no file or folder {path}</source>
       <translation>没有 {path} 这个文件或文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="162" />
+      <location filename="../../ui/error_text.py" line="222" />
       <source>there is no passport {id} on this desk</source>
       <translation>本工作台上没有护照 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="119" />
+      <location filename="../../ui/error_text.py" line="165" />
       <source>this .tpx file is version {version}; only .tpx 0.1 can be read</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="85" />
-      <location filename="../../ui/passport_view.py" line="467" />
+      <location filename="../../ui/asks_form.py" line="97" />
+      <location filename="../../ui/history_text.py" line="52" />
       <source>to</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="68" />
+      <location filename="../../ui/pack_items.py" line="30" />
       <source>universal</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1059" />
+      <location filename="../../ui/window/passport_actions.py" line="284" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="352" />
+      <location filename="../../ui/passport_view.py" line="430" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="98" />
+      <location filename="../../ui/pack_items.py" line="71" />
       <source>unproven here</source>
       <translation>此处未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="99" />
+      <location filename="../../ui/pack_items.py" line="73" />
       <source>verified on {machine}; not proven on this machine</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="78" />
+      <location filename="../../ui/models.py" line="83" />
       <source>waiting for sign-off</source>
       <translation>等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="75" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="467" />
+      <location filename="../../ui/history_text.py" line="53" />
       <source>why</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="110" />
+      <location filename="../../ui/models.py" line="118" />
       <source>withdrawn before it finished</source>
       <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="100" />
+      <location filename="../../ui/models.py" line="108" />
       <source>work started</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="239" />
+      <location filename="../../ui/models.py" line="256" />
       <source>you</source>
       <translation>你</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="96" />
+      <location filename="../../ui/models.py" line="104" />
       <source>you approved it</source>
       <translation>你批准了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="99" />
+      <location filename="../../ui/models.py" line="107" />
       <source>you declined it</source>
       <translation>你拒绝了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="97" />
+      <location filename="../../ui/models.py" line="105" />
       <source>you denied it</source>
       <translation>你否决了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="98" />
+      <location filename="../../ui/models.py" line="106" />
       <source>you took it on</source>
       <translation>你接手了</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="83" />
+      <location filename="../../ui/error_text.py" line="111" />
       <source>zip entry</source>
       <translation>压缩包条目</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="64" />
+      <location filename="../../ui/pack_items.py" line="26" />
       <source>{actor} on {machine}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="523" />
+      <location filename="../../ui/review_view.py" line="473" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="167" />
+      <location filename="../../ui/window/a2a_panel.py" line="27" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="77" />
+      <location filename="../../ui/pack_items.py" line="39" />
       <source>{ids} and {n} more</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="167" />
+      <location filename="../../ui/error_text.py" line="227" />
       <source>{id} is now at version {current}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="359" />
+      <location filename="../../ui/review_view.py" line="192" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="156" />
+      <location filename="../../ui/window/drop_paste.py" line="43" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="164" />
+      <location filename="../../ui/error_text.py" line="224" />
       <source>{name} became a symbolic link after it was chosen; it is not packed</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="727" />
+      <location filename="../../ui/window/incoming.py" line="139" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="144" />
+      <location filename="../../ui/error_text.py" line="200" />
       <source>{name} changed size while it was being packed</source>
       <translation>{name} 在打包过程中大小发生了变化</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="143" />
+      <location filename="../../ui/error_text.py" line="199" />
       <source>{name} changed while it was being read</source>
       <translation>{name} 在读取过程中发生了变化</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="109" />
+      <location filename="../../ui/error_text.py" line="153" />
       <source>{name} is empty</source>
       <translation>{name} 是空文件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="110" />
+      <location filename="../../ui/error_text.py" line="154" />
       <source>{name} is neither a .taskpack (zip) nor a .taskpack.json file</source>
       <translation>{name} 既不是 .taskpack（zip）也不是 .taskpack.json 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="154" />
+      <location filename="../../ui/window/drop_paste.py" line="39" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1168" />
+      <location filename="../../ui/window/watching.py" line="93" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="111" />
+      <location filename="../../ui/error_text.py" line="155" />
       <source>{name} is not a regular file</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="592" />
+      <location filename="../../ui/window/inbox.py" line="213" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="139" />
+      <location filename="../../ui/error_text.py" line="193" />
       <source>{path} does not match its digest in {what}</source>
       <translation>{path} 与 {what} 里记录的摘要不符</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="137" />
+      <location filename="../../ui/error_text.py" line="189" />
       <source>{path} is in the bag but not in its manifest (nobody vouched for it)</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="686" />
+      <location filename="../../ui/window/incoming.py" line="82" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="90" />
+      <location filename="../../ui/pack_items.py" line="55" />
       <source>{scope} fact — keeps its ✓ across machines</source>
       <translation>{scope}事实 — 跨机器保留 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="100" />
+      <location filename="../../ui/pack_items.py" line="78" />
       <source>{scope} fact, never verified</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="193" />
+      <location filename="../../ui/widgets.py" line="177" />
       <source>{size}, shown as written (hidden characters as \uXXXX). It is the sender's text: nothing in it is run.</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="1158" />
+      <location filename="../../ui/window/watching.py" line="74" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="209" />
+      <location filename="../../ui/error_text.py" line="283" />
       <source>{what} ({detail})</source>
       <translation>{what}（{detail}）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="132" />
+      <location filename="../../ui/error_text.py" line="184" />
       <source>{what} is larger than the {limit} bytes allowed</source>
       <translation>{what} 超过了允许的 {limit} 字节</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="133" />
+      <location filename="../../ui/error_text.py" line="185" />
       <source>{what} is nested too deeply</source>
       <translation>{what} 嵌套太深</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="134" />
+      <location filename="../../ui/error_text.py" line="186" />
       <source>{what} is not a list of “&lt;sha256&gt;  &lt;path&gt;” lines</source>
       <translation>{what} 不是由 “&lt;sha256&gt;  &lt;路径&gt;” 组成的行</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="149" />
+      <location filename="../../ui/error_text.py" line="207" />
       <source>{what} is not valid JSON (line {line}, column {column})</source>
       <translation>{what} 不是有效的 JSON（第 {line} 行第 {column} 列）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="150" />
+      <location filename="../../ui/error_text.py" line="208" />
       <source>{what} is not valid UTF-8 (byte {byte})</source>
       <translation>{what} 不是有效的 UTF-8（第 {byte} 字节）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="135" />
+      <location filename="../../ui/error_text.py" line="187" />
       <source>{what} lists {path} twice</source>
       <translation>{what} 把 {path} 列了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="136" />
+      <location filename="../../ui/error_text.py" line="188" />
       <source>{what} lists {path}, which is missing from the bag</source>
       <translation>{what} 列出了 {path}，但包里没有它</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="148" />
+      <location filename="../../ui/error_text.py" line="206" />
       <source>{what} starts with a UTF-8 byte-order mark</source>
       <translation>{what} 以 UTF-8 字节顺序标记（BOM）开头</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="117" />
+      <location filename="../../ui/error_text.py" line="161" />
       <source>{where} declares the version {spec}, which this desk does not know</source>
       <translation>{where} 声明的版本是 {spec}，本工作台不认识</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="114" />
+      <location filename="../../ui/error_text.py" line="158" />
       <source>{where} is not a JSON object</source>
       <translation>{where} 不是 JSON 对象</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="108" />
+      <location filename="../../ui/asks_form.py" line="136" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="87" />
+      <location filename="../../ui/pack_items.py" line="50" />
       <source>✓ proven here ({machine})</source>
       <translation>✓ 已在本机证实（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="448" />
+      <location filename="../../ui/history_text.py" line="22" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="524" />
+      <location filename="../../ui/review_view.py" line="474" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="266" />
+      <location filename="../../ui/asks_form.py" line="318" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="525" />
+      <location filename="../../ui/review_view.py" line="475" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/widgets.py" line="133" />
+      <location filename="../../ui/words.py" line="46" />
       <source>%n characters</source>
       <translation>
         <numerusform>%n 个字符</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="593" />
+      <location filename="../../ui/window/inbox.py" line="214" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="446" />
+      <location filename="../../ui/review_view.py" line="352" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="592" />
+      <location filename="../../ui/window/inbox.py" line="214" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="766" />
+      <location filename="../../ui/window/incoming.py" line="191" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/error_text.py" line="56" />
+      <location filename="../../ui/error_text.py" line="73" />
       <source>(and %n more)</source>
       <translation>
         <numerusform>（另有 %n 项）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="180" />
-      <source>Asks (%n open)</source>
-      <translation>
-        <numerusform>提问（%n 个未解决）</numerusform>
-      </translation>
-    </message>
-    <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="502" />
+      <location filename="../../ui/review_view.py" line="445" />
       <source>Luggage (%n files, {size})</source>
       <translation>
         <numerusform>行李（%n 个文件，{size}）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="270" />
+      <location filename="../../ui/asks_form.py" line="323" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="1044" />
+      <location filename="../../ui/window/passport_actions.py" line="260" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/main_window.py" line="595" />
+      <location filename="../../ui/window/inbox.py" line="217" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -7,6 +7,7 @@ that would wait for a person (file dialogs, confirmations, forms) and desktop la
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -179,6 +180,14 @@ def settle(qtbot: QtBot, window: MainWindow, timeout: int = 15_000) -> None:
     qtbot.waitUntil(window.idle, timeout=timeout)
     QApplication.processEvents()
     qtbot.waitUntil(window.idle, timeout=timeout)
+
+
+def shown_passport_id(window: MainWindow) -> str | None:
+    """The id of the passport the window shows, as its header reads it (None: no passport)."""
+    if window.stack.currentWidget() is not window.passport_view:
+        return None
+    found = re.search(r"\b(TP-[0-9A-Z]{4}-[0-9A-Z]{4})\b", window.passport_view.header_text())
+    return found.group(1) if found else None
 
 
 def file_mime(*paths: Path) -> QMimeData:

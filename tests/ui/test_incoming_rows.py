@@ -97,7 +97,7 @@ def test_a_row_stays_under_the_pointer_when_clicked(
 ) -> None:
     ticks = itertools.count()
     monkeypatch.setattr(
-        "taskpack.ui.main_window.utc_now", lambda: f"2026-08-16T03:{next(ticks) % 60:02d}:00Z"
+        "taskpack.ui.window.incoming.utc_now", lambda: f"2026-08-16T03:{next(ticks) % 60:02d}:00Z"
     )
     broken = [ordinary_zip(tmp_path / f"b{n}.taskpack") for n in range(3)]
     window = make_window(make_desk(RECEIVER))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import RECEIVER, settle
+from conftest import RECEIVER, settle, shown_passport_id
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from taskpack.app import isolated
@@ -159,7 +159,7 @@ def test_many_facts_come_to_the_window_as_pages(
     shows (100,000 facts as models cost the window 887 MB and a 1.8 s freeze)."""
     from conftest import drop
     from PySide6.QtWidgets import QPushButton
-    from taskpack.ui.widgets import FACT_PAGE
+    from taskpack.ui.paging import FACT_PAGE
 
     monkeypatch.setattr(isolated, "LARGE_BYTES", 20_000)
     pack = many_facts_pack(tmp_path, 600)
@@ -186,4 +186,4 @@ def test_many_facts_come_to_the_window_as_pages(
     settle(qtbot, window, timeout=120_000)
     assert window.stack.currentWidget() is window.passport_view, window.banner.text()
     assert facts_alive() - baseline <= 2 * (FACT_PAGE + 5)
-    assert len(desk.get(window._current_id()).passport.facts or []) == 600  # all landed
+    assert len(desk.get(shown_passport_id(window)).passport.facts or []) == 600  # all landed

@@ -12,13 +12,14 @@ import sys
 from pathlib import Path
 
 import hostile_zips
-from conftest import RECEIVER, SENDER, Prompts, drop, make_handoff, settle
+from conftest import RECEIVER, SENDER, Prompts, drop, make_handoff, settle, shown_passport_id
 from PySide6.QtCore import QDateTime, Qt
 from PySide6.QtWidgets import QApplication, QPushButton
 from pytestqt.qtbot import QtBot
 from taskpack.app.desk import Desk
-from taskpack.ui.review_view import label_text
-from taskpack.ui.widgets import PAGE, LinkedText, TextViewer, filling
+from taskpack.ui.pack_items import label_text
+from taskpack.ui.paging import PAGE, filling
+from taskpack.ui.widgets import LinkedText, TextViewer
 
 
 def land(qtbot: QtBot, window, pack: Path) -> str:
@@ -26,8 +27,8 @@ def land(qtbot: QtBot, window, pack: Path) -> str:
     settle(qtbot, window)
     window.review_view.land_button.click()
     settle(qtbot, window)
-    assert window._current_id() is not None, window.banner.text()
-    return window._current_id()
+    assert shown_passport_id(window) is not None, window.banner.text()
+    return shown_passport_id(window)
 
 
 def bag(tmp_path: Path, name: str, **overrides: object) -> Path:
@@ -181,7 +182,7 @@ def test_a_fact_verified_here_and_a_restored_one_show_proven_here_as_the_cli_doe
     assert "⚠ unproven here" in window.passport_view.overview_text()
     window.passport_view.restore_buttons[1].click()
     settle(qtbot, window)
-    assert window._current_id() == landed
+    assert shown_passport_id(window) == landed
     assert "restored" in window.banner.text()
     overview = window.passport_view.overview_text()
     assert "✓ proven here (alpha)" in overview and "never verified" not in overview
@@ -511,7 +512,7 @@ def test_a_large_pack_is_read_and_landed_beside_the_window_which_holds_only_the_
 
     review.land_button.click()  # … and lands from the review the person saw
     settle(qtbot, window, timeout=120_000)
-    pid = window._current_id()
+    pid = shown_passport_id(window)
     assert pid is not None, window.banner.text()
     assert f"Landed as {pid}." in window.banner.text()
     assert window.stack.currentWidget() is window.passport_view

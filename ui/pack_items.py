@@ -1,0 +1,239 @@
+"""The pieces a pack is shown in, in a review and in a passport: a fact with its standing, a
+landing check, an ask card, a receipt's answer, and the visible text of what is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocumentFragment
+from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from taskpack.core.desk.review import LandingReview
+from taskpack.core.format.model import Ask, Fact, LandingCheck
+from taskpack.core.trust.sealing import Standing, standing
+from taskpack.ui.i18n import tr
+from taskpack.ui.widgets import LinkedText, QuotedBlock, badge, plain, row
+from taskpack.ui.words import local_time, number, one_line
+
+#: ids listed in one sentence ("a1, a2, … and 9,980 more")
+IDS_SHOWN = 12
+
+
+def sender_text(origin: dict[str, Any]) -> str:
+    actor = one_line(origin.get("actor")) if origin.get("actor") else tr("someone")
+    machine = one_line(origin.get("machine")) if origin.get("machine") else tr("an unnamed machine")
+    return tr("{actor} on {machine}").format(actor=actor, machine=machine)
+
+
+def scope_label(scope: str) -> str:
+    return {"universal": tr("universal"), "org": tr("organisation")}.get(scope, tr("machine"))
+
+
+def id_list(ids: list[str]) -> str:
+    """Ids for one sentence, at most IDS_SHOWN of them."""
+    if not ids:
+        return tr("none")
+    shown = ", ".join(one_line(i, 40) for i in ids[:IDS_SHOWN])
+    left = len(ids) - IDS_SHOWN
+    return shown if left <= 0 else tr("{ids} and {n} more").format(ids=shown, n=number(left))
+
+
+def standing_words(st: Standing) -> tuple[str, str, str]:
+    """(badge, badge kind, one line of explanation) — the window's words for a Standing.
+
+    The badge says what the CLI says (`Standing.text`), in the window's language.
+    """
+    where = one_line(st.machine) if st.machine else tr("an unnamed machine")
+    if st.kind == "proven_here":
+        return (
+            tr("✓ proven here ({machine})").format(machine=where),
+            "ok",
+            tr("Verified on this machine."),
+        )
+    if st.kind == "carried":
+        explain = tr("{scope} fact — keeps its ✓ across machines").format(
+            scope=scope_label(st.scope)
+        )
+        if st.source:
+            explain += " · " + tr("source: {who}").format(who=one_line(st.source))
+        return "✓ " + tr("carried"), "ok", explain
+    if st.kind == "claimed_elsewhere":
+        return (
+            "⚠ " + tr("not proven here"),
+            "warn",
+            tr("Marked verified on {machine} but not sealed: check it again here.").format(
+                machine=where
+            ),
+        )
+    if st.kind == "unproven_here":
+        return (
+            "⚠ " + tr("unproven here"),
+            "warn",
+            tr("verified on {machine}; not proven on this machine").format(machine=where),
+        )
+    return (
+        "· " + tr("not verified"),
+        "info",
+        tr("{scope} fact, never verified").format(scope=scope_label(st.scope)),
+    )
+
+
+def fact_widget(
+    fact: Fact, machine: str | None, *, extra: list[QWidget] | None = None, note: str = ""
+) -> QWidget:
+    """One fact: its claim and how it stands on this machine; buttons in `extra`."""
+    box = QFrame()
+    box.setObjectName("fact")
+    lay = QHBoxLayout(box)
+    lay.setContentsMargins(0, 2, 0, 2)
+    mark, kind, where = standing_words(standing(fact, machine=machine))
+    if fact.verified_by and fact.verified and fact.effective_scope == "machine":
+        where += " " + tr("Checked by {who}.").format(who=one_line(fact.verified_by))
+    lay.addWidget(badge(mark, kind), 0, Qt.AlignmentFlag.AlignTop)
+    text = QVBoxLayout()
+    text.setSpacing(0)
+    text.addWidget(LinkedText(fact.claim or tr("(no claim)"), title=tr("Fact")))
+    # (our own words, not the pack's: not selectable, so no text document per row to lay out)
+    text.addWidget(plain(where, small=True, muted=True, selectable=False))
+    if note:
+        text.addWidget(plain(note, small=True, muted=True, selectable=False))
+    lay.addLayout(text, 1)
+    for w in extra or []:
+        lay.addWidget(w, 0, Qt.AlignmentFlag.AlignTop)
+    return box
+
+
+def check_widget(check: LandingCheck, *, extra: QWidget | None = None, done: str = "") -> QWidget:
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 0, 0, 6)
+    lay.setSpacing(3)
+    if done:
+        kind = badge("✓ " + tr("done"), "ok")
+    else:
+        kind = badge(
+            tr("required") if check.is_required else tr("optional"),
+            "warn" if check.is_required else "info",
+        )
+    line = QHBoxLayout()
+    line.setContentsMargins(0, 0, 0, 0)
+    line.addWidget(kind, 0, Qt.AlignmentFlag.AlignTop)
+    line.addWidget(LinkedText(check.check or tr("(no check text)"), title=tr("Landing check")), 1)
+    if extra is not None:
+        line.addWidget(extra, 0, Qt.AlignmentFlag.AlignTop)
+    lay.addLayout(line)
+    if done:
+        lay.addWidget(plain(done, small=True, muted=True))
+    if check.how:
+        lay.addWidget(
+            QuotedBlock(
+                check.how,
+                tr("The sender's suggestion of how to check — not run. Read it before you use it."),
+            )
+        )
+    return box
+
+
+def ask_status_label(status: str) -> str:
+    return {"open": tr("open"), "answered": tr("answered"), "dropped": tr("dropped")}.get(
+        status, one_line(status, 40)
+    )
+
+
+def ask_widget(ask: Ask) -> QWidget:
+    box = QFrame()
+    box.setFrameShape(QFrame.Shape.StyledPanel)
+    grid = QGridLayout(box)
+    grid.setColumnStretch(1, 1)
+    rows = [
+        (tr("Question"), ask.what or ""),
+        (tr("Why"), ask.why or ""),
+        (tr("Judged against"), ask.accept or tr("(no accept: this ask cannot be judged)")),
+    ]
+    n = 0
+    for label, value in rows:
+        if not value.strip():
+            continue  # no empty rows
+        grid.addWidget(plain(label, bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop)
+        grid.addWidget(LinkedText(value, title=label), n, 1)
+        n += 1
+    status = ask_status_label(ask.status or "open")
+    grid.addWidget(plain(f"{one_line(ask.id or '?', 40)} · {status}", small=True, muted=True), n, 1)
+    return box
+
+
+def answer_text(answer: Any) -> str:
+    return answer if isinstance(answer, str) else "" if answer is None else str(answer)
+
+
+def by_line(who: str | None, when: str | None) -> str:
+    """ "Answered by Zhang Min on 2026-08-16 11:30" (local time), or what of it is known."""
+    if who and when:
+        return tr("Answered by {who} on {when}").format(who=one_line(who), when=local_time(when))
+    if who:
+        return tr("Answered by {who}").format(who=one_line(who))
+    if when:
+        return tr("Answered on {when}").format(when=local_time(when))
+    return tr("The receipt does not say who answered or when.")
+
+
+def receipt_answer_widget(ask: Ask, rv: LandingReview) -> QWidget:
+    """One question and its answer, as a mail message shows a quoted question and a reply."""
+    box = QFrame()
+    box.setObjectName("answer")
+    box.setStyleSheet("#answer { border: 1px solid #c9ccd1; border-radius: 4px; }")
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(10, 6, 10, 6)
+    lay.setSpacing(3)
+    ask_id = ask.id or ""
+    status = ask.status or ("answered" if ask.answer is not None else "open")
+    if ask_id in rv.would_answer:
+        tag = badge(tr("answers {id}").format(id=one_line(ask_id, 40)), "ok")
+    elif ask_id in rv.would_adopt:
+        tag = badge(tr("a new question for you"), "info")
+    else:
+        tag = badge(tr("stays open"), "warn")
+    lay.addWidget(row(plain(one_line(ask_id or "?", 40), bold=True, selectable=False), tag))
+    question = QuotedBlock(ask.what or tr("(no question)"), tr("Question"), links=True)
+    question.copy_button.hide()
+    lay.addWidget(question)
+    answer = answer_text(ask.answer)
+    if status == "dropped":
+        lay.addWidget(plain(tr("Dropped: it will not be answered."), bold=True))
+        if answer:
+            lay.addWidget(LinkedText(answer, title=tr("Answer")))
+    elif answer:
+        lay.addWidget(LinkedText(answer, title=tr("Answer")))
+    else:
+        lay.addWidget(plain(tr("(not answered)"), muted=True))
+    if status != "open" or answer:
+        lay.addWidget(plain(by_line(ask.answered_by, ask.answered_at), small=True, muted=True))
+    return box
+
+
+def item_text(item: Any) -> str:
+    """An artifact, action or learning as one text: a string, or an object's main fields."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict):
+        main = [
+            str(item[k])
+            for k in ("what", "name", "title", "summary", "text", "path", "url", "kind")
+            if isinstance(item.get(k), str | int | float) and str(item[k]).strip()
+        ]
+        if main:
+            return " — ".join(dict.fromkeys(main))
+        return ", ".join(f"{k}: {v}" for k, v in list(item.items())[:8])
+    return "" if item is None else str(item)
+
+
+def label_text(label: QLabel) -> str:
+    """What a label shows, as text (rich text rendered to plain)."""
+    if label.textFormat() == Qt.TextFormat.RichText:
+        return QTextDocumentFragment.fromHtml(label.text()).toPlainText()
+    return label.text()
+
+
+def labels_text(widget: QWidget) -> str:
+    return "\n".join(label_text(lbl) for lbl in widget.findChildren(QLabel) if not lbl.isHidden())

@@ -1,0 +1,147 @@
+"""Packs that arrive by drag and drop or Edit → Paste: pack files open for review; any other
+file, or pasted text (a reply from a chat or an email), is read for the pack inside it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QMimeData, QTimer
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication
+from taskpack.core.errors import TaskPackError
+from taskpack.core.format import vocabulary
+from taskpack.ui.i18n import tr
+
+PACK_SUFFIXES = (*vocabulary.PACK_SUFFIXES, ".json")
+
+
+def local_paths(mime: QMimeData) -> list[Path]:
+    """The local files in a drag (anything else — web links, text — is not ours)."""
+    if not mime.hasUrls():
+        return []
+    return [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
+
+
+def is_pack_name(path: Path) -> bool:
+    return path.name.lower().endswith(PACK_SUFFIXES)
+
+
+def pack_paths(mime: QMimeData) -> list[Path]:
+    """The local files in a drag that could be packs (by name; the reader decides)."""
+    return [p for p in local_paths(mime) if is_pack_name(p)]
+
+
+def not_packs_sentence(paths: list[Path]) -> str:
+    """One sentence for dropped files that are not packs."""
+    names = [p.name for p in paths]
+    if len(names) == 1:
+        return tr(
+            "{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); "
+            "nothing was opened."
+        ).format(name=names[0])
+    return tr(
+        "{names} are not TaskPack files (those end in .taskpack or .taskpack.json); "
+        "nothing was opened from them."
+    ).format(names=", ".join(names[:3]) + (" …" if len(names) > 3 else ""))
+
+
+class DropPasteMixin:
+    """Drops and pastes (part of `MainWindow`)."""
+
+    # -- drag and drop ---------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if local_paths(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if local_paths(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        dropped = local_paths(event.mimeData())
+        if not dropped:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        packs = [p for p in dropped if is_pack_name(p)]
+        others = [p for p in dropped if not is_pack_name(p)]
+        QTimer.singleShot(0, lambda: self._open_dropped(packs, others))
+
+    def _open_dropped(self, packs: list[Path], others: list[Path]) -> None:
+        """Open pack files; look for a pack inside any other file (a saved reply), and say
+        in one sentence which held none."""
+        if packs:
+            self.open_files(packs)
+        if not others:
+            return
+        desk = self.desk
+
+        def work(_p: Any, _c: Any) -> tuple[list[Path], list[Path]]:
+            found, none = [], []
+            for path in others:
+                try:
+                    found.append(desk.pack_from_file(path).path)
+                except (TaskPackError, OSError, ValueError):
+                    none.append(path)
+            return found, none
+
+        def done(result: tuple[list[Path], list[Path]]) -> None:
+            found, none = result
+            if found:
+                self.open_files(found)
+            if none:
+                self.error(not_packs_sentence(none))
+
+        self.jobs.run(
+            work,
+            title=tr("Looking for a pack…"),
+            on_done=done,
+            on_error=self.error,
+            show_progress=False,
+        )
+
+    # -- paste -----------------------------------------------------------------
+
+    def paste(self) -> None:
+        """Edit → Paste: copied files open as packs; text (a reply from a chat or an
+        email) is read for the one pack in it by the desk, and that pack is opened."""
+        mime = QGuiApplication.clipboard().mimeData()
+        files = local_paths(mime) if mime is not None else []
+        if files:
+            self._open_dropped(
+                [p for p in files if is_pack_name(p)], [p for p in files if not is_pack_name(p)]
+            )
+            return
+        text = mime.text() if mime is not None and mime.hasText() else ""
+        if not text.strip():
+            self.error(
+                tr(
+                    "The clipboard holds no pack. Copy the reply (its text, or the file) and paste again."
+                )
+            )
+            return
+        desk = self.desk
+
+        def done(pasted: Any) -> None:
+            self.open_files([pasted.path])
+            self.info(
+                tr(
+                    "Opened the pack found in the pasted text (line {line}). Nothing lands without you."
+                ).format(line=pasted.line)
+            )
+
+        self.jobs.run(
+            lambda p, c: desk.pack_from_text(text),
+            title=tr("Reading the pasted text…"),
+            on_done=done,
+            show_progress=False,
+            on_error=lambda why: self.error(
+                tr("No pack could be opened from the pasted text: {why}").format(why=why)
+            ),
+        )

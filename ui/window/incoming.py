@@ -1,0 +1,321 @@
+"""Incoming files: a pack opened (File → Open, a drop, the samples, the watcher) is reviewed
+before anything is stored; from that review it is judged, landed, merged or discarded.
+What was opened from outside the watched folders comes back after a restart.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from taskpack.app.desk import utc_now
+from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.format.record_pages import open_count
+from taskpack.core.trust.refusals import credential_in
+from taskpack.ui import dialogs, ops
+from taskpack.ui.i18n import tr, trn
+from taskpack.ui.models import Incoming
+from taskpack.ui.ops import Reviewed
+from taskpack.ui.settings_dialog import watch_enabled, watched_folders
+
+#: how many discarded packs are remembered (by content digest) so the watcher stays quiet
+DISMISSED_KEEP = 500
+
+
+#: keys this window keeps in Settings.other: packs opened from outside the watched folders
+#: (shown again after a restart until landed, discarded or removed), and the window's place
+OPENED_KEY = "opened_files"
+
+
+def samples_dir() -> Path:
+    return Path(str(resources.files("taskpack.resources") / "samples"))
+
+
+@functools.cache
+def sample_packs() -> list[Path]:
+    """The sample packs shipped in resources/samples, handoffs first (read once)."""
+    folder = samples_dir()
+    if not folder.is_dir():
+        return []
+    packs = [p for p in folder.iterdir() if p.name.endswith((".taskpack", ".taskpack.json"))]
+    return sorted(packs, key=lambda p: ("receipt" in p.name, p.name))  # handoffs first
+
+
+def withheld_label(what: str, kind: str) -> str:
+    """What a row or a notification shows for a pack's title or sender holding a credential."""
+    if what == "sender":
+        return tr("(sender withheld: it contains a credential — {kind})").format(kind=kind)
+    return tr("(title withheld: it contains a credential — {kind})").format(kind=kind)
+
+
+def shown_or_withheld(text: str, what: str) -> str:
+    """`text` from a pack, or :func:`withheld_label` when it holds a credential: packs are
+    untrusted, and a secret found in one is named by kind, never shown."""
+    kind = credential_in(text)
+    return text if kind is None else withheld_label(what, kind)
+
+
+class IncomingMixin:
+    """Opening, reviewing and landing files (part of `MainWindow`)."""
+
+    # -- opening files ---------------------------------------------------------
+
+    def open_dialog(self) -> None:
+        paths = dialogs.ask_open_paths(self)
+        if paths:
+            self.open_files(paths)
+
+    def open_samples(self) -> None:
+        samples = sample_packs()
+        if not samples:
+            self.error(tr("No sample packs were installed with this copy of the desk."))
+            return
+        self.open_files(samples)
+
+    def open_files(self, paths: list[Path]) -> None:
+        """Review each file (nothing is stored); show the first."""
+        paths = [Path(p) for p in paths]
+        missing = [p for p in paths if not p.is_file()]
+        if missing:
+            self.error(tr("{path} is not a file.").format(path=missing[0]))
+        paths = [p.resolve() for p in paths if p.is_file()]
+        if not paths:
+            return
+        for p in reversed(paths):
+            self._reviews.pop(p, None)  # opened again: read it again (it may have changed)
+            self._add_incoming(p, title=p.name)
+        self._remember_opened(paths)
+        self.incoming_box.setChecked(False)
+        self.select_key("file:" + str(paths[0]))
+        for p in paths[1:]:
+            self._review(p, show=False)
+        self.raise_()
+        self.activateWindow()
+
+    def _add_incoming(
+        self,
+        path: Path,
+        *,
+        title: str,
+        kind: str = "",
+        sender: str = "",
+        open_asks: int = 0,
+        problem: str = "",
+        sent: bool = False,
+    ) -> None:
+        title, sender = shown_or_withheld(title, "title"), shown_or_withheld(sender, "sender")
+        self.model.add_incoming(
+            Incoming(path, title, kind, sender, open_asks, utc_now(), problem, sent)
+        )
+        self._update_senders()
+        self._update_status()
+
+    def _review(self, path: Path, *, show: bool) -> None:
+        if show:
+            self.stack.setCurrentWidget(self.loading)
+
+        def done(reviewed: Reviewed) -> None:
+            self._reviews[path] = reviewed
+            rv = reviewed.review
+            self._add_incoming(
+                path,
+                title=rv.title or rv.goal or path.name,
+                kind=rv.kind,
+                sender=ops.compact_sender(rv.origin),
+                open_asks=open_count(rv.asks),
+                sent=rv.written_here,
+            )
+            if self._current == "file:" + str(path):
+                self.review_view.show_review(reviewed)
+                self.schedule_tab_order()
+                self.stack.setCurrentWidget(self.review_view)
+
+        def failed(message: str) -> None:
+            self._add_incoming(path, title=path.name, problem=message)
+            if self._current == "file:" + str(path):
+                self.stack.setCurrentWidget(self.welcome)
+                self.error(tr("{name} cannot be opened: {why}").format(name=path.name, why=message))
+
+        self.jobs.run(
+            lambda p, c: ops.review(self.desk, path, p, c),
+            title=tr("Reading {name}…").format(name=path.name),
+            on_done=done,
+            on_error=failed,
+            on_cancelled=lambda: failed(tr("Cancelled.")),
+        )
+
+    def judge_current(self) -> None:
+        path = self.current_file_path()
+        if path is None or path not in self._reviews:
+            return
+        reviewed = self._reviews[path]
+
+        def done(failed: list[tuple[str, str, list[str]]]) -> None:
+            reviewed.failed_checks = failed
+            if self.current_file_path() == path:
+                self.review_view.show_review(reviewed)
+                self.schedule_tab_order()
+
+        self.jobs.run(
+            lambda p, c: ops.judge(path, p, c, desk=self.desk),
+            title=tr("Judging {name}…").format(name=path.name),
+            on_done=done,
+            on_error=self.error,
+        )
+
+    def current_file_path(self) -> Path | None:
+        """The incoming file the right side shows (None: a passport, or nothing)."""
+        return (
+            Path(self._current[5:]) if self._current and self._current.startswith("file:") else None
+        )
+
+    # -- landing ---------------------------------------------------------------
+
+    def land_current(self) -> None:
+        path = self.current_file_path()
+        if path is None:
+            return
+
+        def done(outcome: LandingOutcome) -> None:
+            self._forget_incoming(path)
+            rv = outcome.review
+            checks = sum(1 for c in rv.landing_checks if c.is_required)
+            message = tr("Landed as {id}.").format(id=outcome.id)
+            if outcome.already:
+                message = tr("This pack had already landed as {id}; nothing changed.").format(
+                    id=outcome.id
+                )
+            elif checks:
+                message += " " + trn("%n required checks are first in its Overview.", checks)
+            self._current = outcome.id
+            self.refresh()
+            self._load_passport(outcome.id, note=message)
+
+        held = self._reviews.get(path)  # landed from what the person saw (checked by digest)
+        self.jobs.run(
+            lambda p, c: ops.land(self.desk, path, p, c, held=held),
+            title=tr("Landing {name}…").format(name=path.name),
+            on_done=done,
+            on_error=self.error,
+        )
+
+    def merge_current(self, into: str) -> None:
+        path = self.current_file_path()
+        if path is None:
+            return
+
+        def done(outcome: MergeOutcome) -> None:
+            self._forget_incoming(path)
+            answered = list(outcome.answered)
+            if outcome.already:
+                note = tr("This receipt had already been merged into {id}.").format(id=outcome.id)
+            elif answered:
+                note = tr("The receipt answered: {asks}.").format(asks=", ".join(answered))
+            else:
+                note = tr("The receipt was merged; it answered no open ask.")
+            if outcome.adopted:
+                note += " " + tr("New questions for you: {asks}.").format(
+                    asks=", ".join(n for _, n in outcome.adopted)
+                )
+            self._highlight[outcome.id] = (set(answered), note)
+            self._current = outcome.id
+            self.refresh()
+            self._load_passport(outcome.id, note=note, tab=1)
+
+        held = self._reviews.get(path)
+        self.jobs.run(
+            lambda p, c: ops.merge(self.desk, path, into, p, c, held=held),
+            title=tr("Merging {name}…").format(name=path.name),
+            on_done=done,
+            on_error=self.error,
+        )
+
+    def discard_current(self) -> None:
+        path = self.current_file_path()
+        if path is None:
+            return
+        reviewed = self._reviews.get(path)
+        if reviewed is not None:
+            self._remember_dismissed(reviewed.review.content_digest)
+        self._forget_incoming(path)
+        self._current = None
+        self.list.clearSelection()
+        self.stack.setCurrentWidget(self.welcome)
+        self.info(tr("Discarded. The file was left where it is; nothing was stored."))
+
+    # -- what was opened survives a restart ------------------------------------
+
+    def _remember_opened(self, paths: list[Path]) -> None:
+        """Keep packs opened from outside the watched folders (the watcher finds the rest)."""
+        watched = (
+            [f.expanduser().resolve() for f in watched_folders(self.desk.settings)]
+            if watch_enabled(self.desk.settings)
+            else []
+        )
+        outside = [str(p) for p in paths if not any(p.is_relative_to(f) for f in watched)]
+        other = self.desk.settings.other
+        kept = [k for k in other.get(OPENED_KEY) or [] if isinstance(k, str)]
+        new = [p for p in outside if p not in kept]
+        if new:
+            other[OPENED_KEY] = [*kept, *new][-DISMISSED_KEEP:]
+            self._save_settings()
+
+    def _reopen_remembered(self) -> None:
+        """Show again what was opened before the last restart (and is still there)."""
+        kept = [k for k in self.desk.settings.other.get(OPENED_KEY) or [] if isinstance(k, str)]
+        paths = [Path(k) for k in kept if Path(k).is_file()]
+        if len(paths) != len(kept):
+            self.desk.settings.other[OPENED_KEY] = [str(p) for p in paths]
+            self._save_settings()
+        for p in paths:
+            self._add_incoming(p, title=p.name)
+            self._review(p, show=False)
+
+    def _forget_opened(self, path: Path) -> None:
+        other = self.desk.settings.other
+        kept = [k for k in other.get(OPENED_KEY) or [] if isinstance(k, str)]
+        if str(path) in kept:
+            other[OPENED_KEY] = [k for k in kept if k != str(path)]
+            self._save_settings()
+
+    def _forget_incoming(self, path: Path) -> None:
+        # removing the selected row would select its neighbour and show it: not wanted here
+        selection = self.list.selectionModel()
+        selection.blockSignals(True)
+        self.model.remove_incoming(path)
+        selection.blockSignals(False)
+        self._reviews.pop(path, None)
+        if self.bridge is not None:
+            self.bridge.watcher.forget(path)
+        self._forget_opened(path)
+        self._update_status()
+
+    def _remember_dismissed(self, digest: str) -> None:
+        other = self.desk.settings.other
+        dismissed = [d for d in other.get("dismissed", []) if isinstance(d, str) and d != digest]
+        other["dismissed"] = [*dismissed, digest][-DISMISSED_KEEP:]
+        self._save_settings()
+
+    def _is_dismissed(self, digest: str) -> bool:
+        return digest in (self.desk.settings.other.get("dismissed") or [])
+
+    def save_review_luggage(self, name: str, size: int) -> None:
+        path = self.current_file_path()
+        if path is not None:  # from the pack file itself: it has not landed
+            self._save_luggage(name, lambda out, p, c: ops.save_pack_luggage(path, name, out, p, c))
+
+    def _save_luggage(self, name: str, copy: Any) -> None:
+        """Ask where, then `copy(out, progress, cancelled)` in the background."""
+        out = dialogs.ask_save_path(
+            self, tr("Save luggage"), Path.home() / Path(name).name, tr("All files") + " (*)"
+        )
+        if out is None:
+            return
+        self.jobs.run(
+            lambda p, c: copy(out, p, c),
+            title=tr("Saving {name}…").format(name=name),
+            on_done=lambda saved: self.info(tr("Saved {path}.").format(path=saved)),
+            on_error=self.error,
+        )

@@ -1,0 +1,142 @@
+"""The keyboard and the list's columns: Enter does what the page's default button does, Tab
+goes through the window as it reads, and the inbox columns are fitted to what they show.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTabBar,
+    QWidget,
+)
+from taskpack.ui.models import InboxModel
+
+#: the inbox columns sized to their contents (the title takes what is left)
+FITTED_COLUMNS = (InboxModel.STATE, InboxModel.SENDER, InboxModel.ASKS, InboxModel.UPDATED)
+
+
+#: at most this share of a narrow list goes to those columns
+OTHER_COLUMNS_SHARE = 0.6
+
+
+def capped(want: dict[int, int], budget: int) -> dict[int, int]:
+    """Widths that fit `budget`: every width above one common cap is cut to it, so a
+    narrow column keeps its size and the widest give way first."""
+    if sum(want.values()) <= budget:
+        return dict(want)
+    left, cap = budget, 0
+    rest = sorted(want.values())
+    for i, w in enumerate(rest):
+        share = left // (len(rest) - i)
+        if w > share:
+            cap = share
+            break
+        left -= w
+    return {c: min(w, cap) for c, w in want.items()}
+
+
+def _ancestors(w: QWidget, stop: QWidget) -> list[QWidget]:
+    out, p = [], w.parentWidget()
+    while p is not None and p is not stop:
+        out.append(p)
+        p = p.parentWidget()
+    return out
+
+
+class KeysColumnsMixin:
+    """Keys, tab order and column widths (part of `MainWindow`)."""
+
+    # -- keyboard --------------------------------------------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter does what the page's default button does (Land, Merge, Take this on)."""
+        plain_key = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        # only from places where Enter means nothing else: the list, the tabs, the page itself
+        # (a text field's Enter is its own, and it may have moved the focus before it gets here)
+        focus = QApplication.focusWidget()
+        browsing = (
+            focus is None
+            or focus is self
+            or isinstance(focus, QAbstractItemView | QTabBar | QScrollArea)
+        )
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain_key and browsing:
+            target = self.default_button()
+            if target is not None:
+                target.click()
+                return
+        super().keyPressEvent(event)
+
+    def default_button(self) -> QPushButton | None:
+        """The visible, enabled default button of what the right side shows, if any."""
+        page = self.stack.currentWidget()
+        for b in page.findChildren(QPushButton) if page is not None else []:
+            if b.isDefault() and b.isVisible() and b.isEnabled():
+                return b
+        return None
+
+    def schedule_tab_order(self, *_args: object) -> None:
+        self._tab_timer.start()
+
+    def _order_tabs(self) -> None:
+        """Tab goes through the window as it reads: the list side top to bottom, then the
+        right side top to bottom, left to right within a line (widgets built later, like a
+        passport's buttons, would otherwise come last)."""
+        splitter = self.centralWidget()
+        if not isinstance(splitter, QSplitter) or splitter.count() < 2:
+            return
+        chain: list[QWidget] = []
+        for pane in (splitter.widget(0), splitter.widget(1)):
+            found = []
+            for w in pane.findChildren(QWidget):
+                if (
+                    w.focusPolicy() & Qt.FocusPolicy.TabFocus
+                ) != Qt.FocusPolicy.TabFocus or not w.isVisibleTo(self):
+                    continue
+                if w.focusProxy() is not None or not w.isEnabled():
+                    continue
+                if any(isinstance(a, QComboBox | QAbstractSpinBox) for a in _ancestors(w, pane)):
+                    continue  # the line edit inside a combo or spin box
+                top = w.mapTo(self, QPoint(0, 0))
+                found.append(((top.y() + w.height() // 2) // 12, top.x(), top.y(), w))
+            chain += [w for *_k, w in sorted(found, key=lambda k: k[:3])]
+        for a, b in itertools.pairwise(chain):
+            QWidget.setTabOrder(a, b)
+
+    # -- columns ---------------------------------------------------------------
+
+    def fit_columns(self) -> None:
+        """Size State, From, Asks and Updated to their contents (the widest cut first
+        when together they would take more than OTHER_COLUMNS_SHARE of the list); Title
+        stretches over the rest."""
+        header = self.list.header()
+        avail = self.list.viewport().width()
+        fm, least = header.fontMetrics(), header.minimumSectionSize()
+        shown = {c: max(least, self.list.sizeHintForColumn(c)) for c in FITTED_COLUMNS}
+        label = {
+            c: fm.horizontalAdvance(str(self.proxy.headerData(c, Qt.Orientation.Horizontal))) + 12
+            for c in FITTED_COLUMNS
+        }
+        want = {c: max(shown[c], label[c]) for c in FITTED_COLUMNS}
+        budget = int(avail * OTHER_COLUMNS_SHARE)
+        if sum(want.values()) > budget:  # the sender gives way first, down to its header word
+            sender = InboxModel.SENDER
+            want[sender] -= min(sum(want.values()) - budget, max(0, want[sender] - label[sender]))
+        if sum(want.values()) > budget:  # then a header word may be cut before what the rows show
+            want = capped(shown, budget)
+        for col, width in want.items():
+            header.resizeSection(col, max(least, width))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.list.viewport():
+            self._fit_timer.start()
+        return super().eventFilter(watched, event)

@@ -1,0 +1,385 @@
+"""What a person does to a stored passport: read it, move it, take it on, return a result,
+restore or check a fact, answer asks, add to it, export it. Every change runs off the GUI
+thread (`ops.change`); the view reloads when the desk says it committed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taskpack.core.desk import lifecycle
+from taskpack.core.trust.visible_text import visible
+from taskpack.ui import dialogs, ops
+from taskpack.ui.i18n import tr, trn
+from taskpack.ui.models import state_label
+from taskpack.ui.ops import Detail
+
+
+class PassportActionsMixin:
+    """The passport's buttons (part of `MainWindow`)."""
+
+    # -- a passport ------------------------------------------------------------
+
+    def _load_passport(
+        self, passport_id: str, *, note: str = "", tab: int | None = None, keep_tab: bool = False
+    ) -> None:
+        """Read a passport in the background and show it; the latest request wins."""
+        self._load_seq += 1
+        seq = self._load_seq
+        if tab is not None or not keep_tab:
+            self._wanted_tab = tab or 0
+        if note:
+            self._pending_note = note
+        if not keep_tab and self.stack.currentWidget() is not self.passport_view:
+            self.stack.setCurrentWidget(self.loading)
+
+        def done(detail: Detail) -> None:
+            if seq != self._load_seq or self._current != passport_id:
+                return  # a newer request (or another selection) replaced this one
+            self.detail = detail
+            answered, merged_note = self._highlight.get(passport_id, (set(), ""))
+            view = self.passport_view
+            scroll = view.scroll_positions() if self._wanted_tab is None else None
+            current_tab = view.tabs.currentIndex()
+            view.show_detail(detail, answered=answered, note=merged_note)
+            self.schedule_tab_order()
+            view.tabs.setCurrentIndex(current_tab if self._wanted_tab is None else self._wanted_tab)
+            if scroll is not None:
+                view.restore_scroll_positions(scroll)
+            self._wanted_tab = None
+            self.stack.setCurrentWidget(view)
+            self._select_row(passport_id)
+            if self._pending_note:
+                self.info(self._pending_note, "ok")
+                self._pending_note = ""
+
+        self.jobs.run(
+            lambda p, c: ops.load_detail(self.desk, passport_id, p, c),
+            title=tr("Reading {id}…").format(id=passport_id),
+            on_done=done,
+            on_error=self.error,
+            show_progress=False,
+        )
+
+    def current_passport_id(self) -> str | None:
+        """The id of the passport the right side shows (None: an incoming file, or nothing)."""
+        return self._current if self._current and not self._current.startswith("file:") else None
+
+    def _desk_call(
+        self, title: str, pid: str, how: ops.How, *args: Any, done_note: str = "", **kwargs: Any
+    ) -> None:
+        """A change to passport `pid` (``Desk.<how>(*args, **kwargs)``), off the GUI thread;
+        the view reloads when it commits. A large passport is changed in a helper process
+        (`ops.change`), so saving an answer among 100,000 asks never stalls the window."""
+
+        def done(_result: Any) -> None:
+            if done_note:
+                self.info(done_note, "ok")
+
+        self.jobs.run(
+            lambda p, c: ops.change(self.desk, pid, how, args, kwargs, p, c),
+            title=title,
+            on_done=done,
+            on_error=self.error,
+            show_progress=False,
+        )
+
+    def move_current(self, state: str, waiting_on: str | None) -> None:
+        pid = self.current_passport_id()
+        if pid is None:
+            return
+        if state in ("rejected", "cancelled") and not dialogs.confirm(
+            self,
+            tr("End this task?"),
+            tr("Moving to {state} ends the task; nothing moves it on afterwards.").format(
+                state=state_label(state)
+            ),
+            ok=tr("End the task"),
+        ):
+            return
+        self._desk_call(
+            tr("Moving…"),
+            pid,
+            "move",
+            pid,
+            state,
+            waiting_on,
+            done_note=tr("Moved to {state}.").format(state=state_label(state, waiting_on)),
+        )
+
+    def take_on_current(self) -> None:
+        pid = self.current_passport_id()
+        if pid is None:
+            return
+        self._desk_call(
+            tr("Taking it on…"),
+            pid,
+            ops.take_on_now,
+            pid,
+            done_note=tr("You took this on: it is {state}.").format(state=state_label("working")),
+        )
+
+    def return_result(self) -> None:
+        pid = self.current_passport_id()
+        if pid is None:
+            return
+        values = dialogs.ask_form(
+            self,
+            tr("Return a result"),
+            [
+                ("summary", tr("What was done"), "text", None),
+                ("kind", tr("Evidence kind"), "choice", list(lifecycle.EVIDENCE_KINDS)),
+                ("evidence", tr("Evidence"), "line", None),
+                ("url", tr("Link (optional)"), "line", None),
+            ],
+            tr("A result needs evidence; the task moves to verifying."),
+        )
+        if not values:
+            return
+        evidence: dict[str, Any] = {
+            "kind": lifecycle.EVIDENCE_KINDS[int(values["kind"])],  # type: ignore[call-overload]
+            "summary": str(values["evidence"]) or str(values["summary"])[:500],
+        }
+        if values.get("url"):
+            evidence["url"] = str(values["url"])
+        self._desk_call(
+            tr("Returning the result…"),
+            pid,
+            "return_result",
+            pid,
+            str(values["summary"]),
+            [evidence],
+            provenance="owner_instruction",
+            done_note=tr("Result returned; the evidence is being verified."),
+        )
+
+    def restore_fact(self, fact_no: int) -> None:
+        pid = self.current_passport_id()
+        if pid is None or self.detail is None:
+            return
+        fact = (self.detail.passport.passport.facts or [])[fact_no - 1]
+        if not dialogs.confirm(
+            self,
+            tr("Restore the ✓?"),
+            tr(
+                "Restore the ✓ of this fact?\n\n“{claim}”\n\nIt was verified on {machine}, which is "
+                "this machine, and it came back in a pack this desk wrote. Restoring trusts that "
+                "pack's whole journey: make sure it is still true here. The history will record "
+                "that you restored it."
+            ).format(claim=fact.claim or "", machine=fact.verified_on or "?"),
+            ok=tr("Restore ✓"),
+        ):
+            return
+        self._desk_call(
+            tr("Restoring…"),
+            pid,
+            "restore",
+            pid,
+            fact_no,
+            done_note=tr("The ✓ was restored and recorded in the history."),
+        )
+
+    def check_fact_here(self, fact_no: int) -> None:
+        """The person says they checked a sealed fact on this machine: new evidence."""
+        pid = self.current_passport_id()
+        if pid is None or self.detail is None:
+            return
+        fact = (self.detail.passport.passport.facts or [])[fact_no - 1]
+        if not dialogs.confirm(
+            self,
+            tr("Did you check this here?"),
+            tr(
+                "Record that you checked this yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
+                "It becomes a fact verified here, by {who}, and the history records it. Say so only "
+                "if you did the check."
+            ).format(
+                claim=visible(fact.claim or "", multiline=True),
+                machine=self.desk.machine,
+                who=self.desk.actor,
+            ),
+            ok=tr("I checked it"),
+        ):
+            return
+        self._desk_call(
+            tr("Recording…"),
+            pid,
+            "check_fact_here",
+            pid,
+            fact_no,
+            done_note=tr("Recorded: you checked it on {machine}.").format(
+                machine=self.desk.machine
+            ),
+        )
+
+    def check_landing_here(self, check_id: str) -> None:
+        """The person says they did a required landing check on this machine."""
+        pid = self.current_passport_id()
+        if pid is None or self.detail is None:
+            return
+        check = next(
+            (c for c in self.detail.passport.landing_checks or [] if c.id == check_id), None
+        )
+        if check is None:
+            return
+        if not dialogs.confirm(
+            self,
+            tr("Did you check this here?"),
+            tr(
+                "Record that you did this check yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
+                "It becomes a fact verified here, by {who}, and the history records it. Say so only "
+                "if you did the check."
+            ).format(
+                claim=visible(check.check or "", multiline=True),
+                machine=self.desk.machine,
+                who=self.desk.actor,
+            ),
+            ok=tr("I checked it"),
+        ):
+            return
+        self._desk_call(
+            tr("Recording…"),
+            pid,
+            "check_landing_here",
+            pid,
+            check_id,
+            done_note=tr("Recorded: you checked it on {machine}.").format(
+                machine=self.desk.machine
+            ),
+        )
+
+    def save_answers(self, answers: dict[str, str]) -> None:
+        pid = self.current_passport_id()
+        if pid is None or not answers:
+            return
+        self._desk_call(
+            tr("Saving…"),
+            pid,
+            "answer_all",
+            pid,
+            dict(answers),
+            done_note=trn(
+                "Saved %n answers. Export a receipt to send the answers home.", len(answers)
+            ),
+        )
+
+    def answer_ask(self, ask_id: str, answer: str, status: str) -> None:
+        pid = self.current_passport_id()
+        if pid is None:
+            return
+        note = (
+            tr("Saved the answer to {ask}. Export a receipt to send the answers home.")
+            if status == "answered"
+            else tr("Dropped {ask}.")
+        ).format(ask=ask_id)
+        self._desk_call(
+            tr("Saving…"), pid, "answer", pid, ask_id, answer, status=status, done_note=note
+        )
+
+    def add_to_current(self, what: str) -> None:
+        pid = self.current_passport_id()
+        if pid is None:
+            return
+        scopes = [
+            tr("machine — paths, versions, what runs here"),
+            tr("universal — agreements, requirements"),
+            tr("organisation — conventions inside one organisation"),
+        ]
+        forms: dict[str, tuple[str, list[dialogs.Field], str]] = {
+            "ask": (
+                tr("Add an ask"),
+                [
+                    ("what", tr("Question"), "text", None),
+                    ("why", tr("Why you ask"), "line", None),
+                    ("accept", tr("What counts as an answer"), "line", None),
+                ],
+                tr("An ask needs “what counts as an answer”: the reply is judged against it."),
+            ),
+            "check": (
+                tr("Add a landing check"),
+                [
+                    ("check", tr("What to check"), "line", None),
+                    ("how", tr("How (your suggestion)"), "line", None),
+                    ("required", tr("Required"), "check", ["yes"]),
+                ],
+                tr(
+                    "The receiver does required checks first. Your “how” is shown to them as your suggestion."
+                ),
+            ),
+            "fact": (
+                tr("Add a fact"),
+                [
+                    ("claim", tr("Claim"), "text", None),
+                    ("scope", tr("Scope"), "choice", scopes),
+                    ("verified", tr("Verified here"), "check", None),
+                ],
+                tr("A machine fact is sealed unproven when it leaves this machine."),
+            ),
+            "step": (tr("Add a next step"), [("step", tr("Next step"), "line", None)], ""),
+        }
+        title, fields, explain = forms[what]
+        v = dialogs.ask_form(self, title, fields, explain)
+        if not v:
+            return
+        calls: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
+            "ask": ("add_ask", (pid, str(v["what"]), str(v["accept"])), {"why": str(v["why"])}),
+            "check": (
+                "add_check",
+                (pid, str(v["check"])),
+                {"how": str(v["how"]) or None, "required": bool(v["required"])},
+            ),
+            "fact": (
+                "add_fact",
+                (pid, str(v["claim"])),
+                {
+                    "verified": bool(v["verified"]),
+                    "scope": ("machine", "universal", "org")[int(v["scope"])],
+                },
+            ),  # type: ignore[call-overload]
+            "step": ("add_next", (pid, str(v["step"])), {}),
+        }
+        how, args, kwargs = calls[what]
+        self._desk_call(title, pid, how, *args, **kwargs)
+
+    def new_passport(self) -> None:
+        v = dialogs.ask_form(
+            self,
+            tr("New passport"),
+            [("title", tr("Title"), "line", None), ("goal", tr("Goal"), "text", None)],
+        )
+        if not v:
+            return
+
+        def done(lp: Any) -> None:
+            self._current = lp.id
+            self.refresh()
+            self._load_passport(lp.id)
+
+        self.jobs.run(
+            lambda p, c: self.desk.new(str(v["title"]), str(v["goal"])),
+            title=tr("New passport"),
+            on_done=done,
+            on_error=self.error,
+            show_progress=False,
+        )
+
+    def save_stored_luggage(self, name: str, size: int) -> None:
+        pid = self.current_passport_id()
+        if pid is not None:
+            self._save_luggage(
+                name,
+                lambda out, p, c: ops.save_stored_luggage(self.desk, pid, name, size, out, p, c),
+            )
+
+    # -- export (ui/export.py) -------------------------------------------------
+
+    def export_current(self, kind: str, mode: str) -> None:
+        pid = self.current_passport_id()
+        if pid is None or self.detail is None:
+            return
+        title = self.detail.passport.passport.title or pid
+        luggage = sum(i.size for i in self.detail.luggage)
+        # a receipt goes out with what is on screen: answers typed and not saved are saved first
+        typed = self.passport_view.asks.unsaved() if kind == "receipt" else None
+        self.exporter.export(
+            pid, title, luggage, kind, mode, typed, to=self.passport_view.recipient()
+        )
