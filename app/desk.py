@@ -41,6 +41,7 @@ from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.identity import sender_label
 from taskpack.core.desk.review import LandingReview
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.desk.store import (
     HistoryEntry,
     PackWritten,
@@ -142,7 +143,7 @@ class Desk:
         self.machine = machine.strip()
         self.actor = actor or self.settings.actor or "unknown"
         self.harness = harness or harness_name()
-        self.store = Store(self.home, clock=clock)
+        self.store: Store = SqliteStore(self.home, clock=clock)
         #: how hand-written packs are repaired on landing (None: they land as read); each
         #: repair is listed in the review, the outcome and the passport's history
         self.repair: review.Repair | None = self._repair

@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _diagnose(home: Path) -> health.Diagnosis:
     from taskpack.core.desk import health
-    from taskpack.core.desk.store import blob_path
+    from taskpack.core.desk.blob_folder import blob_path
 
     return health.diagnose(home, blob_path=lambda sha: blob_path(home, sha))
 
@@ -48,7 +48,7 @@ def _diagnose(home: Path) -> health.Diagnosis:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from taskpack.app import paths
     from taskpack.core.desk import health
-    from taskpack.core.desk.store import StoreError
+    from taskpack.core.errors import StoreError
 
     home = paths.home()
     found = _diagnose(home)

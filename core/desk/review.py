@@ -29,7 +29,7 @@ from ..format.model import (
     PassportState,
 )
 from ..format.reading import OpenedPack
-from ..format.streams import CHUNK, VerifyingReader
+from ..format.streams import CHUNK
 from ..progress import CancelCheck, Progress
 from ..trust.imperatives import find_imperatives
 from ..trust.refusals import ScanBudget, StreamScanner, scan_value
@@ -227,11 +227,11 @@ def luggage_pass(
                     out.staged.append(
                         (
                             item.name,
-                            store.stage_blob(
-                                reader,
+                            store.stage_blob(  # filed under the digest `raw` computes
+                                raw,
                                 expected_sha256=item.sha256,
                                 size_hint=max(item.size, 0) or None,
-                                hashed=_digest_of(raw),
+                                on_chunk=reader.see,
                             ),
                         )
                     )
@@ -253,11 +253,6 @@ def luggage_pass(
     return out
 
 
-def _digest_of(reader: VerifyingReader) -> Callable[[], str | None]:
-    """The digest a verifying reader computed on its way to EOF (None before it got there)."""
-    return lambda: reader.digest
-
-
 class _Tapped:
     """A reader that hands each chunk to `tap` and stops when the caller cancels."""
 
@@ -273,6 +268,12 @@ class _Tapped:
         if data:
             self.tap(data)
         return data
+
+    def see(self, chunk: bytes) -> None:
+        """A chunk someone else read from `raw`: stop if cancelled, else hand it to `tap`."""
+        if self.cancel and self.cancel():
+            raise Cancelled()
+        self.tap(chunk)
 
 
 def examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:

@@ -196,6 +196,11 @@ class VerifyingReader:
         self._on_digest = on_digest
         self.digest: str | None = None
 
+    @property
+    def bytes_read(self) -> int:
+        """How many bytes this reader has handed out (and hashed) so far."""
+        return self._count
+
     def read(self, n: int = -1) -> bytes:
         if n is None or n < 0:  # everything: read to the end, so the digest is checked
             parts = []

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO
 
 import pytest
-from taskpack.core.desk.store import Store
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.format.luggage import LuggageSource
 from taskpack.core.format.model import PackObject
 from taskpack.core.format.reading import open_pack
@@ -32,23 +32,23 @@ import os, sys, time
 from pathlib import Path
 from taskpack.app.desk import Desk
 from taskpack.app.settings import Settings
-from taskpack.core.desk import store as store_mod
+from taskpack.core.desk import sqlite_store, sqlite_tx
 
 home, mode, *packs = sys.argv[1:]
 if mode == "pause-in-tx":          # stop inside the transaction, after every row is written
-    original = store_mod.Tx.record_landing
+    original = sqlite_tx.SqliteTx.record_landing
     def record_landing(self, *a, **k):
         original(self, *a, **k)
         print("in-tx", flush=True)
         time.sleep(120)
-    store_mod.Tx.record_landing = record_landing
+    sqlite_tx.SqliteTx.record_landing = record_landing
 elif mode == "pause-before-tx":    # stop after the blobs are stored, before the transaction
-    original_write = store_mod.Store.write
+    original_write = sqlite_store.SqliteStore.write
     def write(self):
         print("in-blobs", flush=True)
         time.sleep(120)
         return original_write(self)
-    store_mod.Store.write = write
+    sqlite_store.SqliteStore.write = write
 desk = Desk(Path(home), "crash-box", settings=Settings(gate_allow=["*"]))
 if mode == "wait":
     go = Path(home).parent / "go"
@@ -186,7 +186,7 @@ def _assert_whole_or_absent(home: Path, packs: list[Path] | list[_Sent]) -> int:
     """Every pack either landed whole (passport, both versions, luggage, landing record)
     or left no trace in the database. Returns how many landed."""
     sent = [p if isinstance(p, _Sent) else _identify([p])[0] for p in packs]
-    store = Store(home)
+    store = SqliteStore(home)
     try:
         assert store.integrity_check() == ["ok"]
         assert store.check(hash_blobs=True) == []
@@ -233,7 +233,7 @@ def test_kill_9_in_the_middle_of_landing_leaves_nothing_partial(
     proc.kill()
     proc.finish()
     assert _assert_whole_or_absent(home, packs) == 0
-    with Store(home) as store:
+    with SqliteStore(home) as store:
         assert store.count() == 0
     # the same pack lands fine afterwards, once
     again = _Worker(home, "run", packs, script)
@@ -246,7 +246,7 @@ def test_processes_landing_the_same_pack_at_once_make_one_passport(
 ) -> None:
     packs = _packs(tmp_path / "packs", 1)
     home = tmp_path / "home"
-    Store(home).close()
+    SqliteStore(home).close()
     procs = [_Worker(home, "wait", packs, script) for _ in range(4)]
     for p in procs:
         p.expect("ready")
@@ -265,11 +265,11 @@ def test_processes_landing_the_same_pack_at_once_make_one_passport(
 def test_200_landings_with_random_kill_9(tmp_path: Path, script: Path) -> None:
     sent = _identify(_packs(tmp_path / "packs", 200))
     home = tmp_path / "home"
-    Store(home).close()
+    SqliteStore(home).close()
     rng = random.Random(2026)
     kills = kills_mid_landing = 0
     for _round in range(8):
-        with Store(home) as store:
+        with SqliteStore(home) as store:
             remaining = [x.path for x in sent if store.landing(x.digest) is None]
         if not remaining:
             break
@@ -292,7 +292,7 @@ def test_200_landings_with_random_kill_9(tmp_path: Path, script: Path) -> None:
     final = _Worker(home, "run", [x.path for x in sent], script)  # the rest, without a kill
     assert final.finish() == 0, final.stderr
     assert _assert_whole_or_absent(home, sent) == 200
-    with Store(home) as store:
+    with SqliteStore(home) as store:
         assert store.count() == 200
         assert store.sweep_temp() >= 0  # half-written blobs, if any, are swept harmlessly
     assert kills >= 2 and kills_mid_landing >= 1

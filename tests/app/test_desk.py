@@ -54,3 +54,40 @@ def test_checked_here_records_new_evidence_on_this_machine(tmp_path: Path) -> No
     assert (added.verified, added.verified_on, added.verified_by) == (True, "machine-b", "wei")
     events = [(h.event, h.detail.get("by")) for h in receiver.history(pid)]
     assert events[-2:] == [("checked", "wei"), ("checked", "wei")]
+
+
+def test_the_poll_for_changes_elsewhere_never_waits_for_a_write_in_progress(
+    tmp_path: Path,
+) -> None:
+    """The window's poll runs on the GUI thread: a worker thread holding a write
+    transaction open must not hold it up (issue 20.5)."""
+    import threading
+
+    desk = Desk(tmp_path / "d", "machine-a")
+    other = Desk(tmp_path / "d", "machine-a")
+    lp = desk.new("Invoice export", "CSV for finance")
+    theirs = other.new("Their task", "made by another process")
+    holding, release = threading.Event(), threading.Event()
+
+    def worker() -> None:
+        with desk.store.write() as tx:
+            mine = tx.get(lp.id)
+            mine.passport.title = "Invoice export, renamed"
+            tx.save(mine, event="checkpoint")
+            holding.set()
+            release.wait(timeout=20)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    try:
+        assert holding.wait(timeout=20)
+        seen = desk.changes_elsewhere()
+        answered_while_held = not release.is_set()
+    finally:
+        release.set()
+        thread.join()
+    assert answered_while_held
+    assert seen[-1] == theirs.id  # what the other desk made is news
+    assert desk.changes_elsewhere() == []  # the worker's own commit is not news
+    desk.close()
+    other.close()

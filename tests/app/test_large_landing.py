@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from taskpack.app.desk import Desk
-from taskpack.core.desk import store as store_module
+from taskpack.core.desk import sqlite_tx
 from taskpack.core.format.model import Ask
 from taskpack.core.format.reading import content_digest, open_pack
 from taskpack.core.format.record_pages import AskPages
@@ -85,7 +85,7 @@ def test_landing_from_a_held_review_builds_no_model_per_ask(
 ) -> None:
     pack = many_asks_pack(tmp_path)
     seen: list[int] = []
-    insert = store_module.Tx.insert
+    insert = sqlite_tx.SqliteTx.insert
 
     def counting_insert(self: Any, lp: Any, **kw: Any) -> Any:
         seen.append(live_asks())  # every Ask model alive while the passport is stored
@@ -93,7 +93,7 @@ def test_landing_from_a_held_review_builds_no_model_per_ask(
 
     with Desk(tmp_path / "recv", "recv-box", actor="Ru") as desk:
         review = held_review(desk, pack)
-        monkeypatch.setattr(store_module.Tx, "insert", counting_insert)
+        monkeypatch.setattr(sqlite_tx.SqliteTx, "insert", counting_insert)
         outcome = desk.land(pack, review=review)
         assert seen and seen[0] < 50, f"{seen[0]} Ask models alive while storing {ASKS} asks"
         assert not outcome.already and len(outcome.passport.asks) == ASKS

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from taskpack.app.desk import Desk
 from taskpack.core.desk import health
-from taskpack.core.desk.store import MIGRATIONS, Store
+from taskpack.core.desk.sqlite_schema import MIGRATIONS
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import DiskFull, IntegrityError
 from taskpack.core.format import writing
 
@@ -143,11 +144,11 @@ def test_a_store_that_was_only_read_is_not_checked_again(tmp_path: Path) -> None
     home = tmp_path / "home"
     desk, _ = desk_with_luggage(home, tmp_path)
     desk.close()
-    Store(home).close()
+    SqliteStore(home).close()
     stamp = home / health.STAMP
     assert stamp.is_file()
     first = stamp.stat().st_mtime_ns
-    Store(home).close()
+    SqliteStore(home).close()
     assert stamp.stat().st_mtime_ns == first  # unchanged file: the stamp was enough
 
 
@@ -204,9 +205,9 @@ def test_doctor_without_a_backup_says_so(tmp_path: Path) -> None:
 
 def test_a_backup_is_taken_daily_and_before_each_migration(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    Store(home, migrations=MIGRATIONS[:1]).close()  # a desk made by an older version
+    SqliteStore(home, migrations=MIGRATIONS[:1]).close()  # a desk made by an older version
     if len(MIGRATIONS) > 1:
-        Store(home).close()
+        SqliteStore(home).close()
         made = health.backups(home)
         assert len(made) == 1 and "schema1" in made[0].name
         old = sqlite3.connect(made[0])
@@ -214,7 +215,7 @@ def test_a_backup_is_taken_daily_and_before_each_migration(tmp_path: Path) -> No
         old.close()
     for made in health.backups(home):
         made.unlink()
-    with Store(home) as store:
+    with SqliteStore(home) as store:
         first = store.housekeep()
         assert any("backed up" in line for line in first)
         assert not any("backed up" in line for line in store.housekeep())  # not due again
@@ -227,7 +228,7 @@ def test_crash_leftovers_are_swept_at_start_but_a_running_landing_keeps_its_file
     tmp_path: Path,
 ) -> None:
     home = tmp_path / "home"
-    Store(home).close()
+    SqliteStore(home).close()
     tmp = home / "blobs" / "tmp"
     stale, fresh = tmp / "dead.part", tmp / "busy.part"
     stale.write_bytes(b"x" * 5000)
@@ -282,7 +283,7 @@ def test_a_full_disk_while_storing_luggage_removes_the_half_written_blob(
     import builtins
     import io
 
-    store = Store(tmp_path / "home")
+    store = SqliteStore(tmp_path / "home")
     real_open = builtins.open
 
     def full_open(file: object, mode: str = "r", *a: object, **k: object) -> object:

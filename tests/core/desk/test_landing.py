@@ -10,7 +10,7 @@ from typing import Any
 import hostile_zips
 import pytest
 from taskpack.core.desk import accept, export, restore, review
-from taskpack.core.desk.store import Store
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import (
     IntegrityError,
     LandingRefused,
@@ -32,7 +32,7 @@ class Machine:
 
     def __init__(self, root: Path, name: str, allow: tuple[str, ...] = ()) -> None:
         self.name = name
-        self.store = Store(root / name)
+        self.store = SqliteStore(root / name)
         self.allow = list(allow)
         self.actor = f"{name}-person"
 
@@ -282,7 +282,7 @@ def test_concurrent_landings_make_one_passport(world: dict[str, Machine], tmp_pa
     barrier = threading.Barrier(4)
 
     def run() -> None:
-        store = Store(home)  # one connection each, like separate processes
+        store = SqliteStore(home)  # one connection each, like separate processes
         barrier.wait()
         with open_pack(path) as opened:
             results.append(accept.land_handoff(store, opened, machine="B", allow=["*"]))

@@ -6,14 +6,15 @@ from pathlib import Path
 
 import pytest
 from taskpack.core.desk.export import export_passport
-from taskpack.core.desk.store import MIGRATIONS, Store
+from taskpack.core.desk.sqlite_schema import MIGRATIONS
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import NotFound
 from taskpack.core.format import ids
 from taskpack.core.format.model import Ask, LocalPassport, PassportState
 from taskpack.core.trust.ask_lint import lint_accept
 
 
-def _new(store: Store, title: str = "Ship the report") -> LocalPassport:
+def _new(store: SqliteStore, title: str = "Ship the report") -> LocalPassport:
     lp = LocalPassport(passport=PassportState(id=ids.new_id(), title=title, goal="g"))
     lp.state, lp.waiting_on = "working", None
     with store.write() as tx:
@@ -22,7 +23,7 @@ def _new(store: Store, title: str = "Ship the report") -> LocalPassport:
 
 
 def test_a_store_from_before_the_ledger_keeps_its_pack_records(tmp_path: Path) -> None:
-    with Store(tmp_path, migrations=MIGRATIONS[:1]) as old:
+    with SqliteStore(tmp_path, migrations=MIGRATIONS[:1]) as old:
         assert old.schema_version == 1
         lp = _new(old)
         with old.write() as tx:
@@ -31,7 +32,7 @@ def test_a_store_from_before_the_ledger_keeps_its_pack_records(tmp_path: Path) -
                 "VALUES (?,?,?,?,?,?)",
                 ("e" * 64, lp.id, 1, "handoff", "2026-01-01T00:00:00Z", '["a1"]'),
             )
-    with Store(tmp_path) as store:
+    with SqliteStore(tmp_path) as store:
         assert store.schema_version == len(MIGRATIONS)
         found = store.pack_written("e" * 64)  # the restore rule's question still answers
         assert found is not None and found.asks == ["a1"] and found.passport_id == lp.id
@@ -42,7 +43,7 @@ def test_a_store_from_before_the_ledger_keeps_its_pack_records(tmp_path: Path) -
 
 
 def test_every_write_is_an_entry_even_the_same_bytes_twice(tmp_path: Path) -> None:
-    store = Store(tmp_path, clock=lambda: "2026-12-01T10:00:00Z")  # one second: same bytes
+    store = SqliteStore(tmp_path, clock=lambda: "2026-12-01T10:00:00Z")  # one second: same bytes
     lp = _new(store)
     a = export_passport(
         store, lp.id, tmp_path / "a.taskpack", machine="m1", actor="ana", to="bob@laptop", via="cli"
@@ -74,7 +75,7 @@ def test_every_write_is_an_entry_even_the_same_bytes_twice(tmp_path: Path) -> No
 def test_the_file_digest_is_of_the_bytes_written(tmp_path: Path) -> None:
     import hashlib
 
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     out = export_passport(store, lp.id, tmp_path / "x.taskpack.json", machine="m1", actor="ana")
     [entry] = store.outbox(passport_id=lp.id)
@@ -83,7 +84,7 @@ def test_the_file_digest_is_of_the_bytes_written(tmp_path: Path) -> None:
 
 
 def test_the_stub_is_bounded_whatever_the_passport_holds(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store, title="T" * 10_000)
     with store.write() as tx:
         lp = tx.get(lp.id)
@@ -133,7 +134,7 @@ def test_an_accept_that_repeats_the_question_is_warned_about() -> None:
 
 
 def test_packing_warns_about_a_vague_accept_and_still_packs(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     with store.write() as tx:
         lp = tx.get(lp.id)
@@ -148,7 +149,7 @@ def test_packing_warns_about_a_vague_accept_and_still_packs(tmp_path: Path) -> N
 
 
 def test_another_connections_writes_are_seen_and_ones_own_are_not(tmp_path: Path) -> None:
-    mine, other = Store(tmp_path), Store(tmp_path)
+    mine, other = SqliteStore(tmp_path), SqliteStore(tmp_path)
     version = mine.data_version()
     seq, _ = mine.changed_since(0)
     _new(mine)

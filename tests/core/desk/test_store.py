@@ -8,11 +8,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from taskpack.core.desk.store import MIGRATIONS, Migration, Store, StoreError
+from taskpack.core.desk.sqlite_db import Migration
+from taskpack.core.desk.sqlite_schema import MIGRATIONS
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import (
     AlreadyLanded,
     IntegrityError,
     NotFound,
+    StoreError,
     UsageError,
     VersionConflict,
 )
@@ -20,7 +23,7 @@ from taskpack.core.format import ids
 from taskpack.core.format.model import LocalPassport, PassportState
 
 
-def _new(store: Store, title: str = "Ship the report") -> LocalPassport:
+def _new(store: SqliteStore, title: str = "Ship the report") -> LocalPassport:
     lp = LocalPassport(passport=PassportState(id=ids.new_id(), title=title, goal="g"))
     lp.state, lp.waiting_on = "working", None
     with store.write() as tx:
@@ -29,7 +32,7 @@ def _new(store: Store, title: str = "Ship the report") -> LocalPassport:
 
 
 def test_a_new_store_is_versioned_and_sound(tmp_path: Path) -> None:
-    with Store(tmp_path / "home") as store:
+    with SqliteStore(tmp_path / "home") as store:
         assert store.schema_version == len(MIGRATIONS)
         assert store.integrity_check() == ["ok"]
         assert store.check() == []
@@ -38,7 +41,7 @@ def test_a_new_store_is_versioned_and_sound(tmp_path: Path) -> None:
 
 
 def test_every_change_makes_a_version_and_keeps_the_old_ones(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     assert lp.version == 1
     for title in ("second", "third"):
@@ -59,7 +62,7 @@ def test_every_change_makes_a_version_and_keeps_the_old_ones(tmp_path: Path) -> 
 
 
 def test_expected_version_guards_concurrent_writers(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     mine, theirs = store.get(lp.id), store.get(lp.id)
     theirs.passport.goal = "theirs"
@@ -75,7 +78,7 @@ def test_expected_version_guards_concurrent_writers(tmp_path: Path) -> None:
 
 
 def test_a_failed_transaction_changes_nothing(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     with pytest.raises(RuntimeError), store.write() as tx:
         lp.passport.title = "half"
@@ -87,7 +90,7 @@ def test_a_failed_transaction_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_unknown_ids_say_not_found(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     with pytest.raises(NotFound, match="TP-2222-2222"):
         store.get("TP-2222-2222")
     with pytest.raises(NotFound):
@@ -95,7 +98,7 @@ def test_unknown_ids_say_not_found(tmp_path: Path) -> None:
 
 
 def test_duplicate_ids_are_refused(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     again = LocalPassport(passport=PassportState(id=lp.id))
     with pytest.raises(UsageError, match="already exists"), store.write() as tx:
@@ -104,7 +107,7 @@ def test_duplicate_ids_are_refused(tmp_path: Path) -> None:
 
 def test_listing_is_newest_first_and_filterable(tmp_path: Path) -> None:
     clock = iter(f"2026-01-01T00:00:{s:02d}Z" for s in range(60))
-    store = Store(tmp_path, clock=lambda: next(clock))
+    store = SqliteStore(tmp_path, clock=lambda: next(clock))
     a, b = _new(store, "a"), _new(store, "b")
     lp = store.get(a.id)
     lp.state = "completed"
@@ -117,7 +120,7 @@ def test_listing_is_newest_first_and_filterable(tmp_path: Path) -> None:
 
 
 def test_blobs_are_content_addressed_and_never_named_by_luggage(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     sha, size = store.put_blob_bytes(b"hello")
     assert size == 5
     assert store.blob_path(sha).read_bytes() == b"hello"
@@ -130,7 +133,7 @@ def test_blobs_are_content_addressed_and_never_named_by_luggage(tmp_path: Path) 
 
 
 def test_a_stream_that_fails_leaves_no_blob(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
 
     class Bad(io.BytesIO):
         def read(self, n: int | None = -1) -> bytes:
@@ -150,7 +153,7 @@ def test_a_stream_that_fails_leaves_no_blob(tmp_path: Path) -> None:
 
 
 def test_luggage_rows_need_their_blob_and_check_finds_a_missing_one(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     sha, size = store.put_blob_bytes(b"data")
     with store.write() as tx:
@@ -163,7 +166,7 @@ def test_luggage_rows_need_their_blob_and_check_finds_a_missing_one(tmp_path: Pa
 
 
 def test_landing_digest_is_unique(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     with store.write() as tx:
         tx.record_landing("d" * 64, lp.id, "handoff", {"kind": "handoff"})
@@ -177,7 +180,7 @@ def test_landing_digest_is_unique(tmp_path: Path) -> None:
 
 
 def test_packs_written_are_remembered(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     with store.write() as tx:
         tx.record_pack_written("e" * 64, lp.id, 1, "handoff", ["a1"])
@@ -187,35 +190,35 @@ def test_packs_written_are_remembered(tmp_path: Path) -> None:
 
 
 def test_migrations_are_appended_and_applied_once(tmp_path: Path) -> None:
-    Store(tmp_path).close()
+    SqliteStore(tmp_path).close()
     extra = Migration(
         len(MIGRATIONS) + 1, "a2a tasks", ("CREATE TABLE a2a_tasks (id TEXT PRIMARY KEY)",)
     )
-    with Store(tmp_path, migrations=(*MIGRATIONS, extra)) as store:
+    with SqliteStore(tmp_path, migrations=(*MIGRATIONS, extra)) as store:
         assert store.schema_version == len(MIGRATIONS) + 1
         store._one("SELECT count(*) FROM a2a_tasks")
-    with Store(tmp_path, migrations=(*MIGRATIONS, extra)) as store:  # second open: no-op
+    with SqliteStore(tmp_path, migrations=(*MIGRATIONS, extra)) as store:  # second open: no-op
         assert store.schema_version == len(MIGRATIONS) + 1
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
-    Store(tmp_path).close()
+    SqliteStore(tmp_path).close()
     db = sqlite3.connect(tmp_path / "store.sqlite3")
     db.execute("PRAGMA user_version = 99")
     db.commit()
     db.close()
     with pytest.raises(StoreError, match="newer TaskPack Desk"):
-        Store(tmp_path)
+        SqliteStore(tmp_path)
 
 
 def test_a_damaged_database_is_one_sentence(tmp_path: Path) -> None:
     (tmp_path / "store.sqlite3").write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="is damaged: the file is not a SQLite database"):
-        Store(tmp_path)
+        SqliteStore(tmp_path)
 
 
 def test_threads_share_one_store(tmp_path: Path) -> None:
-    store = Store(tmp_path)
+    store = SqliteStore(tmp_path)
     lp = _new(store)
     errors: list[BaseException] = []
 
@@ -240,7 +243,7 @@ def test_threads_share_one_store(tmp_path: Path) -> None:
 
 
 def test_two_connections_serialise_writes(tmp_path: Path) -> None:
-    a, b = Store(tmp_path), Store(tmp_path)
+    a, b = SqliteStore(tmp_path), SqliteStore(tmp_path)
     lp = _new(a)
     for store in (a, b, a, b):
         cur = store.get(lp.id)
@@ -257,7 +260,7 @@ def test_many_openers_of_a_fresh_store_migrate_it_once(tmp_path: Path) -> None:
 
     def open_it() -> None:
         barrier.wait()
-        with Store(home) as store:
+        with SqliteStore(home) as store:
             versions.append(store.schema_version)
 
     threads = [threading.Thread(target=open_it) for _ in range(6)]
@@ -266,5 +269,5 @@ def test_many_openers_of_a_fresh_store_migrate_it_once(tmp_path: Path) -> None:
     for t in threads:
         t.join()
     assert versions == [len(MIGRATIONS)] * 6
-    with Store(home) as store:
+    with SqliteStore(home) as store:
         assert store.integrity_check() == ["ok"]

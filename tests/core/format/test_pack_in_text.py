@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from taskpack.core.desk import chat_message, export
-from taskpack.core.desk.store import Store
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
 from taskpack.core.format import ids
 from taskpack.core.format.model import Ask, LocalPassport, PassportState
@@ -27,7 +27,7 @@ FUZZ = settings(
 
 def _handoff(tmp: Path, *, title: str = "Q3 report", note: str | None = None) -> Path:
     """A real flat handoff written by the desk's own packer: two asks and a required check."""
-    store = Store(tmp / "alpha")
+    store = SqliteStore(tmp / "alpha")
     state = PassportState(
         id=ids.new_id(),
         title=title,

@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from hostile_zips import BAGIT, build_zip, entry
 from taskpack.core.desk import accept, export
-from taskpack.core.desk.store import Store
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import TaskPackError
 from taskpack.core.format import ids
 from taskpack.core.format.luggage import LuggageSource
@@ -71,7 +71,7 @@ LUGGAGE = [
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
     root = tmp_path_factory.mktemp("fuzz-seeds")
-    a, b = Store(root / "A"), Store(root / "B")
+    a, b = SqliteStore(root / "A"), SqliteStore(root / "B")
     lp = LocalPassport(
         passport=PassportState(
             id=ids.new_id(),
@@ -577,7 +577,7 @@ def files_under(root: Path, skip: set[Path]) -> set[str]:
     return out
 
 
-def drive(path: Path, store: Store, out_dir: Path, target: str) -> list[str]:
+def drive(path: Path, store: SqliteStore, out_dir: Path, target: str) -> list[str]:
     """Every entry point on `path`; returns what escaped the error tree."""
     escaped: list[str] = []
 
@@ -634,7 +634,7 @@ def test_no_mutated_pack_escapes_the_error_tree(
     monkeypatch.chdir(cwd)  # a relative escape would land here
     home = sandbox / "home"
     shutil.copytree(seeds.home, home)
-    store = Store(home)
+    store = SqliteStore(home)
     # durability is not what is fuzzed here: without fsync a case costs its CPU time only
     monkeypatch.setattr(os, "fsync", lambda fd: None)
     store._db.execute("PRAGMA synchronous=OFF")

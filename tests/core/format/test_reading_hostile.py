@@ -335,7 +335,7 @@ def test_a_lone_surrogate_escape_is_conformant_and_it_lands(tmp_path: Path) -> N
     """`"a\\udbffb"` is valid JSON the judge accepts: landing must store it, not crash in
     SQLite's UTF-8 encoder; the stored passport reads back the same text."""
     from taskpack.core.desk import accept
-    from taskpack.core.desk.store import Store
+    from taskpack.core.desk.sqlite_store import SqliteStore
     from taskpack.core.trust.conformance import judge
 
     text = canonical_json(
@@ -349,7 +349,7 @@ def test_a_lone_surrogate_escape_is_conformant_and_it_lands(tmp_path: Path) -> N
         text.replace("NOTE", "a\\udbffb").replace("TITLE", "Q3 \\ud800 report"), encoding="utf-8"
     )
     assert judge(src).conformant
-    store = Store(tmp_path / "home")
+    store = SqliteStore(tmp_path / "home")
     with open_pack(src) as opened:
         outcome = accept.land_handoff(store, opened, machine="m", allow=["*"])
     lp = store.get(outcome.passport.id)

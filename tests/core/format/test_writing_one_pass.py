@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from taskpack.core.desk import export
-from taskpack.core.desk.store import Store
+from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.format import ids
 from taskpack.core.format.luggage import LuggageSource
 from taskpack.core.format.model import LocalPassport, PassportState
@@ -22,7 +22,7 @@ def test_the_file_digest_is_kept_only_below_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int, kept: bool
 ) -> None:
     monkeypatch.setattr(export, "FILE_DIGEST_MAX_BYTES", limit)
-    with Store(tmp_path / "home") as store:
+    with SqliteStore(tmp_path / "home") as store:
         lp = LocalPassport(passport=PassportState(id=ids.new_id(), title="t", goal="g"))
         with store.write() as tx:
             tx.insert(lp, event="created")
@@ -44,7 +44,7 @@ def test_the_file_digest_is_kept_only_below_the_limit(
             assert entry.file_sha256 is None and reads == []  # the written file was not read again
 
 
-def _passport_with_stored_luggage(store: Store, blobs: dict[str, bytes]) -> str:
+def _passport_with_stored_luggage(store: SqliteStore, blobs: dict[str, bytes]) -> str:
     lp = LocalPassport(passport=PassportState(id=ids.new_id(), title="t", goal="g"))
     stored = {name: store.put_blob_bytes(data) for name, data in blobs.items()}
     with store.write() as tx:
@@ -69,7 +69,7 @@ def test_a_big_flat_pack_of_stored_luggage_gets_its_file_digest_in_the_one_pass(
     reads: list[Path] = []
     real = export._hash_file
     monkeypatch.setattr(export, "_hash_file", lambda p: reads.append(p) or real(p))
-    with Store(tmp_path / "home") as store:
+    with SqliteStore(tmp_path / "home") as store:
         pid = _passport_with_stored_luggage(store, BLOBS)
         out = export.export_passport(store, pid, tmp_path / name, machine="m", actor="a")
         [entry] = store.outbox(passport_id=pid)
@@ -86,7 +86,7 @@ def test_a_flat_pack_with_fresh_luggage_above_the_limit_stays_one_pass(
     monkeypatch.setattr(export, "FILE_DIGEST_MAX_BYTES", 1000)
     reads: list[Path] = []
     monkeypatch.setattr(export, "_hash_file", lambda p: reads.append(p) or "")
-    with Store(tmp_path / "home") as store:
+    with SqliteStore(tmp_path / "home") as store:
         pid = _passport_with_stored_luggage(store, {"kept.bin": b"\0" * 5000})
         export.export_passport(
             store,

@@ -146,12 +146,12 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
     import json
 
     from taskpack.core.desk import accept, export
-    from taskpack.core.desk.store import Store
+    from taskpack.core.desk.sqlite_store import SqliteStore
     from taskpack.core.format import ids
     from taskpack.core.format.model import Ask, LocalPassport, PassportState
     from taskpack.core.format.reading import open_pack
 
-    store = Store(tmp_path / "alpha")
+    store = SqliteStore(tmp_path / "alpha")
     state = PassportState(id=ids.new_id(), title="Q3", goal="Ship it", next_steps=["write"])
     lp = LocalPassport(
         passport=state,

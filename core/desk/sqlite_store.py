@@ -1,0 +1,479 @@
+"""The embedded desk's store: one SQLite database beside the blob folder (a
+:class:`~.store.Store`).
+
+Layout under the desk's home folder::
+
+    store.sqlite3        passports, every version of each, history, luggage, the outbox
+                         ledger (every pack written here), landings (:mod:`.sqlite_schema`)
+    blobs/               luggage bytes by their sha256 (:mod:`.blob_folder`)
+    backups/             rolling backups of store.sqlite3 (see :mod:`.health`)
+
+A damaged database is refused at open, before anything is written (:mod:`.health`).
+Every change is ONE transaction (``BEGIN IMMEDIATE``; WAL; ``synchronous=FULL``;
+:mod:`.sqlite_tx`); landing is idempotent on ``landings.pack_sha256`` (UNIQUE). Blobs
+are written before the rows that point at them, so a crash leaves at most an orphaned
+blob (found by :meth:`SqliteStore.check`).
+
+The threads of a process share one connection for reads and writes; the window's poll
+(:meth:`SqliteStore.data_version`, :meth:`SqliteStore.changed_since`) has a read-only
+connection of its own, so it never waits behind a worker's write transaction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from .. import files
+from ..errors import NotFound, StoreError
+from ..format.model import JSON, LocalPassport
+from ..format.record_pages import PAGED_OVER, AskPages
+from . import health
+from .blob_folder import BlobFolder
+from .sqlite_db import Migration, open_database, transaction
+from .sqlite_schema import DB_NAME, MIGRATIONS, SENT_COLUMNS, pack_written_of, sql_args
+from .sqlite_tx import SqliteTx
+from .store import (
+    HistoryEntry,
+    Landing,
+    PackWritten,
+    PassportSummary,
+    Readable,
+    StagedBlob,
+    Store,
+    StoredLuggage,
+    Tx,
+    utc_now,
+)
+
+
+class SqliteStore:
+    """A passport store rooted at `home`. Safe to share between threads of one process,
+    and between processes (SQLite locking; writers wait up to `timeout` seconds)."""
+
+    def __init__(
+        self,
+        home: Path,
+        *,
+        clock: Callable[[], str] = utc_now,
+        timeout: float = 30.0,
+        migrations: Sequence[Migration] = MIGRATIONS,
+    ) -> None:
+        self.home = Path(home)
+        self.clock = clock
+        self.db_path = self.home / DB_NAME
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.blobs = BlobFolder(self.home)
+        self.blob_root = self.blobs.root
+        self._lock = threading.RLock()
+        what = self.describe()
+        health.check_at_open(self.db_path, error=StoreError, what=what)
+        self._db = open_database(
+            self.db_path,
+            timeout=timeout,
+            migrations=migrations,
+            foreign_keys=True,
+            error=StoreError,
+            what=what,
+            before_migrate=self._backup_before_migration,
+        )
+        #: history seqs this store wrote and the poll has not seen yet (not "elsewhere")
+        self._own_seqs: set[int] = set()
+        self._lock_own = threading.Lock()
+        self._watch_lock = threading.Lock()
+        try:
+            self._watch = sqlite3.connect(
+                f"{self.db_path.absolute().as_uri()}?mode=ro",
+                uri=True,
+                timeout=timeout,
+                check_same_thread=False,
+            )
+            self._watched = int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+            row = self._watch.execute("SELECT max(seq) FROM history").fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(f"{what} cannot be opened ({exc})") from None
+        self._watched_seq = int(row[0] or 0)
+        self._elsewhere = 0
+
+    def _backup_before_migration(self, db: sqlite3.Connection, schema: int) -> None:
+        health.backup(db, self.home, reason=f"schema{schema}")
+
+    def describe(self) -> str:
+        return f"the passport store at {self.db_path}"
+
+    # -- lifecycle of the connection --
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+        with self._watch_lock:
+            self._watch.close()
+
+    def __enter__(self) -> SqliteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    # -- writing --
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[SqliteTx]:
+        """One write transaction (``BEGIN IMMEDIATE``): everything in it commits or nothing."""
+        with files.space_for(self.db_path), transaction(self._db, self._lock):
+            tx = SqliteTx(self, self._db)
+            try:
+                yield tx
+            except BaseException:
+                with self._lock_own:
+                    self._own_seqs.difference_update(tx.seqs)
+                raise
+
+    def _wrote(self, seq: int) -> None:
+        """A history row this store is writing (its poll must not call it someone else's)."""
+        with self._lock_own:
+            self._own_seqs.add(seq)
+
+    # -- reading --
+
+    def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        with self._lock:
+            return self._db.execute(sql, sql_args(args)).fetchone()
+
+    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            return self._db.execute(sql, sql_args(args)).fetchall()
+
+    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
+        """The passport as stored. `pages=True` (to show it, not to change it): more than a
+        few hundred asks come back as read-only pages (`pages.AskPages`), never a model each."""
+        row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))
+        if row is None:
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
+        data = json.loads(row[0])
+        asks = data.get("asks") if pages and isinstance(data, dict) else None
+        if not isinstance(asks, list) or len(asks) <= PAGED_OVER:
+            return LocalPassport.from_data(data)
+        data["asks"] = []
+        lp = LocalPassport.from_data(data)
+        lp.asks = AskPages.of_data(asks)  # type: ignore[assignment]
+        return lp
+
+    def exists(self, passport_id: str) -> bool:
+        return self._one("SELECT 1 FROM passports WHERE id = ?", (passport_id,)) is not None
+
+    def require(self, passport_id: str) -> None:
+        """NotFound (as :meth:`get` raises it) unless the passport is here; reads nothing else."""
+        if not self.exists(passport_id):
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
+
+    def state_of(self, passport_id: str) -> tuple[str, str | None]:
+        """The passport's lifecycle state and what it waits on (its columns; no JSON read)."""
+        row = self._one("SELECT state, waiting_on FROM passports WHERE id = ?", (passport_id,))
+        if row is None:
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
+        return str(row[0]), row[1]
+
+    def size_of(self, passport_id: str) -> int:
+        """Bytes of JSON the passport is stored as (SQLite counts them; nothing is parsed)."""
+        row = self._one(
+            "SELECT length(CAST(data AS BLOB)) FROM passports WHERE id = ?", (passport_id,)
+        )
+        if row is None:
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
+        return int(row[0] or 0)
+
+    def received_origin(self, passport_id: str) -> dict[str, JSON]:
+        """The `origin` of the pack the passport was landed from ({} when made here or it
+        names none), read by SQLite out of the stored JSON: the passport's asks, however
+        many, are not parsed in this process."""
+        try:
+            row = self._one(
+                "SELECT json_extract(data, '$.received.origin') FROM passports WHERE id = ?",
+                (passport_id,),
+            )
+        except sqlite3.OperationalError:  # no JSON functions in this SQLite: read it whole
+            lp = self.get(passport_id)
+            origin = lp.received.origin if lp.received else None
+            return origin.to_data() if origin else {}
+        if row is None:
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
+        value = json.loads(row[0]) if isinstance(row[0], str) else None
+        return value if isinstance(value, dict) else {}
+
+    def get_version(self, passport_id: str, version: int) -> LocalPassport:
+        row = self._one(
+            "SELECT data FROM versions WHERE passport_id = ? AND version = ?",
+            (passport_id, version),
+        )
+        if row is None:
+            raise NotFound(
+                f"no version {version} of passport {passport_id} in this desk",
+                code="no_version",
+                params={"id": passport_id, "version": version},
+            )
+        return LocalPassport.from_data(json.loads(row[0]))
+
+    def summaries(
+        self, *, state: str | None = None, limit: int | None = None, offset: int = 0
+    ) -> list[PassportSummary]:
+        """Passports, most recently changed first."""
+        sql = (
+            "SELECT id, title, state, waiting_on, version, root_id, came_from, open_asks, "
+            "created_at, updated_at FROM passports"
+        )
+        args: list[Any] = []
+        if state is not None:
+            sql += " WHERE state = ?"
+            args.append(state)
+        sql += " ORDER BY updated_at DESC, id LIMIT ? OFFSET ?"
+        args += [-1 if limit is None else limit, offset]
+        return [PassportSummary(*row) for row in self._all(sql, args)]
+
+    def count(self) -> int:
+        return int(self._one("SELECT count(*) FROM passports")[0])
+
+    def data_version(self) -> int:
+        """A number that changes when another connection (another process, another Store)
+        committed a change, never for this store's own writes.
+
+        Read on the store's own read-only connection: it never waits for the write lock a
+        worker's transaction holds (WAL readers do not wait for writers)."""
+        with self._watch_lock:
+            now = int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+            if now != self._watched:
+                self._watched = now
+                seqs = [
+                    int(r[0])
+                    for r in self._watch.execute(
+                        "SELECT seq FROM history WHERE seq > ?", (self._watched_seq,)
+                    ).fetchall()
+                ]
+                with self._lock_own:
+                    theirs = [s for s in seqs if s not in self._own_seqs]
+                    self._own_seqs.difference_update(seqs)
+                if seqs:
+                    self._watched_seq = max(seqs)
+                if theirs:
+                    self._elsewhere += 1
+            return self._elsewhere
+
+    def changed_since(self, seq: int) -> tuple[int, list[str]]:
+        """(newest history seq, ids of passports with history after `seq`), oldest first.
+        Read on the store's own read-only connection, like :meth:`data_version`."""
+        with self._watch_lock:
+            rows = self._watch.execute(
+                "SELECT passport_id, max(seq) AS s FROM history WHERE seq > ? "
+                "GROUP BY passport_id ORDER BY s",
+                (seq,),
+            ).fetchall()
+        newest = max((int(s) for _, s in rows), default=seq)
+        return newest, [pid for pid, _ in rows]
+
+    def history(self, passport_id: str) -> list[HistoryEntry]:
+        if not self.exists(passport_id):
+            raise NotFound(
+                f"no passport {passport_id} in this desk",
+                code="no_passport",
+                params={"id": passport_id},
+            )
+        rows = self._all(
+            "SELECT seq, version, event, at, detail FROM history WHERE passport_id = ? ORDER BY seq",
+            (passport_id,),
+        )
+        return [HistoryEntry(s, v, e, a, json.loads(d)) for s, v, e, a, d in rows]
+
+    def luggage(self, passport_id: str) -> list[StoredLuggage]:
+        rows = self._all(
+            "SELECT name, sha256, size, added_at FROM luggage WHERE passport_id = ? ORDER BY seq",
+            (passport_id,),
+        )
+        return [StoredLuggage(*row) for row in rows]
+
+    def pack_written(self, sha256: str) -> PackWritten | None:
+        """The first pack this store wrote with that content digest, if it wrote one."""
+        row = self._one(
+            f"SELECT {SENT_COLUMNS} FROM packs_written WHERE sha256 = ? ORDER BY seq LIMIT 1",
+            (sha256,),
+        )
+        return None if row is None else pack_written_of(row)
+
+    def packs_written(self, passport_id: str) -> list[PackWritten]:
+        """Every pack written of one passport, oldest first."""
+        rows = self._all(
+            f"SELECT {SENT_COLUMNS} FROM packs_written WHERE passport_id = ? ORDER BY seq",
+            (passport_id,),
+        )
+        return [pack_written_of(r) for r in rows]
+
+    def outbox(
+        self, *, passport_id: str | None = None, limit: int | None = None
+    ) -> list[PackWritten]:
+        """The outbox ledger, newest first (optionally one passport's packs only)."""
+        sql = f"SELECT {SENT_COLUMNS} FROM packs_written"
+        args: list[Any] = []
+        if passport_id is not None:
+            sql += " WHERE passport_id = ?"
+            args.append(passport_id)
+        sql += " ORDER BY seq DESC LIMIT ?"
+        args.append(-1 if limit is None else limit)
+        return [pack_written_of(r) for r in self._all(sql, args)]
+
+    def sent(self, seq: int) -> PackWritten:
+        """One ledger entry by its number (``taskpack outbox --show N``)."""
+        row = self._one(f"SELECT {SENT_COLUMNS} FROM packs_written WHERE seq = ?", (seq,))
+        if row is None:
+            raise NotFound(
+                f"the outbox has no entry {seq}", hint="See the numbers with `taskpack outbox`."
+            )
+        return pack_written_of(row)
+
+    def landing(self, pack_sha256: str) -> Landing | None:
+        """Where a pack with that content digest already landed (or was merged), if it did."""
+        row = self._one(
+            "SELECT pack_sha256, passport_id, kind, landed_at FROM landings WHERE pack_sha256 = ?",
+            (pack_sha256,),
+        )
+        return None if row is None else Landing(*row)
+
+    def landings_for(self, passport_id: str) -> list[tuple[str, JSON]]:
+        """(pack digest, pack object as read) for every pack landed or merged into a passport."""
+        rows = self._all(
+            "SELECT pack_sha256, data FROM landings WHERE passport_id = ? ORDER BY landed_at",
+            (passport_id,),
+        )
+        return [(sha, json.loads(data)) for sha, data in rows]
+
+    def landed_data(self, pack_sha256: str) -> JSON:
+        row = self._one("SELECT data FROM landings WHERE pack_sha256 = ?", (pack_sha256,))
+        return None if row is None else json.loads(row[0])
+
+    # -- blobs (the blob folder's) --
+
+    def blob_path(self, sha256: str) -> Path:
+        """Where the blob with that digest lives. Only a 64-hex digest makes a path."""
+        return self.blobs.blob_path(sha256)
+
+    def has_blob(self, sha256: str) -> bool:
+        return self.blobs.has_blob(sha256)
+
+    def put_blob(
+        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
+    ) -> tuple[str, int]:
+        return self.blobs.put_blob(stream, expected_sha256=expected_sha256, size_hint=size_hint)
+
+    def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
+        return self.blobs.put_blob_bytes(data)
+
+    def stage_blob(
+        self,
+        stream: Readable,
+        *,
+        expected_sha256: str | None = None,
+        size_hint: int | None = None,
+        on_chunk: Callable[[bytes], None] | None = None,
+    ) -> StagedBlob:
+        return self.blobs.stage_blob(
+            stream, expected_sha256=expected_sha256, size_hint=size_hint, on_chunk=on_chunk
+        )
+
+    def commit_blob(self, staged: StagedBlob) -> None:
+        self.blobs.commit_blob(staged)
+
+    def discard_blob(self, staged: StagedBlob) -> None:
+        self.blobs.discard_blob(staged)
+
+    def open_blob(
+        self, sha256: str, *, name: str | None = None, size: int | None = None
+    ) -> BinaryIO:
+        return self.blobs.open_blob(sha256, name=name, size=size)
+
+    def sweep_temp(self) -> int:
+        """Delete half-written blobs left by a crash; returns how many."""
+        return self.blobs.sweep_temp()
+
+    # -- housekeeping and health --
+
+    def housekeep(self, *, backup_every: float = health.BACKUP_EVERY) -> list[str]:
+        """Sweep stale half-written blobs and take the daily backup when it is due.
+
+        Cheap when there is nothing to do (a folder listing and a stat). Returns what was
+        done, as sentences. Run it off the GUI thread.
+        """
+        done: list[str] = []
+        count, size = health.sweep_parts(self.blob_root / "tmp")
+        if count:
+            done.append(
+                f"removed {count} half-written luggage file(s) ({size:,} bytes) left by a crash"
+            )
+        if health.backup_due(self.home, every=backup_every):
+            # its own connection: WAL lets it read while this store's threads go on
+            source = sqlite3.connect(self.db_path, timeout=30.0)
+            try:
+                made = health.backup(source, self.home, reason="daily")
+            finally:
+                source.close()
+            done.append(f"backed up the store to {made.name}")
+        return done
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's own verdict: ``["ok"]`` when the database is sound."""
+        with self._lock:
+            return [r[0] for r in self._db.execute("PRAGMA integrity_check").fetchall()]
+
+    def check(self, *, hash_blobs: bool = False) -> list[str]:
+        """Every problem found, as sentences; empty when the store is whole.
+
+        Checks SQLite's integrity and foreign keys, that each passport's current row
+        matches its newest version, and that every luggage row's blob exists (and, with
+        `hash_blobs`, still has its digest).
+        """
+        problems = [r for r in self.integrity_check() if r != "ok"]
+        with self._lock:
+            fk = self._db.execute("PRAGMA foreign_key_check").fetchall()
+            problems += [f"dangling reference in {r[0]} row {r[1]}" for r in fk]
+            rows = self._db.execute(
+                "SELECT p.id, p.version, p.data, v.data FROM passports p LEFT JOIN versions v "
+                "ON v.passport_id = p.id AND v.version = p.version"
+            ).fetchall()
+            lug = self._db.execute("SELECT passport_id, name, sha256, size FROM luggage").fetchall()
+        for pid, version, data, vdata in rows:
+            if vdata is None or vdata != data:
+                problems.append(f"passport {pid} has no matching version {version}")
+        return problems + self.blobs.problems(lug, hash_blobs=hash_blobs)
+
+
+def _is_a_store(store: SqliteStore, tx: SqliteTx) -> tuple[Store, Tx]:
+    """Never called: mypy checks here that the embedded store keeps the interface."""
+    return store, tx
