@@ -257,8 +257,9 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def parse_json(raw: bytes | str, *, what: str) -> Any:
-    """Parse untrusted JSON strictly: UTF-8, no BOM, no duplicate keys, no NaN, bounded depth."""
+def parse_json(raw: bytes | str, *, what: str, budget: ObjectBudget | None = None) -> Any:
+    """Parse untrusted JSON strictly: UTF-8, no BOM, no duplicate keys, no NaN, bounded
+    depth, and (a pack object's text as it arrived) within `budget`."""
     if isinstance(raw, bytes):
         if raw.startswith(b"\xef\xbb\xbf"):
             raise FormatError(
@@ -277,6 +278,8 @@ def parse_json(raw: bytes | str, *, what: str) -> Any:
             ) from None
     else:
         text = raw
+    if budget is not None:
+        budget.charge(text, size=len(raw))
     try:
         value = json.loads(
             text,
@@ -317,6 +320,93 @@ def check_depth(value: Any, *, what: str, limit: int = MAX_DEPTH) -> None:
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
             stack.extend((v, depth + 1) for v in item)
+
+
+# --- one budget for a pack object, whoever reads it -------------------------------------
+
+#: all of a pack object's JSON text together: the passport, and in a flat file every other
+#: top-level value beside it (an attachment's `data` is luggage, streamed, not counted)
+MAX_OBJECT_BYTES = 32 << 20
+#: its JSON values and keys together (100,000 asks are 1.5 million, 100,000 facts 1.1): each
+#: costs the reader some 60 bytes of memory however short its text, so `[[],[],…]` in
+#: 31 MiB would be 10 million lists and gigabytes
+MAX_OBJECT_ITEMS = 4_000_000
+#: a text shorter than this is parsed without counting first (it cannot hold more items
+#: than the budget: 4 bytes is the shortest text an item and its separator need)
+_COUNT_FROM = 1 << 20
+
+# a JSON string, taken in one pass (possessive: nothing is retried), or what is left of
+# one the text cuts off: each match ends where the next may start, so all matches
+# together are one walk over the text
+_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
+
+
+def _structure_count(text: bytes | str) -> int:
+    """How many JSON values and keys `text` can hold at most: one more than its `{`, `[`,
+    `,` and `:` outside strings (an empty container counts twice). A cheap bound over the
+    whole text first; the strings are taken out only when that bound is too high."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    rough = 1 + sum(raw.count(m) for m in _MARKS)
+    if rough <= MAX_OBJECT_ITEMS:
+        return rough
+    bare = _STRING.sub(b'"', raw)
+    return 1 + sum(bare.count(m) for m in _MARKS)
+
+
+_MARKS = (b"{", b"[", b",", b":")
+
+
+class ObjectBudget:
+    """What one pack object may cost its reader, charged value by value: the flat reader
+    charges the passport and each unknown top-level value to one budget, the bag reader
+    its `data/passport.json`, the reply finder the pack it found in a text. Each charge
+    is made before the text is parsed, so a refusal costs no memory."""
+
+    def __init__(self) -> None:
+        self.bytes_left = MAX_OBJECT_BYTES
+        self.items_left = MAX_OBJECT_ITEMS
+
+    def charge(self, text: bytes | str, *, size: int | None = None) -> None:
+        """Count a value's whole JSON text against the budget (`size`: its length in
+        bytes, when `text` is a str); a one-line LimitExceeded naming the limit when it
+        is spent."""
+        self.spend(len(text) if size is None else size, self.items_in(text))
+
+    def items_in(self, text: bytes | str) -> int:
+        """How many values and keys `text` (a value, or a window that holds one) may
+        hold, refused when more than the budget has left."""
+        items = _structure_count(text) if len(text) >= _COUNT_FROM else 0
+        if items > self.items_left:
+            raise too_many_items()
+        return items
+
+    def spend(self, size: int, items: int) -> None:
+        if size > self.bytes_left:
+            raise too_large()
+        if items > self.items_left:
+            raise too_many_items()
+        self.bytes_left -= size
+        self.items_left -= items
+
+
+def too_large(what: str = "the JSON read") -> LimitExceeded:
+    return LimitExceeded(
+        f"{what} takes the pack object past {MAX_OBJECT_BYTES >> 20} MiB of JSON in all, "
+        "the most a pack may hold outside its luggage",
+        code="object_too_large",
+        params={"limit": MAX_OBJECT_BYTES},
+        hint="Ask the sender to move large text into luggage (a file in the pack).",
+    )
+
+
+def too_many_items() -> LimitExceeded:
+    return LimitExceeded(
+        f"the pack object has more than {MAX_OBJECT_ITEMS:,} JSON values and keys, "
+        "the most a pack may hold",
+        code="object_too_many_items",
+        params={"limit": MAX_OBJECT_ITEMS},
+        hint="Ask the sender to split the work into smaller packs.",
+    )
 
 
 # --- flat attachments: utf8 or base64 -------------------------------------------------

@@ -197,6 +197,7 @@ def read_flat(fp: BinaryIO, *, speculate: bool = False) -> FlatContents:
             hint="TaskPack JSON is UTF-8 without a BOM; re-save it without one (or ask the sender to).",
         )
     top: dict[str, Any] = {}
+    budget = canonical.ObjectBudget()  # the passport and every other top-level value
     attachments: list[FlatAttachment] | None = None
     for key in sc.members("the file's object"):
         if key in top or (key == "attachments" and attachments is not None):
@@ -208,7 +209,7 @@ def read_flat(fp: BinaryIO, *, speculate: bool = False) -> FlatContents:
         if key == "attachments":
             attachments = _attachments(sc, speculate)
         else:
-            top[key] = sc.value(MAX_SMALL_VALUE, f"the {key!r} value")
+            top[key] = sc.value(MAX_SMALL_VALUE, f"the {key!r} value", budget)
     if sc.skip_ws():
         raise FormatError(
             f"the file has extra content after its JSON object (byte {sc.pos})",

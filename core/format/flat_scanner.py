@@ -75,8 +75,12 @@ class FlatScanner:
             )
         self.i += 1
 
-    def value(self, limit: int, what: str) -> Any:
-        """Parse one small JSON value with `json` on a growing window."""
+    def value(self, limit: int, what: str, budget: canonical.ObjectBudget | None = None) -> Any:
+        """Parse one small JSON value with `json` on a growing window (charged to
+        `budget`, when given, before it is parsed: the limit is then what is left of it)."""
+        total = budget is not None and budget.bytes_left < limit  # the total limits it
+        if budget is not None and total:
+            limit = budget.bytes_left
         self.skip_ws()
         window = 512  # grown ×8 while the value does not fit: small values stay cheap
         while True:
@@ -91,6 +95,8 @@ class FlatScanner:
                     code="not_utf8",
                     params={"what": "the file", "byte": self.pos + exc.start},
                 ) from None
+            # counted before it is parsed (the window may hold more than the value: a bound)
+            items = budget.items_in(text) if budget is not None else 0
             try:
                 value, end = _DECODER.raw_decode(text)
             except RecursionError:
@@ -101,6 +107,8 @@ class FlatScanner:
                 if full and window < limit:
                     window = min(window * 8, limit)
                     continue
+                if full and total:
+                    raise canonical.too_large(what) from None
                 if full:
                     raise LimitExceeded(
                         f"{what} is larger than {limit} bytes",
@@ -119,6 +127,8 @@ class FlatScanner:
                     code="json_number_too_large",
                 ) from None
             if full and end == len(text):  # a number cut by the window edge would parse
+                if window >= limit and total:
+                    raise canonical.too_large(what)
                 if window >= limit:
                     raise LimitExceeded(
                         f"{what} is larger than {limit} bytes",
@@ -127,7 +137,10 @@ class FlatScanner:
                     )
                 window = min(window * 8, limit)
                 continue
-            self.i += len(text[:end].encode("utf-8"))
+            used = len(text[:end].encode("utf-8"))
+            if budget is not None:
+                budget.spend(used, items)
+            self.i += used
             canonical.check_depth(value, what=what)
             return value
 

@@ -28,6 +28,7 @@ column, never "fixed".
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -50,7 +51,6 @@ _DEEP_COST = 1 << 18  # unwinding a thousand levels costs as much as reading tha
 #: and every attempt at least this much (a line that is only `{` still costs a look)
 _MIN_COST = 64
 
-_FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})[ \t]*([^\s`]*)(?:[ \t][^\n`]*)?$", re.M)
 _TYPOGRAPHIC_QUOTES = ("\u201c", "\u201d", "\u201e", "\uff02")
 
 
@@ -158,10 +158,7 @@ def find_pack_in_text(text: str) -> FoundPack:
             others += 1
     if not found:
         raise _nothing_found(text, failures, near, others)
-    distinct: list[tuple[int, int, Any]] = []
-    for item in found:
-        if not any(item[2] == d[2] for d in distinct):
-            distinct.append(item)
+    distinct = list(_by_digest(found).values())
     if len(distinct) > 1:
         lines = ", ".join(str(_line_of(text, s)) for s, _, _ in distinct[:5])
         more = f" and {len(distinct) - 5} more" if len(distinct) > 5 else ""
@@ -276,6 +273,7 @@ def _parse_at(text: str, start: int) -> tuple[Any, int, int, str | None]:
     while True:
         piece = text[start : start + window]
         whole = start + window >= len(text)
+        canonical.ObjectBudget().items_in(piece)  # before parsing: what it would cost
         try:
             value, end = _DECODER.raw_decode(piece)
         except RecursionError:
@@ -347,30 +345,88 @@ def _nothing_found(
     return FormatError("the text holds no pack (no JSON object at all)", hint=hint)
 
 
+def _by_digest(found: list[tuple[int, int, Any]]) -> dict[bytes, tuple[int, int, Any]]:
+    """The distinct packs among `found`, the first appearance of each, keyed by the
+    SHA-256 of their canonical compact JSON (keys in their order, no blanks; the C
+    encoder, one pass per pack, never a comparison per pair). `true` and `1` stay
+    different packs, though Python's `==` calls them equal."""
+    if len(found) == 1:
+        return {b"": found[0]}
+    distinct: dict[bytes, tuple[int, int, Any]] = {}
+    for item in found:
+        try:
+            text = _COMPACT.encode(item[2])
+        except RecursionError:  # deeper than the encoder goes: its depth is refused later
+            text = f"at {item[0]}"
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+        distinct.setdefault(digest, item)
+    return distinct
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+@dataclass(frozen=True)
+class _Fence:
+    """A Markdown fence line: where it starts and ends in the text, its marker, its info."""
+
+    start: int
+    end: int
+    marker: str
+    info: str
+
+
+def _fence_at(text: str, start: int, end: int) -> _Fence | None:
+    """The fence on the line text[start:end], if it is one: optional `>` and blanks, three
+    or more backticks or tildes, then no backtick (its first word is the info string).
+
+    Plain string operations, each one pass over the line: a 32,000-character line of `~`
+    or of backticks and blanks costs its length, not its square (a backtracking pattern
+    did)."""
+    body = text[start:end].lstrip(" \t>")
+    if len(body) < 3 or body[0] not in "`~":
+        return None
+    run = len(body) - len(body.lstrip(body[0]))
+    rest = body[run:]
+    if run < 3 or "`" in rest:
+        return None
+    words = rest.split(None, 1)
+    return _Fence(start, end, body[:run], words[0] if words else "")
+
+
+def _fences(text: str) -> Iterator[_Fence]:
+    """Every fence line of `text`, in order."""
+    pos = 0
+    while True:
+        nl = text.find("\n", pos)
+        end = len(text) if nl < 0 else nl
+        fence = _fence_at(text, pos, end)
+        if fence is not None:
+            yield fence
+        if nl < 0:
+            return
+        pos = nl + 1
+
+
 def _surroundings(text: str, start: int, end: int) -> list[str]:
     """Notes on what sat around the pack: a fence, prose before or after it."""
     notes: list[str] = []
     before, after = text[:start], text[end:]
-    fences = list(_FENCE.finditer(before))
-    opener = fences[-1] if fences else None
-    inside = opener is not None and not before[opener.end() :].strip() and _opens(before, opener)
-    if inside and opener is not None:
-        info = opener.group(2)
-        notes.append(f"the pack was read from a {opener.group(1)}{info} fenced block")
-        before = before[: opener.start()]
-        close = _FENCE.search(after)
-        if close is not None and not after[: close.start()].strip():
-            after = after[close.end() :]
+    earlier = 0  # fences before the last one: an even number makes the last one an opener
+    opener: _Fence | None = None
+    for fence in _fences(before):
+        earlier += opener is not None
+        opener = fence
+    if opener is not None and not before[opener.end :].strip() and earlier % 2 == 0:
+        notes.append(f"the pack was read from a {opener.marker}{opener.info} fenced block")
+        before = before[: opener.start]
+        close = next(_fences(after), None)
+        if close is not None and not after[: close.start].strip():
+            after = after[close.end :]
     prose = [w for w, t in (("before", before), ("after", after)) if t.strip()]
     if prose:
         notes.append(f"text {' and '.join(prose)} the pack was ignored (it is not part of it)")
     return notes
-
-
-def _opens(before: str, opener: re.Match[str]) -> bool:
-    """Is `opener` an opening fence (an odd-numbered fence line) rather than a closing one?"""
-    count = sum(1 for _ in _FENCE.finditer(before, 0, opener.start()))
-    return count % 2 == 0
 
 
 def _line_of(text: str, pos: int) -> int:

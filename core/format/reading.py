@@ -438,7 +438,9 @@ def _open_bag(
     try:
         sz = SafeZip(fp, size or 0, limits)
         contents = bag.read_bag(sz, strict=strict)
-        data = canonical.parse_json(contents.passport_json, what="data/passport.json")
+        data = canonical.parse_json(
+            contents.passport_json, what="data/passport.json", budget=canonical.ObjectBudget()
+        )
         pack, schema_errors = _check_pack_object(data, "data/passport.json", strict, defer)
         notes = list(contents.notes)
         canon = canonical.json_bytes(data)

@@ -4,6 +4,8 @@ and the message that goes out with a pack (core/chat_message.py)."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -392,3 +394,71 @@ def test_hidden_characters_and_backticks_in_the_pack(tmp_path: Path) -> None:
     # a title holding ``` cannot close the fence early: the fence is longer
     assert "````json\n" in msg
     assert find_pack_in_text(msg).top == json.loads(text)
+
+
+# --- linear in the text: no backtracking pattern, one digest per pack (issue 22, 2) -----
+
+_SMALL = (
+    '{"taskpack": "0.1", "encoding": "flat", "passport": {"spec": "task-passport-bag/0.1", '
+    '"kind": "receipt", "asks": [], "n": %d}, "attachments": []}\n'
+)
+
+
+def _finds_within(seconds: int, make_text: str) -> str:
+    """Run find_pack_in_text on the text `make_text` builds, in a child killed after
+    `seconds` (a backtracking pattern in C cannot be interrupted from Python): its
+    one-line outcome. The limit is a guard many times what a linear reader takes."""
+    code = (
+        "from taskpack.core.format.pack_in_text import find_pack_in_text\n"
+        "from taskpack.core.errors import PackError\n"
+        f"text = {make_text}\n"
+        "try:\n    print('found', find_pack_in_text(text).form)\n"
+        "except PackError as exc:\n    print('refused', exc)\n"
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"reading the reply took more than {seconds} s: not linear in its length")
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+_FLAT_SMALL = json.dumps(json.loads(_SMALL % 0))
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["'~' * 32_000 + '`'", "'```' + ' ' * 32_000 + '`'", "'~' * 32_000 + ' x\\u00a0y'"],
+    ids=["tildes", "backticks-and-blanks", "tildes-odd-blank"],
+)
+def test_a_long_fence_like_line_costs_its_length(line: str) -> None:
+    # before: the fence pattern backtracked, 32,000 characters took 17-31 s (x4 a doubling);
+    # eight such lines here took minutes
+    text = f"({line} + '\\n') * 8 + '```json\\n' + {_FLAT_SMALL!r} + '\\n```\\n'"
+    assert _finds_within(20, text) == "found flat"
+
+
+def test_four_megabytes_of_small_distinct_packs_is_one_clean_refusal() -> None:
+    # before: every pair was compared, 4 MB took 132 s
+    text = f"''.join({_SMALL!r} % i for i in range((8 << 20) // {len(_SMALL % 0)}))"
+    out = _finds_within(60, text)
+    assert out.startswith("refused the text holds ") and "different packs" in out
+
+
+def test_true_and_one_are_different_packs() -> None:
+    yes = _SMALL.replace('"n": %d', '"done": true')
+    one = _SMALL.replace('"n": %d', '"done": 1')
+    with pytest.raises(FormatError, match=r"2 different packs \(at lines 1, 3\)"):
+        find_pack_in_text(yes + "\n" + one)
+    # the same pack twice, written with other blanks, is still read once
+    found = find_pack_in_text(yes + "\n" + json.dumps(json.loads(yes), indent=4))
+    assert any("appears 2 times" in n for n in found.notes)
+
+
+def test_a_fence_is_still_noticed_around_the_pack(flat: str) -> None:
+    found = find_pack_in_text("Hi\n> ~~~~ json extra words\n" + flat + "\n~~~~\nBo")
+    assert "the pack was read from a ~~~~json fenced block" in found.notes
+    found = find_pack_in_text("```\n{}\n```\n```json\n" + flat + "```\n")
+    assert "the pack was read from a ```json fenced block" in found.notes
