@@ -12,8 +12,15 @@ candidate is reported only when
 1. its name is a pack name (``.taskpack``, ``.taskpack.json``, ``.tpx``) and not a
    temporary one (``.part``, ``.crdownload``, ``.tmp``, ``.download`` …, or a hidden
    dot-file such as our own writer's ``.x.taskpack.123.partial``);
-2. its size and mtime have not changed for `settle` seconds; and
+2. it is complete: it arrived by a rename (a browser's ``.part`` renamed, a file moved in
+   from elsewhere) or its writer closed it (inotify's moved-to and close-write, on
+   Linux), or else its size and mtime have not changed for `settle` seconds; and
 3. it opens as a pack (container, manifests and pack object; luggage is not read).
+
+A file said complete by its event is opened at once; should it not open (a writer that
+closes and opens again, a file moved in half-copied), it waits for `settle` like any
+other before it is called unreadable. A file still growing is always waited for, and on
+platforms without those events every file is.
 
 Each (path, size, mtime) is reported once. A stable file that does not open is reported
 once through `on_rejected` with the one-sentence reason, whatever went wrong reading it:
@@ -36,6 +43,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from taskpack.core.desk.identity import sender_label
 from taskpack.core.errors import TaskPackError, sentence
@@ -202,6 +210,8 @@ class _Candidate:
     size: int
     mtime_ns: int
     since: float  # monotonic time the (size, mtime) was first seen
+    #: an event said it is complete (renamed in, or its writer closed it): no settle wait
+    complete: bool = False
 
 
 class FolderWatcher:
@@ -235,7 +245,7 @@ class FolderWatcher:
         self.mount_poll = mount_poll
         self._probe = probe
         self._use_events = use_events
-        self._hints: queue.Queue[Path | None] = queue.Queue()
+        self._hints: queue.Queue[tuple[Path, bool] | None] = queue.Queue()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._observer: object | None = None
@@ -285,9 +295,11 @@ class FolderWatcher:
             for folder in self._folders:
                 self._scan(folder)
 
-    def hint(self, path: Path | str) -> None:
-        """Something may have happened at `path` (an event, a rescan, a caller's guess)."""
-        self._hints.put(Path(path))
+    def hint(self, path: Path | str, *, complete: bool = False) -> None:
+        """Something may have happened at `path` (an event, a rescan, a caller's guess);
+        `complete`: it was renamed into place or its writer closed it, so it need not
+        settle."""
+        self._hints.put((Path(path), complete))
 
     def forget(self, path: Path | str) -> None:
         """Report `path` again the next time it is seen stable (e.g. after a discard)."""
@@ -347,7 +359,7 @@ class FolderWatcher:
             try:
                 item = self._hints.get(timeout=self.tick)
                 if item is not None:
-                    self._consider(item)
+                    self._consider(*item)
                 self._drain()
             except queue.Empty:
                 pass
@@ -373,9 +385,9 @@ class FolderWatcher:
             except queue.Empty:
                 return
             if item is not None:
-                self._consider(item)
+                self._consider(*item)
 
-    def _consider(self, path: Path) -> None:
+    def _consider(self, path: Path, complete: bool = False) -> None:
         if not is_pack_name(path.name):
             return
         try:
@@ -390,7 +402,9 @@ class FolderWatcher:
             return
         cand = self._pending.get(path)
         if cand is None or (cand.size, cand.mtime_ns) != sig:
-            self._pending[path] = _Candidate(st.st_size, st.st_mtime_ns, time.monotonic())
+            self._pending[path] = _Candidate(*sig, time.monotonic(), complete)
+        elif complete:
+            cand.complete = True
 
     def _check_pending(self) -> None:
         now = time.monotonic()
@@ -401,18 +415,23 @@ class FolderWatcher:
                 del self._pending[path]
                 continue
             sig = (st.st_size, st.st_mtime_ns)
-            if sig != (cand.size, cand.mtime_ns):
-                self._pending[path] = _Candidate(st.st_size, st.st_mtime_ns, now)
+            if sig != (cand.size, cand.mtime_ns):  # still growing: wait for it to settle
+                self._pending[path] = _Candidate(*sig, now)
                 continue
-            if now - cand.since < self.settle:
+            if not cand.complete and now - cand.since < self.settle:
                 continue
             del self._pending[path]
-            self._open(path, sig)
+            self._open(path, sig, cand)
 
-    def _open(self, path: Path, sig: tuple[int, int]) -> None:
+    def _open(self, path: Path, sig: tuple[int, int], cand: _Candidate) -> None:
         try:
             found = self._probe(path)
         except Exception as exc:  # any file at all: a bug in a reader must not stop the watcher
+            if cand.complete and time.monotonic() - cand.since < self.settle:
+                # complete by its event, yet it does not open: maybe its writer is not
+                # done after all; it settles like any other file before it is set aside
+                self._pending[path] = _Candidate(*sig, cand.since)
+                return
             if not isinstance(exc, TaskPackError | OSError):
                 log.exception("reading %s failed unexpectedly", path)
             self._reported[path] = sig
@@ -441,7 +460,7 @@ class FolderWatcher:
             with os.scandir(folder) as it:
                 for entry in it:
                     if is_pack_name(entry.name):
-                        self._hints.put(Path(entry.path))
+                        self.hint(entry.path)
         except OSError:
             return
 
@@ -468,21 +487,23 @@ class FolderWatcher:
             return
         try:
             from watchdog.events import FileSystemEvent, FileSystemEventHandler
-            from watchdog.observers import Observer
         except ImportError:  # pragma: no cover - watchdog is a dependency; rescans still work
             return
 
         watcher = self
+        observer, inotify = _observer()
 
         class Handler(FileSystemEventHandler):
             def on_any_event(self, event: FileSystemEvent) -> None:
                 if event.is_directory:
                     return
-                for p in (event.src_path, getattr(event, "dest_path", "")):
-                    if p:
-                        watcher.hint(os.fsdecode(p))
+                dest = getattr(event, "dest_path", "")
+                if event.src_path:  # complete once its writer closed it (not a reader)
+                    closed = inotify and event.event_type == "closed"
+                    watcher.hint(os.fsdecode(event.src_path), complete=closed)
+                if dest:  # renamed into place: complete
+                    watcher.hint(os.fsdecode(dest), complete=inotify)
 
-        observer = Observer()
         handler = Handler()
         for folder in self._folders:
             if not folder.is_dir():
@@ -506,6 +527,20 @@ class FolderWatcher:
         if observer is not None:
             observer.stop()  # type: ignore[attr-defined]
             observer.join(2.0)  # type: ignore[attr-defined]
+
+
+def _observer() -> tuple[Any, bool]:
+    """Watchdog's observer for this platform, and whether it is inotify's (whose moved-to
+    and close-write events say a file is complete). That one is asked to report a file
+    moved in from an unwatched folder as moved: by default it calls that created."""
+    from watchdog.observers import Observer
+
+    with contextlib.suppress(ImportError):
+        from watchdog.observers.inotify import InotifyObserver
+
+        if Observer is InotifyObserver:
+            return InotifyObserver(generate_full_events=True), True
+    return Observer(), False
 
 
 def _unique(folders: Iterable[Path | str]) -> list[Path]:

@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="watch folders for incoming packs and print each one (lands nothing)",
         description="Watch folders (default: Downloads and the chat apps' download "
         "folders that exist) for .taskpack, .taskpack.json and .tpx files. A file is "
-        "reported once its size and time have settled and it opens as a pack; temporary "
+        "reported once it is complete (renamed into place or closed by its writer, else "
+        "once its size and time have settled) and it opens as a pack; temporary "
         "names (.part, .crdownload, .tmp, .download) are ignored until renamed. Removable "
         "drives mounted while it runs are scanned once at their top level. Nothing is "
         "landed or run. Stop with Ctrl-C.",
@@ -40,7 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=float,
         default=1.0,
         metavar="SECONDS",
-        help="how long a file must stay unchanged before it is read (default 1)",
+        help="how long a file still being written must stay unchanged before it is read "
+        "(default 1)",
     )
     p.add_argument("--no-drives", action="store_true", help="do not scan newly mounted drives")
     p.set_defaults(handler=cmd_watch)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from pathlib import Path
@@ -55,9 +56,8 @@ class Collector:
 
 
 def watcher(folder: Path, got: Collector, **kw: object) -> FolderWatcher:
-    return FolderWatcher(
-        [folder], got.on_found, got.on_rejected, settle=0.4, tick=0.05, mount_roots=[], **kw
-    )  # type: ignore[arg-type]
+    kw = {"settle": 0.4, **kw}
+    return FolderWatcher([folder], got.on_found, got.on_rejected, tick=0.05, mount_roots=[], **kw)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -309,3 +309,89 @@ def test_a_callback_that_raises_does_not_stop_the_watcher(tmp_path: Path) -> Non
         got.wait(20)
     assert seen == ["first.taskpack", "second.taskpack"]
     assert troubles and "goes on" in troubles[0]
+
+
+# --- a file that arrives complete is listed at once (issue 24) ---------------------------
+# The watchers below wait a minute for a file to settle: being listed within the test's
+# few seconds means no settle wait was served. A file still being written is shown to be
+# held back by a later pack being listed first (events are handled in order).
+
+LONG_SETTLE = 60.0
+
+
+def listed(got: Collector, name: str, timeout: float = 10.0) -> list[str]:
+    deadline = time.monotonic() + timeout
+    while name not in [f.path.name for f in got.found] and time.monotonic() < deadline:
+        got.event.wait(0.05)
+        got.event.clear()
+    return [f.path.name for f in got.found]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="inotify's moved-to and close-write")
+def test_a_pack_renamed_or_moved_in_or_closed_is_listed_without_the_settle_wait(
+    tmp_path: Path,
+) -> None:
+    inbox, elsewhere = tmp_path / "Downloads", tmp_path / "elsewhere"
+    inbox.mkdir()
+    elsewhere.mkdir()
+    body = make_pack_bytes(tmp_path)
+    got = Collector()
+    with watcher(inbox, got, settle=LONG_SETTLE):
+        part = inbox / "download.taskpack.part"
+        part.write_bytes(body)
+        part.rename(inbox / "download.taskpack")  # a browser finishing a download
+        assert "download.taskpack" in listed(got, "download.taskpack")
+        (elsewhere / "moved.taskpack").write_bytes(body)
+        (elsewhere / "moved.taskpack").rename(inbox / "moved.taskpack")  # moved into the folder
+        assert "moved.taskpack" in listed(got, "moved.taskpack")
+        (inbox / "copied.taskpack").write_bytes(body)  # written and closed
+        assert "copied.taskpack" in listed(got, "copied.taskpack")
+    assert sorted(f.path.name for f in got.found) == [
+        "copied.taskpack",
+        "download.taskpack",
+        "moved.taskpack",
+    ]
+    assert got.rejected == []
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="inotify's moved-to and close-write")
+def test_a_pack_still_being_written_waits_until_its_writer_closes_it(tmp_path: Path) -> None:
+    inbox, elsewhere = tmp_path / "in", tmp_path / "elsewhere"
+    inbox.mkdir()
+    elsewhere.mkdir()
+    body = make_pack_bytes(tmp_path)
+    got = Collector()
+    with watcher(inbox, got, settle=LONG_SETTLE):
+        with open(inbox / "slow.taskpack", "wb") as f:
+            f.write(body[: len(body) // 2])
+            f.flush()
+            (elsewhere / "later.taskpack").write_bytes(body)
+            (elsewhere / "later.taskpack").rename(inbox / "later.taskpack")
+            assert listed(got, "later.taskpack") == ["later.taskpack"]  # slow one held back
+            f.write(body[len(body) // 2 :])
+        assert "slow.taskpack" in listed(got, "slow.taskpack")
+    assert [f.path.name for f in got.found] == ["later.taskpack", "slow.taskpack"]
+    assert got.rejected == []
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="inotify's moved-to and close-write")
+def test_a_closed_file_that_does_not_open_is_not_set_aside_before_it_settles(
+    tmp_path: Path,
+) -> None:
+    # its writer may open it again (a chat app writing in bursts): only a settled file is
+    # called unreadable
+    inbox, elsewhere = tmp_path / "in", tmp_path / "elsewhere"
+    inbox.mkdir()
+    elsewhere.mkdir()
+    body = make_pack_bytes(tmp_path)
+    got = Collector()
+    with watcher(inbox, got, settle=LONG_SETTLE):
+        (inbox / "burst.taskpack").write_bytes(body[:1000])  # first burst, closed
+        (elsewhere / "later.taskpack").write_bytes(body)
+        (elsewhere / "later.taskpack").rename(inbox / "later.taskpack")
+        assert listed(got, "later.taskpack") == ["later.taskpack"]
+        assert got.rejected == []
+        with open(inbox / "burst.taskpack", "ab") as f:  # the rest, closed
+            f.write(body[1000:])
+        assert "burst.taskpack" in listed(got, "burst.taskpack")
+    assert got.rejected == []
