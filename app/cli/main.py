@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from taskpack.core.errors import EXIT_ERROR, EXIT_REFUSED, Refused, TaskPackError, sentence
+from taskpack.core.lazy_regex import lazy
 from taskpack.core.trust.visible_text import visible
 
 EXIT_OK = 0
@@ -41,6 +42,27 @@ VERB_MODULES = (
     "taskpack.app.cli.doctor",
     "taskpack.app.cli.completion",
 )
+
+#: the module that registers each verb: running a verb imports that module alone (start-up
+#: is what a person waits for on every command); a verb missing here still runs, through
+#: the whole parser, only slower (tests/app/cli/test_startup.py holds the two to agree)
+VERB_HOMES = {
+    verb: f"taskpack.app.cli.{module}"
+    for module, verbs in (
+        ("pack_files", "convert show verify conformance"),
+        (
+            "passports",
+            "new list open fact decide next checkpoint ask check answer attach pack land "
+            "restore move result history settings",
+        ),
+        ("watch", "watch"),
+        ("a2a", "serve token send fetch-receipt"),
+        ("agents", "mcp outbox"),
+        ("doctor", "doctor"),
+        ("completion", "completion"),
+    )
+    for verb in verbs.split()
+}
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -63,7 +85,7 @@ def json_line(value: Any, *, indent: int | None = None) -> str:
     )
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONE_SURROGATE = lazy("[\ud800-\udfff]")
 
 
 def emit_json(value: Any) -> None:
@@ -141,7 +163,10 @@ class StopSignals:
         return True
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; or, given a `verb` in `VERB_HOMES`, one that registers only that
+    verb's module (it parses that verb's command line exactly as the whole one does)."""
+    home = VERB_HOMES.get(verb or "")
     parser = argparse.ArgumentParser(
         prog="taskpack",
         description="Hand unfinished work between people, machines and AI agents by file "
@@ -153,11 +178,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     sub.required = True
-    for name in VERB_MODULES:
+    for name in (home,) if home else VERB_MODULES:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
             if exc.name == name:  # that verb module is not part of this build
+                if home:
+                    return build_parser()
                 continue
             raise
         module.register(sub)
@@ -165,7 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     handler: Handler = args.handler
     try:

@@ -138,8 +138,6 @@ def _as_pack_file(given: str) -> Iterator[tuple[Path, list[str]]]:
     """A pack file for `given`: itself, or the pack found in a text file or in standard
     input (`-`), written to a temporary file that is gone afterwards. Reading never
     writes into the desk."""
-    import tempfile
-
     from taskpack.core.format.pack_in_text import (
         MAX_TEXT_BYTES,
         decode_text,
@@ -161,6 +159,8 @@ def _as_pack_file(given: str) -> Iterator[tuple[Path, list[str]]]:
             yield Path(given), []
             return
         found, found_notes = maybe, list(maybe.notes)
+    import tempfile  # here: a pack file itself needs no temporary file
+
     with tempfile.TemporaryDirectory(prefix="taskpack-text-") as tmp:
         name = "stdin" if given == "-" else Path(given).name
         path = Path(tmp) / f"{name}.taskpack.json"

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
+from ..lazy_regex import lazy
 from . import canonical
 from .vocabulary import FLAT_VERSION
 
@@ -246,8 +247,8 @@ def _candidate_starts(text: str, skip: list[int]) -> Iterator[int]:
 #: a line's first `{`, when a key or the closing brace follows it (``{name}``, ``{{`` and
 #: the like are prose, rejected here without the cost of a failed parse); a key in
 #: typographic quotes counts, so that the error can say what the chat app did
-_LINE_BRACE = re.compile('^[^{\n]*\\{(?=[ \t\n]*["}\u201c\u201d\uff02])', re.M)
-_AFTER_KEY = re.compile(r'"[ \t]*:[ \t]*$')
+_LINE_BRACE = lazy('^[^{\n]*\\{(?=[ \t\n]*["}\u201c\u201d\uff02])', re.M)
+_AFTER_KEY = lazy(r'"[ \t]*:[ \t]*$')
 
 
 _DECODER = json.JSONDecoder(

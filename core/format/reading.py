@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -377,6 +375,9 @@ def _open_stream(
 ) -> OpenedPack:
     owned = False
     if not (hasattr(stream, "seekable") and stream.seekable()):
+        import shutil  # here: a file's reader never needs them, and they cost start-up
+        import tempfile
+
         spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115 - owned by the pack
         try:
             shutil.copyfileobj(stream, spool, CHUNK)

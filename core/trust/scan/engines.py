@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from .triggers import (
     _FOLD,
@@ -21,12 +21,22 @@ from .triggers import (
     _needle,
 )
 
-try:  # the fast engine; the `re` fallback below gives the same findings, slower
-    import hyperscan as _hyperscan
+#: the hyperscan module, imported when a scan first asks for it (a small scan never does:
+#: importing it is a sizeable part of a small judge's start-up); None: not installed here
+_NOT_YET = object()
+_hs: ModuleType | object | None = _NOT_YET
 
-    _hs: ModuleType | None = _hyperscan
-except ImportError:  # pragma: no cover - depends on the platform
-    _hs = None
+
+def _hyperscan() -> ModuleType | None:
+    global _hs
+    if _hs is _NOT_YET:
+        try:  # the fast engine; the `re` fallback below gives the same findings, slower
+            import hyperscan
+
+            _hs = hyperscan
+        except ImportError:  # pragma: no cover - depends on the platform
+            _hs = None
+    return cast("ModuleType | None", _hs)
 
 
 class _EngineStream(Protocol):
@@ -191,8 +201,9 @@ def _build(name: str) -> _Engine | None:
             else:
                 engine: _Engine | None = None
                 try:  # importing can succeed on a CPU hyperscan then refuses to run on
-                    if _hs is not None:
-                        engine = _HyperscanEngine(_hs)
+                    hs = _hyperscan()
+                    if hs is not None:
+                        engine = _HyperscanEngine(hs)
                         engine.positions(b"ghp_")
                 except Exception:  # any failure at all means: use the fallback
                     engine = None

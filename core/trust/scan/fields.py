@@ -97,7 +97,12 @@ _SECRET_KEY_ENDINGS = (
 def _name_tokens(name: str) -> list[str]:
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", spaced)
-    return [t for t in re.split(r"[^0-9a-z\u0080-\uffff]+", spaced.lower()) if t]
+    return [t for t in _SEPARATORS.split(spaced.lower()) if t]
+
+
+#: what separates a name's words: anything but 0-9, a-z and U+0080-U+FFFF, spelled as the
+#: ranges it is (the negated class took ~14 ms to compile, on every start)
+_SEPARATORS = re.compile("[\x00-/:-`{-\x7f\U00010000-\U0010ffff]+")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -6,10 +6,10 @@ A transcript is two turns (or messages) of different roles within ``TRANSCRIPT_S
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...lazy_regex import lazy
 from .triggers import _CJK_ROLE_WORDS, _FULLWIDTH_COLON, _TURN_PREFIX
 
 TRANSCRIPT_SPAN = 64 * 1024  # two turns further apart than this are not one conversation
@@ -31,19 +31,19 @@ _ROLE_CLASS = {
     b"bot": "assistant",
     b"developer": "system",
 }
-_ROLE_RX = re.compile(
+_ROLE_RX = lazy(
     rb"(?:(?i:(user|human|assistant|system|ai|q|a))|(" + b"|".join(_CJK_ROLE_WORDS) + rb"))"
     rb"(?:\*\*)?(?:(:)|" + _FULLWIDTH_COLON + rb")"
 )
-_LINE_PREFIX_RX = re.compile(rb"(?:>[ \t]*)*(?:\*\*)?")
-_MSG_RX = re.compile(
+_LINE_PREFIX_RX = lazy(rb"(?:>[ \t]*)*(?:\*\*)?")
+_MSG_RX = lazy(
     rb"[\"'](role|sender)\\?[\"'][ \t]*:[ \t]*\\?[\"']"
     rb"(?i:(user|human|assistant|ai|model|bot|system|developer))\\?[\"']"
 )
 _CONTENT_KEY = rb"[\"'](?:content|text|parts)\\?[\"'][ \t]*:[ \t]*(?:\\?[\"']|\[|\{)"
-_CONTENT_AFTER_RX = re.compile(rb"[^{}]{0,800}?" + _CONTENT_KEY)
-_CONTENT_RX = re.compile(_CONTENT_KEY)
-_AUTHOR_BEFORE_RX = re.compile(rb"[\"']author\\?[\"'][ \t]*:[ \t]*\{[ \t\r\n]*\\?\Z")
+_CONTENT_AFTER_RX = lazy(rb"[^{}]{0,800}?" + _CONTENT_KEY)
+_CONTENT_RX = lazy(_CONTENT_KEY)
+_AUTHOR_BEFORE_RX = lazy(rb"[\"']author\\?[\"'][ \t]*:[ \t]*\{[ \t\r\n]*\\?\Z")
 
 
 def _turn_at(w: bytes, at: int, sos: bool) -> tuple[str, int] | None:

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from ...lazy_regex import LazyRegex, lazy
 
 _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _PLACEHOLDER_PARTS = (
@@ -50,10 +53,13 @@ def _mixed(body: bytes) -> bool:
 @dataclass(frozen=True)
 class _TokenRule:
     kind: str
-    rx: re.Pattern[bytes]
+    rx: LazyRegex[bytes]
     prefix: int  # length of the fixed prefix; the rest is the body checked for randomness
     check: Callable[[bytes], bool] | None
     left_boundary: bool = True
+    #: the literal bytes every match starts with (b"sk-ant-"): where they are not, the
+    #: pattern is not even compiled (every pack's ``task-passport`` holds the trigger sk-)
+    lead: bytes = b""
 
 
 def _tok(
@@ -63,7 +69,13 @@ def _tok(
     check: Callable[[bytes], bool] | None,
     left_boundary: bool = True,
 ) -> _TokenRule:
-    return _TokenRule(kind, re.compile(rx), prefix, check, left_boundary)
+    lead = bytes(itertools.takewhile(_LITERAL.__contains__, rx))
+    if rx[len(lead) : len(lead) + 1] in (b"?", b"*", b"{"):  # its last byte may be absent
+        lead = lead[:-1]
+    return _TokenRule(kind, lazy(rx), prefix, check, left_boundary, lead)
+
+
+_LITERAL = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
 # A prefix that is long and distinctive (`ghp_`, `sk-ant-`, `github_pat_` …) marks a token
@@ -107,7 +119,7 @@ _TOKEN_RULES = (
 )
 
 _NL = rb"(?:\r?\n|\\r\\n|\\n)"  # a real line break, or one escaped inside a JSON string
-_PEM_RX = re.compile(
+_PEM_RX = lazy(
     rb"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----"
     rb"(?:" + _NL + rb"|[ \t]+)"
     rb"(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*" + _NL + rb"){0,8}"
@@ -118,7 +130,7 @@ _PEM_RX = re.compile(
 # base64 lines, the matching END line. Each repetition starts with a separator, so a long
 # run of base64 without an END cannot make the regex backtrack.
 _B64_RUN = rb"[A-Za-z0-9+/=]+"
-_PEM_BLOCK_RX = re.compile(
+_PEM_BLOCK_RX = lazy(
     rb"-----BEGIN (?P<label>(?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?)-----"
     rb"(?:" + _NL + rb"|[ \t]+)"
     rb"(?:[A-Za-z][A-Za-z0-9\-]*:[^\r\n\\]*" + _NL + rb"){0,8}"
@@ -136,7 +148,7 @@ _PEM_BLOCK_RX = re.compile(
     rb"-----END (?P=label)-----"
 )
 # PuTTY's own key file (.ppk, versions 1-3): the header lines, then key material
-_PPK_RX = re.compile(
+_PPK_RX = lazy(
     rb"PuTTY-User-Key-File-[1-9]: [!-~]{1,64}"
     + _NL
     + rb"Encryption: [!-~]{1,32}"
@@ -147,16 +159,16 @@ _PPK_RX = re.compile(
     + _NL
     + rb"[A-Za-z0-9+/=]{32}"
 )
-_JWT_RX = re.compile(rb"(eyJ[A-Za-z0-9_\-]{8,})\.([A-Za-z0-9_\-]{8,})\.[A-Za-z0-9_\-]{16,}")
-_BEARER_RX = re.compile(rb"[Bb]earer[ \t]+([A-Za-z0-9\-._~+/]{20,}=*)")
-_AWS_SECRET_RX = re.compile(
+_JWT_RX = lazy(rb"(eyJ[A-Za-z0-9_\-]{8,})\.([A-Za-z0-9_\-]{8,})\.[A-Za-z0-9_\-]{16,}")
+_BEARER_RX = lazy(rb"[Bb]earer[ \t]+([A-Za-z0-9\-._~+/]{20,}=*)")
+_AWS_SECRET_RX = lazy(
     rb"(?i:secret_access_key)[\"']?[ \t]{0,4}[:=][ \t]{0,4}[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
 )
-_SCHEME_RX = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]{0,30}\Z")
-_USERINFO_RX = re.compile(
+_SCHEME_RX = lazy(rb"[A-Za-z][A-Za-z0-9+.\-]{0,30}\Z")
+_USERINFO_RX = lazy(
     rb"://([^\s/?#@:'\"<>\\]{1,128}):([^\s/?#@'\"<>\\]{1,256})@([A-Za-z0-9\-._~%]+|\[[0-9A-Fa-f:.]+\])"
 )
-_ASSIGN_RX = re.compile(
+_ASSIGN_RX = lazy(
     rb"(?i:password|passwd|passphrase|secret_key|secretkey|secret_access_key|secret|token"
     rb"|api_key|apikey|api-key)"
     rb"[\"']?[ \t]{0,4}(?:=>|:|=)(?![=>:])[ \t]{0,4}"
@@ -197,18 +209,18 @@ _PLACEHOLDER_SUBSTRINGS = (
     b"bar",
 )
 _TEMPLATE_STARTS = frozenset(b"$%{<[*.~/\\!#@&")
-_CODE_REF_RX = re.compile(rb"[A-Za-z_]+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
-_CONSTANT_RX = re.compile(rb"[A-Z][A-Z0-9_]*")  # CARD32, GITHUB_TOKEN: a type or a variable
-_SLUG_RX = re.compile(rb"[a-z]+(?:[-_./:][a-z]+)+")
+_CODE_REF_RX = lazy(rb"[A-Za-z_]+|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_CONSTANT_RX = lazy(rb"[A-Z][A-Z0-9_]*")  # CARD32, GITHUB_TOKEN: a type or a variable
+_SLUG_RX = lazy(rb"[a-z]+(?:[-_./:][a-z]+)+")
 # what is said right before the keyword when the value is no secret: a page token, a
 # publicKeyToken, a sync cursor
-_NOT_SECRET_BEFORE_RX = re.compile(
+_NOT_SECRET_BEFORE_RX = lazy(
     rb"(?i:page|public|publickey|public[_ \-]key|continuation|pagination|cursor|sync|next)"
     rb"[ _\-]?\Z"
 )
-_VALUE_FORBIDDEN = re.compile(rb"[\s\"'`<>,;(){}\[\]&|\\]")
+_VALUE_FORBIDDEN = lazy(rb"[\s\"'`<>,;(){}\[\]&|\\]")
 _PLACEHOLDER_USERS = frozenset(b"anonymous ftp user username login name".split())
-_EXAMPLE_HOST_RX = re.compile(rb"(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid)$", re.I)
+_EXAMPLE_HOST_RX = lazy(rb"(?:^|\.)(?:example\.(?:com|org|net)|example|test|invalid)$", re.I)
 
 
 def _random_case(word: bytes) -> bool:
@@ -245,26 +257,36 @@ def _credential_at(w: bytes, at: int) -> tuple[str, int] | None:
     """The kind of credential starting at `at` (and where it starts), or None."""
     left_ok = at == 0 or w[at - 1] not in _ALNUM
     for rule in _TOKEN_RULES:
+        if not w.startswith(rule.lead, at):
+            continue
         m = rule.rx.match(w, at)
         if not m or not (left_ok or not rule.left_boundary):
             continue
         if rule.check is None or rule.check(m.group()[rule.prefix :]):
             return rule.kind, at
-    if _PEM_RX.match(w, at) is not None or _PEM_BLOCK_RX.match(w, at) is not None:
+    if w.startswith(b"-----BEGIN ", at) and (
+        _PEM_RX.match(w, at) is not None or _PEM_BLOCK_RX.match(w, at) is not None
+    ):
         return "private key block", at
     if w.startswith(b"PuTTY", at) and _PPK_RX.match(w, at) is not None:
         return "PuTTY private key", at
-    if left_ok and (m := _JWT_RX.match(w, at)) is not None and _jwt_ok(m.group(1), m.group(2)):
+    if (
+        left_ok
+        and w.startswith(b"eyJ", at)
+        and (m := _JWT_RX.match(w, at)) is not None
+        and _jwt_ok(m.group(1), m.group(2))
+    ):
         return "JWT", at
-    if (m := _BEARER_RX.match(w, at)) is not None:
+    first = w[at : at + 1].lower()  # the patterns below are not compiled until they can match
+    if first == b"b" and (m := _BEARER_RX.match(w, at)) is not None:
         tok = m.group(1)
         if not tok.startswith(b"eyJ") and _mixed(tok) and left_ok:
             return "bearer token", at
-    if (m := _AWS_SECRET_RX.match(w, at)) is not None and _mixed(m.group(1)):
+    if first == b"s" and (m := _AWS_SECRET_RX.match(w, at)) is not None and _mixed(m.group(1)):
         return "AWS secret access key", at
     if w.startswith(b"://", at):
         return _url_password(w, at)
-    if (m := _ASSIGN_RX.match(w, at)) is not None:
+    if first and first in b"psta" and (m := _ASSIGN_RX.match(w, at)) is not None:
         if _NOT_SECRET_BEFORE_RX.search(w, max(0, at - 16), at):
             return None
         q = m.group("q")

@@ -111,3 +111,45 @@ def test_a_pack_of_the_wrong_shape_is_still_judged_without_a_model(
     assert "field note: Input should be a valid string" in r.stdout
     assert "field passport.title: Input should be a valid string" in r.stdout
     assert "pydantic" not in names
+
+
+#: what a small pack's judge has no use for: other verbs, the desk, the fast scanner (its
+#: databases only pay for themselves past 256 KiB)
+NOT_FOR_A_SMALL_JUDGE = {
+    "hyperscan",
+    "taskpack.app.cli.passports",
+    "taskpack.app.cli.a2a",
+    "taskpack.app.cli.watch",
+    "taskpack.app.cli.doctor",
+    "taskpack.app.settings",
+    "taskpack.core.desk.lifecycle",
+}
+
+
+@pytest.mark.parametrize("name", ["p.taskpack", "p.taskpack.json"])
+def test_judging_a_small_pack_imports_only_what_judging_needs(
+    name: str, tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    path = tmp_path / name
+    write_pack(
+        BASE,
+        [LuggageSource.from_bytes("notes.txt", b"hello\n")],
+        path,
+        encoding="flat" if name.endswith(".json") else "bag",
+    )
+    r, names = imported(["conformance", str(path)], cli_env)
+    assert r.returncode == 0, r.stdout + r.stderr[-2000:]
+    assert "conformant (11/11 checks pass)" in r.stdout
+    assert names & NOT_FOR_A_SMALL_JUDGE == set()
+
+
+def test_every_verb_is_run_by_the_module_that_registers_it() -> None:
+    # `main` imports only a verb's own module (VERB_HOMES): each verb must be there, or it
+    # is parsed by the whole parser, importing every verb module again
+    from taskpack.app.cli import main as cli
+
+    whole = cli.build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert set(cli.VERB_HOMES) == set(whole)
+    for verb in whole:
+        alone = cli.build_parser(verb)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+        assert verb in alone, f"{verb} is not registered by {cli.VERB_HOMES[verb]}"
