@@ -18,7 +18,6 @@ import argparse
 import importlib
 import json
 import os
-import re
 import signal
 import sys
 import threading
