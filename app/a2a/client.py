@@ -43,6 +43,7 @@ from taskpack.app.a2a.ledger import A2AStore, SentRow
 from taskpack.core.errors import NotFound, TaskPackError, UsageError
 from taskpack.core.format import vocabulary
 from taskpack.core.format.reading import open_pack
+from taskpack.core.format.streams import hash_file
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
@@ -242,7 +243,7 @@ def send_file(
     sender = chain[-1].rsplit("@", 1)[0] if chain else None
     local = sender if sender and desk.store.exists(sender) else None
     task = asyncio.run(send_pack_async(path, url, token, timeout=timeout))
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = hash_file(path)
     row = store.record_sent(
         url=url,
         remote_task_id=task.id,

@@ -22,7 +22,6 @@ Nothing here needs a running store: the doctor works on a database too damaged t
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import sqlite3
 import time
@@ -33,6 +32,7 @@ from pathlib import Path
 
 from ..errors import TaskPackError
 from ..files import write_bytes_atomically
+from ..format.streams import hash_file
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BACKUP_DIR = "backups"
@@ -341,11 +341,7 @@ def _blob_problem(path: Path, sha: str, size: int) -> str | None:
         return "is missing its stored bytes"
     if st.st_size != size:
         return f"has {st.st_size} stored bytes instead of {size}"
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    if h.hexdigest() != sha:
+    if hash_file(path) != sha:
         return "is damaged: its stored bytes no longer match their sha256"
     return None
 

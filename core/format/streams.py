@@ -1,4 +1,4 @@
-"""Small streaming helpers: chunked reads, a hashing thread, a verifying reader.
+"""Small streaming helpers: chunked reads, a file's digest, a hashing thread, a verifying reader.
 
 Memory stays bounded: nothing here holds more than a few chunks at a time.
 """
@@ -9,11 +9,18 @@ import hashlib
 import queue
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import IntegrityError
 
-CHUNK = 1 << 20  # 1 MiB
+CHUNK = 1 << 20  # 1 MiB: the read size of every streamed file
+
+
+def hash_file(path: Path | str) -> str:
+    """The sha256 of the file at `path`, in hex, read a buffer at a time."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def read_exactly_chunks(f: BinaryIO, size: int, name: str, chunk: int = CHUNK) -> Iterator[bytes]:
