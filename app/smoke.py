@@ -72,7 +72,7 @@ Step = Callable[[Context], str]
 # --- helpers ------------------------------------------------------------------------------
 
 
-def _need(module: str, attr: str | None = None, *, piece: str) -> Any:
+def need(module: str, attr: str | None = None, *, piece: str) -> Any:
     """Import `module` (and get `attr`), or fail naming the piece that is missing."""
     try:
         mod = importlib.import_module(module)
@@ -121,7 +121,7 @@ def step_version(ctx: Context) -> str:
 
 
 def step_cli(ctx: Context) -> str:
-    cli = _need("taskpack.app.cli.main", piece="the command line")
+    cli = need("taskpack.app.cli.main", piece="the command line")
     parser = cli.build_parser()  # imports every verb module this build has
     verbs = next(
         (
@@ -139,7 +139,7 @@ def step_cli(ctx: Context) -> str:
 def step_keyring(ctx: Context) -> str:
     from importlib import metadata
 
-    keyring = _need("keyring", piece="keyring (the credential store)")
+    keyring = need("keyring", piece="keyring (the credential store)")
     points = list(metadata.entry_points(group="keyring.backends"))
     if not points:
         raise StepFailed("keyring's backend list (its package metadata) is missing from this build")
@@ -156,7 +156,7 @@ def step_keyring(ctx: Context) -> str:
 
 
 def _desk(home: Path, machine: str) -> Any:
-    Desk = _need("taskpack.app.desk", "Desk", piece="the desk service")
+    Desk = need("taskpack.app.desk", "Desk", piece="the desk service")
     return Desk(home, machine, actor="smoke-test")
 
 
@@ -189,7 +189,7 @@ def _packs(ctx: Context) -> list[Path]:
 
 
 def step_judge(ctx: Context) -> str:
-    judge = _need("taskpack.core.trust.conformance", "judge", piece="the conformance judge")
+    judge = need("taskpack.core.trust.conformance", "judge", piece="the conformance judge")
     verdicts = []
     for path in _packs(ctx):
         report = judge(path)
@@ -223,7 +223,7 @@ def _review_there(desk: Any, path: Path, progress: Any, cancelled: Any) -> str:
 
 
 def step_helper(ctx: Context) -> str:
-    isolated = _need("taskpack.app.isolated", piece="the helper process for large packs")
+    isolated = need("taskpack.app.isolated", piece="the helper process for large packs")
     bag = _packs(ctx)[0]
     desk = _desk(ctx.tmp / "helper", "smoke-helper")
     steps: list[int] = []
@@ -239,8 +239,8 @@ def step_helper(ctx: Context) -> str:
 
 
 def step_watcher(ctx: Context) -> str:
-    FolderWatcher = _need("taskpack.app.watcher", "FolderWatcher", piece="the folder watcher")
-    _need("watchdog.observers", piece="watchdog (file system events)")
+    FolderWatcher = need("taskpack.app.watcher", "FolderWatcher", piece="the folder watcher")
+    need("watchdog.observers", piece="watchdog (file system events)")
     inbox = ctx.tmp / "inbox"
     inbox.mkdir()
     found: list[Any] = []
@@ -276,7 +276,7 @@ def step_a2a(ctx: Context) -> str:
     A2AServer = getattr(server_mod, "A2AServer", None)
     if A2AServer is None:
         raise StepFailed("the A2A endpoint is missing: taskpack.app.a2a.serve has no 'A2AServer'")
-    httpx = _need("httpx", piece="httpx (the A2A client)")
+    httpx = need("httpx", piece="httpx (the A2A client)")
     desk = _desk(ctx.tmp / "a2a", "smoke-a2a")
     server = A2AServer(desk, "127.0.0.1", 0)  # loopback, a free port
     try:
@@ -296,7 +296,7 @@ def step_window(ctx: Context) -> str:
     home = ctx.tmp / "gui-home"
     inbox = ctx.tmp / "gui-inbox"
     inbox.mkdir(parents=True, exist_ok=True)
-    settings = _need("taskpack.app.settings", "Settings", piece="the settings")
+    settings = need("taskpack.app.settings", "Settings", piece="the settings")
     s = settings()
     s.watched_folders = [str(inbox)]  # never the user's real Downloads
     s.save(home)
@@ -310,7 +310,7 @@ def step_window(ctx: Context) -> str:
 
     builder = ctx.notes.get("build")
     if builder is None:  # not handed in by the GUI entry point: look for it there
-        gui = _need("taskpack.app.gui_main", piece="the GUI entry point")
+        gui = need("taskpack.app.gui_main", piece="the GUI entry point")
         builder = getattr(gui, "build", None)
     if not callable(builder):
         raise StepFailed("the GUI entry point handed no build() -> (app, window) to the smoke test")

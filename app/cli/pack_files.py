@@ -22,9 +22,9 @@ _ID = re.compile(r"^TP-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$")
 
 def _progress(label: str) -> Any:
     """A progress bar on the terminal (a no-op when output is not a terminal)."""
-    from taskpack.app.cli.progress_bar import terminal_progress
+    from taskpack.app.cli.progress_bar import progress_bar
 
-    return terminal_progress(label)
+    return progress_bar(label)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

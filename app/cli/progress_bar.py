@@ -191,17 +191,11 @@ def progress_bar(
     return TerminalProgress(label, target, unit=unit)
 
 
-#: other names the CLI verbs use
-progress = progress_bar
-terminal_progress = progress_bar
-
 __all__ = [
     "NoProgress",
     "Progress",
     "TerminalProgress",
     "human_bytes",
-    "progress",
     "progress_bar",
-    "terminal_progress",
     "wanted",
 ]

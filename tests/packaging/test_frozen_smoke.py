@@ -37,7 +37,7 @@ def test_a_missing_module_is_named_in_one_line_and_later_steps_still_run(
         return "unreachable"
 
     def needs_an_api(ctx: smoke.Context) -> str:
-        smoke._need("taskpack.app.smoke", "no_such_service", piece="the frobnicator")
+        smoke.need("taskpack.app.smoke", "no_such_service", piece="the frobnicator")
         return "unreachable"
 
     def breaks(ctx: smoke.Context) -> str:
@@ -65,7 +65,7 @@ def test_a_missing_module_is_named_in_one_line_and_later_steps_still_run(
 
 
 def test_a_missing_package_says_which_piece(capsys: pytest.CaptureFixture[str]) -> None:
-    step = lambda ctx: smoke._need("taskpack_absent.server", piece="the A2A endpoint")  # noqa: E731
+    step = lambda ctx: smoke.need("taskpack_absent.server", piece="the A2A endpoint")  # noqa: E731
     code, out = run_with([("a2a", step)], capsys)
     assert code == 1
     assert "the A2A endpoint is not in this build (no module 'taskpack_absent.server')" in out

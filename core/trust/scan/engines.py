@@ -47,7 +47,7 @@ class _EngineStream(Protocol):
     def close(self) -> list[int]: ...
 
 
-class _Engine(Protocol):
+class Engine(Protocol):
     name: str
 
     def open(self) -> _EngineStream: ...
@@ -189,17 +189,17 @@ class _ReStream:
         return []
 
 
-_ENGINES: dict[str, _Engine | None] = {}
+_ENGINES: dict[str, Engine | None] = {}
 _ENGINES_LOCK = threading.Lock()
 
 
-def _build(name: str) -> _Engine | None:
+def _build(name: str) -> Engine | None:
     with _ENGINES_LOCK:
         if name not in _ENGINES:
             if name == "re":
                 _ENGINES[name] = _ReEngine()
             else:
-                engine: _Engine | None = None
+                engine: Engine | None = None
                 try:  # importing can succeed on a CPU hyperscan then refuses to run on
                     hs = _hyperscan()
                     if hs is not None:
@@ -222,7 +222,7 @@ def available_engines() -> tuple[str, ...]:
 SMALL = "small"
 
 
-def _engine(name: str | None) -> _Engine:
+def engine_named(name: str | None) -> Engine:
     if name == SMALL:
         name = "re"
     name = name or available_engines()[0]

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ...errors import Finding
-from .engines import _Engine
-from .scanner import _scan_bytes
+from .engines import Engine
+from .scanner import scan_bytes
 
 STEP = 1024 * 1024  # decode at most this much at a time
 
@@ -37,7 +37,7 @@ class Parent(Protocol):
     @property
     def name(self) -> str: ...
     @property
-    def engine(self) -> _Engine: ...
+    def engine(self) -> Engine: ...
     @property
     def budget(self) -> Allowance: ...
     def nested(self, name: str) -> Child | None: ...
@@ -47,9 +47,9 @@ class Stop(Exception):
     """The budget ran out: stop looking inside."""
 
 
-def clean_name(raw: bytes, engine: _Engine, index: int) -> str:
+def clean_name(raw: bytes, engine: Engine, index: int) -> str:
     """An archive member's name fit to show: never a credential, never control characters."""
-    if _scan_bytes(raw, engine).credentials:
+    if scan_bytes(raw, engine).credentials:
         return f"entry #{index}"
     text = raw.decode("utf-8", "replace")
     text = "".join(ch if ch.isprintable() else "?" for ch in text)

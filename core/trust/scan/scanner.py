@@ -2,7 +2,7 @@
 
 Engine positions become windows (``BEFORE`` bytes before a position, ``AFTER`` after it),
 and a window is verified only once all its bytes have arrived, so chunking never changes
-a result. ``_scan_bytes`` does the same for a whole value in one engine call.
+a result. ``scan_bytes`` does the same for a whole value in one engine call.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...errors import Finding
-from .engines import _Engine, _EngineStream
+from .engines import Engine, _EngineStream
 from .transcripts import _message_at, _Transcript, _turn_at
 from .triggers import _TMAX
 from .verifiers import _credential_at
@@ -66,7 +66,7 @@ class _Raw:
 class _Core:
     """Engine positions -> windows -> verifiers, independent of how bytes were chunked."""
 
-    def __init__(self, engine: _Engine) -> None:
+    def __init__(self, engine: Engine) -> None:
         self._stream: _EngineStream | None = engine.open()
         self._end = 0  # bytes fed so far
         self._tail = b""  # the last _KEEP bytes fed
@@ -151,7 +151,7 @@ def _verify_into(raw: _Raw, w: bytes, at: int, p: int, sos: bool, *, turns_only:
         raw.messages.add(p, msg)
 
 
-def _scan_bytes(data: bytes, engine: _Engine) -> _Raw:
+def scan_bytes(data: bytes, engine: Engine) -> _Raw:
     """A whole value at once: the same positions and windows as a stream, one engine call."""
     raw = _Raw()
     if not data:

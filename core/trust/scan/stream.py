@@ -14,9 +14,9 @@ from .archives import (
     now,
     open_reader,
 )
-from .engines import SMALL, _Engine, _engine
+from .engines import SMALL, Engine, engine_named
 from .readers import Reader, Stop
-from .scanner import RULE_CREDENTIAL, _Core, _scan_bytes
+from .scanner import RULE_CREDENTIAL, _Core, scan_bytes
 
 DEFAULT_CHUNK_SIZE = 4 * 1024 * 1024
 #: the most a reader holds back when it stops (a zip header's name and extra field)
@@ -46,7 +46,7 @@ class StreamScanner:
         _depth: int = 0,
         _checked_name: bool = False,
     ) -> None:
-        self._engine = _engine(engine)
+        self._engine = engine_named(engine)
         # what an archive holds is not small: a small stream's members get the fastest engine
         self._nested_engine = None if engine == SMALL else self._engine.name
         self._depth = _depth
@@ -54,7 +54,7 @@ class StreamScanner:
         self._name_findings: list[Finding] = []
         if (
             not _checked_name
-            and _scan_bytes(name.encode("utf-8", "surrogatepass"), self._engine).credentials
+            and scan_bytes(name.encode("utf-8", "surrogatepass"), self._engine).credentials
         ):
             self._name_findings.append(
                 Finding(RULE_CREDENTIAL, "credential in a file name", "the name of a luggage file")
@@ -78,7 +78,7 @@ class StreamScanner:
         return self._name
 
     @property
-    def engine(self) -> _Engine:
+    def engine(self) -> Engine:
         return self._engine
 
     @property

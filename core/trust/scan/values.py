@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Finding
-from .engines import SMALL, _Engine, _engine
+from .engines import SMALL, Engine, engine_named
 from .fields import _is_secret_key_name, is_instruction_field
 from .scanner import (
     AFTER,
@@ -15,7 +15,7 @@ from .scanner import (
     RULE_CREDENTIAL,
     RULE_INSTRUCTION,
     RULE_TRANSCRIPT,
-    _scan_bytes,
+    scan_bytes,
 )
 from .transcripts import _message_class, _turn_at
 from .verifiers import _secret_value
@@ -45,14 +45,14 @@ def _show(prefix: str, path: Path) -> str:
 #: short strings are handed to the engine together, this many bytes at a time
 _BATCH_BYTES = 256 << 10
 #: a string longer than this is scanned on its own
-_BATCH_ONE = 4 << 10
+SCAN_ALONE_OVER = 4 << 10
 #: between two strings of a batch: no trigger holds this byte, so a trigger the engine
 #: finds lies inside one string (and one at a string's start has no byte before it)
 _APART = b"\x00"
 
 
 class _ValueScan:
-    def __init__(self, prefix: str, engine: _Engine) -> None:
+    def __init__(self, prefix: str, engine: Engine) -> None:
         self.prefix = prefix
         self.engine = engine
         self._findings: list[Finding] = []
@@ -81,7 +81,7 @@ class _ValueScan:
         report (a transcript needs two turns, each at a trigger or the string's start),
         so only strings with a trigger are looked at again, alone, as they always were."""
         data = s.encode("utf-8", "surrogatepass")
-        if len(data) > _BATCH_ONE:
+        if len(data) > SCAN_ALONE_OVER:
             self._flush()
             self._one(data, path)
             return
@@ -91,7 +91,7 @@ class _ValueScan:
             self._flush()
 
     def _one(self, data: bytes, path: Path) -> None:
-        raw = _scan_bytes(data, self.engine)
+        raw = scan_bytes(data, self.engine)
         self._findings += raw.findings(lambda _offset: self.place(path))
 
     def _flush(self) -> None:
@@ -133,7 +133,7 @@ class _ValueScan:
             key = str(key)
             seen = known.get(key)
             if seen is None:  # keys repeat (100,000 asks share seven): judge each once
-                raw = _scan_bytes(key.encode("utf-8", "surrogatepass"), self.engine)
+                raw = scan_bytes(key.encode("utf-8", "surrogatepass"), self.engine)
                 kinds = list(raw.credentials)
                 seen = known[key] = (
                     kinds,
@@ -166,7 +166,7 @@ class _ValueScan:
                 secret_name
                 and isinstance(value, str)
                 and _secret_value(value.encode("utf-8", "surrogatepass"), quoted=True)
-                and not _scan_bytes(value.encode("utf-8", "surrogatepass"), self.engine).credentials
+                and not scan_bytes(value.encode("utf-8", "surrogatepass"), self.engine).credentials
             ):
                 self.add(
                     Finding(RULE_CREDENTIAL, "password or secret assignment", self.place(here))
@@ -229,7 +229,7 @@ def scan_value(value: Any, path: str = "", *, engine: str | None = None) -> list
     (for instruction fields, and for credentials — a key holding a secret is shown as
     ``<field #n>``). `path` prefixes every place, e.g. ``passport``.
     """
-    scan = _ValueScan(path, _engine(engine))
+    scan = _ValueScan(path, engine_named(engine))
     scan.walk(value)
     scan.message_findings()
     return scan.findings
@@ -246,7 +246,7 @@ def credential_in(text: str, *, engine: str | None = None) -> str | None:
         return None
     data = text.encode("utf-8", "surrogatepass")
     # a title or a name: the pure-Python engine is done before hyperscan would be built
-    raw = _scan_bytes(data, _engine(engine or (SMALL if len(data) <= _SHORT else None)))
+    raw = scan_bytes(data, engine_named(engine or (SMALL if len(data) <= _SHORT else None)))
     if not raw.credentials:
         return None
     return min(raw.credentials.items(), key=lambda kv: kv[1][0])[0]
@@ -267,10 +267,10 @@ def redact_value(value: Any, *, engine: str | None = None) -> Any:
     """A copy of a JSON value in which every string that holds a credential, or is the
     value of a field named like a secret that looks real (the rules of :func:`scan_value`),
     is replaced by :func:`withheld`; a key holding one becomes ``<field #n>``."""
-    eng = _engine(engine or SMALL)
+    eng = engine_named(engine or SMALL)
 
     def text(s: str) -> str:
-        raw = _scan_bytes(s.encode("utf-8", "surrogatepass"), eng)
+        raw = scan_bytes(s.encode("utf-8", "surrogatepass"), eng)
         if not raw.credentials:
             return s
         return withheld(min(raw.credentials.items(), key=lambda kv: kv[1][0])[0])

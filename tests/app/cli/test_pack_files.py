@@ -52,19 +52,6 @@ def packs(tmp_path: Path) -> dict[str, Path]:
     return {"bag": bag, "flat": flat}
 
 
-def _packer_available() -> bool:
-    try:
-        import taskpack.core.trust.pack_writer  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_packer = pytest.mark.skipif(
-    not _packer_available(), reason="core/trust/pack_writer.py cannot be imported yet"
-)
-
-
 # --- verify ---------------------------------------------------------------------------------
 
 
@@ -176,7 +163,6 @@ def test_show_never_prints_pack_text_as_a_line_of_its_own(run_cli, tmp_path: Pat
 # --- convert --------------------------------------------------------------------------------
 
 
-@needs_packer
 def test_convert_both_ways_round_trips_byte_identical(run_cli, packs, tmp_path: Path) -> None:
     to_flat = run_cli(["convert", packs["bag"], "--out", tmp_path / "out" / "q3.taskpack.json"])
     assert to_flat.returncode == 0, to_flat.stderr
@@ -196,7 +182,6 @@ def test_convert_both_ways_round_trips_byte_identical(run_cli, packs, tmp_path: 
     ]
 
 
-@needs_packer
 def test_convert_to_flat_warns_about_a_big_attachment_but_writes_it(
     run_cli, tmp_path: Path
 ) -> None:
@@ -216,7 +201,6 @@ def test_convert_to_flat_warns_about_a_big_attachment_but_writes_it(
         o.verify()
 
 
-@needs_packer
 @pytest.mark.parametrize("size", [786_433, 1 << 20])
 def test_convert_flat_to_bag_with_an_attachment_just_under_the_small_entry_size(
     run_cli, tmp_path: Path, size: int
@@ -235,7 +219,6 @@ def test_convert_flat_to_bag_with_an_attachment_just_under_the_small_entry_size(
         assert f.read() == data
 
 
-@needs_packer
 def test_convert_never_writes_tpx(run_cli, tmp_path: Path) -> None:
     src = tmp_path / "old.json"
     src.write_text(
@@ -266,7 +249,6 @@ def test_convert_never_writes_tpx(run_cli, tmp_path: Path) -> None:
         assert o.encoding == "bag"
 
 
-@needs_packer
 def test_convert_refuses_a_credential_with_exit_2_and_writes_nothing(
     run_cli, tmp_path: Path
 ) -> None:
@@ -284,7 +266,6 @@ def test_convert_refuses_a_credential_with_exit_2_and_writes_nothing(
         assert sorted(p.name for p in tmp_path.iterdir()) == ["leaky.taskpack"]
 
 
-@needs_packer
 def test_convert_onto_itself_is_a_usage_error(run_cli, packs) -> None:
     before = packs["bag"].read_bytes()
     assert_one_line_failure(run_cli(["convert", packs["bag"], "--out", packs["bag"]]))
@@ -371,8 +352,6 @@ def _expect_failure(case: Case, verb: str) -> bool | None:
     ids=lambda x: x if isinstance(x, str) else x.name,
 )
 def test_hostile_file_from_the_command_line(hostile_runs, case: Case, verb: str) -> None:  # type: ignore[no-untyped-def]
-    if verb == "convert" and not _packer_available():
-        pytest.skip("core/trust/pack_writer.py cannot be imported yet")
     r, untouched = hostile_runs[(case.name, verb)]
     if _expect_failure(case, verb) is False:
         assert r.returncode == 0, r.stderr
@@ -399,8 +378,6 @@ def test_hostile_file_through_main_in_process(
 ) -> None:
     """The same verbs through `cli.main` for every case: any exception that escaped
     `main` would be a traceback for the person at the terminal."""
-    if verb == "convert" and not _packer_available():
-        pytest.skip("core/trust/pack_writer.py cannot be imported yet")
     from taskpack.app.cli.main import main
 
     monkeypatch.setenv("TASKPACK_HOME", str(tmp_path / "home"))

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from taskpack.app.cli import progress_bar as progress_mod
 from taskpack.app.cli.progress_bar import NoProgress, TerminalProgress, human_bytes, progress_bar
 
 
@@ -139,8 +138,3 @@ def test_in_a_real_terminal_the_bar_goes_to_stderr_and_stdout_stays_clean(tmp_pa
     # the same program with stdout piped: no bar at all
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert r.stdout == "RESULT NoProgress\n" and r.stderr == ""
-
-
-def test_module_exposes_the_names_the_verbs_use() -> None:
-    assert progress_mod.progress is progress_bar
-    assert progress_mod.terminal_progress is progress_bar

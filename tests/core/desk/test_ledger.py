@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -26,12 +28,14 @@ def test_a_store_from_before_the_ledger_keeps_its_pack_records(tmp_path: Path) -
     with SqliteStore(tmp_path, migrations=MIGRATIONS[:1]) as old:
         assert old.schema_version == 1
         lp = _new(old)
-        with old.write() as tx:
-            tx._db.execute(
-                "INSERT INTO packs_written (sha256, passport_id, version, kind, written_at, asks) "
-                "VALUES (?,?,?,?,?,?)",
-                ("e" * 64, lp.id, 1, "handoff", "2026-01-01T00:00:00Z", '["a1"]'),
-            )
+        db_path = old.db_path
+    # a pack written by that version, recorded as it recorded one (in its own database)
+    with contextlib.closing(sqlite3.connect(db_path)) as db, db:
+        db.execute(
+            "INSERT INTO packs_written (sha256, passport_id, version, kind, written_at, asks) "
+            "VALUES (?,?,?,?,?,?)",
+            ("e" * 64, lp.id, 1, "handoff", "2026-01-01T00:00:00Z", '["a1"]'),
+        )
     with SqliteStore(tmp_path) as store:
         assert store.schema_version == len(MIGRATIONS)
         found = store.pack_written("e" * 64)  # the restore rule's question still answers

@@ -12,6 +12,7 @@ import io
 import json
 import math
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -24,7 +25,6 @@ from hypothesis import strategies as st
 from taskpack.core.errors import FormatError, LimitExceeded
 from taskpack.core.format import canonical
 from taskpack.core.format.canonical import (
-    _js_number,
     js_slice,
     json_bytes,
     json_text,
@@ -63,19 +63,19 @@ JS_NUMBERS = [
 
 @pytest.mark.parametrize(("value", "text"), JS_NUMBERS, ids=[t for _, t in JS_NUMBERS])
 def test_js_number_writes_what_javascript_writes(value: float, text: str) -> None:
-    assert _js_number(value) == text
+    assert json_text(value) == text  # a lone number is written as JSON.stringify writes it
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
 def test_js_number_refuses_what_json_cannot_carry(bad: float) -> None:
     with pytest.raises(FormatError):
-        _js_number(bad)
+        json_text(bad)
 
 
 @settings(max_examples=300, deadline=None, database=None)
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_js_number_text_reads_back_as_the_same_double(value: float) -> None:
-    text = _js_number(value)
+    text = json_text(value)
     assert float(json.loads(text)) == value
     assert "e" not in text or "e+" in text or "e-" in text  # JS always signs the exponent
 
@@ -159,7 +159,7 @@ def test_numbers_documents_and_slices_match_node() -> None:
         timeout=60,
     ).stdout
     js = json.loads(out)
-    assert [_js_number(v) for v in numbers] == js["numbers"]
+    assert [json_text(v) for v in numbers] == js["numbers"]
     assert [json_text(d) for d in docs] == js["docs"]
     assert [js_slice(s, n) for s, n in slices] == js["slices"]
 
@@ -346,10 +346,13 @@ def test_long_strings_are_escaped_in_slices_exactly_as_in_one_pass() -> None:
 
     from taskpack.core.format import canonical
 
-    step = canonical._SLICE
-    # escapes and lone surrogates right at the slice boundaries, and a long plain run
-    tricky = "a" * (step - 1) + '"\\\n\ud800' + "é报" * step + "\udfff\t" + "z" * (3 * step)
-    for text in (tricky, "plain " * (step // 2), "x" * step, "x" * (step + 1)):
+    # escapes and lone surrogates right at the edges of the slices long strings are escaped
+    # in (a power of two: 4, 16 and 64 Ki are tried), and a long plain run
+    texts = []
+    for step in (1 << 12, 1 << 14, 1 << 16):
+        tricky = "a" * (step - 1) + '"\\\n\ud800' + "é报" * step + "\udfff\t" + "z" * (3 * step)
+        texts += [tricky, "plain " * (step // 2), "x" * step, "x" * (step + 1)]
+    for text in texts:
         expected = _re.sub(
             "[\ud800-\udfff]",
             lambda m: f"\\u{ord(m.group()):04x}",
@@ -361,7 +364,8 @@ def test_long_strings_are_escaped_in_slices_exactly_as_in_one_pass() -> None:
 
 def _reference_text(value: object) -> str:
     """The canonical text as the stdlib's own (pure-Python, indenting) encoder writes it,
-    with JavaScript's number text: what `canonical._dumps` must equal, character for character."""
+    with JavaScript's number text (as `json_text` writes a lone number) and lone surrogates
+    escaped: what `json_text` must equal, character for character."""
     encoder = json.JSONEncoder(ensure_ascii=False, indent=2)
     make = json.encoder._make_iterencode  # type: ignore[attr-defined]
     chunks = make(
@@ -369,14 +373,14 @@ def _reference_text(value: object) -> str:
         encoder.default,
         json.encoder.py_encode_basestring,
         encoder.indent,
-        _js_number,
+        json_text,
         encoder.key_separator,
         encoder.item_separator,
         False,
         False,
         False,
     )(value, 0)
-    return "".join(chunks)
+    return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", "".join(chunks))
 
 
 _json_values = st.recursive(
@@ -395,11 +399,11 @@ _json_values = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(_json_values)
 def test_the_canonical_text_is_the_stdlib_encoders_text(value: object) -> None:
-    assert canonical._dumps(value) == _reference_text(value)
+    assert json_text(value) == _reference_text(value)
 
 
 def test_the_canonical_text_of_odd_keys_containers_and_long_strings() -> None:
-    long = "a" * (canonical._SLICE + 3) + '"\n\ud800é'
+    long = "a" * ((1 << 16) + 3) + '"\n\ud800é'
     value = {
         "": [],
         "e": {},
@@ -413,8 +417,8 @@ def test_the_canonical_text_of_odd_keys_containers_and_long_strings() -> None:
         "deep": [[[[[]]]]],
         "f": [1e21, -0.0, 1.5e-7],
     }
-    assert canonical._dumps(value) == _reference_text(value)
+    assert json_text(value) == _reference_text(value)
     for lone in ("text", 1.0, 3, None, True):
-        assert canonical._dumps(lone) == _reference_text(lone)
+        assert json_text(lone) == _reference_text(lone)
     with pytest.raises(TypeError):
-        canonical._dumps({"x": object()})
+        json_text({"x": object()})

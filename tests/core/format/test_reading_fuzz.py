@@ -637,7 +637,6 @@ def test_no_mutated_pack_escapes_the_error_tree(
     store = SqliteStore(home)
     # durability is not what is fuzzed here: without fsync a case costs its CPU time only
     monkeypatch.setattr(os, "fsync", lambda fd: None)
-    store._db.execute("PRAGMA synchronous=OFF")
     names = sorted(seeds.packs)
     others = list(seeds.packs.values())
     findings: dict[str, str] = {}

@@ -3,7 +3,7 @@ the same pack object, key for key and in the same order, the same luggage bytes 
 the same names — and re-encoding gives byte-identical files, whatever the size.
 
 These tests go through `write_pack` (the low-level writer) and `open_pack`; the
-chokepoint (`packer.convert`) is exercised at the end when it can be imported.
+one pack writer's `convert` (core/trust/pack_writer.py) is exercised at the end.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from taskpack.core.format.luggage import LuggageSource, check_luggage_name, chec
 from taskpack.core.format.model import BAG_SPEC
 from taskpack.core.format.reading import OpenedPack, open_pack
 from taskpack.core.format.writing import write_pack
+from taskpack.core.trust.pack_writer import convert
 
 PROPERTY = settings(
     max_examples=60,
@@ -716,23 +717,16 @@ def test_a_tpx_without_top_level_facts_keeps_the_passport_facts(tmp_path: Path) 
         assert o.data["passport"]["facts"] == [{"claim": "stale"}]
 
 
-# --- the chokepoint: convert ---------------------------------------------------------------------
-
-
-def _packer() -> Any:
-    return pytest.importorskip(
-        "taskpack.core.trust.pack_writer", reason="core/trust/pack_writer.py cannot be imported yet"
-    )
+# --- the one writer: convert -----------------------------------------------------------------------
 
 
 def test_convert_round_trips_a_conformant_pack_byte_identical(tmp_path: Path) -> None:
-    packer = _packer()
     luggage = [("brief.txt", b"The brief.\n"), ("bin/blob", bytes(range(256)) * 5000)]
     bag1 = write_pack(pack_data(), sources(luggage), tmp_path / "1.taskpack", encoding="bag").path
-    flat1 = packer.convert(bag1, tmp_path / "2.taskpack.json", machine="elsewhere").path
-    bag2 = packer.convert(flat1, tmp_path / "3.taskpack", machine="elsewhere").path
+    flat1 = convert(bag1, tmp_path / "2.taskpack.json", machine="elsewhere").path
+    bag2 = convert(flat1, tmp_path / "3.taskpack", machine="elsewhere").path
     assert bag2.read_bytes() == bag1.read_bytes()
-    flat2 = packer.convert(bag2, tmp_path / "4.taskpack.json", machine="elsewhere").path
+    flat2 = convert(bag2, tmp_path / "4.taskpack.json", machine="elsewhere").path
     assert flat2.read_bytes() == flat1.read_bytes()
     assert flat1.read_bytes() == expected_flat(pack_data(), luggage)
 
@@ -744,7 +738,6 @@ def test_convert_of_a_tampered_pack_writes_nothing(
 ) -> None:
     """The declared digest is trusted only because the stream checks it at its end: an
     altered luggage file must abort the conversion, not be sealed under the old digest."""
-    packer = _packer()
     from hostile_zips import bag_zip
     from taskpack.core.errors import IntegrityError
 
@@ -755,12 +748,11 @@ def test_convert_of_a_tampered_pack_writes_nothing(
         bag_zip([("data/files/blob.bin", honest)], tamper={"data/files/blob.bin": altered})
     )
     with pytest.raises(IntegrityError, match=r"blob\.bin"):
-        packer.convert(src, tmp_path / out_name, machine="m")
+        convert(src, tmp_path / out_name, machine="m")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.taskpack"]
 
 
 def test_convert_gives_an_unvouched_attachment_its_sha256(tmp_path: Path) -> None:
-    packer = _packer()
     src = tmp_path / "reply.taskpack.json"
     src.write_text(
         json.dumps(
@@ -775,8 +767,8 @@ def test_convert_gives_an_unvouched_attachment_its_sha256(tmp_path: Path) -> Non
     from taskpack.core.errors import NotConformant
 
     with pytest.raises(NotConformant, match="C0, C9"):  # convert repairs nothing unless asked
-        packer.convert(src, tmp_path / "reply.taskpack", machine="m")
-    result = packer.convert(src, tmp_path / "reply.taskpack", machine="m", repair=True)
+        convert(src, tmp_path / "reply.taskpack", machine="m")
+    result = convert(src, tmp_path / "reply.taskpack", machine="m", repair=True)
     assert (
         "C9: attachment 'reply.txt' declares no sha256; the round trip would add one — repaired"
         in result.repairs

@@ -61,13 +61,32 @@ def flat_pack(tmp_path: Path, luggage: list[LuggageSource] | None = None) -> Pat
     return out
 
 
+class _Pipe(io.RawIOBase):
+    """The file as a stream that cannot seek (a pipe): the judge never guesses on one."""
+
+    def __init__(self, path: Path) -> None:
+        self._data = io.BytesIO(path.read_bytes())
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+    def readinto(self, b: Any) -> int:
+        chunk = self._data.read(len(b))
+        b[: len(chunk)] = chunk
+        return len(chunk)
+
+
 def outcome(path: Path, *, speculate: bool) -> Any:
-    """The judge's report (or the error it raised), as data."""
+    """The judge's report (or the error it raised), as data: of the file (`speculate`:
+    spans guessed, then proven) or of the same bytes through a pipe (the exact way)."""
     try:
         if speculate:
             report = conformance.judge(path)
         else:
-            report = conformance._judge(path, str(path), None, None, speculate=False)
+            report = conformance.judge(_Pipe(path), name=str(path))
     except PackError as exc:
         return (type(exc).__name__, exc.message)
     return report.to_data()

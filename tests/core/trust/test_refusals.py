@@ -11,9 +11,13 @@ import base64
 import gzip
 import io
 import json
+import os
 import random
+import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,7 +35,7 @@ from taskpack.core.trust.refusals import (
     scan_value,
 )
 from taskpack.core.trust.scan import archives, engines
-from taskpack.core.trust.scan.scanner import _scan_bytes
+from taskpack.core.trust.scan.scanner import scan_bytes
 
 ENGINES = available_engines()
 B62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -738,7 +742,7 @@ def test_engines_and_chunkings_agree(case: tuple[bytes, list[int]]) -> None:
     assert _feed(data, sizes, "re") == reference
     assert _feed(data, [1], "hyperscan") == reference
     for engine in ENGINES:  # the one-shot path scan_value uses for each string
-        whole = _scan_bytes(data, engines._engine(engine))
+        whole = scan_bytes(data, engines.engine_named(engine))
         assert whole.findings(lambda offset: f"files/p @ byte {offset}") == reference
 
 
@@ -867,19 +871,49 @@ def test_a_display_names_the_credential_and_never_shows_it() -> None:
     assert not refusals.scan_value(redacted)  # what is left is clean by the judge's own rules
 
 
-def test_a_hyperscan_that_cannot_run_here_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Broken:
-        HS_MODE_STREAM = HS_MODE_BLOCK = 0
+_BROKEN_HYPERSCAN = """\
+HS_MODE_STREAM = HS_MODE_BLOCK = 0
 
-        def Database(self, **_kw: Any) -> Any:  # named like the module's class
-            raise RuntimeError("this CPU lacks SSSE3")
 
-    monkeypatch.setattr(engines, "_hs", Broken())
-    monkeypatch.setattr(engines, "_ENGINES", {})
-    assert available_engines() == ("re",)
-    assert [f.kind for f in scan_value({"note": SECRET.decode()})] == ["GitHub token"]
-    with pytest.raises(ValueError):
-        StreamScanner("files/x", engine="hyperscan")
+class Database:  # imports, then refuses to run, as on a CPU without SSSE3
+    def __init__(self, **kw):
+        raise RuntimeError("this CPU lacks SSSE3")
+"""
+
+_FALLBACK_CHECK = """\
+import json, sys
+from taskpack.core.trust.refusals import StreamScanner, available_engines, scan_value
+
+out = {"engines": list(available_engines())}
+out["kinds"] = [f.kind for f in scan_value({"note": sys.argv[1]})]
+try:
+    StreamScanner("files/x", engine="hyperscan")
+except ValueError:
+    out["hyperscan refused"] = True
+print(json.dumps(out))
+"""
+
+
+def test_a_hyperscan_that_cannot_run_here_falls_back(tmp_path: Path) -> None:
+    # a fresh process whose `import hyperscan` finds one that imports but cannot run
+    fake = tmp_path / "site"
+    (fake / "hyperscan").mkdir(parents=True)
+    (fake / "hyperscan" / "__init__.py").write_text(_BROKEN_HYPERSCAN)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(fake), env.get("PYTHONPATH")) if p)
+    run = subprocess.run(
+        [sys.executable, "-c", _FALLBACK_CHECK, SECRET.decode()],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == {
+        "engines": ["re"],
+        "kinds": ["GitHub token"],
+        "hyperscan refused": True,
+    }
 
 
 _FRAGMENTS = st.sampled_from(
@@ -930,10 +964,10 @@ def test_short_strings_scanned_together_find_what_each_scanned_alone_finds(
     from taskpack.core.trust.scan import values
 
     together = scan_value({"passport": value}, engine=engine)
-    alone = values._BATCH_ONE
+    alone = values.SCAN_ALONE_OVER
     try:
-        values._BATCH_ONE = -1  # every string on its own
+        values.SCAN_ALONE_OVER = -1  # every string on its own
         each = scan_value({"passport": value}, engine=engine)
     finally:
-        values._BATCH_ONE = alone
+        values.SCAN_ALONE_OVER = alone
     assert together == each
