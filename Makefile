@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP_RUN  := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench package package-test install-desktop clean
+.PHONY: run test postgres-deps lint bench package package-test install-desktop clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,18 @@ run: $(STAMP_RUN)
 	@$(PY) packaging/check_gui_libs.py
 	$(VENV)/bin/taskpack-desk
 
-test: $(STAMP_TEST)
+# the team-desk tests start a throwaway PostgreSQL 15 cluster (tests/postgres_cluster.py)
+PG_BIN := /usr/lib/postgresql/15/bin
+
+postgres-deps:
+	@test -x $(PG_BIN)/initdb || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends postgresql-15 \
+	    || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	         --no-install-recommends postgresql-15; }; \
+	  else echo "make test needs PostgreSQL 15: sudo apt-get install postgresql-15" >&2; exit 1; fi; }
+
+test: $(STAMP_TEST) postgres-deps
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check --quiet .
@@ -56,7 +67,8 @@ CI_DEPS := update-mime-database:shared-mime-info xdg-mime:xdg-utils \
 	desktop-file-validate:desktop-file-utils mimetype:libfile-mimeinfo-perl zsh:zsh \
 	Xvfb:xvfb xauth:xauth lib/libxcb-icccm.so.4:libxcb-icccm4 \
 	lib/libxcb-keysyms.so.1:libxcb-keysyms1 lib/libxcb-cursor.so.0:libxcb-cursor0 \
-	lib/libxkbcommon-x11.so.0:libxkbcommon-x11-0
+	lib/libxkbcommon-x11.so.0:libxkbcommon-x11-0 \
+	$(PG_BIN)/initdb:postgresql-15
 
 .PHONY: ci-deps uninstall-desktop
 

@@ -36,12 +36,12 @@ from typing import TYPE_CHECKING, BinaryIO, cast
 from taskpack.app import paths
 from taskpack.app.drafts import Drafts
 from taskpack.app.settings import Settings
+from taskpack.app.team.choose import open_store
 from taskpack.core.desk import accept, authoring, chat_message, export, lifecycle, restore, review
 from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.identity import sender_label
 from taskpack.core.desk.review import LandingReview
-from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.desk.store import (
     HistoryEntry,
     PackWritten,
@@ -143,7 +143,12 @@ class Desk:
         self.machine = machine.strip()
         self.actor = actor or self.settings.actor or "unknown"
         self.harness = harness or harness_name()
-        self.store: Store = SqliteStore(self.home, clock=clock)
+        self.store: Store = open_store(
+            self.home,
+            settings_store=self.settings.store,
+            who=f"{self.actor}@{self.machine}",
+            clock=clock,
+        )
         #: how hand-written packs are repaired on landing (None: they land as read); each
         #: repair is listed in the review, the outcome and the passport's history
         self.repair: review.Repair | None = self._repair
@@ -205,6 +210,14 @@ class Desk:
         newest, ids = self.store.changed_since(seq)
         self._seen_elsewhere = (now, newest)
         return ids
+
+    def on_changes_elsewhere(self, fn: Callable[[], None]) -> Callable[[], None]:
+        """Call `fn()` (on another thread) soon after another process changed this desk,
+        when the store can say so (a team desk: LISTEN/NOTIFY); then ask
+        :meth:`changes_elsewhere`. Returns an unsubscribe; a no-op on the embedded desk,
+        where the window polls."""
+        hook = getattr(self.store, "on_change", None)
+        return hook(fn) if hook is not None else (lambda: None)
 
     def _notify(self, changes: Iterable[tuple[str, str]]) -> None:
         with self._sub_lock:
@@ -356,6 +369,8 @@ class Desk:
         fact = Fact(claim=claim.strip(), scope=scope, verified=verified)
         if verified:
             fact.verified_by = self.actor
+            if getattr(self.store, "shared", False):  # a team desk: say which machine proved it
+                fact.verified_on = self.machine
         if source:
             fact.source = source
 
@@ -931,14 +946,22 @@ class Desk:
     # -- listing -------------------------------------------------------------------------
 
     def passports(
-        self, *, state: str | None = None, limit: int | None = None, offset: int = 0
+        self,
+        *,
+        state: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        taken_by: str | None = None,
     ) -> list[PassportSummary]:
-        """Passports, most recently changed first."""
+        """Passports, most recently changed first; `taken_by` (a name, or name@machine):
+        those that person took on (a team desk records who)."""
         if state is not None and state not in lifecycle.STATES:
             raise UsageError(
                 f"{state!r} is not a task state", hint=f"Use one of: {', '.join(lifecycle.STATES)}."
             )
-        return self.store.summaries(state=state, limit=limit, offset=offset)
+        if taken_by is None:
+            return self.store.summaries(state=state, limit=limit, offset=offset)
+        return self.store.summaries(state=state, limit=limit, offset=offset, taken_by=taken_by)
 
 
 def _verified_here(fact: Fact, machine: str, actor: str) -> None:

@@ -49,6 +49,9 @@ class Settings:
     a2a_enabled: bool = False
     a2a_host: str = DEFAULT_HOST
     a2a_port: int = DEFAULT_PORT
+    #: the team desk's libpq URL (``postgresql://USER@HOST:PORT/DB``; never a password),
+    #: None for the embedded desk; TASKPACK_STORE wins
+    store: str | None = None
     #: keys this version does not know, kept as they were
     other: dict[str, Any] = field(default_factory=dict)
 
@@ -103,7 +106,10 @@ class Settings:
             port = DEFAULT_PORT
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise SettingsError(f"{where}: a2a.port must be a whole number from 0 to 65535")
-        known = {"machine_name", "actor", "language", "gate", "watched_folders", "a2a"}
+        store = text("store")
+        if store is not None:
+            store_url_problem(store, where=where)
+        known = {"machine_name", "actor", "language", "gate", "watched_folders", "a2a", "store"}
         other = {k: v for k, v in data.items() if k not in known}
         if set(gate) - {"allow"}:
             other["gate"] = {k: v for k, v in gate.items() if k != "allow"}
@@ -118,6 +124,7 @@ class Settings:
             a2a_enabled=enabled,
             a2a_host=host.strip() if host and host.strip() else DEFAULT_HOST,
             a2a_port=port,
+            store=store,
             other=other,
         )
 
@@ -134,6 +141,8 @@ class Settings:
         a2a = dict(self.other.get("a2a") or {})
         a2a.update(enabled=self.a2a_enabled, host=self.a2a_host, port=self.a2a_port)
         out["a2a"] = a2a
+        if self.store is not None:  # an embedded desk's file stays as it always was
+            out["store"] = self.store
         out.update({k: v for k, v in self.other.items() if k not in ("gate", "a2a")})
         return out
 
@@ -155,6 +164,7 @@ class Settings:
         "a2a.enabled",
         "a2a.host",
         "a2a.port",
+        "store",
     )
 
     def set(self, key: str, value: str) -> None:
@@ -178,7 +188,34 @@ class Settings:
             if not (digits.isascii() and digits.isdigit()) or int(digits) > 65535:
                 raise SettingsError(f"a2a.port takes a number from 0 to 65535, not {value!r}")
             self.a2a_port = int(digits)
+        elif key == "store":
+            url = value.strip() or None
+            if url is not None:
+                store_url_problem(url, where="store")
+            self.store = url
         else:
             raise SettingsError(
                 f"there is no setting {key!r}", hint=f"Use one of: {', '.join(self.SETTABLE)}."
             )
+
+
+def store_url_problem(url: str, *, where: str) -> None:
+    """SettingsError unless `url` is a PostgreSQL URL without a password in it (libpq
+    finds the password in PGPASSWORD or ~/.pgpass; settings never hold one)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        has_password = parts.password is not None
+    except ValueError:
+        raise SettingsError(f"{where}: {url!r} is not a URL") from None
+    if parts.scheme not in ("postgresql", "postgres"):
+        raise SettingsError(
+            f"{where}: a team desk is a PostgreSQL URL (postgresql://USER@HOST:PORT/DB)",
+            hint="Clear it (taskpack settings set store '') for the desk on this machine.",
+        )
+    if has_password or "password=" in (parts.query or ""):
+        raise SettingsError(
+            f"{where}: the URL holds a password; settings never keep one",
+            hint="Put the password in PGPASSWORD or ~/.pgpass and leave it out of the URL.",
+        )

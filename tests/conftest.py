@@ -7,8 +7,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,3 +49,27 @@ def run_cli(cli_env: dict[str, str]) -> CliRun:
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A throwaway PostgreSQL 15 cluster for this test session (tests/postgres_cluster.py)."""
+    from postgres_cluster import running_cluster
+
+    with running_cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def team_url(postgres: Any) -> str:
+    """The URL of a fresh, empty database on the session's cluster (no schema yet)."""
+    return str(postgres.new_database())
+
+
+@pytest.fixture
+def team_desk_url(team_url: str) -> str:
+    """A fresh database with the team desk schema made (`taskpack store init`)."""
+    from taskpack.app.team import schema
+
+    schema.init(team_url)
+    return team_url

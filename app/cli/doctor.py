@@ -51,6 +51,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from taskpack.core.errors import StoreError
 
     home = paths.home()
+    team = _team_store(home)
+    if team is not None:
+        from taskpack.app.team.doctor_cli import team_doctor
+
+        return team_doctor(team, as_json=args.json, restore=args.restore)
     found = _diagnose(home)
     if args.restore:
         if not found.damaged and not args.force:
@@ -129,3 +134,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             f"({len(found.backups)} kept)."
         )
     return EXIT_OK
+
+
+def _team_store(home: Path) -> str | None:
+    from taskpack.app.settings import Settings
+    from taskpack.app.team.connect import store_url
+
+    return store_url(Settings.load(home).store)

@@ -39,6 +39,7 @@ VERB_MODULES = (
     "taskpack.app.cli.a2a",
     "taskpack.app.cli.agents",
     "taskpack.app.cli.doctor",
+    "taskpack.app.cli.store",
     "taskpack.app.cli.completion",
 )
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .. import files
-from ..errors import NotFound, StoreError
+from ..errors import NotFound, StoreError, UsageError
 from ..format.model import JSON, LocalPassport
 from ..format.record_pages import PAGED_OVER, AskPages
 from . import health
@@ -246,9 +246,20 @@ class SqliteStore:
         return LocalPassport.from_data(json.loads(row[0]))
 
     def summaries(
-        self, *, state: str | None = None, limit: int | None = None, offset: int = 0
+        self,
+        *,
+        state: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        taken_by: str | None = None,
     ) -> list[PassportSummary]:
-        """Passports, most recently changed first."""
+        """Passports, most recently changed first. The embedded desk is one person's: it
+        records no names, so `taken_by` is refused."""
+        if taken_by is not None:
+            raise UsageError(
+                "this desk is one person's and records no names",
+                hint="A team desk (TASKPACK_STORE) records who took each task on.",
+            )
         sql = (
             "SELECT id, title, state, waiting_on, version, root_id, came_from, open_asks, "
             "created_at, updated_at FROM passports"

@@ -311,8 +311,16 @@ class Store(BlobStore, Protocol):
     def get_version(self, passport_id: str, version: int) -> LocalPassport: ...
 
     def summaries(
-        self, *, state: str | None = None, limit: int | None = None, offset: int = 0
-    ) -> list[PassportSummary]: ...
+        self,
+        *,
+        state: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        taken_by: str | None = None,
+    ) -> list[PassportSummary]:
+        """Passports, most recently changed first; `taken_by` keeps those that person
+        (a name or name@machine) took on, where the store records who."""
+        ...
 
     def count(self) -> int: ...
 

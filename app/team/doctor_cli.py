@@ -1,0 +1,48 @@
+"""What `taskpack doctor` says about a team desk (one line when whole, one per problem)."""
+
+from __future__ import annotations
+
+from taskpack.app.cli.main import EXIT_ERROR, EXIT_OK, emit_json, say, warn
+from taskpack.app.team.connect import describe
+from taskpack.core.errors import UsageError
+
+
+def team_doctor(url: str, *, as_json: bool, restore: bool) -> int:
+    from taskpack.app import paths
+
+    from .doctor import blob_count, problems
+    from .pg_store import PgStore
+
+    if restore:
+        raise UsageError(
+            f"{describe(url)} is backed up by PostgreSQL, not by this desk",
+            hint="Restore a pg_dump backup with pg_restore (see README: Run a team desk).",
+        )
+    with PgStore(url, home=paths.home(), who="doctor", listen=False) as store:
+        found = problems(store, hash_blobs=True)
+        passports, blobs = blob_count(store)
+    if as_json:
+        emit_json(
+            {
+                "store": describe(url),
+                "whole": not found,
+                "problems": found,
+                "passports": passports,
+                "blobs_checked": blobs,
+            }
+        )
+        return EXIT_ERROR if found else EXIT_OK
+    if found:
+        warn(
+            f"{describe(url)} is damaged: {found[0]}"
+            + (f" (and {len(found) - 1} more)" if len(found) > 1 else "")
+        )
+        for problem in found[1:20]:
+            warn(f"  - {problem}")
+        warn("Nothing was changed. Restore the newest pg_dump backup (README: Run a team desk).")
+        return EXIT_ERROR
+    say(
+        f"{describe(url)} is whole: schema up to date, {passports} passport(s), "
+        f"{blobs} luggage blob(s) checked against their sha256."
+    )
+    return EXIT_OK

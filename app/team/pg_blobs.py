@@ -1,0 +1,159 @@
+"""Luggage on a team desk: content-addressed blobs in the database, in chunks of
+:data:`ROW_BYTES` (``bytea``, ``STORAGE EXTERNAL``: stored out of line, not compressed
+again), sent and read as binary. Bytes are staged in this machine's spool first and
+hashed on the way (never filed under a claimed digest); committing inserts the chunks
+in one transaction, once per digest however many processes store it. Reading checks
+the digest at the end, as the embedded desk's blob folder does."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from taskpack.core import files
+from taskpack.core.desk import health
+from taskpack.core.desk.blob_folder import StoredBlob, blob_path, check_claim, copy_hashed
+from taskpack.core.desk.store import Readable, StagedBlob
+from taskpack.core.errors import IntegrityError
+
+from .connect import Pool
+
+#: bytes per chunk row (PostgreSQL takes up to 1 GB; 1-8 MiB keeps memory and WAL even)
+ROW_BYTES = 4 << 20
+
+
+class PgBlobs:
+    def __init__(self, pool: Pool, spool: Path, *, url: str) -> None:
+        self.pool, self.spool, self.url = pool, Path(spool), url
+        (self.spool / "tmp").mkdir(parents=True, exist_ok=True)
+
+    def has_blob(self, sha256: str) -> bool:
+        with self.pool.connection() as conn:
+            row = conn.execute("SELECT 1 FROM taskpack.blobs WHERE sha256 = %s", (sha256,))
+            return row.fetchone() is not None
+
+    def put_blob(
+        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
+    ) -> tuple[str, int]:
+        staged = self.stage_blob(stream, expected_sha256=expected_sha256, size_hint=size_hint)
+        self.commit_blob(staged)
+        return staged.sha256, staged.size
+
+    def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
+        return self.put_blob(io.BytesIO(data))
+
+    def stage_blob(
+        self,
+        stream: Readable,
+        *,
+        expected_sha256: str | None = None,
+        size_hint: int | None = None,
+        on_chunk: Callable[[bytes], None] | None = None,
+    ) -> StagedBlob:
+        tmp = self.spool / "tmp" / f"{secrets.token_hex(12)}.part"
+        try:
+            with files.space_for(self.spool, needed=size_hint), open(tmp, "xb") as out:
+                sha, size = copy_hashed(stream, out.write, on_chunk=on_chunk)
+            check_claim(sha, expected_sha256)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+        return StagedBlob(sha, size, tmp)
+
+    def commit_blob(self, staged: StagedBlob) -> None:
+        """Store the staged bytes under their digest (nothing to do if they are there)."""
+        try:
+            chunks = max(0, -(-staged.size // ROW_BYTES))
+            with self.pool.connection() as conn, conn.transaction():
+                new = conn.execute(
+                    "INSERT INTO taskpack.blobs (sha256, size, chunks) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (sha256) DO NOTHING RETURNING 1",
+                    (staged.sha256, staged.size, chunks),
+                ).fetchone()
+                if new is not None:
+                    with open(staged.path, "rb") as f, conn.cursor() as cur:
+                        n = 0
+                        while chunk := f.read(ROW_BYTES):
+                            cur.execute(
+                                "INSERT INTO taskpack.blob_chunks (sha256, n, data) "
+                                "VALUES (%s, %s, %b)",
+                                (staged.sha256, n, chunk),
+                            )
+                            n += 1
+        finally:
+            self.discard_blob(staged)
+
+    def discard_blob(self, staged: StagedBlob) -> None:
+        with contextlib.suppress(OSError):
+            staged.path.unlink(missing_ok=True)
+
+    def open_blob(
+        self, sha256: str, *, name: str | None = None, size: int | None = None
+    ) -> BinaryIO:
+        what = repr(name) if name else f"blob {sha256[:12]}…"
+        with self.pool.connection() as conn:
+            row = conn.execute(
+                "SELECT size, chunks FROM taskpack.blobs WHERE sha256 = %s", (sha256,)
+            ).fetchone()
+        if row is None:
+            raise IntegrityError(
+                f"the stored luggage {what} is missing",
+                hint="Run `taskpack doctor`; land the pack again to restore its luggage.",
+            )
+        raw = _Chunks(self.pool, sha256, int(row[1]))
+        return StoredBlob(raw, name=what, size=size, sha256=sha256)  # type: ignore[arg-type, return-value]
+
+    def blob_path(self, sha256: str) -> Path:
+        """A local copy of the blob (checked on the way out), for what needs a file."""
+        final = blob_path(self.spool, sha256)
+        if not final.is_file():
+            final.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.spool / "tmp" / f"{secrets.token_hex(12)}.part"
+            try:
+                with self.open_blob(sha256) as src, open(tmp, "xb") as out:
+                    while chunk := src.read(1 << 20):
+                        out.write(chunk)
+                os.replace(tmp, final)
+            finally:
+                tmp.unlink(missing_ok=True)
+        return final
+
+    def sweep_spool(self) -> int:
+        count, _size = health.sweep_parts(self.spool / "tmp")
+        return count
+
+
+class _Chunks(io.RawIOBase):
+    """A blob's chunk rows, fetched one at a time as they are read (binary results)."""
+
+    def __init__(self, pool: Pool, sha256: str, chunks: int) -> None:
+        self.pool, self.sha256, self.chunks = pool, sha256, chunks
+        self._n = 0
+        self._buf = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1, /) -> bytes:
+        while not self._buf and self._n < self.chunks:
+            with self.pool.connection() as conn, conn.cursor(binary=True) as cur:
+                row: Any = cur.execute(
+                    "SELECT data FROM taskpack.blob_chunks WHERE sha256 = %s AND n = %s",
+                    (self.sha256, self._n),
+                ).fetchone()
+            if row is None:
+                raise IntegrityError(
+                    f"the stored luggage blob {self.sha256[:12]}… is missing a part"
+                )
+            self._buf = bytes(row[0])
+            self._n += 1
+        if n is None or n < 0:
+            n = len(self._buf)
+        out, self._buf = self._buf[:n], self._buf[n:]
+        return out

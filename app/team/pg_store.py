@@ -1,0 +1,380 @@
+"""The team desk's store: passports and everything else in one PostgreSQL database (a
+:class:`~taskpack.core.desk.store.Store`). Reads run on the process's pool and never wait
+for a writer (MVCC); writes are :mod:`.pg_tx`; luggage is :mod:`.pg_blobs`; changes made
+by other processes arrive by LISTEN/NOTIFY (:mod:`.listen`)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import psycopg
+from taskpack.core.desk.sqlite_schema import SENT_COLUMNS, pack_written_of
+from taskpack.core.desk.store import (
+    HistoryEntry,
+    Landing,
+    PackWritten,
+    PassportSummary,
+    Readable,
+    StagedBlob,
+    Store,
+    StoredLuggage,
+    Tx,
+    utc_now,
+)
+from taskpack.core.errors import NotFound, StoreError
+from taskpack.core.format.model import JSON, LocalPassport
+from taskpack.core.format.record_pages import PAGED_OVER, AskPages
+
+from .connect import Pool, describe, spool_dir
+from .listen import Listener
+from .pg_blobs import PgBlobs
+from .pg_tx import PgTx
+from .rows import pg_args
+from .schema import require_current, version_of
+
+_SUMMARY = (
+    "id, title, state, waiting_on, version, root_id, came_from, open_asks, created_at, updated_at"
+)
+
+
+def _no_passport(passport_id: str) -> NotFound:
+    return NotFound(
+        f"no passport {passport_id} in this desk",
+        code="no_passport",
+        params={"id": passport_id},
+    )
+
+
+class PgStore:
+    """A team desk at `url`. `who` (``name@machine``) is written on every history row;
+    `home` holds only this machine's spool of staged luggage."""
+
+    #: several machines read and write this store: a fact proven here names this machine
+    shared = True
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        home: Path,
+        who: str,
+        clock: Callable[[], str] = utc_now,
+        listen: bool = True,
+    ) -> None:
+        self.url = url
+        self.clock = clock
+        self.who = who
+        self.home = Path(home)
+        self.pool = Pool(url)
+        try:
+            with self.pool.connection() as conn:
+                require_current(conn, url)
+        except BaseException:
+            self.pool.close()
+            raise
+        #: this store's name on the change channel: its own notifications are not news
+        self.token = secrets.token_hex(8)
+        self.blobs = PgBlobs(self.pool, spool_dir(self.home), url=url)
+        self.listener = Listener(url, self.token) if listen else None
+
+    def describe(self) -> str:
+        return describe(self.url)
+
+    def close(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
+        self.pool.close()
+
+    def __enter__(self) -> PgStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        with self.pool.connection() as conn:
+            return version_of(conn, self.url)
+
+    # -- change notifications --
+
+    def on_change(self, fn: Callable[[], None]) -> Callable[[], None]:
+        """Call `fn()` (on the listener's thread) soon after another process commits a
+        change; returns an unsubscribe. The window hops to its own thread and then asks
+        :meth:`changed_since`."""
+        if self.listener is None:
+            return lambda: None
+        return self.listener.subscribe(fn)
+
+    def data_version(self) -> int:
+        """Changes when another process (or Store) committed; never for this one's writes."""
+        return 0 if self.listener is None else self.listener.count
+
+    # -- writing --
+
+    @contextlib.contextmanager
+    def write(self) -> Iterator[PgTx]:
+        """One write transaction: everything in it commits or nothing (a connection lost
+        on the way rolls it back; the next command finds it either done or not)."""
+        with self.pool.connection() as conn:
+            try:
+                with conn.transaction():
+                    tx = PgTx(self, conn)
+                    yield tx
+                    tx.announce()
+            except psycopg.Error as exc:
+                raise StoreError(
+                    f"{self.describe()} failed during a change ({str(exc).splitlines()[0]})",
+                    hint="Nothing of that change was kept; run the command again.",
+                ) from None
+
+    # -- reading --
+
+    def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        with self.pool.connection() as conn:
+            return conn.execute(sql, pg_args(args)).fetchone()  # type: ignore[arg-type]
+
+    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        with self.pool.connection() as conn:
+            return conn.execute(sql, pg_args(args)).fetchall()  # type: ignore[arg-type]
+
+    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
+        row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
+        if row is None:
+            raise _no_passport(passport_id)
+        return _passport(row[0], pages=pages)
+
+    def exists(self, passport_id: str) -> bool:
+        return (
+            self._one("SELECT 1 FROM taskpack.passports WHERE id = %s", (passport_id,)) is not None
+        )
+
+    def require(self, passport_id: str) -> None:
+        if not self.exists(passport_id):
+            raise _no_passport(passport_id)
+
+    def state_of(self, passport_id: str) -> tuple[str, str | None]:
+        row = self._one(
+            "SELECT state, waiting_on FROM taskpack.passports WHERE id = %s", (passport_id,)
+        )
+        if row is None:
+            raise _no_passport(passport_id)
+        return str(row[0]), row[1]
+
+    def size_of(self, passport_id: str) -> int:
+        row = self._one(
+            "SELECT octet_length(data) FROM taskpack.passports WHERE id = %s", (passport_id,)
+        )
+        if row is None:
+            raise _no_passport(passport_id)
+        return int(row[0] or 0)
+
+    def received_origin(self, passport_id: str) -> dict[str, JSON]:
+        try:
+            row = self._one(
+                "SELECT (data::json #> '{received,origin}')::text FROM taskpack.passports "
+                "WHERE id = %s",
+                (passport_id,),
+            )
+        except StoreError:  # JSON PostgreSQL will not parse (a lone surrogate): read it whole
+            lp = self.get(passport_id)
+            origin = lp.received.origin if lp.received else None
+            return origin.to_data() if origin else {}
+        if row is None:
+            raise _no_passport(passport_id)
+        value = json.loads(row[0]) if isinstance(row[0], str) else None
+        return value if isinstance(value, dict) else {}
+
+    def get_version(self, passport_id: str, version: int) -> LocalPassport:
+        row = self._one(
+            "SELECT data FROM taskpack.versions WHERE passport_id = %s AND version = %s",
+            (passport_id, version),
+        )
+        if row is None:
+            raise NotFound(
+                f"no version {version} of passport {passport_id} in this desk",
+                code="no_version",
+                params={"id": passport_id, "version": version},
+            )
+        return LocalPassport.from_data(json.loads(row[0]))
+
+    def summaries(
+        self,
+        *,
+        state: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        taken_by: str | None = None,
+    ) -> list[PassportSummary]:
+        """Passports, most recently changed first; `taken_by` (``name@machine`` or a name)
+        keeps those that person took on."""
+        sql = f"SELECT {_SUMMARY} FROM taskpack.passports"
+        where, args = [], []
+        if state is not None:
+            where.append("state = %s")
+            args.append(state)
+        if taken_by is not None:
+            where.append("(taken_by = %s OR split_part(taken_by, '@', 1) = %s)")
+            args += [taken_by, taken_by]
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY updated_at DESC, id LIMIT %s OFFSET %s"
+        args += [limit, offset]
+        return [PassportSummary(*row) for row in self._all(sql, args)]
+
+    def count(self) -> int:
+        return int(self._one("SELECT count(*) FROM taskpack.passports")[0])
+
+    def changed_since(self, seq: int) -> tuple[int, list[str]]:
+        rows = self._all(
+            "SELECT passport_id, max(seq) AS s FROM taskpack.history WHERE seq > %s "
+            "GROUP BY passport_id ORDER BY s",
+            (seq,),
+        )
+        newest = max((int(s) for _, s in rows), default=seq)
+        return newest, [pid for pid, _ in rows]
+
+    def history(self, passport_id: str) -> list[HistoryEntry]:
+        self.require(passport_id)
+        rows = self._all(
+            "SELECT seq, version, event, at, detail, who FROM taskpack.history "
+            "WHERE passport_id = %s ORDER BY seq",
+            (passport_id,),
+        )
+        return [HistoryEntry(s, v, e, a, json.loads(d), who) for s, v, e, a, d, who in rows]
+
+    def luggage(self, passport_id: str) -> list[StoredLuggage]:
+        rows = self._all(
+            "SELECT name, sha256, size, added_at FROM taskpack.luggage WHERE passport_id = %s "
+            "ORDER BY seq",
+            (passport_id,),
+        )
+        return [StoredLuggage(n, s, int(z), a) for n, s, z, a in rows]
+
+    def pack_written(self, sha256: str) -> PackWritten | None:
+        row = self._one(
+            f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written WHERE sha256 = %s "
+            "ORDER BY seq LIMIT 1",
+            (sha256,),
+        )
+        return None if row is None else pack_written_of(row)
+
+    def packs_written(self, passport_id: str) -> list[PackWritten]:
+        rows = self._all(
+            f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written WHERE passport_id = %s "
+            "ORDER BY seq",
+            (passport_id,),
+        )
+        return [pack_written_of(r) for r in rows]
+
+    def outbox(
+        self, *, passport_id: str | None = None, limit: int | None = None
+    ) -> list[PackWritten]:
+        sql = f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written"
+        args: list[Any] = []
+        if passport_id is not None:
+            sql += " WHERE passport_id = %s"
+            args.append(passport_id)
+        sql += " ORDER BY seq DESC LIMIT %s"
+        args.append(limit)
+        return [pack_written_of(r) for r in self._all(sql, args)]
+
+    def sent(self, seq: int) -> PackWritten:
+        row = self._one(f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written WHERE seq = %s", (seq,))
+        if row is None:
+            raise NotFound(
+                f"the outbox has no entry {seq}", hint="See the numbers with `taskpack outbox`."
+            )
+        return pack_written_of(row)
+
+    def landing(self, pack_sha256: str) -> Landing | None:
+        row = self._one(
+            "SELECT pack_sha256, passport_id, kind, landed_at FROM taskpack.landings "
+            "WHERE pack_sha256 = %s",
+            (pack_sha256,),
+        )
+        return None if row is None else Landing(*row)
+
+    def landings_for(self, passport_id: str) -> list[tuple[str, JSON]]:
+        rows = self._all(
+            "SELECT pack_sha256, data FROM taskpack.landings WHERE passport_id = %s "
+            "ORDER BY landed_at",
+            (passport_id,),
+        )
+        return [(sha, json.loads(data)) for sha, data in rows]
+
+    def landed_data(self, pack_sha256: str) -> JSON:
+        row = self._one("SELECT data FROM taskpack.landings WHERE pack_sha256 = %s", (pack_sha256,))
+        return None if row is None else json.loads(row[0])
+
+    # -- blobs (in the database, chunked) --
+
+    def has_blob(self, sha256: str) -> bool:
+        return self.blobs.has_blob(sha256)
+
+    def put_blob(
+        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
+    ) -> tuple[str, int]:
+        return self.blobs.put_blob(stream, expected_sha256=expected_sha256, size_hint=size_hint)
+
+    def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
+        return self.blobs.put_blob_bytes(data)
+
+    def stage_blob(
+        self,
+        stream: Readable,
+        *,
+        expected_sha256: str | None = None,
+        size_hint: int | None = None,
+        on_chunk: Callable[[bytes], None] | None = None,
+    ) -> StagedBlob:
+        return self.blobs.stage_blob(
+            stream, expected_sha256=expected_sha256, size_hint=size_hint, on_chunk=on_chunk
+        )
+
+    def commit_blob(self, staged: StagedBlob) -> None:
+        self.blobs.commit_blob(staged)
+
+    def discard_blob(self, staged: StagedBlob) -> None:
+        self.blobs.discard_blob(staged)
+
+    def open_blob(
+        self, sha256: str, *, name: str | None = None, size: int | None = None
+    ) -> BinaryIO:
+        return self.blobs.open_blob(sha256, name=name, size=size)
+
+    def blob_path(self, sha256: str) -> Path:
+        return self.blobs.blob_path(sha256)
+
+    # -- housekeeping and health --
+
+    def housekeep(self) -> list[str]:
+        """Sweep this machine's spool of half-staged luggage (backups are pg_dump's)."""
+        n = self.blobs.sweep_spool()
+        return [f"removed {n} half-written luggage file(s) left by a crash"] if n else []
+
+    def check(self, *, hash_blobs: bool = False) -> list[str]:
+        from .doctor import problems
+
+        return problems(self, hash_blobs=hash_blobs)
+
+
+def _passport(text: str, *, pages: bool) -> LocalPassport:
+    data = json.loads(text)
+    asks = data.get("asks") if pages and isinstance(data, dict) else None
+    if not isinstance(asks, list) or len(asks) <= PAGED_OVER:
+        return LocalPassport.from_data(data)
+    data["asks"] = []
+    lp = LocalPassport.from_data(data)
+    lp.asks = AskPages.of_data(asks)  # type: ignore[assignment]
+    return lp
+
+
+def _is_a_store(store: PgStore, tx: PgTx) -> tuple[Store, Tx]:
+    """Never called: mypy checks here that the team desk keeps the interface."""
+    return store, tx

@@ -1,0 +1,198 @@
+"""The team desk's schema, as versioned migrations in the database's ``taskpack`` schema.
+
+``taskpack.meta`` says whose the tables are (``app = taskpack-desk``) and how many
+migrations have run (``schema``). :func:`init` applies the missing ones in one
+transaction under ``pg_advisory_xact_lock``, so two starters at once do it once, and
+running it twice changes nothing. APPEND a migration for a change; never edit one that
+has shipped. A database holding another program's tables, or a schema newer than this
+desk knows, is refused and left untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from taskpack.core.errors import StoreError
+
+from .connect import connect, describe, problem
+
+APP = "taskpack-desk"
+#: the advisory lock key every migration takes (any fixed 64-bit number)
+LOCK_KEY = 0x7461736B7061636B  # "taskpack"
+
+MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (
+        1,
+        "passports, versions, history (with who), luggage and its chunked blobs, the outbox "
+        "ledger, landings",
+        (
+            "CREATE SCHEMA IF NOT EXISTS taskpack",
+            "CREATE TABLE taskpack.meta (key text PRIMARY KEY, value text NOT NULL)",
+            """CREATE TABLE taskpack.passports (
+                id          text PRIMARY KEY,
+                version     integer NOT NULL,
+                title       text,
+                state       text NOT NULL,
+                waiting_on  text,
+                root_id     text,
+                came_from   text,
+                open_asks   integer NOT NULL DEFAULT 0,
+                created_at  text NOT NULL,
+                updated_at  text NOT NULL,
+                taken_by    text,                 -- who took the task on (name@machine)
+                data        text NOT NULL         -- the LocalPassport at `version`, as JSON
+            )""",
+            "CREATE INDEX passports_updated ON taskpack.passports (updated_at DESC, id)",
+            "CREATE INDEX passports_root ON taskpack.passports (root_id)",
+            "CREATE INDEX passports_taken ON taskpack.passports (taken_by)",
+            """CREATE TABLE taskpack.versions (
+                passport_id text NOT NULL REFERENCES taskpack.passports (id),
+                version     integer NOT NULL,
+                data        text NOT NULL,
+                PRIMARY KEY (passport_id, version)
+            )""",
+            """CREATE TABLE taskpack.history (
+                seq         bigserial PRIMARY KEY,
+                passport_id text NOT NULL REFERENCES taskpack.passports (id),
+                version     integer NOT NULL,
+                event       text NOT NULL,
+                at          text NOT NULL,
+                detail      text NOT NULL DEFAULT '{}',
+                who         text                  -- the person and machine: name@machine
+            )""",
+            "CREATE INDEX history_passport ON taskpack.history (passport_id, seq)",
+            """CREATE TABLE taskpack.blobs (
+                sha256      text PRIMARY KEY,
+                size        bigint NOT NULL,
+                chunks      integer NOT NULL,
+                stored_at   timestamptz NOT NULL DEFAULT now()
+            )""",
+            """CREATE TABLE taskpack.blob_chunks (
+                sha256      text NOT NULL REFERENCES taskpack.blobs (sha256),
+                n           integer NOT NULL,
+                data        bytea NOT NULL,
+                PRIMARY KEY (sha256, n)
+            )""",
+            # the bytes are compressed already (or not worth it): stored out of line, as is
+            "ALTER TABLE taskpack.blob_chunks ALTER COLUMN data SET STORAGE EXTERNAL",
+            """CREATE TABLE taskpack.luggage (
+                seq         bigserial PRIMARY KEY,
+                passport_id text NOT NULL REFERENCES taskpack.passports (id),
+                name        text NOT NULL,
+                sha256      text NOT NULL REFERENCES taskpack.blobs (sha256),
+                size        bigint NOT NULL,
+                added_at    text NOT NULL,
+                UNIQUE (passport_id, name)
+            )""",
+            """CREATE TABLE taskpack.packs_written (
+                seq         bigserial PRIMARY KEY,
+                sha256      text NOT NULL,
+                passport_id text NOT NULL REFERENCES taskpack.passports (id),
+                version     integer NOT NULL,
+                kind        text NOT NULL,
+                written_at  text NOT NULL,
+                asks        text NOT NULL DEFAULT '[]',
+                encoding    text,
+                path        text,
+                file_sha256 text,
+                size        bigint,
+                to_whom     text,
+                via         text,
+                stub        text NOT NULL DEFAULT '{}'
+            )""",
+            "CREATE INDEX packs_written_sha ON taskpack.packs_written (sha256)",
+            "CREATE INDEX packs_written_passport ON taskpack.packs_written (passport_id, seq)",
+            """CREATE TABLE taskpack.landings (
+                pack_sha256 text PRIMARY KEY,
+                passport_id text NOT NULL REFERENCES taskpack.passports (id),
+                kind        text NOT NULL,
+                landed_at   text NOT NULL,
+                data        text NOT NULL
+            )""",
+            "CREATE INDEX landings_passport ON taskpack.landings (passport_id, landed_at)",
+        ),
+    ),
+)
+LATEST = max(m[0] for m in MIGRATIONS)
+
+
+def version_of(conn: psycopg.Connection[Any], url: str) -> int:
+    """The schema version the database holds (0: none yet). Raises StoreError for a
+    database of another program, or one made by a newer TaskPack Desk."""
+    row = conn.execute("SELECT to_regclass('taskpack.meta')").fetchone()
+    if row is None or row[0] is None:
+        others = conn.execute(
+            "SELECT count(*) FROM pg_catalog.pg_tables "
+            "WHERE schemaname NOT IN ('pg_catalog', 'information_schema', 'taskpack')"
+        ).fetchone()
+        if others is not None and int(others[0]) > 0:
+            raise StoreError(
+                f"{describe(url)} holds another program's tables, not a team desk",
+                hint="Point TASKPACK_STORE at a database of its own (createdb); "
+                "nothing was written.",
+            )
+        return 0
+    meta = dict(conn.execute("SELECT key, value FROM taskpack.meta").fetchall())
+    if meta.get("app") != APP:
+        raise StoreError(
+            f"{describe(url)} holds another program's taskpack tables, not a team desk",
+            hint="Point TASKPACK_STORE at a database of its own; nothing was written.",
+        )
+    version = int(meta.get("schema", "0"))
+    if version > LATEST:
+        raise StoreError(
+            f"{describe(url)} was made by a newer TaskPack Desk (schema {version}, this one "
+            f"knows {LATEST})",
+            hint="Update TaskPack Desk on this machine; nothing was changed.",
+        )
+    return version
+
+
+def init(url: str) -> tuple[int, int]:
+    """Create or migrate the schema; returns (version before, version after). Safe to run
+    twice and from two processes at once (one advisory lock, one transaction)."""
+    with connect(url, autocommit=True) as conn:
+        try:
+            before = version_of(conn, url)
+            if before == LATEST:
+                return before, before
+            # wait for any other starter first, so that the transaction below begins after
+            # its migration committed and sees its tables
+            conn.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
+            try:
+                return before, _migrate(conn, url)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
+        except psycopg.Error as exc:
+            raise problem(url, exc) from None
+
+
+def _migrate(conn: psycopg.Connection[Any], url: str) -> int:
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
+        current = version_of(conn, url)  # again, under the lock
+        if current < LATEST:
+            for number, _name, statements in MIGRATIONS:
+                if number <= current:
+                    continue
+                for statement in statements:
+                    conn.execute(statement)  # type: ignore[arg-type]
+            conn.execute(
+                "INSERT INTO taskpack.meta (key, value) VALUES ('app', %s), ('schema', %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                (APP, str(LATEST)),
+            )
+    return LATEST
+
+
+def require_current(conn: psycopg.Connection[Any], url: str) -> None:
+    """StoreError unless the schema is this desk's and up to date (opening never migrates)."""
+    version = version_of(conn, url)
+    if version < LATEST:
+        raise StoreError(
+            f"{describe(url)} has no team desk schema yet"
+            if version == 0
+            else f"{describe(url)} has schema {version}; this desk needs {LATEST}",
+            hint="Run `taskpack store init` once; nothing was written.",
+        )

@@ -1,0 +1,122 @@
+"""A throwaway PostgreSQL 15 cluster for the team-desk tests: Debian's initdb and pg_ctl,
+run as the unprivileged `postgres` system user when the tests run as root (CI does),
+trust authentication on 127.0.0.1 and a free port, fsync off, removed afterwards."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+BIN = Path(os.environ.get("TASKPACK_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _as_owner(argv: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *argv] if os.geteuid() == 0 else argv
+
+
+class Cluster:
+    def __init__(self, root: Path, port: int) -> None:
+        self.root, self.port = root, port
+        self.data = root / "data"
+        self.socket = root / "socket"
+
+    @property
+    def admin_url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def url(self, db: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{db}"
+
+    def new_database(self) -> str:
+        """A fresh, empty database; returns its URL."""
+        import psycopg
+
+        name = f"desk_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+
+@contextlib.contextmanager
+def running_cluster() -> Iterator[Cluster]:
+    if not (BIN / "initdb").exists():
+        raise RuntimeError(
+            f"PostgreSQL 15 is not installed ({BIN}/initdb is missing): `make test` installs "
+            "it (apt-get install postgresql)"
+        )
+    root = Path(tempfile.mkdtemp(prefix="taskpack-pg-"))
+    cluster = Cluster(root, _free_port())
+    cluster.data.mkdir()
+    cluster.socket.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres")
+        os.chmod(root, 0o700)
+        for d in (cluster.data, cluster.socket):
+            shutil.chown(d, "postgres", "postgres")
+    try:
+        subprocess.run(
+            _as_owner(
+                [
+                    str(BIN / "initdb"),
+                    "-D",
+                    str(cluster.data),
+                    "--auth=trust",
+                    "-U",
+                    "postgres",
+                    "--no-sync",
+                    "-E",
+                    "UTF8",
+                    "--locale=C",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+        )
+        hba = cluster.data / "pg_hba.conf"  # one role must give a password: the refusal test
+        refusing = "host all locked 127.0.0.1/32 scram-sha-256\n"
+        hba.write_text(refusing + hba.read_text())
+        opts = (
+            f"-c listen_addresses=127.0.0.1 -c port={cluster.port} "
+            f"-c unix_socket_directories={cluster.socket} -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        subprocess.run(
+            _as_owner(
+                [
+                    str(BIN / "pg_ctl"),
+                    "-D",
+                    str(cluster.data),
+                    "-o",
+                    opts,
+                    "-w",
+                    "-s",
+                    "-l",
+                    str(cluster.root / "log"),
+                    "start",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+        )
+        yield cluster
+    finally:
+        subprocess.run(
+            _as_owner(
+                [str(BIN / "pg_ctl"), "-D", str(cluster.data), "-m", "immediate", "-s", "stop"]
+            ),
+            capture_output=True,
+        )
+        shutil.rmtree(root, ignore_errors=True)
