@@ -59,6 +59,7 @@ VERB_HOMES = {
         ("a2a", "serve token send fetch-receipt"),
         ("agents", "mcp outbox"),
         ("doctor", "doctor"),
+        ("store", "store"),
         ("completion", "completion"),
     )
     for verb in verbs.split()
