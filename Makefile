@@ -34,7 +34,16 @@ postgres-deps:
 	         --no-install-recommends postgresql-15; }; \
 	  else echo "make test needs PostgreSQL 15: sudo apt-get install postgresql-15" >&2; exit 1; fi; }
 
-test: $(STAMP_TEST) postgres-deps
+# the MCP TypeScript SDK the MCP tests drive `taskpack mcp` with (tests/app/mcp/ts; the
+# lock file is committed, node_modules never)
+TS_CLIENT := tests/app/mcp/ts/node_modules/.package-lock.json
+
+$(TS_CLIENT): tests/app/mcp/ts/package.json tests/app/mcp/ts/package-lock.json
+	npm ci --prefix tests/app/mcp/ts --no-audit --no-fund --loglevel=error
+	touch $@
+
+
+test: $(STAMP_TEST) postgres-deps $(TS_CLIENT)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n 2 -p no:cacheprovider $(PYTEST_ARGS)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check --quiet .
@@ -63,7 +72,7 @@ clean:
 STAMP_PACKAGE := $(VENV)/.installed-package
 PACKAGE_SITE  := build/package-site
 # probe:package — a command on PATH, or lib/<soname> known to ldconfig
-CI_DEPS := update-mime-database:shared-mime-info xdg-mime:xdg-utils \
+CI_DEPS := update-mime-database:shared-mime-info xdg-mime:xdg-utils node:nodejs npm:npm \
 	desktop-file-validate:desktop-file-utils mimetype:libfile-mimeinfo-perl zsh:zsh \
 	Xvfb:xvfb xauth:xauth lib/libxcb-icccm.so.4:libxcb-icccm4 \
 	lib/libxcb-keysyms.so.1:libxcb-keysyms1 lib/libxcb-cursor.so.0:libxcb-cursor0 \

@@ -40,6 +40,8 @@ class Machine:
             "TASKPACK_NO_PROGRESS": "1",
             "PYTHONIOENCODING": "utf-8",
             "PYTHONPYCACHEPREFIX": os.path.join(tempfile.gettempdir(), "taskpack-test-pycache"),
+            # the server runs the code under test (a worktree's, when the tests run there)
+            **({"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}),
         }
 
 

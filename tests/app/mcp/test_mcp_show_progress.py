@@ -9,7 +9,7 @@ import anyio
 import pytest
 from mcp import Client
 from taskpack.app.desk import Desk
-from taskpack.app.mcp import server
+from taskpack.app.mcp import results
 from taskpack.app.mcp.server import build_server
 
 
@@ -17,7 +17,7 @@ def test_show_reports_progress_up_to_the_total(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # each pass takes ~40 ms here: without the ~10-a-second cap every step is seen
-    monkeypatch.setattr(server._Job, "min_interval", 0.0)
+    monkeypatch.setattr(results.Job, "min_interval", 0.0)
     big = tmp_path / "data.bin"
     big.write_bytes(bytes(range(256)) * (16 * 4096))  # 16 MiB: many chunks to report
     sender = Desk(tmp_path / "alpha", machine="alpha", actor="ana")

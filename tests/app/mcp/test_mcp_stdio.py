@@ -13,6 +13,7 @@ import anyio
 import pytest
 from hostile_zips import CASES
 from mcp_testkit import Machine, agent, outside_markers, text_of, untrusted_blocks
+from taskpack.app.mcp.results import ERROR_META
 
 TOOLS = {
     "taskpack_list",
@@ -211,7 +212,7 @@ def test_a_stale_expected_version_is_refused_and_nothing_is_overwritten(alpha: M
                 f"passport {pid} is at version 2, not 1. Someone else changed it "
                 "first: read it again and retry with the new version."
             )
-            assert res.structured_content["error"]["kind"] == "VersionConflict"  # type: ignore[index]
+            assert res.meta[ERROR_META]["kind"] == "VersionConflict"  # type: ignore[index]
             now = await a.call("taskpack_open", id=pid)
             assert now["version"] == 2 and now["sender_wrote"]["current_state"] == "mine"
 
@@ -289,7 +290,7 @@ def test_a_hostile_pack_is_the_clis_sentence_as_a_tool_error_and_the_server_live
             for tool in ("taskpack_show", "taskpack_land"):
                 res = await a.fail(tool, path=str(path))
                 assert text_of(res) == expected
-                assert res.structured_content["error"]["kind"] == case.error.__name__  # type: ignore[index]
+                assert res.meta[ERROR_META]["kind"] == case.error.__name__  # type: ignore[index]
             assert (await a.call("taskpack_list"))["total"] == 0  # still serving; nothing landed
 
     run(main)
@@ -310,7 +311,7 @@ def test_a_refusal_names_kind_and_place_never_the_secret(alpha: Machine, tmp_pat
             )
             res = await a.fail("taskpack_pack", id=pid, out=str(tmp_path / "x.taskpack"))
             assert secret not in json.dumps(res.model_dump(mode="json"))
-            err = res.structured_content["error"]  # type: ignore[index]
+            err = res.meta[ERROR_META]  # type: ignore[index]
             assert err["kind"] == "Refused" and err["exit_code"] == 2
             assert err["findings"][0]["place"] == "passport.facts[0].claim"
             assert "GitHub" in err["findings"][0]["kind"]
