@@ -540,3 +540,16 @@ class A2AStore:
                 "UPDATE sent SET receipt_digest = ?, merged_at = ? WHERE seq = ?",
                 (receipt_digest, utc_now(), seq),
             )
+
+
+def open_ledger(home: Path, settings_store: str | None = None) -> A2AStore:
+    """The binding's ledger for the desk at `home`: ``a2a.sqlite3`` there, or the team
+    desk's tables when TASKPACK_STORE (or the settings' `store`) names one."""
+    from taskpack.app.team.connect import store_url
+
+    url = store_url(settings_store)
+    if url is None:
+        return A2AStore(home)
+    from taskpack.app.team.a2a_ledger import PgLedger
+
+    return PgLedger(url, home)  # type: ignore[return-value]

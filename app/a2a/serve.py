@@ -50,7 +50,7 @@ from taskpack.app.a2a.card import CARD_MAX_AGE, build_card
 from taskpack.app.a2a.gate import Gate, PrincipalContextBuilder, json_response
 from taskpack.app.a2a.handler import DeskRequestHandler, Limits
 from taskpack.app.a2a.hub import Hub
-from taskpack.app.a2a.ledger import A2AStore
+from taskpack.app.a2a.ledger import A2AStore, open_ledger
 from taskpack.app.a2a.receipts import ReceiptPublisher
 
 if TYPE_CHECKING:
@@ -280,7 +280,7 @@ class A2AServer:
                 sock.close()
                 raise
             self.port = sock.getsockname()[1]
-            self.store = A2AStore(self.desk.home)
+            self.store = open_ledger(self.desk.home, self.desk.settings.store)
             app = create_app(
                 self.desk,
                 store=self.store,

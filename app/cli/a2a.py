@@ -36,12 +36,12 @@ Handler = Callable[[argparse.Namespace], int]
 def _with_desk(fn: Callable[[argparse.Namespace, Desk, A2AStore], int]) -> Handler:
     @functools.wraps(fn)
     def run(args: argparse.Namespace) -> int:
-        from taskpack.app.a2a.ledger import A2AStore
+        from taskpack.app.a2a.ledger import open_ledger
         from taskpack.app.desk import Desk
 
         desk = Desk.open()
         try:
-            with A2AStore(desk.home) as store:
+            with open_ledger(desk.home, desk.settings.store) as store:
                 return fn(args, desk, store)
         finally:
             desk.close()
@@ -55,9 +55,11 @@ def _with_store(fn: Callable[[argparse.Namespace, A2AStore], int]) -> Handler:
     @functools.wraps(fn)
     def run(args: argparse.Namespace) -> int:
         from taskpack.app import paths
-        from taskpack.app.a2a.ledger import A2AStore
+        from taskpack.app.a2a.ledger import open_ledger
+        from taskpack.app.settings import Settings
 
-        with A2AStore(paths.home()) as store:
+        home = paths.home()
+        with open_ledger(home, Settings.load(home).store) as store:
             return fn(args, store)
 
     return run

@@ -113,6 +113,81 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
             "CREATE INDEX landings_passport ON taskpack.landings (passport_id, landed_at)",
         ),
     ),
+    (
+        2,
+        "the A2A binding: tokens (hashes only), contexts, tasks, messages (idempotency), "
+        "receipts, sent",
+        (
+            """CREATE TABLE taskpack.a2a_tokens (
+                kind        text NOT NULL CHECK (kind IN ('accept', 'remote')),
+                name        text NOT NULL,
+                sha256      text NOT NULL,
+                url         text,
+                created_at  text NOT NULL,
+                PRIMARY KEY (kind, name)
+            )""",
+            "CREATE UNIQUE INDEX a2a_tokens_accept_hash ON taskpack.a2a_tokens (sha256) "
+            "WHERE kind = 'accept'",
+            """CREATE TABLE taskpack.a2a_contexts (
+                principal   text NOT NULL,
+                context_id  text NOT NULL,
+                root_id     text,
+                created_at  text NOT NULL,
+                PRIMARY KEY (principal, context_id)
+            )""",
+            "CREATE UNIQUE INDEX a2a_contexts_root ON taskpack.a2a_contexts (principal, root_id) "
+            "WHERE root_id IS NOT NULL",
+            """CREATE TABLE taskpack.a2a_tasks (
+                principal   text NOT NULL,
+                task_id     text NOT NULL,
+                context_id  text NOT NULL,
+                kind        text NOT NULL,
+                created_at  text NOT NULL,
+                PRIMARY KEY (principal, task_id)
+            )""",
+            "CREATE INDEX a2a_tasks_context ON taskpack.a2a_tasks (principal, context_id)",
+            "CREATE INDEX a2a_tasks_task ON taskpack.a2a_tasks (task_id)",
+            """CREATE TABLE taskpack.a2a_messages (
+                principal   text NOT NULL,
+                message_id  text NOT NULL,
+                digest      text NOT NULL,
+                task_id     text NOT NULL,
+                created_at  text NOT NULL,
+                PRIMARY KEY (principal, message_id)
+            )""",
+            "CREATE SEQUENCE taskpack.a2a_receipts_seq",
+            """CREATE TABLE taskpack.a2a_receipts (
+                task_id         text PRIMARY KEY,
+                key             text NOT NULL,
+                version         integer,
+                content_digest  text,
+                file            text,
+                size            bigint,
+                error           text,
+                published_at    text NOT NULL,
+                seq             bigint NOT NULL
+            )""",
+            """CREATE TABLE taskpack.a2a_sent (
+                seq             bigserial PRIMARY KEY,
+                url             text NOT NULL,
+                remote_task_id  text NOT NULL,
+                context_id      text,
+                message_id      text NOT NULL,
+                pack_sha256     text NOT NULL,
+                local_passport  text,
+                kind            text NOT NULL,
+                token_name      text,
+                sent_at         text NOT NULL,
+                receipt_digest  text,
+                merged_at       text,
+                peer            text,
+                UNIQUE (url, remote_task_id)
+            )""",
+            "CREATE INDEX a2a_sent_peer ON taskpack.a2a_sent (local_passport, peer)",
+            "INSERT INTO taskpack.meta (key, value) VALUES ('desk_id', "
+            "substr(md5(random()::text || clock_timestamp()::text), 1, 16))",
+        ),
+    ),
 )
 LATEST = max(m[0] for m in MIGRATIONS)
 

@@ -131,3 +131,52 @@ def test_a_migration_under_load_copies_everything(team_desk_url: str, tmp_path: 
         assert team.count() == 31 and len(landed) == 1
         assert team.check(hash_blobs=True) == []
         assert migrate(home, team).copied == []
+
+
+PAUSED_LANDER = r"""
+import sys, time
+from pathlib import Path
+from taskpack.app.desk import Desk
+from taskpack.app.settings import Settings
+from taskpack.app.team import pg_tx
+home, pack = sys.argv[1:]
+original = pg_tx.PgTx.record_landing
+def record_landing(self, *a, **k):
+    original(self, *a, **k)
+    print("in-tx", flush=True)
+    time.sleep(3)          # the connection is cut meanwhile
+pg_tx.PgTx.record_landing = record_landing
+desk = Desk(Path(home), "cut-box", settings=Settings(gate_allow=["*"]))
+print("ready", flush=True)
+desk.land(Path(pack))
+"""
+
+
+def test_a_connection_lost_mid_landing_loses_nothing(team_desk_url: str, tmp_path: Path) -> None:
+    import psycopg
+
+    pack = sender_pack(tmp_path, luggage=b"in flight" * 1000)
+    proc = _start(PAUSED_LANDER, [str(tmp_path / "cut"), str(pack)], team_desk_url)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "in-tx"
+    with psycopg.connect(team_desk_url, autocommit=True) as conn:
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode != 0
+    with PgStore(team_desk_url, home=tmp_path / "t", who="t@t", listen=False) as team:
+        assert team.count() == 0  # the landing did not happen, not half of it
+        env = dict(os.environ, TASKPACK_STORE=team_desk_url, TASKPACK_HOME=str(tmp_path / "cut"))
+        env.update(TASKPACK_MACHINE="cut-box", TASKPACK_NO_PROGRESS="1")
+        again = subprocess.run(
+            [sys.executable, "-m", "taskpack.app.cli.main", "land", str(pack)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert again.returncode == 0, again.stderr
+        assert team.count() == 1
+        assert team.check(hash_blobs=True) == []
