@@ -164,7 +164,7 @@ def test_a_connection_lost_mid_landing_loses_nothing(team_desk_url: str, tmp_pat
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
-    _, err = proc.communicate(timeout=120)
+    proc.communicate(timeout=120)
     assert proc.returncode != 0
     with PgStore(team_desk_url, home=tmp_path / "t", who="t@t", listen=False) as team:
         assert team.count() == 0  # the landing did not happen, not half of it
