@@ -14,14 +14,10 @@ from pathlib import Path
 
 import keyring
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "a2a"))  # the A2A tests' kit
-
 from a2a_testkit import flat_pack, pack_message, run, sdk_client, send
 from taskpack.app.a2a import tokens
 from taskpack.app.a2a.ledger import open_ledger
 from taskpack.app.team.pg_store import PgStore
-
 
 SERVE = ("serve", "--port", "0", "--blocking-timeout", "0.5")
 
