@@ -441,7 +441,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                         hint="Land it without into; nothing was changed.",
                     )
                 if target and rv.receipt_target != target:
-                    raise MergeRefused(f"this receipt answers {rv.receipt_target}, not {target}")
+                    answers = views.token(rv.receipt_target)  # the pack's words: plain or withheld
+                    raise MergeRefused(f"this receipt answers {answers}, not {target}")
                 review = views.review_view(desk, rv)
                 data = {
                     "action": "dry_run",

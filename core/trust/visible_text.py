@@ -3,8 +3,10 @@
 A string from a pack reaches terminals, window labels, dialogs and tray notifications.
 Control characters (C0, DEL, C1 — ESC sequences clear screens and set titles; U+009B is
 a one-byte CSI), bidirectional overrides and isolates (``report\\u202etxt.exe`` reads as
-``reportexe.txt``), zero-width characters and the Unicode line and paragraph separators
-are shown as ``\\uXXXX`` so a person sees that they are there. Everything else, accents
+``reportexe.txt``), zero-width characters, the Unicode line and paragraph separators,
+variation selectors, tag characters and the other invisible format characters are shown
+as ``\\uXXXX`` (``\\UXXXXXXXX`` beyond the BMP) so a person sees that they are there
+— and a model reads an escape, not hidden ASCII. Everything else, accents
 and CJK included, is left alone.
 
 This is the one definition; the CLI, the window and the agents' server all use it.
@@ -19,11 +21,18 @@ from ..lazy_regex import lazy
 # C0 except \t \n, DEL, C1; the bidi marks, embeddings, overrides and isolates; zero-width
 # space/joiners, word joiner, invisible operators, BOM; line/paragraph separators; the
 # Mongolian vowel separator; interlinear annotation marks; lone surrogates (valid in JSON
-# as "\udbff", but no terminal or UTF-8 stream can carry them: printing one raises)
+# as "\udbff", but no terminal or UTF-8 stream can carry them: printing one raises).
+# And what a person cannot see but a model reads: the soft hyphen, the combining grapheme
+# joiner, Hangul fillers, variation selectors (U+FE00-FE0F, U+E0100-E01EF, the Mongolian
+# ones), the invisible format controls of Egyptian, shorthand and musical notation, and
+# the tag characters U+E0000-E007F (each one an ASCII letter no screen shows: hidden text)
 _HIDDEN = (
-    "\x00-\x08\x0b-\x1f\x7f-\x9f"
-    "\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u115f\u1160\u3164\uffa0"
+    "\u061c\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufe00-\ufe0f\ufeff\ufff9-\ufffb"
     "\ud800-\udfff"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e007f\U000e0100-\U000e01ef"
 )
 #: the characters `visible` escapes besides tab and newline, as a regex character class body
 HIDDEN_CHARS = _HIDDEN
@@ -42,7 +51,8 @@ def _show(m: re.Match[str]) -> str:
         return " ⏎ "
     if ch == "\t":
         return " "
-    return f"\\u{ord(ch):04x}"
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def visible(value: object, *, multiline: bool = False) -> str:
