@@ -109,7 +109,6 @@ class Pool:
             open=False,
             timeout=30,
             reconnect_timeout=30,
-            check=ConnectionPool.check_connection,
         )
         try:
             self._pool.open(wait=True, timeout=15)

@@ -139,9 +139,10 @@ class PgStore:
         with self.pool.connection() as conn:
             return conn.execute(sql, pg_args(args)).fetchone()  # type: ignore[arg-type]
 
-    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        with self.pool.connection() as conn:
-            return conn.execute(sql, pg_args(args)).fetchall()  # type: ignore[arg-type]
+    def _all(self, sql: str, args: Sequence[Any] = (), *, binary: bool = False) -> list[Any]:
+        """All rows; `binary` results (no text parsing of each value) for long lists."""
+        with self.pool.connection() as conn, conn.cursor(binary=binary) as cur:
+            return cur.execute(sql, pg_args(args)).fetchall()  # type: ignore[arg-type]
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
@@ -225,7 +226,7 @@ class PgStore:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY updated_at DESC, id LIMIT %s OFFSET %s"
         args += [limit, offset]
-        return [PassportSummary(*row) for row in self._all(sql, args)]
+        return [PassportSummary(*row) for row in self._all(sql, args, binary=True)]
 
     def count(self) -> int:
         return int(self._one("SELECT count(*) FROM taskpack.passports")[0])
