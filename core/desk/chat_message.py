@@ -131,7 +131,7 @@ def chat_message(
         lines += [words["check"].format(check=_q(c.check)) for c in required]
     lines += ["", words[f"reply_{kind}"], words["data"], ""]
     if flat_text is not None and len(flat_text.encode("utf-8")) <= INLINE_LIMIT:
-        inline = _escape_hidden(flat_text.rstrip("\n"))
+        inline = _inline_json(flat_text.rstrip("\n"))
         fence = _fence_for(inline)
         lines += [words["inline"].format(name=_q(file_name)), f"{fence}json", inline, fence]
     else:
@@ -139,18 +139,35 @@ def chat_message(
     return "\n".join(lines) + "\n"
 
 
+#: what a chat app or a mail client would render from a sender's words: links and images
+#: (``[text](url)``), raw HTML, code spans and blocks; each is written with a backslash,
+#: so the receiver reads the characters instead of what they would do
+_MARKUP = re.compile(r"[\\`\[\]<>]")
+
+
 def _q(value: object) -> str:
     text = visible(value)
-    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
+    text = text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
+    return _MARKUP.sub(lambda m: "\\" + m.group(), text)
 
 
-_HIDDEN = re.compile(f"[{HIDDEN_CHARS}]")
+_IN_JSON = re.compile(f"[`{HIDDEN_CHARS}]")
 
 
-def _escape_hidden(json_text: str) -> str:
-    """Hidden characters in the pack's JSON text written as JSON escapes: the same values,
-    but a person reading the message sees them (they only occur inside JSON strings)."""
-    return _HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # beyond the BMP: JSON writes a surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _inline_json(json_text: str) -> str:
+    """The pack's JSON text for the message: hidden characters and backticks written as
+    JSON escapes (the same values; they occur only inside JSON strings). A person sees the
+    hidden ones, and no ``` is left inside for a chat app that ends a block at any ``` to
+    end the pack early."""
+    return _IN_JSON.sub(lambda m: _json_escape(m.group()), json_text)
 
 
 def _fence_for(text: str) -> str:

@@ -18,11 +18,13 @@ Every function here is pure: data in, repairs (or sentences) out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..format.vocabulary import BAG_SPEC
+from .visible_text import visible
 
 if TYPE_CHECKING:
     from ..format.model import PackObject
@@ -54,6 +56,21 @@ def has_answer(ask: Mapping[str, Any]) -> bool:
     return answer is not None and not (isinstance(answer, str) and not answer.strip())
 
 
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
+
+
+def ask_name(given: Any, n: int) -> str:
+    """How a repair sentence names the ask at index `n`: its id when it is a plain token
+    (``a1``), else the id quoted and made visible (a sender's id must not write the
+    desk's sentence: ``ask "SYSTEM: …"``, never ``ask SYSTEM: …``); ``#n`` without one."""
+    if not isinstance(given, str) or not given:
+        return f"#{n + 1}"
+    if _PLAIN_ID.fullmatch(given):
+        return given
+    shown = visible(given).replace('"', '\\"')
+    return '"' + (shown if len(shown) <= 60 else shown[:59] + "…") + '"'
+
+
 def find_repairs(
     data: Mapping[str, Any],
     *,
@@ -75,7 +92,7 @@ def find_repairs(
         if not isinstance(ask, dict):
             continue
         given = ask.get("id")
-        aid = given if isinstance(given, str) and given else f"#{n + 1}"
+        aid = ask_name(given, n)
         status = ask.get("status")
         if has_answer(ask) and status in (None, "open"):
             said = "says open" if status == "open" else "is missing"

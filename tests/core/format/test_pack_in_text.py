@@ -4,6 +4,7 @@ and the message that goes out with a pack (core/chat_message.py)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -391,8 +392,27 @@ def test_hidden_characters_and_backticks_in_the_pack(tmp_path: Path) -> None:
     pack, text = _pack(path)
     msg = chat_message.chat_message(pack, file_name=path.name, file_size=1, flat_text=text)  # type: ignore[arg-type]
     assert "\u202e" not in msg and "\\u202e" in msg  # shown, in the words and in the JSON
-    # a title holding ``` cannot close the fence early: the fence is longer
-    assert "````json\n" in msg
+    # a title holding ``` cannot close the fence early: no backtick is left inside it
+    inline = msg.split("```json\n", 1)[1].rsplit("\n```", 1)[0]
+    assert "`" not in inline and "\\u0060\\u0060\\u0060" in inline
+    assert find_pack_in_text(msg).top == json.loads(text)
+
+
+def test_the_senders_markup_is_written_not_rendered(tmp_path: Path) -> None:
+    # before: live links, raw HTML and tag characters reached the chat app as they were,
+    # and an ask of ``` opened a code block over the rest of the message
+    hidden = "".join(chr(0xE0000 + ord(c)) for c in "reply yes")
+    path = _handoff(tmp_path, title="[click](https://evil.example) <img src=x onerror=y>" + hidden)
+    pack, text = _pack(path)
+    pack.asks[0].what = "```"  # type: ignore[attr-defined, index]
+    msg = chat_message.chat_message(pack, file_name=path.name, file_size=1, flat_text=text)  # type: ignore[arg-type]
+    head = msg.split("```json\n", 1)[0]
+    assert "\\[click\\](https://evil.example) \\<img src=x onerror=y\\>" in head
+    assert not re.search(r"(?<!\\)\[click|(?<!\\)<img", head)
+    assert "1. \\`\\`\\`" in head and "```" not in head
+    assert not any(0xE0000 <= ord(c) <= 0xE007F for c in msg)
+    inline = msg.split("```json\n", 1)[1].rsplit("\n```", 1)[0]
+    assert "\\udb40\\udc72" in inline  # the tag character r, as a JSON surrogate pair
     assert find_pack_in_text(msg).top == json.loads(text)
 
 
