@@ -33,6 +33,7 @@ from pathlib import Path
 from ..errors import TaskPackError
 from ..files import write_bytes_atomically
 from ..format.streams import hash_file
+from ..trust.visible_text import visible
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BACKUP_DIR = "backups"
@@ -171,13 +172,60 @@ def _pragma_check(db_path: Path, pragma: str) -> list[str]:
 def _pragma_once(db_path: Path, pragma: str) -> list[str]:
     try:
         db = _ro(db_path)
+        # a damaged file's report may quote bytes that are not UTF-8: shown, never raised
+        db.text_factory = lambda raw: raw.decode("utf-8", "replace")
         try:
             rows = [str(r[0]) for r in db.execute(f"PRAGMA {pragma}").fetchall()]
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:
-        return [f"SQLite: {exc}"]
-    return [f"SQLite: {r}" for r in rows if r != "ok"]
+        return [f"SQLite: {visible(str(exc))}"]
+    return [f"SQLite: {visible(r)}" for r in rows if r != "ok"]
+
+
+def _is_store(path: Path) -> bool:
+    """Is the SQLite file at `path` a TaskPack store (its passports table readable)?"""
+    try:
+        head = path.read_bytes()[: len(SQLITE_MAGIC)] if path.stat().st_size else b""
+        if head != SQLITE_MAGIC:
+            return False
+        db = _ro(path)
+        try:
+            db.execute("SELECT count(*) FROM passports").fetchone()
+        finally:
+            db.close()
+    except (OSError, sqlite3.DatabaseError):
+        return False
+    return True
+
+
+#: where SQLite's unix VFS keeps the "a connection is open" lock in a WAL store's -shm
+#: file: every open connection holds a shared lock on this byte while it is open
+_SHM_DMS_BYTE = 128
+
+
+def in_use(db_path: Path) -> bool:
+    """Has another process this store open (a window, `taskpack mcp`, a watcher)? Asked
+    of the lock every SQLite connection holds on the WAL index while it is open; the
+    caller must have no connection to it itself."""
+    shm = db_path.with_name(db_path.name + "-shm")
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX: nothing to ask
+        return False
+    try:
+        fd = os.open(shm, os.O_RDWR)
+    except OSError:
+        return False  # no WAL index: no connection has the store open
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, _SHM_DMS_BYTE)
+    except OSError:
+        return True
+    else:
+        fcntl.lockf(fd, fcntl.LOCK_UN, 1, _SHM_DMS_BYTE)
+        return False
+    finally:
+        os.close(fd)
 
 
 # --- backups ---------------------------------------------------------------------------
@@ -226,6 +274,7 @@ def backup(db: sqlite3.Connection, home: Path, *, reason: str, keep: int = KEEP)
             db.backup(target)
         finally:
             target.close()
+        os.chmod(tmp, 0o600)  # the desk's whole history: for its owner only
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         os.replace(tmp, final)
@@ -365,12 +414,43 @@ def restore(home: Path, *, error: type[TaskPackError]) -> Restored:
             "there is no backup of this desk to restore",
             hint="Keep a copy of store.sqlite3 and move it aside to start an empty desk.",
         )
-    chosen = next((b for b in candidates if not _pragma_check(b, "integrity_check")), None)
+    if in_use(db_path):
+        raise error(
+            "another TaskPack process has this store open (a window, taskpack mcp or "
+            "taskpack watch); nothing was restored",
+            hint="Close it, then run taskpack doctor --restore again.",
+        )
+    chosen = next(
+        (b for b in candidates if _is_store(b) and not _pragma_check(b, "integrity_check")),
+        None,
+    )
     if chosen is None:
         raise error(
-            f"none of the {len(candidates)} backups of this desk is sound",
+            f"none of the {len(candidates)} backups of this desk is a sound TaskPack store",
             hint="Keep a copy of store.sqlite3 and move it aside to start an empty desk.",
         )
+    tmp = db_path.with_name(f".{db_path.name}.restoring")
+    try:  # the copy is made first: a backup that fails to copy leaves the store as it was
+        src = _ro(chosen)
+        try:
+            target = sqlite3.connect(tmp)
+            try:
+                src.backup(target)
+                passports = int(target.execute("SELECT count(*) FROM passports").fetchone()[0])
+            finally:
+                target.close()
+        finally:
+            src.close()
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+    except (OSError, sqlite3.DatabaseError) as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise error(
+            f"the backup {chosen.name} could not be restored ({visible(str(exc))}); "
+            "nothing was changed"
+        ) from None
+    os.chmod(tmp, 0o600)
     at = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     kept: Path | None = None
     if db_path.exists():
@@ -383,19 +463,6 @@ def restore(home: Path, *, error: type[TaskPackError]) -> Restored:
                 os.replace(p, kept.with_name(kept.name + side))
             else:
                 p.unlink()
-    tmp = db_path.with_name(f".{db_path.name}.restoring")
-    src = _ro(chosen)
-    try:
-        target = sqlite3.connect(tmp)
-        try:
-            src.backup(target)
-            passports = int(target.execute("SELECT count(*) FROM passports").fetchone()[0])
-        finally:
-            target.close()
-    finally:
-        src.close()
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
     os.replace(tmp, db_path)
     with contextlib.suppress(OSError):
         (home / STAMP).unlink()

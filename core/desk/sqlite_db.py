@@ -16,6 +16,7 @@ want the same things from SQLite, and get them here:
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -32,6 +33,17 @@ class Migration:
     version: int
     name: str
     statements: tuple[str, ...]
+
+
+def _owner_only(path: Path | str) -> None:
+    """The database file readable and writable by its owner only (0600): made so before
+    SQLite creates it (its -wal and -shm files take the same mode), and an older 0644
+    file tightened."""
+    if str(path) == ":memory:":
+        return
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.chmod(path, 0o600)
 
 
 def open_database(
@@ -56,6 +68,7 @@ def open_database(
     a newer schema is refused as :func:`migrate` says. Writers wait up to `timeout`
     seconds for each other, here and in every later transaction.
     """
+    _owner_only(path)
     try:
         db = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
         try:

@@ -1,0 +1,118 @@
+"""`taskpack doctor --restore` takes only a backup that is a TaskPack store and never
+restores under a running desk; a damaged store's report is one line; the store, its
+backups and the A2A ledger are for their owner only (issue 22, finding 6)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from taskpack.app.a2a.ledger import A2AStore
+from taskpack.app.desk import Desk
+from taskpack.core.desk import health
+
+MACHINE = "health-box"
+
+
+def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(
+        os.environ,
+        TASKPACK_HOME=str(home),
+        TASKPACK_MACHINE=MACHINE,
+        TASKPACK_ACTOR="tester",
+        TASKPACK_NO_PROGRESS="1",
+        PYTHONIOENCODING="utf-8",
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+
+
+def _desk(home: Path) -> str:
+    with Desk(home, MACHINE, actor="tester") as desk:
+        pid = desk.new("Keep me", "a store worth restoring").id
+        assert desk.housekeep() and health.backups(home)
+    return pid
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_backup_that_is_not_a_taskpack_store_is_never_restored(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    _desk(home)
+    for old in health.backups(home):
+        old.unlink()
+    alien = home / "backups" / "store-20991231-235959-daily.sqlite3"  # the newest name
+    with sqlite3.connect(alien) as db:
+        db.execute("CREATE TABLE notes (x)")
+    db.close()
+    before = (home / "store.sqlite3").read_bytes()
+    done = cli(home, "doctor", "--restore", "--force")
+    # before: a traceback, a .restoring file left and the store moved aside (an empty desk)
+    assert done.returncode == 1, done.stdout
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "is a sound TaskPack store" in done.stderr
+    assert not list(home.glob(".*.restoring")) and not list(home.glob("store-damaged-*"))
+    assert (home / "store.sqlite3").read_bytes() == before
+
+
+def test_restore_is_refused_while_another_taskpack_process_has_the_store_open(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    pid = _desk(home)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom taskpack.app.desk import Desk\n"
+            f"d = Desk({str(home)!r}, {MACHINE!r})\nd.passports()\nprint('open', flush=True)\n"
+            "sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        done = cli(home, "doctor", "--restore", "--force")
+        # before: restored under it; its next write went to the file moved aside
+        assert done.returncode == 1
+        assert "another TaskPack process has this store open" in done.stderr
+        assert not list(home.glob("store-damaged-*"))
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    time.sleep(0.1)
+    done = cli(home, "doctor", "--restore", "--force")
+    assert done.returncode == 0, done.stderr
+    assert cli(home, "open", pid).returncode == 0
+
+
+def test_the_store_its_backups_and_the_a2a_ledger_are_for_their_owner_only(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    old = os.umask(0o022)
+    try:
+        _desk(home)
+        A2AStore(home).close()
+    finally:
+        os.umask(old)
+    # before: 0644, readable by every user of the machine
+    assert _mode(home / "store.sqlite3") == 0o600
+    assert all(_mode(b) == 0o600 for b in health.backups(home))
+    assert _mode(home / "a2a.sqlite3") == 0o600
