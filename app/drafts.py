@@ -38,6 +38,9 @@ class Drafts:
     def __init__(self, home: Path) -> None:
         self.path = Path(home) / FILE_NAME
         self._lock = threading.Lock()
+        #: one write at a time, in the order of the snapshots: a quit during the delayed
+        #: write waits for it, and an older snapshot never lands over a newer one
+        self._write_lock = threading.Lock()
         self._data: dict[str, dict[str, str]] | None = None
         self._timer: threading.Timer | None = None
         self._dirty = False
@@ -99,19 +102,21 @@ class Drafts:
         self._timer.start()
 
     def flush(self) -> None:
-        """Write the drafts now if anything changed (also called on close)."""
-        with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
-            if not self._dirty or self._data is None:
-                return
-            data = {
-                p: {a: t for a, t in asks.items() if len(t) <= MAX_DRAFT}
-                for p, asks in self._data.items()
-            }
-            self._dirty = False
-        self._write({p: a for p, a in data.items() if a})
+        """Write the drafts now if anything changed (also called on close). Returns once
+        what was typed is on disk, also when the delayed write was under way."""
+        with self._write_lock:
+            with self._lock:
+                if self._timer is not None:
+                    self._timer.cancel()
+                    self._timer = None
+                if not self._dirty or self._data is None:
+                    return
+                data = {
+                    p: {a: t for a, t in asks.items() if len(t) <= MAX_DRAFT}
+                    for p, asks in self._data.items()
+                }
+                self._dirty = False
+            self._write({p: a for p, a in data.items() if a})
 
     def _write(self, data: dict[str, dict[str, str]]) -> None:
         try:

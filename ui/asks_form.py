@@ -248,6 +248,8 @@ class AsksForm(QWidget):
         lay.setContentsMargins(12, 8, 12, 8)
         self.cards = {}
         stored = drafts or {}
+        for ask_id, text in stored.items():  # a draft on a page not shown yet still counts
+            self._typed.setdefault((passport_id, ask_id), text)
         if not asks:
             lay.addWidget(
                 plain(tr("No asks. A question for the next person is added from the Overview tab."))
@@ -316,8 +318,8 @@ class AsksForm(QWidget):
     def _update_unsaved(self) -> None:
         n = len(self.unsaved())
         self.unsaved_label.setText(trn("%n answer is not saved yet.", n) if n else "")
-        several = open_count(self._asks) > 1 or n > 1
-        self.save_all_button.setVisible(several)
+        # while the strip says an answer is not saved, the button that saves it is there
+        self.save_all_button.setVisible(open_count(self._asks) > 1 or n > 0)
         self.save_all_button.setEnabled(n > 0)
         self.save_all_button.setText(
             trn("Save all answers (%n)", n) if n else tr("Save all answers")

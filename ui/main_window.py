@@ -221,7 +221,10 @@ class MainWindow(
             file_menu, tr("&Settings…"), self.open_settings, QKeySequence.StandardKey.Preferences
         )
         file_menu.addSeparator()
-        self._action(file_menu, tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        quit_keys = QKeySequence(QKeySequence.StandardKey.Quit)  # none on some platforms
+        self._action(
+            file_menu, tr("&Quit"), self.close, "Ctrl+Q" if quit_keys.isEmpty() else quit_keys
+        )
         edit = bar.addMenu(tr("&Edit"))
         self.paste_action = self._action(
             edit, tr("&Paste a pack"), self.paste, QKeySequence.StandardKey.Paste

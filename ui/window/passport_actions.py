@@ -54,12 +54,20 @@ class PassportActionsMixin:
                 self._pending_note = ""
 
         self.jobs.run(
-            lambda p, c: ops.load_detail(self.desk, passport_id, p, c),
+            lambda p, c: self._detail_with_drafts(passport_id, p, c),
             title=tr("Reading {id}…").format(id=passport_id),
             on_done=done,
             on_error=self.error,
             show_progress=False,
         )
+
+    def _detail_with_drafts(self, passport_id: str, progress: Any, cancelled: Any) -> Detail:
+        """The passport's detail, with the drafts this window holds: a large passport is
+        read by a helper process, whose drafts come from the file (up to a write delay
+        behind what was typed)."""
+        detail = ops.load_detail(self.desk, passport_id, progress, cancelled)
+        detail.drafts = self.desk.drafts.of(passport_id)
+        return detail
 
     def current_passport_id(self) -> str | None:
         """The id of the passport the right side shows (None: an incoming file, or nothing)."""
