@@ -50,7 +50,7 @@ from taskpack.ui.jobs import JobRunner
 from taskpack.ui.models import InboxFilter, InboxModel
 from taskpack.ui.ops import Detail, Reviewed
 from taskpack.ui.passport_view import PassportView
-from taskpack.ui.review_view import ReviewView
+from taskpack.ui.review_view import AtHome, ReviewView
 from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
 from taskpack.ui.widgets import Banner, button, heading, plain
 from taskpack.ui.window.a2a_panel import A2APanelMixin
@@ -109,6 +109,7 @@ class MainWindow(
         self.proxy.setSourceModel(self.model)
         self._senders: dict[tuple[str, int], str] = {}
         self._reviews: dict[Path, Reviewed] = {}
+        self._at_home: dict[Path, AtHome] = {}
         self._current: str | None = None  # the key the right side shows
         self._highlight: dict[str, tuple[set[str], str]] = {}
         self._loaded = False

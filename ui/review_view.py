@@ -17,11 +17,14 @@ whatever the pack holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QScrollArea, QVBoxLayout, QWidget
+from taskpack.core.desk.merge import claim_key
 from taskpack.core.desk.review import LandingReview
+from taskpack.core.format.model import Fact
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import human_size
 from taskpack.ui.ops import Reviewed, unproven_facts
@@ -50,6 +53,18 @@ from taskpack.ui.widgets import (
 from taskpack.ui.words import local_time, number, one_line
 
 
+@dataclass
+class AtHome:
+    """What this desk already holds of a pack under review (read through `Desk`)."""
+
+    #: a receipt whose passport is here: that passport's facts, by claim
+    facts: dict[str, Fact] = field(default_factory=dict)
+    target_id: str = ""
+    #: a pack this desk wrote: the passport it was sent from, and its title
+    original_id: str = ""
+    original_title: str = ""
+
+
 class ReviewView(QWidget):
     land_requested = Signal()
     merge_requested = Signal(str)
@@ -61,6 +76,7 @@ class ReviewView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.reviewed: Reviewed | None = None
+        self.at_home = AtHome()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.scroll = QScrollArea()
@@ -79,15 +95,23 @@ class ReviewView(QWidget):
         self.land_button = QPushButton(tr("Land"))
         self.land_button.setDefault(True)
         self.land_button.clicked.connect(self._primary)
+        # a pack this desk sent, opened again: the passport it came from is the way on
+        self.original_button = QPushButton(tr("Open the original"))
+        self.original_button.clicked.connect(
+            lambda _c=False: self.show_passport_requested.emit(self.at_home.original_id)
+        )
+        self.original_button.hide()
         bar.addWidget(self.discard_button)
         bar.addWidget(self.land_button)
+        bar.addWidget(self.original_button)
         outer.addLayout(bar)
         self.sections: dict[str, QWidget] = {}
 
     # -- filling --
 
-    def show_review(self, reviewed: Reviewed) -> None:
+    def show_review(self, reviewed: Reviewed, at_home: AtHome | None = None) -> None:
         self.reviewed = reviewed
+        self.at_home = at_home or AtHome()
         rv = reviewed.review
         body = QWidget()
         lay = QVBoxLayout(body)
@@ -165,6 +189,19 @@ class ReviewView(QWidget):
             )
             lay.addWidget(banner)
             self.sections["already"] = banner
+        elif self.at_home.original_id and rv.kind != "receipt":
+            banner = Banner()
+            banner.show_message(
+                tr(
+                    "This is this desk's own pack: it was sent from {id} “{title}”. "
+                    "Landing it would make a second copy; open the original instead."
+                ).format(
+                    id=self.at_home.original_id, title=one_line(self.at_home.original_title, 200)
+                ),
+                "warn",
+            )
+            lay.addWidget(banner)
+            self.sections["own_pack"] = banner
 
     def _secrets(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         """A credential or a chat transcript: it cannot land, and the person learns why
@@ -344,10 +381,16 @@ class ReviewView(QWidget):
         if not rv.facts:
             return
         machine = reviewed.machine or None
+        home = self.at_home.facts
+        target = self.at_home.target_id
+
+        def shown(f: Fact) -> Fact:  # merging keeps the target's own copy of a claim
+            return home.get(claim_key(f), f)
+
         unproven = (
             reviewed.unproven
-            if reviewed.unproven is not None
-            else unproven_facts(rv.facts, machine)
+            if reviewed.unproven is not None and not home
+            else unproven_facts([shown(f) for f in rv.facts], machine)
         )
         explain = trn(
             "%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.",
@@ -357,7 +400,17 @@ class ReviewView(QWidget):
         add_paged(
             sec.add,
             rv.facts,
-            lambda f: fact_widget(f, machine),
+            lambda f: (
+                fact_widget(
+                    home[claim_key(f)],
+                    machine,
+                    note=tr("Your passport {id} holds this fact; merging keeps yours.").format(
+                        id=target
+                    ),
+                )
+                if claim_key(f) in home
+                else fact_widget(f, machine)
+            ),
             page=FACT_PAGE,
             parent_layout=sec.lay,
         )  # (rv.facts: pages when many)
@@ -459,6 +512,10 @@ class ReviewView(QWidget):
     def _buttons(self, reviewed: Reviewed) -> None:
         rv = reviewed.review
         self.land_button.setEnabled(True)
+        own = bool(self.at_home.original_id) and rv.kind != "receipt" and not rv.already
+        self.original_button.setVisible(own)
+        self.original_button.setDefault(own)
+        self.land_button.setDefault(not own)
         if rv.kind == "receipt":
             if rv.already:
                 self.land_button.setText(tr("Show {id}").format(id=rv.already))
@@ -481,6 +538,8 @@ class ReviewView(QWidget):
         else:
             if rv.already:
                 self.land_button.setText(tr("Show {id}").format(id=rv.already))
+            elif own:
+                self.land_button.setText(tr("Land a copy"))
             else:
                 self.land_button.setText(tr("Land"))
             state = (
@@ -521,4 +580,5 @@ class ReviewView(QWidget):
             + self.summary.text()
             + "\n"
             + self.land_button.text()
+            + ("\n" + self.original_button.text() if self.original_button.isVisibleTo(self) else "")
         )

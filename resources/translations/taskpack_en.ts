@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="474" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -12,7 +12,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="318" />
+      <location filename="../../ui/asks_form.py" line="320" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n answer is not saved yet.</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="475" />
+      <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
@@ -44,7 +44,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="352" />
+      <location filename="../../ui/review_view.py" line="395" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -60,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="191" />
+      <location filename="../../ui/window/incoming.py" line="221" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -76,7 +76,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="445" />
+      <location filename="../../ui/review_view.py" line="498" />
       <source>Luggage (%n files, {size})</source>
       <translation>
         <numerusform>Luggage (%n file, {size})</numerusform>
@@ -84,7 +84,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="323" />
+      <location filename="../../ui/asks_form.py" line="325" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>Save all answers (%n)</numerusform>
@@ -92,7 +92,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="260" />
+      <location filename="../../ui/window/passport_actions.py" line="268" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>

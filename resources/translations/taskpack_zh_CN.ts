@@ -4,67 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="240" />
+      <location filename="../../ui/main_window.py" line="244" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="237" />
+      <location filename="../../ui/main_window.py" line="241" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="229" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="211" />
+      <location filename="../../ui/main_window.py" line="212" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/main_window.py" line="240" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="217" />
+      <location filename="../../ui/main_window.py" line="218" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="213" />
+      <location filename="../../ui/main_window.py" line="214" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="231" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="224" />
+      <location filename="../../ui/main_window.py" line="227" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="238" />
+      <location filename="../../ui/main_window.py" line="242" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="221" />
+      <location filename="../../ui/main_window.py" line="222" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -99,17 +99,17 @@
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="49" />
+      <location filename="../../ui/window/incoming.py" line="53" />
       <source>(sender withheld: it contains a credential — {kind})</source>
       <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="50" />
+      <location filename="../../ui/window/incoming.py" line="54" />
       <source>(title withheld: it contains a credential — {kind})</source>
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="134" />
+      <location filename="../../ui/review_view.py" line="158" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
@@ -119,7 +119,7 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="315" />
+      <location filename="../../ui/window/passport_actions.py" line="323" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -139,7 +139,7 @@
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="135" />
+      <location filename="../../ui/window/passport_actions.py" line="143" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
@@ -169,7 +169,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="422" />
+      <location filename="../../ui/main_window.py" line="426" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -179,22 +179,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="309" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="298" />
+      <location filename="../../ui/window/passport_actions.py" line="306" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="317" />
+      <location filename="../../ui/window/passport_actions.py" line="325" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="289" />
+      <location filename="../../ui/window/passport_actions.py" line="297" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -224,7 +224,7 @@
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="373" />
+      <location filename="../../ui/review_view.py" line="426" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -240,7 +240,7 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="312" />
+      <location filename="../../ui/window/incoming.py" line="343" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
@@ -250,7 +250,7 @@
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="295" />
+      <location filename="../../ui/window/passport_actions.py" line="303" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -280,12 +280,12 @@
       <translation>回答于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="253" />
+      <location filename="../../ui/review_view.py" line="290" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="276" />
+      <location filename="../../ui/review_view.py" line="313" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -312,7 +312,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="319" />
-      <location filename="../../ui/review_view.py" line="404" />
+      <location filename="../../ui/review_view.py" line="457" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
@@ -329,7 +329,7 @@
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="306" />
+      <location filename="../../ui/review_view.py" line="343" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
@@ -347,7 +347,7 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="146" />
+      <location filename="../../ui/window/incoming.py" line="152" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -362,7 +362,7 @@
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="311" />
+      <location filename="../../ui/window/passport_actions.py" line="319" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -372,17 +372,17 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="76" />
+      <location filename="../../ui/review_view.py" line="92" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="224" />
+      <location filename="../../ui/review_view.py" line="261" />
       <source>Conformance not judged yet</source>
       <translation>尚未判定一致性</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="220" />
+      <location filename="../../ui/review_view.py" line="257" />
       <source>Conformant: the file passes checks C0–C10 as written</source>
       <translation>一致：文件按原样通过 C0–C10 检查</translation>
     </message>
@@ -434,13 +434,13 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="312" />
-      <location filename="../../ui/review_view.py" line="399" />
+      <location filename="../../ui/review_view.py" line="452" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="305" />
-      <location filename="../../ui/review_view.py" line="392" />
+      <location filename="../../ui/review_view.py" line="445" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -460,18 +460,18 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="190" />
-      <location filename="../../ui/window/passport_actions.py" line="226" />
+      <location filename="../../ui/window/passport_actions.py" line="198" />
+      <location filename="../../ui/window/passport_actions.py" line="234" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="74" />
+      <location filename="../../ui/review_view.py" line="90" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="246" />
+      <location filename="../../ui/window/incoming.py" line="276" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -482,12 +482,12 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="388" />
-      <location filename="../../ui/review_view.py" line="333" />
+      <location filename="../../ui/review_view.py" line="370" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="313" />
+      <location filename="../../ui/main_window.py" line="317" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -497,7 +497,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="272" />
+      <location filename="../../ui/window/passport_actions.py" line="280" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -517,17 +517,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="97" />
+      <location filename="../../ui/window/passport_actions.py" line="105" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="93" />
+      <location filename="../../ui/window/passport_actions.py" line="101" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="132" />
+      <location filename="../../ui/window/passport_actions.py" line="140" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -542,7 +542,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="131" />
+      <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -582,7 +582,7 @@
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="138" />
+      <location filename="../../ui/review_view.py" line="162" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
@@ -594,12 +594,12 @@
     <message>
       <location filename="../../ui/passport_view.py" line="293" />
       <location filename="../../ui/passport_view.py" line="294" />
-      <location filename="../../ui/review_view.py" line="144" />
+      <location filename="../../ui/review_view.py" line="168" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="144" />
+      <location filename="../../ui/review_view.py" line="168" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
@@ -611,7 +611,7 @@
     <message>
       <location filename="../../ui/export.py" line="86" />
       <location filename="../../ui/models.py" line="241" />
-      <location filename="../../ui/review_view.py" line="130" />
+      <location filename="../../ui/review_view.py" line="154" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
@@ -651,19 +651,19 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="301" />
+      <location filename="../../ui/window/passport_actions.py" line="309" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="412" />
-      <location filename="../../ui/review_view.py" line="413" />
+      <location filename="../../ui/review_view.py" line="465" />
+      <location filename="../../ui/review_view.py" line="466" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="200" />
-      <location filename="../../ui/window/passport_actions.py" line="236" />
+      <location filename="../../ui/window/passport_actions.py" line="208" />
+      <location filename="../../ui/window/passport_actions.py" line="244" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
@@ -680,17 +680,17 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="349" />
-      <location filename="../../ui/review_view.py" line="422" />
+      <location filename="../../ui/review_view.py" line="475" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="273" />
+      <location filename="../../ui/review_view.py" line="310" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="495" />
+      <location filename="../../ui/review_view.py" line="554" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
@@ -700,12 +700,12 @@
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="487" />
+      <location filename="../../ui/review_view.py" line="546" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="232" />
+      <location filename="../../ui/review_view.py" line="269" />
       <source>Judge the file</source>
       <translation>判定这个文件</translation>
     </message>
@@ -717,18 +717,23 @@
       <translation>判定标准</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="163" />
+      <location filename="../../ui/window/incoming.py" line="193" />
       <source>Judging {name}…</source>
       <translation>正在判定 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="79" />
-      <location filename="../../ui/review_view.py" line="485" />
+      <location filename="../../ui/review_view.py" line="95" />
+      <location filename="../../ui/review_view.py" line="544" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="185" />
+      <location filename="../../ui/review_view.py" line="542" />
+      <source>Land a copy</source>
+      <translation>落地一份副本</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/incoming.py" line="215" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -738,7 +743,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="199" />
+      <location filename="../../ui/window/incoming.py" line="229" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -749,18 +754,18 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="320" />
-      <location filename="../../ui/review_view.py" line="405" />
+      <location filename="../../ui/review_view.py" line="458" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="212" />
-      <location filename="../../ui/review_view.py" line="157" />
+      <location filename="../../ui/review_view.py" line="181" />
       <source>Lineage: {chain}</source>
       <translation>传承：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="133" />
+      <location filename="../../ui/window/passport_actions.py" line="141" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -785,22 +790,22 @@
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="467" />
+      <location filename="../../ui/review_view.py" line="524" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="287" />
+      <location filename="../../ui/review_view.py" line="324" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="230" />
+      <location filename="../../ui/window/incoming.py" line="260" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="107" />
+      <location filename="../../ui/window/passport_actions.py" line="115" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -810,12 +815,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="94" />
+      <location filename="../../ui/window/passport_actions.py" line="102" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="101" />
+      <location filename="../../ui/window/passport_actions.py" line="109" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -825,25 +830,25 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="346" />
-      <location filename="../../ui/window/passport_actions.py" line="359" />
+      <location filename="../../ui/window/passport_actions.py" line="354" />
+      <location filename="../../ui/window/passport_actions.py" line="367" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="280" />
+      <location filename="../../ui/review_view.py" line="317" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="219" />
+      <location filename="../../ui/window/incoming.py" line="249" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="473" />
-      <location filename="../../ui/review_view.py" line="386" />
-      <location filename="../../ui/window/passport_actions.py" line="317" />
+      <location filename="../../ui/review_view.py" line="439" />
+      <location filename="../../ui/window/passport_actions.py" line="325" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
@@ -853,7 +858,7 @@
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="253" />
+      <location filename="../../ui/asks_form.py" line="255" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
@@ -873,12 +878,12 @@
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="73" />
+      <location filename="../../ui/window/incoming.py" line="77" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="320" />
+      <location filename="../../ui/review_view.py" line="357" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
@@ -893,17 +898,17 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="272" />
+      <location filename="../../ui/main_window.py" line="276" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="491" />
+      <location filename="../../ui/review_view.py" line="550" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="470" />
+      <location filename="../../ui/review_view.py" line="527" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -919,12 +924,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="230" />
+      <location filename="../../ui/main_window.py" line="234" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="329" />
+      <location filename="../../ui/main_window.py" line="333" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -934,12 +939,17 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="215" />
+      <location filename="../../ui/review_view.py" line="99" />
+      <source>Open the original</source>
+      <translation>打开原件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="216" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="330" />
+      <location filename="../../ui/main_window.py" line="334" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -984,12 +994,12 @@
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="238" />
+      <location filename="../../ui/review_view.py" line="275" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="205" />
+      <location filename="../../ui/review_view.py" line="242" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
@@ -1006,7 +1016,7 @@
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="372" />
+      <location filename="../../ui/review_view.py" line="425" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
@@ -1026,19 +1036,19 @@
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="143" />
+      <location filename="../../ui/window/incoming.py" line="149" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="197" />
+      <location filename="../../ui/main_window.py" line="198" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="86" />
       <location filename="../../ui/models.py" line="241" />
-      <location filename="../../ui/review_view.py" line="130" />
+      <location filename="../../ui/review_view.py" line="154" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
@@ -1048,7 +1058,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="191" />
+      <location filename="../../ui/window/passport_actions.py" line="199" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1061,7 +1071,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="227" />
+      <location filename="../../ui/window/passport_actions.py" line="235" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1074,14 +1084,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="209" />
-      <location filename="../../ui/window/passport_actions.py" line="245" />
+      <location filename="../../ui/window/passport_actions.py" line="217" />
+      <location filename="../../ui/window/passport_actions.py" line="253" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="204" />
-      <location filename="../../ui/window/passport_actions.py" line="240" />
+      <location filename="../../ui/window/passport_actions.py" line="212" />
+      <location filename="../../ui/window/passport_actions.py" line="248" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1111,7 +1121,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="302" />
+      <location filename="../../ui/window/passport_actions.py" line="310" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -1121,12 +1131,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="334" />
+      <location filename="../../ui/review_view.py" line="371" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="164" />
+      <location filename="../../ui/window/passport_actions.py" line="172" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1139,13 +1149,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="163" />
+      <location filename="../../ui/window/passport_actions.py" line="171" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="431" />
-      <location filename="../../ui/window/passport_actions.py" line="170" />
+      <location filename="../../ui/window/passport_actions.py" line="178" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
@@ -1156,12 +1166,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="174" />
+      <location filename="../../ui/window/passport_actions.py" line="182" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="153" />
+      <location filename="../../ui/window/passport_actions.py" line="161" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1171,7 +1181,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="128" />
+      <location filename="../../ui/window/passport_actions.py" line="136" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1187,7 +1197,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="146" />
+      <location filename="../../ui/window/passport_actions.py" line="154" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1203,13 +1213,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="484" />
-      <location filename="../../ui/review_view.py" line="451" />
+      <location filename="../../ui/review_view.py" line="504" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="217" />
-      <location filename="../../ui/asks_form.py" line="323" />
+      <location filename="../../ui/asks_form.py" line="325" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
@@ -1234,7 +1244,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="312" />
+      <location filename="../../ui/window/incoming.py" line="343" />
       <source>Save luggage</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1254,7 +1264,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="270" />
+      <location filename="../../ui/window/passport_actions.py" line="278" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1264,28 +1274,28 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="319" />
+      <location filename="../../ui/window/incoming.py" line="350" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="414" />
+      <location filename="../../ui/main_window.py" line="418" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="318" />
+      <location filename="../../ui/window/incoming.py" line="349" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="255" />
-      <location filename="../../ui/window/passport_actions.py" line="275" />
+      <location filename="../../ui/window/passport_actions.py" line="263" />
+      <location filename="../../ui/window/passport_actions.py" line="283" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="312" />
+      <location filename="../../ui/window/passport_actions.py" line="320" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
@@ -1295,7 +1305,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="187" />
+      <location filename="../../ui/review_view.py" line="224" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
@@ -1330,7 +1340,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="408" />
+      <location filename="../../ui/main_window.py" line="412" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1345,8 +1355,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="464" />
-      <location filename="../../ui/review_view.py" line="483" />
+      <location filename="../../ui/review_view.py" line="521" />
+      <location filename="../../ui/review_view.py" line="540" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1391,7 +1401,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="305" />
+      <location filename="../../ui/review_view.py" line="342" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
@@ -1416,12 +1426,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="115" />
+      <location filename="../../ui/window/passport_actions.py" line="123" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="423" />
+      <location filename="../../ui/main_window.py" line="427" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1442,7 +1452,7 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1499,7 +1509,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="239" />
+      <location filename="../../ui/review_view.py" line="276" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1519,7 +1529,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="206" />
+      <location filename="../../ui/review_view.py" line="243" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -1534,7 +1544,7 @@ Store: {home}</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="227" />
+      <location filename="../../ui/review_view.py" line="264" />
       <source>The luggage is large ({size}); judging reads all of it.</source>
       <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
@@ -1558,12 +1568,12 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="215" />
+      <location filename="../../ui/window/incoming.py" line="245" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="298" />
+      <location filename="../../ui/review_view.py" line="335" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
@@ -1573,39 +1583,39 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="217" />
+      <location filename="../../ui/window/incoming.py" line="247" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="304" />
+      <location filename="../../ui/window/passport_actions.py" line="312" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="489" />
+      <location filename="../../ui/review_view.py" line="548" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="350" />
-      <location filename="../../ui/review_view.py" line="423" />
+      <location filename="../../ui/review_view.py" line="476" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="383" />
+      <location filename="../../ui/review_view.py" line="436" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="300" />
-      <location filename="../../ui/review_view.py" line="142" />
+      <location filename="../../ui/review_view.py" line="166" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="328" />
+      <location filename="../../ui/review_view.py" line="365" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
@@ -1625,12 +1635,12 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="179" />
+      <location filename="../../ui/window/passport_actions.py" line="187" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="329" />
+      <location filename="../../ui/review_view.py" line="366" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
@@ -1650,12 +1660,17 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
+      <location filename="../../ui/review_view.py" line="195" />
+      <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
+      <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
+    </message>
+    <message>
       <location filename="../../ui/settings_dialog.py" line="85" />
       <source>This machine's name</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="161" />
+      <location filename="../../ui/review_view.py" line="185" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -1665,22 +1680,22 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="177" />
+      <location filename="../../ui/review_view.py" line="214" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="180" />
+      <location filename="../../ui/review_view.py" line="217" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="187" />
+      <location filename="../../ui/window/incoming.py" line="217" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="263" />
+      <location filename="../../ui/review_view.py" line="300" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -1700,7 +1715,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="257" />
+      <location filename="../../ui/review_view.py" line="294" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -1710,7 +1725,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="213" />
+      <location filename="../../ui/window/incoming.py" line="243" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1721,7 +1736,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/models.py" line="203" />
-      <location filename="../../ui/window/passport_actions.py" line="347" />
+      <location filename="../../ui/window/passport_actions.py" line="355" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
@@ -1736,12 +1751,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="270" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="313" />
+      <location filename="../../ui/window/passport_actions.py" line="321" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -1766,7 +1781,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="293" />
+      <location filename="../../ui/window/passport_actions.py" line="301" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -1777,24 +1792,24 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="423" />
-      <location filename="../../ui/review_view.py" line="356" />
+      <location filename="../../ui/review_view.py" line="399" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="259" />
+      <location filename="../../ui/main_window.py" line="263" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="300" />
+      <location filename="../../ui/window/passport_actions.py" line="308" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="318" />
-      <location filename="../../ui/review_view.py" line="403" />
-      <location filename="../../ui/window/passport_actions.py" line="130" />
+      <location filename="../../ui/review_view.py" line="456" />
+      <location filename="../../ui/window/passport_actions.py" line="138" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -1806,12 +1821,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/passport_view.py" line="296" />
       <location filename="../../ui/passport_view.py" line="297" />
-      <location filename="../../ui/review_view.py" line="149" />
+      <location filename="../../ui/review_view.py" line="173" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="148" />
+      <location filename="../../ui/review_view.py" line="172" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
@@ -1822,12 +1837,12 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="292" />
+      <location filename="../../ui/window/passport_actions.py" line="300" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="310" />
+      <location filename="../../ui/main_window.py" line="314" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1852,7 +1867,7 @@ Store: {home}</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="119" />
+      <location filename="../../ui/window/passport_actions.py" line="127" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1862,7 +1877,7 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="321" />
+      <location filename="../../ui/main_window.py" line="325" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -1875,6 +1890,11 @@ Store: {home}</source>
       <location filename="../../ui/settings_dialog.py" line="89" />
       <source>Your name</source>
       <translation>你的名字</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="407" />
+      <source>Your passport {id} holds this fact; merging keeps yours.</source>
+      <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="194" />
@@ -1897,7 +1917,7 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="135" />
+      <location filename="../../ui/review_view.py" line="159" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
@@ -1961,7 +1981,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="311" />
-      <location filename="../../ui/review_view.py" line="398" />
+      <location filename="../../ui/review_view.py" line="451" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -2063,7 +2083,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="267" />
+      <location filename="../../ui/main_window.py" line="271" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2125,7 +2145,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="359" />
-      <location filename="../../ui/review_view.py" line="433" />
+      <location filename="../../ui/review_view.py" line="486" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -2206,7 +2226,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="283" />
+      <location filename="../../ui/window/passport_actions.py" line="291" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -2282,7 +2302,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="285" />
+      <location filename="../../ui/window/passport_actions.py" line="293" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2619,7 +2639,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="284" />
+      <location filename="../../ui/window/passport_actions.py" line="292" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -2704,7 +2724,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="473" />
+      <location filename="../../ui/review_view.py" line="530" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
@@ -2724,7 +2744,7 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="192" />
+      <location filename="../../ui/review_view.py" line="229" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
@@ -2739,7 +2759,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="139" />
+      <location filename="../../ui/window/incoming.py" line="145" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -2794,7 +2814,7 @@ Store: {home}</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="82" />
+      <location filename="../../ui/window/incoming.py" line="86" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -2889,21 +2909,21 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="474" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="318" />
+      <location filename="../../ui/asks_form.py" line="320" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="475" />
+      <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
@@ -2924,7 +2944,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="352" />
+      <location filename="../../ui/review_view.py" line="395" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
@@ -2938,7 +2958,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="191" />
+      <location filename="../../ui/window/incoming.py" line="221" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -2952,21 +2972,21 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="445" />
+      <location filename="../../ui/review_view.py" line="498" />
       <source>Luggage (%n files, {size})</source>
       <translation>
         <numerusform>行李（%n 个文件，{size}）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="323" />
+      <location filename="../../ui/asks_form.py" line="325" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="260" />
+      <location filename="../../ui/window/passport_actions.py" line="268" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>

@@ -587,6 +587,10 @@ TRANSLATIONS: dict[str, str] = {
     "⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).": "⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。",
     "✓ proven here ({machine})": "✓ 已在本机证实（{machine}）",
     "✓ restored": "✓ 已恢复",
+    "Open the original": "打开原件",
+    "Land a copy": "落地一份副本",
+    "This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.": "这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。",
+    "Your passport {id} holds this fact; merging keeps yours.": "你的护照 {id} 已有这条事实；合并时保留你的那条。",
 }
 
 PLURALS: dict[str, str] = {

@@ -285,7 +285,7 @@ class InboxMixin:
         if key.startswith("file:"):
             path = Path(key[5:])
             if path in self._reviews:
-                self.review_view.show_review(self._reviews[path])
+                self.show_review(path)
                 self.schedule_tab_order()
                 self.stack.setCurrentWidget(self.review_view)
             else:

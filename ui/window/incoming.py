@@ -10,14 +10,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from taskpack.app import isolated
 from taskpack.app.desk import utc_now
 from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.desk.merge import claim_key
+from taskpack.core.errors import TaskPackError
 from taskpack.core.format.record_pages import open_count
 from taskpack.core.trust.refusals import credential_in
 from taskpack.ui import dialogs, ops
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.models import Incoming
 from taskpack.ui.ops import Reviewed
+from taskpack.ui.review_view import AtHome
 from taskpack.ui.settings_dialog import watch_enabled, watched_folders
 
 #: how many discarded packs are remembered (by content digest) so the watcher stays quiet
@@ -84,6 +88,7 @@ class IncomingMixin:
         if not paths:
             return
         for p in reversed(paths):
+            self._at_home.pop(p, None)
             self._reviews.pop(p, None)  # opened again: read it again (it may have changed)
             self._add_incoming(p, title=p.name)
         self._remember_opened(paths)
@@ -116,7 +121,8 @@ class IncomingMixin:
         if show:
             self.stack.setCurrentWidget(self.loading)
 
-        def done(reviewed: Reviewed) -> None:
+        def done(result: tuple[Reviewed, AtHome]) -> None:
+            reviewed, self._at_home[path] = result
             self._reviews[path] = reviewed
             rv = reviewed.review
             self._add_incoming(
@@ -128,7 +134,7 @@ class IncomingMixin:
                 sent=rv.written_here,
             )
             if self._current == "file:" + str(path):
-                self.review_view.show_review(reviewed)
+                self.show_review(path)
                 self.schedule_tab_order()
                 self.stack.setCurrentWidget(self.review_view)
 
@@ -139,12 +145,36 @@ class IncomingMixin:
                 self.error(tr("{name} cannot be opened: {why}").format(name=path.name, why=message))
 
         self.jobs.run(
-            lambda p, c: ops.review(self.desk, path, p, c),
+            lambda p, c: self._review_at_home(ops.review(self.desk, path, p, c)),
             title=tr("Reading {name}…").format(name=path.name),
             on_done=done,
             on_error=failed,
             on_cancelled=lambda: failed(tr("Cancelled.")),
         )
+
+    def _review_at_home(self, reviewed: Reviewed) -> tuple[Reviewed, AtHome]:
+        """What this desk holds of the reviewed pack (in the worker thread): the facts of
+        the passport a receipt answers, or the passport a pack this desk sent came from."""
+        rv, desk, home = reviewed.review, self.desk, AtHome()
+        try:
+            if rv.kind == "receipt" and rv.target_here and rv.receipt_target:
+                if desk.passport_size(rv.receipt_target) <= isolated.LARGE_BYTES:
+                    facts = desk.get(rv.receipt_target).passport.facts or []
+                    home.facts = {claim_key(f): f for f in facts}
+                    home.target_id = rv.receipt_target
+            elif rv.written_here and not rv.already:
+                sent = desk.wrote(rv.content_digest)
+                if sent is not None:
+                    original = desk.get(sent.passport_id)
+                    home.original_id = original.id
+                    home.original_title = original.passport.title or original.id
+        except TaskPackError:  # the passport went away since: the review stands alone
+            return reviewed, AtHome()
+        return reviewed, home
+
+    def show_review(self, path: Path) -> None:
+        """Show the review of the incoming file `path` (already read)."""
+        self.review_view.show_review(self._reviews[path], self._at_home.get(path))
 
     def judge_current(self) -> None:
         path = self.current_file_path()
@@ -155,7 +185,7 @@ class IncomingMixin:
         def done(failed: list[tuple[str, str, list[str]]]) -> None:
             reviewed.failed_checks = failed
             if self.current_file_path() == path:
-                self.review_view.show_review(reviewed)
+                self.show_review(path)
                 self.schedule_tab_order()
 
         self.jobs.run(
@@ -287,6 +317,7 @@ class IncomingMixin:
         self.model.remove_incoming(path)
         selection.blockSignals(False)
         self._reviews.pop(path, None)
+        self._at_home.pop(path, None)
         if self.bridge is not None:
             self.bridge.watcher.forget(path)
         self._forget_opened(path)
