@@ -31,6 +31,7 @@ from taskpack.app.desk import Desk
 from taskpack.core.format.model import Ask
 from taskpack.core.format.record_pages import AskPages, open_count
 from taskpack.ui.i18n import tr, trn
+from taskpack.ui.pack_items import recipient_words
 from taskpack.ui.paging import add_paged
 from taskpack.ui.widgets import Banner, LinkedText, badge, plain
 from taskpack.ui.words import local_time, one_line
@@ -93,8 +94,7 @@ class AskCard(QFrame):
         top = QHBoxLayout()
         top.addWidget(
             plain(
-                one_line(self.ask_id, 40)
-                + (f" · {tr('to')} {one_line(ask.to, 60)}" if ask.to else ""),
+                one_line(self.ask_id, 40) + (f" · {recipient_words(ask.to)}" if ask.to else ""),
                 bold=True,
                 selectable=False,
             )
@@ -119,14 +119,14 @@ class AskCard(QFrame):
                 grid.addWidget(LinkedText(value, title=label), n, 1)
                 n += 1
         grid.addWidget(
-            plain(tr("Judged against"), bold=True, selectable=False),
+            plain(tr("What counts as an answer"), bold=True, selectable=False),
             n,
             0,
             Qt.AlignmentFlag.AlignTop,
         )
         accept = LinkedText(
             ask.accept or tr("(no accept given: this ask cannot be judged)"),
-            title=tr("Judged against"),
+            title=tr("What counts as an answer"),
         )
         accept.setStyleSheet("background: #fdf6e3; padding: 3px;")
         grid.addWidget(accept, n, 1)

@@ -28,7 +28,7 @@ def history_label(event: str) -> str:
         "check": tr("landing check added"),
         "next_step": tr("next step added"),
         "result": tr("result returned"),
-        "luggage": tr("luggage added"),
+        "luggage": tr("file attached"),
         "checkpoint": tr("checkpoint"),
         "decision": tr("decision"),
         "checked": tr("checked here"),

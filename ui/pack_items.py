@@ -4,6 +4,7 @@ landing check, an ask card, a receipt's answer, and the visible text of what is 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -149,7 +150,10 @@ def ask_widget(ask: Ask) -> QWidget:
     rows = [
         (tr("Question"), ask.what or ""),
         (tr("Why"), ask.why or ""),
-        (tr("Judged against"), ask.accept or tr("(no accept: this ask cannot be judged)")),
+        (
+            tr("What counts as an answer"),
+            ask.accept or tr("(no accept: this ask cannot be judged)"),
+        ),
     ]
     n = 0
     for label, value in rows:
@@ -237,3 +241,79 @@ def label_text(label: QLabel) -> str:
 
 def labels_text(widget: QWidget) -> str:
     return "\n".join(label_text(lbl) for lbl in widget.findChildren(QLabel) if not lbl.isHidden())
+
+
+def recipient_words(to: str) -> str:
+    """Whom an ask is for, in words: the spec's "peer" is whoever receives the pack."""
+    if to == "peer":
+        return tr("for whoever receives it")
+    if to == "owner":
+        return tr("for the owner")
+    return tr("for {who}").format(who=one_line(to, 60))
+
+
+def _field_words() -> dict[str, str]:
+    """The fields of a pack a place names, in words ("landing_checks[0].how" → …)."""
+    return {
+        "note": tr("the sender's note"),
+        "goal": tr("the goal"),
+        "title": tr("the title"),
+        "current_state": tr("where it stands"),
+        "facts": tr("fact {n}"),
+        "decisions": tr("decision {n}"),
+        "next_steps": tr("next step {n}"),
+        "landing_checks": tr("landing check {n}"),
+        "asks": tr("ask {n}"),
+        "actions": tr("what was done, item {n}"),
+        "artifacts": tr("artifact {n}"),
+        "learnings": tr("learning {n}"),
+    }
+
+
+def _part_words() -> dict[str, str]:
+    return {
+        "how": tr("how to check it (the sender's suggestion)"),
+        "check": tr("what to check"),
+        "claim": tr("the claim"),
+        "what": tr("the question"),
+        "why": tr("why it is asked"),
+        "accept": tr("what counts as an answer"),
+        "answer": tr("the answer"),
+    }
+
+
+_SINGLE = ("note", "goal", "title", "current_state")
+_PLACE = re.compile(r"^(?:passport\.)?([a-z_]+)(?:\[(\d+)\])?(?:\.([a-z_]+))?$")
+_LUGGAGE_LINE = re.compile(r"^(.+) \(line (\d+)\)$")
+
+
+def place_words(place: str) -> str:
+    """Where in a pack something was found, as a person says it: "landing check 1, how to
+    check it (the sender's suggestion)" for ``landing_checks[0].how``, "the attached file
+    run.md, line 12" for ``run.md (line 12)``. A place not known here is shown as it is."""
+    found = _PLACE.match(place)
+    fields, parts = _field_words(), _part_words()
+    if found and found.group(1) in fields:
+        field_name, index, part = found.groups()
+        if (index is None) != (field_name in _SINGLE) or (part and part not in parts):
+            return one_line(place, 200)
+        words = fields[field_name].format(n=int(index or 0) + 1)
+        return tr("{where}, {part}").format(where=words, part=parts[part]) if part else words
+    line = _LUGGAGE_LINE.match(place)
+    if line:
+        return tr("the attached file {name}, line {line}").format(
+            name=one_line(line.group(1), 120), line=line.group(2)
+        )
+    return one_line(place, 200)
+
+
+def evidence_words(kind: object) -> str:
+    """An evidence kind (`core.desk.lifecycle.EVIDENCE_KINDS`) in words."""
+    return {
+        "test_output": tr("Test output"),
+        "screenshot": tr("Screenshot"),
+        "link": tr("Link"),
+        "pull_request": tr("Pull request"),
+        "commit": tr("Commit"),
+        "note": tr("Note"),
+    }.get(str(kind), one_line(kind, 40))

@@ -37,7 +37,15 @@ from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import human_size
 from taskpack.ui.models import state_label, why_label
 from taskpack.ui.ops import Detail, is_sealed, sender_of, take_on_path
-from taskpack.ui.pack_items import check_widget, fact_widget, item_text, labels_text
+from taskpack.ui.pack_items import (
+    check_widget,
+    evidence_words,
+    fact_widget,
+    item_text,
+    label_text,
+    labels_text,
+    place_words,
+)
 from taskpack.ui.paging import FACT_PAGE, add_paged
 from taskpack.ui.widgets import (
     Banner,
@@ -144,7 +152,7 @@ class PassportView(QWidget):
         )
         self.tabs.addTab(self.overview, tr("Overview"))
         self.tabs.addTab(self.asks, tr("Asks"))
-        self.tabs.addTab(self.luggage, tr("Luggage"))
+        self.tabs.addTab(self.luggage, tr("Attached files"))
         self.tabs.addTab(self.history, tr("History"))
         self.move_buttons: dict[str, QPushButton] = {}
         self.restore_buttons: dict[int, QPushButton] = {}
@@ -209,7 +217,9 @@ class PassportView(QWidget):
             shown = " → ".join(one_line(c, 60) for c in chain[-8:])
             self.header.addWidget(
                 plain(
-                    tr("Lineage: {chain}").format(chain=("… → " if len(chain) > 8 else "") + shown),
+                    tr("Handed on: {chain}").format(
+                        chain=("… → " if len(chain) > 8 else "") + shown
+                    ),
                     small=True,
                     muted=True,
                 )
@@ -337,7 +347,7 @@ class PassportView(QWidget):
                 sec.add,
                 evidence,
                 lambda ev: LinkedText(
-                    f"• [{ev.get('kind')}] {ev.get('summary') or ''}"
+                    f"• {evidence_words(ev.get('kind'))}: {ev.get('summary') or ''}"
                     + (f" {ev.get('url')}" if ev.get("url") else "")
                 ),
                 parent_layout=sec.lay,
@@ -356,7 +366,7 @@ class PassportView(QWidget):
                 imperatives,
                 lambda imp: QuotedBlock(
                     str(imp.get("sentence") or ""),
-                    tr("in {place}").format(place=one_line(imp.get("place") or "?")),
+                    tr("in {place}").format(place=place_words(str(imp.get("place") or "?"))),
                 ),
                 parent_layout=sec.lay,
             )
@@ -478,7 +488,7 @@ class PassportView(QWidget):
     def _fill_luggage(self, detail: Detail) -> None:
         clear_layout(self.luggage_lay)
         if not detail.luggage:
-            self.luggage_lay.addWidget(plain(tr("No luggage.")))
+            self.luggage_lay.addWidget(plain(tr("No attached files.")))
 
         def one(item: Any) -> QWidget:
             save = QPushButton(tr("Save As…"))
@@ -552,7 +562,11 @@ class PassportView(QWidget):
     def header_text(self) -> str:
         """What the header reads: the state, the id and version, the title, the sender."""
         items = (self.header.itemAt(i).widget() for i in range(self.header.count()))
-        return "\n".join(labels_text(w) for w in items if w is not None)
+        return "\n".join(
+            label_text(w) if isinstance(w, QLabel) else labels_text(w)
+            for w in items
+            if w is not None
+        )
 
     def overview_text(self) -> str:
         widget = self.overview.widget()

@@ -35,6 +35,7 @@ from taskpack.ui.pack_items import (
     id_list,
     item_text,
     labels_text,
+    place_words,
     receipt_answer_widget,
     sender_text,
 )
@@ -178,7 +179,9 @@ class ReviewView(QWidget):
             shown = " → ".join(one_line(c, 60) for c in chain[-8:])
             if len(chain) > 8:
                 shown = "… → " + shown
-            lay.addWidget(plain(tr("Lineage: {chain}").format(chain=shown), small=True, muted=True))
+            lay.addWidget(
+                plain(tr("Handed on: {chain}").format(chain=shown), small=True, muted=True)
+            )
         if rv.already:
             banner = Banner()
             banner.show_message(
@@ -254,19 +257,23 @@ class ReviewView(QWidget):
         failed = reviewed.failed_checks or []
         if not rv.notes and not failed and reviewed.judged:
             lay.addWidget(
-                badge("✓ " + tr("Conformant: the file passes checks C0–C10 as written"), "ok")
+                badge(
+                    "✓ "
+                    + tr("The file is well-formed: it passes every check of the TaskPack format"),
+                    "ok",
+                )
             )
             return
         if not rv.notes and not failed:
-            sec = self._add(lay, "problems", Section(tr("Conformance not judged yet")))
+            sec = self._add(lay, "problems", Section(tr("The file's format is not checked yet")))
             sec.add(
                 plain(
-                    tr("The luggage is large ({size}); judging reads all of it.").format(
-                        size=human_size(reviewed.luggage_bytes)
-                    )
+                    tr(
+                        "The attached files are large ({size}); checking the format reads all of them."
+                    ).format(size=human_size(reviewed.luggage_bytes))
                 )
             )
-            sec.add(row(button(tr("Judge the file"), self.judge_requested.emit)))
+            sec.add(row(button(tr("Check the file's format"), self.judge_requested.emit)))
             return
         sec = self._add(
             lay,
@@ -483,7 +490,7 @@ class ReviewView(QWidget):
             list(rv.imperatives),
             lambda imp: QuotedBlock(
                 str(imp.get("sentence") or ""),
-                tr("in {place}").format(place=one_line(imp.get("place") or "?")),
+                tr("in {place}").format(place=place_words(str(imp.get("place") or "?"))),
             ),
         )
 
@@ -495,7 +502,7 @@ class ReviewView(QWidget):
             lay,
             "luggage",
             Section(
-                trn("Luggage (%n files, {size})", len(rv.luggage)).format(size=human_size(total))
+                trn("Attached files (%n, {size})", len(rv.luggage)).format(size=human_size(total))
             ),
         )
 

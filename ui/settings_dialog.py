@@ -89,7 +89,7 @@ class SettingsDialog(QDialog):
         form.addRow(tr("Your name"), self.actor)
         self.allow = QLineEdit(", ".join(settings.gate_allow))
         self.allow.setPlaceholderText(tr("e.g. wei@wei-laptop, zhang"))
-        form.addRow(tr("Senders routed without approval"), self.allow)
+        form.addRow(tr("Senders whose tasks skip your approval"), self.allow)
 
         self.watch = QCheckBox(tr("Watch folders for incoming packs"))
         self.watch.setChecked(watch_enabled(settings))

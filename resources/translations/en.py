@@ -21,7 +21,7 @@ PLURALS: dict[str, tuple[str, str]] = {
     ),
     "(and %n more)": ("(and %n more)", "(and %n more)"),
     "Asks (%n open)": ("Asks (%n open)", "Asks (%n open)"),
-    "Luggage (%n files, {size})": ("Luggage (%n file, {size})", "Luggage (%n files, {size})"),
+    "Attached files (%n, {size})": ("Attached file (%n, {size})", "Attached files (%n, {size})"),
     "Save all answers (%n)": ("Save all answers (%n)", "Save all answers (%n)"),
     "Saved %n answers. Export a receipt to send the answers home.": (
         "Saved %n answer. Export a receipt to send it home.",

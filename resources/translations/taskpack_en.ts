@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="531" />
+      <location filename="../../ui/review_view.py" line="538" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="539" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
@@ -44,7 +44,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="395" />
+      <location filename="../../ui/review_view.py" line="402" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -76,11 +76,11 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="498" />
-      <source>Luggage (%n files, {size})</source>
+      <location filename="../../ui/review_view.py" line="505" />
+      <source>Attached files (%n, {size})</source>
       <translation>
-        <numerusform>Luggage (%n file, {size})</numerusform>
-        <numerusform>Luggage (%n files, {size})</numerusform>
+        <numerusform>Attached file (%n, {size})</numerusform>
+        <numerusform>Attached files (%n, {size})</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -92,7 +92,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="268" />
+      <location filename="../../ui/window/passport_actions.py" line="274" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>

@@ -74,27 +74,27 @@
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="152" />
+      <location filename="../../ui/pack_items.py" line="155" />
       <source>(no accept: this ask cannot be judged)</source>
       <translation>（没有验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="122" />
+      <location filename="../../ui/pack_items.py" line="123" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="96" />
+      <location filename="../../ui/pack_items.py" line="97" />
       <source>(no claim)</source>
       <translation>（没有陈述）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="198" />
+      <location filename="../../ui/pack_items.py" line="202" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="209" />
+      <location filename="../../ui/pack_items.py" line="213" />
       <source>(not answered)</source>
       <translation>（未回答）</translation>
     </message>
@@ -109,7 +109,7 @@
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="158" />
+      <location filename="../../ui/review_view.py" line="159" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
@@ -119,7 +119,7 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="323" />
+      <location filename="../../ui/window/passport_actions.py" line="329" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -139,7 +139,7 @@
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="143" />
+      <location filename="../../ui/window/passport_actions.py" line="149" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
@@ -174,37 +174,37 @@
       <translation>关于 TaskPack Desk</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="77" />
+      <location filename="../../ui/passport_view.py" line="84" />
       <source>Accept</source>
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="317" />
+      <location filename="../../ui/window/passport_actions.py" line="323" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="306" />
+      <location filename="../../ui/window/passport_actions.py" line="312" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="325" />
+      <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="297" />
+      <location filename="../../ui/window/passport_actions.py" line="303" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="372" />
+      <location filename="../../ui/passport_view.py" line="381" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="374" />
+      <location filename="../../ui/passport_view.py" line="383" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -214,17 +214,17 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="373" />
+      <location filename="../../ui/passport_view.py" line="382" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="375" />
+      <location filename="../../ui/passport_view.py" line="384" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="426" />
+      <location filename="../../ui/review_view.py" line="433" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -240,7 +240,7 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="343" />
+      <location filename="../../ui/window/incoming.py" line="346" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
@@ -250,42 +250,42 @@
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="303" />
+      <location filename="../../ui/window/passport_actions.py" line="309" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="147" />
-      <location filename="../../ui/pack_items.py" line="205" />
-      <location filename="../../ui/pack_items.py" line="207" />
+      <location filename="../../ui/pack_items.py" line="209" />
+      <location filename="../../ui/pack_items.py" line="211" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="171" />
-      <location filename="../../ui/pack_items.py" line="175" />
+      <location filename="../../ui/pack_items.py" line="179" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="167" />
-      <location filename="../../ui/pack_items.py" line="173" />
+      <location filename="../../ui/pack_items.py" line="177" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="173" />
-      <location filename="../../ui/pack_items.py" line="177" />
+      <location filename="../../ui/pack_items.py" line="181" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="290" />
+      <location filename="../../ui/review_view.py" line="297" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="313" />
+      <location filename="../../ui/review_view.py" line="320" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -301,37 +301,42 @@
       <translation>任何人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="66" />
+      <location filename="../../ui/passport_view.py" line="73" />
       <source>Approve</source>
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="228" />
+      <location filename="../../ui/passport_view.py" line="237" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="319" />
-      <location filename="../../ui/review_view.py" line="457" />
+      <location filename="../../ui/passport_view.py" line="328" />
+      <location filename="../../ui/review_view.py" line="464" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="86" />
+      <location filename="../../ui/passport_view.py" line="93" />
       <source>Ask for changes</source>
       <translation>要求修改</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="203" />
-      <location filename="../../ui/passport_view.py" line="146" />
-      <location filename="../../ui/passport_view.py" line="187" />
+      <location filename="../../ui/passport_view.py" line="153" />
+      <location filename="../../ui/passport_view.py" line="194" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="343" />
+      <location filename="../../ui/review_view.py" line="350" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="154" />
+      <source>Attached files</source>
+      <translation>随附文件</translation>
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="57" />
@@ -341,7 +346,7 @@
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="64" />
+      <location filename="../../ui/passport_view.py" line="71" />
       <source>Cancel task</source>
       <translation>取消任务</translation>
     </message>
@@ -352,17 +357,27 @@
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="92" />
+      <location filename="../../ui/review_view.py" line="276" />
+      <source>Check the file's format</source>
+      <translation>检查文件格式</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="93" />
       <source>Checked by {who}.</source>
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="407" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="319" />
+      <location filename="../../ui/window/incoming.py" line="193" />
+      <source>Checking the format of {name}…</source>
+      <translation>正在检查 {name} 的格式…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/passport_actions.py" line="325" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -372,19 +387,14 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="92" />
+      <location filename="../../ui/review_view.py" line="93" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="261" />
-      <source>Conformance not judged yet</source>
-      <translation>尚未判定一致性</translation>
-    </message>
-    <message>
-      <location filename="../../ui/review_view.py" line="257" />
-      <source>Conformant: the file passes checks C0–C10 as written</source>
-      <translation>一致：文件按原样通过 C0–C10 检查</translation>
+      <location filename="../../ui/pack_items.py" line="317" />
+      <source>Commit</source>
+      <translation>提交</translation>
     </message>
     <message>
       <location filename="../../ui/widgets.py" line="291" />
@@ -413,7 +423,7 @@
       <translation>全部复制</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="101" />
+      <location filename="../../ui/passport_view.py" line="108" />
       <source>Copy handoff for chat</source>
       <translation>复制交接包用于聊天</translation>
     </message>
@@ -423,7 +433,7 @@
       <translation>复制路径</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="101" />
+      <location filename="../../ui/passport_view.py" line="108" />
       <source>Copy receipt for chat</source>
       <translation>复制回执用于聊天</translation>
     </message>
@@ -433,40 +443,40 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="312" />
-      <location filename="../../ui/review_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="321" />
+      <location filename="../../ui/review_view.py" line="459" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="305" />
-      <location filename="../../ui/review_view.py" line="445" />
+      <location filename="../../ui/passport_view.py" line="314" />
+      <location filename="../../ui/review_view.py" line="452" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="78" />
+      <location filename="../../ui/passport_view.py" line="85" />
       <source>Decline</source>
       <translation>拒收</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="66" />
+      <location filename="../../ui/passport_view.py" line="73" />
       <source>Deny</source>
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="143" />
+      <location filename="../../ui/passport_view.py" line="150" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="198" />
-      <location filename="../../ui/window/passport_actions.py" line="234" />
+      <location filename="../../ui/window/passport_actions.py" line="204" />
+      <location filename="../../ui/window/passport_actions.py" line="240" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="90" />
+      <location filename="../../ui/review_view.py" line="91" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
@@ -481,8 +491,8 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="388" />
-      <location filename="../../ui/review_view.py" line="370" />
+      <location filename="../../ui/passport_view.py" line="397" />
+      <location filename="../../ui/review_view.py" line="377" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
@@ -497,62 +507,62 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="280" />
+      <location filename="../../ui/window/passport_actions.py" line="286" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="203" />
+      <location filename="../../ui/pack_items.py" line="207" />
       <source>Dropped: it will not be answered.</source>
       <translation>已放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="102" />
+      <location filename="../../ui/passport_view.py" line="109" />
       <source>Email handoff…</source>
       <translation>用邮件发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="102" />
+      <location filename="../../ui/passport_view.py" line="109" />
       <source>Email receipt…</source>
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="105" />
+      <location filename="../../ui/window/passport_actions.py" line="106" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="101" />
+      <location filename="../../ui/window/passport_actions.py" line="102" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="140" />
+      <location filename="../../ui/window/passport_actions.py" line="146" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="84" />
+      <location filename="../../ui/passport_view.py" line="91" />
       <source>Evidence fails: back to work</source>
       <translation>证据不成立：退回工作</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="82" />
+      <location filename="../../ui/passport_view.py" line="89" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="139" />
+      <location filename="../../ui/window/passport_actions.py" line="142" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="155" />
+      <location filename="../../ui/passport_view.py" line="162" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="96" />
+      <location filename="../../ui/pack_items.py" line="97" />
       <source>Fact</source>
       <translation>事实</translation>
     </message>
@@ -567,12 +577,12 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="366" />
+      <location filename="../../ui/passport_view.py" line="375" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="163" />
+      <location filename="../../ui/passport_view.py" line="170" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -582,41 +592,47 @@
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="162" />
+      <location filename="../../ui/review_view.py" line="163" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="436" />
+      <location filename="../../ui/passport_view.py" line="445" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="293" />
-      <location filename="../../ui/passport_view.py" line="294" />
-      <location filename="../../ui/review_view.py" line="168" />
+      <location filename="../../ui/passport_view.py" line="302" />
+      <location filename="../../ui/passport_view.py" line="303" />
+      <location filename="../../ui/review_view.py" line="169" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="168" />
+      <location filename="../../ui/review_view.py" line="169" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="205" />
+      <location filename="../../ui/passport_view.py" line="219" />
+      <location filename="../../ui/review_view.py" line="183" />
+      <source>Handed on: {chain}</source>
+      <translation>交接经过：{chain}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="212" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="86" />
       <location filename="../../ui/models.py" line="241" />
-      <location filename="../../ui/review_view.py" line="154" />
+      <location filename="../../ui/review_view.py" line="155" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="277" />
+      <location filename="../../ui/passport_view.py" line="286" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -626,22 +642,22 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="148" />
+      <location filename="../../ui/passport_view.py" line="155" />
       <source>History</source>
       <translation>历史</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="80" />
       <source>Hold for approval</source>
       <translation>暂停，等待批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="71" />
+      <location filename="../../ui/passport_view.py" line="78" />
       <source>Hold: wait for a person</source>
       <translation>暂停：等一个人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="72" />
+      <location filename="../../ui/passport_view.py" line="79" />
       <source>Hold: wait for an agent</source>
       <translation>暂停：等一个智能体</translation>
     </message>
@@ -651,25 +667,25 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="309" />
+      <location filename="../../ui/window/passport_actions.py" line="315" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="465" />
-      <location filename="../../ui/review_view.py" line="466" />
+      <location filename="../../ui/review_view.py" line="472" />
+      <location filename="../../ui/review_view.py" line="473" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="208" />
-      <location filename="../../ui/window/passport_actions.py" line="244" />
+      <location filename="../../ui/window/passport_actions.py" line="214" />
+      <location filename="../../ui/window/passport_actions.py" line="250" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="404" />
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_view.py" line="413" />
+      <location filename="../../ui/passport_view.py" line="456" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -679,18 +695,18 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="349" />
-      <location filename="../../ui/review_view.py" line="475" />
+      <location filename="../../ui/passport_view.py" line="358" />
+      <location filename="../../ui/review_view.py" line="482" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="310" />
+      <location filename="../../ui/review_view.py" line="317" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="554" />
+      <location filename="../../ui/review_view.py" line="561" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
@@ -700,35 +716,18 @@
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="546" />
+      <location filename="../../ui/review_view.py" line="553" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="269" />
-      <source>Judge the file</source>
-      <translation>判定这个文件</translation>
-    </message>
-    <message>
-      <location filename="../../ui/asks_form.py" line="122" />
-      <location filename="../../ui/asks_form.py" line="129" />
-      <location filename="../../ui/pack_items.py" line="152" />
-      <source>Judged against</source>
-      <translation>判定标准</translation>
-    </message>
-    <message>
-      <location filename="../../ui/window/incoming.py" line="193" />
-      <source>Judging {name}…</source>
-      <translation>正在判定 {name}…</translation>
-    </message>
-    <message>
-      <location filename="../../ui/review_view.py" line="95" />
-      <location filename="../../ui/review_view.py" line="544" />
+      <location filename="../../ui/review_view.py" line="96" />
+      <location filename="../../ui/review_view.py" line="551" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="542" />
+      <location filename="../../ui/review_view.py" line="549" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
@@ -738,7 +737,7 @@
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="122" />
+      <location filename="../../ui/pack_items.py" line="123" />
       <source>Landing check</source>
       <translation>落地检查</translation>
     </message>
@@ -753,19 +752,18 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="320" />
-      <location filename="../../ui/review_view.py" line="458" />
+      <location filename="../../ui/passport_view.py" line="329" />
+      <location filename="../../ui/review_view.py" line="465" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="212" />
-      <location filename="../../ui/review_view.py" line="181" />
-      <source>Lineage: {chain}</source>
-      <translation>传承：{chain}</translation>
+      <location filename="../../ui/pack_items.py" line="315" />
+      <source>Link</source>
+      <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="141" />
+      <location filename="../../ui/window/passport_actions.py" line="147" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -775,27 +773,22 @@
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="147" />
-      <source>Luggage</source>
-      <translation>随附文件</translation>
-    </message>
-    <message>
       <location filename="../../ui/asks_form.py" line="179" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="65" />
+      <location filename="../../ui/pack_items.py" line="66" />
       <source>Marked verified on {machine} but not sealed: check it again here.</source>
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="524" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="324" />
+      <location filename="../../ui/review_view.py" line="331" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
@@ -805,22 +798,22 @@
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="115" />
+      <location filename="../../ui/window/passport_actions.py" line="116" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="241" />
+      <location filename="../../ui/passport_view.py" line="250" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="102" />
+      <location filename="../../ui/window/passport_actions.py" line="103" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="109" />
+      <location filename="../../ui/window/passport_actions.py" line="110" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -830,13 +823,13 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="354" />
-      <location filename="../../ui/window/passport_actions.py" line="367" />
+      <location filename="../../ui/window/passport_actions.py" line="360" />
+      <location filename="../../ui/window/passport_actions.py" line="373" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="317" />
+      <location filename="../../ui/review_view.py" line="324" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
@@ -846,14 +839,14 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="473" />
-      <location filename="../../ui/review_view.py" line="439" />
-      <location filename="../../ui/window/passport_actions.py" line="325" />
+      <location filename="../../ui/passport_view.py" line="482" />
+      <location filename="../../ui/review_view.py" line="446" />
+      <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="478" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -863,14 +856,14 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="490" />
+      <source>No attached files.</source>
+      <translation>没有随附文件。</translation>
+    </message>
+    <message>
       <location filename="../../ui/export.py" line="230" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
-    </message>
-    <message>
-      <location filename="../../ui/passport_view.py" line="481" />
-      <source>No luggage.</source>
-      <translation>没有随附文件。</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="145" />
@@ -883,7 +876,7 @@
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="357" />
+      <location filename="../../ui/review_view.py" line="364" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
@@ -903,12 +896,17 @@
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="550" />
+      <location filename="../../ui/pack_items.py" line="318" />
+      <source>Note</source>
+      <translation>说明</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="557" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="527" />
+      <location filename="../../ui/review_view.py" line="534" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -939,7 +937,7 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="99" />
+      <location filename="../../ui/review_view.py" line="100" />
       <source>Open the original</source>
       <translation>打开原件</translation>
     </message>
@@ -969,7 +967,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="145" />
+      <location filename="../../ui/passport_view.py" line="152" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -994,29 +992,34 @@
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="275" />
+      <location filename="../../ui/review_view.py" line="282" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="242" />
+      <location filename="../../ui/pack_items.py" line="316" />
+      <source>Pull request</source>
+      <translation>合并请求</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="245" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="114" />
-      <location filename="../../ui/pack_items.py" line="198" />
-      <location filename="../../ui/pack_items.py" line="150" />
+      <location filename="../../ui/pack_items.py" line="202" />
+      <location filename="../../ui/pack_items.py" line="151" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/passport_view.py" line="376" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="425" />
+      <location filename="../../ui/review_view.py" line="432" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
@@ -1031,7 +1034,7 @@
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="58" />
+      <location filename="../../ui/window/passport_actions.py" line="59" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
@@ -1048,17 +1051,17 @@
     <message>
       <location filename="../../ui/export.py" line="86" />
       <location filename="../../ui/models.py" line="241" />
-      <location filename="../../ui/review_view.py" line="154" />
+      <location filename="../../ui/review_view.py" line="155" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="275" />
+      <location filename="../../ui/passport_view.py" line="284" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="199" />
+      <location filename="../../ui/window/passport_actions.py" line="205" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1071,7 +1074,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="235" />
+      <location filename="../../ui/window/passport_actions.py" line="241" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1084,19 +1087,19 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="217" />
-      <location filename="../../ui/window/passport_actions.py" line="253" />
+      <location filename="../../ui/window/passport_actions.py" line="223" />
+      <location filename="../../ui/window/passport_actions.py" line="259" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="212" />
-      <location filename="../../ui/window/passport_actions.py" line="248" />
+      <location filename="../../ui/window/passport_actions.py" line="218" />
+      <location filename="../../ui/window/passport_actions.py" line="254" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="87" />
+      <location filename="../../ui/passport_view.py" line="94" />
       <source>Refuse sign-off</source>
       <translation>拒绝签收</translation>
     </message>
@@ -1121,22 +1124,22 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="310" />
+      <location filename="../../ui/window/passport_actions.py" line="316" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="389" />
+      <location filename="../../ui/passport_view.py" line="398" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="371" />
+      <location filename="../../ui/review_view.py" line="378" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="172" />
+      <location filename="../../ui/window/passport_actions.py" line="178" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1149,60 +1152,60 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
 它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="171" />
+      <location filename="../../ui/window/passport_actions.py" line="177" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="431" />
-      <location filename="../../ui/window/passport_actions.py" line="178" />
+      <location filename="../../ui/passport_view.py" line="440" />
+      <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="443" />
-      <location filename="../../ui/passport_view.py" line="442" />
+      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="451" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="182" />
+      <location filename="../../ui/window/passport_actions.py" line="188" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="161" />
+      <location filename="../../ui/window/passport_actions.py" line="167" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="80" />
+      <location filename="../../ui/passport_view.py" line="87" />
       <source>Resume</source>
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="136" />
+      <location filename="../../ui/window/passport_actions.py" line="137" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="81" />
+      <location filename="../../ui/passport_view.py" line="88" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="333" />
-      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="342" />
+      <location filename="../../ui/passport_view.py" line="343" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="154" />
+      <location filename="../../ui/window/passport_actions.py" line="160" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="76" />
+      <location filename="../../ui/passport_view.py" line="83" />
       <source>Route</source>
       <translation>分派</translation>
     </message>
@@ -1212,8 +1215,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="484" />
-      <location filename="../../ui/review_view.py" line="504" />
+      <location filename="../../ui/passport_view.py" line="493" />
+      <location filename="../../ui/review_view.py" line="511" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
@@ -1234,29 +1237,29 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="100" />
+      <location filename="../../ui/passport_view.py" line="107" />
       <source>Save handoff as .taskpack.json…</source>
       <translation>把交接包另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="97" />
+      <location filename="../../ui/passport_view.py" line="104" />
       <source>Save handoff as .taskpack…</source>
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="343" />
-      <source>Save luggage</source>
-      <translation>保存随附文件</translation>
-    </message>
-    <message>
-      <location filename="../../ui/passport_view.py" line="98" />
+      <location filename="../../ui/passport_view.py" line="105" />
       <source>Save receipt as .taskpack.json…</source>
       <translation>把回执另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="95" />
+      <location filename="../../ui/passport_view.py" line="102" />
       <source>Save receipt as .taskpack…</source>
       <translation>把回执另存为 .taskpack…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/incoming.py" line="344" />
+      <source>Save the attached file</source>
+      <translation>保存随附文件</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="90" />
@@ -1264,7 +1267,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="278" />
+      <location filename="../../ui/window/passport_actions.py" line="284" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1274,7 +1277,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="350" />
+      <location filename="../../ui/window/incoming.py" line="353" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
@@ -1284,20 +1287,25 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="349" />
+      <location filename="../../ui/window/incoming.py" line="352" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="263" />
-      <location filename="../../ui/window/passport_actions.py" line="283" />
+      <location filename="../../ui/window/passport_actions.py" line="269" />
+      <location filename="../../ui/window/passport_actions.py" line="289" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="320" />
+      <location filename="../../ui/window/passport_actions.py" line="326" />
       <source>Scope</source>
       <translation>范围</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="314" />
+      <source>Screenshot</source>
+      <translation>截图</translation>
     </message>
     <message>
       <location filename="../../ui/window/inbox.py" line="51" />
@@ -1305,19 +1313,19 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="224" />
+      <location filename="../../ui/review_view.py" line="227" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="83" />
+      <location filename="../../ui/passport_view.py" line="90" />
       <source>Send for sign-off</source>
       <translation>送交签收</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="92" />
-      <source>Senders routed without approval</source>
-      <translation>无需批准即可分派的发送方</translation>
+      <source>Senders whose tasks skip your approval</source>
+      <translation>任务无需你批准的发送方</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="243" />
@@ -1355,8 +1363,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="521" />
-      <location filename="../../ui/review_view.py" line="540" />
+      <location filename="../../ui/review_view.py" line="528" />
+      <location filename="../../ui/review_view.py" line="547" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1366,7 +1374,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>再显示 {n} 个（共 {total} 个）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="85" />
+      <location filename="../../ui/passport_view.py" line="92" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -1386,7 +1394,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>出错了：{error}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="79" />
+      <location filename="../../ui/passport_view.py" line="86" />
       <source>Start</source>
       <translation>开始</translation>
     </message>
@@ -1401,7 +1409,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="342" />
+      <location filename="../../ui/review_view.py" line="349" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
@@ -1421,12 +1429,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="226" />
+      <location filename="../../ui/passport_view.py" line="235" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="123" />
+      <location filename="../../ui/window/passport_actions.py" line="124" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
@@ -1452,6 +1460,11 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="313" />
+      <source>Test output</source>
+      <translation>测试输出</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="302" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
@@ -1470,6 +1483,11 @@ Store: {home}</source>
       <location filename="../../ui/export.py" line="183" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="271" />
+      <source>The attached files are large ({size}); checking the format reads all of them.</source>
+      <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="124" />
@@ -1509,7 +1527,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="276" />
+      <location filename="../../ui/review_view.py" line="283" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1517,6 +1535,11 @@ Store: {home}</source>
       <location filename="../../ui/error_text.py" line="263" />
       <source>The file is too large or too deep to read safely (it may be a decompression bomb); nothing was written.</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="262" />
+      <source>The file is well-formed: it passes every check of the TaskPack format</source>
+      <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="257" />
@@ -1529,7 +1552,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="243" />
+      <location filename="../../ui/review_view.py" line="246" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -1539,14 +1562,14 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
+      <location filename="../../ui/review_view.py" line="268" />
+      <source>The file's format is not checked yet</source>
+      <translation>尚未检查文件格式</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/watching.py" line="44" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
-    </message>
-    <message>
-      <location filename="../../ui/review_view.py" line="264" />
-      <source>The luggage is large ({size}); judging reads all of it.</source>
-      <translation>随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
     <message>
       <location filename="../../ui/widgets.py" line="246" />
@@ -1573,12 +1596,12 @@ Store: {home}</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="335" />
+      <location filename="../../ui/review_view.py" line="342" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="178" />
+      <location filename="../../ui/pack_items.py" line="182" />
       <source>The receipt does not say who answered or when.</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
@@ -1588,39 +1611,39 @@ Store: {home}</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="312" />
+      <location filename="../../ui/window/passport_actions.py" line="318" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="548" />
+      <location filename="../../ui/review_view.py" line="555" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="350" />
-      <location filename="../../ui/review_view.py" line="476" />
+      <location filename="../../ui/passport_view.py" line="359" />
+      <location filename="../../ui/review_view.py" line="483" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="436" />
+      <location filename="../../ui/review_view.py" line="443" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="300" />
-      <location filename="../../ui/review_view.py" line="166" />
+      <location filename="../../ui/passport_view.py" line="309" />
+      <location filename="../../ui/review_view.py" line="167" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="365" />
+      <location filename="../../ui/review_view.py" line="372" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="132" />
+      <location filename="../../ui/pack_items.py" line="133" />
       <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
@@ -1635,12 +1658,12 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="187" />
+      <location filename="../../ui/window/passport_actions.py" line="193" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="366" />
+      <location filename="../../ui/review_view.py" line="373" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
@@ -1660,7 +1683,7 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="195" />
+      <location filename="../../ui/review_view.py" line="198" />
       <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
     </message>
@@ -1670,7 +1693,7 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="185" />
+      <location filename="../../ui/review_view.py" line="188" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -1680,12 +1703,12 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="214" />
+      <location filename="../../ui/review_view.py" line="217" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="217" />
+      <location filename="../../ui/review_view.py" line="220" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
@@ -1695,7 +1718,7 @@ Store: {home}</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="300" />
+      <location filename="../../ui/review_view.py" line="307" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -1715,7 +1738,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="294" />
+      <location filename="../../ui/review_view.py" line="301" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -1730,13 +1753,13 @@ Store: {home}</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="255" />
+      <location filename="../../ui/passport_view.py" line="264" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="203" />
-      <location filename="../../ui/window/passport_actions.py" line="355" />
+      <location filename="../../ui/window/passport_actions.py" line="361" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
@@ -1756,17 +1779,17 @@ Store: {home}</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="321" />
+      <location filename="../../ui/window/passport_actions.py" line="327" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="52" />
+      <location filename="../../ui/pack_items.py" line="53" />
       <source>Verified on this machine.</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="143" />
+      <location filename="../../ui/passport_view.py" line="150" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -1781,18 +1804,20 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="301" />
+      <location filename="../../ui/asks_form.py" line="122" />
+      <location filename="../../ui/asks_form.py" line="129" />
+      <location filename="../../ui/pack_items.py" line="154" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="143" />
+      <location filename="../../ui/passport_view.py" line="150" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="423" />
-      <location filename="../../ui/review_view.py" line="399" />
+      <location filename="../../ui/passport_view.py" line="432" />
+      <location filename="../../ui/review_view.py" line="406" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
@@ -1802,42 +1827,42 @@ Store: {home}</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="308" />
+      <location filename="../../ui/window/passport_actions.py" line="314" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="318" />
-      <location filename="../../ui/review_view.py" line="456" />
-      <location filename="../../ui/window/passport_actions.py" line="138" />
+      <location filename="../../ui/passport_view.py" line="327" />
+      <location filename="../../ui/review_view.py" line="463" />
+      <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="143" />
+      <location filename="../../ui/passport_view.py" line="150" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="296" />
-      <location filename="../../ui/passport_view.py" line="297" />
-      <location filename="../../ui/review_view.py" line="173" />
+      <location filename="../../ui/passport_view.py" line="305" />
+      <location filename="../../ui/passport_view.py" line="306" />
+      <location filename="../../ui/review_view.py" line="174" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="172" />
+      <location filename="../../ui/review_view.py" line="173" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="114" />
-      <location filename="../../ui/pack_items.py" line="151" />
+      <location filename="../../ui/pack_items.py" line="152" />
       <source>Why</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="300" />
+      <location filename="../../ui/window/passport_actions.py" line="306" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
@@ -1857,17 +1882,17 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="458" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="406" />
+      <location filename="../../ui/passport_view.py" line="415" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="127" />
+      <location filename="../../ui/window/passport_actions.py" line="128" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -1892,12 +1917,12 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="407" />
+      <location filename="../../ui/review_view.py" line="414" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="194" />
+      <location filename="../../ui/pack_items.py" line="198" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
     </message>
@@ -1917,20 +1942,20 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="159" />
+      <location filename="../../ui/review_view.py" line="160" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="25" />
-      <location filename="../../ui/pack_items.py" line="47" />
+      <location filename="../../ui/pack_items.py" line="26" />
+      <location filename="../../ui/pack_items.py" line="48" />
       <source>an unnamed machine</source>
       <translation>一台未命名的机器</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="46" />
+      <location filename="../../ui/asks_form.py" line="47" />
       <location filename="../../ui/history_text.py" line="60" />
-      <location filename="../../ui/pack_items.py" line="139" />
+      <location filename="../../ui/pack_items.py" line="140" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -1940,7 +1965,7 @@ Store: {home}</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="192" />
+      <location filename="../../ui/pack_items.py" line="196" />
       <source>answers {id}</source>
       <translation>回答 {id}</translation>
     </message>
@@ -1948,6 +1973,11 @@ Store: {home}</source>
       <location filename="../../ui/error_text.py" line="99" />
       <source>appears twice</source>
       <translation>出现了两次</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="268" />
+      <source>artifact {n}</source>
+      <translation>第 {n} 个产出</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="58" />
@@ -1965,6 +1995,11 @@ Store: {home}</source>
       <translation>回答了提问</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="266" />
+      <source>ask {n}</source>
+      <translation>第 {n} 个提问</translation>
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="110" />
       <source>attachment</source>
       <translation>附件</translation>
@@ -1980,8 +2015,8 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="311" />
-      <location filename="../../ui/review_view.py" line="451" />
+      <location filename="../../ui/passport_view.py" line="320" />
+      <location filename="../../ui/review_view.py" line="458" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -2001,7 +2036,7 @@ Store: {home}</source>
       <translation>无法打开</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="60" />
+      <location filename="../../ui/pack_items.py" line="61" />
       <source>carried</source>
       <translation>随行有效</translation>
     </message>
@@ -2066,19 +2101,24 @@ Store: {home}</source>
       <translation>决定</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="263" />
+      <source>decision {n}</source>
+      <translation>第 {n} 项决定</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="85" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="84" />
-      <location filename="../../ui/pack_items.py" line="113" />
+      <location filename="../../ui/pack_items.py" line="114" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="46" />
-      <location filename="../../ui/pack_items.py" line="139" />
+      <location filename="../../ui/asks_form.py" line="47" />
+      <location filename="../../ui/pack_items.py" line="140" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
@@ -2103,9 +2143,34 @@ Store: {home}</source>
       <translation>添加了事实</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="262" />
+      <source>fact {n}</source>
+      <translation>第 {n} 条事实</translation>
+    </message>
+    <message>
       <location filename="../../ui/history_text.py" line="54" />
       <source>file</source>
       <translation>文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="31" />
+      <source>file attached</source>
+      <translation>添加了随附文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="251" />
+      <source>for the owner</source>
+      <translation>给负责人</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="249" />
+      <source>for whoever receives it</source>
+      <translation>给收到它的人</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="252" />
+      <source>for {who}</source>
+      <translation>给 {who}</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="51" />
@@ -2139,13 +2204,18 @@ Store: {home}</source>
       <translation>等待你批准</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="275" />
+      <source>how to check it (the sender's suggestion)</source>
+      <translation>检查方法（发送方的建议）</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="81" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="359" />
-      <location filename="../../ui/review_view.py" line="486" />
+      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/review_view.py" line="493" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -2210,23 +2280,28 @@ Store: {home}</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="265" />
+      <source>landing check {n}</source>
+      <translation>第 {n} 项落地检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="269" />
+      <source>learning {n}</source>
+      <translation>第 {n} 条心得</translation>
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="109" />
       <source>luggage</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="31" />
-      <source>luggage added</source>
-      <translation>添加了随附文件</translation>
-    </message>
-    <message>
       <location filename="../../ui/history_text.py" line="63" />
-      <location filename="../../ui/pack_items.py" line="30" />
+      <location filename="../../ui/pack_items.py" line="31" />
       <source>machine</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="291" />
+      <location filename="../../ui/window/passport_actions.py" line="297" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -2246,6 +2321,11 @@ Store: {home}</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="264" />
+      <source>next step {n}</source>
+      <translation>第 {n} 个下一步</translation>
+    </message>
+    <message>
       <location filename="../../ui/export.py" line="226" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
@@ -2261,12 +2341,12 @@ Store: {home}</source>
       <translation>未写明收件人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="36" />
+      <location filename="../../ui/pack_items.py" line="37" />
       <source>none</source>
       <translation>无</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="63" />
+      <location filename="../../ui/pack_items.py" line="64" />
       <source>not proven here</source>
       <translation>在这里未证实</translation>
     </message>
@@ -2276,7 +2356,7 @@ Store: {home}</source>
       <translation>尚未保存</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="76" />
+      <location filename="../../ui/pack_items.py" line="77" />
       <source>not verified</source>
       <translation>未验证</translation>
     </message>
@@ -2286,23 +2366,23 @@ Store: {home}</source>
       <translation>暂停中</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="46" />
-      <location filename="../../ui/pack_items.py" line="139" />
+      <location filename="../../ui/asks_form.py" line="47" />
+      <location filename="../../ui/pack_items.py" line="140" />
       <source>open</source>
       <translation>未答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="116" />
+      <location filename="../../ui/pack_items.py" line="117" />
       <source>optional</source>
       <translation>可选</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="30" />
+      <location filename="../../ui/pack_items.py" line="31" />
       <source>organisation</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="293" />
+      <location filename="../../ui/window/passport_actions.py" line="299" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2338,7 +2418,7 @@ Store: {home}</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="116" />
+      <location filename="../../ui/pack_items.py" line="117" />
       <source>required</source>
       <translation>必需</translation>
     </message>
@@ -2373,12 +2453,12 @@ Store: {home}</source>
       <translation>已签字</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="24" />
+      <location filename="../../ui/pack_items.py" line="25" />
       <source>someone</source>
       <translation>某人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="59" />
+      <location filename="../../ui/pack_items.py" line="60" />
       <source>source: {who}</source>
       <translation>来源：{who}</translation>
     </message>
@@ -2393,7 +2473,7 @@ Store: {home}</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="196" />
+      <location filename="../../ui/pack_items.py" line="200" />
       <source>stays open</source>
       <translation>仍未解决</translation>
     </message>
@@ -2428,9 +2508,19 @@ Store: {home}</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="281" />
+      <source>the answer</source>
+      <translation>回答</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="110" />
       <source>the answer came</source>
       <translation>回答已到</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="304" />
+      <source>the attached file {name}, line {line}</source>
+      <translation>随附文件 {name} 第 {line} 行</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="160" />
@@ -2456,6 +2546,11 @@ Store: {home}</source>
       <location filename="../../ui/error_text.py" line="220" />
       <source>the attachment {name} is not valid base64</source>
       <translation>附件 {name} 不是有效的 base64</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="277" />
+      <source>the claim</source>
+      <translation>陈述</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="114" />
@@ -2503,6 +2598,11 @@ Store: {home}</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="259" />
+      <source>the goal</source>
+      <translation>目标</translation>
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="198" />
       <source>the luggage file {name} does not match its sha256</source>
       <translation>行李文件 {name} 与它的 sha256 不符</translation>
@@ -2533,9 +2633,24 @@ Store: {home}</source>
       <translation>护照对象</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="278" />
+      <source>the question</source>
+      <translation>问题</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="102" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="258" />
+      <source>the sender's note</source>
+      <translation>发送方的附言</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="260" />
+      <source>the title</source>
+      <translation>标题</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="173" />
@@ -2628,33 +2743,32 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="97" />
       <location filename="../../ui/history_text.py" line="52" />
       <source>to</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="30" />
+      <location filename="../../ui/pack_items.py" line="31" />
       <source>universal</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="292" />
+      <location filename="../../ui/window/passport_actions.py" line="298" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="430" />
+      <location filename="../../ui/passport_view.py" line="439" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="71" />
+      <location filename="../../ui/pack_items.py" line="72" />
       <source>unproven here</source>
       <translation>此处未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="73" />
+      <location filename="../../ui/pack_items.py" line="74" />
       <source>verified on {machine}; not proven on this machine</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
@@ -2674,9 +2788,34 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="280" />
+      <source>what counts as an answer</source>
+      <translation>什么算作回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="276" />
+      <source>what to check</source>
+      <translation>检查内容</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="267" />
+      <source>what was done, item {n}</source>
+      <translation>已做的事，第 {n} 项</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="261" />
+      <source>where it stands</source>
+      <translation>当前进展</translation>
+    </message>
+    <message>
       <location filename="../../ui/history_text.py" line="53" />
       <source>why</source>
       <translation>原因</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="279" />
+      <source>why it is asked</source>
+      <translation>提问原因</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="118" />
@@ -2719,12 +2858,12 @@ Store: {home}</source>
       <translation>压缩包条目</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="26" />
+      <location filename="../../ui/pack_items.py" line="27" />
       <source>{actor} on {machine}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="530" />
+      <location filename="../../ui/review_view.py" line="537" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
@@ -2734,7 +2873,7 @@ Store: {home}</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="39" />
+      <location filename="../../ui/pack_items.py" line="40" />
       <source>{ids} and {n} more</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
@@ -2744,7 +2883,7 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="229" />
+      <location filename="../../ui/review_view.py" line="232" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
@@ -2819,12 +2958,12 @@ Store: {home}</source>
       <translation>{path} 不是文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="55" />
+      <location filename="../../ui/pack_items.py" line="56" />
       <source>{scope} fact — keeps its ✓ across machines</source>
       <translation>{scope}事实 — 跨机器保留 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="78" />
+      <location filename="../../ui/pack_items.py" line="79" />
       <source>{scope} fact, never verified</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
@@ -2894,12 +3033,17 @@ Store: {home}</source>
       <translation>{where} 不是 JSON 对象</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="301" />
+      <source>{where}, {part}</source>
+      <translation>{where}，{part}</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="136" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="50" />
+      <location filename="../../ui/pack_items.py" line="51" />
       <source>✓ proven here ({machine})</source>
       <translation>✓ 已在本机证实（{machine}）</translation>
     </message>
@@ -2909,7 +3053,7 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="531" />
+      <location filename="../../ui/review_view.py" line="538" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -2923,7 +3067,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="539" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
@@ -2944,7 +3088,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="395" />
+      <location filename="../../ui/review_view.py" line="402" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
@@ -2972,10 +3116,10 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="498" />
-      <source>Luggage (%n files, {size})</source>
+      <location filename="../../ui/review_view.py" line="505" />
+      <source>Attached files (%n, {size})</source>
       <translation>
-        <numerusform>行李（%n 个文件，{size}）</numerusform>
+        <numerusform>随附文件（%n 个，{size}）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -2986,7 +3130,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="268" />
+      <location filename="../../ui/window/passport_actions.py" line="274" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
@@ -3012,6 +3156,14 @@ Store: {home}</source>
       <translation type="vanished">它回答的提问：{asks}</translation>
     </message>
     <message>
+      <source>Conformance not judged yet</source>
+      <translation type="vanished">尚未判定一致性</translation>
+    </message>
+    <message>
+      <source>Conformant: the file passes checks C0–C10 as written</source>
+      <translation type="vanished">一致：文件按原样通过 C0–C10 检查</translation>
+    </message>
+    <message>
       <source>Copied the file {name} (too large for a chat message; paste it as a file).</source>
       <translation type="vanished">已复制文件 {name}（太大，不适合作为聊天消息；请作为文件粘贴）。</translation>
     </message>
@@ -3024,12 +3176,36 @@ Store: {home}</source>
       <translation type="vanished">来自 {sender}，打包于 {when}（{encoding}）</translation>
     </message>
     <message>
+      <source>Judge the file</source>
+      <translation type="vanished">判定这个文件</translation>
+    </message>
+    <message>
+      <source>Judged against</source>
+      <translation type="vanished">判定标准</translation>
+    </message>
+    <message>
+      <source>Judging {name}…</source>
+      <translation type="vanished">正在判定 {name}…</translation>
+    </message>
+    <message>
+      <source>Lineage: {chain}</source>
+      <translation type="vanished">传承：{chain}</translation>
+    </message>
+    <message>
+      <source>Luggage</source>
+      <translation type="vanished">随附文件</translation>
+    </message>
+    <message>
       <source>Luggage ({n} files, {size})</source>
       <translation type="vanished">随附文件（{n} 个，{size}）</translation>
     </message>
     <message>
       <source>Move to {state}: {why}</source>
       <translation type="vanished">转到 {state}：{why}</translation>
+    </message>
+    <message>
+      <source>No luggage.</source>
+      <translation type="vanished">没有随附文件。</translation>
     </message>
     <message>
       <source>No mail client could be opened. The file is at {path}.</source>
@@ -3044,8 +3220,20 @@ Store: {home}</source>
       <translation type="vanished">必需的检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。</translation>
     </message>
     <message>
+      <source>Save luggage</source>
+      <translation type="vanished">保存随附文件</translation>
+    </message>
+    <message>
+      <source>Senders routed without approval</source>
+      <translation type="vanished">无需批准即可分派的发送方</translation>
+    </message>
+    <message>
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>
       <translation type="vanished">设置已保存。新的机器名或你的名字会在下次启动工作台时生效。</translation>
+    </message>
+    <message>
+      <source>The luggage is large ({size}); judging reads all of it.</source>
+      <translation type="vanished">随附文件很大（{size}）；判定需要全部读取。</translation>
     </message>
     <message>
       <source>Write an answer that meets the text above.</source>
@@ -3062,6 +3250,10 @@ Store: {home}</source>
     <message>
       <source>completed</source>
       <translation type="vanished">已完成</translation>
+    </message>
+    <message>
+      <source>luggage added</source>
+      <translation type="vanished">添加了随附文件</translation>
     </message>
     <message>
       <source>rejected</source>

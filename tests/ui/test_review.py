@@ -272,8 +272,8 @@ def test_large_packs_are_judged_on_request(
     drop(window, pack)
     settle(qtbot, window)
     review = window.review_view
-    assert "Conformance not judged yet" in review.section_text("problems")
-    [judge] = [b for b in review.findChildren(QPushButton) if b.text() == "Judge the file"]
+    assert "The file's format is not checked yet" in review.section_text("problems")
+    [judge] = [b for b in review.findChildren(QPushButton) if b.text() == "Check the file's format"]
     judge.click()
     settle(qtbot, window)
     assert "problems" not in review.sections  # judged: conformant

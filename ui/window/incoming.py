@@ -190,7 +190,7 @@ class IncomingMixin:
 
         self.jobs.run(
             lambda p, c: ops.judge(path, p, c, desk=self.desk),
-            title=tr("Judging {name}…").format(name=path.name),
+            title=tr("Checking the format of {name}…").format(name=path.name),
             on_done=done,
             on_error=self.error,
         )
@@ -340,7 +340,10 @@ class IncomingMixin:
     def _save_luggage(self, name: str, copy: Any) -> None:
         """Ask where, then `copy(out, progress, cancelled)` in the background."""
         out = dialogs.ask_save_path(
-            self, tr("Save luggage"), Path.home() / Path(name).name, tr("All files") + " (*)"
+            self,
+            tr("Save the attached file"),
+            Path.home() / Path(name).name,
+            tr("All files") + " (*)",
         )
         if out is None:
             return

@@ -13,6 +13,7 @@ from taskpack.ui import dialogs, ops
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.models import state_label
 from taskpack.ui.ops import Detail
+from taskpack.ui.pack_items import evidence_words
 
 
 class PassportActionsMixin:
@@ -136,7 +137,12 @@ class PassportActionsMixin:
             tr("Return a result"),
             [
                 ("summary", tr("What was done"), "text", None),
-                ("kind", tr("Evidence kind"), "choice", list(lifecycle.EVIDENCE_KINDS)),
+                (
+                    "kind",
+                    tr("Evidence kind"),
+                    "choice",
+                    [evidence_words(k) for k in lifecycle.EVIDENCE_KINDS],
+                ),
                 ("evidence", tr("Evidence"), "line", None),
                 ("url", tr("Link (optional)"), "line", None),
             ],
