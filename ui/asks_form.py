@@ -17,11 +17,13 @@ from typing import Protocol
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
+    QProgressBar,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -34,13 +36,20 @@ from taskpack.ui.i18n import tr, trn
 from taskpack.ui.pack_items import recipient_words
 from taskpack.ui.paging import add_paged
 from taskpack.ui.widgets import Banner, LinkedText, badge, plain
-from taskpack.ui.words import local_time, one_line
+from taskpack.ui.words import local_time, number, one_line
 
 STATUS_KIND = {"open": "warn", "answered": "ok", "dropped": "info"}
 
 
 class DraftStore(Protocol):
     def set(self, passport_id: str, ask_id: str, text: str) -> None: ...
+
+
+def open_asks(asks: Sequence[Ask]) -> Sequence[Ask]:
+    """The open ones of `asks` (pages stay pages: no ask is built to find them)."""
+    if isinstance(asks, AskPages):
+        return asks.select(flag != 0 for flag in asks.open_flags)
+    return [a for a in asks if (a.status or "open") == "open"]
 
 
 def status_label(status: str) -> str:
@@ -212,6 +221,16 @@ class AsksForm(QWidget):
         outer.addWidget(self.banner)
         bar = QHBoxLayout()
         bar.setContentsMargins(12, 4, 12, 0)
+        # how far along the person is, and the asks still to do
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.progress.setMaximumWidth(260)
+        self.progress.setToolTip(tr("Asks answered or dropped; the others are still open."))
+        bar.addWidget(self.progress)
+        self.open_only = QCheckBox(tr("Open only"))
+        self.open_only.setToolTip(tr("Show only the asks that still need an answer."))
+        self.open_only.toggled.connect(lambda _on: self._show_again())
+        bar.addWidget(self.open_only)
         self.unsaved_label = plain("", small=True, muted=True)
         bar.addWidget(self.unsaved_label, 1)
         self.save_all_button = QPushButton(tr("Save all answers"))
@@ -229,6 +248,11 @@ class AsksForm(QWidget):
         #: (passport id, ask id) → the text on screen, while it differs from the saved answer
         self._typed: dict[tuple[str, str], str] = {}
         self._asks: Sequence[Ask] = []
+        self._shown_with: tuple[set[str] | frozenset[str], str, dict[str, str] | None] = (
+            frozenset(),
+            "",
+            None,
+        )
 
     def show_asks(
         self,
@@ -241,8 +265,24 @@ class AsksForm(QWidget):
     ) -> None:
         """Show `asks`; an answer typed earlier (kept here, or in `drafts` from the desk's
         drafts file) is put back in its field, marked "not saved yet"."""
+        if passport_id != self.passport_id:
+            self.open_only.blockSignals(True)  # another passport: all its asks
+            self.open_only.setChecked(False)
+            self.open_only.blockSignals(False)
         self.passport_id = passport_id
         self._asks = asks  # may be pages (core.pages.AskPages): read a page at a time
+        self._shown_with = (highlight, note, drafts)
+        total, still_open = len(asks), open_count(asks)
+        self.progress.setVisible(total > 1)
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(total - still_open)
+        self.progress.setFormat(
+            tr("{done} of {total} answered").format(
+                done=number(total - still_open), total=number(total)
+            )
+        )
+        self.open_only.setVisible(total > 1 and 0 < still_open < total)
+        shown = open_asks(asks) if self.open_only.isChecked() else asks
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(12, 8, 12, 8)
@@ -267,7 +307,7 @@ class AsksForm(QWidget):
             self.cards[c.ask_id] = c
             return c
 
-        add_paged(lay.addWidget, asks, card, parent_layout=lay)
+        add_paged(lay.addWidget, shown, card, parent_layout=lay)
         lay.addStretch(1)
         self.scroll.setWidget(body)
         if note:
@@ -275,6 +315,13 @@ class AsksForm(QWidget):
         else:
             self.banner.clear()
         self._update_unsaved()
+
+    def _show_again(self) -> None:
+        """Show the same asks again (the "Open only" box changed)."""
+        highlight, note, drafts = self._shown_with
+        self.show_asks(
+            self._asks, highlight=highlight, note=note, passport_id=self.passport_id, drafts=drafts
+        )
 
     def _edited(self, ask_id: str, text: str) -> None:
         card = self.cards.get(ask_id)

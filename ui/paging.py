@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import shiboken6
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from taskpack.ui.i18n import tr
 from taskpack.ui.words import number
@@ -117,6 +117,7 @@ def add_paged(
             return None
     more = QPushButton()
     shown = [len(first) if len(first) <= BATCH else 0]
+    busy = [False]
 
     def label() -> None:
         left = len(items) - shown[0]
@@ -124,20 +125,27 @@ def add_paged(
             tr("Show {n} more (of {total})").format(n=min(page, left), total=number(len(items)))
         )
 
-    def page_done(upto: int) -> None:
+    def page_done(upto: int, start: int = -1) -> None:
+        busy[0] = False
         shown[0] = upto
         if shown[0] >= len(items):
+            if more.hasFocus() and start >= 0:  # reading goes on at the first new item
+                _focus_first(parent_layout.itemAt(start).widget() if parent_layout else None)
             more.hide()
             more.deleteLater()
         else:
             label()
-            more.setEnabled(True)
             more.show()
 
     def next_page() -> None:
-        more.setEnabled(False)  # one page at a time
+        # one page at a time; the button stays enabled and focused (disabling it would move
+        # the focus back to the first field of the list, and the view with it)
+        if busy[0]:
+            return
+        busy[0] = True
         upto = min(shown[0] + page, len(items))
-        _fill(parent_layout, more, items[shown[0] : upto], make, lambda: page_done(upto))
+        start = parent_layout.indexOf(more) if parent_layout is not None else -1
+        _fill(parent_layout, more, items[shown[0] : upto], make, lambda: page_done(upto, start))
 
     more.clicked.connect(lambda _c=False: next_page())
     lay_add(more)
@@ -147,3 +155,13 @@ def add_paged(
     more.hide()
     _fill(parent_layout, more, first, make, lambda: page_done(len(first)))
     return more if len(first) < len(items) else None
+
+
+def _focus_first(widget: QWidget | None) -> None:
+    """Focus the first widget in `widget` (itself included) that takes focus by Tab."""
+    if widget is None:
+        return
+    for w in [widget, *widget.findChildren(QWidget)]:
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isVisibleTo(widget.window()):
+            w.setFocus()
+            return

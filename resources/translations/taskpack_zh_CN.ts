@@ -69,7 +69,7 @@
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="128" />
+      <location filename="../../ui/asks_form.py" line="137" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
@@ -174,7 +174,7 @@
       <translation>关于 TaskPack Desk</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="84" />
+      <location filename="../../ui/passport_view.py" line="85" />
       <source>Accept</source>
       <translation>接受</translation>
     </message>
@@ -199,12 +199,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="381" />
+      <location filename="../../ui/passport_view.py" line="382" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="383" />
+      <location filename="../../ui/passport_view.py" line="384" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -214,12 +214,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="383" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="384" />
+      <location filename="../../ui/passport_view.py" line="385" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -255,26 +255,26 @@
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="147" />
+      <location filename="../../ui/asks_form.py" line="156" />
       <location filename="../../ui/pack_items.py" line="209" />
       <location filename="../../ui/pack_items.py" line="211" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="171" />
+      <location filename="../../ui/asks_form.py" line="180" />
       <location filename="../../ui/pack_items.py" line="179" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="167" />
+      <location filename="../../ui/asks_form.py" line="176" />
       <location filename="../../ui/pack_items.py" line="177" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="173" />
+      <location filename="../../ui/asks_form.py" line="182" />
       <location filename="../../ui/pack_items.py" line="181" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
@@ -301,32 +301,37 @@
       <translation>任何人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="74" />
       <source>Approve</source>
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="237" />
+      <location filename="../../ui/passport_view.py" line="238" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="328" />
+      <location filename="../../ui/passport_view.py" line="329" />
       <location filename="../../ui/review_view.py" line="464" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="93" />
+      <location filename="../../ui/passport_view.py" line="94" />
       <source>Ask for changes</source>
       <translation>要求修改</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="203" />
-      <location filename="../../ui/passport_view.py" line="153" />
-      <location filename="../../ui/passport_view.py" line="194" />
+      <location filename="../../ui/passport_view.py" line="154" />
+      <location filename="../../ui/passport_view.py" line="195" />
       <source>Asks</source>
       <translation>提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="228" />
+      <source>Asks answered or dropped; the others are still open.</source>
+      <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="350" />
@@ -334,7 +339,7 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="154" />
+      <location filename="../../ui/passport_view.py" line="155" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
@@ -346,7 +351,7 @@
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="71" />
+      <location filename="../../ui/passport_view.py" line="72" />
       <source>Cancel task</source>
       <translation>取消任务</translation>
     </message>
@@ -367,7 +372,7 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="408" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
@@ -423,7 +428,7 @@
       <translation>全部复制</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="108" />
+      <location filename="../../ui/passport_view.py" line="109" />
       <source>Copy handoff for chat</source>
       <translation>复制交接包用于聊天</translation>
     </message>
@@ -433,7 +438,7 @@
       <translation>复制路径</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="108" />
+      <location filename="../../ui/passport_view.py" line="109" />
       <source>Copy receipt for chat</source>
       <translation>复制回执用于聊天</translation>
     </message>
@@ -443,29 +448,29 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="321" />
+      <location filename="../../ui/passport_view.py" line="322" />
       <location filename="../../ui/review_view.py" line="459" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="314" />
+      <location filename="../../ui/passport_view.py" line="315" />
       <location filename="../../ui/review_view.py" line="452" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="85" />
+      <location filename="../../ui/passport_view.py" line="86" />
       <source>Decline</source>
       <translation>拒收</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="74" />
       <source>Deny</source>
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="150" />
+      <location filename="../../ui/passport_view.py" line="151" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -491,7 +496,7 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="397" />
+      <location filename="../../ui/passport_view.py" line="398" />
       <location filename="../../ui/review_view.py" line="377" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -502,7 +507,7 @@
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="178" />
+      <location filename="../../ui/asks_form.py" line="187" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
@@ -517,12 +522,12 @@
       <translation>已放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="109" />
+      <location filename="../../ui/passport_view.py" line="110" />
       <source>Email handoff…</source>
       <translation>用邮件发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="109" />
+      <location filename="../../ui/passport_view.py" line="110" />
       <source>Email receipt…</source>
       <translation>用邮件发送回执…</translation>
     </message>
@@ -542,12 +547,12 @@
       <translation>证据</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="91" />
+      <location filename="../../ui/passport_view.py" line="92" />
       <source>Evidence fails: back to work</source>
       <translation>证据不成立：退回工作</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="89" />
+      <location filename="../../ui/passport_view.py" line="90" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
@@ -557,7 +562,7 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="162" />
+      <location filename="../../ui/passport_view.py" line="163" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -577,12 +582,12 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="375" />
+      <location filename="../../ui/passport_view.py" line="376" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="170" />
+      <location filename="../../ui/passport_view.py" line="171" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -597,13 +602,13 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="445" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="302" />
       <location filename="../../ui/passport_view.py" line="303" />
+      <location filename="../../ui/passport_view.py" line="304" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -614,13 +619,13 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="219" />
+      <location filename="../../ui/passport_view.py" line="220" />
       <location filename="../../ui/review_view.py" line="183" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="212" />
+      <location filename="../../ui/passport_view.py" line="213" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
@@ -632,7 +637,7 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="286" />
+      <location filename="../../ui/passport_view.py" line="287" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -642,22 +647,22 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="155" />
+      <location filename="../../ui/passport_view.py" line="156" />
       <source>History</source>
       <translation>历史</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="80" />
+      <location filename="../../ui/passport_view.py" line="81" />
       <source>Hold for approval</source>
       <translation>暂停，等待批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="78" />
+      <location filename="../../ui/passport_view.py" line="79" />
       <source>Hold: wait for a person</source>
       <translation>暂停：等一个人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="79" />
+      <location filename="../../ui/passport_view.py" line="80" />
       <source>Hold: wait for an agent</source>
       <translation>暂停：等一个智能体</translation>
     </message>
@@ -684,8 +689,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="413" />
-      <location filename="../../ui/passport_view.py" line="456" />
+      <location filename="../../ui/passport_view.py" line="414" />
+      <location filename="../../ui/passport_view.py" line="457" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -695,7 +700,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="358" />
+      <location filename="../../ui/passport_view.py" line="359" />
       <location filename="../../ui/review_view.py" line="482" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -752,7 +757,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="329" />
+      <location filename="../../ui/passport_view.py" line="330" />
       <location filename="../../ui/review_view.py" line="465" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -773,7 +778,7 @@
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="179" />
+      <location filename="../../ui/asks_form.py" line="188" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
@@ -803,7 +808,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="250" />
+      <location filename="../../ui/passport_view.py" line="251" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -839,24 +844,24 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="482" />
+      <location filename="../../ui/passport_view.py" line="483" />
       <location filename="../../ui/review_view.py" line="446" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="478" />
+      <location filename="../../ui/passport_view.py" line="479" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="255" />
+      <location filename="../../ui/asks_form.py" line="295" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="490" />
+      <location filename="../../ui/passport_view.py" line="491" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -932,6 +937,11 @@
       <translation>打开一个包…</translation>
     </message>
     <message>
+      <location filename="../../ui/asks_form.py" line="230" />
+      <source>Open only</source>
+      <translation>只看未答</translation>
+    </message>
+    <message>
       <location filename="../../ui/dialogs.py" line="34" />
       <source>Open packs</source>
       <translation>打开包</translation>
@@ -967,7 +977,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="152" />
+      <location filename="../../ui/passport_view.py" line="153" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -1007,14 +1017,14 @@
       <translation>落地时会修正的地方</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="114" />
+      <location filename="../../ui/asks_form.py" line="123" />
       <location filename="../../ui/pack_items.py" line="202" />
       <location filename="../../ui/pack_items.py" line="151" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="376" />
+      <location filename="../../ui/passport_view.py" line="377" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1056,7 +1066,7 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="284" />
+      <location filename="../../ui/passport_view.py" line="285" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1099,7 +1109,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>正在记录…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="94" />
+      <location filename="../../ui/passport_view.py" line="95" />
       <source>Refuse sign-off</source>
       <translation>拒绝签收</translation>
     </message>
@@ -1129,7 +1139,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="399" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1157,14 +1167,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="440" />
+      <location filename="../../ui/passport_view.py" line="441" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="453" />
       <location filename="../../ui/passport_view.py" line="452" />
-      <location filename="../../ui/passport_view.py" line="451" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1179,7 +1189,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>结果已提交；正在核验证据。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="87" />
+      <location filename="../../ui/passport_view.py" line="88" />
       <source>Resume</source>
       <translation>继续</translation>
     </message>
@@ -1189,13 +1199,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="88" />
+      <location filename="../../ui/passport_view.py" line="89" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="342" />
       <location filename="../../ui/passport_view.py" line="343" />
+      <location filename="../../ui/passport_view.py" line="344" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1205,7 +1215,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="83" />
+      <location filename="../../ui/passport_view.py" line="84" />
       <source>Route</source>
       <translation>分派</translation>
     </message>
@@ -1215,44 +1225,44 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="493" />
+      <location filename="../../ui/passport_view.py" line="494" />
       <location filename="../../ui/review_view.py" line="511" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="217" />
-      <location filename="../../ui/asks_form.py" line="325" />
+      <location filename="../../ui/asks_form.py" line="236" />
+      <location filename="../../ui/asks_form.py" line="372" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="181" />
+      <location filename="../../ui/asks_form.py" line="190" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="218" />
+      <location filename="../../ui/asks_form.py" line="237" />
       <source>Save every answer you typed and have not saved yet.</source>
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="107" />
+      <location filename="../../ui/passport_view.py" line="108" />
       <source>Save handoff as .taskpack.json…</source>
       <translation>把交接包另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="104" />
+      <location filename="../../ui/passport_view.py" line="105" />
       <source>Save handoff as .taskpack…</source>
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="105" />
+      <location filename="../../ui/passport_view.py" line="106" />
       <source>Save receipt as .taskpack.json…</source>
       <translation>把回执另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="102" />
+      <location filename="../../ui/passport_view.py" line="103" />
       <source>Save receipt as .taskpack…</source>
       <translation>把回执另存为 .taskpack…</translation>
     </message>
@@ -1318,7 +1328,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="90" />
+      <location filename="../../ui/passport_view.py" line="91" />
       <source>Send for sign-off</source>
       <translation>送交签收</translation>
     </message>
@@ -1363,18 +1373,23 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在文件夹中显示</translation>
     </message>
     <message>
+      <location filename="../../ui/asks_form.py" line="231" />
+      <source>Show only the asks that still need an answer.</source>
+      <translation>只显示仍需要回答的提问。</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="528" />
       <location filename="../../ui/review_view.py" line="547" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/paging.py" line="124" />
+      <location filename="../../ui/paging.py" line="125" />
       <source>Show {n} more (of {total})</source>
       <translation>再显示 {n} 个（共 {total} 个）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="92" />
+      <location filename="../../ui/passport_view.py" line="93" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -1394,7 +1409,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>出错了：{error}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="86" />
+      <location filename="../../ui/passport_view.py" line="87" />
       <source>Start</source>
       <translation>开始</translation>
     </message>
@@ -1429,7 +1444,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="235" />
+      <location filename="../../ui/passport_view.py" line="236" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1621,7 +1636,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="359" />
+      <location filename="../../ui/passport_view.py" line="360" />
       <location filename="../../ui/review_view.py" line="483" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1632,7 +1647,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="309" />
+      <location filename="../../ui/passport_view.py" line="310" />
       <location filename="../../ui/review_view.py" line="167" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1753,7 +1768,7 @@ Store: {home}</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="264" />
+      <location filename="../../ui/passport_view.py" line="265" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
@@ -1789,7 +1804,7 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="150" />
+      <location filename="../../ui/passport_view.py" line="151" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -1804,19 +1819,19 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="122" />
-      <location filename="../../ui/asks_form.py" line="129" />
+      <location filename="../../ui/asks_form.py" line="131" />
+      <location filename="../../ui/asks_form.py" line="138" />
       <location filename="../../ui/pack_items.py" line="154" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="150" />
+      <location filename="../../ui/passport_view.py" line="151" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="432" />
+      <location filename="../../ui/passport_view.py" line="433" />
       <location filename="../../ui/review_view.py" line="406" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -1832,20 +1847,20 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="327" />
+      <location filename="../../ui/passport_view.py" line="328" />
       <location filename="../../ui/review_view.py" line="463" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="150" />
+      <location filename="../../ui/passport_view.py" line="151" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="305" />
       <location filename="../../ui/passport_view.py" line="306" />
+      <location filename="../../ui/passport_view.py" line="307" />
       <location filename="../../ui/review_view.py" line="174" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -1856,7 +1871,7 @@ Store: {home}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="114" />
+      <location filename="../../ui/asks_form.py" line="123" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>Why</source>
       <translation>原因</translation>
@@ -1872,7 +1887,7 @@ Store: {home}</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="151" />
+      <location filename="../../ui/asks_form.py" line="160" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
@@ -1882,12 +1897,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="458" />
+      <location filename="../../ui/passport_view.py" line="459" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="415" />
+      <location filename="../../ui/passport_view.py" line="416" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -1897,7 +1912,7 @@ Store: {home}</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="108" />
+      <location filename="../../ui/asks_form.py" line="117" />
       <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
@@ -1953,14 +1968,14 @@ Store: {home}</source>
       <translation>一台未命名的机器</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="47" />
+      <location filename="../../ui/asks_form.py" line="56" />
       <location filename="../../ui/history_text.py" line="60" />
       <location filename="../../ui/pack_items.py" line="140" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="105" />
+      <location filename="../../ui/asks_form.py" line="114" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
@@ -2015,7 +2030,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="320" />
+      <location filename="../../ui/passport_view.py" line="321" />
       <location filename="../../ui/review_view.py" line="458" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2117,7 +2132,7 @@ Store: {home}</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="47" />
+      <location filename="../../ui/asks_form.py" line="56" />
       <location filename="../../ui/pack_items.py" line="140" />
       <source>dropped</source>
       <translation>已放弃</translation>
@@ -2214,7 +2229,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/passport_view.py" line="369" />
       <location filename="../../ui/review_view.py" line="493" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -2351,7 +2366,7 @@ Store: {home}</source>
       <translation>在这里未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="106" />
+      <location filename="../../ui/asks_form.py" line="115" />
       <source>not saved yet</source>
       <translation>尚未保存</translation>
     </message>
@@ -2366,7 +2381,7 @@ Store: {home}</source>
       <translation>暂停中</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="47" />
+      <location filename="../../ui/asks_form.py" line="56" />
       <location filename="../../ui/pack_items.py" line="140" />
       <source>open</source>
       <translation>未答</translation>
@@ -2758,7 +2773,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="439" />
+      <location filename="../../ui/passport_view.py" line="440" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -2866,6 +2881,11 @@ Store: {home}</source>
       <location filename="../../ui/review_view.py" line="537" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="280" />
+      <source>{done} of {total} answered</source>
+      <translation>已回答 {done} / {total}</translation>
     </message>
     <message>
       <location filename="../../ui/window/a2a_panel.py" line="27" />
@@ -3038,7 +3058,7 @@ Store: {home}</source>
       <translation>{where}，{part}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="136" />
+      <location filename="../../ui/asks_form.py" line="145" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
     </message>
@@ -3060,7 +3080,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="320" />
+      <location filename="../../ui/asks_form.py" line="367" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
@@ -3123,7 +3143,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="325" />
+      <location filename="../../ui/asks_form.py" line="372" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>

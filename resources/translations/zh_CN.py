@@ -632,6 +632,10 @@ TRANSLATIONS: dict[str, str] = {
     "file attached": "添加了随附文件",
     "Checking the format of {name}…": "正在检查 {name} 的格式…",
     "Save the attached file": "保存随附文件",
+    "Asks answered or dropped; the others are still open.": "已回答或已放弃的提问；其余仍未解决。",
+    "Open only": "只看未答",
+    "Show only the asks that still need an answer.": "只显示仍需要回答的提问。",
+    "{done} of {total} answered": "已回答 {done} / {total}",
 }
 
 PLURALS: dict[str, str] = {

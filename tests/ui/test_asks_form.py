@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import RECEIVER, settle
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QPushButton
 from pytestqt.qtbot import QtBot
-from test_large_passport import open_passport
+from taskpack.ui.paging import filling
+from test_large_passport import big_passport, open_passport
 
 
 def two_asks(desk: Any) -> str:
@@ -38,3 +40,51 @@ def test_save_all_stays_while_the_strip_says_an_answer_is_not_saved(
     settle(qtbot, window)
     assert "Saved 1 answer. Export a receipt to send it home." in window.banner.text()
     assert [a.status for a in desk.get(pid).asks or []] == ["answered", "answered"]
+
+
+def test_show_more_keeps_the_place_and_the_bar_counts_the_answers(
+    qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    desk = make_desk(RECEIVER, "Zhang")
+    pid = big_passport(desk, 200)
+    for n in range(1, 13):
+        desk.answer(pid, f"a{n}", "A")
+    window = make_window(desk)
+    window.resize(800, 600)
+    open_passport(qtbot, window, "Survey answers")
+    pv = window.passport_view
+    pv.tabs.setCurrentIndex(1)
+    form = pv.asks
+    assert form.progress.text() == "12 of 200 answered"
+    [more] = [b for b in form.findChildren(QPushButton) if b.text().startswith("Show")]
+    form.scroll.ensureWidgetVisible(more)  # the person scrolled down to it …
+    qtbot.mouseClick(more, Qt.MouseButton.LeftButton)  # … and clicks it
+    qtbot.waitUntil(lambda: not filling())
+    bar = form.scroll.verticalScrollBar()
+    top = form.cards["a41"].mapTo(form.scroll.widget(), QPoint(0, 0)).y()
+    assert bar.value() > top - form.scroll.viewport().height()  # a41 is in view, not a1
+    assert bar.value() > 0
+
+
+def test_open_only_hides_the_answered_asks(qtbot: QtBot, make_desk: Any, make_window: Any) -> None:
+    desk = make_desk(RECEIVER, "Zhang")
+    pid = big_passport(desk, 200)
+    for n in range(1, 13):
+        desk.answer(pid, f"a{n}", "A")
+    window = make_window(desk)
+    open_passport(qtbot, window, "Survey answers")
+    window.passport_view.tabs.setCurrentIndex(1)
+    form = window.passport_view.asks
+    assert form.open_only.text() == "Open only"
+    qtbot.mouseClick(form.open_only, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not filling())
+    assert "a1" not in form.cards and "a13" in form.cards  # the first open ask comes first
+    [more] = [b for b in form.findChildren(QPushButton) if b.text().startswith("Show")]
+    assert more.text() == "Show 40 more (of 188)"
+    edit = form.cards["a13"].answer_edit
+    qtbot.keyClicks(edit, "B")
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    settle(qtbot, window)
+    form = window.passport_view.asks
+    assert "a13" not in form.cards and form.open_only.isChecked()
+    assert form.progress.text() == "13 of 200 answered"

@@ -16,7 +16,15 @@ from taskpack.ui import i18n
 from taskpack.ui.settings_dialog import SettingsDialog
 
 #: the format's words a person should not have to learn
-JARGON = ("Judged against", "Lineage", "Luggage", "C0–C10", "peer", "landing_checks[", "test_output")
+JARGON = (
+    "Judged against",
+    "Lineage",
+    "Luggage",
+    "C0–C10",
+    "peer",
+    "landing_checks[",
+    "test_output",
+)
 
 
 def sent_pack(tmp_path: Path, make_desk: Any) -> Path:
