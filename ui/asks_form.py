@@ -377,6 +377,13 @@ class AsksForm(QWidget):
         if pending:
             self.save_all_requested.emit(pending)
 
+    def focus_first_open(self) -> None:
+        """Put the cursor in the first open ask's answer field, and show it."""
+        card = next((c for c in self.cards.values() if (c.ask.status or "open") == "open"), None)
+        if card is not None:
+            card.answer_edit.setFocus()
+            self.scroll.ensureWidgetVisible(card)
+
     def status_of(self, ask_id: str) -> str:
         card = self.cards.get(ask_id)
         return card.status_badge.text() if card else ""

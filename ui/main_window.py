@@ -185,6 +185,7 @@ class MainWindow(
         pv = self.passport_view
         pv.move_requested.connect(self.move_current)
         pv.take_on_requested.connect(self.take_on_current)
+        pv.open_requested.connect(self.open_dialog)
         pv.result_requested.connect(self.return_result)
         pv.export_requested.connect(self.export_current)
         pv.restore_requested.connect(self.restore_fact)

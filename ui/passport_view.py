@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QFrame,
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
     QWidgetAction,
 )
-from taskpack.app.desk import MoveOption, is_checked_here
+from taskpack.app.desk import is_checked_here
 from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import Numbered, open_count
 from taskpack.core.trust.visible_text import visible
@@ -36,6 +36,17 @@ from taskpack.ui.history_text import history_detail, history_label, sent_detail
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import human_size
 from taskpack.ui.models import state_label, why_label
+from taskpack.ui.move_words import EXPORT_MODES, export_label, move_label
+from taskpack.ui.next_step import (
+    ANSWER,
+    EVIDENCE_HOLDS,
+    HANDOFF,
+    OPEN_RECEIPT,
+    RECEIPT,
+    SIGN_OFF,
+    TAKE_ON,
+    next_step,
+)
 from taskpack.ui.ops import Detail, is_sealed, sender_of, take_on_path
 from taskpack.ui.pack_items import (
     check_widget,
@@ -61,59 +72,14 @@ from taskpack.ui.widgets import (
 )
 from taskpack.ui.words import counted, local_time, one_line
 
-EXPORT_MODES = ("save_bag", "save_flat", "copy", "email")
 #: the History tab lists the newest entries up to this many
 HISTORY_SHOWN = 500
-
-
-def move_label(state: str, waiting_on: str | None, opt: MoveOption) -> str:
-    """A verb for a move, as the person at this desk would say it."""
-    if opt.state == "cancelled":
-        return tr("Cancel task")
-    if state == "waiting" and waiting_on == "owner_approval":
-        return {"routed": tr("Approve"), "rejected": tr("Deny")}.get(
-            opt.state, state_label(opt.state, opt.waiting_on)
-        )
-    if opt.state == "waiting":
-        return {
-            "human": tr("Hold: wait for a person"),
-            "agent": tr("Hold: wait for an agent"),
-            "owner_approval": tr("Hold for approval"),
-        }.get(opt.waiting_on or "", state_label(opt.state, opt.waiting_on))
-    labels = {
-        ("requested", "routed"): tr("Route"),
-        ("routed", "accepted"): tr("Accept"),
-        ("routed", "rejected"): tr("Decline"),
-        ("accepted", "working"): tr("Start"),
-        ("waiting", "working"): tr("Resume"),
-        ("working", "verifying"): tr("Return result…"),
-        ("verifying", "completed"): tr("Evidence holds: complete"),
-        ("verifying", "approval"): tr("Send for sign-off"),
-        ("verifying", "working"): tr("Evidence fails: back to work"),
-        ("approval", "completed"): tr("Sign off"),
-        ("approval", "working"): tr("Ask for changes"),
-        ("approval", "rejected"): tr("Refuse sign-off"),
-    }
-    return labels.get((state, opt.state), state_label(opt.state, opt.waiting_on))
-
-
-def export_label(kind: str, mode: str) -> str:
-    receipt = kind == "receipt"
-    return {
-        "save_bag": tr("Save receipt as .taskpack…")
-        if receipt
-        else tr("Save handoff as .taskpack…"),
-        "save_flat": tr("Save receipt as .taskpack.json…")
-        if receipt
-        else tr("Save handoff as .taskpack.json…"),
-        "copy": tr("Copy receipt for chat") if receipt else tr("Copy handoff for chat"),
-        "email": tr("Email receipt…") if receipt else tr("Email handoff…"),
-    }[mode]
 
 
 class PassportView(QWidget):
     move_requested = Signal(str, object)  # state, waiting_on
     take_on_requested = Signal()
+    open_requested = Signal()  # "Open a receipt…": the window's File → Open
     result_requested = Signal()
     export_requested = Signal(str, str)  # kind, mode
     restore_requested = Signal(int)
@@ -207,6 +173,7 @@ class PassportView(QWidget):
             )
         )
         self.header.addWidget(heading(one_line(lp.passport.title or lp.id, 300), 1))
+        self._fill_next_step(detail)
         sender = sender_of(lp)
         if sender:
             self.header.addWidget(
@@ -224,6 +191,40 @@ class PassportView(QWidget):
                     muted=True,
                 )
             )
+
+    def _fill_next_step(self, detail: Detail) -> None:
+        """One sentence under the title: what this desk waits for, and the button that
+        moves it on."""
+        step = next_step(detail)
+        self.next_label = plain(step.sentence)
+        self.next_label.setObjectName("nextstep")
+        self.next_button = QPushButton(step.button)
+        self.next_button.setVisible(bool(step.action))
+        self.next_button.clicked.connect(lambda _c=False, a=step.action: self._next_action(a))
+        line = row(self.next_label, self.next_button)
+        line.setVisible(bool(step.sentence))
+        self.header.addWidget(line)
+
+    def _next_action(self, action: str) -> None:
+        detail = self.detail
+        if detail is None:
+            return
+        if action == TAKE_ON:
+            self.take_on_requested.emit()
+        elif action == ANSWER:
+            self.tabs.setCurrentIndex(1)
+            self.asks.focus_first_open()
+        elif action in (RECEIPT, HANDOFF):
+            # the Export menu, opened at its button (popup: the window keeps running)
+            self.export_menu.popup(
+                self.export_button.mapToGlobal(QPoint(0, self.export_button.height()))
+            )
+        elif action == OPEN_RECEIPT:
+            self.open_requested.emit()
+        elif action in (EVIDENCE_HOLDS, SIGN_OFF):
+            done = next((o for o in detail.moves if o.state == "completed"), None)
+            if done is not None:
+                self.move_requested.emit(done.state, done.waiting_on)
 
     def _fill_actions(self, detail: Detail) -> None:
         keep = self.actions_bar.indexOf(self.export_button)
@@ -260,10 +261,6 @@ class PassportView(QWidget):
                 )
             self.move_buttons[opt.label] = b
             self.actions_bar.addWidget(b)
-        if not detail.moves:
-            self.actions_bar.addWidget(
-                plain(tr("This task has ended; nothing moves it on."), muted=True)
-            )
         self._fill_export_menu(detail)
         self.actions_bar.add_right(self.export_button)
         self.export_button.show()

@@ -22,6 +22,14 @@ PLURALS: dict[str, tuple[str, str]] = {
     "(and %n more)": ("(and %n more)", "(and %n more)"),
     "Asks (%n open)": ("Asks (%n open)", "Asks (%n open)"),
     "Attached files (%n, {size})": ("Attached file (%n, {size})", "Attached files (%n, {size})"),
+    "It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.": (
+        "It waits for you: take it on (approve, accept and start in one go), then answer its open question.",
+        "It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.",
+    ),
+    "Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.": (
+        "Next: answer the open question in the Asks tab, then send the answer home as a receipt.",
+        "Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.",
+    ),
     "Save all answers (%n)": ("Save all answers (%n)", "Save all answers (%n)"),
     "Saved %n answers. Export a receipt to send the answers home.": (
         "Saved %n answer. Export a receipt to send it home.",

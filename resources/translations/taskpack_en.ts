@@ -84,6 +84,22 @@
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/next_step.py" line="66" />
+      <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
+      <translation>
+        <numerusform>It waits for you: take it on (approve, accept and start in one go), then answer its open question.</numerusform>
+        <numerusform>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/next_step.py" line="76" />
+      <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
+      <translation>
+        <numerusform>Next: answer the open question in the Asks tab, then send the answer home as a receipt.</numerusform>
+        <numerusform>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/asks_form.py" line="372" />
       <source>Save all answers (%n)</source>
       <translation>

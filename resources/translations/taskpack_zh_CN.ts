@@ -4,67 +4,67 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="244" />
+      <location filename="../../ui/main_window.py" line="245" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="241" />
+      <location filename="../../ui/main_window.py" line="242" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="229" />
+      <location filename="../../ui/main_window.py" line="230" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="212" />
+      <location filename="../../ui/main_window.py" line="213" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="243" />
+      <location filename="../../ui/main_window.py" line="244" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="240" />
+      <location filename="../../ui/main_window.py" line="241" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="218" />
+      <location filename="../../ui/main_window.py" line="219" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="214" />
+      <location filename="../../ui/main_window.py" line="215" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="231" />
+      <location filename="../../ui/main_window.py" line="232" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="228" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="242" />
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="222" />
+      <location filename="../../ui/main_window.py" line="223" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="240" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -139,6 +139,11 @@
       <translation>收到一份回执</translation>
     </message>
     <message>
+      <location filename="../../ui/next_step.py" line="49" />
+      <source>A result came back: check its evidence in the Overview, then say it holds.</source>
+      <translation>结果已交回：请在“概览”中核对证据，然后确认它成立。</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/passport_actions.py" line="149" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
@@ -169,12 +174,12 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="426" />
+      <location filename="../../ui/main_window.py" line="427" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="85" />
+      <location filename="../../ui/move_words.py" line="30" />
       <source>Accept</source>
       <translation>接受</translation>
     </message>
@@ -199,12 +204,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="379" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="384" />
+      <location filename="../../ui/passport_view.py" line="381" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -214,12 +219,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="383" />
+      <location filename="../../ui/passport_view.py" line="380" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="385" />
+      <location filename="../../ui/passport_view.py" line="382" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -262,6 +267,11 @@
       <translation>回答</translation>
     </message>
     <message>
+      <location filename="../../ui/next_step.py" line="82" />
+      <source>Answer the questions</source>
+      <translation>回答问题</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="180" />
       <location filename="../../ui/pack_items.py" line="179" />
       <source>Answered by {who}</source>
@@ -301,30 +311,30 @@
       <translation>任何人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="74" />
+      <location filename="../../ui/move_words.py" line="19" />
       <source>Approve</source>
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="238" />
+      <location filename="../../ui/passport_view.py" line="239" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="329" />
+      <location filename="../../ui/passport_view.py" line="326" />
       <location filename="../../ui/review_view.py" line="464" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="94" />
+      <location filename="../../ui/move_words.py" line="39" />
       <source>Ask for changes</source>
       <translation>要求修改</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="203" />
-      <location filename="../../ui/passport_view.py" line="154" />
-      <location filename="../../ui/passport_view.py" line="195" />
+      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="161" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -339,7 +349,7 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="155" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
@@ -351,7 +361,7 @@
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="72" />
+      <location filename="../../ui/move_words.py" line="17" />
       <source>Cancel task</source>
       <translation>取消任务</translation>
     </message>
@@ -372,7 +382,7 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
@@ -428,7 +438,7 @@
       <translation>全部复制</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="109" />
+      <location filename="../../ui/move_words.py" line="54" />
       <source>Copy handoff for chat</source>
       <translation>复制交接包用于聊天</translation>
     </message>
@@ -438,7 +448,7 @@
       <translation>复制路径</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="109" />
+      <location filename="../../ui/move_words.py" line="54" />
       <source>Copy receipt for chat</source>
       <translation>复制回执用于聊天</translation>
     </message>
@@ -448,29 +458,29 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="322" />
+      <location filename="../../ui/passport_view.py" line="319" />
       <location filename="../../ui/review_view.py" line="459" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="315" />
+      <location filename="../../ui/passport_view.py" line="312" />
       <location filename="../../ui/review_view.py" line="452" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="86" />
+      <location filename="../../ui/move_words.py" line="31" />
       <source>Decline</source>
       <translation>拒收</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="74" />
+      <location filename="../../ui/move_words.py" line="19" />
       <source>Deny</source>
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="151" />
+      <location filename="../../ui/passport_view.py" line="117" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -496,13 +506,13 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="395" />
       <location filename="../../ui/review_view.py" line="377" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="317" />
+      <location filename="../../ui/main_window.py" line="318" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -522,12 +532,12 @@
       <translation>已放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="110" />
+      <location filename="../../ui/move_words.py" line="55" />
       <source>Email handoff…</source>
       <translation>用邮件发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="110" />
+      <location filename="../../ui/move_words.py" line="55" />
       <source>Email receipt…</source>
       <translation>用邮件发送回执…</translation>
     </message>
@@ -542,17 +552,23 @@
       <translation>结束这个任务？</translation>
     </message>
     <message>
+      <location filename="../../ui/next_step.py" line="86" />
+      <source>Every question is answered: send the answers home to {sender}.</source>
+      <translation>所有问题都已回答：把回答送回给 {sender}。</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/passport_actions.py" line="146" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="92" />
+      <location filename="../../ui/move_words.py" line="37" />
       <source>Evidence fails: back to work</source>
       <translation>证据不成立：退回工作</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="90" />
+      <location filename="../../ui/move_words.py" line="35" />
+      <location filename="../../ui/next_step.py" line="51" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
@@ -562,7 +578,7 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="163" />
+      <location filename="../../ui/passport_view.py" line="129" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -582,12 +598,12 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="376" />
+      <location filename="../../ui/passport_view.py" line="373" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="171" />
+      <location filename="../../ui/passport_view.py" line="137" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -602,13 +618,13 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="446" />
+      <location filename="../../ui/passport_view.py" line="443" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="303" />
-      <location filename="../../ui/passport_view.py" line="304" />
+      <location filename="../../ui/passport_view.py" line="300" />
+      <location filename="../../ui/passport_view.py" line="301" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -619,13 +635,13 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="220" />
+      <location filename="../../ui/passport_view.py" line="187" />
       <location filename="../../ui/review_view.py" line="183" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="213" />
+      <location filename="../../ui/passport_view.py" line="180" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
@@ -637,7 +653,7 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="287" />
+      <location filename="../../ui/passport_view.py" line="284" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -647,22 +663,22 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="156" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>History</source>
       <translation>历史</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="81" />
+      <location filename="../../ui/move_words.py" line="26" />
       <source>Hold for approval</source>
       <translation>暂停，等待批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="79" />
+      <location filename="../../ui/move_words.py" line="24" />
       <source>Hold: wait for a person</source>
       <translation>暂停：等一个人</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="80" />
+      <location filename="../../ui/move_words.py" line="25" />
       <source>Hold: wait for an agent</source>
       <translation>暂停：等一个智能体</translation>
     </message>
@@ -689,8 +705,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="414" />
-      <location filename="../../ui/passport_view.py" line="457" />
+      <location filename="../../ui/passport_view.py" line="411" />
+      <location filename="../../ui/passport_view.py" line="454" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -700,7 +716,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="359" />
+      <location filename="../../ui/passport_view.py" line="356" />
       <location filename="../../ui/review_view.py" line="482" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -719,6 +735,11 @@
       <location filename="../../ui/widgets.py" line="112" />
       <source>It contains hidden or direction-changing characters, shown as \uXXXX: it may not be the address it seems.</source>
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/next_step.py" line="93" />
+      <source>It waits for you to take it on.</source>
+      <translation>它在等你接手。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="553" />
@@ -757,7 +778,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="330" />
+      <location filename="../../ui/passport_view.py" line="327" />
       <location filename="../../ui/review_view.py" line="465" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -808,7 +829,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="251" />
+      <location filename="../../ui/passport_view.py" line="252" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -844,14 +865,14 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="483" />
+      <location filename="../../ui/passport_view.py" line="480" />
       <location filename="../../ui/review_view.py" line="446" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="476" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -861,7 +882,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="491" />
+      <location filename="../../ui/passport_view.py" line="488" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -896,7 +917,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="276" />
+      <location filename="../../ui/main_window.py" line="277" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -927,14 +948,19 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="234" />
+      <location filename="../../ui/main_window.py" line="235" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="333" />
+      <location filename="../../ui/main_window.py" line="334" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/next_step.py" line="101" />
+      <source>Open a receipt…</source>
+      <translation>打开回执…</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="230" />
@@ -952,12 +978,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="216" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="334" />
+      <location filename="../../ui/main_window.py" line="335" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -977,7 +1003,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="153" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -1024,7 +1050,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="377" />
+      <location filename="../../ui/passport_view.py" line="374" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1054,7 +1080,7 @@
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="198" />
+      <location filename="../../ui/main_window.py" line="199" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1066,7 +1092,7 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="285" />
+      <location filename="../../ui/passport_view.py" line="282" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1109,7 +1135,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>正在记录…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="95" />
+      <location filename="../../ui/move_words.py" line="40" />
       <source>Refuse sign-off</source>
       <translation>拒绝签收</translation>
     </message>
@@ -1139,7 +1165,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="399" />
+      <location filename="../../ui/passport_view.py" line="396" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1167,14 +1193,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="441" />
+      <location filename="../../ui/passport_view.py" line="438" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="453" />
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1189,7 +1215,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>结果已提交；正在核验证据。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="88" />
+      <location filename="../../ui/move_words.py" line="33" />
       <source>Resume</source>
       <translation>继续</translation>
     </message>
@@ -1199,13 +1225,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="89" />
+      <location filename="../../ui/move_words.py" line="34" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="343" />
-      <location filename="../../ui/passport_view.py" line="344" />
+      <location filename="../../ui/passport_view.py" line="340" />
+      <location filename="../../ui/passport_view.py" line="341" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1215,7 +1241,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="84" />
+      <location filename="../../ui/move_words.py" line="29" />
       <source>Route</source>
       <translation>分派</translation>
     </message>
@@ -1225,7 +1251,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="494" />
+      <location filename="../../ui/passport_view.py" line="491" />
       <location filename="../../ui/review_view.py" line="511" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1247,22 +1273,22 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="108" />
+      <location filename="../../ui/move_words.py" line="53" />
       <source>Save handoff as .taskpack.json…</source>
       <translation>把交接包另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="105" />
+      <location filename="../../ui/move_words.py" line="50" />
       <source>Save handoff as .taskpack…</source>
       <translation>把交接包另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="106" />
+      <location filename="../../ui/move_words.py" line="51" />
       <source>Save receipt as .taskpack.json…</source>
       <translation>把回执另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="103" />
+      <location filename="../../ui/move_words.py" line="48" />
       <source>Save receipt as .taskpack…</source>
       <translation>把回执另存为 .taskpack…</translation>
     </message>
@@ -1292,7 +1318,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="418" />
+      <location filename="../../ui/main_window.py" line="419" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
@@ -1328,7 +1354,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="91" />
+      <location filename="../../ui/next_step.py" line="107" />
+      <source>Send a handoff…</source>
+      <translation>发送交接包…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/next_step.py" line="90" />
+      <source>Send a receipt…</source>
+      <translation>发送回执…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/move_words.py" line="36" />
       <source>Send for sign-off</source>
       <translation>送交签收</translation>
     </message>
@@ -1358,7 +1394,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="412" />
+      <location filename="../../ui/main_window.py" line="413" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1389,7 +1425,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>再显示 {n} 个（共 {total} 个）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="93" />
+      <location filename="../../ui/move_words.py" line="38" />
+      <location filename="../../ui/next_step.py" line="54" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -1409,7 +1446,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>出错了：{error}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="87" />
+      <location filename="../../ui/move_words.py" line="32" />
       <source>Start</source>
       <translation>开始</translation>
     </message>
@@ -1444,7 +1481,9 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="236" />
+      <location filename="../../ui/next_step.py" line="93" />
+      <location filename="../../ui/next_step.py" line="72" />
+      <location filename="../../ui/passport_view.py" line="237" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1454,7 +1493,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="427" />
+      <location filename="../../ui/main_window.py" line="428" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1480,7 +1519,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="302" />
+      <location filename="../../ui/main_window.py" line="303" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1631,12 +1670,17 @@ Store: {home}</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
+      <location filename="../../ui/next_step.py" line="54" />
+      <source>The result waits for your sign-off.</source>
+      <translation>结果在等你签字确认。</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="555" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="360" />
+      <location filename="../../ui/passport_view.py" line="357" />
       <location filename="../../ui/review_view.py" line="483" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1647,7 +1691,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="310" />
+      <location filename="../../ui/passport_view.py" line="307" />
       <location filename="../../ui/review_view.py" line="167" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1768,7 +1812,7 @@ Store: {home}</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="265" />
+      <location filename="../../ui/next_step.py" line="46" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
@@ -1789,7 +1833,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="274" />
+      <location filename="../../ui/main_window.py" line="275" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -1804,9 +1848,14 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="151" />
+      <location filename="../../ui/passport_view.py" line="117" />
       <source>Version</source>
       <translation>版本</translation>
+    </message>
+    <message>
+      <location filename="../../ui/next_step.py" line="96" />
+      <source>Waiting for the answers to come back: open the receipt when it arrives (drop it on this window, or paste the reply).</source>
+      <translation>正在等回答回来：回执到了就打开它（拖到这个窗口上，或粘贴回复）。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="177" />
@@ -1826,18 +1875,18 @@ Store: {home}</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="151" />
+      <location filename="../../ui/passport_view.py" line="117" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="433" />
+      <location filename="../../ui/passport_view.py" line="430" />
       <location filename="../../ui/review_view.py" line="406" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="263" />
+      <location filename="../../ui/main_window.py" line="264" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -1847,20 +1896,25 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="328" />
+      <location filename="../../ui/passport_view.py" line="325" />
       <location filename="../../ui/review_view.py" line="463" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="151" />
+      <location filename="../../ui/passport_view.py" line="117" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="306" />
-      <location filename="../../ui/passport_view.py" line="307" />
+      <location filename="../../ui/next_step.py" line="105" />
+      <source>When someone else is to carry it on, send it to them as a handoff.</source>
+      <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="303" />
+      <location filename="../../ui/passport_view.py" line="304" />
       <location filename="../../ui/review_view.py" line="174" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -1882,7 +1936,7 @@ Store: {home}</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="314" />
+      <location filename="../../ui/main_window.py" line="315" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -1897,12 +1951,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="459" />
+      <location filename="../../ui/passport_view.py" line="456" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="416" />
+      <location filename="../../ui/passport_view.py" line="413" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -1917,7 +1971,12 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="325" />
+      <location filename="../../ui/next_step.py" line="59" />
+      <source>Your answers went home in a receipt; {sender} merges them. Nothing more is needed here unless they ask again.</source>
+      <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="326" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2030,7 +2089,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="321" />
+      <location filename="../../ui/passport_view.py" line="318" />
       <location filename="../../ui/review_view.py" line="458" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2138,7 +2197,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="271" />
+      <location filename="../../ui/main_window.py" line="272" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2229,7 +2288,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="369" />
+      <location filename="../../ui/passport_view.py" line="366" />
       <location filename="../../ui/review_view.py" line="493" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -2653,6 +2712,11 @@ Store: {home}</source>
       <translation>问题</translation>
     </message>
     <message>
+      <location filename="../../ui/next_step.py" line="56" />
+      <source>the sender</source>
+      <translation>发送方</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="102" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
@@ -2773,7 +2837,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="440" />
+      <location filename="../../ui/passport_view.py" line="437" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -3140,6 +3204,20 @@ Store: {home}</source>
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>随附文件（%n 个，{size}）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/next_step.py" line="66" />
+      <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
+      <translation>
+        <numerusform>它在等你：接手它（一次完成批准、接受和开始），然后回答它的 %n 个未答问题。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/next_step.py" line="76" />
+      <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
+      <translation>
+        <numerusform>下一步：在“提问”标签页回答 %n 个未答问题，然后用回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">

@@ -636,9 +636,23 @@ TRANSLATIONS: dict[str, str] = {
     "Open only": "只看未答",
     "Show only the asks that still need an answer.": "只显示仍需要回答的提问。",
     "{done} of {total} answered": "已回答 {done} / {total}",
+    "A result came back: check its evidence in the Overview, then say it holds.": "结果已交回：请在“概览”中核对证据，然后确认它成立。",
+    "The result waits for your sign-off.": "结果在等你签字确认。",
+    "the sender": "发送方",
+    "Your answers went home in a receipt; {sender} merges them. Nothing more is needed here unless they ask again.": "你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。",
+    "Answer the questions": "回答问题",
+    "Every question is answered: send the answers home to {sender}.": "所有问题都已回答：把回答送回给 {sender}。",
+    "Send a receipt…": "发送回执…",
+    "It waits for you to take it on.": "它在等你接手。",
+    "Waiting for the answers to come back: open the receipt when it arrives (drop it on this window, or paste the reply).": "正在等回答回来：回执到了就打开它（拖到这个窗口上，或粘贴回复）。",
+    "Open a receipt…": "打开回执…",
+    "When someone else is to carry it on, send it to them as a handoff.": "要让别人接着做时，把它作为交接包发给对方。",
+    "Send a handoff…": "发送交接包…",
 }
 
 PLURALS: dict[str, str] = {
+    "It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.": "它在等你：接手它（一次完成批准、接受和开始），然后回答它的 %n 个未答问题。",
+    "Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.": "下一步：在“提问”标签页回答 %n 个未答问题，然后用回执把回答送回去。",
     "%n answer comes home": "%n 个回答回来了",
     "%n answer is not saved yet.": "%n 个回答尚未保存。",
     "%n ask stays open": "%n 个提问仍未解决",

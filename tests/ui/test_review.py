@@ -204,7 +204,7 @@ def test_only_allowed_moves_are_offered(
     settle(qtbot, window)
     assert window.desk.get(pid).state == "completed"
     assert offered() == []
-    assert "nothing moves it on" in view.actions_text()
+    assert "This task has ended; nothing moves it on." in view.header_text()
 
 
 def test_ending_a_task_asks_first(
