@@ -89,6 +89,7 @@ class AskCard(QFrame):
         *,
         highlight: bool = False,
         draft: str | None = None,
+        editable: bool = True,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -192,6 +193,11 @@ class AskCard(QFrame):
         buttons.addWidget(self.drop_button)
         buttons.addWidget(self.save_button)
         grid.addLayout(buttons, n, 1)
+        if not editable:  # the task has ended: the answers are a record now
+            self.answer_edit.setReadOnly(True)
+            self.answer_edit.setPlaceholderText(tr("Not answered."))
+            self.drop_button.hide()
+            self.save_button.hide()
         self._update_draft_badge()
 
     def unsaved(self) -> bool:
@@ -243,6 +249,7 @@ class AsksForm(QWidget):
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         outer.addWidget(self.scroll, 1)
         self.cards: dict[str, AskCard] = {}
+        self.editable = True
         self.passport_id = ""
         self.draft_store: DraftStore | None = None
         #: (passport id, ask id) → the text on screen, while it differs from the saved answer
@@ -262,8 +269,9 @@ class AsksForm(QWidget):
         note: str = "",
         passport_id: str = "",
         drafts: dict[str, str] | None = None,
+        editable: bool = True,
     ) -> None:
-        """Show `asks`; an answer typed earlier (kept here, or in `drafts` from the desk's
+        """Show `asks` (read only unless `editable`); an answer typed earlier (kept here, or in `drafts` from the desk's
         drafts file) is put back in its field, marked "not saved yet"."""
         if passport_id != self.passport_id:
             self.open_only.blockSignals(True)  # another passport: all its asks
@@ -272,6 +280,7 @@ class AsksForm(QWidget):
         self.passport_id = passport_id
         self._asks = asks  # may be pages (core.pages.AskPages): read a page at a time
         self._shown_with = (highlight, note, drafts)
+        self.editable = editable
         total, still_open = len(asks), open_count(asks)
         self.progress.setVisible(total > 1)
         self.progress.setRange(0, max(total, 1))
@@ -301,7 +310,7 @@ class AsksForm(QWidget):
             if draft is not None and draft == stored_answer(ask):
                 draft = None  # saved since: nothing pending
                 self._typed.pop(key, None)
-            c = AskCard(ask, highlight=(ask.id or "") in highlight, draft=draft)
+            c = AskCard(ask, highlight=(ask.id or "") in highlight, draft=draft, editable=editable)
             c.save_requested.connect(self.save_requested)
             c.edited.connect(self._edited)
             self.cards[c.ask_id] = c
@@ -320,7 +329,12 @@ class AsksForm(QWidget):
         """Show the same asks again (the "Open only" box changed)."""
         highlight, note, drafts = self._shown_with
         self.show_asks(
-            self._asks, highlight=highlight, note=note, passport_id=self.passport_id, drafts=drafts
+            self._asks,
+            highlight=highlight,
+            note=note,
+            passport_id=self.passport_id,
+            drafts=drafts,
+            editable=self.editable,
         )
 
     def _edited(self, ask_id: str, text: str) -> None:
@@ -366,7 +380,7 @@ class AsksForm(QWidget):
         n = len(self.unsaved())
         self.unsaved_label.setText(trn("%n answer is not saved yet.", n) if n else "")
         # while the strip says an answer is not saved, the button that saves it is there
-        self.save_all_button.setVisible(open_count(self._asks) > 1 or n > 0)
+        self.save_all_button.setVisible(self.editable and (open_count(self._asks) > 1 or n > 0))
         self.save_all_button.setEnabled(n > 0)
         self.save_all_button.setText(
             trn("Save all answers (%n)", n) if n else tr("Save all answers")

@@ -47,15 +47,18 @@ def ask_folder(parent: QWidget | None, title: str) -> Path | None:
     return Path(name) if name else None
 
 
-def confirm(parent: QWidget | None, title: str, text: str, *, ok: str | None = None) -> bool:
+def confirm(
+    parent: QWidget | None, title: str, text: str, *, ok: str | None = None, safe: bool = False
+) -> bool:
+    """Ask yes or no; `safe`: Enter means Cancel (for what a pack asks the desk to do)."""
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Question)
     box.setWindowTitle(title)
     box.setTextFormat(Qt.TextFormat.PlainText)
     box.setText(text)
     yes = box.addButton(ok or tr("OK"), QMessageBox.ButtonRole.AcceptRole)
-    box.addButton(tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
-    box.setDefaultButton(yes)
+    cancel = box.addButton(tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(cancel if safe else yes)
     box.exec()
     return box.clickedButton() is yes
 

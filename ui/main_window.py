@@ -391,6 +391,7 @@ class MainWindow(
             watched_folders(self.desk.settings),
         )
         serving_before = a2a_wanted(self.desk.settings)
+        machine_before = self.desk.settings.machine_name
         dialog.apply()
         self._save_settings()
         if i18n.resolve(self.desk.settings.language) != before[0]:
@@ -410,7 +411,12 @@ class MainWindow(
         if not os.environ.get(ACTOR_ENV, "").strip():
             self.desk.actor = actor_name(self.desk.settings)  # your name applies now
         self.name_bar.setVisible(self._name_unknown())
-        self.info(tr("Settings saved. A new machine name applies the next time the desk starts."))
+        if self.desk.settings.machine_name != machine_before:
+            self.info(
+                tr("Settings saved. A new machine name applies the next time the desk starts.")
+            )
+        else:
+            self.info(tr("Settings saved."))
 
     def _save_settings(self) -> None:
         settings, home = self.desk.settings, self.desk.home

@@ -193,7 +193,7 @@ def receipt_answer_widget(ask: Ask, rv: LandingReview) -> QWidget:
     ask_id = ask.id or ""
     status = ask.status or ("answered" if ask.answer is not None else "open")
     if ask_id in rv.would_answer:
-        tag = badge(tr("answers {id}").format(id=one_line(ask_id, 40)), "ok")
+        tag = badge(tr("answers your question"), "ok")
     elif ask_id in rv.would_adopt:
         tag = badge(tr("a new question for you"), "info")
     else:

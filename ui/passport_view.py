@@ -13,6 +13,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QFrame,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 from taskpack.app.desk import is_checked_here
+from taskpack.core.desk import lifecycle
 from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import Numbered, open_count
 from taskpack.core.trust.visible_text import visible
@@ -137,7 +139,14 @@ class PassportView(QWidget):
         self.export_to.setPlaceholderText(tr("For whom? (optional, kept in your outbox)"))
         self.export_to.setClearButtonEnabled(True)
         self._export_to_action = QWidgetAction(self)  # not the menu's: clear() would delete it
-        self._export_to_action.setDefaultWidget(self.export_to)
+        recipient = QWidget()
+        line = QHBoxLayout(recipient)
+        line.setContentsMargins(8, 4, 8, 4)
+        to_label = QLabel(tr("For whom:"))
+        to_label.setBuddy(self.export_to)
+        line.addWidget(to_label)
+        line.addWidget(self.export_to, 1)
+        self._export_to_action.setDefaultWidget(recipient)
 
     def recipient(self) -> str | None:
         """Who the next export is for, as typed in the Export menu (None when empty)."""
@@ -156,7 +165,13 @@ class PassportView(QWidget):
         asks = lp.asks or []  # a large passport's asks are pages (core.pages): never listed whole
         # the merge's outcome is said once, in the window's banner; here the asks it
         # answered are highlighted
-        self.asks.show_asks(asks, highlight=answered, passport_id=lp.id, drafts=detail.drafts)
+        self.asks.show_asks(
+            asks,
+            highlight=answered,
+            passport_id=lp.id,
+            drafts=detail.drafts,
+            editable=lp.state not in lifecycle.TERMINAL,  # a task that ended takes no answers
+        )
         open_asks = open_count(asks)
         self.tabs.setTabText(1, counted("Asks (%n open)", open_asks) if open_asks else tr("Asks"))
         self._fill_luggage(detail)
@@ -169,7 +184,7 @@ class PassportView(QWidget):
         self.header.addWidget(
             row(
                 badge(state_label(lp.state, lp.waiting_on), kind),
-                plain(f"{lp.id} · v{lp.version}", small=True, muted=True),
+                unwrapped(plain(f"{lp.id} · v{lp.version}", small=True, muted=True)),
             )
         )
         self.header.addWidget(heading(one_line(lp.passport.title or lp.id, 300), 1))
@@ -568,3 +583,9 @@ class PassportView(QWidget):
     def overview_text(self) -> str:
         widget = self.overview.widget()
         return labels_text(widget) if widget else ""
+
+
+def unwrapped(label: QLabel) -> QLabel:
+    """`label` kept on one line (an id and its version never break apart)."""
+    label.setWordWrap(False)
+    return label

@@ -249,6 +249,7 @@ def open_link(parent: QWidget, url: str) -> bool:
         ).format(url=visible(url))
         + hidden_warning(url),
         ok=tr("Open this address"),
+        safe=True,
     )
     return bool(ok) and launch.open_url(QUrl(url))
 

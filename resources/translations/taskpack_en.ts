@@ -12,7 +12,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="367" />
+      <location filename="../../ui/asks_form.py" line="381" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n answer is not saved yet.</numerusform>
@@ -100,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="372" />
+      <location filename="../../ui/asks_form.py" line="386" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>Save all answers (%n)</numerusform>

@@ -69,7 +69,7 @@
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="137" />
+      <location filename="../../ui/asks_form.py" line="138" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
@@ -174,7 +174,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="427" />
+      <location filename="../../ui/main_window.py" line="433" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -204,12 +204,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="379" />
+      <location filename="../../ui/passport_view.py" line="394" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="381" />
+      <location filename="../../ui/passport_view.py" line="396" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -219,12 +219,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="380" />
+      <location filename="../../ui/passport_view.py" line="395" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="397" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -260,7 +260,7 @@
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="156" />
+      <location filename="../../ui/asks_form.py" line="157" />
       <location filename="../../ui/pack_items.py" line="209" />
       <location filename="../../ui/pack_items.py" line="211" />
       <source>Answer</source>
@@ -272,19 +272,19 @@
       <translation>回答问题</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="180" />
+      <location filename="../../ui/asks_form.py" line="181" />
       <location filename="../../ui/pack_items.py" line="179" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="176" />
+      <location filename="../../ui/asks_form.py" line="177" />
       <location filename="../../ui/pack_items.py" line="177" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="182" />
+      <location filename="../../ui/asks_form.py" line="183" />
       <location filename="../../ui/pack_items.py" line="181" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
@@ -316,12 +316,12 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="239" />
+      <location filename="../../ui/passport_view.py" line="254" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="326" />
+      <location filename="../../ui/passport_view.py" line="341" />
       <location filename="../../ui/review_view.py" line="464" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -333,13 +333,13 @@
     </message>
     <message>
       <location filename="../../ui/models.py" line="203" />
-      <location filename="../../ui/passport_view.py" line="120" />
-      <location filename="../../ui/passport_view.py" line="161" />
+      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/passport_view.py" line="176" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="228" />
+      <location filename="../../ui/asks_form.py" line="234" />
       <source>Asks answered or dropped; the others are still open.</source>
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
@@ -349,13 +349,13 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/passport_view.py" line="123" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/dialogs.py" line="57" />
-      <location filename="../../ui/dialogs.py" line="116" />
+      <location filename="../../ui/dialogs.py" line="60" />
+      <location filename="../../ui/dialogs.py" line="119" />
       <location filename="../../ui/jobs.py" line="193" />
       <source>Cancel</source>
       <translation>取消</translation>
@@ -382,7 +382,7 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="405" />
+      <location filename="../../ui/passport_view.py" line="420" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
@@ -412,7 +412,7 @@
       <translation>提交</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="291" />
+      <location filename="../../ui/widgets.py" line="292" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
@@ -427,8 +427,8 @@
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="277" />
-      <location filename="../../ui/widgets.py" line="292" />
+      <location filename="../../ui/widgets.py" line="278" />
+      <location filename="../../ui/widgets.py" line="293" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
@@ -453,18 +453,18 @@
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="278" />
+      <location filename="../../ui/widgets.py" line="279" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="319" />
+      <location filename="../../ui/passport_view.py" line="334" />
       <location filename="../../ui/review_view.py" line="459" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="312" />
+      <location filename="../../ui/passport_view.py" line="327" />
       <location filename="../../ui/review_view.py" line="452" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -480,7 +480,7 @@
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="117" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -501,12 +501,12 @@
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="312" />
+      <location filename="../../ui/widgets.py" line="313" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="395" />
+      <location filename="../../ui/passport_view.py" line="410" />
       <location filename="../../ui/review_view.py" line="377" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -517,7 +517,7 @@
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="187" />
+      <location filename="../../ui/asks_form.py" line="188" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
@@ -578,7 +578,7 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="129" />
+      <location filename="../../ui/passport_view.py" line="131" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -598,12 +598,17 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="373" />
+      <location filename="../../ui/passport_view.py" line="388" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="137" />
+      <location filename="../../ui/passport_view.py" line="145" />
+      <source>For whom:</source>
+      <translation>发给：</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="139" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -618,13 +623,13 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="443" />
+      <location filename="../../ui/passport_view.py" line="458" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="300" />
-      <location filename="../../ui/passport_view.py" line="301" />
+      <location filename="../../ui/passport_view.py" line="315" />
+      <location filename="../../ui/passport_view.py" line="316" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -635,13 +640,13 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="187" />
+      <location filename="../../ui/passport_view.py" line="202" />
       <location filename="../../ui/review_view.py" line="183" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="180" />
+      <location filename="../../ui/passport_view.py" line="195" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
@@ -653,7 +658,7 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="284" />
+      <location filename="../../ui/passport_view.py" line="299" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -663,7 +668,7 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/passport_view.py" line="124" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -705,8 +710,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="411" />
-      <location filename="../../ui/passport_view.py" line="454" />
+      <location filename="../../ui/passport_view.py" line="426" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -716,7 +721,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="356" />
+      <location filename="../../ui/passport_view.py" line="371" />
       <location filename="../../ui/review_view.py" line="482" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -778,7 +783,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="327" />
+      <location filename="../../ui/passport_view.py" line="342" />
       <location filename="../../ui/review_view.py" line="465" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -799,7 +804,7 @@
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="188" />
+      <location filename="../../ui/asks_form.py" line="189" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
@@ -829,7 +834,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="252" />
+      <location filename="../../ui/passport_view.py" line="267" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -865,24 +870,24 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="480" />
+      <location filename="../../ui/passport_view.py" line="495" />
       <location filename="../../ui/review_view.py" line="446" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="476" />
+      <location filename="../../ui/passport_view.py" line="491" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="295" />
+      <location filename="../../ui/asks_form.py" line="304" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="488" />
+      <location filename="../../ui/passport_view.py" line="503" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -905,6 +910,11 @@
       <location filename="../../ui/review_view.py" line="364" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="198" />
+      <source>Not answered.</source>
+      <translation>未回答。</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="239" />
@@ -937,8 +947,8 @@
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/dialogs.py" line="56" />
-      <location filename="../../ui/dialogs.py" line="115" />
+      <location filename="../../ui/dialogs.py" line="59" />
+      <location filename="../../ui/dialogs.py" line="118" />
       <source>OK</source>
       <translation>确定</translation>
     </message>
@@ -963,7 +973,7 @@
       <translation>打开回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="230" />
+      <location filename="../../ui/asks_form.py" line="236" />
       <source>Open only</source>
       <translation>只看未答</translation>
     </message>
@@ -1003,7 +1013,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -1043,14 +1053,14 @@
       <translation>落地时会修正的地方</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="123" />
+      <location filename="../../ui/asks_form.py" line="124" />
       <location filename="../../ui/pack_items.py" line="202" />
       <location filename="../../ui/pack_items.py" line="151" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="374" />
+      <location filename="../../ui/passport_view.py" line="389" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1092,7 +1102,7 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="282" />
+      <location filename="../../ui/passport_view.py" line="297" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1165,7 +1175,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="396" />
+      <location filename="../../ui/passport_view.py" line="411" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1193,14 +1203,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="438" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="450" />
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="465" />
+      <location filename="../../ui/passport_view.py" line="464" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1230,8 +1240,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="340" />
-      <location filename="../../ui/passport_view.py" line="341" />
+      <location filename="../../ui/passport_view.py" line="355" />
+      <location filename="../../ui/passport_view.py" line="356" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1251,24 +1261,24 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="491" />
+      <location filename="../../ui/passport_view.py" line="506" />
       <location filename="../../ui/review_view.py" line="511" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="236" />
-      <location filename="../../ui/asks_form.py" line="372" />
+      <location filename="../../ui/asks_form.py" line="242" />
+      <location filename="../../ui/asks_form.py" line="386" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="190" />
+      <location filename="../../ui/asks_form.py" line="191" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="237" />
+      <location filename="../../ui/asks_form.py" line="243" />
       <source>Save every answer you typed and have not saved yet.</source>
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
@@ -1318,7 +1328,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="419" />
+      <location filename="../../ui/main_window.py" line="425" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
@@ -1394,7 +1404,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="413" />
+      <location filename="../../ui/main_window.py" line="419" />
+      <source>Settings saved.</source>
+      <translation>设置已保存。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="416" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
@@ -1409,7 +1424,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="231" />
+      <location filename="../../ui/asks_form.py" line="237" />
       <source>Show only the asks that still need an answer.</source>
       <translation>只显示仍需要回答的提问。</translation>
     </message>
@@ -1483,7 +1498,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     <message>
       <location filename="../../ui/next_step.py" line="93" />
       <location filename="../../ui/next_step.py" line="72" />
-      <location filename="../../ui/passport_view.py" line="237" />
+      <location filename="../../ui/passport_view.py" line="252" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1493,7 +1508,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="428" />
+      <location filename="../../ui/main_window.py" line="434" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1680,7 +1695,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="357" />
+      <location filename="../../ui/passport_view.py" line="372" />
       <location filename="../../ui/review_view.py" line="483" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1691,7 +1706,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="307" />
+      <location filename="../../ui/passport_view.py" line="322" />
       <location filename="../../ui/review_view.py" line="167" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1848,7 +1863,7 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="117" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -1868,19 +1883,19 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="131" />
-      <location filename="../../ui/asks_form.py" line="138" />
+      <location filename="../../ui/asks_form.py" line="132" />
+      <location filename="../../ui/asks_form.py" line="139" />
       <location filename="../../ui/pack_items.py" line="154" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="117" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="430" />
+      <location filename="../../ui/passport_view.py" line="445" />
       <location filename="../../ui/review_view.py" line="406" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -1896,14 +1911,14 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="325" />
+      <location filename="../../ui/passport_view.py" line="340" />
       <location filename="../../ui/review_view.py" line="463" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="117" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>When</source>
       <translation>时间</translation>
     </message>
@@ -1913,8 +1928,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="303" />
-      <location filename="../../ui/passport_view.py" line="304" />
+      <location filename="../../ui/passport_view.py" line="318" />
+      <location filename="../../ui/passport_view.py" line="319" />
       <location filename="../../ui/review_view.py" line="174" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -1925,7 +1940,7 @@ Store: {home}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="123" />
+      <location filename="../../ui/asks_form.py" line="124" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>Why</source>
       <translation>原因</translation>
@@ -1941,7 +1956,7 @@ Store: {home}</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="160" />
+      <location filename="../../ui/asks_form.py" line="161" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
@@ -1951,12 +1966,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="456" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="413" />
+      <location filename="../../ui/passport_view.py" line="428" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -1966,7 +1981,7 @@ Store: {home}</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="117" />
+      <location filename="../../ui/asks_form.py" line="118" />
       <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
@@ -2034,14 +2049,14 @@ Store: {home}</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="114" />
+      <location filename="../../ui/asks_form.py" line="115" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="196" />
-      <source>answers {id}</source>
-      <translation>回答 {id}</translation>
+      <source>answers your question</source>
+      <translation>回答了你的提问</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="99" />
@@ -2089,7 +2104,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="318" />
+      <location filename="../../ui/passport_view.py" line="333" />
       <location filename="../../ui/review_view.py" line="458" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2288,7 +2303,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="366" />
+      <location filename="../../ui/passport_view.py" line="381" />
       <location filename="../../ui/review_view.py" line="493" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -2425,7 +2440,7 @@ Store: {home}</source>
       <translation>在这里未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="115" />
+      <location filename="../../ui/asks_form.py" line="116" />
       <source>not saved yet</source>
       <translation>尚未保存</translation>
     </message>
@@ -2837,7 +2852,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="437" />
+      <location filename="../../ui/passport_view.py" line="452" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -2947,7 +2962,7 @@ Store: {home}</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="280" />
+      <location filename="../../ui/asks_form.py" line="289" />
       <source>{done} of {total} answered</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
@@ -3122,7 +3137,7 @@ Store: {home}</source>
       <translation>{where}，{part}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="145" />
+      <location filename="../../ui/asks_form.py" line="146" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
     </message>
@@ -3144,7 +3159,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="367" />
+      <location filename="../../ui/asks_form.py" line="381" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
@@ -3221,7 +3236,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="372" />
+      <location filename="../../ui/asks_form.py" line="386" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>
@@ -3340,6 +3355,10 @@ Store: {home}</source>
     <message>
       <source>accepted</source>
       <translation type="vanished">已接受</translation>
+    </message>
+    <message>
+      <source>answers {id}</source>
+      <translation type="vanished">回答 {id}</translation>
     </message>
     <message>
       <source>approval</source>

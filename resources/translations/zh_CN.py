@@ -648,6 +648,10 @@ TRANSLATIONS: dict[str, str] = {
     "Open a receipt…": "打开回执…",
     "When someone else is to carry it on, send it to them as a handoff.": "要让别人接着做时，把它作为交接包发给对方。",
     "Send a handoff…": "发送交接包…",
+    "answers your question": "回答了你的提问",
+    "For whom:": "发给：",
+    "Not answered.": "未回答。",
+    "Settings saved.": "设置已保存。",
 }
 
 PLURALS: dict[str, str] = {

@@ -69,7 +69,9 @@ class Prompts:
         self.opened_urls: list[str] = []
         self.tmp = tmp_path
 
-    def confirm(self, parent: Any, title: str, text: str, *, ok: str | None = None) -> bool:
+    def confirm(
+        self, parent: Any, title: str, text: str, *, ok: str | None = None, safe: bool = False
+    ) -> bool:
         self.confirmed.append(text)
         return self.confirm_answer
 

@@ -27,6 +27,7 @@ def show_more(qtbot: QtBot, window: MainWindow) -> None:
 
 def quit_by_keys(qtbot: QtBot, window: MainWindow) -> None:
     window.activateWindow()  # the person is in this window, typing
+    qtbot.waitUntil(window.isActiveWindow)
     focused = window.passport_view.asks.cards["a1"].answer_edit
     focused.setFocus()
     qtbot.keyClick(focused, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)

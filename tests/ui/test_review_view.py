@@ -32,6 +32,10 @@ def test_a_receipt_coming_home_shows_the_fact_this_desk_proved_as_proven_here(
     assert "unproven here" not in facts and "not proven on this machine" not in facts
     assert "holds this fact; merging keeps yours." in facts
     assert "0 of 2 facts are not proven here" in facts
+    answers = window.review_view.section_text("receipt")
+    assert (
+        "answers your question" in answers and "answers a1" not in answers
+    )  # not "a1 [answers a1]"
 
 
 def test_opening_this_desks_own_sent_pack_offers_the_original_not_a_copy(
