@@ -285,11 +285,11 @@ class AsksForm(QWidget):
         self.progress.setVisible(total > 1)
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(total - still_open)
-        self.progress.setFormat(
-            tr("{done} of {total} answered").format(
-                done=number(total - still_open), total=number(total)
-            )
+        said = tr("{done} of {total} answered").format(
+            done=number(total - still_open), total=number(total)
         )
+        self.progress.setFormat(said)
+        self.progress.setMinimumWidth(self.progress.fontMetrics().horizontalAdvance(said) + 40)
         self.open_only.setVisible(total > 1 and 0 < still_open < total)
         shown = open_asks(asks) if self.open_only.isChecked() else asks
         body = QWidget()

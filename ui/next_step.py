@@ -15,12 +15,13 @@ from taskpack.ui.ops import Detail, sender_of, take_on_path
 from taskpack.ui.words import one_line
 
 #: what the button does (PassportView carries it out)
-TAKE_ON, ANSWER, RECEIPT, HANDOFF, OPEN_RECEIPT, EVIDENCE_HOLDS, SIGN_OFF = (
+TAKE_ON, ANSWER, RECEIPT, HANDOFF, OPEN_RECEIPT, RESULT, EVIDENCE_HOLDS, SIGN_OFF = (
     "take_on",
     "answer",
     "receipt",
     "handoff",
     "open_receipt",
+    "result",
     "evidence_holds",
     "sign_off",
 )
@@ -99,6 +100,15 @@ def next_step(detail: Detail) -> NextStep:
             ),
             OPEN_RECEIPT,
             tr("Open a receipt…"),
+        )
+    if state == "working" and asks and latest is not None and latest.kind == "handoff":
+        return NextStep(
+            tr(
+                "The answers are home (see the Asks tab): carry on, and return the result when "
+                "it is done."
+            ),
+            RESULT,
+            tr("Return result…"),
         )
     if not landed and latest is None:
         return NextStep(

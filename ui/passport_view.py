@@ -45,6 +45,7 @@ from taskpack.ui.next_step import (
     HANDOFF,
     OPEN_RECEIPT,
     RECEIPT,
+    RESULT,
     SIGN_OFF,
     TAKE_ON,
     next_step,
@@ -216,7 +217,13 @@ class PassportView(QWidget):
         self.next_button = QPushButton(step.button)
         self.next_button.setVisible(bool(step.action))
         self.next_button.clicked.connect(lambda _c=False, a=step.action: self._next_action(a))
-        line = row(self.next_label, self.next_button)
+        line = QFrame()
+        line.setObjectName("nextline")
+        line.setStyleSheet("#nextline { background: #eef3fb; border-radius: 3px; }")
+        lay = QHBoxLayout(line)
+        lay.setContentsMargins(8, 4, 4, 4)
+        lay.addWidget(self.next_label, 1)  # the sentence takes the width, the button its size
+        lay.addWidget(self.next_button, 0, Qt.AlignmentFlag.AlignVCenter)
         line.setVisible(bool(step.sentence))
         self.header.addWidget(line)
 
@@ -236,6 +243,8 @@ class PassportView(QWidget):
             )
         elif action == OPEN_RECEIPT:
             self.open_requested.emit()
+        elif action == RESULT:
+            self.result_requested.emit()
         elif action in (EVIDENCE_HOLDS, SIGN_OFF):
             done = next((o for o in detail.moves if o.state == "completed"), None)
             if done is not None:

@@ -84,7 +84,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="66" />
+      <location filename="../../ui/next_step.py" line="67" />
       <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
       <translation>
         <numerusform>It waits for you: take it on (approve, accept and start in one go), then answer its open question.</numerusform>
@@ -92,7 +92,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="76" />
+      <location filename="../../ui/next_step.py" line="77" />
       <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
       <translation>
         <numerusform>Next: answer the open question in the Asks tab, then send the answer home as a receipt.</numerusform>

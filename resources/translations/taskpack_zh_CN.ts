@@ -139,7 +139,7 @@
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="49" />
+      <location filename="../../ui/next_step.py" line="50" />
       <source>A result came back: check its evidence in the Overview, then say it holds.</source>
       <translation>结果已交回：请在“概览”中核对证据，然后确认它成立。</translation>
     </message>
@@ -204,12 +204,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="394" />
+      <location filename="../../ui/passport_view.py" line="403" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="396" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -219,12 +219,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="395" />
+      <location filename="../../ui/passport_view.py" line="404" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="397" />
+      <location filename="../../ui/passport_view.py" line="406" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -267,7 +267,7 @@
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="82" />
+      <location filename="../../ui/next_step.py" line="83" />
       <source>Answer the questions</source>
       <translation>回答问题</translation>
     </message>
@@ -316,12 +316,12 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="254" />
+      <location filename="../../ui/passport_view.py" line="263" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="341" />
+      <location filename="../../ui/passport_view.py" line="350" />
       <location filename="../../ui/review_view.py" line="464" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -333,8 +333,8 @@
     </message>
     <message>
       <location filename="../../ui/models.py" line="203" />
-      <location filename="../../ui/passport_view.py" line="122" />
-      <location filename="../../ui/passport_view.py" line="176" />
+      <location filename="../../ui/passport_view.py" line="123" />
+      <location filename="../../ui/passport_view.py" line="177" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -349,7 +349,7 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="123" />
+      <location filename="../../ui/passport_view.py" line="124" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
@@ -382,7 +382,7 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="420" />
+      <location filename="../../ui/passport_view.py" line="429" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
@@ -458,13 +458,13 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="343" />
       <location filename="../../ui/review_view.py" line="459" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="327" />
+      <location filename="../../ui/passport_view.py" line="336" />
       <location filename="../../ui/review_view.py" line="452" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -480,7 +480,7 @@
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -506,7 +506,7 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="410" />
+      <location filename="../../ui/passport_view.py" line="419" />
       <location filename="../../ui/review_view.py" line="377" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -552,7 +552,7 @@
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="86" />
+      <location filename="../../ui/next_step.py" line="87" />
       <source>Every question is answered: send the answers home to {sender}.</source>
       <translation>所有问题都已回答：把回答送回给 {sender}。</translation>
     </message>
@@ -568,7 +568,7 @@
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="35" />
-      <location filename="../../ui/next_step.py" line="51" />
+      <location filename="../../ui/next_step.py" line="52" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
@@ -578,7 +578,7 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="131" />
+      <location filename="../../ui/passport_view.py" line="132" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -598,17 +598,17 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="388" />
+      <location filename="../../ui/passport_view.py" line="397" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="145" />
+      <location filename="../../ui/passport_view.py" line="146" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="139" />
+      <location filename="../../ui/passport_view.py" line="140" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -623,13 +623,13 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="458" />
+      <location filename="../../ui/passport_view.py" line="467" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="315" />
-      <location filename="../../ui/passport_view.py" line="316" />
+      <location filename="../../ui/passport_view.py" line="324" />
+      <location filename="../../ui/passport_view.py" line="325" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -640,13 +640,13 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="202" />
+      <location filename="../../ui/passport_view.py" line="203" />
       <location filename="../../ui/review_view.py" line="183" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="195" />
+      <location filename="../../ui/passport_view.py" line="196" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
@@ -658,7 +658,7 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="299" />
+      <location filename="../../ui/passport_view.py" line="308" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -668,7 +668,7 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="124" />
+      <location filename="../../ui/passport_view.py" line="125" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -710,8 +710,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="426" />
-      <location filename="../../ui/passport_view.py" line="469" />
+      <location filename="../../ui/passport_view.py" line="435" />
+      <location filename="../../ui/passport_view.py" line="478" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -721,7 +721,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="371" />
+      <location filename="../../ui/passport_view.py" line="380" />
       <location filename="../../ui/review_view.py" line="482" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -742,7 +742,7 @@
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="93" />
+      <location filename="../../ui/next_step.py" line="94" />
       <source>It waits for you to take it on.</source>
       <translation>它在等你接手。</translation>
     </message>
@@ -783,7 +783,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="342" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <location filename="../../ui/review_view.py" line="465" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -834,7 +834,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="267" />
+      <location filename="../../ui/passport_view.py" line="276" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -870,14 +870,14 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="495" />
+      <location filename="../../ui/passport_view.py" line="504" />
       <location filename="../../ui/review_view.py" line="446" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="491" />
+      <location filename="../../ui/passport_view.py" line="500" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -887,7 +887,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="503" />
+      <location filename="../../ui/passport_view.py" line="512" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -968,7 +968,7 @@
       <translation>打开一个包…</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="101" />
+      <location filename="../../ui/next_step.py" line="102" />
       <source>Open a receipt…</source>
       <translation>打开回执…</translation>
     </message>
@@ -1013,7 +1013,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -1060,7 +1060,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="389" />
+      <location filename="../../ui/passport_view.py" line="398" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1102,7 +1102,7 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="297" />
+      <location filename="../../ui/passport_view.py" line="306" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1175,7 +1175,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="411" />
+      <location filename="../../ui/passport_view.py" line="420" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1203,14 +1203,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="453" />
+      <location filename="../../ui/passport_view.py" line="462" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="465" />
-      <location filename="../../ui/passport_view.py" line="464" />
+      <location filename="../../ui/passport_view.py" line="474" />
+      <location filename="../../ui/passport_view.py" line="473" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1236,12 +1236,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="34" />
+      <location filename="../../ui/next_step.py" line="111" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="355" />
-      <location filename="../../ui/passport_view.py" line="356" />
+      <location filename="../../ui/passport_view.py" line="364" />
+      <location filename="../../ui/passport_view.py" line="365" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1261,7 +1262,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="506" />
+      <location filename="../../ui/passport_view.py" line="515" />
       <location filename="../../ui/review_view.py" line="511" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1364,12 +1365,12 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="107" />
+      <location filename="../../ui/next_step.py" line="117" />
       <source>Send a handoff…</source>
       <translation>发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="90" />
+      <location filename="../../ui/next_step.py" line="91" />
       <source>Send a receipt…</source>
       <translation>发送回执…</translation>
     </message>
@@ -1441,7 +1442,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="38" />
-      <location filename="../../ui/next_step.py" line="54" />
+      <location filename="../../ui/next_step.py" line="55" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -1496,9 +1497,9 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="93" />
-      <location filename="../../ui/next_step.py" line="72" />
-      <location filename="../../ui/passport_view.py" line="252" />
+      <location filename="../../ui/next_step.py" line="94" />
+      <location filename="../../ui/next_step.py" line="73" />
+      <location filename="../../ui/passport_view.py" line="261" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1547,6 +1548,11 @@ Store: {home}</source>
       <location filename="../../ui/error_text.py" line="241" />
       <source>That move is not allowed from where the task is now.</source>
       <translation>从任务当前的状态不允许这样移动。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/next_step.py" line="106" />
+      <source>The answers are home (see the Asks tab): carry on, and return the result when it is done.</source>
+      <translation>回答已经回来了（见“提问”标签页）：继续做，完成后交回结果。</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="183" />
@@ -1685,7 +1691,7 @@ Store: {home}</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="54" />
+      <location filename="../../ui/next_step.py" line="55" />
       <source>The result waits for your sign-off.</source>
       <translation>结果在等你签字确认。</translation>
     </message>
@@ -1695,7 +1701,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="372" />
+      <location filename="../../ui/passport_view.py" line="381" />
       <location filename="../../ui/review_view.py" line="483" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1706,7 +1712,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="322" />
+      <location filename="../../ui/passport_view.py" line="331" />
       <location filename="../../ui/review_view.py" line="167" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1827,7 +1833,7 @@ Store: {home}</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="46" />
+      <location filename="../../ui/next_step.py" line="47" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
@@ -1863,12 +1869,12 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="96" />
+      <location filename="../../ui/next_step.py" line="97" />
       <source>Waiting for the answers to come back: open the receipt when it arrives (drop it on this window, or paste the reply).</source>
       <translation>正在等回答回来：回执到了就打开它（拖到这个窗口上，或粘贴回复）。</translation>
     </message>
@@ -1890,12 +1896,12 @@ Store: {home}</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="445" />
+      <location filename="../../ui/passport_view.py" line="454" />
       <location filename="../../ui/review_view.py" line="406" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -1911,25 +1917,25 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="340" />
+      <location filename="../../ui/passport_view.py" line="349" />
       <location filename="../../ui/review_view.py" line="463" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>When</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="105" />
+      <location filename="../../ui/next_step.py" line="115" />
       <source>When someone else is to carry it on, send it to them as a handoff.</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="318" />
-      <location filename="../../ui/passport_view.py" line="319" />
+      <location filename="../../ui/passport_view.py" line="327" />
+      <location filename="../../ui/passport_view.py" line="328" />
       <location filename="../../ui/review_view.py" line="174" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -1966,12 +1972,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="471" />
+      <location filename="../../ui/passport_view.py" line="480" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/passport_view.py" line="437" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -1986,7 +1992,7 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="59" />
+      <location filename="../../ui/next_step.py" line="60" />
       <source>Your answers went home in a receipt; {sender} merges them. Nothing more is needed here unless they ask again.</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
@@ -2104,7 +2110,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="333" />
+      <location filename="../../ui/passport_view.py" line="342" />
       <location filename="../../ui/review_view.py" line="458" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2303,7 +2309,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="381" />
+      <location filename="../../ui/passport_view.py" line="390" />
       <location filename="../../ui/review_view.py" line="493" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -2727,7 +2733,7 @@ Store: {home}</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="56" />
+      <location filename="../../ui/next_step.py" line="57" />
       <source>the sender</source>
       <translation>发送方</translation>
     </message>
@@ -2852,7 +2858,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="461" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -2962,7 +2968,7 @@ Store: {home}</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="289" />
+      <location filename="../../ui/asks_form.py" line="288" />
       <source>{done} of {total} answered</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
@@ -3222,14 +3228,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="66" />
+      <location filename="../../ui/next_step.py" line="67" />
       <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
       <translation>
         <numerusform>它在等你：接手它（一次完成批准、接受和开始），然后回答它的 %n 个未答问题。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="76" />
+      <location filename="../../ui/next_step.py" line="77" />
       <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
       <translation>
         <numerusform>下一步：在“提问”标签页回答 %n 个未答问题，然后用回执把回答送回去。</numerusform>

@@ -652,6 +652,7 @@ TRANSLATIONS: dict[str, str] = {
     "For whom:": "发给：",
     "Not answered.": "未回答。",
     "Settings saved.": "设置已保存。",
+    "The answers are home (see the Asks tab): carry on, and return the result when it is done.": "回答已经回来了（见“提问”标签页）：继续做，完成后交回结果。",
 }
 
 PLURALS: dict[str, str] = {

@@ -77,3 +77,9 @@ def test_each_desk_is_told_what_now_with_the_button_that_does_it(
     qtbot.mouseClick(home.passport_view.next_button, Qt.MouseButton.LeftButton)
     settle(qtbot, home)
     assert home.review_view.land_button.text() == f"Merge answers into {sent}"
+    qtbot.mouseClick(home.review_view.land_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, home)
+    assert next_step(home) == (
+        "The answers are home (see the Asks tab): carry on, and return the result when it is done.",
+        "Return result…",
+    )
