@@ -66,6 +66,15 @@ def row_state(row: Row) -> str:
     return row.state
 
 
+def incoming_label(row: Incoming) -> str:
+    """An incoming file's State: what kind of file it is, and whose."""
+    if row.sent:
+        return tr("receipt you sent") if row.kind == "receipt" else tr("handoff you sent")
+    return {"receipt": tr("receipt arrived"), "handoff": tr("handoff arrived")}.get(
+        row.kind, state_label(INCOMING)
+    )
+
+
 def state_label(state: str, waiting_on: str | None = None) -> str:
     """Where a task stands, in plain words (never the protocol's internal names)."""
     if state == "waiting":
@@ -237,17 +246,13 @@ class InboxModel(QAbstractTableModel):
                     if isinstance(r, Incoming) and r.problem
                     else (str(r.path) if isinstance(r, Incoming) else r.id)
                 )
-            if isinstance(r, Incoming):
-                kind = {"receipt": tr("Receipt"), "handoff": tr("Handoff")}.get(r.kind, tr("File"))
-                if r.sent:
-                    kind = tr("Sent receipt") if r.kind == "receipt" else tr("Sent handoff")
-                return r.title[:200].casefold() if sort else f"{kind}: {one_line(r.title)}"
+            # the title column holds the title alone; what kind of file it is, the State says
             return r.title[:200].casefold() if sort else one_line(r.title)
         if col == self.STATE:
             if isinstance(r, Incoming):
                 if r.problem:
                     return "" if sort else tr("cannot be opened")
-                return "" if sort else state_label(row_state(r))
+                return "" if sort else incoming_label(r)
             return r.state if sort else state_label(r.state, r.waiting_on)
         if col == self.SENDER:
             if (isinstance(r, PassportRow) and r.came_from == "here") or (

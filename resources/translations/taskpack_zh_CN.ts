@@ -332,7 +332,7 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="203" />
+      <location filename="../../ui/models.py" line="212" />
       <location filename="../../ui/passport_view.py" line="123" />
       <location filename="../../ui/passport_view.py" line="177" />
       <source>Asks</source>
@@ -588,11 +588,6 @@
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="241" />
-      <source>File</source>
-      <translation>文件</translation>
-    </message>
-    <message>
       <location filename="../../ui/window/watching.py" line="54" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
@@ -613,7 +608,7 @@
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="203" />
+      <location filename="../../ui/models.py" line="212" />
       <source>From</source>
       <translation>来自</translation>
     </message>
@@ -652,8 +647,8 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="86" />
-      <location filename="../../ui/models.py" line="241" />
       <location filename="../../ui/review_view.py" line="155" />
+      <location filename="../../ui/review_view.py" line="213" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
@@ -1096,8 +1091,8 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="86" />
-      <location filename="../../ui/models.py" line="241" />
       <location filename="../../ui/review_view.py" line="155" />
+      <location filename="../../ui/review_view.py" line="213" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
@@ -1385,16 +1380,6 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>任务无需你批准的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="243" />
-      <source>Sent handoff</source>
-      <translation>已发出的交接</translation>
-    </message>
-    <message>
-      <location filename="../../ui/models.py" line="243" />
-      <source>Sent receipt</source>
-      <translation>已发出的回执</translation>
-    </message>
-    <message>
       <location filename="../../ui/settings_dialog.py" line="135" />
       <source>Serve this desk over A2A</source>
       <translation>通过 A2A 提供本工作台的服务</translation>
@@ -1472,7 +1457,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="203" />
+      <location filename="../../ui/models.py" line="212" />
       <source>State</source>
       <translation>状态</translation>
     </message>
@@ -1838,13 +1823,13 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="203" />
+      <location filename="../../ui/models.py" line="212" />
       <location filename="../../ui/window/passport_actions.py" line="361" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="203" />
+      <location filename="../../ui/models.py" line="212" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -2022,7 +2007,7 @@ Store: {home}</source>
       <translation>给你的新问题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="111" />
+      <location filename="../../ui/models.py" line="120" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
@@ -2121,12 +2106,12 @@ Store: {home}</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="86" />
+      <location filename="../../ui/models.py" line="95" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="249" />
+      <location filename="../../ui/models.py" line="254" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -2136,7 +2121,7 @@ Store: {home}</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="116" />
+      <location filename="../../ui/models.py" line="125" />
       <source>changes were asked for</source>
       <translation>要求修改</translation>
     </message>
@@ -2151,7 +2136,7 @@ Store: {home}</source>
       <translation>已在本机检查</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="113" />
+      <location filename="../../ui/models.py" line="122" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
@@ -2201,12 +2186,12 @@ Store: {home}</source>
       <translation>第 {n} 项决定</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="85" />
+      <location filename="../../ui/models.py" line="94" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="84" />
+      <location filename="../../ui/models.py" line="93" />
       <location filename="../../ui/pack_items.py" line="114" />
       <source>done</source>
       <translation>已完成</translation>
@@ -2279,6 +2264,16 @@ Store: {home}</source>
       <translation>交接包</translation>
     </message>
     <message>
+      <location filename="../../ui/models.py" line="73" />
+      <source>handoff arrived</source>
+      <translation>收到交接包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="72" />
+      <source>handoff you sent</source>
+      <translation>你发出的交接包</translation>
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="97" />
       <source>has a part ending in a space or dot</source>
       <translation>有一段以空格或句点结尾</translation>
@@ -2294,7 +2289,7 @@ Store: {home}</source>
       <translation>含有空的、“.” 或 “..” 路径段</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="103" />
+      <location filename="../../ui/models.py" line="112" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
     </message>
@@ -2304,7 +2299,7 @@ Store: {home}</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="81" />
+      <location filename="../../ui/models.py" line="90" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
@@ -2315,7 +2310,7 @@ Store: {home}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="87" />
+      <location filename="../../ui/models.py" line="96" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
@@ -2355,7 +2350,7 @@ Store: {home}</source>
       <translation>它不是可读取的 zip 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="78" />
+      <location filename="../../ui/models.py" line="87" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
@@ -2406,7 +2401,7 @@ Store: {home}</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="82" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
     </message>
@@ -2456,7 +2451,7 @@ Store: {home}</source>
       <translation>未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="76" />
+      <location filename="../../ui/models.py" line="85" />
       <source>on hold</source>
       <translation>暂停中</translation>
     </message>
@@ -2492,12 +2487,12 @@ Store: {home}</source>
       <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="109" />
+      <location filename="../../ui/models.py" line="118" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="79" />
+      <location filename="../../ui/models.py" line="88" />
       <source>ready to be taken on</source>
       <translation>可以接手</translation>
     </message>
@@ -2508,9 +2503,19 @@ Store: {home}</source>
       <translation>回执</translation>
     </message>
     <message>
+      <location filename="../../ui/models.py" line="73" />
+      <source>receipt arrived</source>
+      <translation>收到回执</translation>
+    </message>
+    <message>
       <location filename="../../ui/history_text.py" line="21" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="72" />
+      <source>receipt you sent</source>
+      <translation>你发出的回执</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="117" />
@@ -2518,7 +2523,7 @@ Store: {home}</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="82" />
+      <location filename="../../ui/models.py" line="91" />
       <source>result being checked</source>
       <translation>结果核验中</translation>
     </message>
@@ -2528,7 +2533,7 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="88" />
+      <location filename="../../ui/models.py" line="97" />
       <source>sent by you</source>
       <translation>由你发出</translation>
     </message>
@@ -2538,12 +2543,12 @@ Store: {home}</source>
       <translation>已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="117" />
+      <location filename="../../ui/models.py" line="126" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="115" />
+      <location filename="../../ui/models.py" line="124" />
       <source>signed off</source>
       <translation>已签字</translation>
     </message>
@@ -2573,12 +2578,12 @@ Store: {home}</source>
       <translation>仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="119" />
+      <location filename="../../ui/models.py" line="128" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="80" />
+      <location filename="../../ui/models.py" line="89" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
     </message>
@@ -2608,7 +2613,7 @@ Store: {home}</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="110" />
+      <location filename="../../ui/models.py" line="119" />
       <source>the answer came</source>
       <translation>回答已到</translation>
     </message>
@@ -2648,12 +2653,12 @@ Store: {home}</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="114" />
+      <location filename="../../ui/models.py" line="123" />
       <source>the evidence does not hold</source>
       <translation>证据不成立</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="112" />
+      <location filename="../../ui/models.py" line="121" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
     </message>
@@ -2738,7 +2743,7 @@ Store: {home}</source>
       <translation>发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="102" />
+      <location filename="../../ui/models.py" line="111" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
@@ -2873,17 +2878,17 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="83" />
+      <location filename="../../ui/models.py" line="92" />
       <source>waiting for sign-off</source>
       <translation>等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="83" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="75" />
+      <location filename="../../ui/models.py" line="84" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
@@ -2918,37 +2923,37 @@ Store: {home}</source>
       <translation>提问原因</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="118" />
+      <location filename="../../ui/models.py" line="127" />
       <source>withdrawn before it finished</source>
       <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="108" />
+      <location filename="../../ui/models.py" line="117" />
       <source>work started</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="256" />
+      <location filename="../../ui/models.py" line="261" />
       <source>you</source>
       <translation>你</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="104" />
+      <location filename="../../ui/models.py" line="113" />
       <source>you approved it</source>
       <translation>你批准了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="107" />
+      <location filename="../../ui/models.py" line="116" />
       <source>you declined it</source>
       <translation>你拒绝了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="105" />
+      <location filename="../../ui/models.py" line="114" />
       <source>you denied it</source>
       <translation>你否决了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="106" />
+      <location filename="../../ui/models.py" line="115" />
       <source>you took it on</source>
       <translation>你接手了</translation>
     </message>
@@ -3291,6 +3296,10 @@ Store: {home}</source>
       <translation type="vanished">已复制：文本和文件 {name} 都在剪贴板上。粘贴到聊天里即可。</translation>
     </message>
     <message>
+      <source>File</source>
+      <translation type="vanished">文件</translation>
+    </message>
+    <message>
       <source>From {sender}, packed {when} ({encoding})</source>
       <translation type="vanished">来自 {sender}，打包于 {when}（{encoding}）</translation>
     </message>
@@ -3345,6 +3354,14 @@ Store: {home}</source>
     <message>
       <source>Senders routed without approval</source>
       <translation type="vanished">无需批准即可分派的发送方</translation>
+    </message>
+    <message>
+      <source>Sent handoff</source>
+      <translation type="vanished">已发出的交接</translation>
+    </message>
+    <message>
+      <source>Sent receipt</source>
+      <translation type="vanished">已发出的回执</translation>
     </message>
     <message>
       <source>Settings saved. A new machine name or your name applies the next time the desk starts.</source>

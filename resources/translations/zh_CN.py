@@ -653,6 +653,10 @@ TRANSLATIONS: dict[str, str] = {
     "Not answered.": "未回答。",
     "Settings saved.": "设置已保存。",
     "The answers are home (see the Asks tab): carry on, and return the result when it is done.": "回答已经回来了（见“提问”标签页）：继续做，完成后交回结果。",
+    "receipt you sent": "你发出的回执",
+    "handoff you sent": "你发出的交接包",
+    "receipt arrived": "收到回执",
+    "handoff arrived": "收到交接包",
 }
 
 PLURALS: dict[str, str] = {

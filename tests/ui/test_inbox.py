@@ -64,7 +64,7 @@ def test_search_and_filters(
     window.open_files([pack])
     settle(qtbot, window)
     assert visible_titles(window) == [
-        "Handoff: Invoice export",
+        "Invoice export",
         "Quarterly report",
         "Tidy the wiki",
     ]
@@ -74,11 +74,11 @@ def test_search_and_filters(
     window.search.clear()
 
     window.incoming_box.setChecked(True)
-    assert visible_titles(window) == ["Handoff: Invoice export"]
+    assert visible_titles(window) == ["Invoice export"]
     window.incoming_box.setChecked(False)
 
     window.asks_box.setChecked(True)  # the incoming pack has 2 open asks, the report 1
-    assert visible_titles(window) == ["Handoff: Invoice export", "Quarterly report"]
+    assert visible_titles(window) == ["Invoice export", "Quarterly report"]
     window.asks_box.setChecked(False)
 
     window.state_box.setCurrentIndex(window.state_box.findData("working"))
@@ -88,7 +88,7 @@ def test_search_and_filters(
     senders = [window.sender_box.itemData(i) for i in range(window.sender_box.count())]
     assert senders == ["", "Wei@wei-laptop"]
     window.sender_box.setCurrentIndex(1)
-    assert visible_titles(window) == ["Handoff: Invoice export"]
+    assert visible_titles(window) == ["Invoice export"]
     window.clear_filters()
 
     # landing moves the pack from "incoming" to a passport with a sender and a state

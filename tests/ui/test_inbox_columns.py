@@ -82,3 +82,18 @@ def test_short_headers_are_read_whole_and_the_sender_gives_way_first(
             label
         )  # "Updated", not "Upda…"
     assert not fits(window, 0, InboxModel.SENDER)  # the long sender is the one cut
+
+
+def test_the_sort_arrow_does_not_sit_on_its_header_word(
+    qtbot: QtBot, make_desk, make_window
+) -> None:
+    desk = make_desk(RECEIVER)
+    desk.new("Q3 report charts", "A goal")
+    window = make_window(desk)
+    window.resize(1000, 700)
+    settle(qtbot, window)
+    header = window.list.header()
+    assert header.sortIndicatorSection() == InboxModel.UPDATED  # newest first, arrow shown
+    qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
+    word = header.fontMetrics().horizontalAdvance("Updated")
+    assert header.sectionSize(InboxModel.UPDATED) >= word + 12 + 12  # the word, then the arrow

@@ -40,23 +40,23 @@ def test_a_broken_file_says_what_it_is_and_can_be_removed_with_delete(
     window = make_window(make_desk(RECEIVER))
     assert drop(window, good, broken) == (True, True)
     settle(qtbot, window)
-    click_row(qtbot, window, "File: photos.taskpack")
+    click_row(qtbot, window, "photos.taskpack")
     settle(qtbot, window)
     assert window.banner.text().startswith(
         "photos.taskpack cannot be opened: it is an ordinary zip file, not a TaskPack."
     )
     assert "bagit" not in window.banner.text()
-    assert ("File: photos.taskpack", "cannot be opened") in shown_rows(window)
+    assert ("photos.taskpack", "cannot be opened") in shown_rows(window)
 
     assert [a.text() for a in window.list.actions()] == ["Remove from the list"]  # its context menu
     window.list.setFocus()
     qtbot.keyClick(window.list, Qt.Key.Key_Delete)
     settle(qtbot, window)
-    assert [t for t, _ in shown_rows(window)] == ["Handoff: Invoice export"]
+    assert [t for t, _ in shown_rows(window)] == ["Invoice export"]
     assert "Removed photos.taskpack from the list" in window.banner.text()
     assert broken.is_file()  # the file stays where it was
 
-    click_row(qtbot, window, "Handoff: Invoice export")
+    click_row(qtbot, window, "Invoice export")
     settle(qtbot, window)
     window.list.actions()[0].trigger()  # the same from the context menu, for a good pack
     settle(qtbot, window)
@@ -85,7 +85,7 @@ def test_opened_packs_and_the_window_place_survive_a_restart(
     try:
         second = make_window(again)
         settle(qtbot, second)
-        assert shown_rows(second) == [("Handoff: Invoice export", "incoming")]
+        assert shown_rows(second) == [("Invoice export", "handoff arrived")]
         assert (second.width(), second.height()) == (720, 520)
         second.shutdown()
     finally:

@@ -224,7 +224,7 @@ def test_the_receipt_review_shows_each_answer_who_and_when_and_what_stays_open(
         .toString("yyyy-MM-dd HH:mm")
     )
     assert f"Answered by Zhang@{RECEIVER} on {when}" in shown
-    assert "answers a1" in shown
+    assert "answers your question" in shown
     assert "answer them in the Asks tab" not in review.visible_text()
     still = review.section_text("still_open")
     assert "a2 · Can the export move to 07:00?" in still

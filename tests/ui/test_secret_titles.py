@@ -57,7 +57,7 @@ def test_a_watched_pack_with_a_token_in_its_title_is_named_not_shown(
     status = window.statusBar().currentMessage()
     assert "title withheld" in status and secret[-12:] not in status
     [row] = row_text(window)
-    assert row[0] == "Handoff: (title withheld: it contains a credential — GitHub token)"
+    assert row[0] == "(title withheld: it contains a credential — GitHub token)"
     assert row[2] == "(sender withheld: it contains a credential — GitHub token)"
     assert not any(secret[-12:] in cell for cell in row)
     senders = [window.sender_box.itemText(i) for i in range(window.sender_box.count())]
@@ -74,7 +74,7 @@ def test_a_dropped_pack_with_a_token_in_its_title_is_named_not_shown(
     assert drop(window, pack) == (True, True)
     settle(qtbot, window)
     [row] = row_text(window)
-    assert row[0] == "Handoff: (title withheld: it contains a credential — GitHub token)"
+    assert row[0] == "(title withheld: it contains a credential — GitHub token)"
     assert row[2] == "(sender withheld: it contains a credential — GitHub token)"
     assert "This pack carries a secret" in window.review_view.visible_text()
     assert secret[-12:] not in window.review_view.visible_text()

@@ -177,7 +177,7 @@ def test_a_receipt_this_desk_wrote_shows_as_sent_not_incoming(
     settle(qtbot, window)
     proxy = window.proxy
     rows = [[proxy.index(r, c).data() for c in range(3)] for r in range(proxy.rowCount())]
-    assert ["Sent receipt: Invoice export", "sent by you", "you"] in rows
+    assert ["Invoice export", "receipt you sent", "you"] in rows
     assert "A receipt arrived" not in window.statusBar().currentMessage()
     window.incoming_box.setChecked(True)  # "Incoming only" does not list what went out
     assert proxy.rowCount() == 0

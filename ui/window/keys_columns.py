@@ -25,6 +25,8 @@ from taskpack.ui.models import InboxModel
 FITTED_COLUMNS = (InboxModel.STATE, InboxModel.SENDER, InboxModel.ASKS, InboxModel.UPDATED)
 
 
+#: pixels the sort arrow takes beside its column's header word
+SORT_ARROW = 14
 #: at most this share of a narrow list goes to those columns
 OTHER_COLUMNS_SHARE = 0.6
 
@@ -133,6 +135,9 @@ class KeysColumnsMixin:
             want[sender] -= min(sum(want.values()) - budget, max(0, want[sender] - label[sender]))
         if sum(want.values()) > budget:  # then a header word may be cut before what the rows show
             want = capped(shown, budget)
+        arrow = header.sortIndicatorSection()  # where there is room, the arrow gets its own
+        if arrow in want and sum(want.values()) + SORT_ARROW <= budget:
+            want[arrow] = max(want[arrow], label[arrow] + SORT_ARROW)
         for col, width in want.items():
             header.resizeSection(col, max(least, width))
 
