@@ -47,5 +47,5 @@ def test_notifications_and_the_list_show_a_spoofed_title_as_plain_text(
     )
     proxy = window.proxy
     row = [proxy.index(0, c).data() for c in range(3)]
-    assert row[0] == "Handoff: Pay <a href='x'>now</a> \\u202egpj.exe"
+    assert row[0] == "Pay <a href='x'>now</a> \\u202egpj.exe"
     assert row[2] == "<b>Boss</b>\\u202e@alpha"
