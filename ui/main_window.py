@@ -392,6 +392,7 @@ class MainWindow(
         )
         serving_before = a2a_wanted(self.desk.settings)
         machine_before = self.desk.settings.machine_name
+        store_before = self.desk.settings.store
         dialog.apply()
         self._save_settings()
         if i18n.resolve(self.desk.settings.language) != before[0]:
@@ -411,7 +412,9 @@ class MainWindow(
         if not os.environ.get(ACTOR_ENV, "").strip():
             self.desk.actor = actor_name(self.desk.settings)  # your name applies now
         self.name_bar.setVisible(self._name_unknown())
-        if self.desk.settings.machine_name != machine_before:
+        if self.desk.settings.store != store_before:
+            self.info(tr("Settings saved. The team desk applies the next time the desk starts."))
+        elif self.desk.settings.machine_name != machine_before:
             self.info(
                 tr("Settings saved. A new machine name applies the next time the desk starts.")
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.app.a2a import DEFAULT_HOST
-from taskpack.app.settings import Settings
+from taskpack.app.settings import Settings, SettingsError, store_url_problem
 from taskpack.app.watcher import default_folders
 from taskpack.core.desk.identity import display_name
 from taskpack.ui import dialogs
@@ -61,6 +62,26 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def store_problem(url: str) -> str:
+    """Why `url` cannot be the team desk's address, as one sentence ("" when it can)."""
+    if not url:
+        return ""
+    try:
+        store_url_problem(url, where="store")
+    except SettingsError:
+        try:
+            holds_password = urlsplit(url).password is not None or "password=" in url
+        except ValueError:
+            holds_password = False
+        if holds_password:
+            return tr(
+                "The address holds a password. Leave it out: put the password in "
+                "PGPASSWORD or ~/.pgpass."
+            )
+        return tr("A team desk is a PostgreSQL address: postgresql://USER@HOST:PORT/DB.")
+    return ""
+
+
 class SettingsDialog(QDialog):
     def __init__(
         self, settings: Settings, *, machine: str, actor: str, parent: QWidget | None = None
@@ -90,6 +111,23 @@ class SettingsDialog(QDialog):
         self.allow = QLineEdit(", ".join(settings.gate_allow))
         self.allow.setPlaceholderText(tr("e.g. wei@wei-laptop, zhang"))
         form.addRow(tr("Senders whose tasks skip your approval"), self.allow)
+        # a team desk: the store several machines share (its URL; the password stays out)
+        self.store = QLineEdit(settings.store or "")
+        self.store.setPlaceholderText(
+            tr("postgresql://USER@HOST:PORT/DB (empty: this machine only)")
+        )
+        self.store.setToolTip(
+            tr(
+                "The team desk's PostgreSQL address. Leave the password out of it: "
+                "put it in PGPASSWORD or ~/.pgpass."
+            )
+        )
+        self.store.textChanged.connect(lambda _t: self.store_error.hide())
+        form.addRow(tr("Team desk"), self.store)
+        self.store_error = plain("", small=True)
+        self.store_error.setStyleSheet(f"color: {COLORS['error'][1]};")
+        self.store_error.hide()
+        form.addRow("", self.store_error)
 
         self.watch = QCheckBox(tr("Watch folders for incoming packs"))
         self.watch.setChecked(watch_enabled(settings))
@@ -187,6 +225,16 @@ class SettingsDialog(QDialog):
         for folder in default_folders():
             self.folders.addItem(str(folder))
 
+    def accept(self) -> None:
+        """Save, unless the team desk's address cannot be used (said under the field)."""
+        problem = store_problem(self.store.text().strip())
+        if problem:
+            self.store_error.setText(problem)
+            self.store_error.show()
+            self.store.setFocus()
+            return
+        super().accept()
+
     def apply(self) -> Settings:
         """The settings as edited (the same object, changed in place)."""
         s = self.settings
@@ -203,4 +251,5 @@ class SettingsDialog(QDialog):
         s.a2a_enabled = self.a2a_enabled.isChecked()
         s.a2a_host = self.a2a_host.text().strip() or DEFAULT_HOST
         s.a2a_port = self.a2a_port.value()
+        s.store = self.store.text().strip() or None
         return s

@@ -149,6 +149,11 @@
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
     <message>
+      <location filename="../../ui/settings_dialog.py" line="81" />
+      <source>A team desk is a PostgreSQL address: postgresql://USER@HOST:PORT/DB.</source>
+      <translation>团队工作台是一个 PostgreSQL 地址：postgresql://用户@主机:端口/数据库。</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/a2a_panel.py" line="110" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
@@ -174,7 +179,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="433" />
+      <location filename="../../ui/main_window.py" line="436" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -214,7 +219,7 @@
       <translation>添加事实…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="110" />
+      <location filename="../../ui/settings_dialog.py" line="148" />
       <source>Add folder…</source>
       <translation>添加文件夹…</translation>
     </message>
@@ -234,12 +239,12 @@
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="133" />
+      <location filename="../../ui/settings_dialog.py" line="171" />
       <source>Agent endpoint (A2A)</source>
       <translation>智能体端点（A2A）</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="139" />
+      <location filename="../../ui/settings_dialog.py" line="177" />
       <source>Agents and other desks can then hand packs to this desk while it runs. Each needs a token: run “taskpack token add NAME” and give it to them.</source>
       <translation>这样，本工作台运行时，智能体和其他工作台就能把包交给它。每一方都需要一个令牌：运行“taskpack token add NAME”，再把令牌交给对方。</translation>
     </message>
@@ -300,7 +305,7 @@
       <translation>回答了：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="153" />
+      <location filename="../../ui/settings_dialog.py" line="191" />
       <source>Any free port</source>
       <translation>任意空闲端口</translation>
     </message>
@@ -683,7 +688,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="150" />
+      <location filename="../../ui/settings_dialog.py" line="188" />
       <source>Host</source>
       <translation>主机</translation>
     </message>
@@ -773,7 +778,7 @@
       <translation>正在落地 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="80" />
+      <location filename="../../ui/settings_dialog.py" line="101" />
       <source>Language</source>
       <translation>语言</translation>
     </message>
@@ -844,7 +849,7 @@
       <translation>正在转移…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="98" />
+      <location filename="../../ui/settings_dialog.py" line="136" />
       <source>New packs appear under Incoming with a notification. Nothing lands without you. Drives plugged in while the desk runs are scanned once.</source>
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
@@ -1023,7 +1028,7 @@
       <translation>没有权限：{path}。请检查文件权限。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="155" />
+      <location filename="../../ui/settings_dialog.py" line="193" />
       <source>Port</source>
       <translation>端口</translation>
     </message>
@@ -1150,7 +1155,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>拒绝打包：{what}。请把它从护照或行李中删除后再打包。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="112" />
+      <location filename="../../ui/settings_dialog.py" line="150" />
       <source>Remove</source>
       <translation>移除</translation>
     </message>
@@ -1252,7 +1257,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>分派</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="125" />
+      <location filename="../../ui/settings_dialog.py" line="163" />
       <source>Save</source>
       <translation>保存</translation>
     </message>
@@ -1324,7 +1329,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="425" />
+      <location filename="../../ui/main_window.py" line="428" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
@@ -1375,29 +1380,34 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>送交签收</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="92" />
+      <location filename="../../ui/settings_dialog.py" line="113" />
       <source>Senders whose tasks skip your approval</source>
       <translation>任务无需你批准的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="135" />
+      <location filename="../../ui/settings_dialog.py" line="173" />
       <source>Serve this desk over A2A</source>
       <translation>通过 A2A 提供本工作台的服务</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="69" />
+      <location filename="../../ui/settings_dialog.py" line="90" />
       <source>Settings</source>
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="419" />
+      <location filename="../../ui/main_window.py" line="422" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="416" />
+      <location filename="../../ui/main_window.py" line="419" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="416" />
+      <source>Settings saved. The team desk applies the next time the desk starts.</source>
+      <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
     <message>
       <location filename="../../ui/widgets.py" line="136" />
@@ -1432,7 +1442,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>签收</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="88" />
+      <location filename="../../ui/settings_dialog.py" line="109" />
       <source>Signs your answers, the checks you make and the packs you send.</source>
       <translation>用于署名你的回答、你做的检查和你发出的包。</translation>
     </message>
@@ -1472,7 +1482,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在停止 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="76" />
+      <location filename="../../ui/settings_dialog.py" line="97" />
       <source>System language</source>
       <translation>系统语言</translation>
     </message>
@@ -1494,7 +1504,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="434" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1515,6 +1525,11 @@ Store: {home}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
     <message>
+      <location filename="../../ui/settings_dialog.py" line="126" />
+      <source>Team desk</source>
+      <translation>团队工作台</translation>
+    </message>
+    <message>
       <location filename="../../ui/pack_items.py" line="313" />
       <source>Test output</source>
       <translation>测试输出</translation>
@@ -1533,6 +1548,11 @@ Store: {home}</source>
       <location filename="../../ui/error_text.py" line="241" />
       <source>That move is not allowed from where the task is now.</source>
       <translation>从任务当前的状态不允许这样移动。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="77" />
+      <source>The address holds a password. Leave it out: put the password in PGPASSWORD or ~/.pgpass.</source>
+      <translation>这个地址里含有密码。请去掉它：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="106" />
@@ -1713,6 +1733,11 @@ Store: {home}</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
     <message>
+      <location filename="../../ui/settings_dialog.py" line="120" />
+      <source>The team desk's PostgreSQL address. Leave the password out of it: put it in PGPASSWORD or ~/.pgpass.</source>
+      <translation>团队工作台的 PostgreSQL 地址。不要把密码写进去：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
+    </message>
+    <message>
       <location filename="../../ui/widgets.py" line="156" />
       <source>The whole text</source>
       <translation>全文</translation>
@@ -1743,7 +1768,7 @@ Store: {home}</source>
       <translation>这是回答 {target} 的回执，不是交接包：请把它合并到 {target}。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="158" />
+      <location filename="../../ui/settings_dialog.py" line="196" />
       <source>This is not a loopback address: other machines can reach this desk over plain HTTP, without TLS. Put a TLS proxy in front of it.</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
@@ -1753,7 +1778,7 @@ Store: {home}</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="85" />
+      <location filename="../../ui/settings_dialog.py" line="106" />
       <source>This machine's name</source>
       <translation>本机名称</translation>
     </message>
@@ -1834,7 +1859,7 @@ Store: {home}</source>
       <translation>更新</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="114" />
+      <location filename="../../ui/settings_dialog.py" line="152" />
       <source>Use defaults</source>
       <translation>使用默认</translation>
     </message>
@@ -1864,12 +1889,12 @@ Store: {home}</source>
       <translation>正在等回答回来：回执到了就打开它（拖到这个窗口上，或粘贴回复）。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="177" />
+      <location filename="../../ui/settings_dialog.py" line="215" />
       <source>Watch a folder</source>
       <translation>监视一个文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="94" />
+      <location filename="../../ui/settings_dialog.py" line="132" />
       <source>Watch folders for incoming packs</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
@@ -1992,7 +2017,7 @@ Store: {home}</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="89" />
+      <location filename="../../ui/settings_dialog.py" line="110" />
       <source>Your name</source>
       <translation>你的名字</translation>
     </message>
@@ -2208,7 +2233,7 @@ Store: {home}</source>
       <translation>例如：张伟</translation>
     </message>
     <message>
-      <location filename="../../ui/settings_dialog.py" line="91" />
+      <location filename="../../ui/settings_dialog.py" line="112" />
       <source>e.g. wei@wei-laptop, zhang</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
@@ -2490,6 +2515,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="118" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/settings_dialog.py" line="117" />
+      <source>postgresql://USER@HOST:PORT/DB (empty: this machine only)</source>
+      <translation>postgresql://用户@主机:端口/数据库（留空：只用本机）</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="88" />

@@ -657,6 +657,12 @@ TRANSLATIONS: dict[str, str] = {
     "handoff you sent": "你发出的交接包",
     "receipt arrived": "收到回执",
     "handoff arrived": "收到交接包",
+    "postgresql://USER@HOST:PORT/DB (empty: this machine only)": "postgresql://用户@主机:端口/数据库（留空：只用本机）",
+    "The team desk's PostgreSQL address. Leave the password out of it: put it in PGPASSWORD or ~/.pgpass.": "团队工作台的 PostgreSQL 地址。不要把密码写进去：把密码放在 PGPASSWORD 或 ~/.pgpass 中。",
+    "Team desk": "团队工作台",
+    "The address holds a password. Leave it out: put the password in PGPASSWORD or ~/.pgpass.": "这个地址里含有密码。请去掉它：把密码放在 PGPASSWORD 或 ~/.pgpass 中。",
+    "A team desk is a PostgreSQL address: postgresql://USER@HOST:PORT/DB.": "团队工作台是一个 PostgreSQL 地址：postgresql://用户@主机:端口/数据库。",
+    "Settings saved. The team desk applies the next time the desk starts.": "设置已保存。团队工作台在下次启动工作台时生效。",
 }
 
 PLURALS: dict[str, str] = {

@@ -6,11 +6,15 @@ import json
 from pathlib import Path
 
 from conftest import RECEIVER, settle
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
 from pytestqt.qtbot import QtBot
 from taskpack.app.settings import Settings
 from taskpack.app.watcher import default_folders
 from taskpack.ui import i18n
 from taskpack.ui.settings_dialog import SettingsDialog, watch_enabled, watched_folders
+
+Save = QDialogButtonBox.StandardButton.Save
 
 
 def test_dialog_edits_settings(tmp_path: Path, qtbot: QtBot) -> None:
@@ -58,3 +62,37 @@ def test_saving_settings_applies_them(
         )
     finally:
         window.set_language("en")
+
+
+def test_the_team_desk_is_an_address_without_a_password(
+    qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
+    desk = make_desk(RECEIVER)
+    window = make_window(desk)
+    typed = ["postgresql://zhang:s3cret@db.example.com:5432/desk"]
+    seen: list[str] = []
+
+    def person(self: SettingsDialog) -> int:
+        self.show()
+        self.store.setText(typed[0])
+        qtbot.mouseClick(self.findChild(QDialogButtonBox).button(Save), Qt.MouseButton.LeftButton)
+        seen.append(self.store_error.text() if self.store_error.isVisible() else "")
+        if self.isVisible():  # not saved: the person takes the password out and saves again
+            self.store.setText("postgresql://zhang@db.example.com:5432/desk")
+            qtbot.mouseClick(
+                self.findChild(QDialogButtonBox).button(Save), Qt.MouseButton.LeftButton
+            )
+        return self.result()
+
+    monkeypatch.setattr(SettingsDialog, "exec", person)
+    window.open_settings()
+    settle(qtbot, window)
+    assert seen == [
+        "The address holds a password. Leave it out: put the password in PGPASSWORD or ~/.pgpass."
+    ]
+    assert window.banner.text() == (
+        "Settings saved. The team desk applies the next time the desk starts."
+    )
+    saved = json.loads((desk.home / "settings.json").read_text(encoding="utf-8"))
+    assert saved["store"] == "postgresql://zhang@db.example.com:5432/desk"
+    assert "s3cret" not in (desk.home / "settings.json").read_text(encoding="utf-8")
