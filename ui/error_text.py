@@ -182,6 +182,14 @@ def _detail(exc: TaskPackError) -> str | None:
         "zip_directory_too_large": tr("the zip's central directory is unreasonably large"),
         "zip_bomb": tr("the zip would inflate to far more than its size (a zip bomb?)"),
         "too_large": tr("{what} is larger than the {limit} bytes allowed"),
+        "object_too_large": tr(
+            "the pack holds more than {limit} bytes of JSON outside its luggage; ask the "
+            "sender to move large text into luggage (a file in the pack)"
+        ),
+        "object_too_many_items": tr(
+            "the pack holds more than {limit} JSON values and keys; ask the sender to split "
+            "the work into smaller packs"
+        ),
         "too_deep": tr("{what} is nested too deeply"),
         "bag_manifest_bad": tr("{what} is not a list of “<sha256>  <path>” lines"),
         "bag_listed_twice": tr("{what} lists {path} twice"),

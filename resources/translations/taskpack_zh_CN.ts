@@ -917,7 +917,7 @@
       <translation>未回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="239" />
+      <location filename="../../ui/error_text.py" line="247" />
       <source>Not found. Check the id in the list.</source>
       <translation>没有找到。请在列表中核对编号。</translation>
     </message>
@@ -1447,7 +1447,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>用于署名你的回答、你做的检查和你发出的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="240" />
+      <location filename="../../ui/error_text.py" line="248" />
       <source>Someone else changed it first: it was read again; try once more.</source>
       <translation>别人先改了它：已重新读取；请再试一次。</translation>
     </message>
@@ -1540,12 +1540,12 @@ Store: {home}</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="268" />
+      <location filename="../../ui/error_text.py" line="276" />
       <source>That cannot be done as asked.</source>
       <translation>无法按要求完成。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="241" />
+      <location filename="../../ui/error_text.py" line="249" />
       <source>That move is not allowed from where the task is now.</source>
       <translation>从任务当前的状态不允许这样移动。</translation>
     </message>
@@ -1575,7 +1575,7 @@ Store: {home}</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="267" />
+      <location filename="../../ui/error_text.py" line="275" />
       <source>The desk's store cannot be used.</source>
       <translation>工作台的存储无法使用。</translation>
     </message>
@@ -1600,9 +1600,9 @@ Store: {home}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="244" />
-      <location filename="../../ui/error_text.py" line="247" />
-      <location filename="../../ui/error_text.py" line="250" />
+      <location filename="../../ui/error_text.py" line="252" />
+      <location filename="../../ui/error_text.py" line="255" />
+      <location filename="../../ui/error_text.py" line="258" />
       <source>The file is not a readable pack. Ask the sender for a fresh copy; nothing was written.</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
@@ -1612,7 +1612,7 @@ Store: {home}</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="263" />
+      <location filename="../../ui/error_text.py" line="271" />
       <source>The file is too large or too deep to read safely (it may be a decompression bomb); nothing was written.</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
@@ -1622,12 +1622,12 @@ Store: {home}</source>
       <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="257" />
+      <location filename="../../ui/error_text.py" line="265" />
       <source>The file may be hostile; nothing was written. Do not open it with other tools.</source>
       <translation>这个文件可能有恶意；什么都没有写入。不要用其他工具打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="260" />
+      <location filename="../../ui/error_text.py" line="268" />
       <source>The file was damaged or altered in transit; ask the sender to send it again.</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
@@ -1666,7 +1666,7 @@ Store: {home}</source>
       <translation>这个包自称是“{kind}”；包只能是交接包或回执。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="253" />
+      <location filename="../../ui/error_text.py" line="261" />
       <source>The pack was made by a newer or different tool; ask the sender for a TaskPack 0.1 file.</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
@@ -1743,7 +1743,7 @@ Store: {home}</source>
       <translation>全文</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="242" />
+      <location filename="../../ui/error_text.py" line="250" />
       <source>The ✓ cannot be restored here.</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
@@ -1823,7 +1823,7 @@ Store: {home}</source>
       <translation>这份回执回答的是 {target}，它不在这个工作台上。请在提出问题的工作台上打开它。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="243" />
+      <location filename="../../ui/error_text.py" line="251" />
       <source>This receipt cannot be merged here. Nothing was changed.</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
@@ -2037,12 +2037,12 @@ Store: {home}</source>
       <translation>已交回带证据的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="212" />
+      <location filename="../../ui/error_text.py" line="220" />
       <source>a value in the file is larger than {limit} bytes</source>
       <translation>文件中的某个值超过 {limit} 字节</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="211" />
+      <location filename="../../ui/error_text.py" line="219" />
       <source>a value in the file is nested too deeply</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
@@ -2110,7 +2110,7 @@ Store: {home}</source>
       <translation>附件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="194" />
+      <location filename="../../ui/error_text.py" line="202" />
       <source>bag-info.txt says the payload is {declared} (bytes.files) but it is {real}</source>
       <translation>bag-info.txt 说内容是 {declared}（字节数.文件数），实际是 {real}</translation>
     </message>
@@ -2507,7 +2507,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="223" />
+      <location filename="../../ui/error_text.py" line="231" />
       <source>passport {id} has no version {version}</source>
       <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
@@ -2623,17 +2623,17 @@ Store: {home}</source>
       <translation>.tpx 文件里的护照</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="205" />
+      <location filename="../../ui/error_text.py" line="213" />
       <source>the JSON has a number too large to read</source>
       <translation>JSON 里有一个大得无法读取的数</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="202" />
+      <location filename="../../ui/error_text.py" line="210" />
       <source>the JSON has the key {key} twice; which one is meant is ambiguous</source>
       <translation>JSON 里键 {key} 出现了两次，无法确定指的是哪一个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="201" />
+      <location filename="../../ui/error_text.py" line="209" />
       <source>the JSON holds NaN or an infinite number, which JSON cannot carry</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
@@ -2658,22 +2658,22 @@ Store: {home}</source>
       <translation>附件 {name} 的 {field} 无法使用</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="217" />
+      <location filename="../../ui/error_text.py" line="225" />
       <source>the attachment {name} holds a JSON string that cannot be read</source>
       <translation>附件 {name} 含有无法读取的 JSON 字符串</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="215" />
+      <location filename="../../ui/error_text.py" line="223" />
       <source>the attachment {name} is cut short (the file is truncated)</source>
       <translation>附件 {name} 不完整（文件被截断）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="216" />
+      <location filename="../../ui/error_text.py" line="224" />
       <source>the attachment {name} is not valid UTF-8</source>
       <translation>附件 {name} 不是有效的 UTF-8</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="220" />
+      <location filename="../../ui/error_text.py" line="228" />
       <source>the attachment {name} is not valid base64</source>
       <translation>附件 {name} 不是有效的 base64</translation>
     </message>
@@ -2703,22 +2703,22 @@ Store: {home}</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="213" />
+      <location filename="../../ui/error_text.py" line="221" />
       <source>the file ends inside an attachment's data (it is truncated)</source>
       <translation>文件在某个附件的数据中间就结束了（文件被截断）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="210" />
+      <location filename="../../ui/error_text.py" line="218" />
       <source>the file has more content after its JSON object (byte {byte})</source>
       <translation>文件在其 JSON 对象之后还有多余内容（第 {byte} 字节）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="214" />
+      <location filename="../../ui/error_text.py" line="222" />
       <source>the file has more than {limit} attachments</source>
       <translation>文件的附件超过 {limit} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="209" />
+      <location filename="../../ui/error_text.py" line="217" />
       <source>the file is not valid TaskPack JSON (near byte {byte})</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
@@ -2733,12 +2733,12 @@ Store: {home}</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="198" />
+      <location filename="../../ui/error_text.py" line="206" />
       <source>the luggage file {name} does not match its sha256</source>
       <translation>行李文件 {name} 与它的 sha256 不符</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="197" />
+      <location filename="../../ui/error_text.py" line="205" />
       <source>the luggage file {name} is not the size it declares</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
@@ -2753,9 +2753,19 @@ Store: {home}</source>
       <translation>邮件程序无法启动</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="192" />
+      <location filename="../../ui/error_text.py" line="200" />
       <source>the manifest lists {path}, which is outside data/</source>
       <translation>清单列出了 data/ 之外的 {path}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="189" />
+      <source>the pack holds more than {limit} JSON values and keys; ask the sender to split the work into smaller packs</source>
+      <translation>这个包的 JSON 值和键超过了 {limit} 个；请发送方把工作拆成几个较小的包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/error_text.py" line="185" />
+      <source>the pack holds more than {limit} bytes of JSON outside its luggage; ask the sender to move large text into luggage (a file in the pack)</source>
+      <translation>随附文件之外，这个包的 JSON 超过了 {limit} 字节；请发送方把大段文字放进随附文件（包里的一个文件）</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="113" />
@@ -2863,12 +2873,12 @@ Store: {home}</source>
       <translation>“passport” 的值</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="221" />
+      <location filename="../../ui/error_text.py" line="229" />
       <source>there is no file or folder {path}</source>
       <translation>没有 {path} 这个文件或文件夹</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="222" />
+      <location filename="../../ui/error_text.py" line="230" />
       <source>there is no passport {id} on this desk</source>
       <translation>本工作台上没有护照 {id}</translation>
     </message>
@@ -3018,7 +3028,7 @@ Store: {home}</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="227" />
+      <location filename="../../ui/error_text.py" line="235" />
       <source>{id} is now at version {current}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
@@ -3033,7 +3043,7 @@ Store: {home}</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="224" />
+      <location filename="../../ui/error_text.py" line="232" />
       <source>{name} became a symbolic link after it was chosen; it is not packed</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
@@ -3043,12 +3053,12 @@ Store: {home}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="200" />
+      <location filename="../../ui/error_text.py" line="208" />
       <source>{name} changed size while it was being packed</source>
       <translation>{name} 在打包过程中大小发生了变化</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="199" />
+      <location filename="../../ui/error_text.py" line="207" />
       <source>{name} changed while it was being read</source>
       <translation>{name} 在读取过程中发生了变化</translation>
     </message>
@@ -3083,12 +3093,12 @@ Store: {home}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="193" />
+      <location filename="../../ui/error_text.py" line="201" />
       <source>{path} does not match its digest in {what}</source>
       <translation>{path} 与 {what} 里记录的摘要不符</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="189" />
+      <location filename="../../ui/error_text.py" line="197" />
       <source>{path} is in the bag but not in its manifest (nobody vouched for it)</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
@@ -3118,7 +3128,7 @@ Store: {home}</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="283" />
+      <location filename="../../ui/error_text.py" line="291" />
       <source>{what} ({detail})</source>
       <translation>{what}（{detail}）</translation>
     </message>
@@ -3128,37 +3138,37 @@ Store: {home}</source>
       <translation>{what} 超过了允许的 {limit} 字节</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="185" />
+      <location filename="../../ui/error_text.py" line="193" />
       <source>{what} is nested too deeply</source>
       <translation>{what} 嵌套太深</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="186" />
+      <location filename="../../ui/error_text.py" line="194" />
       <source>{what} is not a list of “&lt;sha256&gt;  &lt;path&gt;” lines</source>
       <translation>{what} 不是由 “&lt;sha256&gt;  &lt;路径&gt;” 组成的行</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="207" />
+      <location filename="../../ui/error_text.py" line="215" />
       <source>{what} is not valid JSON (line {line}, column {column})</source>
       <translation>{what} 不是有效的 JSON（第 {line} 行第 {column} 列）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="208" />
+      <location filename="../../ui/error_text.py" line="216" />
       <source>{what} is not valid UTF-8 (byte {byte})</source>
       <translation>{what} 不是有效的 UTF-8（第 {byte} 字节）</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="187" />
+      <location filename="../../ui/error_text.py" line="195" />
       <source>{what} lists {path} twice</source>
       <translation>{what} 把 {path} 列了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="188" />
+      <location filename="../../ui/error_text.py" line="196" />
       <source>{what} lists {path}, which is missing from the bag</source>
       <translation>{what} 列出了 {path}，但包里没有它</translation>
     </message>
     <message>
-      <location filename="../../ui/error_text.py" line="206" />
+      <location filename="../../ui/error_text.py" line="214" />
       <source>{what} starts with a UTF-8 byte-order mark</source>
       <translation>{what} 以 UTF-8 字节顺序标记（BOM）开头</translation>
     </message>

@@ -663,6 +663,8 @@ TRANSLATIONS: dict[str, str] = {
     "The address holds a password. Leave it out: put the password in PGPASSWORD or ~/.pgpass.": "这个地址里含有密码。请去掉它：把密码放在 PGPASSWORD 或 ~/.pgpass 中。",
     "A team desk is a PostgreSQL address: postgresql://USER@HOST:PORT/DB.": "团队工作台是一个 PostgreSQL 地址：postgresql://用户@主机:端口/数据库。",
     "Settings saved. The team desk applies the next time the desk starts.": "设置已保存。团队工作台在下次启动工作台时生效。",
+    "the pack holds more than {limit} bytes of JSON outside its luggage; ask the sender to move large text into luggage (a file in the pack)": "随附文件之外，这个包的 JSON 超过了 {limit} 字节；请发送方把大段文字放进随附文件（包里的一个文件）",
+    "the pack holds more than {limit} JSON values and keys; ask the sender to split the work into smaller packs": "这个包的 JSON 值和键超过了 {limit} 个；请发送方把工作拆成几个较小的包",
 }
 
 PLURALS: dict[str, str] = {
