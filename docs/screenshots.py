@@ -3,14 +3,16 @@
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots.py [--out docs/screenshots]
 
 Uses the real window over a throw-away desk (machine ``zhang-pc``) filled from the
-shipped sample packs, so the pictures show exactly what a person sees on first use:
+shipped sample packs, so the pictures show exactly what a person sees on first use (the
+Chinese ones need a CJK font, e.g. ``apt-get install fonts-wqy-microhei``):
 
 * ``inbox.png``          — the passport browser: landed passports and incoming packs
 * ``landing-review.png`` — a landing review: required checks first with the sender's
                            quoted `how`, sealed facts "verified on wei-laptop"
-* ``asks-form.png``      — the asks form: what / why / judged against / answer
+* ``asks-form.png``      — the asks form: how far along, what / why / what counts as an
+                           answer / the answer
 * ``export-menu.png``    — the Export menu (receipt or handoff, save / chat / email)
-* ``landing-review-zh_CN.png`` — the same review in Simplified Chinese
+* ``*-zh_CN.png``        — each of them in Simplified Chinese
 * ``receipt-review.png`` — a receipt back on the sender's desk (``wei-laptop``): each
                            question with its answer, who answered and when, what stays
                            open — before "Merge answers into …"
@@ -57,10 +59,20 @@ def main() -> int:
     from taskpack.ui.app import make_application
 
     app = make_application(sys.argv[:1])
+    for language in ("en", "zh_CN"):
+        shoot(app, out, language)
+    return 0
+
+
+def shoot(app: QApplication, out: Path, language: str) -> None:
+    """Every screen in `language` (file names end in -zh_CN for Chinese)."""
     from taskpack.app.desk import Desk
     from taskpack.core.format import ids
     from taskpack.ui import i18n
     from taskpack.ui.main_window import MainWindow, sample_packs
+
+    def name(screen: str) -> Path:
+        return out / (f"{screen}.png" if language == "en" else f"{screen}-{language}.png")
 
     # the same ids and times on every run, so the pictures change only when the UI does
     minted = (f"TP-ZH{a}{b}-DESK" for a in "23456789" for b in "23456789")
@@ -80,7 +92,7 @@ def main() -> int:
         desk.move(done.id, "cancelled")
         desk.land(chinese)
 
-        i18n.install("en")
+        i18n.install(language)
         window = MainWindow(desk, watch=False)
         window.resize(SIZE)
         window.show()
@@ -91,19 +103,14 @@ def main() -> int:
         # 1. the landing review of the handoff: checks first, sealed facts
         window.select_key("file:" + str(handoff.resolve()))
         spin(app, window, 0.3)
-        save(window, out / "landing-review.png")
-        window.set_language("zh_CN")  # the same review in Simplified Chinese
-        spin(app, window, 0.5)
-        save(window, out / "landing-review-zh_CN.png")
-        window.set_language("en")
-        spin(app, window, 0.5)
+        save(window, name("landing-review"))
 
         # 2. the inbox: the list beside a landed passport's overview
         window.land_current()
         spin(app, window, 0.5)
         window.banner.clear()
         spin(app, window, 0.2)
-        save(window, out / "inbox.png")
+        save(window, name("inbox"))
 
         # 3. the asks form, one answered and one being written
         landed = window.current_passport_id()
@@ -115,7 +122,7 @@ def main() -> int:
         view.asks.cards["a2"].answer_edit.setPlainText("Yes — moved to 07:00; decided by finance.")
         window.banner.clear()
         spin(app, window, 0.2)
-        save(window, out / "asks-form.png")
+        save(window, name("asks-form"))
 
         # 4. the Export menu, drawn over the window where it opens
         view.tabs.setCurrentIndex(0)
@@ -132,8 +139,8 @@ def main() -> int:
         painter.drawImage(QPoint(x, at.y()), menu_image)
         painter.end()
         menu.hide()
-        shot.save(str(out / "export-menu.png"))
-        print((out / "export-menu.png").relative_to(HERE.parent))
+        shot.save(str(name("export-menu")))
+        print(name("export-menu").relative_to(HERE.parent))
 
         # 5. a receipt coming home: Wei's desk asked, Zhang answered one of the two asks
         wei = Desk(Path(tmp) / "wei", "wei-laptop", actor="Wei Chen", clock=lambda: next(ticks))
@@ -168,12 +175,12 @@ def main() -> int:
         spin(app, home_window)
         home_window.open_files([receipt_out])
         spin(app, home_window, 0.5)
-        save(home_window, out / "receipt-review.png")
+        save(home_window, name("receipt-review"))
         home_window.shutdown()
         home_window.close()
         wei.close()
         desk.close()
-    return 0
+    i18n.install("en")
 
 
 if __name__ == "__main__":

@@ -76,6 +76,14 @@
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/passport_view.py" line="177" />
+      <source>Asks (%n open)</source>
+      <translation>
+        <numerusform>Asks (%n open)</numerusform>
+        <numerusform>Asks (%n open)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/review_view.py" line="505" />
       <source>Attached files (%n, {size})</source>
       <translation>

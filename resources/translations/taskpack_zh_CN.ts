@@ -3266,6 +3266,13 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/passport_view.py" line="177" />
+      <source>Asks (%n open)</source>
+      <translation>
+        <numerusform>提问（%n 个未解决）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/review_view.py" line="505" />
       <source>Attached files (%n, {size})</source>
       <translation>

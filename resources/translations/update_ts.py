@@ -128,6 +128,9 @@ def main() -> int:
     args = parser.parse_args()
     strings = collect(ROOT / "ui")
     plurals = collect(ROOT / "ui", "trn")
+    # `counted("… %n …", n)` (ui/words.py) is trn with the count written out: numerus too
+    for source, places in collect(ROOT / "ui", "counted").items():
+        plurals.setdefault(source, []).extend(places)
     status = 0
     # English: only the singular/plural forms of the %n strings (the source is the plural)
     en_forms = load_plurals("en")

@@ -108,4 +108,5 @@ def test_in_chinese_an_ask_is_for_whoever_receives_it_not_for_peer(
     pv.tabs.setCurrentIndex(1)
     asks = "\n".join(pv.asks.labels())
     assert "a1 · 给收到它的人" in asks
+    assert pv.tabs.tabText(1) == "提问（1 个未解决）"  # the count in Chinese too
     assert "peer" not in asks and "C0–C10" not in review
