@@ -45,6 +45,7 @@ from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.core.desk.identity import display_name, sender_label
 from taskpack.ui import dialogs, i18n, paging, style
 from taskpack.ui.export import Exporter
+from taskpack.ui.guide import GuideWindow
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import JobRunner
 from taskpack.ui.models import InboxFilter, InboxModel
@@ -119,6 +120,7 @@ class MainWindow(
         self.detail: Detail | None = None
         self.bridge: Any = None
         self.tray: QSystemTrayIcon | None = None
+        self.guide: GuideWindow | None = None
         self._watcher_options = watcher_options or {}
         self._changed_ids: set[str] = set()
         self._load_seq = 0
@@ -242,6 +244,12 @@ class MainWindow(
         self._action(view, tr("&All passports"), self.clear_filters)
         self._action(view, tr("&Refresh"), self.refresh, QKeySequence.StandardKey.Refresh)
         help_menu = bar.addMenu(tr("&Help"))
+        self._action(
+            help_menu,
+            tr("&How TaskPack Desk works"),
+            self.show_guide,
+            QKeySequence.StandardKey.HelpContents,
+        )
         self._action(help_menu, tr("&About TaskPack Desk"), self.about)
 
     def _action(self, menu: Any, text: str, slot: Any, shortcut: Any = None) -> QAction:
@@ -429,6 +437,15 @@ class MainWindow(
             on_error=self.error,
             show_progress=False,
         )
+
+    def show_guide(self) -> None:
+        """Help → How it works, beside the window (built again in the current language)."""
+        if self.guide is not None:
+            self.guide.close()
+            self.guide.deleteLater()
+        self.guide = GuideWindow(self)
+        self.guide.show()
+        self.guide.raise_()
 
     def about(self) -> None:
         dialogs.inform(

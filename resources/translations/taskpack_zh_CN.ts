@@ -4,67 +4,72 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="245" />
+      <location filename="../../ui/main_window.py" line="253" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="242" />
+      <location filename="../../ui/main_window.py" line="244" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="230" />
+      <location filename="../../ui/main_window.py" line="232" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="213" />
+      <location filename="../../ui/main_window.py" line="215" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="244" />
+      <location filename="../../ui/main_window.py" line="246" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="241" />
+      <location filename="../../ui/main_window.py" line="249" />
+      <source>&amp;How TaskPack Desk works</source>
+      <translation>TaskPack Desk 怎么用(&amp;H)</translation>
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="219" />
+      <location filename="../../ui/main_window.py" line="221" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="215" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/main_window.py" line="234" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="228" />
+      <location filename="../../ui/main_window.py" line="230" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="243" />
+      <location filename="../../ui/main_window.py" line="245" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="223" />
+      <location filename="../../ui/main_window.py" line="225" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="240" />
+      <location filename="../../ui/main_window.py" line="242" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -114,6 +119,16 @@
       <translation>（无标题）</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="32" />
+      <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
+      <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="23" />
+      <source>A handoff hands the work on. A receipt brings the answers back to the desk that asked. Nothing in a pack is ever run.</source>
+      <translation>交接包把工作交出去；回执把回答带回提问的工作台。任务包里的任何内容都不会被执行。</translation>
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="48" />
       <source>A handoff is never merged into a passport: it lands as a new one. Nothing was changed.</source>
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
@@ -132,6 +147,11 @@
       <location filename="../../ui/window/watching.py" line="71" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="18" />
+      <source>A pack is a file that carries unfinished work from one person (or machine, or AI agent) to the next: the goal, where it stands, what is proven, the checks to do first and the questions the sender needs answered.</source>
+      <translation>任务包是一个文件，把没做完的工作从一个人（或一台机器、一个 AI 助手）交给下一个：目标、当前进展、已经证实的事、要先做的检查，以及发送方需要回答的问题。</translation>
     </message>
     <message>
       <location filename="../../ui/window/watching.py" line="71" />
@@ -179,7 +199,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="453" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -402,6 +422,7 @@
       <translation>陈述</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="90" />
       <location filename="../../ui/widgets.py" line="195" />
       <source>Close</source>
       <translation>关闭</translation>
@@ -517,7 +538,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="318" />
+      <location filename="../../ui/main_window.py" line="326" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -525,6 +546,11 @@
       <location filename="../../ui/asks_form.py" line="188" />
       <source>Drop</source>
       <translation>放弃</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="46" />
+      <source>Drop the file on the window (or open it, or paste the message it came in). Read the review: the checks to do first, what is proven, the questions. Nothing is stored until you press Land.</source>
+      <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
     <message>
       <location filename="../../ui/window/passport_actions.py" line="286" />
@@ -591,6 +617,11 @@
       <location filename="../../ui/pack_items.py" line="97" />
       <source>Fact</source>
       <translation>事实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="37" />
+      <source>Facts that hold everywhere (an agreement, a requirement) keep their ✓. On the desk that proved a fact, its own passport keeps “✓ proven here”.</source>
+      <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
       <location filename="../../ui/window/watching.py" line="54" />
@@ -696,6 +727,11 @@
       <location filename="../../ui/window/passport_actions.py" line="315" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="83" />
+      <source>How TaskPack Desk works</source>
+      <translation>TaskPack Desk 怎么用</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="472" />
@@ -927,7 +963,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="277" />
+      <location filename="../../ui/main_window.py" line="285" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -958,12 +994,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="237" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="334" />
+      <location filename="../../ui/main_window.py" line="342" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -971,6 +1007,11 @@
       <location filename="../../ui/next_step.py" line="102" />
       <source>Open a receipt…</source>
       <translation>打开回执…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="60" />
+      <source>Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.</source>
+      <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="236" />
@@ -988,12 +1029,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="217" />
+      <location filename="../../ui/main_window.py" line="219" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="335" />
+      <location filename="../../ui/main_window.py" line="343" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1090,7 +1131,7 @@
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="199" />
+      <location filename="../../ui/main_window.py" line="201" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1329,7 +1370,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="428" />
+      <location filename="../../ui/main_window.py" line="436" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
@@ -1395,17 +1436,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="422" />
+      <location filename="../../ui/main_window.py" line="430" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="419" />
+      <location filename="../../ui/main_window.py" line="427" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="416" />
+      <location filename="../../ui/main_window.py" line="424" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -1504,7 +1545,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="454" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1535,7 +1576,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="303" />
+      <location filename="../../ui/main_window.py" line="311" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1753,6 +1794,11 @@ Store: {home}</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="51" />
+      <source>Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).</source>
+      <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="373" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
@@ -1864,7 +1910,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="275" />
+      <location filename="../../ui/main_window.py" line="283" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -1899,6 +1945,11 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="16" />
+      <source>What a pack is</source>
+      <translation>什么是任务包</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="132" />
       <location filename="../../ui/asks_form.py" line="139" />
       <location filename="../../ui/pack_items.py" line="154" />
@@ -1917,7 +1968,7 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="264" />
+      <location filename="../../ui/main_window.py" line="272" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -1934,9 +1985,24 @@ Store: {home}</source>
       <translation>做了什么</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="30" />
+      <source>What “unproven here” means</source>
+      <translation>“此处未证实”是什么意思</translation>
+    </message>
+    <message>
       <location filename="../../ui/passport_view.py" line="120" />
       <source>When</source>
       <translation>时间</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="44" />
+      <source>When a handoff arrives</source>
+      <translation>收到交接包时</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="58" />
+      <source>When a receipt comes back</source>
+      <translation>收到回执时</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="115" />
@@ -1967,7 +2033,7 @@ Store: {home}</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="315" />
+      <location filename="../../ui/main_window.py" line="323" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2007,7 +2073,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="326" />
+      <location filename="../../ui/main_window.py" line="334" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2228,7 +2294,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="272" />
+      <location filename="../../ui/main_window.py" line="280" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>

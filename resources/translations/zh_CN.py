@@ -665,6 +665,19 @@ TRANSLATIONS: dict[str, str] = {
     "Settings saved. The team desk applies the next time the desk starts.": "设置已保存。团队工作台在下次启动工作台时生效。",
     "the pack holds more than {limit} bytes of JSON outside its luggage; ask the sender to move large text into luggage (a file in the pack)": "随附文件之外，这个包的 JSON 超过了 {limit} 字节；请发送方把大段文字放进随附文件（包里的一个文件）",
     "the pack holds more than {limit} JSON values and keys; ask the sender to split the work into smaller packs": "这个包的 JSON 值和键超过了 {limit} 个；请发送方把工作拆成几个较小的包",
+    "&How TaskPack Desk works": "TaskPack Desk 怎么用(&H)",
+    "How TaskPack Desk works": "TaskPack Desk 怎么用",
+    "What a pack is": "什么是任务包",
+    "A pack is a file that carries unfinished work from one person (or machine, or AI agent) to the next: the goal, where it stands, what is proven, the checks to do first and the questions the sender needs answered.": "任务包是一个文件，把没做完的工作从一个人（或一台机器、一个 AI 助手）交给下一个：目标、当前进展、已经证实的事、要先做的检查，以及发送方需要回答的问题。",
+    "A handoff hands the work on. A receipt brings the answers back to the desk that asked. Nothing in a pack is ever run.": "交接包把工作交出去；回执把回答带回提问的工作台。任务包里的任何内容都不会被执行。",
+    "What “unproven here” means": "“此处未证实”是什么意思",
+    "A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.": "在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。",
+    "Facts that hold everywhere (an agreement, a requirement) keep their ✓. On the desk that proved a fact, its own passport keeps “✓ proven here”.": "在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。",
+    "When a handoff arrives": "收到交接包时",
+    "Drop the file on the window (or open it, or paste the message it came in). Read the review: the checks to do first, what is proven, the questions. Nothing is stored until you press Land.": "把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。",
+    "Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).": "然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。",
+    "When a receipt comes back": "收到回执时",
+    "Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.": "用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。",
 }
 
 PLURALS: dict[str, str] = {

@@ -88,3 +88,29 @@ def test_answers_typed_on_any_page_are_back_after_quitting_any_way(
         second.shutdown()
     finally:
         again.close()
+
+
+def test_help_has_a_short_guide_in_the_window_language(
+    qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    window = make_window(make_desk(RECEIVER, "Zhang"))
+    [help_menu] = [a.menu() for a in window.menuBar().actions() if a.text() == "&Help"]
+    [guide] = [a for a in help_menu.actions() if a.text() == "&How TaskPack Desk works"]
+    guide.trigger()
+    assert window.guide is not None and window.guide.isVisible()
+    text = window.guide.shown_text()
+    for heading in (
+        "What a pack is",
+        "What “unproven here” means",
+        "When a handoff arrives",
+        "When a receipt comes back",
+    ):
+        assert heading in text
+    assert "Nothing in a pack is ever run." in text
+    window.set_language("zh_CN")
+    try:
+        [help_menu] = [a.menu() for a in window.menuBar().actions() if a.text() == "帮助(&H)"]
+        help_menu.actions()[0].trigger()
+        assert "“此处未证实”是什么意思" in window.guide.shown_text()
+    finally:
+        window.set_language("en")
