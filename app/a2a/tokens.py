@@ -4,9 +4,9 @@ Two kinds of token, one name space each:
 
 * ``accept`` — made here by ``taskpack token add NAME``: a peer presents it to this
   desk's A2A endpoint, and NAME is the *principal* it stands for. The token is printed
-  once; the keyring keeps it (so the owner can hand it over again from the app); the
-  index keeps its sha256 — all the server needs: it hashes an incoming bearer and looks
-  the hash up, so the server never reads the keyring.
+  once and kept nowhere: the index keeps its sha256 — all the server needs: it hashes
+  an incoming bearer and looks the hash up. A token that is lost is revoked and made
+  again.
 * ``remote`` — given to this desk by a peer (``taskpack token add NAME --remote``, read
   from stdin, never from the command line): this desk presents it when it sends a pack
   to that peer (``taskpack send --token-name NAME``).
@@ -17,11 +17,13 @@ user on one machine (two ``TASKPACK_HOME`` folders) never read each other's toke
 Revoking deletes the index row (the server stops accepting it at once) and the secret.
 
 Tests use :class:`MemoryKeyring` (``keyring.set_keyring(MemoryKeyring())``); it is never
-picked by keyring on its own, and no token is ever written to a plain file.
+picked by keyring on its own. No token is ever written to a plain file: a keyring backend
+that would (keyrings.alt's plaintext file, which only base64-encodes) is refused.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import secrets
@@ -59,10 +61,35 @@ def _entry(store: A2AStore, kind: str, name: str) -> str:
     return f"{store.desk_id}/{kind}/{name}"
 
 
+def _plain_file_backend() -> str | None:
+    """The name of the keyring backend in use when it writes secrets to a plain file."""
+    import keyring
+
+    ring = keyring.get_keyring()
+    rings = list(getattr(ring, "backends", None) or [ring])
+    for one in rings:
+        kind = type(one)
+        if "plaintext" in kind.__name__.lower() or (
+            kind.__module__ == "keyrings.alt.file" and ("Encrypted" not in kind.__name__)
+        ):
+            return f"{kind.__module__}.{kind.__name__}"
+    return None
+
+
+def _refuse_plain_file() -> None:
+    name = _plain_file_backend()
+    if name is not None:
+        raise KeyringUnavailable(
+            f"the keyring backend {name} keeps secrets in a plain file; "
+            "a token is never stored that way"
+        )
+
+
 def _keyring_set(entry: str, secret: str) -> None:
     import keyring
     import keyring.errors
 
+    _refuse_plain_file()
     try:
         keyring.set_password(SERVICE, entry, secret)
     except keyring.errors.KeyringError as exc:
@@ -73,6 +100,7 @@ def _keyring_get(entry: str) -> str | None:
     import keyring
     import keyring.errors
 
+    _refuse_plain_file()
     try:
         return keyring.get_password(SERVICE, entry)
     except keyring.errors.KeyringError as exc:
@@ -106,12 +134,7 @@ def add_token(store: A2AStore, name: str) -> NewToken:
             hint=f"Revoke it first with `taskpack token revoke {name}`, or pick another name.",
         )
     token = PREFIX + secrets.token_urlsafe(32)
-    _keyring_set(_entry(store, "accept", name), token)  # the secret first: never an orphan hash
-    try:
-        store.add_token("accept", name, token_hash(token))
-    except BaseException:
-        _keyring_delete(_entry(store, "accept", name))
-        raise
+    store.add_token("accept", name, token_hash(token))  # only its hash is kept, anywhere
     return NewToken(name, token)
 
 
@@ -158,6 +181,10 @@ def revoke(store: A2AStore, name: str, *, kind: str = "accept") -> None:
             f"no {kind} token named {name!r} in this desk",
             hint="See them with `taskpack token list`.",
         )
+    if kind == "accept":  # kept by desks before 0.1.x: removed when the keyring can
+        with contextlib.suppress(KeyringUnavailable):
+            _keyring_delete(_entry(store, kind, name))
+        return
     _keyring_delete(_entry(store, kind, name))
 
 

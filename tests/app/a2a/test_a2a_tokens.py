@@ -3,8 +3,10 @@ server resolving a bearer by its hash; `taskpack token add|list|revoke`."""
 
 from __future__ import annotations
 
+import io
 import json
 import time
+from typing import ClassVar
 
 import httpx
 import pytest
@@ -31,7 +33,7 @@ def test_a_token_lives_in_the_keyring_and_only_its_hash_in_the_home(desk_b, memo
         assert tokens.principal_for(store, new.token + "x") is None
         [row] = store.tokens()
         assert row.sha256 == tokens.token_hash(new.token)
-        assert list(memory_keyring.entries.values()) == [new.token]
+        assert memory_keyring.entries == {}  # before: the keyring kept it; now only its hash
         with pytest.raises(UsageError):
             tokens.add_token(store, "alice")  # one token per name
         with pytest.raises(UsageError):
@@ -81,8 +83,42 @@ def test_a_missing_keyring_is_one_clear_sentence(desk_b, monkeypatch, capsys):
 
     keyring.set_keyring(fail.Keyring())
     monkeypatch.setenv("TASKPACK_HOME", str(desk_b.home))
-    assert cli.main(["token", "add", "dave"]) == 1
+    monkeypatch.setattr("sys.stdin", io.StringIO("tpk_from-dave\n"))
+    assert cli.main(["token", "add", "dave", "--remote"]) == 1
     err = capsys.readouterr().err
     assert "keyring" in err and "Traceback" not in err
     with A2AStore(desk_b.home) as store:
         assert store.tokens() == []  # nothing half-made
+
+
+def test_a_plain_file_keyring_is_refused_in_one_line(desk_b, monkeypatch, capsys):
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    class PlaintextKeyring(KeyringBackend):  # what keyrings.alt's base64 file looks like
+        priority = 1  # type: ignore[assignment]
+        written: ClassVar[dict[str, str]] = {}
+
+        def get_password(self, service, username):  # type: ignore[no-untyped-def]
+            return self.written.get(username)
+
+        def set_password(self, service, username, password):  # type: ignore[no-untyped-def]
+            self.written[username] = password
+
+        def delete_password(self, service, username):  # type: ignore[no-untyped-def]
+            self.written.pop(username, None)
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(PlaintextKeyring())
+    try:
+        monkeypatch.setenv("TASKPACK_HOME", str(desk_b.home))
+        monkeypatch.setattr("sys.stdin", io.StringIO("tpk_from-erin\n"))
+        # before: the peer's token went to the plain file
+        assert cli.main(["token", "add", "erin", "--remote"]) == 1
+        err = capsys.readouterr().err
+        assert "keeps secrets in a plain file" in err and len(err.strip().splitlines()) == 1
+        assert PlaintextKeyring.written == {}
+        assert cli.main(["token", "add", "frank"]) == 0  # made here: only its hash is kept
+        assert PlaintextKeyring.written == {}
+    finally:
+        keyring.set_keyring(previous)
