@@ -29,6 +29,7 @@ from ..format.record_pages import AskPages
 from ..progress import CancelCheck, Progress
 from ..trust.ask_lint import lint_accept
 from ..trust.pack_writer import make_pack
+from ..trust.sealing import proven_here
 from .authoring import record_move
 from .store import Store
 
@@ -157,6 +158,7 @@ def export_passport(
     extra = {f.name for f in files}
     luggage = [_blob_source(store, s.name, s.sha256, s.size) for s in store.luggage(passport_id)]
     luggage = [s for s in luggage if s.name not in extra] + list(files)
+    proven = proven_here(pack, machine=machine)  # before make_pack seals them
     result = make_pack(
         pack,
         luggage,
@@ -199,7 +201,9 @@ def export_passport(
             size=result.size,
             to=(to or "").strip() or None,
             via=via,
-            stub=pack_stub(pack),
+            # which facts this desk proved here and sealed in this pack: the one record
+            # a later restore of their ✓ may rely on (restore.py)
+            stub={**pack_stub(pack), "sealed_here": list(proven)},
         )
         tx.log(
             passport_id,

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..errors import NotFound, RestoreRefused
 from ..format.model import Fact, LocalPassport
-from ..trust.sealing import can_restore, restore
+from ..trust.sealing import can_restore, proof_key, restore
 from .store import Store
 
 
@@ -23,7 +23,7 @@ def restore_check(
     lp = passport if passport is not None and passport.id == passport_id else store.get(passport_id)
     fact = _fact(lp, fact_no)
     return can_restore(
-        fact, this_machine=machine, pack_written_here=_carried_by_own_pack(store, lp, fact)
+        fact, this_machine=machine, sealed_here=_carried_by_own_pack(store, lp, fact)
     )
 
 
@@ -42,7 +42,7 @@ def restore_checks(
             said = can_restore(
                 fact,
                 this_machine=machine,
-                pack_written_here=(fact.claim, fact.verified_on) in carried,
+                sealed_here=(fact.claim, fact.verified_on) in carried,
             )
             out[n] = same.setdefault(said, said)
     return out
@@ -56,7 +56,7 @@ def restore_fact(
         lp = tx.get(passport_id)
         fact = _fact(lp, fact_no)
         ok, reason = can_restore(
-            fact, this_machine=machine, pack_written_here=_carried_by_own_pack(store, lp, fact)
+            fact, this_machine=machine, sealed_here=_carried_by_own_pack(store, lp, fact)
         )
         if not ok:
             raise RestoreRefused(f"cannot restore the ✓ of fact {fact_no}: {reason}")
@@ -85,23 +85,31 @@ def _fact(lp: LocalPassport, fact_no: int) -> Fact:
 
 
 def _carried_by_own_pack(store: Store, lp: LocalPassport, fact: Fact) -> bool:
-    """Was `fact` carried here by a pack (landed or merged into `lp`) that this store wrote?"""
+    """Did `fact` come here in a pack this desk wrote, which sealed it from a ✓ this desk
+    recorded on this machine? (the outbox entry of each pack keeps which facts those were)"""
     return (fact.claim, fact.verified_on) in _carried_by_own_packs(store, lp)
 
 
 def _carried_by_own_packs(store: Store, lp: LocalPassport) -> set[tuple[Any, Any]]:
-    """(claim, verified_on) of every fact carried here by a pack this store wrote."""
+    """(claim, verified_on) of every fact that came here (landed or merged into `lp`) in a
+    pack this store wrote, and that this store proved and sealed when it wrote it. A fact
+    that pack merely carried (it was sealed elsewhere, or packed again here) is not one."""
     out: set[tuple[Any, Any]] = set()
     for sha, data in store.landings_for(lp.id):
-        if store.pack_written(sha) is None:
+        written = store.pack_written(sha)
+        if written is None:
+            continue
+        keys = written.stub.get("sealed_here") if isinstance(written.stub, dict) else None
+        proven = {k for k in keys if isinstance(k, str)} if isinstance(keys, list) else set()
+        if not proven:
             continue
         passport = (data or {}).get("passport") if isinstance(data, dict) else None
         facts = (passport.get("facts") if isinstance(passport, dict) else None) or []
         for f in facts if isinstance(facts, list) else []:
             if isinstance(f, dict):
                 key = (f.get("claim"), f.get("verified_on"))
-                if all(
-                    k is None or isinstance(k, str) for k in key
-                ):  # (what a fact's fields can equal)
+                if all(k is None or isinstance(k, str) for k in key) and (
+                    proof_key(*key) in proven
+                ):
                     out.add(key)
     return out

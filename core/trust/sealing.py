@@ -8,7 +8,11 @@
 * :func:`unsealed_facts` is what the judge does (C6): it reads the raw dict strictly and
   repairs nothing.
 * :func:`can_restore` / :func:`restore` are the one way back to a ✓ on landing: same
-  machine as ``verified_on``, a pack this desk wrote, and a human who chose it.
+  machine as ``verified_on``, this desk's own record that it proved the fact here and
+  sealed it when it packed it (:func:`proven_here`, kept with the pack in the outbox),
+  and a human who chose it. A pack's word is never enough — not even a pack this desk
+  wrote: a fact that arrived sealed from elsewhere and was packed again here is still
+  only the other desk's claim.
 
 A fact that was never verified is left alone: there is no ✓ to seal, and stamping
 ``verified_on`` on it would claim it had been proven somewhere — which would then let
@@ -17,6 +21,8 @@ A fact that was never verified is left alone: there is no ✓ to seal, and stamp
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,11 +35,33 @@ __all__ = [
     "STANDINGS",
     "Standing",
     "can_restore",
+    "proof_key",
+    "proven_here",
     "restore",
     "seal_facts",
     "standing",
     "unsealed_facts",
 ]
+
+
+def proof_key(claim: Any, machine: Any) -> str:
+    """What the outbox keeps of one fact this desk proved and sealed: a digest of its
+    claim and machine (a passport of 100,000 facts keeps 100,000 short keys, not texts)."""
+    text = json.dumps([claim, machine], ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def proven_here(pack: PackObject, *, machine: str) -> list[str]:
+    """The :func:`proof_key` of every fact :func:`seal_facts` is about to seal because it
+    carries a ✓ recorded on this desk for this machine. Call it on the pack before it is
+    sealed: a fact that is already sealed (it came from elsewhere) is not among them."""
+    return [
+        proof_key(f.claim, machine)
+        for f in pack.facts
+        if f.effective_scope == "machine"
+        and f.verified is True
+        and f.verified_on in (None, machine)
+    ]
 
 
 def seal_facts(pack: PackObject, *, machine: str) -> list[str]:
@@ -90,11 +118,12 @@ def unsealed_facts(data: dict[str, Any]) -> list[str]:
     ]
 
 
-def can_restore(fact: Fact, *, this_machine: str, pack_written_here: bool) -> tuple[bool, str]:
+def can_restore(fact: Fact, *, this_machine: str, sealed_here: bool) -> tuple[bool, str]:
     """May a person restore this sealed fact's ✓ here? (allowed, one sentence why).
 
-    Only a sealed fact, proven on this very machine, in a pack this desk wrote: a pack
-    made elsewhere can *name* this machine in ``verified_on`` without it being true.
+    Only a sealed fact, proven on this very machine, that this desk's own records show it
+    proved here and sealed when it packed (`sealed_here`): a pack — even one this desk
+    wrote — can *name* this machine in ``verified_on`` without it being true.
     """
     if not fact.needs_reverify:
         return False, "This fact is not sealed, so there is no ✓ to restore."
@@ -105,12 +134,12 @@ def can_restore(fact: Fact, *, this_machine: str, pack_written_here: bool) -> tu
             f"It was proven on {fact.verified_on!r}, not on this machine ({this_machine!r}); "
             "check it again here."
         )
-    if not pack_written_here:
+    if not sealed_here:
         return False, (
-            "This pack was not written on this desk, so its word that the fact was proven here "
-            "cannot be trusted; check it again."
+            "This desk has no record of proving it here and sealing it when it packed, so the "
+            "pack's word that it was proven here cannot be trusted; check it again."
         )
-    return True, "It was proven on this machine, in a pack this desk wrote."
+    return True, "This desk proved it on this machine and sealed it when it packed it."
 
 
 def restore(fact: Fact) -> None:
