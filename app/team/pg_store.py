@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -80,6 +81,9 @@ class PgStore:
         #: this store's name on the change channel: its own notifications are not news
         self.token = secrets.token_hex(8)
         self.blobs = PgBlobs(self.pool, spool_dir(self.home), url=url)
+        #: the connection of the write transaction this thread is in, if any: reads made
+        #: inside a transaction see its writes and take no second connection from the pool
+        self._in_tx = threading.local()
         self.listener = Listener(url, self.token) if listen else None
 
     def describe(self) -> str:
@@ -122,6 +126,7 @@ class PgStore:
         """One write transaction: everything in it commits or nothing (a connection lost
         on the way rolls it back; the next command finds it either done or not)."""
         with self.pool.connection() as conn:
+            self._in_tx.conn = conn
             try:
                 with conn.transaction():
                     tx = PgTx(self, conn)
@@ -132,16 +137,27 @@ class PgStore:
                     f"{self.describe()} failed during a change ({str(exc).splitlines()[0]})",
                     hint="Nothing of that change was kept; run the command again.",
                 ) from None
+            finally:
+                self._in_tx.conn = None
 
     # -- reading --
 
-    def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[psycopg.Connection[Any]]:
+        conn = getattr(self._in_tx, "conn", None)
+        if conn is not None:
+            yield conn
+            return
         with self.pool.connection() as conn:
+            yield conn
+
+    def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        with self._reading() as conn:
             return conn.execute(sql, pg_args(args)).fetchone()  # type: ignore[arg-type]
 
     def _all(self, sql: str, args: Sequence[Any] = (), *, binary: bool = False) -> list[Any]:
         """All rows; `binary` results (no text parsing of each value) for long lists."""
-        with self.pool.connection() as conn, conn.cursor(binary=binary) as cur:
+        with self._reading() as conn, conn.cursor(binary=binary) as cur:
             return cur.execute(sql, pg_args(args)).fetchall()  # type: ignore[arg-type]
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:

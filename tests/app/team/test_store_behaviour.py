@@ -119,3 +119,18 @@ def test_the_store_checks_itself_whole(make_desk: MakeDesk, tmp_path: Path) -> N
     desk = make_desk()
     desk.land(sender_pack(tmp_path, luggage=b"x" * 1000))
     assert desk.store.check(hash_blobs=True) == []
+
+
+def test_reads_inside_a_write_see_it_and_many_writers_at_once_finish(make_desk: MakeDesk) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    desk = make_desk()
+    ids = [desk.new(f"Task {n}", "parallel").id for n in range(12)]
+
+    def note(pid: str) -> bool:
+        with desk.store.write() as tx:
+            tx.log(pid, "note")
+            return desk.store.exists(pid) and len(desk.store.history(pid)) == 2
+
+    with ThreadPoolExecutor(max_workers=12) as pool:  # more writers than connections
+        assert all(pool.map(note, ids))
