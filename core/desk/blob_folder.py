@@ -11,7 +11,6 @@ whole under its digest or not at all. Reading one back checks its digest again.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import re
@@ -23,7 +22,7 @@ from typing import BinaryIO
 from .. import files
 from ..errors import IntegrityError, UsageError
 from ..files import fsync_dir
-from ..format.streams import CHUNK, Background, Hasher, VerifyingReader
+from ..format.streams import CHUNK, Background, Hasher, VerifyingReader, hash_file
 from .store import Readable, StagedBlob
 
 BLOB_DIR = "blobs"
@@ -206,11 +205,3 @@ class StoredBlob(VerifyingReader):
                 "sha256, so it was not used and nothing was written",
                 hint="Run `taskpack doctor` to check the whole store.",
             ) from None
-
-
-def hash_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
