@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
 
-from ..errors import AlreadyLanded, LandingRefused
+from ..errors import AlreadyLanded, LandingRefused, MergeRefused
 from ..format import ids
 from ..format.model import (
     Ask,
@@ -247,7 +247,12 @@ def _merge(
         if winner is not None:
             raise AlreadyLanded(winner.passport_id)
         lp = tx.get(into)
-        plan = merge_asks(lp, pack.asks or [], pack, apply=True)  # rules 2, 3
+        sent = _asks_sent(store, into, pack)
+        mine = {a.id for a in lp.asks or [] if a.id}
+        # answers only for the asks the handoff it answers carried: never onto a draft
+        # ask this passport did not send (an ask the receipt adds is adopted, open)
+        incoming = [a for a in pack.asks or [] if a.id not in mine or a.id in sent]
+        plan = merge_asks(lp, incoming, pack, apply=True)  # rules 2, 3
         facts = list(lp.passport.facts or [])
         known = {claim_key(f) for f in facts}
         added = [f for f in pack.facts if claim_key(f) not in known]
@@ -295,6 +300,28 @@ def _merge(
         moved_to=moved,
         changes=changes,
     )
+
+
+def _asks_sent(store: Store, into: str, pack: PackObject) -> set[str]:
+    """The asks `into` sent in the handoff(s) this receipt answers: its outbox's handoff
+    at the version the receipt's lineage names (any of its handoffs when it names none).
+    A passport whose outbox holds no such handoff never asked: the merge is refused."""
+    chain = (pack.lineage.chain or []) if pack.lineage else []
+    named = chain[-2].rsplit("@", 1) if len(chain) >= 2 else []
+    version = int(named[1]) if len(named) == 2 and named[1].isdigit() else None
+    handoffs = [p for p in store.packs_written(into) if p.kind == "handoff"]
+    answered = [p for p in handoffs if version is None or p.version == version] or []
+    if not answered:
+        raise MergeRefused(
+            f"{into} has no handoff in its outbox that this receipt answers"
+            + (f" (version {version})" if version is not None else "")
+            + ", so it never asked these questions",
+            hint="A receipt merges only into the passport that sent the handoff it answers; "
+            "nothing was changed.",
+            code="merge_nothing_sent",
+            params={"target": into},
+        )
+    return {a for p in answered for a in p.asks}
 
 
 def land_handoff(

@@ -414,6 +414,7 @@ def test_receipt_rules_one_to_five(world: dict[str, Machine], tmp_path: Path) ->
 def test_a_one_entry_chain_names_its_root(world: dict[str, Machine], tmp_path: Path) -> None:
     a = world["A"]
     pid = a.new(asks=[_ask("a1", "Budget?")])
+    a.pack(pid, tmp_path / "asked.taskpack")  # it asked: its handoff is in the outbox
     _answer(a, pid, "a1", "9")
     r = a.pack(pid, tmp_path / "r.taskpack", kind="receipt")
     assert r.lineage["chain"] == [f"{pid}@{a.store.get(pid).version}"]
@@ -435,6 +436,7 @@ def test_an_open_ask_in_a_receipt_never_erases_an_answer(
 ) -> None:
     a = world["A"]
     pid = a.new(asks=[_ask("a1", "Budget?")])
+    a.pack(pid, tmp_path / "asked.taskpack")  # it asked: its handoff is in the outbox
     _answer(a, pid, "a1", "9")
     other = a.new()
     # a receipt that still has a1 open, answering `pid` (one-entry chain from pid itself)
@@ -454,6 +456,7 @@ def test_same_id_different_question_is_adopted_not_overwritten(
 ) -> None:
     a = world["A"]
     pid = a.new(asks=[_ask("a1", "Budget?")])
+    a.pack(pid, tmp_path / "asked.taskpack")  # it asked: its handoff is in the outbox
     other = a.new(
         asks=[Ask(id="a1", what="Colour?", accept="a colour", status="answered", answer="red")]
     )

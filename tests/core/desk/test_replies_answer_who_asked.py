@@ -1,0 +1,95 @@
+"""Replies answer the passport that asked (issue 22, finding 5): a receipt merges only
+into a passport whose outbox holds the handoff it answers, and only for the asks that
+handoff carried; answers from outside say whose they are."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from taskpack.core.desk import accept, export
+from taskpack.core.desk.sqlite_store import SqliteStore
+from taskpack.core.errors import MergeRefused
+from taskpack.core.format import ids
+from taskpack.core.format.model import Ask, LocalPassport, PassportState
+from taskpack.core.format.reading import open_pack
+
+
+def _store(root: Path, name: str) -> SqliteStore:
+    return SqliteStore(root / name)
+
+
+def _passport(store: SqliteStore, asks: list[Ask]) -> str:
+    lp = LocalPassport(
+        passport=PassportState(id=ids.new_id(), title="Q", goal="G"), asks=asks, landing_checks=[]
+    )
+    with store.write() as tx:
+        tx.insert(lp, event="created")
+    return lp.id
+
+
+def _ask(id_: str, what: str) -> Ask:
+    return Ask(id=id_, to="peer", what=what, accept="a clear answer", status="open")
+
+
+def _hand_receipt(tmp: Path, pid: str, asks: list[dict[str, object]]) -> Path:
+    """A receipt written by hand: no lineage, its passport.id names `pid`."""
+    path = tmp / "reply.taskpack.json"
+    doc = {
+        "taskpack": "0.1",
+        "encoding": "flat",
+        "passport": {
+            "spec": "task-passport-bag/0.1",
+            "kind": "receipt",
+            "packed_at": "2026-12-01T10:00:00Z",
+            "origin": {"actor": "root@alpha", "machine": "elsewhere", "harness": "hand"},
+            "passport": {"id": pid, "title": "Q", "goal": "G"},
+            "asks": asks,
+        },
+        "attachments": [],
+    }
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _merge(store: SqliteStore, path: Path, into: str) -> accept.MergeOutcome:
+    with open_pack(path) as opened:
+        return accept.merge_receipt(store, opened, into, machine="alpha")
+
+
+def test_a_receipt_never_merges_into_a_passport_that_sent_no_handoff(tmp_path: Path) -> None:
+    alpha = _store(tmp_path, "alpha")
+    q = _passport(alpha, [_ask("a1", "What is the budget?")])
+    reply = _hand_receipt(
+        tmp_path,
+        q,
+        [{"id": "a1", "what": "What is the budget?", "status": "answered", "answer": "12"}],
+    )
+    # before: merged, though Q never asked anyone
+    with pytest.raises(MergeRefused, match="has no handoff in its outbox"):
+        _merge(alpha, reply, q)
+    assert alpha.get(q).asks[0].status == "open"  # type: ignore[index]
+
+
+def test_only_the_asks_the_handoff_carried_are_answered(tmp_path: Path) -> None:
+    alpha = _store(tmp_path, "alpha")
+    q = _passport(alpha, [_ask("a1", "What is the budget?")])
+    export.export_passport(alpha, q, tmp_path / "asked.taskpack", machine="alpha", actor="ana")
+    with alpha.write() as tx:  # a draft ask added after the handoff left: never sent
+        lp = tx.get(q)
+        lp.asks = [*(lp.asks or []), _ask("a2", "Who signs it off?")]
+        tx.save(lp, event="edit")
+    reply = _hand_receipt(
+        tmp_path,
+        q,
+        [
+            {"id": "a1", "status": "answered", "answer": "12,000 EUR"},
+            {"id": "a2", "status": "answered", "answer": "me, trust me"},  # no `what`
+        ],
+    )
+    merged = _merge(alpha, reply, q)
+    asks = {a.id: a for a in merged.passport.asks or []}
+    assert merged.answered == ["a1"] and asks["a1"].answer == "12,000 EUR"
+    # before: the unsent draft a2 was answered from outside
+    assert asks["a2"].status == "open" and asks["a2"].answer is None
