@@ -238,3 +238,19 @@ def test_a_fact_proven_on_alpha_is_sealed_for_beta_as_if_a_pack_had_crossed(
     assert standing(checked, machine="beta").kind == "proven_here"
     for d in (ana, wei, sender, receiver):
         d.close()
+
+
+def test_a_checkpoint_from_beta_with_a_new_proven_fact_is_beta_s_alone(
+    team_desk_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from taskpack.core.trust.sealing import standing
+
+    ana = _desk(team_desk_url, tmp_path / "a", "alpha", "ana", monkeypatch)
+    wei = _desk(team_desk_url, tmp_path / "b", "beta", "wei", monkeypatch)
+    lp = ana.new("Invoice export", "CSV for finance")
+    facts = [{"claim": "the VPN is up", "scope": "machine", "verified": True}]
+    wei.checkpoint(lp.id, {"facts": facts}, expected_version=lp.version)
+    fact = ana.get(lp.id).passport.facts[0]
+    assert standing(fact, machine="beta").kind == "proven_here"
+    assert standing(fact, machine="alpha").kind != "proven_here"
+    ana.close(), wei.close()
