@@ -437,9 +437,9 @@ class Desk:
             lp.passport = PassportState.from_data(merged, where="checkpoint")
             if getattr(self.store, "shared", False):  # a team desk: new ✓ name this machine
                 for f in lp.passport.facts or []:
-                    if f.verified and f.effective_scope == "machine" and not f.verified_on:
-                        if f.claim not in before:
-                            f.verified_on = self.machine
+                    new_proof = f.verified and f.effective_scope == "machine"
+                    if new_proof and not f.verified_on and f.claim not in before:
+                        f.verified_on = self.machine
             return {"changed": changed}
 
         return self._edit(passport_id, "checkpoint", change, expected_version=expected_version)
