@@ -4,13 +4,17 @@ Each send is a real ``POST /message:send`` (ProtoJSON, the pack inline as base64
 bytes) to an `A2AServer` on 127.0.0.1: authentication, idempotency record, the pack
 written to a temporary file and landed through the desk (a new passport each time: every
 pack is distinct), the Task built and returned. Sends go one at a time on a kept-alive
-connection, so the numbers are latency, not throughput.
+connection, so the numbers are latency, not throughput. With ``--clients N`` (issue 24:
+8 clients, a small pack) N clients send at once, each on its own connection, from a
+separate process (so their work does not share the server's interpreter): the latency a
+sender meets on a busy desk.
 
 The baseline, measured in the same run on the same machine: the same bodies POSTed to
 a trivial Starlette route served the same way (uvicorn on a thread), which reads the
 body and answers ``{}``. These machines are noisy; the ratio is the number to watch.
 
-    python benchmarks/bench_a2a.py [--sends 60] [--mib 1] [--keep DIR]
+    python benchmarks/bench_a2a.py [--sends 60] [--mib 1] [--clients 1] [--keep DIR]
+    python benchmarks/bench_a2a.py --clients 8 --mib 0.01 --sends 160   # the issue's row
 """
 
 from __future__ import annotations
@@ -105,7 +109,11 @@ class Trivial:
         self.thread.join(10)
 
 
-def measure(url: str, bodies: list[bytes], headers: dict[str, str]) -> list[float]:
+def measure(
+    url: str, bodies: list[bytes], headers: dict[str, str], clients: int = 1
+) -> list[float]:
+    if clients > 1:
+        return measure_at_once(url, bodies, headers, clients)
     out = []
     with httpx.Client(headers={**headers, "content-type": "application/json"}, timeout=60) as http:
         http.post(f"{url}/message:send", content=bodies[0])  # warm up the connection
@@ -118,6 +126,59 @@ def measure(url: str, bodies: list[bytes], headers: dict[str, str]) -> list[floa
     return out
 
 
+CLIENTS = r"""
+import json, sys, threading, time
+import httpx
+url, folder, clients = sys.argv[1], sys.argv[2], int(sys.argv[3])
+headers = json.loads(sys.stdin.readline())
+names = sorted(__import__("os").listdir(folder))
+bodies = [open(f"{folder}/{n}", "rb").read() for n in names]
+out, failed = [], []
+go = threading.Barrier(clients)
+
+def client(mine):
+    with httpx.Client(headers=headers, timeout=60) as http:
+        http.post(f"{url}/message:send", content=mine[0])  # warm up the connection
+        go.wait()
+        for body in mine[1:]:
+            t = time.perf_counter()
+            r = http.post(f"{url}/message:send", content=body)
+            out.append(time.perf_counter() - t)
+            if r.status_code != 200:
+                failed.append(f"HTTP {r.status_code} {r.text[:300]}")
+
+threads = [threading.Thread(target=client, args=(bodies[i::clients],)) for i in range(clients)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(json.dumps({"times": out, "failed": failed[:1]}))
+"""
+
+
+def measure_at_once(
+    url: str, bodies: list[bytes], headers: dict[str, str], clients: int
+) -> list[float]:
+    """`clients` senders at once, in their own process, each on its own connection."""
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory(prefix="bench-a2a-bodies-") as folder:
+        for n, body in enumerate(bodies):
+            Path(folder, f"{n:06d}").write_bytes(body)
+        r = subprocess.run(
+            [sys.executable, "-c", CLIENTS, url, folder, str(clients)],
+            input=json.dumps({**headers, "content-type": "application/json"}) + "\n",
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    result = json.loads(r.stdout)
+    if result["failed"]:
+        raise SystemExit(f"send failed: {result['failed'][0]}")
+    return list(result["times"])
+
+
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
@@ -127,6 +188,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sends", type=int, default=60)
     ap.add_argument("--mib", type=float, default=1.0)
+    ap.add_argument("--clients", type=int, default=1, help="senders at once (default 1)")
     ap.add_argument("--keep", type=Path, help="keep the work folder here")
     args = ap.parse_args()
     keyring.set_keyring(tokens.MemoryKeyring())  # never the real keyring
@@ -143,7 +205,7 @@ def main() -> None:
         )
 
         with Trivial() as trivial:
-            base = measure(trivial.url, bodies, {})
+            base = measure(trivial.url, bodies, {}, args.clients)
 
         desk = Desk(root / "receiver", machine="bench-receiver")
         with A2AStore(desk.home) as store:
@@ -152,12 +214,16 @@ def main() -> None:
         server.start()
         try:
             headers = {"Authorization": f"Bearer {token}", "A2A-Version": "1.0"}
-            a2a = measure(server.url, bodies, headers)
+            a2a = measure(server.url, bodies, headers, args.clients)
         finally:
             server.stop()
             landed = desk.store.count()
             desk.close()
         assert landed == len(bodies), f"{landed} passports for {len(bodies)} sends"
+        load = os.getloadavg()
+        print(
+            f"{args.clients} client(s) at once; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+        )
 
         print(f"\n{'':28}{'p50 ms':>10}{'p99 ms':>10}{'mean ms':>10}")
         for name, xs in (("baseline (trivial POST)", base), ("A2A send + landing", a2a)):

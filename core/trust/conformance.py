@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from ..errors import FormatError, LimitExceeded, PackError, Unreadable, UnsafeEn
 from ..format import bag, canonical
 from ..format.luggage import LuggageItem
 from ..format.reading import OpenedPack, PackSource, open_pack
+from ..format.streams import Background
 from ..progress import CancelCheck, Progress
 from .refusals import LuggageScan, check_asks, engine_for, scan_value
 from .repairs import find_repairs
@@ -175,8 +177,16 @@ def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -
         else {}
     )
 
+    # the scan runs on its own thread (large chunks only), beside the one that hashes: the
+    # three — reading and CRC, sha256, scanning — overlap, so a pass takes what the
+    # slowest of them takes, not their sum; one luggage file at a time, in order
+    scanning: list[tuple[str, Background]] = []
+
     def on_chunk(item: LuggageItem, chunk: bytes) -> None:
-        scan.feed(item.name, chunk)
+        if not scanning or scanning[-1][0] != item.name:
+            _drain(scanning)
+            scanning.append((item.name, Background(partial(scan.feed, item.name), name="scan")))
+        scanning[-1][1].put(chunk)
         if texts:
             texts[item.name].feed(chunk)
 
@@ -186,12 +196,21 @@ def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -
         reasons["C1"].append(exc.message)
         damage.append(exc)
 
-    opened.stream_luggage(on_chunk, progress=progress, cancel=cancel, on_error=on_error)
+    try:
+        opened.stream_luggage(on_chunk, progress=progress, cancel=cancel, on_error=on_error)
+    finally:
+        _drain(scanning)
     for f in scan.finish():
         reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
     reasons["C9"] += text_rule(opened, {name: t.finish() for name, t in texts.items()})
     checks = [Check(cid, req, not reasons[cid], reasons[cid]) for cid, req in REQUIREMENTS.items()]
     return Report(str(opened.path), opened.encoding, checks, damage)
+
+
+def _drain(scanning: list[tuple[str, Background]]) -> None:
+    """Wait for the scan of the luggage file being scanned (its errors are raised here)."""
+    while scanning:
+        scanning.pop()[1].drain()
 
 
 def judge_head(opened: OpenedPack, *, engine: str | None = None) -> dict[str, list[str]]:
