@@ -11,6 +11,7 @@ Every luggage byte is read exactly once: digest (C1), credential and transcript 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -198,8 +199,11 @@ def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -
 
     try:
         opened.stream_luggage(on_chunk, progress=progress, cancel=cancel, on_error=on_error)
-    finally:
-        _drain(scanning)
+    except BaseException:
+        with contextlib.suppress(Exception):  # what stopped the pass is what is raised
+            _drain(scanning)
+        raise
+    _drain(scanning)
     for f in scan.finish():
         reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
     reasons["C9"] += text_rule(opened, {name: t.finish() for name, t in texts.items()})
