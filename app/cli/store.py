@@ -71,15 +71,19 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from taskpack.app import paths
     from taskpack.app.team.connect import describe
     from taskpack.app.team.migrate import migrate
+    from taskpack.app.team.migrate_a2a import migrate_a2a
     from taskpack.app.team.pg_store import PgStore
 
     home = paths.home()
     with PgStore(args.to, home=home, who="migrate", listen=False) as team:
         done = migrate(home, team)
+    a2a_rows = migrate_a2a(home, args.to)
     say(
         f"Copied {len(done.copied)} passport(s) and {done.blobs} luggage blob(s) from {home} "
         f"into {describe(args.to)}; {len(done.already)} were there already."
     )
+    if a2a_rows:
+        say(f"Copied {a2a_rows} A2A record(s) (tokens by their hashes, tasks, message ids).")
     if done.copied:
         say(f"Point this desk at it: taskpack settings set store {args.to}")
     return EXIT_OK

@@ -254,3 +254,38 @@ def test_a_checkpoint_from_beta_with_a_new_proven_fact_is_beta_s_alone(
     assert standing(fact, machine="beta").kind == "proven_here"
     assert standing(fact, machine="alpha").kind != "proven_here"
     ana.close(), wei.close()
+
+
+def test_migrate_carries_the_a2a_tokens_and_message_ids(
+    team_desk_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import keyring
+    from taskpack.app.a2a import tokens
+    from taskpack.app.a2a.ledger import A2AStore, open_ledger
+    from taskpack.app.team.migrate_a2a import migrate_a2a
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(tokens.MemoryKeyring())
+    try:
+        home = tmp_path / "local"
+        with A2AStore(home) as local:
+            accept = tokens.add_token(local, "agent-1").token
+            tokens.add_remote_token(local, "peer", "peer-secret-1234567890", url="https://peer")
+            local.complete(
+                "agent-1",
+                "m-1",
+                "d" * 64,
+                "TP-AAAA-AAAA",
+                kind="handoff",
+                requested_context=None,
+                root_id="TP-AAAA-AAAA",
+            )
+        assert migrate_a2a(home, team_desk_url) == 5  # 2 tokens, 1 context, 1 task, 1 message
+        assert migrate_a2a(home, team_desk_url) == 0  # twice changes nothing
+        monkeypatch.setenv("TASKPACK_STORE", team_desk_url)
+        with open_ledger(tmp_path / "elsewhere") as team:
+            assert tokens.principal_for(team, accept) == "agent-1"
+            assert tokens.get_secret(team, "peer") == "peer-secret-1234567890"
+            assert team.message("agent-1", "m-1").task_id == "TP-AAAA-AAAA"
+    finally:
+        keyring.set_keyring(previous)
