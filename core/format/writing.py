@@ -1,6 +1,6 @@
-"""Writing a pack file atomically in either encoding — the low level under `chokepoint`.
+"""Writing a pack file atomically in either encoding — the low level under `pack_writer`.
 
-Nothing outside `chokepoint.make_pack` calls this: packing must seal and refuse first.
+Nothing outside `pack_writer.make_pack` calls this: packing must seal and refuse first.
 The file appears under its final name only when every byte is written and flushed; a
 failure or cancellation leaves nothing behind.
 """

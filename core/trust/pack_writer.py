@@ -1,8 +1,8 @@
-"""THE chokepoint: every pack this project writes, in either encoding, passes through here.
+"""The one pack writer: every pack this project writes, in either encoding, passes through here.
 
 `make_pack` seals machine-scoped facts (spec §4.2), refuses what must never travel
 (§4.1 credentials and transcripts, §4.3 asks without `accept`, §4.5 instruction fields),
-and only then lets `encoder.write_pack` produce the file. The luggage is scanned while it
+and only then lets `writing.write_pack` produce the file. The luggage is scanned while it
 is written — one pass — and a refusal found there deletes the half-written file.
 
 `convert` re-encodes a conformant pack *unchanged* — the pack object as read, every
@@ -45,7 +45,7 @@ def make_pack(
 ) -> WriteResult:
     """Seal, refuse, write. `pack` is sealed in place (what was written is what you hold).
 
-    `file_digest`: see `encoder.write_pack` (the file's sha256 when it can be had in
+    `file_digest`: see `writing.write_pack` (the file's sha256 when it can be had in
     the one pass).
 
     Raises `Refused` (nothing written) when the pack or its luggage carries something
@@ -105,7 +105,7 @@ def convert(
     A conformant pack is re-encoded unchanged: the same pack object, the same luggage,
     so a round trip gives back the same entries (and, for our own packs, the same bytes).
     A pack the judge fails raises `NotConformant` with its reasons, and nothing is written
-    — unless `repair`: then it goes through the chokepoint (`make_pack`: sealing, a spec
+    — unless `repair`: then it goes through the one writer (`make_pack`: sealing, a spec
     declared), `result.repairs` lists each repair, and the output is judged once more
     (when it still fails, it is removed and `NotConformant` says why).
     A damaged or hostile file raises the reader's error, as `open_pack` would.
