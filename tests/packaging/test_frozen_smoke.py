@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,19 @@ def test_the_real_services_pass_from_source(capsys: pytest.CaptureFixture[str]) 
     assert code == 0, out
     for name, _ in steps:
         assert f"  ok    {name}" in out
+
+
+def test_every_package_folder_is_in_the_wheel() -> None:
+    """pyproject's package list names every folder with an __init__.py: a wheel (and the
+    frozen app, which `packaging/stage.py` builds from one) would lack any other."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    folders = {
+        "taskpack." + ".".join(p.parent.relative_to(ROOT).parts)
+        for top in ("core", "app", "ui")
+        for p in (ROOT / top).rglob("__init__.py")
+    }
+    assert folders - listed == set()
 
 
 def test_the_spec_file_is_python() -> None:
