@@ -307,7 +307,10 @@ def _asks_sent(store: Store, into: str, pack: PackObject) -> set[str]:
     at the version the receipt's lineage names (any of its handoffs when it names none).
     A passport whose outbox holds no such handoff never asked: the merge is refused."""
     chain = (pack.lineage.chain or []) if pack.lineage else []
-    named = chain[-2].rsplit("@", 1) if len(chain) >= 2 else []
+    # the entry that names `into` (a one-entry chain is the receipt's own: no version)
+    entry = next((e for e in reversed(chain) if e.rsplit("@", 1)[0] == into), "")
+    entry = entry if len(chain) >= 2 else ""
+    named = entry.rsplit("@", 1)
     version = int(named[1]) if len(named) == 2 and named[1].isdigit() else None
     handoffs = [p for p in store.packs_written(into) if p.kind == "handoff"]
     answered = [p for p in handoffs if version is None or p.version == version] or []

@@ -28,6 +28,10 @@ _WORDS: dict[str, dict[str, str]] = {
     "en": {
         "handoff": "{who} is handing you a task with TaskPack: «{title}».",
         "receipt": "{who} is sending back the answers to «{title}» (a TaskPack receipt).",
+        "sent_by": (
+            'Sent from passport {pid}: keep its "id" and "lineage" as they are, so '
+            "your reply answers {pid}."
+        ),
         "goal": "Goal: {goal}",
         "note": "Note: {note}",
         "asks": "{who} asks:",
@@ -54,6 +58,7 @@ _WORDS: dict[str, dict[str, str]] = {
     "zh_CN": {
         "handoff": "{who} 通过 TaskPack 把一项任务交给你：«{title}»。",
         "receipt": "{who} 发回了 «{title}» 的答复（TaskPack 回执）。",
+        "sent_by": '发自护照 {pid}：请保持其 "id" 和 "lineage" 不变，这样你的答复才会回到 {pid}。',
         "goal": "目标：{goal}",
         "note": "附言：{note}",
         "asks": "{who} 的问题：",
@@ -107,6 +112,8 @@ def chat_message(
     title = _q((state.title if state else None) or (state.id if state else None) or file_name)
     kind = pack.kind if pack.kind in ("handoff", "receipt") else "handoff"
     lines = [words[kind].format(who=who, title=title)]
+    if kind == "handoff" and state and state.id:  # the passport a reply must answer
+        lines.append(words["sent_by"].format(pid=_q(state.id)))
     if state and state.goal and kind == "handoff":
         lines.append(words["goal"].format(goal=_q(state.goal)))
     if pack.note:

@@ -28,6 +28,18 @@ def target_by_id(rv: LandingReview, exists: Callable[[str], bool]) -> None:
     """A receipt written by hand without its lineage answers the passport its
     `passport.id` names when that is one of this desk's — the passport a one-entry chain
     would name (§4.4.1 rule 1). Otherwise it has no target, and merging is refused."""
+    if rv.kind == "receipt" and rv.kept_lineage_id and exists(rv.kept_lineage_id):
+        # the handoff's lineage kept as it was, by a colleague with nothing installed: it
+        # answers the passport that sent it (here), never the one upstream in its chain
+        if rv.receipt_target != rv.kept_lineage_id:
+            rv.receipt_target = rv.kept_lineage_id
+            said = (
+                f"the receipt keeps its handoff's lineage as it was; it was taken to answer "
+                f"{rv.kept_lineage_id}, the passport that sent that handoff"
+            )
+            if said not in rv.repairs:
+                rv.repairs.append(said)
+        return
     if rv.kind != "receipt" or rv.receipt_target or not rv.named_id or not exists(rv.named_id):
         return
     rv.receipt_target = rv.named_id

@@ -116,6 +116,10 @@ class LandingReview:
     #: receipt without lineage: the passport its `passport.id` names (a target only when
     #: it is one of this desk's, §4.4.1 as `target_by_id` says; never found by title)
     named_id: str | None = None
+    #: receipt whose lineage ends at its own passport.id: a reply written from the handoff
+    #: with its lineage kept as it was (what the chat message asks); when that passport is
+    #: one of this desk's, the reply answers it, not the one upstream (`target_by_id`)
+    kept_lineage_id: str | None = None
     #: the pack object as it will be stored: repaired, then sealed — sealed once, here
     sealed_pack: PackObject | None = field(default=None, repr=False, compare=False)
     #: every luggage byte was read and scanned for this review (see `accept(held=…)`)
@@ -336,6 +340,10 @@ def examine(opened: OpenedPack, repair: Repair | None) -> LandingReview:
         rv.receipt_target = (pack.lineage or Lineage()).receipt_target()
         if not rv.receipt_target and pack.passport and pack.passport.id:
             rv.named_id = pack.passport.id
+        chain = (pack.lineage.chain or []) if pack.lineage else []
+        own = pack.passport.id if pack.passport else None
+        if len(chain) >= 2 and own and chain[-1].rsplit("@", 1)[0] == own:
+            rv.kept_lineage_id = chain[-1]  # id@version: the handoff it was written from
     return rv
 
 
@@ -357,6 +365,12 @@ def place(store: Store, rv: LandingReview, allow: Iterable[str]) -> LandingRevie
     if rv.kind == "handoff":
         rv.gate_allows = lifecycle.gate_allows(rv.origin, allow)
         return rv
+    if rv.kept_lineage_id:  # only when this desk sent that very handoff
+        pid, _, version = rv.kept_lineage_id.rpartition("@")
+        sent = any(
+            p.kind == "handoff" and str(p.version) == version for p in store.packs_written(pid)
+        )
+        rv.kept_lineage_id = pid if sent and store.exists(pid) else None
     target_by_id(rv, store.exists)
     rv.target_here = bool(rv.receipt_target) and store.exists(rv.receipt_target or "")
     rv.would_answer, rv.would_adopt = [], []

@@ -93,3 +93,33 @@ def test_only_the_asks_the_handoff_carried_are_answered(tmp_path: Path) -> None:
     assert merged.answered == ["a1"] and asks["a1"].answer == "12,000 EUR"
     # before: the unsent draft a2 was answered from outside
     assert asks["a2"].status == "open" and asks["a2"].answer is None
+
+
+def test_after_one_hop_a_reply_that_keeps_the_lineage_answers_the_passport_that_sent_it(
+    tmp_path: Path,
+) -> None:
+    from taskpack.app.desk import Desk
+
+    with Desk(tmp_path / "ana", "ana-pc", actor="Ana") as ana:
+        q = ana.new("Q3 report", "Ship it").id
+        ana.add_ask(q, "What is the budget?", "a number in EUR")
+        first = tmp_path / "to-bo.taskpack.json"
+        ana.pack(q, first, encoding="flat")
+    with Desk(tmp_path / "bo", "bo-pc", actor="Bo") as bo:
+        p_bo = bo.land(first).id
+        second = tmp_path / "to-cy.taskpack.json"
+        bo.pack(p_bo, second, encoding="flat")
+        message = bo.chat_message(second, language="en")
+        # the message names the passport that sends it, and what to keep
+        assert f"Sent from passport {p_bo}" in message and q not in message.split("```")[0]
+        # Cy has nothing installed: flips kind, answers, keeps id and lineage as they are
+        doc = json.loads(second.read_text(encoding="utf-8"))
+        doc["passport"]["kind"] = "receipt"
+        doc["passport"]["asks"][0].update(status="answered", answer="12,000 EUR")
+        reply = tmp_path / "reply.taskpack.json"
+        reply.write_text(json.dumps(doc), encoding="utf-8")
+        # before: it answered the upstream passport and the hint said --into that one
+        merged = bo.merge_receipt(reply, p_bo)
+        assert merged.answered == ["a1"] and merged.id == p_bo
+        with pytest.raises(MergeRefused):
+            bo.merge_receipt(reply, q)
