@@ -36,12 +36,23 @@ def history_label(event: str) -> str:
 
 
 def sent_detail(e: PackWritten) -> str:
-    """A sent pack in History: to whom, the file, how (from the outbox ledger)."""
+    """A pack written for someone, in History: for whom, the file, how (from the outbox
+    ledger). "Written", not "sent": the desk knows the file was made, not that it arrived
+    (an email may never have been opened)."""
     kind = tr("receipt") if e.kind == "receipt" else tr("handoff")
     to = visible(e.to) if e.to else tr("nobody named")
     where = visible(Path(e.path).name) if e.path else "?"
-    return tr("sent {kind} to {to}: {file} ({encoding}, via {via})").format(
-        kind=kind, to=to, file=where, encoding=e.encoding or "?", via=e.via or "?"
+    encoding = {"bag": tr("a .taskpack file"), "flat": tr("a .taskpack.json file")}.get(
+        e.encoding or "", one_line(e.encoding or "?", 20)
+    )
+    via = {
+        "window": tr("from this window"),
+        "cli": tr("from the command line"),
+        "mcp": tr("by an AI agent over MCP"),
+        "a2a": tr("as an A2A reply"),
+    }.get(e.via or "", one_line(e.via or "?", 20))
+    return tr("{kind} for {to} written to {file} ({encoding}, {via})").format(
+        kind=kind, to=to, file=where, encoding=encoding, via=via
     )
 
 
@@ -69,6 +80,8 @@ def history_detail(detail: dict[str, Any]) -> str:
                 value = described_label(value)
             elif key == "why" and isinstance(value, str):
                 value = why_label(value)
+            elif key == "kind" and value in ("receipt", "handoff"):
+                value = tr("receipt") if value == "receipt" else tr("handoff")
             if isinstance(value, list):
                 value = ", ".join(map(str, value[:12])) + (" …" if len(value) > 12 else "")
             parts.append(f"{name}: {one_line(value, 200)}")

@@ -317,3 +317,35 @@ def evidence_words(kind: object) -> str:
         "commit": tr("Commit"),
         "note": tr("Note"),
     }.get(str(kind), one_line(kind, 40))
+
+
+def restore_reason(said: str, proven_on: str | None, machine: str) -> str:
+    """Why Restore ✓ is (not) available, in the window's language: the desk says it in
+    English (`Desk.can_restore_all`); the sentences it says are known here, anything else
+    is shown as it is."""
+    where, here = one_line(proven_on or "?", 60), one_line(machine or "?", 60)
+    known = (
+        ("This fact is not sealed", tr("This fact is not sealed, so there is no ✓ to restore.")),
+        (
+            "The pack does not say where",
+            tr("The pack does not say where this fact was proven; check it again here."),
+        ),
+        (
+            "It was proven on this machine",
+            tr("It was proven on this machine, in a pack this desk wrote."),
+        ),
+        (
+            "It was proven on",
+            tr(
+                "It was proven on {where}, not on this machine ({machine}); check it again here."
+            ).format(where=where, machine=here),
+        ),
+        (
+            "This pack was not written on this desk",
+            tr(
+                "This pack was not written on this desk, so its word that the fact was "
+                "proven here cannot be trusted; check it again."
+            ),
+        ),
+    )
+    return next((words for start, words in known if said.startswith(start)), said)

@@ -59,6 +59,7 @@ from taskpack.ui.pack_items import (
     label_text,
     labels_text,
     place_words,
+    restore_reason,
 )
 from taskpack.ui.paging import FACT_PAGE, add_paged
 from taskpack.ui.widgets import (
@@ -72,6 +73,7 @@ from taskpack.ui.widgets import (
     heading,
     plain,
     row,
+    unwrapped,
 )
 from taskpack.ui.words import counted, local_time, one_line
 
@@ -458,7 +460,8 @@ class PassportView(QWidget):
             extra: list[QWidget] = []
             note = ""
             if is_sealed(fact):
-                ok, reason = detail.restore.get(n, (False, tr("unknown")))
+                ok, said = detail.restore.get(n, (False, tr("unknown")))
+                reason = restore_reason(said, fact.verified_on, detail.machine)
                 b = QPushButton(tr("Restore ✓"))
                 b.setEnabled(ok)
                 self.restore_reasons[n] = reason
@@ -592,9 +595,3 @@ class PassportView(QWidget):
     def overview_text(self) -> str:
         widget = self.overview.widget()
         return labels_text(widget) if widget else ""
-
-
-def unwrapped(label: QLabel) -> QLabel:
-    """`label` kept on one line (an id and its version never break apart)."""
-    label.setWordWrap(False)
-    return label

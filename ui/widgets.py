@@ -430,3 +430,9 @@ def clear_layout(layout: QLayout) -> None:
             w.deleteLater()
         elif item.layout() is not None:
             clear_layout(item.layout())  # type: ignore[arg-type]
+
+
+def unwrapped(label: QLabel) -> QLabel:
+    """`label` kept on one line (an id and its version never break apart)."""
+    label.setWordWrap(False)
+    return label

@@ -654,7 +654,7 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="467" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
@@ -747,7 +747,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="435" />
-      <location filename="../../ui/passport_view.py" line="478" />
+      <location filename="../../ui/passport_view.py" line="479" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -781,6 +781,16 @@
       <location filename="../../ui/next_step.py" line="94" />
       <source>It waits for you to take it on.</source>
       <translation>它在等你接手。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="617" />
+      <source>It was proven on this machine, in a pack this desk wrote.</source>
+      <translation>它是在本机证实的，而且装在本工作台写出的包里。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="621" />
+      <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
+      <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="553" />
@@ -906,14 +916,14 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="504" />
+      <location filename="../../ui/passport_view.py" line="505" />
       <location filename="../../ui/review_view.py" line="446" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="500" />
+      <location filename="../../ui/passport_view.py" line="501" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -923,7 +933,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="512" />
+      <location filename="../../ui/passport_view.py" line="513" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -1244,14 +1254,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="462" />
+      <location filename="../../ui/passport_view.py" line="463" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="475" />
       <location filename="../../ui/passport_view.py" line="474" />
-      <location filename="../../ui/passport_view.py" line="473" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1303,7 +1313,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="515" />
+      <location filename="../../ui/passport_view.py" line="516" />
       <location filename="../../ui/review_view.py" line="511" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1702,6 +1712,11 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="613" />
+      <source>The pack does not say where this fact was proven; check it again here.</source>
+      <translation>包里没有说这条事实是在哪里证实的；请在这里再检查一遍。</translation>
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="52" />
       <source>The pack says it is a “{kind}”; a pack is a handoff or a receipt. Ask the sender for a fresh copy; nothing was written.</source>
       <translation>这个包自称是“{kind}”；包只能是交接包或回执。请向发送方索取一份新的副本；什么都没有写入。</translation>
@@ -1809,6 +1824,11 @@ Store: {home}</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="610" />
+      <source>This fact is not sealed, so there is no ✓ to restore.</source>
+      <translation>这条事实没有被封存，所以没有可以恢复的 ✓。</translation>
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="38" />
       <source>This is a receipt answering {target}, not a handoff: merge it into {target}. Nothing was changed.</source>
       <translation>这是回答 {target} 的回执，不是交接包：请把它合并到 {target}。什么都没有改变。</translation>
@@ -1852,6 +1872,11 @@ Store: {home}</source>
       <location filename="../../ui/window/incoming.py" line="217" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="627" />
+      <source>This pack was not written on this desk, so its word that the fact was proven here cannot be trusted; check it again.</source>
+      <translation>这个包不是本工作台写出的，所以它说这条事实已在此证实的话不可信；请再检查一遍。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="307" />
@@ -2048,7 +2073,7 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="480" />
+      <location filename="../../ui/passport_view.py" line="481" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
@@ -2093,6 +2118,16 @@ Store: {home}</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="45" />
+      <source>a .taskpack file</source>
+      <translation>.taskpack 文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="45" />
+      <source>a .taskpack.json file</source>
+      <translation>.taskpack.json 文件</translation>
+    </message>
+    <message>
       <location filename="../../ui/pack_items.py" line="198" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
@@ -2125,7 +2160,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="56" />
-      <location filename="../../ui/history_text.py" line="60" />
+      <location filename="../../ui/history_text.py" line="71" />
       <location filename="../../ui/pack_items.py" line="140" />
       <source>answered</source>
       <translation>已回答</translation>
@@ -2151,7 +2186,12 @@ Store: {home}</source>
       <translation>第 {n} 个产出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="58" />
+      <location filename="../../ui/history_text.py" line="52" />
+      <source>as an A2A reply</source>
+      <translation>作为 A2A 回复</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="69" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
@@ -2192,9 +2232,14 @@ Store: {home}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="62" />
+      <location filename="../../ui/history_text.py" line="73" />
       <source>by</source>
       <translation>由</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="51" />
+      <source>by an AI agent over MCP</source>
+      <translation>由 AI 助手经 MCP</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="95" />
@@ -2217,7 +2262,7 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="61" />
+      <location filename="../../ui/history_text.py" line="72" />
       <source>check</source>
       <translation>检查</translation>
     </message>
@@ -2237,7 +2282,7 @@ Store: {home}</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="57" />
+      <location filename="../../ui/history_text.py" line="68" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
@@ -2304,7 +2349,7 @@ Store: {home}</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="56" />
+      <location filename="../../ui/history_text.py" line="67" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
@@ -2319,7 +2364,7 @@ Store: {home}</source>
       <translation>第 {n} 条事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="54" />
+      <location filename="../../ui/history_text.py" line="65" />
       <source>file</source>
       <translation>文件</translation>
     </message>
@@ -2344,13 +2389,24 @@ Store: {home}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="51" />
+      <location filename="../../ui/history_text.py" line="62" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="50" />
+      <source>from the command line</source>
+      <translation>在命令行中</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="49" />
+      <source>from this window</source>
+      <translation>在本窗口中</translation>
+    </message>
+    <message>
       <location filename="../../ui/export.py" line="55" />
-      <location filename="../../ui/history_text.py" line="40" />
+      <location filename="../../ui/history_text.py" line="42" />
+      <location filename="../../ui/history_text.py" line="84" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -2446,7 +2502,7 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="55" />
+      <location filename="../../ui/history_text.py" line="66" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
@@ -2476,7 +2532,7 @@ Store: {home}</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="63" />
+      <location filename="../../ui/history_text.py" line="74" />
       <location filename="../../ui/pack_items.py" line="31" />
       <source>machine</source>
       <translation>机器</translation>
@@ -2517,7 +2573,7 @@ Store: {home}</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="41" />
+      <location filename="../../ui/history_text.py" line="43" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -2594,7 +2650,8 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/export.py" line="55" />
-      <location filename="../../ui/history_text.py" line="40" />
+      <location filename="../../ui/history_text.py" line="42" />
+      <location filename="../../ui/history_text.py" line="84" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -2634,11 +2691,6 @@ Store: {home}</source>
       <translation>由你发出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="43" />
-      <source>sent {kind} to {to}: {file} ({encoding}, via {via})</source>
-      <translation>已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）</translation>
-    </message>
-    <message>
       <location filename="../../ui/models.py" line="126" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
@@ -2664,7 +2716,7 @@ Store: {home}</source>
       <translation>以盘符开头</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="59" />
+      <location filename="../../ui/history_text.py" line="70" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -2954,7 +3006,7 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="52" />
+      <location filename="../../ui/history_text.py" line="63" />
       <source>to</source>
       <translation>给</translation>
     </message>
@@ -3019,7 +3071,7 @@ Store: {home}</source>
       <translation>当前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="53" />
+      <location filename="../../ui/history_text.py" line="64" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -3102,6 +3154,11 @@ Store: {home}</source>
       <location filename="../../ui/review_view.py" line="232" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="54" />
+      <source>{kind} for {to} written to {file} ({encoding}, {via})</source>
+      <translation>给 {to} 的{kind}已写入 {file}（{encoding}，{via}）</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="43" />
@@ -3519,6 +3576,10 @@ Store: {home}</source>
     <message>
       <source>routed</source>
       <translation type="vanished">已分派</translation>
+    </message>
+    <message>
+      <source>sent {kind} to {to}: {file} ({encoding}, via {via})</source>
+      <translation type="vanished">已发送{kind}给 {to}：{file}（{encoding}，经由 {via}）</translation>
     </message>
     <message>
       <source>verifying</source>

@@ -678,6 +678,18 @@ TRANSLATIONS: dict[str, str] = {
     "Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).": "然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。",
     "When a receipt comes back": "收到回执时",
     "Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.": "用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。",
+    "a .taskpack file": ".taskpack 文件",
+    "a .taskpack.json file": ".taskpack.json 文件",
+    "from this window": "在本窗口中",
+    "from the command line": "在命令行中",
+    "by an AI agent over MCP": "由 AI 助手经 MCP",
+    "as an A2A reply": "作为 A2A 回复",
+    "{kind} for {to} written to {file} ({encoding}, {via})": "给 {to} 的{kind}已写入 {file}（{encoding}，{via}）",
+    "This fact is not sealed, so there is no ✓ to restore.": "这条事实没有被封存，所以没有可以恢复的 ✓。",
+    "The pack does not say where this fact was proven; check it again here.": "包里没有说这条事实是在哪里证实的；请在这里再检查一遍。",
+    "It was proven on this machine, in a pack this desk wrote.": "它是在本机证实的，而且装在本工作台写出的包里。",
+    "It was proven on {where}, not on this machine ({machine}); check it again here.": "它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。",
+    "This pack was not written on this desk, so its word that the fact was proven here cannot be trusted; check it again.": "这个包不是本工作台写出的，所以它说这条事实已在此证实的话不可信；请再检查一遍。",
 }
 
 PLURALS: dict[str, str] = {

@@ -29,7 +29,10 @@ def test_export_records_who_it_is_for_and_history_shows_it(
     assert (entry.to, entry.via, entry.encoding) == ("bob@laptop", "window", "bag")
     pv.tabs.setCurrentWidget(pv.history)
     rows = [pv.history.topLevelItem(i).text(3) for i in range(pv.history.topLevelItemCount())]
-    assert "sent handoff to bob@laptop: small.taskpack (bag, via window)" in rows
+    assert (
+        "handoff for bob@laptop written to small.taskpack (a .taskpack file, from this window)"
+        in rows
+    )
 
 
 def test_a_pack_from_another_front_end_is_in_history_too(
@@ -43,7 +46,10 @@ def test_a_pack_from_another_front_end_is_in_history_too(
     settle(qtbot, window)
     pv = window.passport_view
     rows = [pv.history.topLevelItem(i).text(3) for i in range(pv.history.topLevelItemCount())]
-    assert "sent handoff to an agent: x.taskpack.json (flat, via mcp)" in rows
+    assert (
+        "handoff for an agent written to x.taskpack.json (a .taskpack.json file, by an AI "
+        "agent over MCP)" in rows
+    )
 
 
 def test_a_vague_accept_is_warned_about_next_to_the_ask(
