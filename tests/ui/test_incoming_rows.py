@@ -10,6 +10,7 @@ from pathlib import Path
 from conftest import RECEIVER, SENDER, drop, make_handoff, settle
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
+from taskpack.ui.models import InboxModel
 
 
 def shown_rows(window) -> list[tuple[str, str]]:
@@ -87,6 +88,33 @@ def test_opened_packs_and_the_window_place_survive_a_restart(
         settle(qtbot, second)
         assert shown_rows(second) == [("Invoice export", "handoff arrived")]
         assert (second.width(), second.height()) == (720, 520)
+        second.shutdown()
+    finally:
+        again.close()
+
+
+def test_an_opened_pack_keeps_the_time_it_came_after_a_restart(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
+    pack = tmp_path / "elsewhere" / "a.taskpack"
+    pack.parent.mkdir()
+    make_handoff(make_desk(SENDER), pack, title="Invoice export")
+    monkeypatch.setattr("taskpack.ui.window.incoming.utc_now", lambda: "2026-08-16T03:07:00Z")
+    desk = make_desk(RECEIVER)
+    first = make_window(desk)
+    first.open_files([pack])
+    settle(qtbot, first)
+    came = first.proxy.index(0, InboxModel.UPDATED).data()
+    first.close()  # the person quits, and starts the desk again later
+
+    monkeypatch.setattr("taskpack.ui.window.incoming.utc_now", lambda: "2026-08-17T11:45:00Z")
+    from taskpack.app.desk import Desk
+
+    again = Desk(desk.home, RECEIVER)
+    try:
+        second = make_window(again)
+        settle(qtbot, second)
+        assert second.proxy.index(0, InboxModel.UPDATED).data() == came
         second.shutdown()
     finally:
         again.close()

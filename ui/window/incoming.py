@@ -6,6 +6,7 @@ What was opened from outside the watched folders comes back after a restart.
 from __future__ import annotations
 
 import functools
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,24 @@ DISMISSED_KEEP = 500
 #: keys this window keeps in Settings.other: packs opened from outside the watched folders
 #: (shown again after a restart until landed, discarded or removed), and the window's place
 OPENED_KEY = "opened_files"
+OPENED_AT_KEY = "opened_at"
+
+
+def opened_times(other: dict[str, Any]) -> dict[str, str]:
+    """When each remembered file was opened (kept in Settings.other), path → UTC time."""
+    kept = other.get(OPENED_AT_KEY)
+    if not isinstance(kept, dict):
+        return {}
+    return {k: v for k, v in kept.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def modified_at(path: Path) -> str:
+    """The file's modification time as a UTC stamp ("" when it cannot be read)."""
+    try:
+        stamp = path.stat().st_mtime
+    except OSError:
+        return ""
+    return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def samples_dir() -> Path:
@@ -109,10 +128,11 @@ class IncomingMixin:
         open_asks: int = 0,
         problem: str = "",
         sent: bool = False,
+        seen_at: str | None = None,
     ) -> None:
         title, sender = shown_or_withheld(title, "title"), shown_or_withheld(sender, "sender")
         self.model.add_incoming(
-            Incoming(path, title, kind, sender, open_asks, utc_now(), problem, sent)
+            Incoming(path, title, kind, sender, open_asks, seen_at or utc_now(), problem, sent)
         )
         self._update_senders()
         self._update_status()
@@ -290,6 +310,11 @@ class IncomingMixin:
         new = [p for p in outside if p not in kept]
         if new:
             other[OPENED_KEY] = [*kept, *new][-DISMISSED_KEEP:]
+            when = opened_times(other)  # when each came: the row keeps it after a restart
+            now = utc_now()
+            for p in new:
+                when.setdefault(p, now)
+            other[OPENED_AT_KEY] = {p: when[p] for p in other[OPENED_KEY] if p in when}
             self._save_settings()
 
     def _reopen_remembered(self) -> None:
@@ -299,8 +324,9 @@ class IncomingMixin:
         if len(paths) != len(kept):
             self.desk.settings.other[OPENED_KEY] = [str(p) for p in paths]
             self._save_settings()
+        when = opened_times(self.desk.settings.other)
         for p in paths:
-            self._add_incoming(p, title=p.name)
+            self._add_incoming(p, title=p.name, seen_at=when.get(str(p)) or modified_at(p))
             self._review(p, show=False)
 
     def _forget_opened(self, path: Path) -> None:
@@ -308,6 +334,7 @@ class IncomingMixin:
         kept = [k for k in other.get(OPENED_KEY) or [] if isinstance(k, str)]
         if str(path) in kept:
             other[OPENED_KEY] = [k for k in kept if k != str(path)]
+            other[OPENED_AT_KEY] = {k: t for k, t in opened_times(other).items() if k != str(path)}
             self._save_settings()
 
     def _forget_incoming(self, path: Path) -> None:

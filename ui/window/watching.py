@@ -13,7 +13,7 @@ from taskpack.core.trust.visible_text import visible
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import sentence
 from taskpack.ui.settings_dialog import watch_enabled, watched_folders
-from taskpack.ui.window.incoming import withheld_label
+from taskpack.ui.window.incoming import modified_at, withheld_label
 
 
 def found_text(item: FoundPack, what: str) -> str:
@@ -66,7 +66,12 @@ class WatchingMixin:
             return
         title, sender = found_text(item, "title"), found_text(item, "sender")
         self._add_incoming(
-            item.path, title=title, kind=item.kind, sender=sender, open_asks=item.open_asks
+            item.path,
+            title=title,
+            kind=item.kind,
+            sender=sender,
+            open_asks=item.open_asks,
+            seen_at=modified_at(item.path),  # when it came into the folder, across restarts
         )
         what = tr("A receipt arrived") if item.kind == "receipt" else tr("A pack arrived")
         self.notify(
@@ -86,6 +91,7 @@ class WatchingMixin:
                 sender=found_text(item, "sender"),
                 open_asks=item.open_asks,
                 sent=True,
+                seen_at=modified_at(item.path),
             )
 
     def _rejected(self, path: Path, why: str) -> None:
