@@ -119,7 +119,7 @@ class PassportView(QWidget):
         self.history = QTreeWidget()
         self.history.setRootIsDecorated(False)
         self.history.setHeaderLabels(
-            [tr("When"), tr("What happened"), tr("Version"), tr("Details")]
+            [tr("When"), tr("What happened"), tr("Version"), tr("Details"), tr("Who")]
         )
         self.tabs.addTab(self.overview, tr("Overview"))
         self.tabs.addTab(self.asks, tr("Asks"))
@@ -548,10 +548,12 @@ class PassportView(QWidget):
                     history_label(entry.event),
                     str(entry.version),
                     text,
+                    one_line(entry.who, 80) if entry.who else tr("this desk"),
                 ]
             )
-            if entry.seq in sent:
-                item.setToolTip(3, visible(sent[entry.seq].path or ""))
+            # a long detail is cut in its column: the whole line (and the file) on hover
+            path = visible(sent[entry.seq].path or "") if entry.seq in sent else ""
+            item.setToolTip(3, text + (f"\n{path}" if path else ""))
             self.history.addTopLevelItem(item)
         for col in range(3):
             self.history.resizeColumnToContents(col)

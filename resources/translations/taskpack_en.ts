@@ -60,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="221" />
+      <location filename="../../ui/window/incoming.py" line="241" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -76,7 +76,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="177" />
+      <location filename="../../ui/passport_view.py" line="179" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>Asks (%n open)</numerusform>

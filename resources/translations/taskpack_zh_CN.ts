@@ -104,12 +104,12 @@
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="53" />
+      <location filename="../../ui/window/incoming.py" line="72" />
       <source>(sender withheld: it contains a credential — {kind})</source>
       <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="54" />
+      <location filename="../../ui/window/incoming.py" line="73" />
       <source>(title withheld: it contains a credential — {kind})</source>
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
@@ -144,7 +144,7 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="71" />
+      <location filename="../../ui/window/watching.py" line="76" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
@@ -154,7 +154,7 @@
       <translation>任务包是一个文件，把没做完的工作从一个人（或一台机器、一个 AI 助手）交给下一个：目标、当前进展、已经证实的事、要先做的检查，以及发送方需要回答的问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="71" />
+      <location filename="../../ui/window/watching.py" line="76" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
@@ -229,12 +229,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="403" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="405" />
+      <location filename="../../ui/passport_view.py" line="407" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -244,12 +244,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="404" />
+      <location filename="../../ui/passport_view.py" line="406" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="406" />
+      <location filename="../../ui/passport_view.py" line="408" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -270,7 +270,7 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="346" />
+      <location filename="../../ui/window/incoming.py" line="373" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
@@ -341,12 +341,12 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="263" />
+      <location filename="../../ui/passport_view.py" line="265" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="350" />
+      <location filename="../../ui/passport_view.py" line="352" />
       <location filename="../../ui/review_view.py" line="464" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -358,8 +358,8 @@
     </message>
     <message>
       <location filename="../../ui/models.py" line="212" />
-      <location filename="../../ui/passport_view.py" line="123" />
-      <location filename="../../ui/passport_view.py" line="177" />
+      <location filename="../../ui/passport_view.py" line="125" />
+      <location filename="../../ui/passport_view.py" line="179" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -374,7 +374,7 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="124" />
+      <location filename="../../ui/passport_view.py" line="126" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
@@ -392,7 +392,7 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="152" />
+      <location filename="../../ui/window/incoming.py" line="172" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -407,12 +407,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="429" />
+      <location filename="../../ui/passport_view.py" line="431" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="193" />
+      <location filename="../../ui/window/incoming.py" line="213" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
@@ -484,13 +484,13 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="343" />
+      <location filename="../../ui/passport_view.py" line="345" />
       <location filename="../../ui/review_view.py" line="459" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="336" />
+      <location filename="../../ui/passport_view.py" line="338" />
       <location filename="../../ui/review_view.py" line="452" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -506,7 +506,7 @@
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -522,7 +522,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="276" />
+      <location filename="../../ui/window/incoming.py" line="296" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -532,7 +532,7 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="419" />
+      <location filename="../../ui/passport_view.py" line="421" />
       <location filename="../../ui/review_view.py" line="377" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -609,7 +609,7 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="132" />
+      <location filename="../../ui/passport_view.py" line="134" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -629,17 +629,17 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="397" />
+      <location filename="../../ui/passport_view.py" line="399" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="146" />
+      <location filename="../../ui/passport_view.py" line="148" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="140" />
+      <location filename="../../ui/passport_view.py" line="142" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -654,13 +654,13 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="324" />
-      <location filename="../../ui/passport_view.py" line="325" />
+      <location filename="../../ui/passport_view.py" line="326" />
+      <location filename="../../ui/passport_view.py" line="327" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -671,13 +671,13 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="203" />
+      <location filename="../../ui/passport_view.py" line="205" />
       <location filename="../../ui/review_view.py" line="183" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="196" />
+      <location filename="../../ui/passport_view.py" line="198" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
@@ -689,7 +689,7 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="308" />
+      <location filename="../../ui/passport_view.py" line="310" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -699,7 +699,7 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="125" />
+      <location filename="../../ui/passport_view.py" line="127" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -746,8 +746,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="435" />
-      <location filename="../../ui/passport_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="437" />
+      <location filename="../../ui/passport_view.py" line="481" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -757,7 +757,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="380" />
+      <location filename="../../ui/passport_view.py" line="382" />
       <location filename="../../ui/review_view.py" line="482" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -783,12 +783,12 @@
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="617" />
+      <location filename="../../ui/pack_items.py" line="335" />
       <source>It was proven on this machine, in a pack this desk wrote.</source>
       <translation>它是在本机证实的，而且装在本工作台写出的包里。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="621" />
+      <location filename="../../ui/pack_items.py" line="339" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
@@ -809,7 +809,7 @@
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="215" />
+      <location filename="../../ui/window/incoming.py" line="235" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -819,7 +819,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="229" />
+      <location filename="../../ui/window/incoming.py" line="249" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -829,7 +829,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="351" />
+      <location filename="../../ui/passport_view.py" line="353" />
       <location filename="../../ui/review_view.py" line="465" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -870,7 +870,7 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="260" />
+      <location filename="../../ui/window/incoming.py" line="280" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -880,7 +880,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="276" />
+      <location filename="../../ui/passport_view.py" line="278" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -911,19 +911,19 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="249" />
+      <location filename="../../ui/window/incoming.py" line="269" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="505" />
+      <location filename="../../ui/passport_view.py" line="507" />
       <location filename="../../ui/review_view.py" line="446" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="501" />
+      <location filename="../../ui/passport_view.py" line="503" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -933,7 +933,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="513" />
+      <location filename="../../ui/passport_view.py" line="515" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -948,7 +948,7 @@
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="77" />
+      <location filename="../../ui/window/incoming.py" line="96" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -1064,7 +1064,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/passport_view.py" line="124" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -1111,7 +1111,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="400" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1136,7 +1136,7 @@
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="149" />
+      <location filename="../../ui/window/incoming.py" line="169" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
@@ -1153,7 +1153,7 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="306" />
+      <location filename="../../ui/passport_view.py" line="308" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1226,7 +1226,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="420" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1254,14 +1254,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="463" />
+      <location filename="../../ui/passport_view.py" line="465" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="475" />
-      <location filename="../../ui/passport_view.py" line="474" />
+      <location filename="../../ui/passport_view.py" line="477" />
+      <location filename="../../ui/passport_view.py" line="476" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1292,8 +1292,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
-      <location filename="../../ui/passport_view.py" line="365" />
+      <location filename="../../ui/passport_view.py" line="366" />
+      <location filename="../../ui/passport_view.py" line="367" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1313,7 +1313,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="516" />
+      <location filename="../../ui/passport_view.py" line="518" />
       <location filename="../../ui/review_view.py" line="511" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1355,7 +1355,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="344" />
+      <location filename="../../ui/window/incoming.py" line="371" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1375,7 +1375,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="353" />
+      <location filename="../../ui/window/incoming.py" line="380" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
@@ -1385,7 +1385,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="352" />
+      <location filename="../../ui/window/incoming.py" line="379" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
@@ -1545,7 +1545,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     <message>
       <location filename="../../ui/next_step.py" line="94" />
       <location filename="../../ui/next_step.py" line="73" />
-      <location filename="../../ui/passport_view.py" line="261" />
+      <location filename="../../ui/passport_view.py" line="263" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1712,7 +1712,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="613" />
+      <location filename="../../ui/pack_items.py" line="331" />
       <source>The pack does not say where this fact was proven; check it again here.</source>
       <translation>包里没有说这条事实是在哪里证实的；请在这里再检查一遍。</translation>
     </message>
@@ -1727,7 +1727,7 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="245" />
+      <location filename="../../ui/window/incoming.py" line="265" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
@@ -1742,7 +1742,7 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="247" />
+      <location filename="../../ui/window/incoming.py" line="267" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
@@ -1762,7 +1762,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="381" />
+      <location filename="../../ui/passport_view.py" line="383" />
       <location filename="../../ui/review_view.py" line="483" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1773,7 +1773,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="331" />
+      <location filename="../../ui/passport_view.py" line="333" />
       <location filename="../../ui/review_view.py" line="167" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1824,7 +1824,7 @@ Store: {home}</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="610" />
+      <location filename="../../ui/pack_items.py" line="328" />
       <source>This fact is not sealed, so there is no ✓ to restore.</source>
       <translation>这条事实没有被封存，所以没有可以恢复的 ✓。</translation>
     </message>
@@ -1869,12 +1869,12 @@ Store: {home}</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="217" />
+      <location filename="../../ui/window/incoming.py" line="237" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="627" />
+      <location filename="../../ui/pack_items.py" line="345" />
       <source>This pack was not written on this desk, so its word that the fact was proven here cannot be trusted; check it again.</source>
       <translation>这个包不是本工作台写出的，所以它说这条事实已在此证实的话不可信；请再检查一遍。</translation>
     </message>
@@ -1909,7 +1909,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="243" />
+      <location filename="../../ui/window/incoming.py" line="263" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1950,7 +1950,7 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -1982,12 +1982,12 @@ Store: {home}</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="454" />
+      <location filename="../../ui/passport_view.py" line="456" />
       <location filename="../../ui/review_view.py" line="406" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -2003,7 +2003,7 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <location filename="../../ui/review_view.py" line="463" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
@@ -2015,7 +2015,7 @@ Store: {home}</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>When</source>
       <translation>时间</translation>
     </message>
@@ -2035,8 +2035,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="327" />
-      <location filename="../../ui/passport_view.py" line="328" />
+      <location filename="../../ui/passport_view.py" line="329" />
+      <location filename="../../ui/passport_view.py" line="330" />
       <location filename="../../ui/review_view.py" line="174" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2045,6 +2045,11 @@ Store: {home}</source>
       <location filename="../../ui/review_view.py" line="173" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="122" />
+      <source>Who</source>
+      <translation>谁</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="124" />
@@ -2073,12 +2078,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="481" />
+      <location filename="../../ui/passport_view.py" line="483" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="437" />
+      <location filename="../../ui/passport_view.py" line="439" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2226,7 +2231,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="342" />
+      <location filename="../../ui/passport_view.py" line="344" />
       <location filename="../../ui/review_view.py" line="458" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2451,7 +2456,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="390" />
+      <location filename="../../ui/passport_view.py" line="392" />
       <location filename="../../ui/review_view.py" line="493" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -3006,6 +3011,11 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="551" />
+      <source>this desk</source>
+      <translation>本工作台</translation>
+    </message>
+    <message>
       <location filename="../../ui/history_text.py" line="63" />
       <source>to</source>
       <translation>给</translation>
@@ -3021,7 +3031,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="461" />
+      <location filename="../../ui/passport_view.py" line="463" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -3171,7 +3181,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="145" />
+      <location filename="../../ui/window/incoming.py" line="165" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -3201,7 +3211,7 @@ Store: {home}</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="93" />
+      <location filename="../../ui/window/watching.py" line="99" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -3226,7 +3236,7 @@ Store: {home}</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="86" />
+      <location filename="../../ui/window/incoming.py" line="105" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -3246,7 +3256,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="74" />
+      <location filename="../../ui/window/watching.py" line="79" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -3375,7 +3385,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="221" />
+      <location filename="../../ui/window/incoming.py" line="241" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -3389,7 +3399,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="177" />
+      <location filename="../../ui/passport_view.py" line="179" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>

@@ -690,6 +690,8 @@ TRANSLATIONS: dict[str, str] = {
     "It was proven on this machine, in a pack this desk wrote.": "它是在本机证实的，而且装在本工作台写出的包里。",
     "It was proven on {where}, not on this machine ({machine}); check it again here.": "它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。",
     "This pack was not written on this desk, so its word that the fact was proven here cannot be trusted; check it again.": "这个包不是本工作台写出的，所以它说这条事实已在此证实的话不可信；请再检查一遍。",
+    "Who": "谁",
+    "this desk": "本工作台",
 }
 
 PLURALS: dict[str, str] = {

@@ -116,3 +116,28 @@ def test_an_agents_change_from_another_process_shows_in_the_open_window(
     qtbot.waitUntil(
         lambda: "the agent was here" in window.passport_view.overview_text(), timeout=20_000
     )
+
+
+def test_history_says_who_and_shows_a_cut_detail_whole_on_hover(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    desk = make_desk(RECEIVER)
+    pid = desk.new("Small task", "Answer one question").id
+    desk.pack(pid, tmp_path / "x.taskpack.json", to="an agent", via="mcp")
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+    history = window.passport_view.history
+    header = history.headerItem()
+    assert [header.text(c) for c in range(header.columnCount())] == [
+        "When",
+        "What happened",
+        "Version",
+        "Details",
+        "Who",
+    ]
+    rows = [history.topLevelItem(i) for i in range(history.topLevelItemCount())]
+    assert {row.text(4) for row in rows} == {"this desk"}  # one person's desk
+    [written] = [row for row in rows if "written to x.taskpack.json" in row.text(3)]
+    assert written.toolTip(3).startswith(written.text(3))
+    assert written.toolTip(3).endswith(str((tmp_path / "x.taskpack.json").resolve()))
