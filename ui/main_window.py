@@ -226,9 +226,11 @@ class MainWindow(
         )
         file_menu.addSeparator()
         quit_keys = QKeySequence(QKeySequence.StandardKey.Quit)  # none on some platforms
-        self._action(
+        quit_action = self._action(
             file_menu, tr("&Quit"), self.close, "Ctrl+Q" if quit_keys.isEmpty() else quit_keys
         )
+        # from the guide beside the window too: quitting never depends on which one is active
+        quit_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
         edit = bar.addMenu(tr("&Edit"))
         self.paste_action = self._action(
             edit, tr("&Paste a pack"), self.paste, QKeySequence.StandardKey.Paste

@@ -114,3 +114,8 @@ def test_help_has_a_short_guide_in_the_window_language(
         assert "“此处未证实”是什么意思" in window.guide.shown_text()
     finally:
         window.set_language("en")
+    window.show_guide()
+    window.guide.activateWindow()  # the person reads the guide, then quits from there
+    qtbot.waitUntil(window.guide.isActiveWindow)
+    qtbot.keyClick(window.guide.text, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    assert not window.isVisible()
