@@ -58,9 +58,11 @@ from taskpack.ui.words import local_time, number, one_line
 class AtHome:
     """What this desk already holds of a pack under review (read through `Desk`)."""
 
-    #: a receipt whose passport is here: that passport's facts, by claim
+    #: the passport here the pack is about (a receipt's target, or where this desk's own
+    #: pack came from): its facts, by claim, and the line said under each
     facts: dict[str, Fact] = field(default_factory=dict)
     target_id: str = ""
+    facts_note: str = ""
     #: a pack this desk wrote: the passport it was sent from, and its title
     original_id: str = ""
     original_title: str = ""
@@ -389,7 +391,6 @@ class ReviewView(QWidget):
             return
         machine = reviewed.machine or None
         home = self.at_home.facts
-        target = self.at_home.target_id
 
         def shown(f: Fact) -> Fact:  # merging keeps the target's own copy of a claim
             return home.get(claim_key(f), f)
@@ -408,13 +409,7 @@ class ReviewView(QWidget):
             sec.add,
             rv.facts,
             lambda f: (
-                fact_widget(
-                    home[claim_key(f)],
-                    machine,
-                    note=tr("Your passport {id} holds this fact; merging keeps yours.").format(
-                        id=target
-                    ),
-                )
+                fact_widget(home[claim_key(f)], machine, note=self.at_home.facts_note)
                 if claim_key(f) in home
                 else fact_widget(f, machine)
             ),

@@ -4,17 +4,17 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="253" />
+      <location filename="../../ui/main_window.py" line="255" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="244" />
+      <location filename="../../ui/main_window.py" line="246" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/main_window.py" line="234" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
@@ -24,17 +24,17 @@
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="246" />
+      <location filename="../../ui/main_window.py" line="248" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="249" />
+      <location filename="../../ui/main_window.py" line="251" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="243" />
+      <location filename="../../ui/main_window.py" line="245" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
@@ -49,7 +49,7 @@
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="234" />
+      <location filename="../../ui/main_window.py" line="236" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
@@ -59,7 +59,7 @@
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="245" />
+      <location filename="../../ui/main_window.py" line="247" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
@@ -69,7 +69,7 @@
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="242" />
+      <location filename="../../ui/main_window.py" line="244" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -114,7 +114,7 @@
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="159" />
+      <location filename="../../ui/review_view.py" line="161" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
@@ -199,7 +199,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="453" />
+      <location filename="../../ui/main_window.py" line="455" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -254,7 +254,7 @@
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="433" />
+      <location filename="../../ui/review_view.py" line="428" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -270,7 +270,7 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="373" />
+      <location filename="../../ui/window/incoming.py" line="383" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
@@ -315,12 +315,12 @@
       <translation>回答于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="297" />
+      <location filename="../../ui/review_view.py" line="299" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="320" />
+      <location filename="../../ui/review_view.py" line="322" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -347,9 +347,14 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="352" />
-      <location filename="../../ui/review_view.py" line="464" />
+      <location filename="../../ui/review_view.py" line="459" />
       <source>Artifacts</source>
       <translation>产出物</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/incoming.py" line="198" />
+      <source>As your passport {id} has it (this file carries it sealed).</source>
+      <translation>这是你的护照 {id} 里的样子（这个文件里它是封存的）。</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="39" />
@@ -369,7 +374,7 @@
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="350" />
+      <location filename="../../ui/review_view.py" line="352" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
@@ -397,7 +402,7 @@
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="276" />
+      <location filename="../../ui/review_view.py" line="278" />
       <source>Check the file's format</source>
       <translation>检查文件格式</translation>
     </message>
@@ -412,7 +417,7 @@
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="213" />
+      <location filename="../../ui/window/incoming.py" line="223" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
@@ -428,7 +433,7 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="93" />
+      <location filename="../../ui/review_view.py" line="95" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
@@ -485,13 +490,13 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="345" />
-      <location filename="../../ui/review_view.py" line="459" />
+      <location filename="../../ui/review_view.py" line="454" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="338" />
-      <location filename="../../ui/review_view.py" line="452" />
+      <location filename="../../ui/review_view.py" line="447" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -517,12 +522,12 @@
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="91" />
+      <location filename="../../ui/review_view.py" line="93" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="296" />
+      <location filename="../../ui/window/incoming.py" line="306" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -533,12 +538,12 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="421" />
-      <location filename="../../ui/review_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="379" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="326" />
+      <location filename="../../ui/main_window.py" line="328" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -649,7 +654,7 @@
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="163" />
+      <location filename="../../ui/review_view.py" line="165" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
@@ -661,18 +666,18 @@
     <message>
       <location filename="../../ui/passport_view.py" line="326" />
       <location filename="../../ui/passport_view.py" line="327" />
-      <location filename="../../ui/review_view.py" line="169" />
+      <location filename="../../ui/review_view.py" line="171" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="169" />
+      <location filename="../../ui/review_view.py" line="171" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="205" />
-      <location filename="../../ui/review_view.py" line="183" />
+      <location filename="../../ui/review_view.py" line="185" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
@@ -683,8 +688,8 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="86" />
-      <location filename="../../ui/review_view.py" line="155" />
-      <location filename="../../ui/review_view.py" line="213" />
+      <location filename="../../ui/review_view.py" line="157" />
+      <location filename="../../ui/review_view.py" line="215" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
@@ -734,8 +739,8 @@
       <translation>TaskPack Desk 怎么用</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="472" />
-      <location filename="../../ui/review_view.py" line="473" />
+      <location filename="../../ui/review_view.py" line="467" />
+      <location filename="../../ui/review_view.py" line="468" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
@@ -758,17 +763,17 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="382" />
-      <location filename="../../ui/review_view.py" line="482" />
+      <location filename="../../ui/review_view.py" line="477" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="317" />
+      <location filename="../../ui/review_view.py" line="319" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="561" />
+      <location filename="../../ui/review_view.py" line="556" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
@@ -793,23 +798,23 @@
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="553" />
+      <location filename="../../ui/review_view.py" line="548" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="96" />
-      <location filename="../../ui/review_view.py" line="551" />
+      <location filename="../../ui/review_view.py" line="98" />
+      <location filename="../../ui/review_view.py" line="546" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="549" />
+      <location filename="../../ui/review_view.py" line="544" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="235" />
+      <location filename="../../ui/window/incoming.py" line="245" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -819,7 +824,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="249" />
+      <location filename="../../ui/window/incoming.py" line="259" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -830,7 +835,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="353" />
-      <location filename="../../ui/review_view.py" line="465" />
+      <location filename="../../ui/review_view.py" line="460" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
@@ -860,17 +865,17 @@
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="531" />
+      <location filename="../../ui/review_view.py" line="526" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="331" />
+      <location filename="../../ui/review_view.py" line="333" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="280" />
+      <location filename="../../ui/window/incoming.py" line="290" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -906,18 +911,18 @@
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="324" />
+      <location filename="../../ui/review_view.py" line="326" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="269" />
+      <location filename="../../ui/window/incoming.py" line="279" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="507" />
-      <location filename="../../ui/review_view.py" line="446" />
+      <location filename="../../ui/review_view.py" line="441" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
@@ -953,7 +958,7 @@
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="364" />
+      <location filename="../../ui/review_view.py" line="366" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
@@ -973,7 +978,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="285" />
+      <location filename="../../ui/main_window.py" line="287" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -983,12 +988,12 @@
       <translation>说明</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="557" />
+      <location filename="../../ui/review_view.py" line="552" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="534" />
+      <location filename="../../ui/review_view.py" line="529" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -1004,12 +1009,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="237" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="342" />
+      <location filename="../../ui/main_window.py" line="344" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1034,7 +1039,7 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="100" />
+      <location filename="../../ui/review_view.py" line="102" />
       <source>Open the original</source>
       <translation>打开原件</translation>
     </message>
@@ -1044,7 +1049,7 @@
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="343" />
+      <location filename="../../ui/main_window.py" line="345" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1089,7 +1094,7 @@
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="282" />
+      <location filename="../../ui/review_view.py" line="284" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
@@ -1099,7 +1104,7 @@
       <translation>合并请求</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="245" />
+      <location filename="../../ui/review_view.py" line="247" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
@@ -1116,7 +1121,7 @@
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="432" />
+      <location filename="../../ui/review_view.py" line="427" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
@@ -1147,8 +1152,8 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="86" />
-      <location filename="../../ui/review_view.py" line="155" />
-      <location filename="../../ui/review_view.py" line="213" />
+      <location filename="../../ui/review_view.py" line="157" />
+      <location filename="../../ui/review_view.py" line="215" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
@@ -1231,7 +1236,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="378" />
+      <location filename="../../ui/review_view.py" line="380" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
@@ -1314,7 +1319,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="518" />
-      <location filename="../../ui/review_view.py" line="511" />
+      <location filename="../../ui/review_view.py" line="506" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
@@ -1355,7 +1360,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="371" />
+      <location filename="../../ui/window/incoming.py" line="381" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1375,17 +1380,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="380" />
+      <location filename="../../ui/window/incoming.py" line="390" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="438" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="379" />
+      <location filename="../../ui/window/incoming.py" line="389" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
@@ -1411,7 +1416,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="227" />
+      <location filename="../../ui/review_view.py" line="229" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
@@ -1446,17 +1451,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="430" />
+      <location filename="../../ui/main_window.py" line="432" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="427" />
+      <location filename="../../ui/main_window.py" line="429" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="424" />
+      <location filename="../../ui/main_window.py" line="426" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -1476,8 +1481,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>只显示仍需要回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="528" />
-      <location filename="../../ui/review_view.py" line="547" />
+      <location filename="../../ui/review_view.py" line="523" />
+      <location filename="../../ui/review_view.py" line="542" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1523,7 +1528,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="349" />
+      <location filename="../../ui/review_view.py" line="351" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
@@ -1555,7 +1560,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="454" />
+      <location filename="../../ui/main_window.py" line="456" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1586,7 +1591,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="311" />
+      <location filename="../../ui/main_window.py" line="313" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1616,7 +1621,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="271" />
+      <location filename="../../ui/review_view.py" line="273" />
       <source>The attached files are large ({size}); checking the format reads all of them.</source>
       <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
@@ -1658,7 +1663,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="283" />
+      <location filename="../../ui/review_view.py" line="285" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1668,7 +1673,7 @@ Store: {home}</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="262" />
+      <location filename="../../ui/review_view.py" line="264" />
       <source>The file is well-formed: it passes every check of the TaskPack format</source>
       <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
@@ -1683,7 +1688,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="246" />
+      <location filename="../../ui/review_view.py" line="248" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -1693,7 +1698,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="268" />
+      <location filename="../../ui/review_view.py" line="270" />
       <source>The file's format is not checked yet</source>
       <translation>尚未检查文件格式</translation>
     </message>
@@ -1727,12 +1732,12 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="265" />
+      <location filename="../../ui/window/incoming.py" line="275" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="342" />
+      <location filename="../../ui/review_view.py" line="344" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
@@ -1742,7 +1747,7 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="267" />
+      <location filename="../../ui/window/incoming.py" line="277" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
@@ -1757,29 +1762,29 @@ Store: {home}</source>
       <translation>结果在等你签字确认。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="555" />
+      <location filename="../../ui/review_view.py" line="550" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="383" />
-      <location filename="../../ui/review_view.py" line="483" />
+      <location filename="../../ui/review_view.py" line="478" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="443" />
+      <location filename="../../ui/review_view.py" line="438" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="333" />
-      <location filename="../../ui/review_view.py" line="167" />
+      <location filename="../../ui/review_view.py" line="169" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="372" />
+      <location filename="../../ui/review_view.py" line="374" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
@@ -1814,7 +1819,7 @@ Store: {home}</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="373" />
+      <location filename="../../ui/review_view.py" line="375" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
@@ -1839,7 +1844,7 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="198" />
+      <location filename="../../ui/review_view.py" line="200" />
       <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
     </message>
@@ -1849,7 +1854,7 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="188" />
+      <location filename="../../ui/review_view.py" line="190" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -1859,17 +1864,17 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="217" />
+      <location filename="../../ui/review_view.py" line="219" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="220" />
+      <location filename="../../ui/review_view.py" line="222" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="237" />
+      <location filename="../../ui/window/incoming.py" line="247" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -1879,7 +1884,7 @@ Store: {home}</source>
       <translation>这个包不是本工作台写出的，所以它说这条事实已在此证实的话不可信；请再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="307" />
+      <location filename="../../ui/review_view.py" line="309" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -1899,7 +1904,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="301" />
+      <location filename="../../ui/review_view.py" line="303" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -1909,7 +1914,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="263" />
+      <location filename="../../ui/window/incoming.py" line="273" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -1935,7 +1940,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="283" />
+      <location filename="../../ui/main_window.py" line="285" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -1988,12 +1993,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="456" />
-      <location filename="../../ui/review_view.py" line="406" />
+      <location filename="../../ui/review_view.py" line="407" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="272" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -2004,7 +2009,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="351" />
-      <location filename="../../ui/review_view.py" line="463" />
+      <location filename="../../ui/review_view.py" line="458" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
       <translation>做了什么</translation>
@@ -2037,12 +2042,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/passport_view.py" line="329" />
       <location filename="../../ui/passport_view.py" line="330" />
-      <location filename="../../ui/review_view.py" line="174" />
+      <location filename="../../ui/review_view.py" line="176" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="173" />
+      <location filename="../../ui/review_view.py" line="175" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
@@ -2063,7 +2068,7 @@ Store: {home}</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="323" />
+      <location filename="../../ui/main_window.py" line="325" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2103,7 +2108,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="334" />
+      <location filename="../../ui/main_window.py" line="336" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2118,7 +2123,7 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="414" />
+      <location filename="../../ui/window/incoming.py" line="185" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
@@ -2153,7 +2158,7 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="160" />
+      <location filename="../../ui/review_view.py" line="162" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
@@ -2232,7 +2237,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="344" />
-      <location filename="../../ui/review_view.py" line="458" />
+      <location filename="../../ui/review_view.py" line="453" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -2344,7 +2349,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="280" />
+      <location filename="../../ui/main_window.py" line="282" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2457,7 +2462,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="392" />
-      <location filename="../../ui/review_view.py" line="493" />
+      <location filename="../../ui/review_view.py" line="488" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -3136,7 +3141,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="537" />
+      <location filename="../../ui/review_view.py" line="532" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
@@ -3161,7 +3166,7 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="232" />
+      <location filename="../../ui/review_view.py" line="234" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
@@ -3336,7 +3341,7 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="538" />
+      <location filename="../../ui/review_view.py" line="533" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -3350,7 +3355,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="539" />
+      <location filename="../../ui/review_view.py" line="534" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
@@ -3371,7 +3376,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="402" />
+      <location filename="../../ui/review_view.py" line="403" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
@@ -3385,7 +3390,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="241" />
+      <location filename="../../ui/window/incoming.py" line="251" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -3406,7 +3411,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="505" />
+      <location filename="../../ui/review_view.py" line="500" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>随附文件（%n 个，{size}）</numerusform>

@@ -692,6 +692,7 @@ TRANSLATIONS: dict[str, str] = {
     "This pack was not written on this desk, so its word that the fact was proven here cannot be trusted; check it again.": "这个包不是本工作台写出的，所以它说这条事实已在此证实的话不可信；请再检查一遍。",
     "Who": "谁",
     "this desk": "本工作台",
+    "As your passport {id} has it (this file carries it sealed).": "这是你的护照 {id} 里的样子（这个文件里它是封存的）。",
 }
 
 PLURALS: dict[str, str] = {

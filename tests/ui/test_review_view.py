@@ -53,6 +53,9 @@ def test_opening_this_desks_own_sent_pack_offers_the_original_not_a_copy(
         "Landing it would make a second copy; open the original instead."
     ) in review.visible_text()
     assert review.land_button.text() == "Land a copy"
+    facts = review.section_text("facts")  # the facts as the original has them: still ✓ here
+    assert f"✓ proven here ({SENDER})" in facts and "unproven here" not in facts
+    assert f"As your passport {pid} has it (this file carries it sealed)." in facts
     assert window.default_button() is review.original_button  # Enter opens the original
     qtbot.mouseClick(review.original_button, Qt.MouseButton.LeftButton)
     settle(qtbot, window)

@@ -182,12 +182,22 @@ class IncomingMixin:
                     facts = desk.get(rv.receipt_target).passport.facts or []
                     home.facts = {claim_key(f): f for f in facts}
                     home.target_id = rv.receipt_target
+                    home.facts_note = tr(
+                        "Your passport {id} holds this fact; merging keeps yours."
+                    ).format(id=rv.receipt_target)
             elif rv.written_here and not rv.already:
                 sent = desk.wrote(rv.content_digest)
                 if sent is not None:
                     original = desk.get(sent.passport_id)
                     home.original_id = original.id
                     home.original_title = original.passport.title or original.id
+                    if desk.passport_size(original.id) <= isolated.LARGE_BYTES:
+                        facts = original.passport.facts or []
+                        home.facts = {claim_key(f): f for f in facts}
+                        home.target_id = original.id
+                        home.facts_note = tr(
+                            "As your passport {id} has it (this file carries it sealed)."
+                        ).format(id=original.id)
         except TaskPackError:  # the passport went away since: the review stands alone
             return reviewed, AtHome()
         return reviewed, home
