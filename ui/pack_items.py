@@ -331,8 +331,8 @@ def restore_reason(said: str, proven_on: str | None, machine: str) -> str:
             tr("The pack does not say where this fact was proven; check it again here."),
         ),
         (
-            "It was proven on this machine",
-            tr("It was proven on this machine, in a pack this desk wrote."),
+            "This desk proved it",
+            tr("This desk proved it on this machine and sealed it when it packed it."),
         ),
         (
             "It was proven on",
@@ -341,10 +341,10 @@ def restore_reason(said: str, proven_on: str | None, machine: str) -> str:
             ).format(where=where, machine=here),
         ),
         (
-            "This pack was not written on this desk",
+            "This desk has no record of proving it here",
             tr(
-                "This pack was not written on this desk, so its word that the fact was "
-                "proven here cannot be trusted; check it again."
+                "This desk has no record of proving it here and sealing it when it packed, "
+                "so the pack's word that it was proven here cannot be trusted; check it again."
             ),
         ),
     )

@@ -788,11 +788,6 @@
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="335" />
-      <source>It was proven on this machine, in a pack this desk wrote.</source>
-      <translation>它是在本机证实的，而且装在本工作台写出的包里。</translation>
-    </message>
-    <message>
       <location filename="../../ui/pack_items.py" line="339" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
@@ -1824,9 +1819,19 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
+      <location filename="../../ui/pack_items.py" line="345" />
+      <source>This desk has no record of proving it here and sealing it when it packed, so the pack's word that it was proven here cannot be trusted; check it again.</source>
+      <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/a2a_panel.py" line="31" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="335" />
+      <source>This desk proved it on this machine and sealed it when it packed it.</source>
+      <translation>本工作台在本机证实了它，并在打包时把它封存。</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="328" />
@@ -1877,11 +1882,6 @@ Store: {home}</source>
       <location filename="../../ui/window/incoming.py" line="247" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
-    </message>
-    <message>
-      <location filename="../../ui/pack_items.py" line="345" />
-      <source>This pack was not written on this desk, so its word that the fact was proven here cannot be trusted; check it again.</source>
-      <translation>这个包不是本工作台写出的，所以它说这条事实已在此证实的话不可信；请再检查一遍。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="309" />
@@ -3489,6 +3489,10 @@ Store: {home}</source>
       <translation type="vanished">来自 {sender}，打包于 {when}（{encoding}）</translation>
     </message>
     <message>
+      <source>It was proven on this machine, in a pack this desk wrote.</source>
+      <translation type="vanished">它是在本机证实的，而且装在本工作台写出的包里。</translation>
+    </message>
+    <message>
       <source>Judge the file</source>
       <translation type="vanished">判定这个文件</translation>
     </message>
@@ -3555,6 +3559,10 @@ Store: {home}</source>
     <message>
       <source>The luggage is large ({size}); judging reads all of it.</source>
       <translation type="vanished">随附文件很大（{size}）；判定需要全部读取。</translation>
+    </message>
+    <message>
+      <source>This pack was not written on this desk, so its word that the fact was proven here cannot be trusted; check it again.</source>
+      <translation type="vanished">这个包不是本工作台写出的，所以它说这条事实已在此证实的话不可信；请再检查一遍。</translation>
     </message>
     <message>
       <source>Write an answer that meets the text above.</source>

@@ -693,6 +693,8 @@ TRANSLATIONS: dict[str, str] = {
     "Who": "谁",
     "this desk": "本工作台",
     "As your passport {id} has it (this file carries it sealed).": "这是你的护照 {id} 里的样子（这个文件里它是封存的）。",
+    "This desk proved it on this machine and sealed it when it packed it.": "本工作台在本机证实了它，并在打包时把它封存。",
+    "This desk has no record of proving it here and sealing it when it packed, so the pack's word that it was proven here cannot be trusted; check it again.": "本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。",
 }
 
 PLURALS: dict[str, str] = {
