@@ -73,7 +73,7 @@ STAMP_PACKAGE := $(VENV)/.installed-package
 PACKAGE_SITE  := build/package-site
 # probe:package — a command on PATH, or lib/<soname> known to ldconfig
 CI_DEPS := update-mime-database:shared-mime-info xdg-mime:xdg-utils node:nodejs npm:npm \
-	desktop-file-validate:desktop-file-utils mimetype:libfile-mimeinfo-perl zsh:zsh \
+	desktop-file-validate:desktop-file-utils mimetype:libfile-mimeinfo-perl zsh:zsh strace:strace \
 	Xvfb:xvfb xauth:xauth lib/libxcb-icccm.so.4:libxcb-icccm4 \
 	lib/libxcb-keysyms.so.1:libxcb-keysyms1 lib/libxcb-cursor.so.0:libxcb-cursor0 \
 	lib/libxkbcommon-x11.so.0:libxkbcommon-x11-0 \

@@ -17,7 +17,7 @@ a desk opened on the same home, machine, actor and settings, and returns its res
 every 50 ms), ``cancel()`` is polled: the child is told and, if it does not stop within
 a few seconds, ended. An error raised there is raised here with the same class, code,
 params and sentence. The store is SQLite in WAL mode, safe for two processes; the
-caller's desk announces the changes a landing made there (:meth:`Desk.announce`).
+caller's desk is told what a helper changed there (:meth:`Desk.report_changes`).
 
 :func:`pack_is_large` and ``Desk.passport_size`` tell when it is worth it: a helper
 process costs ~0.5 s to start, so ordinary packs stay on the worker thread.

@@ -9,16 +9,25 @@ from __future__ import annotations
 import contextlib
 import gc
 import pickle
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from taskpack.app import isolated
-from taskpack.app.desk import Desk, HistoryEntry, MoveOption, PackWritten, StoredLuggage
-from taskpack.core.desk import lifecycle
+from taskpack.app.desk import (
+    ChangeReport,
+    Desk,
+    HistoryEntry,
+    MoveOption,
+    PackWritten,
+    StoredLuggage,
+)
 from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+
+# "Take this on" (the passport view offers it when there is a path; see Desk.take_on)
+from taskpack.core.desk.authoring import TAKE_ON_WHY as TAKE_ON_WHY
+from taskpack.core.desk.authoring import take_on_path as take_on_path
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.identity import origin_label
 from taskpack.core.desk.review import LandingReview
@@ -60,21 +69,6 @@ class Reviewed:
     @property
     def judged(self) -> bool:
         return self.failed_checks is not None
-
-
-def plain_reason(path: Path, exc: FormatError) -> FormatError:
-    """The reader's refusal, or — for a zip that holds no TaskPack — what the file is."""
-    with contextlib.suppress(OSError, zipfile.BadZipFile, ValueError):
-        if zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as z:
-                if not any(
-                    n == "bagit.txt" or n.endswith("/bagit.txt") for n in z.namelist()[:10_000]
-                ):
-                    return FormatError(
-                        "it is an ordinary zip file, not a TaskPack",
-                        hint="Ask the sender to export it from their desk as a .taskpack.",
-                    )
-    return exc
 
 
 def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
@@ -145,9 +139,10 @@ def _review(
 ) -> Reviewed:
     progress(0, 0)
     try:
-        rv = desk.review(path, progress=progress, cancel=cancelled)
+        # staged as it is read: Land then stores the luggage without reading the pack again
+        rv = desk.review(path, stage=True, progress=progress, cancel=cancelled)
     except FormatError as exc:
-        raise plain_reason(path, exc) from None
+        raise Desk.plain_reason(path, exc) from None
     if cancelled():
         raise Cancelled()
     total = sum(int(i.get("size") or 0) for i in rv.luggage)
@@ -212,7 +207,7 @@ def land(
             progress=progress,
             cancel=cancelled,
         )
-        desk.announce(outcome.changes)
+        desk.report_changes(outcome.changes)
         return outcome  # type: ignore[no-any-return]
     return desk.land(
         path, review=held.review if held else None, progress=progress, cancel=cancelled
@@ -245,7 +240,7 @@ def merge(
             progress=progress,
             cancel=cancelled,
         )
-        desk.announce(outcome.changes)
+        desk.report_changes(outcome.changes)
         return outcome  # type: ignore[no-any-return]
     return desk.merge_receipt(
         path, into, review=held.review if held else None, progress=progress, cancel=cancelled
@@ -305,12 +300,10 @@ def change(
     told what changed, and the answers' drafts (which only this process holds) are cleared
     here, as the change would have cleared them."""
     if desk.passport_size(passport_id) > isolated.LARGE_BYTES:
-        changes, cleared = isolated.call(
+        report: ChangeReport = isolated.call(
             desk, _change_elsewhere, how, args, kwargs, progress=progress, cancel=cancelled
         )
-        for pid, ask_id in cleared:
-            desk.drafts.clear(pid, ask_id)
-        desk.announce(changes)
+        desk.report_changes(report.changes, drafts_done=report.drafts_done)
         return
     _call(desk, how, args, kwargs)
 
@@ -321,27 +314,6 @@ def _call(desk: Desk, how: How, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     )
 
 
-class _DraftsKeptThere:
-    """A helper's drafts: the window's are in its memory (a copy read from disk here would
-    be stale, and writing it would lose what was typed since). What the change clears is
-    recorded and cleared in the window."""
-
-    def __init__(self) -> None:
-        self.cleared: list[tuple[str, str]] = []
-
-    def clear(self, passport_id: str, ask_id: str) -> None:
-        self.cleared.append((passport_id, ask_id))
-
-    def of(self, passport_id: str) -> dict[str, str]:
-        return {}
-
-    def set(self, passport_id: str, ask_id: str, text: str) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
-
-
 def _change_elsewhere(
     desk: Desk,
     how: How,
@@ -349,53 +321,16 @@ def _change_elsewhere(
     kwargs: dict[str, Any],
     progress: Progress,
     cancelled: CancelCheck,
-) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    drafts = _DraftsKeptThere()
-    desk.drafts = drafts  # type: ignore[assignment]
-    changes: list[tuple[str, str]] = []
-    desk.subscribe(lambda pid, event: changes.append((pid, event)))
-    _call(desk, how, args, kwargs)
-    return changes, drafts.cleared
+) -> ChangeReport:
+    with desk.recording() as report:
+        _call(desk, how, args, kwargs)
+    return report
 
 
 def take_on_now(desk: Desk, passport_id: str) -> LocalPassport:
-    """:func:`take_on`, as a change (`change(desk, pid, take_on_now, (pid,), {}, …)`)."""
-    return take_on(desk, passport_id, lambda done, total: None, lambda: False)
-
-
-# --- lifecycle --------------------------------------------------------------------------
-
-#: the history's reason for each move "Take this on" makes
-TAKE_ON_WHY = "taken on by the owner, who is also the assignee"
-
-_TAKE_ON = {
-    ("requested", None): ("routed", "accepted", "working"),
-    ("waiting", "owner_approval"): ("routed", "accepted", "working"),
-    ("routed", None): ("accepted", "working"),
-    ("accepted", None): ("working",),
-}
-
-
-def take_on_path(state: str, waiting_on: str | None) -> list[str]:
-    """The moves that take a task from here to `working` for a person who is both its owner
-    (who approves) and its assignee (who accepts and starts); [] when there is none.
-    Each step is checked against the state table."""
-    steps = list(_TAKE_ON.get((state, waiting_on if state == "waiting" else None), ()))
-    here: tuple[str, str | None] = (state, waiting_on)
-    for target in steps:
-        lifecycle.check_move(*here, target)
-        here = (target, None)
-    return steps
-
-
-def take_on(
-    desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck
-) -> LocalPassport:
-    """Make the moves of `take_on_path` one by one: each checked, each in the history."""
-    lp = desk.get(passport_id)
-    for target in take_on_path(lp.state, lp.waiting_on):
-        lp = desk.move(passport_id, target, why=TAKE_ON_WHY, expected_version=lp.version)
-    return lp
+    """ "Take this on", as a change (`change(desk, pid, take_on_now, (pid,), {}, …)`): the
+    desk's one-transaction move (`Desk.take_on`)."""
+    return desk.take_on(passport_id)
 
 
 # --- packing ----------------------------------------------------------------------------
@@ -416,7 +351,7 @@ def export(
         outcome: PackOutcome = isolated.call(
             desk, _export, passport_id, out, kind, note, to, progress=progress, cancel=cancelled
         )
-        desk.announce(outcome.changes)
+        desk.report_changes(outcome.changes)
         return outcome
     return _export(desk, passport_id, out, kind, note, to, progress, cancelled)
 

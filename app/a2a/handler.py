@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
 import io
 import json
 import logging
@@ -40,35 +39,37 @@ from a2a.types import a2a_pb2 as pb
 from a2a.utils.constants import DEFAULT_LIST_TASKS_PAGE_SIZE, MAX_LIST_TASKS_PAGE_SIZE
 from a2a.utils.errors import (
     A2AError,
-    ContentTypeNotSupportedError,
     ExtendedAgentCardNotConfiguredError,
     InvalidParamsError,
     PushNotificationNotSupportedError,
     TaskNotCancelableError,
     UnsupportedOperationError,
 )
-from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT, STREAM_SECONDS, mapping
+from taskpack.app.a2a import MEDIA_BAG, STREAM_SECONDS, mapping
 from taskpack.app.a2a.errors import (
     DuplicateMessageIdError,
-    UnauthenticatedError,
     from_desk_error,
     task_not_found,
 )
 from taskpack.app.a2a.hub import Hub
+from taskpack.app.a2a.intake import (
+    message_digest,
+    pick_pack_part,
+    principal_of,
+    root_of,
+    wants_extension,
+)
 from taskpack.app.a2a.ledger import A2AStore, Conflict, ReceiptRow, TaskGrant
 from taskpack.app.a2a.receipts import ReceiptPublisher
+from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import PassportSummary
 from taskpack.core.errors import InvalidMove, TaskPackError
-from taskpack.core.format import vocabulary
-from taskpack.core.format.reading import open_pack
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
 
 log = logging.getLogger(__name__)
 
-PACK_SUFFIXES = vocabulary.PACK_SUFFIXES
-PACK_MEDIA = (MEDIA_BAG, MEDIA_FLAT)
 #: luggage at most this big is carried inline in a Task; bigger luggage as a URL part
 INLINE_LUGGAGE_BYTES = 64 * 1024
 #: a receipt at most this big is carried inline (the asker wants exactly these bytes)
@@ -89,25 +90,6 @@ class Limits:
 class Accepted:
     grant: TaskGrant
     duplicate: bool
-
-
-def message_digest(message: pb.Message) -> str:
-    """The identity of a message's payload: everything the client sent but its messageId."""
-    copy = pb.Message()
-    copy.CopyFrom(message)
-    copy.ClearField("message_id")
-    return hashlib.sha256(copy.SerializeToString(deterministic=True)).hexdigest()
-
-
-def principal_of(context: ServerCallContext) -> str:
-    principal = context.state.get("principal")
-    if not principal:
-        raise UnauthenticatedError()
-    return str(principal)
-
-
-def wants_extension(context: ServerCallContext) -> bool:
-    return EXTENSION_URI in context.requested_extensions
 
 
 class DeskRequestHandler(RequestHandler):
@@ -220,13 +202,12 @@ class DeskRequestHandler(RequestHandler):
         read as a stream from memory, never written to disk first."""
         # our name, never the sender's: it says where the pack came from, in the desk's history
         name = f"a2a-{principal}{suffix}"
-        try:
-            with open_pack(io.BytesIO(data), name=name) as opened:
-                kind = opened.pack.kind or "handoff"
-                lineage = opened.pack.lineage
-                target = lineage.receipt_target() if lineage else None
-                root = _root_of(lineage)
-            if kind == "receipt":
+
+        def admit(rv: LandingReview) -> None:
+            """A2A's own rule on top of the desk's target rule: a receipt only into a task
+            this principal may answer, a handoff only as a new task."""
+            if rv.kind == "receipt":
+                target = rv.receipt_target
                 if not target:
                     raise InvalidParamsError(
                         message="The receipt's lineage names no passport it answers; nothing was changed"
@@ -239,16 +220,16 @@ class DeskRequestHandler(RequestHandler):
                 if not self._may_answer(principal, target):
                     # the same answer as an id that does not exist: ids cannot be probed
                     raise task_not_found(target)
-                outcome = self.desk.accept(
-                    io.BytesIO(data), name=name, into=target, expect="receipt"
+            elif message.task_id:
+                raise InvalidParamsError(
+                    message="A handoff starts a new task (the receiver mints its id): "
+                    "send it without taskId"
                 )
-            else:
-                if message.task_id:
-                    raise InvalidParamsError(
-                        message="A handoff starts a new task (the receiver mints its id): "
-                        "send it without taskId"
-                    )
-                outcome = self.desk.accept(io.BytesIO(data), name=name, expect="handoff")
+
+        try:
+            # one read of the bytes: the desk reviews the pack, asks `admit`, then lands it
+            outcome = self.desk.accept(io.BytesIO(data), name=name, admit=admit)
+            kind, root = outcome.kind, root_of(outcome.review.lineage)
             task_id = outcome.id
         except A2AError:
             raise
@@ -564,45 +545,6 @@ class _Abandoned(Exception):
 def _consume(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()  # retrieved: a failure nobody waited for is not logged twice
-
-
-def pick_pack_part(message: pb.Message) -> tuple[bytes, str]:
-    """The one file part carrying a pack, as (bytes, suffix for the temp file)."""
-    packs: list[pb.Part] = []
-    for part in message.parts:
-        kind = part.WhichOneof("content")
-        name = part.filename.lower()
-        if part.media_type in PACK_MEDIA or name.endswith(PACK_SUFFIXES):
-            if kind == "url":
-                raise InvalidParamsError(
-                    message="This desk does not fetch URLs: send the pack's bytes inline (a raw file part)"
-                )
-            if kind != "raw":
-                raise ContentTypeNotSupportedError(
-                    message="Send the pack as a file part (raw bytes), not as "
-                    f"{'text' if kind == 'text' else 'a data part'}"
-                )
-            packs.append(part)
-    if not packs:
-        raise ContentTypeNotSupportedError(
-            message="The message carries no TaskPack: attach the pack as a file part named "
-            f"*.taskpack or *.taskpack.json, or with media type {MEDIA_BAG} or {MEDIA_FLAT}"
-        )
-    if len(packs) > 1:
-        raise InvalidParamsError(message=f"Send one pack per message, not {len(packs)}")
-    part = packs[0]
-    head = part.raw[:8]
-    suffix = ".taskpack" if head.startswith(b"PK") else ".taskpack.json"
-    return part.raw, suffix
-
-
-def _root_of(lineage: Any) -> str | None:
-    if lineage is None:
-        return None
-    if lineage.root_id:
-        return str(lineage.root_id)
-    chain = lineage.chain or []
-    return str(chain[0]).rsplit("@", 1)[0] if chain else None
 
 
 def _finished(task: pb.Task, until_settled: bool) -> bool:

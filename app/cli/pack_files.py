@@ -195,27 +195,31 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from taskpack.core.format.reading import open_pack
+    from taskpack.core.format.reading import read_once
 
-    with open_pack(args.file) as opened:
+    def check(opened: OpenedPack) -> OpenedPack:
         opened.verify(progress=_progress("verifying"))
-        if args.json:
-            emit_json(
-                {
-                    "ok": True,
-                    "encoding": opened.encoding,
-                    "luggage": len(opened.luggage),
-                    "bytes": sum(i.size for i in opened.luggage),
-                    "notes": opened.notes,
-                }
-            )
-        else:
-            n = len(opened.luggage)
-            say(
-                f"ok: {args.file} is intact ({opened.encoding}, {n} luggage file{'s' if n != 1 else ''}, every digest matches)"
-            )
-            for note in opened.notes:
-                say(f"note: {visible(note)}")
+        return opened
+
+    # read once: a flat pack's attachments are verified in the same pass that finds them
+    opened = read_once(args.file, None, check)
+    if args.json:
+        emit_json(
+            {
+                "ok": True,
+                "encoding": opened.encoding,
+                "luggage": len(opened.luggage),
+                "bytes": sum(i.size for i in opened.luggage),
+                "notes": opened.notes,
+            }
+        )
+    else:
+        n = len(opened.luggage)
+        say(
+            f"ok: {args.file} is intact ({opened.encoding}, {n} luggage file{'s' if n != 1 else ''}, every digest matches)"
+        )
+        for note in opened.notes:
+            say(f"note: {visible(note)}")
     return EXIT_OK
 
 

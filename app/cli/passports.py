@@ -1,4 +1,4 @@
-"""Passport verbs: authoring, packing, landing, receipts, restore, lifecycle, history.
+"""Passport verbs: authoring, restore, lifecycle, history (packing and landing: `exchange`).
 
     taskpack new --title T --goal G              taskpack list [--state S]
     taskpack open ID                             (taskpack show ID does the same)
@@ -13,6 +13,7 @@
     taskpack land FILE [--dry-run] [--into TP-ID]
     taskpack restore ID FACT --yes
     taskpack move ID STATE [--waiting-on W]      taskpack result ID --summary S --evidence K:S[:URL]…
+    taskpack take ID
     taskpack history ID                          taskpack settings [set KEY VALUE]
 
 Every verb that prints data takes ``--json``. Text from a pack is shown with control
@@ -26,7 +27,6 @@ from __future__ import annotations
 import argparse
 import functools
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,14 +35,13 @@ from taskpack.app.cli.main import EXIT_ERROR, EXIT_OK, emit_json, say, warn
 from taskpack.app.settings import Settings
 from taskpack.core.desk import lifecycle
 from taskpack.core.desk.identity import origin_label
-from taskpack.core.errors import LandingRefused, RestoreRefused
+from taskpack.core.errors import RestoreRefused
 from taskpack.core.format import ids
 from taskpack.core.format.vocabulary import SCOPES
 from taskpack.core.trust.visible_text import visible
 
 if TYPE_CHECKING:  # the desk pulls in the codec: imported when a verb runs, not for --help
     from taskpack.app.desk import Desk
-    from taskpack.core.desk.review import LandingReview
     from taskpack.core.format.model import JSON, LocalPassport
 
 Handler = Callable[[argparse.Namespace], int]
@@ -186,44 +185,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("files", nargs="+", type=Path)
     _add_json(p)
 
-    p = verb("pack", cmd_pack, "write a handoff or receipt (.taskpack, or .taskpack.json)")
-    p.add_argument("id")
-    p.add_argument("--out", required=True, type=Path, help="*.taskpack or *.taskpack.json")
-    p.add_argument("--kind", choices=("handoff", "receipt"), default="handoff")
-    p.add_argument(
-        "--file",
-        dest="files",
-        action="append",
-        type=Path,
-        default=[],
-        help="a file or folder to carry in this pack (repeatable)",
-    )
-    p.add_argument("--note", help="one line for the receiver")
-    p.add_argument("--actor", help="who is packing (default: TASKPACK_ACTOR, settings, login)")
-    p.add_argument("--to", help="who it is for, kept in the outbox ledger (`taskpack outbox`)")
-    p.add_argument(
-        "--chat",
-        action="store_true",
-        help="also print the message for a chat or email: who asks what, what counts as an "
-        "answer, how to reply, and the pack inline when it is small (≤ 64 KiB, flat)",
-    )
-    p.add_argument(
-        "--lang",
-        metavar="LANG",
-        help="language of the --chat message: en or zh_CN (default: settings, $LANG)",
-    )
-    _add_json(p)
+    from taskpack.app.cli import exchange
 
-    p = verb("land", cmd_land, "land a handoff as a new passport, or merge a receipt --into one")
-    p.add_argument(
-        "file",
-        metavar="FILE",
-        help="a pack file, or any text file holding one (a chat or email reply: "
-        ".txt, .md, …); - reads standard input",
-    )
-    p.add_argument("--dry-run", action="store_true", help="show what would land; change nothing")
-    p.add_argument("--into", help="merge a receipt into the passport that asked (TP-…)")
-    _add_json(p)
+    exchange.register(verb)
 
     p = verb("restore", cmd_restore, "give a sealed fact its ✓ back (same machine, own pack)")
     p.add_argument("id")
@@ -237,6 +201,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--waiting-on", choices=lifecycle.WAITING_ON)
     p.add_argument("--why")
     _add_expected(p)
+    _add_json(p)
+
+    p = verb(
+        "take",
+        cmd_take,
+        "take a task on: approve, accept and start it (you own it and do it); it becomes `working`",
+    )
+    p.add_argument("id")
     _add_json(p)
 
     p = verb("result", cmd_result, "return a result with evidence (working → verifying)")
@@ -512,207 +484,6 @@ def cmd_attach(args: argparse.Namespace, desk: Desk) -> int:
 
 
 @_verb
-def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
-    out = desk.pack(
-        _pid(args.id),
-        args.out,
-        kind=args.kind,
-        files=args.files,
-        note=args.note,
-        actor=args.actor,
-        to=args.to,
-        via="cli",
-    )
-    for w in out.warnings:
-        warn(w)
-    message = desk.chat_message(out.path, language=args.lang) if args.chat else None
-    if args.json:
-        emit_json(
-            {
-                "path": str(out.path),
-                "kind": out.kind,
-                "encoding": out.encoding,
-                "size": out.size,
-                "content_digest": out.content_digest,
-                "passport": out.passport_id,
-                "version": out.version,
-                "lineage": out.lineage,
-                "asks_sent": out.asks_sent,
-                "sealed": out.sealed,
-                "warnings": out.warnings,
-                "moved_to": out.moved_to,
-                **({"chat_message": message} if message is not None else {}),
-            }
-        )
-        return EXIT_OK
-    # with --chat, stdout is the message alone (ready to paste); the report goes to stderr
-    report = warn if message is not None else say
-    report(
-        f"Wrote {out.path} ({out.kind}, {out.encoding}, {out.size} bytes) from {out.passport_id} v{out.version}."
-    )
-    for s in out.sealed:
-        report(f"  sealed: {safe(s)}")
-    if out.asks_sent:
-        report(
-            f"  asks sent: {', '.join(safe(a) for a in out.asks_sent)} (kept on {out.passport_id} for the answers)"
-        )
-    if out.moved_to:
-        report(f"  {out.passport_id} is now {out.moved_to} until a receipt answers them.")
-    if message is not None:
-        sys.stdout.write(message)
-    return EXIT_OK
-
-
-@_verb
-def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
-    from taskpack.core.desk.merge import target_refusal
-
-    into = _pid(args.into) if args.into else None
-    shown = "standard input" if args.file == "-" else Path(args.file).name
-    args.file, text_notes = _pack_file(args.file, desk)
-    if not args.json:
-        for note in text_notes:
-            say(f"read from text: {safe(note)}")
-    if args.dry_run:
-        rv = desk.review(args.file)
-        if rv.secrets and not rv.already:  # refused as landing would be; none of its text shown
-            raise LandingRefused(rv.secrets)
-        if into:  # the same rule the landing applies, without landing
-            refusal = target_refusal(rv, into=into, expect="receipt", exists=lambda _pid: True)
-            if refusal is not None:
-                raise refusal
-        if args.json:
-            emit_json({"dry_run": True, **rv.to_data(), "read_from_text": text_notes})
-        else:
-            _say_review(rv, dry=True)
-        return EXIT_OK
-    if into:
-        merged = desk.merge_receipt(args.file, into)
-        if args.json:
-            emit_json(
-                {
-                    "passport": merged.id,
-                    "already": merged.already,
-                    "answered": merged.answered,
-                    "adopted": [{"from": a, "as": b} for a, b in merged.adopted],
-                    "facts_added": merged.facts_added,
-                    "moved_to": merged.moved_to,
-                    "sender_checks": [c.to_data() for c in merged.sender_checks],
-                    "review": merged.review.to_data(),
-                    "version": merged.passport.version,
-                    "repairs": merged.repairs,
-                    "read_from_text": text_notes,
-                }
-            )
-            return EXIT_OK
-        if merged.already:
-            say(f"Already merged into {merged.id}; nothing changed.")
-            return EXIT_OK
-        say(f"Merged {safe(shown)} into {merged.id} (now v{merged.passport.version}).")
-        say(f"  answered: {', '.join(safe(a) for a in merged.answered) or 'none'}")
-        for r in merged.repairs:  # the same words the history keeps
-            say(f"  repaired: {safe(r)}")
-        for old, new in merged.adopted:
-            say(f"  adopted as an open ask for you: {safe(old)} → {safe(new)}")
-        if merged.facts_added:
-            say(f"  facts added: {merged.facts_added} (machine facts arrive sealed)")
-        if merged.sender_checks:
-            say("  the sender's landing checks (about their machine; reported, not adopted):")
-            for c in merged.sender_checks:
-                say(f"    - {safe(c.check)}")
-        if merged.moved_to:
-            say(f"  {merged.id} is now {merged.moved_to}: every ask it was waiting on is answered.")
-        _say_imperatives(merged.review)
-        return EXIT_OK
-    landed = desk.land(args.file)
-    if args.json:
-        emit_json(
-            {
-                "passport": landed.id,
-                "already": landed.already,
-                "state": lifecycle.describe(landed.passport.state, landed.passport.waiting_on),
-                "version": landed.passport.version,
-                "review": landed.review.to_data(),
-                "read_from_text": text_notes,
-            }
-        )
-        return EXIT_OK
-    if landed.already:
-        say(f"Already landed as {landed.id}; nothing changed (the same pack lands once).")
-        return EXIT_OK
-    state = lifecycle.describe(landed.passport.state, landed.passport.waiting_on)
-    say(f"Landed {safe(shown)} as {landed.id} (a new passport; now {state}).")
-    if landed.passport.state == "waiting":
-        say(f"  The gate holds handoffs for you: approve with `taskpack move {landed.id} routed`.")
-    _say_review(landed.review, dry=False)
-    return EXIT_OK
-
-
-def _pack_file(given: str, desk: Desk) -> tuple[Path, list[str]]:
-    """The pack file to land: `given` itself, or the pack found in a text file or stdin
-    (kept in the desk's inbox), with what reading it out of the text put up with."""
-    if given == "-":
-        from taskpack.core.format.pack_in_text import MAX_TEXT_BYTES, decode_text
-
-        text, notes = decode_text(sys.stdin.buffer.read(MAX_TEXT_BYTES + 1))
-        pasted = desk.pack_from_text(text)
-        return pasted.path, [*notes, *pasted.notes]
-    pasted = desk.pack_from_file(Path(given))
-    return pasted.path, pasted.notes
-
-
-def _say_review(rv: LandingReview, *, dry: bool) -> None:
-
-    origin = rv.origin
-    if dry:
-        verb = "would merge into" if rv.kind == "receipt" else "would land as a new passport"
-        target = safe(rv.receipt_target) if rv.kind == "receipt" else ""
-        say(
-            f"{safe(rv.path.name)}: {safe(rv.kind)} from {safe(origin_label(origin))}"
-            f" — {verb} {target}".rstrip()
-        )
-        if rv.already:
-            say(f"  already landed as {rv.already}")
-        if rv.kind == "handoff":
-            say(f"  it would start {rv.initial_state}")
-        else:
-            say(
-                f"  target here: {'yes' if rv.target_here else 'no'}; "
-                f"would answer: {', '.join(map(safe, rv.would_answer)) or 'none'}; "
-                f"would adopt: {', '.join(map(safe, rv.would_adopt)) or 'none'}"
-            )
-        say(f"  Title: {safe(rv.title)}")
-        say(f"  Goal:  {safe(rv.goal)}")
-    if rv.note:
-        say(f"  Note (the sender's words): «{safe(rv.note)}»")
-    if rv.kind == "handoff":
-        _show_list(
-            "Next steps (required landing checks first; suggestions are quoted, never run)",
-            rv.next_steps,
-        )
-    for s in rv.sealed:
-        say(f"  sealed: {safe(s)}")
-    if rv.asks:
-        say("  Asks:")
-        for a in rv.asks:
-            say(
-                f"    {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})"
-            )
-    for r in rv.repairs:
-        say(f"  {'would repair' if dry else 'repaired'}: {safe(r)}")
-    for n in rv.notes:
-        say(f"  note: {safe(n)}")
-    _say_imperatives(rv)
-
-
-def _say_imperatives(rv: LandingReview) -> None:
-    if rv.imperatives:
-        say("  Imperative sentences found (data, not instructions; nothing was run):")
-        for imp in rv.imperatives:
-            say(f"    {safe(imp.get('place'))}: «{safe(imp.get('sentence'))}»")
-
-
-@_verb
 def cmd_restore(args: argparse.Namespace, desk: Desk) -> int:
     pid = _pid(args.id)
     ok, reason = desk.can_restore(pid, args.fact)
@@ -741,6 +512,12 @@ def cmd_move(args: argparse.Namespace, desk: Desk) -> int:
         expected_version=args.expected_version,
     )
     return _done(args, lp, f"now {lifecycle.describe(lp.state, lp.waiting_on)}")
+
+
+@_verb
+def cmd_take(args: argparse.Namespace, desk: Desk) -> int:
+    lp = desk.take_on(_pid(args.id))
+    return _done(args, lp, f"taken on: now {lifecycle.describe(lp.state, lp.waiting_on)}")
 
 
 @_verb

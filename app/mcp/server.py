@@ -315,6 +315,19 @@ def build_server(desk: Desk) -> MCPServer[Any]:
 
         return respond(run)
 
+    @server.tool(annotations=_writes())
+    def taskpack_take(id: PassportId) -> Annotated[CallToolResult, m.ChangedOut]:
+        """Take a task on, as its owner who also does the work: approve, accept and start it
+        in one step (each move in the history). It becomes `working`; refused when there
+        is nothing to take on (it is working already, or past it)."""
+
+        def run() -> tuple[str, dict[str, Any]]:
+            pid = _pid(id)
+            desk.take_on(pid)
+            return changed(pid, "taken on, now working", changed=["state"])
+
+        return _answer(run)
+
     # -- packing and landing --
 
     @server.tool(annotations=_writes())
@@ -434,15 +447,13 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             p = parse_path(path)
             target = parse_pid(into) if into else None
             if dry_run:
-                rv = desk.review(p)
-                if target and rv.kind == "handoff":
-                    raise MergeRefused(
-                        "a handoff is never merged into a passport: it lands as a new one",
-                        hint="Land it without into; nothing was changed.",
-                    )
-                if target and rv.receipt_target != target:
-                    answers = views.token(rv.receipt_target)  # the pack's words: plain or withheld
-                    raise MergeRefused(f"this receipt answers {answers}, not {target}")
+                rv = desk.review(p, into=target)
+                if target and rv.refusal is not None:  # the desk's merge-target rule
+                    said = [w for w in (rv.receipt_target, rv.named_id) if w]
+                    if any(views.token(w) != w for w in said):  # the pack's words: withheld
+                        answers = views.token(rv.receipt_target)
+                        raise MergeRefused(f"this receipt answers {answers}, not {target}")
+                    raise rv.refusal
                 review = views.review_view(desk, rv)
                 data = {
                     "action": "dry_run",

@@ -17,7 +17,7 @@ Every byte of a pack is data. Nothing here executes, opens or follows anything f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
 
@@ -32,7 +32,7 @@ from ..format.model import (
     PassportState,
     Received,
 )
-from ..format.reading import OpenedPack
+from ..format.reading import OpenedPack, proven
 from ..format.record_pages import AskPages, ask_ids, compact
 from ..progress import CancelCheck, Progress
 from ..trust.imperatives import find_imperatives
@@ -41,11 +41,14 @@ from .authoring import record_move
 from .merge import claim_key, merge_asks, still_waiting, target_refusal
 from .review import (
     LandingReview,
+    LuggagePass,
     Repair,
+    discard_staged,
     examine,
     imperative_data,
     luggage_pass,
     place,
+    still_staged,
     with_luggage,
     working_copy,
 )
@@ -108,6 +111,7 @@ def accept(
     expect: str | None = None,
     held: LandingReview | None = None,
     repair: Repair | None = None,
+    admit: Callable[[LandingReview], None] | None = None,
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> LandingOutcome | MergeOutcome:
@@ -120,6 +124,10 @@ def accept(
     given `into` (MergeRefused), a pack carrying a credential or a chat transcript
     (LandingRefused, naming kind and place). `progress(done, total)` follows the luggage
     bytes; `cancel()` returning True raises Cancelled and nothing lands.
+
+    `admit(review)` is the caller's own admission rule (A2A: may this sender answer that
+    task?), called with the review before the target rule and before any luggage is read;
+    what it raises refuses the pack, nothing stored.
     """
     allow = list(allow)
     trusted = (
@@ -128,24 +136,43 @@ def accept(
         and held.luggage_scanned
         and held.content_digest == opened.content_digest()
     )
+    # a review that staged the luggage as it read it: the file's content digest is the
+    # one the review proved, so the pack object is the one it read — nothing to read again
+    kept = held.staged if held is not None and trusted and still_staged(held.staged) else []
+    if held is not None and held.staged and not kept:
+        discard_staged(store, held.staged)  # (the file changed, or the parts were swept)
+    if kept:  # what was read of the file is the review's proven reading (its digest says so)
+        opened.unproven.clear()
     if held is not None and trusted:
         rv = place(store, _own_copy(held), allow)
     else:  # no review held, or the file changed since: read it afresh, trust nothing
         rv = place(store, examine(opened, repair), allow)
-    # the pack-level checks first, so a refused pack costs no pass over its luggage
     refusal = target_refusal(rv, into=into, expect=expect, exists=store.exists)
+    if not kept and (admit is not None or refusal is not None or rv.secrets or rv.already):
+        proven(opened)  # an answer from the pack object alone: only from a proven reading
+    if admit is not None:
+        admit(rv)
+    # the pack-level checks first, so a refused pack costs no pass over its luggage
     if refusal is not None:
         raise refusal
     if rv.secrets:
         raise LandingRefused(rv.secrets)
     if rv.already:
+        discard_staged(store, kept)  # (landed meanwhile: what the review staged is not needed)
         if not trusted:  # (a fresh read finds them with the luggage's texts, which it skips)
             rv.imperatives = [imperative_data(i) for i in find_imperatives(opened.data)]
         return _already(store, rv)
     # one pass: each luggage file is staged in the blob folder as it is read (and, unless
     # the held review already did, scanned); nothing is stored until the scan is clean
-    luggage = luggage_pass(opened, store=store, scan=not trusted, progress=progress, cancel=cancel)
+    if kept:
+        luggage = LuggagePass(staged=list(kept), scanned=False)
+    else:
+        luggage = luggage_pass(
+            opened, store=store, scan=not trusted, progress=progress, cancel=cancel
+        )
     try:
+        if not kept:
+            proven(opened)  # every luggage byte was read: a guessed span is borne out, or not
         if luggage.scanned:
             rv = with_luggage(rv, opened, luggage)
             if rv.secrets:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import Cancelled, Finding, FormatError
+from ..errors import Cancelled, Finding, FormatError, TaskPackError
 from ..format.model import (
     JSON,
     Ask,
@@ -28,14 +28,14 @@ from ..format.model import (
     PackObject,
     PassportState,
 )
-from ..format.reading import OpenedPack
+from ..format.reading import OpenedPack, proven
 from ..format.streams import CHUNK
 from ..progress import CancelCheck, Progress
 from ..trust.imperatives import find_imperatives
 from ..trust.refusals import ScanBudget, StreamScanner, scan_value
 from ..trust.sealing import seal_facts
 from . import lifecycle
-from .merge import merge_asks, target_by_id
+from .merge import merge_asks, target_by_id, target_refusal
 from .store import Readable, StagedBlob, Store
 
 #: text luggage up to this size is scanned for imperative sentences
@@ -45,9 +45,6 @@ SCAN_LUGGAGE_BYTES = 256 * 1024
 #: stored, fix what a hand or an AI got wrong IN THE COPY and say what, one plain
 #: sentence per repair. Called before sealing and before the target rule is applied.
 Repair = Callable[[OpenedPack, PackObject], list[str]]
-
-
-# --- what a person is shown -----------------------------------------------------------
 
 
 # --- what a person is shown -----------------------------------------------------------
@@ -124,6 +121,16 @@ class LandingReview:
     sealed_pack: PackObject | None = field(default=None, repr=False, compare=False)
     #: every luggage byte was read and scanned for this review (see `accept(held=…)`)
     luggage_scanned: bool = field(default=False, repr=False)
+    #: the passport the caller asked the pack to go into (`review(into=…)`), if any
+    into: str | None = None
+    #: why accepting it as asked would be refused (the merge-target rule, §4.4.1 rule 1,
+    #: `merge.target_refusal`); None when a handoff may land, or a receipt may merge into
+    #: `receipt_target`
+    refusal: TaskPackError | None = field(default=None, repr=False, compare=False)
+    #: made with `stage=True`: (name, staged blob) of every luggage file, staged in the
+    #: blob folder as the review read it, so landing from this review stores them without
+    #: reading the pack again (`accept(held=…)`); never landed, they are swept as stale
+    staged: list[tuple[str, StagedBlob]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def initial_state(self) -> str:
@@ -387,7 +394,9 @@ def review(
     *,
     machine: str,
     allow: Iterable[str] = (),
+    into: str | None = None,
     repair: Repair | None = None,
+    stage: bool = False,
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> LandingReview:
@@ -396,10 +405,41 @@ def review(
     Reads every luggage byte once (digests checked, secrets scanned), so the review
     carries the same findings the accept path refuses on. Hold on to it: :func:`accept`
     given this review (and the same file, checked by digest) reads the luggage only to
-    store it."""
+    store it. `into`: the passport a receipt is to merge into; `refusal` then says why
+    accepting it so would be refused (without `into`: why a receipt has nowhere to go).
+    `stage`: keep each luggage file in the blob folder's staging area as it is read (see
+    `LandingReview.staged`), so landing from the review reads nothing of the pack again.
+    """
     del machine  # the sender's machine seals the facts; ours does not enter the review
-    luggage = luggage_pass(opened, progress=progress, cancel=cancel)
-    return place(store, with_luggage(examine(opened, repair), opened, luggage), allow)
+    luggage = luggage_pass(opened, store=store if stage else None, progress=progress, cancel=cancel)
+    try:
+        proven(opened)
+        rv = place(store, with_luggage(examine(opened, repair), opened, luggage), allow)
+    except BaseException:
+        discard_staged(store, luggage.staged)
+        raise
+    if rv.secrets or rv.already:  # it will not land from here: nothing kept for it
+        discard_staged(store, luggage.staged)
+    else:
+        rv.staged = luggage.staged
+    rv.into = into
+    rv.refusal = target_refusal(
+        rv, into=into, expect="receipt" if into is not None else None, exists=store.exists
+    )
+    return rv
+
+
+def discard_staged(store: Store, staged: list[tuple[str, StagedBlob]]) -> None:
+    for _name, blob in staged:
+        store.discard_blob(blob)
+
+
+def still_staged(staged: list[tuple[str, StagedBlob]]) -> bool:
+    """Are the blobs a review staged all still there, whole (not yet swept as stale)?"""
+    try:
+        return bool(staged) and all(b.path.stat().st_size == b.size for _n, b in staged)
+    except OSError:
+        return False
 
 
 def working_copy(pack: PackObject) -> PackObject:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ..errors import FormatError, IntegrityError, NotConformant, Refused
 from ..format import canonical
 from ..format.luggage import LuggageSource
-from ..format.reading import OpenedPack, encoding_for, luggage_of, open_pack
+from ..format.reading import OpenedPack, encoding_for, luggage_of, proven, read_once
 from ..format.writing import WriteResult, write_pack
 from ..progress import CancelCheck, Progress
 from .refusals import LuggageScan, engine_for, scan_pack_object
@@ -113,10 +113,14 @@ def convert(
     from .conformance import judge_head, judge_opened
 
     out = Path(out)
-    with open_pack(source, strict=False) as opened:
+    was_repaired: list[bool] = []
+
+    def reencode(opened: OpenedPack) -> WriteResult:
         if opened.problems:
+            proven(opened)  # (a refusal from what was read: only from a proven reading)
             raise IntegrityError(opened.problems[0])
         if opened.schema_errors:
+            proven(opened)
             place, msg = opened.schema_errors[0]
             raise FormatError(f"field {place or '(root)'}: {msg}", place=place)
         total = len(opened.passport_json) + sum(max(i.size, 0) for i in opened.luggage)
@@ -127,6 +131,7 @@ def convert(
             # nothing will be written: judge the luggage too, so every reason is given
             # (and a damaged file is said to be damaged, as any reader would say)
             report = judge_opened(opened, progress, cancel)
+            proven(opened)
             if report.damage:
                 raise report.damage[0]
             raise NotConformant(
@@ -136,13 +141,22 @@ def convert(
             return _reencode(opened, out, engine=engine, progress=progress, cancel=cancel)
         fixed = [cid for cid in failing if cid not in REPAIRABLE]
         if fixed:
+            proven(opened)
             raise NotConformant(
                 [r for r in reasons if r.split(":", 1)[0] in fixed],
                 message=f"Not converted: the pack fails {', '.join(fixed)}, which --repair cannot repair",
                 hint="Only the sender can fix these; nothing was written.",
             )
-        result = _repair(opened, out, machine=machine, progress=progress, cancel=cancel)
-        result.repairs = [f"{r} — repaired" for r in reasons] + result.repairs
+        repaired = _repair(opened, out, machine=machine, progress=progress, cancel=cancel)
+        repaired.repairs = [f"{r} — repaired" for r in reasons] + repaired.repairs
+        was_repaired.append(True)
+        return repaired
+
+    # read once: a flat pack's attachments are re-encoded in the same pass that finds them
+    # (a guess the pass does not bear out is read again as written, see `read_once`)
+    result = read_once(source, None, reencode, strict=False)
+    if not was_repaired:
+        return result
     _judge_repaired(result)
     return result
 

@@ -23,6 +23,7 @@ TOOLS = {
     "taskpack_ask",
     "taskpack_check",
     "taskpack_answer",
+    "taskpack_take",
     "taskpack_pack",
     "taskpack_show",
     "taskpack_land",
