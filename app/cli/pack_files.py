@@ -195,7 +195,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from taskpack.core.format.reading import read_once
+    from taskpack.core.format.read_once import read_once
 
     def check(opened: OpenedPack) -> OpenedPack:
         opened.verify(progress=_progress("verifying"))

@@ -46,7 +46,8 @@ from taskpack.core.format.model import (
     LocalPassport,
     PackObject,
 )
-from taskpack.core.format.reading import OpenedPack, PackSource, open_pack, read_once
+from taskpack.core.format.read_once import read_once
+from taskpack.core.format.reading import OpenedPack, PackSource, open_pack
 from taskpack.core.format.zip_archive import SafeZip
 from taskpack.core.progress import CancelCheck, Progress
 from taskpack.core.trust import repairs

@@ -317,16 +317,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
 
     @server.tool(annotations=_writes())
     def taskpack_take(id: PassportId) -> Annotated[CallToolResult, m.ChangedOut]:
-        """Take a task on, as its owner who also does the work: approve, accept and start it
-        in one step (each move in the history). It becomes `working`; refused when there
-        is nothing to take on (it is working already, or past it)."""
-
-        def run() -> tuple[str, dict[str, Any]]:
-            pid = _pid(id)
-            desk.take_on(pid)
-            return changed(pid, "taken on, now working", changed=["state"])
-
-        return _answer(run)
+        """Take a task on (you own it and do it): approve, accept, start it; now `working`."""
+        return respond(lambda: changed(desk.take_on(parse_pid(id)).id, "taken on, now working"))
 
     # -- packing and landing --
 
@@ -449,10 +441,9 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             if dry_run:
                 rv = desk.review(p, into=target)
                 if target and rv.refusal is not None:  # the desk's merge-target rule
-                    said = [w for w in (rv.receipt_target, rv.named_id) if w]
-                    if any(views.token(w) != w for w in said):  # the pack's words: withheld
-                        answers = views.token(rv.receipt_target)
-                        raise MergeRefused(f"this receipt answers {answers}, not {target}")
+                    said = views.token(rv.receipt_target)  # the pack's words: plain or withheld
+                    if said != rv.receipt_target or views.token(rv.named_id) != rv.named_id:
+                        raise MergeRefused(f"this receipt answers {said}, not {target}")
                     raise rv.refusal
                 review = views.review_view(desk, rv)
                 data = {

@@ -32,7 +32,8 @@ from ..format.model import (
     PassportState,
     Received,
 )
-from ..format.reading import OpenedPack, proven
+from ..format.read_once import proven
+from ..format.reading import OpenedPack
 from ..format.record_pages import AskPages, ask_ids, compact
 from ..progress import CancelCheck, Progress
 from ..trust.imperatives import find_imperatives

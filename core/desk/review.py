@@ -28,7 +28,8 @@ from ..format.model import (
     PackObject,
     PassportState,
 )
-from ..format.reading import OpenedPack, proven
+from ..format.read_once import proven
+from ..format.reading import OpenedPack
 from ..format.streams import CHUNK
 from ..progress import CancelCheck, Progress
 from ..trust.imperatives import find_imperatives

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 from ..errors import FormatError, IntegrityError, NotConformant, Refused
 from ..format import canonical
 from ..format.luggage import LuggageSource
-from ..format.reading import OpenedPack, encoding_for, luggage_of, proven, read_once
+from ..format.read_once import proven, read_once
+from ..format.reading import OpenedPack, encoding_for, luggage_of
 from ..format.writing import WriteResult, write_pack
 from ..progress import CancelCheck, Progress
 from .refusals import LuggageScan, engine_for, scan_pack_object
