@@ -103,11 +103,27 @@ class FoundPack:
         return dict(self.withheld).get(name)
 
 
+def withhold(quoted: dict[str, str]) -> tuple[dict[str, str], tuple[tuple[str, str], ...]]:
+    """THE rule for a pack's words quoted outside its review (a notification, an Incoming
+    row: its title, sender, note): a field holding a credential is shown as "(withheld: …)"
+    and only its kind is kept, never its text. Returns the fields to show and (field,
+    credential kind) for each withheld one. The watcher and the window both use it."""
+    from taskpack.core.trust.refusals import credential_in
+    from taskpack.core.trust.refusals import withheld as withheld_text
+
+    shown = dict(quoted)
+    withheld = []
+    for name, text in quoted.items():
+        found_kind = credential_in(text)
+        if found_kind is not None:
+            withheld.append((name, found_kind))
+            shown[name] = withheld_text(found_kind)
+    return shown, tuple(withheld)
+
+
 def probe(path: Path) -> FoundPack:
     """Open `path` as a pack (no luggage is read) and summarise it; raises TaskPackError."""
     from taskpack.core.format.reading import open_pack  # imported late: keeps `watch --help` fast
-    from taskpack.core.trust.refusals import credential_in
-    from taskpack.core.trust.refusals import withheld as withheld_text
 
     st = path.stat()
     with open_pack(path) as opened:
@@ -119,13 +135,9 @@ def probe(path: Path) -> FoundPack:
         title = (state.title or state.goal or state.id or "") if state else ""
         asks = [a for a in (pack.asks or []) if (a.status or "open") == "open"]
         # a pack is untrusted: a credential in what a notification quotes is named, not shown
-        shown = {"title": title or path.name, "sender": sender, "note": pack.note or ""}
-        withheld = []
-        for name, text in shown.items():
-            found_kind = credential_in(text)
-            if found_kind is not None:
-                withheld.append((name, found_kind))
-                shown[name] = withheld_text(found_kind)
+        shown, withheld = withhold(
+            {"title": title or path.name, "sender": sender, "note": pack.note or ""}
+        )
         return FoundPack(
             path=path,
             size=st.st_size,
@@ -137,7 +149,7 @@ def probe(path: Path) -> FoundPack:
             encoding=opened.encoding,
             open_asks=len(asks),
             content_digest=opened.content_digest(),
-            withheld=tuple(withheld),
+            withheld=withheld,
         )
 
 

@@ -13,11 +13,11 @@ from typing import Any
 
 from taskpack.app import isolated
 from taskpack.app.desk import utc_now
+from taskpack.app.watcher import withhold
 from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 from taskpack.core.desk.merge import claim_key
 from taskpack.core.errors import TaskPackError
 from taskpack.core.format.record_pages import open_count
-from taskpack.core.trust.refusals import credential_in
 from taskpack.ui import dialogs, ops
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.models import Incoming
@@ -76,7 +76,7 @@ def withheld_label(what: str, kind: str) -> str:
 def shown_or_withheld(text: str, what: str) -> str:
     """`text` from a pack, or :func:`withheld_label` when it holds a credential: packs are
     untrusted, and a secret found in one is named by kind, never shown."""
-    kind = credential_in(text)
+    kind = dict(withhold({what: text})[1]).get(what)  # the watcher's rule, in our words
     return text if kind is None else withheld_label(what, kind)
 
 
