@@ -21,6 +21,7 @@ store's. The number after each class is the exit code the CLI ends with::
     │   ├── IntegrityError          a digest, CRC, size or manifest entry that does not agree
     │   ├── LimitExceeded           a bomb: too large, too many entries, too deep, too long
     │   ├── Unreadable              the judge cannot judge the file at all (not a pack, hostile)
+    │   ├── UnprovenRead            a flat pack read on a guess not yet borne out: read again
     │   └── NotConformant           intact, but the judge fails it: `convert` re-encodes     2
     │                               only a conformant pack (`--repair` repairs and lists)
     ├── Refused                     the rules forbid producing this pack (§4.1, §4.3, §4.5)  2

@@ -9,12 +9,9 @@ from typing import Any
 
 from a2a.server.context import ServerCallContext
 from a2a.types import a2a_pb2 as pb
-from a2a.utils.errors import (
-    ContentTypeNotSupportedError,
-    InvalidParamsError,
-    UnauthenticatedError,
-)
+from a2a.utils.errors import ContentTypeNotSupportedError, InvalidParamsError
 from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT
+from taskpack.app.a2a.errors import UnauthenticatedError
 from taskpack.core.format import vocabulary
 
 PACK_SUFFIXES = vocabulary.PACK_SUFFIXES

@@ -53,7 +53,7 @@ VERB_HOMES = {
         (
             "passports",
             "new list open fact decide next checkpoint ask check answer attach pack land "
-            "restore move result history settings",
+            "restore move take result history settings",
         ),
         ("watch", "watch"),
         ("a2a", "serve token send fetch-receipt"),
