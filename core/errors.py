@@ -113,7 +113,8 @@ class InvalidMove(UsageError):
 
 
 class RestoreRefused(UsageError):
-    """Restoring a ✓ needs this machine = verified_on and a pack this desk wrote."""
+    """Restoring a ✓ needs this machine = verified_on and this desk's record that it proved
+    the fact here and sealed it when it packed (never a pack's word)."""
 
     code = "restore_refused"
     exit_code = EXIT_REFUSED

@@ -190,9 +190,9 @@ SEALED = {
 }
 
 
-def test_restore_is_allowed_on_the_same_machine_for_a_pack_written_here() -> None:
+def test_restore_is_allowed_on_the_same_machine_for_a_fact_sealed_here() -> None:
     fact = Fact.from_data(dict(SEALED))
-    ok, reason = can_restore(fact, this_machine="m1", pack_written_here=True)
+    ok, reason = can_restore(fact, this_machine="m1", sealed_here=True)
     assert ok and reason
     restore(fact)
     assert fact.verified is True and fact.needs_reverify is False
@@ -200,20 +200,20 @@ def test_restore_is_allowed_on_the_same_machine_for_a_pack_written_here() -> Non
 
 
 @pytest.mark.parametrize(
-    ("fact", "machine", "written_here", "says"),
+    ("fact", "machine", "sealed_here", "says"),
     [
         (SEALED, "m2", True, "not on this machine"),
-        (SEALED, "m1", False, "not written on this desk"),
+        (SEALED, "m1", False, "no record of proving it here"),
         ({**SEALED, "verified_on": None}, "m1", True, "does not say where"),
         ({**SEALED, "needs_reverify": False}, "m1", True, "not sealed"),
         ({"claim": "x", "verified": True}, "m1", True, "not sealed"),
     ],
 )
 def test_restore_is_refused_with_a_reason_a_person_understands(
-    fact: dict[str, Any], machine: str, written_here: bool, says: str
+    fact: dict[str, Any], machine: str, sealed_here: bool, says: str
 ) -> None:
     ok, reason = can_restore(
-        Fact.from_data(dict(fact)), this_machine=machine, pack_written_here=written_here
+        Fact.from_data(dict(fact)), this_machine=machine, sealed_here=sealed_here
     )
     assert not ok
     assert says in reason
