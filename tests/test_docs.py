@@ -79,13 +79,33 @@ def _bound(statements: list[ast.stmt]) -> dict[str, ast.AST]:
     return names
 
 
+def _imported_from(path: Path, node: ast.ImportFrom) -> Path | None:
+    """The project module a `from … import` in `path` takes its names from, if any."""
+    if node.level:  # relative: from the package holding `path`
+        package = path.parent
+        for _ in range(node.level - 1):
+            package = package.parent
+        base = package.relative_to(ROOT).parts
+        parts = [*base, *(node.module.split(".") if node.module else [])]
+    elif node.module and node.module.startswith("taskpack."):
+        parts = node.module.split(".")[1:]
+    else:
+        return None
+    return module_file(list(parts))
+
+
 def defines(path: Path, names: list[str]) -> bool:
-    """Does the module at `path` define `names[0]` (and its class `names[1]`, …)?"""
+    """Does the module at `path` define `names[0]` (and its class `names[1]`, …)? A name
+    it imports from another project module (a package's re-export) is followed there."""
     scope: list[ast.stmt] = tree_of(path).body
     for i, name in enumerate(names):
         found = _bound(scope).get(name)
         if found is None:
             return False
+        if isinstance(found, ast.ImportFrom) and i + 1 < len(names):
+            source = _imported_from(path, found)
+            original = next(a.name for a in found.names if (a.asname or a.name) == name)
+            return source is not None and defines(source, [original, *names[i + 1 :]])
         if i + 1 < len(names):
             if not isinstance(found, ast.ClassDef):
                 return False  # only a class's own names are followed
