@@ -97,3 +97,25 @@ def test_two_unknown_keys_of_30_mib_are_over_the_total(
 def test_a_pack_of_100000_asks_is_within_the_budget(packs: dict[str, Path]) -> None:
     with open_pack(packs["big"], strict=False) as opened:
         assert len(opened.data["asks"]) == 100_000
+
+
+def test_an_agent_gets_the_same_one_line_refusal(packs: dict[str, Path], tmp_path: Path) -> None:
+    import anyio
+    from mcp import Client
+    from taskpack.app.mcp.server import build_server
+
+    desk = Desk(tmp_path / "agent-desk", "zhang-pc", actor="Zhang")
+
+    async def main() -> None:
+        async with Client(build_server(desk)) as c:
+            for tool in ("taskpack_show", "taskpack_land"):
+                res = await c.call_tool(tool, {"path": str(packs["lists"])})
+                text = "".join(getattr(x, "text", "") for x in res.content)
+                assert res.is_error and res.structured_content is None
+                assert f"more than {MAX_OBJECT_ITEMS:,} JSON values and keys" in text
+                assert "\n" not in text
+
+    try:
+        anyio.run(main)
+    finally:
+        desk.close()
