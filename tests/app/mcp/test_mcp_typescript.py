@@ -92,7 +92,9 @@ def test_errors_reach_a_typescript_agent_as_the_desks_sentence(home: Path, tmp_p
             ("taskpack_land", {"path": str(tmp_path / "nothing.taskpack")}),
         ],
     )
-    assert len(out["tools"]) == 12
+    assert {"taskpack_checkpoint", "taskpack_open", "taskpack_pack", "taskpack_land"} <= set(
+        out["tools"]
+    )
     ok, stale, missing, exists, absent = out["calls"]
     assert "thrown" not in ok and not ok["isError"]
     for call in (stale, missing, exists, absent):
