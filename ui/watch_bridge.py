@@ -9,12 +9,25 @@ signals, which arrive on the GUI thread. Nothing is landed here.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 from taskpack.app.desk import Desk
 from taskpack.app.watcher import FolderWatcher, FoundPack
+
+#: seconds: a pack file modified this recently may be one this desk is still recording
+FRESH = 5.0
+#: seconds the watcher's thread waits before asking once more whether this desk wrote it
+RECHECK_AFTER = 1.0
+
+
+def _fresh(path: Path) -> bool:
+    try:
+        return time.time() - path.stat().st_mtime < FRESH
+    except OSError:
+        return False
 
 
 class WatchBridge(QObject):
@@ -69,13 +82,21 @@ class WatchBridge(QObject):
                 return  # it landed (or merged) before: not news
         if self._dismissed(item.content_digest):
             return
-        written = None
-        with contextlib.suppress(Exception):
-            written = self.desk.wrote(item.content_digest)
+        written = self._wrote(item)
+        if written is None and _fresh(item.path):
+            # a pack this desk is writing is on disk a moment before its outbox entry
+            # commits: a file that new is asked about once more before it counts as news
+            time.sleep(RECHECK_AFTER)
+            written = self._wrote(item)
         if written is not None:
             self._sent_relay.emit(item)  # this desk wrote it: it is on its way out, not in
             return
         self._found_relay.emit(item)
+
+    def _wrote(self, item: FoundPack) -> object | None:
+        with contextlib.suppress(Exception):
+            return self.desk.wrote(item.content_digest)
+        return None
 
     def _on_rejected(self, path: Path, why: str) -> None:
         self._rejected_relay.emit(path, why)
