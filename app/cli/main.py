@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from taskpack.core.errors import EXIT_ERROR, EXIT_REFUSED, Refused, TaskPackError, sentence
-from taskpack.core.lazy_regex import lazy
+from taskpack.core.format.lazy_regex import lazy
 from taskpack.core.trust.visible_text import visible
 
 EXIT_OK = 0

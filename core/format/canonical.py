@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import FormatError, LimitExceeded
-from ..lazy_regex import lazy
+from .lazy_regex import lazy
 
 # --- JSON text ------------------------------------------------------------------------
 

@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
-from ..lazy_regex import lazy
 from . import canonical
+from .lazy_regex import lazy
 from .vocabulary import FLAT_VERSION
 
 #: the largest reply read as text (a pack bigger than this travels as a file anyway)

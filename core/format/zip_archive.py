@@ -14,7 +14,6 @@ no extra fields except ZIP64 when an entry or offset needs it, version made by 2
 
 from __future__ import annotations
 
-import os
 import stat
 import struct
 import zipfile
@@ -24,12 +23,8 @@ from typing import BinaryIO, cast
 
 from ..errors import FormatError, IntegrityError, LimitExceeded, UnsafeEntry
 from . import canonical
-from .streams import CHUNK, Background
-
-try:  # ISA-L's CRC-32 (~30× zlib's here); the same function, so the same bytes
-    from isal.isal_zlib import crc32 as fast_crc32
-except ImportError:  # pragma: no cover - platforms without an isal wheel
-    fast_crc32 = zlib.crc32
+from .streams import Background
+from .zip_entries import CheckedEntry, StoredEntry, fast_crc32
 
 _LOCAL = struct.Struct("<IHHHHHIIIHH")  # 30 bytes
 _CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")  # 46 bytes
@@ -476,11 +471,11 @@ class SafeZip:
             fd = int(self._fp.fileno())
         except (AttributeError, OSError, ValueError):
             fd = None
-        entry: _StoredEntry | _CheckedEntry
+        entry: StoredEntry | CheckedEntry
         if info.compress_type == zipfile.ZIP_STORED and fd is not None and not info.flag_bits & 0x8:
-            entry = _StoredEntry(fd, self._data_at[id(info)], info)
+            entry = StoredEntry(fd, self._data_at[id(info)], info)
         else:
-            entry = _CheckedEntry(self.zf, info)
+            entry = CheckedEntry(self.zf, info)
         return cast(BinaryIO, entry)  # the read/close/context subset of BinaryIO
 
     def close(self) -> None:
@@ -496,109 +491,3 @@ def decode_name(info: zipfile.ZipInfo) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         return info.filename
-
-
-class _StoredEntry:
-    """A stored entry read with os.pread: exactly its declared size, CRC checked at the end."""
-
-    def __init__(self, fd: int, at: int, info: zipfile.ZipInfo) -> None:
-        self._fd, self._at, self._info = fd, at, info
-        self._left = info.file_size
-        self._crc = 0
-        self._done = False
-
-    def _fail(self, why: str) -> IntegrityError:
-        return IntegrityError(
-            f"zip entry {self._info.filename!r} {why}",
-            place=self._info.filename,
-            code="zip_entry_damaged",
-            params={"name": self._info.filename},
-        )
-
-    def read(self, n: int = -1) -> bytes:
-        if self._left == 0:
-            if not self._done:
-                self._done = True
-                if self._crc != self._info.CRC:
-                    raise self._fail("does not match its CRC-32 (damaged or altered)")
-            return b""
-        want = self._left if n is None or n < 0 else min(n, self._left)
-        data = os.pread(self._fd, min(want, 64 * CHUNK), self._at)
-        if not data:
-            raise self._fail("is shorter than it declares (the file is truncated)")
-        self._at += len(data)
-        self._left -= len(data)
-        self._crc = fast_crc32(data, self._crc)
-        return data
-
-    def readinto(self, b: bytearray | memoryview) -> int:
-        data = self.read(len(b))
-        b[: len(data)] = data
-        return len(data)
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self) -> _StoredEntry:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-class _CheckedEntry:
-    """Stream one entry; size and CRC are enforced, a short or long entry is an error."""
-
-    def __init__(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
-        self._info = info
-        try:
-            self._raw = zf.open(info)
-        except zipfile.BadZipFile as exc:
-            raise IntegrityError(
-                f"zip entry {info.filename!r} is damaged ({exc})",
-                place=info.filename,
-                code="zip_entry_damaged",
-                params={"name": info.filename},
-            ) from None
-        self._read = 0
-
-    def read(self, n: int = -1) -> bytes:
-        try:
-            chunk = self._raw.read(n)
-        except zipfile.BadZipFile as exc:
-            raise IntegrityError(
-                f"zip entry {self._info.filename!r} is damaged ({exc})",
-                place=self._info.filename,
-                code="zip_entry_damaged",
-                params={"name": self._info.filename},
-            ) from None
-        except (EOFError, zlib.error) as exc:
-            raise IntegrityError(
-                f"zip entry {self._info.filename!r} is truncated or corrupt ({exc})",
-                place=self._info.filename,
-                code="zip_entry_damaged",
-                params={"name": self._info.filename},
-            ) from None
-        self._read += len(chunk)
-        if not chunk and (n != 0) and self._read != self._info.file_size:
-            raise IntegrityError(
-                f"zip entry {self._info.filename!r} is shorter than it declares",
-                place=self._info.filename,
-                code="zip_entry_truncated",
-                params={"name": self._info.filename},
-            )
-        return chunk
-
-    def readinto(self, b: bytearray | memoryview) -> int:
-        data = self.read(len(b))
-        b[: len(data)] = data
-        return len(data)
-
-    def close(self) -> None:
-        self._raw.close()
-
-    def __enter__(self) -> _CheckedEntry:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

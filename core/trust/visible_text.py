@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..lazy_regex import lazy
+from ..format.lazy_regex import lazy
 
 # C0 except \t \n, DEL, C1; the bidi marks, embeddings, overrides and isolates; zero-width
 # space/joiners, word joiner, invisible operators, BOM; line/paragraph separators; the

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...lazy_regex import lazy
+from ...format.lazy_regex import lazy
 from .triggers import _CJK_ROLE_WORDS, _FULLWIDTH_COLON, _TURN_PREFIX
 
 TRANSCRIPT_SPAN = 64 * 1024  # two turns further apart than this are not one conversation

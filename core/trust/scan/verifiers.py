@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...lazy_regex import LazyRegex, lazy
+from ...format.lazy_regex import LazyRegex, lazy
 
 _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _PLACEHOLDER_PARTS = (
