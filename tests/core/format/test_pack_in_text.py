@@ -1,5 +1,5 @@
 """Finding the one pack in a reply as it comes back from chat or email (core/format/pack_in_text.py),
-and the message that goes out with a pack (core/chat_message.py)."""
+and the message that goes out with a pack (core/desk/chat_message.py)."""
 
 from __future__ import annotations
 
@@ -314,6 +314,22 @@ def test_any_text_gives_a_pack_or_a_pack_error(text: str) -> None:
 def _pack(path: Path) -> tuple[object, str]:
     with open_pack(path) as opened:
         return opened.pack, path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_a_receipts_message_says_whose_answers_they_are_in_words_a_person_reads(
+    tmp_path: Path, language: str
+) -> None:
+    path = _handoff(tmp_path)
+    pack, _ = _pack(path)
+    receipt = pack.model_copy(update={"kind": "receipt"})  # type: ignore[attr-defined]
+    msg = chat_message.chat_message(
+        receipt, file_name="answers.taskpack", file_size=100, language=language
+    )
+    heading = {"en": "Your questions, answered by ana:", "zh_CN": "你的问题，ana 的答复："}
+    assert heading[language] in msg
+    assert "ana asks:" not in msg and "ana 的问题" not in msg  # the reader asked, not ana
+    assert "--into" not in msg and "taskpack land" not in msg  # no command for a person
 
 
 def test_chat_message_says_who_asks_what_and_how_to_reply(tmp_path: Path) -> None:
