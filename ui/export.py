@@ -1,6 +1,6 @@
 """Sending a passport on from the window: save as a file, copy for chat, email.
 
-Every way out writes the pack through `Desk.pack` (the chokepoint: refusals, sealing, the
+Every way out writes the pack through `Desk.pack` (the one pack writer: refusals, sealing, the
 outbox ledger) on a worker thread. Copy and Email write into the desk's outbox folder,
 because a chat or a mail client needs a file to attach. The mail helper is waited for off
 the GUI thread: when there is no mail client the person is told so, with the file's path

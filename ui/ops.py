@@ -35,12 +35,12 @@ from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.files import atomic_write
 from taskpack.core.format.model import Ask, Fact, LocalPassport
 from taskpack.core.format.record_pages import compact, compact_facts
+from taskpack.core.format.streams import CHUNK
 from taskpack.core.progress import CancelCheck, Progress
 from taskpack.core.trust.sealing import standing
 
 #: luggage up to this total is judged (C0–C10) as part of the review; larger packs on request
 JUDGE_AUTOMATICALLY_BYTES = 64 << 20
-CHUNK = 1 << 20
 
 
 # --- review -----------------------------------------------------------------------------

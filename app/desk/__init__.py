@@ -16,7 +16,7 @@ and never breaks the change.
 
 Errors are `taskpack.core.errors` classes (its docstring draws them all): NotFound,
 VersionConflict, InvalidMove (``invalid_state``), RestoreRefused, MergeRefused, Refused
-(the chokepoint), LandingRefused (a secret in an incoming pack), PackError.
+(the one pack writer), LandingRefused (a secret in an incoming pack), PackError.
 """
 
 from taskpack.app.desk.first_contact import PastedPack

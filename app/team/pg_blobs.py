@@ -20,6 +20,7 @@ from taskpack.core.desk import health
 from taskpack.core.desk.blob_folder import StoredBlob, blob_path, check_claim, copy_hashed
 from taskpack.core.desk.store import Readable, StagedBlob
 from taskpack.core.errors import IntegrityError
+from taskpack.core.format.streams import CHUNK
 
 from .connect import Pool
 
@@ -117,7 +118,7 @@ class PgBlobs:
             tmp = self.spool / "tmp" / f"{secrets.token_hex(12)}.part"
             try:
                 with self.open_blob(sha256) as src, open(tmp, "xb") as out:
-                    while chunk := src.read(1 << 20):
+                    while chunk := src.read(CHUNK):
                         out.write(chunk)
                 os.replace(tmp, final)
             finally:

@@ -8,7 +8,6 @@ the pack in the outbox ledger, and puts a passport that now waits on its asks in
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from ..format.model import (
     PassportState,
 )
 from ..format.record_pages import AskPages
+from ..format.streams import hash_file
 from ..progress import CancelCheck, Progress
 from ..trust.ask_lint import lint_accept
 from ..trust.pack_writer import make_pack
@@ -186,7 +186,7 @@ def export_passport(
     # above that so packing stays one pass
     file_sha = result.file_sha256
     if file_sha is None and result.size <= FILE_DIGEST_MAX_BYTES:
-        file_sha = _hash_file(Path(result.path))
+        file_sha = hash_file(Path(result.path))
     moved: str | None = None
     with store.write() as tx:
         tx.record_pack_written(
@@ -290,14 +290,6 @@ def pack_stub(pack: PackObject) -> dict[str, JSON]:
 
 #: up to this size a written pack's file digest goes into the outbox ledger
 FILE_DIGEST_MAX_BYTES = 64 << 20
-
-
-def _hash_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _blob_source(store: Store, name: str, sha256: str, size: int) -> LuggageSource:

@@ -23,7 +23,7 @@ from typing import BinaryIO, cast
 
 from ..errors import FormatError, IntegrityError, LimitExceeded, UnsafeEntry
 from . import canonical
-from .streams import Background
+from .streams import CHUNK, Background
 from .zip_entries import CheckedEntry, StoredEntry, fast_crc32
 
 _LOCAL = struct.Struct("<IHHHHHIIIHH")  # 30 bytes
@@ -287,7 +287,7 @@ def _count_central_records(fp: BinaryIO, start: int, size: int) -> int:
     fp.seek(max(start, 0))
     count, left, carry = 0, size, b""
     while left > 0:
-        chunk = fp.read(min(1 << 20, left))
+        chunk = fp.read(min(CHUNK, left))
         if not chunk:
             break
         left -= len(chunk)

@@ -27,8 +27,8 @@ def test_the_file_digest_is_kept_only_below_the_limit(
         with store.write() as tx:
             tx.insert(lp, event="created")
         reads: list[Path] = []
-        real = export._hash_file
-        monkeypatch.setattr(export, "_hash_file", lambda p: reads.append(p) or real(p))
+        real = export.hash_file
+        monkeypatch.setattr(export, "hash_file", lambda p: reads.append(p) or real(p))
         out = export.export_passport(
             store,
             lp.id,
@@ -67,8 +67,8 @@ def test_a_big_flat_pack_of_stored_luggage_gets_its_file_digest_in_the_one_pass(
     so its file digest is hashed as it is written: kept above the limit, without a read."""
     monkeypatch.setattr(export, "FILE_DIGEST_MAX_BYTES", 1000)  # every pack here is "big"
     reads: list[Path] = []
-    real = export._hash_file
-    monkeypatch.setattr(export, "_hash_file", lambda p: reads.append(p) or real(p))
+    real = export.hash_file
+    monkeypatch.setattr(export, "hash_file", lambda p: reads.append(p) or real(p))
     with SqliteStore(tmp_path / "home") as store:
         pid = _passport_with_stored_luggage(store, BLOBS)
         out = export.export_passport(store, pid, tmp_path / name, machine="m", actor="a")
@@ -85,7 +85,7 @@ def test_a_flat_pack_with_fresh_luggage_above_the_limit_stays_one_pass(
 ) -> None:
     monkeypatch.setattr(export, "FILE_DIGEST_MAX_BYTES", 1000)
     reads: list[Path] = []
-    monkeypatch.setattr(export, "_hash_file", lambda p: reads.append(p) or "")
+    monkeypatch.setattr(export, "hash_file", lambda p: reads.append(p) or "")
     with SqliteStore(tmp_path / "home") as store:
         pid = _passport_with_stored_luggage(store, {"kept.bin": b"\0" * 5000})
         export.export_passport(
