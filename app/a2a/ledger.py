@@ -545,7 +545,7 @@ class A2AStore:
 def open_ledger(home: Path, settings_store: str | None = None) -> A2AStore:
     """The binding's ledger for the desk at `home`: ``a2a.sqlite3`` there, or the team
     desk's tables when TASKPACK_STORE (or the settings' `store`) names one."""
-    from taskpack.app.team.connect import store_url
+    from taskpack.app.team.choose import store_url
 
     url = store_url(settings_store)
     if url is None:

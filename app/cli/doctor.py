@@ -138,6 +138,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _team_store(home: Path) -> str | None:
     from taskpack.app.settings import Settings
-    from taskpack.app.team.connect import store_url
+    from taskpack.app.team.choose import store_url
 
     return store_url(Settings.load(home).store)

@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _url(given: str | None) -> str:
     from taskpack.app import paths
     from taskpack.app.settings import Settings
-    from taskpack.app.team.connect import store_url
+    from taskpack.app.team.choose import store_url
 
     url = given or store_url(Settings.load(paths.home()).store)
     if not url:
@@ -54,7 +54,7 @@ def _url(given: str | None) -> str:
 
 def cmd_init(args: argparse.Namespace) -> int:
     from taskpack.app.team import schema
-    from taskpack.app.team.connect import describe
+    from taskpack.app.team.choose import describe
 
     url = _url(args.url)
     before, after = schema.init(url)
@@ -69,7 +69,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     from taskpack.app import paths
-    from taskpack.app.team.connect import describe
+    from taskpack.app.team.choose import describe
     from taskpack.app.team.migrate import migrate
     from taskpack.app.team.migrate_a2a import migrate_a2a
     from taskpack.app.team.pg_store import PgStore
@@ -92,7 +92,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 def cmd_where(args: argparse.Namespace) -> int:
     from taskpack.app import paths
     from taskpack.app.settings import Settings
-    from taskpack.app.team.connect import describe, store_url
+    from taskpack.app.team.choose import describe, store_url
 
     home = paths.home()
     url = store_url(Settings.load(home).store)

@@ -3,13 +3,40 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.desk.store import Store, utc_now
+from taskpack.core.errors import StoreError
 
-from .connect import store_url
+STORE_ENV = "TASKPACK_STORE"
+
+
+def store_url(settings_store: str | None) -> str | None:
+    """The team desk this process uses: TASKPACK_STORE, else the settings' `store`.
+    (Here, not beside the connections: an embedded desk never loads psycopg.)"""
+    return (os.environ.get(STORE_ENV) or "").strip() or settings_store or None
+
+
+def shown(url: str) -> str:
+    """The URL with any password taken out: safe for messages and logs."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "a team desk URL that cannot be read"
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    user = f"{parts.username}@" if parts.username else ""
+    query = "&".join(q for q in (parts.query or "").split("&") if not q.startswith("password="))
+    return urlunsplit((parts.scheme, user + host, parts.path, query, ""))
+
+
+def describe(url: str) -> str:
+    return f"the team desk {shown(url)}"
 
 
 def open_store(
@@ -22,6 +49,13 @@ def open_store(
     url = store_url(settings_store)
     if url is None:
         return SqliteStore(home, clock=clock)
-    from .pg_store import PgStore  # psycopg is loaded only for a team desk
+    try:
+        from .pg_store import PgStore  # psycopg is loaded only for a team desk
+    except ImportError as exc:  # e.g. a build without the PostgreSQL client library
+        raise StoreError(
+            f"{describe(url)} cannot be opened here: the PostgreSQL client library did not "
+            f"load ({exc})",
+            hint="Install libpq (Debian: sudo apt-get install libpq5), or unset TASKPACK_STORE.",
+        ) from None
 
     return PgStore(url, home=home, who=who, clock=clock)

@@ -9,40 +9,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 from psycopg_pool import ConnectionPool
 from taskpack.core.errors import StoreError
 
-STORE_ENV = "TASKPACK_STORE"
+from .choose import describe
+
 # the pool retries on its own and says so at WARNING; our errors say it once, in one line
 logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
 #: connections one process keeps open to the team desk (readers and writers share them)
 POOL_MAX = int(os.environ.get("TASKPACK_STORE_POOL", "4"))
-
-
-def store_url(settings_store: str | None) -> str | None:
-    """The team desk this process uses: TASKPACK_STORE, else the settings' `store`."""
-    return (os.environ.get(STORE_ENV) or "").strip() or settings_store or None
-
-
-def shown(url: str) -> str:
-    """The URL with any password taken out: safe for messages and logs."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "a team desk URL that cannot be read"
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    user = f"{parts.username}@" if parts.username else ""
-    query = "&".join(q for q in (parts.query or "").split("&") if not q.startswith("password="))
-    return urlunsplit((parts.scheme, user + host, parts.path, query, ""))
-
-
-def describe(url: str) -> str:
-    return f"the team desk {shown(url)}"
 
 
 def problem(url: str, exc: BaseException) -> StoreError:

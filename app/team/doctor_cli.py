@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from taskpack.app.cli.main import EXIT_ERROR, EXIT_OK, emit_json, say, warn
-from taskpack.app.team.connect import describe
+from taskpack.app.team.choose import describe
 from taskpack.core.errors import UsageError
 
 
