@@ -71,13 +71,15 @@ clean:
 #                       X11 libraries the package must carry, Xvfb for package-test
 STAMP_PACKAGE := $(VENV)/.installed-package
 PACKAGE_SITE  := build/package-site
-# probe:package — a command on PATH, or lib/<soname> known to ldconfig
+# probe:package — a command on PATH, lib/<soname> known to ldconfig, or /a/file that exists
+# (the CJK font: the 简体中文 screenshots render with it)
 CI_DEPS := update-mime-database:shared-mime-info xdg-mime:xdg-utils node:nodejs npm:npm \
 	desktop-file-validate:desktop-file-utils mimetype:libfile-mimeinfo-perl zsh:zsh strace:strace \
 	Xvfb:xvfb xauth:xauth lib/libxcb-icccm.so.4:libxcb-icccm4 \
 	lib/libxcb-keysyms.so.1:libxcb-keysyms1 lib/libxcb-cursor.so.0:libxcb-cursor0 \
 	lib/libxkbcommon-x11.so.0:libxkbcommon-x11-0 \
-	$(PG_BIN)/initdb:postgresql-15
+	$(PG_BIN)/initdb:postgresql-15 \
+	/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc:fonts-wqy-zenhei
 
 .PHONY: ci-deps uninstall-desktop
 
@@ -105,6 +107,7 @@ ci-deps:
 	@missing=""; for t in $(CI_DEPS); do probe=$${t%%:*}; \
 		case $$probe in \
 		lib/*) /sbin/ldconfig -p 2>/dev/null | grep -q "[[:space:]]$${probe#lib/} " ;; \
+		/*) test -e $$probe ;; \
 		*) command -v $$probe >/dev/null 2>&1 ;; \
 		esac || missing="$$missing $${t#*:}"; done; \
 	if [ -z "$$missing" ]; then echo "ci-deps: all present"; \
