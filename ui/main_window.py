@@ -92,6 +92,7 @@ class MainWindow(
     QMainWindow,
 ):
     _desk_changed = Signal(str, str)
+    _elsewhere_heard = Signal()  # from a team desk's change feed (another thread)
 
     def __init__(
         self, desk: Desk, *, watch: bool = True, watcher_options: dict[str, Any] | None = None
@@ -134,7 +135,7 @@ class MainWindow(
         self._elsewhere_timer = QTimer(self)
         self._elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
         self._elsewhere_timer.timeout.connect(self._poll_elsewhere)
-        self._elsewhere_timer.start()
+        self._unhear = self._hear_elsewhere()
         self.a2a = A2AEndpoint(desk)
         self._a2a_busy = False
         self._a2a_again = False
@@ -478,6 +479,7 @@ class MainWindow(
         if getattr(self, "_closed", False):
             return
         self._closed = True
+        self._unhear()
         self._elsewhere_timer.stop()
         self._save_geometry()
         self._unsubscribe()

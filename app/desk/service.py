@@ -184,13 +184,14 @@ class Desk(Edits, FirstContact):
         self._seen_elsewhere = (now, newest)
         return ids
 
-    def on_changes_elsewhere(self, fn: Callable[[], None]) -> Callable[[], None]:
+    def on_changes_elsewhere(self, fn: Callable[[], None]) -> Callable[[], None] | None:
         """Call `fn()` (on another thread) soon after another process changed this desk,
         when the store can say so (a team desk: LISTEN/NOTIFY); then ask
-        :meth:`changes_elsewhere`. Returns an unsubscribe; a no-op on the embedded desk,
-        where the window polls."""
+        :meth:`changes_elsewhere`. Returns an unsubscribe, or None when the store cannot
+        say (the embedded desk): then poll :meth:`changes_elsewhere`."""
+        hook: Callable[[Callable[[], None]], Callable[[], None] | None] | None
         hook = getattr(self.store, "on_change", None)
-        return hook(fn) if hook is not None else (lambda: None)
+        return hook(fn) if hook is not None else None
 
     def _notify(self, changes: Iterable[tuple[str, str]]) -> None:
         with self._sub_lock:

@@ -47,18 +47,22 @@ class Listener:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        pause = 0.2
+        pause, lost = 0.2, False
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self._ready.set()
                     pause = 0.2
+                    if lost:  # what others wrote while the feed was down was not heard
+                        lost = False
+                        self._changed()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5, stop_after=64):
                             self._heard(note.payload)
             except psycopg.Error as exc:  # the server went away: catch up when it is back
                 log.warning("the team desk's change feed paused: %s", str(exc).splitlines()[0])
+                lost = True
                 with self._lock:
                     self.count += 1  # something may have changed meanwhile
                 self._ready.set()
@@ -70,8 +74,10 @@ class Listener:
             by: Any = json.loads(payload).get("by")
         except (ValueError, AttributeError):
             by = None
-        if by == self.token:
-            return
+        if by != self.token:
+            self._changed()
+
+    def _changed(self) -> None:
         with self._lock:
             self.count += 1
             subscribers = list(self._subscribers)

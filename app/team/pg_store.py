@@ -107,12 +107,12 @@ class PgStore:
 
     # -- change notifications --
 
-    def on_change(self, fn: Callable[[], None]) -> Callable[[], None]:
+    def on_change(self, fn: Callable[[], None]) -> Callable[[], None] | None:
         """Call `fn()` (on the listener's thread) soon after another process commits a
-        change; returns an unsubscribe. The window hops to its own thread and then asks
-        :meth:`changed_since`."""
+        change; returns an unsubscribe (None: this store does not listen). The window hops
+        to its own thread and then asks :meth:`changed_since`."""
         if self.listener is None:
-            return lambda: None
+            return None
         return self.listener.subscribe(fn)
 
     def data_version(self) -> int:

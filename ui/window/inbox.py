@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer
@@ -36,6 +37,8 @@ from taskpack.ui.window.keys_columns import FITTED_COLUMNS
 REFRESH_ON_ACTIVATE_AFTER = 5.0
 #: how often the window asks whether another process changed the store (a tiny read)
 ELSEWHERE_POLL_MS = 1500
+#: on a team desk, a change heard from the feed is read this soon (a burst is read once)
+HEARD_READ_AFTER_MS = 50
 
 
 class InboxMixin:
@@ -166,7 +169,25 @@ class InboxMixin:
         self._changed_ids.add(passport_id)
         self._change_timer.start()
 
+    def _hear_elsewhere(self) -> Callable[[], None]:
+        """Ask whether another process changed the store: when a team desk's change feed
+        says so (it calls on its own thread: the queued signal hops to this one, and bursts
+        are read once), or every ELSEWHERE_POLL_MS on the embedded desk. Returns the
+        unsubscribe."""
+        unhear = self.desk.on_changes_elsewhere(self._elsewhere_heard.emit)
+        if unhear is None:
+            self._elsewhere_timer.start()
+            return lambda: None
+        self._elsewhere_timer.setSingleShot(True)
+        self._elsewhere_timer.setInterval(HEARD_READ_AFTER_MS)
+        self._elsewhere_heard.connect(
+            self._elsewhere_timer.start, Qt.ConnectionType.QueuedConnection
+        )
+        return unhear
+
     def _poll_elsewhere(self) -> None:
+        if getattr(self, "_closed", False):  # a change heard as the window closed
+            return
         try:
             changed = self.desk.changes_elsewhere()
         except (TaskPackError, sqlite3.Error):  # busy or closing: the next tick tries again

@@ -1,0 +1,83 @@
+"""The window on a team desk sees what another process does to the shared store without
+being asked to refresh: a colleague's `taskpack` lands a pack, then answers one of its
+asks, and the open window shows both (issue 21, item 5: the change feed, not a poll)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import make_handoff
+from pytestqt.qtbot import QtBot
+from taskpack.app.desk import Desk
+from taskpack.ui.main_window import MainWindow
+
+#: generous: a loaded machine may take seconds to start a subprocess (this is no timing test)
+SEEN_WITHIN_MS = 60_000
+ANSWER = "Ms. Lin, lin@finance.example.com"
+
+
+def colleague(tmp_path: Path, url: str, *args: str) -> str:
+    """Run `taskpack ARGS` as Bea on another machine of the same team desk; its stdout."""
+    env = dict(os.environ)
+    env.update(
+        TASKPACK_STORE=url,
+        TASKPACK_HOME=str(tmp_path / "bea-home"),
+        TASKPACK_MACHINE="beta",
+        TASKPACK_ACTOR="Bea",
+        TASKPACK_NO_PROGRESS="1",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def titles(window: MainWindow) -> list[str]:
+    proxy = window.proxy
+    return sorted(proxy.index(r, 0).data() for r in range(proxy.rowCount()))
+
+
+def test_the_window_shows_a_landing_and_an_answer_made_by_another_machine(
+    tmp_path: Path,
+    qtbot: QtBot,
+    make_desk: Any,
+    make_window: Any,
+    team_desk_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with Desk(tmp_path / "sender-home", "wei-laptop", actor="Wei") as sender:
+        make_handoff(sender, tmp_path / "invoice.taskpack", title="Fix the invoice export")
+    monkeypatch.setenv("TASKPACK_STORE", team_desk_url)
+    window = make_window(make_desk("alpha", "Ana"))
+    assert titles(window) == []
+
+    colleague(tmp_path, team_desk_url, "land", str(tmp_path / "invoice.taskpack"))
+    qtbot.waitUntil(lambda: titles(window) == ["Fix the invoice export"], timeout=SEEN_WITHIN_MS)
+
+    [pid] = [p.id for p in window.desk.passports()]
+    window.select_key(pid)
+    qtbot.waitUntil(lambda: "a1" in window.passport_view.asks.cards, timeout=SEEN_WITHIN_MS)
+    assert window.passport_view.asks.status_of("a1") == "open"
+    colleague(tmp_path, team_desk_url, "answer", pid, "a1", "--answer", ANSWER)
+
+    def answer_shown() -> bool:
+        asks = window.passport_view.asks
+        card = asks.cards.get("a1")
+        return (
+            card is not None
+            and asks.status_of("a1") == "answered"
+            and card.answer_edit.toPlainText() == ANSWER
+        )
+
+    qtbot.waitUntil(answer_shown, timeout=SEEN_WITHIN_MS)
