@@ -11,7 +11,7 @@ what is on screen first. Many asks are shown a page at a time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from PySide6.QtCore import Qt, Signal
@@ -90,8 +90,11 @@ class AskCard(QFrame):
         highlight: bool = False,
         draft: str | None = None,
         editable: bool = True,
+        came: str | None = None,
         parent: QWidget | None = None,
     ) -> None:
+        """`came`: "receipt" or "handoff" when the answer came in a pack (the desk's
+        history says so, `Desk.answer_sources`): the by-line says whose it is."""
         super().__init__(parent)
         self.ask = ask
         self.ask_id = ask.id or ""
@@ -172,7 +175,18 @@ class AskCard(QFrame):
         self.answer_edit.submitted.connect(lambda: self._save("answered"))
         grid.addWidget(self.answer_edit, n, 1)
         n += 1
-        if ask.answered_by or ask.answered_at:
+        if came and (ask.answered_by or ask.answered_at or ask.answer is not None):
+            who = one_line(ask.answered_by) if ask.answered_by else tr("someone")
+            by = (
+                tr("Answered by {who}, in a receipt")
+                if came == "receipt"
+                else tr("Answered by {who}, in the handoff")
+            ).format(who=who)
+            if ask.answered_at:
+                by += f" · {local_time(ask.answered_at)}"
+            grid.addWidget(plain(by, small=True, muted=True), n, 1)
+            n += 1
+        elif ask.answered_by or ask.answered_at:
             if ask.answered_by and ask.answered_at:
                 by = tr("Answered by {who} on {when}").format(
                     who=one_line(ask.answered_by), when=local_time(ask.answered_at)
@@ -255,6 +269,7 @@ class AsksForm(QWidget):
         #: (passport id, ask id) → the text on screen, while it differs from the saved answer
         self._typed: dict[tuple[str, str], str] = {}
         self._asks: Sequence[Ask] = []
+        self._came: Callable[[str | None], str | None] | None = None
         self._shown_with: tuple[set[str] | frozenset[str], str, dict[str, str] | None] = (
             frozenset(),
             "",
@@ -270,8 +285,10 @@ class AsksForm(QWidget):
         passport_id: str = "",
         drafts: dict[str, str] | None = None,
         editable: bool = True,
+        came: Callable[[str | None], str | None] | None = None,
     ) -> None:
-        """Show `asks` (read only unless `editable`); an answer typed earlier (kept here, or in `drafts` from the desk's
+        """`came(ask id)`: where an answer came from, when in a pack (see AskCard).
+        Show `asks` (read only unless `editable`); an answer typed earlier (kept here, or in `drafts` from the desk's
         drafts file) is put back in its field, marked "not saved yet"."""
         if passport_id != self.passport_id:
             self.open_only.blockSignals(True)  # another passport: all its asks
@@ -280,6 +297,7 @@ class AsksForm(QWidget):
         self.passport_id = passport_id
         self._asks = asks  # may be pages (core.pages.AskPages): read a page at a time
         self._shown_with = (highlight, note, drafts)
+        self._came = came
         self.editable = editable
         total, still_open = len(asks), open_count(asks)
         self.progress.setVisible(total > 1)
@@ -310,7 +328,13 @@ class AsksForm(QWidget):
             if draft is not None and draft == stored_answer(ask):
                 draft = None  # saved since: nothing pending
                 self._typed.pop(key, None)
-            c = AskCard(ask, highlight=(ask.id or "") in highlight, draft=draft, editable=editable)
+            c = AskCard(
+                ask,
+                highlight=(ask.id or "") in highlight,
+                draft=draft,
+                editable=editable,
+                came=came(ask.id) if came else None,
+            )
             c.save_requested.connect(self.save_requested)
             c.edited.connect(self._edited)
             self.cards[c.ask_id] = c
@@ -334,6 +358,7 @@ class AsksForm(QWidget):
             note=note,
             passport_id=self.passport_id,
             drafts=drafts,
+            came=self._came,
             editable=self.editable,
         )
 

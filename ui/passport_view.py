@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
     QWidgetAction,
 )
-from taskpack.app.desk import is_checked_here
+from taskpack.app.desk import answer_sources, is_checked_here
 from taskpack.core.desk import lifecycle
 from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import Numbered, open_count
@@ -174,6 +174,7 @@ class PassportView(QWidget):
             passport_id=lp.id,
             drafts=detail.drafts,
             editable=lp.state not in lifecycle.TERMINAL,  # a task that ended takes no answers
+            came=answer_sources(detail.history, lp.version).of,  # whose each answer is
         )
         open_asks = open_count(asks)
         self.tabs.setTabText(1, counted("Asks (%n open)", open_asks) if open_asks else tr("Asks"))

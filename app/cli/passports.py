@@ -359,14 +359,13 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     asks = lp.asks or []
     if asks:
         say("Asks:")
+        came = desk.answer_sources(pid, args.version)
         for a in asks:
             say(
                 f"  {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})"
             )
             if a.answer is not None:
-                say(
-                    f"       answer: {safe(a.answer)}  — {safe(a.answered_by)} {safe(a.answered_at)}"
-                )
+                say(f"       answer: {safe(a.answer)}  — {_answered(a, came.of(a.id))}")
     outgoing = lp.checks_to_send or []
     if outgoing:
         say("Checks to send with the next pack:")
@@ -388,6 +387,14 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     if moves:
         say(f"Can move to: {', '.join(m.label for m in moves)}")
     return EXIT_OK
+
+
+def _answered(ask: Any, came: str | None) -> str:
+    """Who answered: an answer that came in a pack says so, whatever its answered_by says."""
+    if not came:
+        return f"{safe(ask.answered_by)} {safe(ask.answered_at)}"
+    when = f", {safe(ask.answered_at)}" if ask.answered_at else ""
+    return f"answered by {safe(ask.answered_by or 'someone')}, in a {came} (not here){when}"
 
 
 def _show_list(title: str, items: list[Any]) -> None:

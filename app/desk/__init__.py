@@ -28,6 +28,7 @@ from taskpack.app.desk.service import (
     load_json_file,
 )
 from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.desk.answer_source import AnswerSources, answer_sources
 from taskpack.core.desk.authoring import is_checked_here
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.review import LandingReview
@@ -41,6 +42,7 @@ from taskpack.core.desk.store import (
 
 # what the window needs of the store's records, so `ui/` talks to the desk alone
 __all__ = [
+    "AnswerSources",
     "ChangeReport",
     "Desk",
     "HistoryEntry",
@@ -53,6 +55,7 @@ __all__ = [
     "PassportSummary",
     "PastedPack",
     "StoredLuggage",
+    "answer_sources",
     "harness_name",
     "is_checked_here",
     "load_json_file",

@@ -23,6 +23,7 @@ from taskpack.app.settings import Settings
 from taskpack.app.team.choose import open_store
 from taskpack.core.desk import accept, export, lifecycle, review
 from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.desk.answer_source import AnswerSources, answer_sources
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import (
@@ -214,6 +215,11 @@ class Desk(Edits, FirstContact):
 
     def history(self, passport_id: str) -> list[HistoryEntry]:
         return self.store.history(passport_id)
+
+    def answer_sources(self, passport_id: str, version: int | None = None) -> AnswerSources:
+        """Which asks hold an answer that came in a pack (a receipt, or the handoff it
+        landed from), as this desk's history says — never as the answer says."""
+        return answer_sources(self.store.history(passport_id), version)
 
     def landed_as(self, content_digest: str) -> str | None:
         """The passport a pack with this content digest landed or merged into, if any."""

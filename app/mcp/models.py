@@ -30,6 +30,8 @@ class AskText(_Out):
     accept: str | None = Field(None, description="what would count as an answer, as the asker said")
     answer: str | None = None
     to: str | None = None
+    answered_by: str | None = Field(None, description="who answered, as the pack says")
+    answered_at: str | None = Field(None, description="when, as the pack says")
 
 
 class CheckText(_Out):
@@ -98,6 +100,11 @@ class AskView(_Out):
     status: str
     answered_by: str | None = None
     answered_at: str | None = None
+    answered_in: str | None = Field(
+        None,
+        description="here | receipt | handoff: where the answer was written, as this desk's "
+        "history says (an answer that came in a pack is the sender's, whoever answered_by names)",
+    )
     accept_warnings: list[str] = Field(
         default_factory=list, description="why the accept is too short or vague (ask lint)"
     )

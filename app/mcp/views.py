@@ -122,12 +122,17 @@ def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
     }
 
 
-def ask_view(ask: Ask) -> dict[str, Any]:
+def ask_view(ask: Ask, came: str | None = None) -> dict[str, Any]:
+    """`came`: "receipt" or "handoff" when the ask's answer came in a pack (this desk's
+    history says so, `Desk.answer_sources`); its answered_by and answered_at are then the
+    sender's words too, under sender_wrote as they wrote them."""
+    answered = ask.answer is not None or ask.answered_by is not None
     return {
         "id": plain_id(ask.id),
         "status": status(ask.status),
         "answered_by": plain_who(ask.answered_by),
         "answered_at": plain_time(ask.answered_at),
+        "answered_in": (came or "here") if answered else None,
         "accept_warnings": [line(w) or "" for w in lint_accept(ask.accept, ask.what)]
         if status(ask.status) == "open"
         else [],
@@ -137,6 +142,11 @@ def ask_view(ask: Ask) -> dict[str, Any]:
             "accept": text(ask.accept),
             "answer": text(ask.answer),
             "to": line(ask.to),
+            **(
+                {"answered_by": line(ask.answered_by), "answered_at": line(ask.answered_at)}
+                if came
+                else {}
+            ),
         },
     }
 
@@ -219,7 +229,8 @@ def passport_view(
 ) -> dict[str, Any]:
     ps = lp.passport
     facts = [fact_view(n, f, desk.machine) for n, f in enumerate(ps.facts or [], 1)]
-    asks = [ask_view(a) for a in lp.asks or []]
+    came = desk.answer_sources(lp.id, lp.version)
+    asks = [ask_view(a, came.of(a.id)) for a in lp.asks or []]
     checks = sorted(lp.landing_checks or [], key=lambda c: not c.is_required)
     check_views = [check_view(c, desk.machine) for c in checks]
     outgoing = lp.checks_to_send or []
@@ -267,7 +278,7 @@ def passport_view(
 
 def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
     facts = [fact_view(n, f, desk.machine) for n, f in enumerate(rv.facts, 1)]
-    asks = [ask_view(a) for a in rv.asks]
+    asks = [ask_view(a, rv.kind) for a in rv.asks]  # (every answer in a pack is the sender's)
     checks = [check_view(c) for c in rv.landing_checks]  # required first already
     for c in checks:
         c["checked_here"] = False  # nothing in a pack is checked here yet

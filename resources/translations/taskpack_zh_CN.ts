@@ -74,7 +74,7 @@
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="138" />
+      <location filename="../../ui/asks_form.py" line="141" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
@@ -229,12 +229,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="405" />
+      <location filename="../../ui/passport_view.py" line="406" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="408" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -244,12 +244,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="406" />
+      <location filename="../../ui/passport_view.py" line="407" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/passport_view.py" line="409" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -285,7 +285,7 @@
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="157" />
+      <location filename="../../ui/asks_form.py" line="160" />
       <location filename="../../ui/pack_items.py" line="209" />
       <location filename="../../ui/pack_items.py" line="211" />
       <source>Answer</source>
@@ -297,19 +297,29 @@
       <translation>回答问题</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="181" />
+      <location filename="../../ui/asks_form.py" line="195" />
       <location filename="../../ui/pack_items.py" line="179" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="177" />
+      <location filename="../../ui/asks_form.py" line="191" />
       <location filename="../../ui/pack_items.py" line="177" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
+      <location filename="../../ui/asks_form.py" line="181" />
+      <source>Answered by {who}, in a receipt</source>
+      <translation>{who} 回答，来自一份回执</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="183" />
+      <source>Answered by {who}, in the handoff</source>
+      <translation>{who} 回答，来自交接包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="197" />
       <location filename="../../ui/pack_items.py" line="181" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
@@ -341,12 +351,12 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="265" />
+      <location filename="../../ui/passport_view.py" line="266" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="352" />
+      <location filename="../../ui/passport_view.py" line="353" />
       <location filename="../../ui/review_view.py" line="459" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -364,12 +374,12 @@
     <message>
       <location filename="../../ui/models.py" line="212" />
       <location filename="../../ui/passport_view.py" line="125" />
-      <location filename="../../ui/passport_view.py" line="179" />
+      <location filename="../../ui/passport_view.py" line="180" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="234" />
+      <location filename="../../ui/asks_form.py" line="248" />
       <source>Asks answered or dropped; the others are still open.</source>
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
@@ -412,7 +422,7 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="431" />
+      <location filename="../../ui/passport_view.py" line="432" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
@@ -489,13 +499,13 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="345" />
+      <location filename="../../ui/passport_view.py" line="346" />
       <location filename="../../ui/review_view.py" line="454" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="338" />
+      <location filename="../../ui/passport_view.py" line="339" />
       <location filename="../../ui/review_view.py" line="447" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -537,7 +547,7 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="421" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <location filename="../../ui/review_view.py" line="379" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -548,7 +558,7 @@
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="188" />
+      <location filename="../../ui/asks_form.py" line="202" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
@@ -634,7 +644,7 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="399" />
+      <location filename="../../ui/passport_view.py" line="400" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -659,13 +669,13 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="326" />
       <location filename="../../ui/passport_view.py" line="327" />
+      <location filename="../../ui/passport_view.py" line="328" />
       <location filename="../../ui/review_view.py" line="171" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -676,13 +686,13 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="205" />
+      <location filename="../../ui/passport_view.py" line="206" />
       <location filename="../../ui/review_view.py" line="185" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="198" />
+      <location filename="../../ui/passport_view.py" line="199" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
@@ -694,7 +704,7 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="310" />
+      <location filename="../../ui/passport_view.py" line="311" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -751,8 +761,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="437" />
-      <location filename="../../ui/passport_view.py" line="481" />
+      <location filename="../../ui/passport_view.py" line="438" />
+      <location filename="../../ui/passport_view.py" line="482" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -762,7 +772,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="383" />
       <location filename="../../ui/review_view.py" line="477" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -829,7 +839,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <location filename="../../ui/review_view.py" line="460" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -850,7 +860,7 @@
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="189" />
+      <location filename="../../ui/asks_form.py" line="203" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
@@ -880,7 +890,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="278" />
+      <location filename="../../ui/passport_view.py" line="279" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -916,24 +926,24 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="507" />
+      <location filename="../../ui/passport_view.py" line="508" />
       <location filename="../../ui/review_view.py" line="441" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="503" />
+      <location filename="../../ui/passport_view.py" line="504" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="304" />
+      <location filename="../../ui/asks_form.py" line="322" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="515" />
+      <location filename="../../ui/passport_view.py" line="516" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -958,7 +968,7 @@
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="198" />
+      <location filename="../../ui/asks_form.py" line="212" />
       <source>Not answered.</source>
       <translation>未回答。</translation>
     </message>
@@ -1024,7 +1034,7 @@
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="236" />
+      <location filename="../../ui/asks_form.py" line="250" />
       <source>Open only</source>
       <translation>只看未答</translation>
     </message>
@@ -1104,14 +1114,14 @@
       <translation>落地时会修正的地方</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="124" />
+      <location filename="../../ui/asks_form.py" line="127" />
       <location filename="../../ui/pack_items.py" line="202" />
       <location filename="../../ui/pack_items.py" line="151" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="400" />
+      <location filename="../../ui/passport_view.py" line="401" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1153,7 +1163,7 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="308" />
+      <location filename="../../ui/passport_view.py" line="309" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1226,7 +1236,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="422" />
+      <location filename="../../ui/passport_view.py" line="423" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1254,14 +1264,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="465" />
+      <location filename="../../ui/passport_view.py" line="466" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_view.py" line="478" />
       <location filename="../../ui/passport_view.py" line="477" />
-      <location filename="../../ui/passport_view.py" line="476" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1292,8 +1302,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="366" />
       <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/passport_view.py" line="368" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1313,24 +1323,24 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="518" />
+      <location filename="../../ui/passport_view.py" line="519" />
       <location filename="../../ui/review_view.py" line="506" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="242" />
-      <location filename="../../ui/asks_form.py" line="386" />
+      <location filename="../../ui/asks_form.py" line="256" />
+      <location filename="../../ui/asks_form.py" line="411" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="191" />
+      <location filename="../../ui/asks_form.py" line="205" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="243" />
+      <location filename="../../ui/asks_form.py" line="257" />
       <source>Save every answer you typed and have not saved yet.</source>
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
@@ -1471,7 +1481,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="237" />
+      <location filename="../../ui/asks_form.py" line="251" />
       <source>Show only the asks that still need an answer.</source>
       <translation>只显示仍需要回答的提问。</translation>
     </message>
@@ -1545,7 +1555,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     <message>
       <location filename="../../ui/next_step.py" line="94" />
       <location filename="../../ui/next_step.py" line="73" />
-      <location filename="../../ui/passport_view.py" line="263" />
+      <location filename="../../ui/passport_view.py" line="264" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1762,7 +1772,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="383" />
+      <location filename="../../ui/passport_view.py" line="384" />
       <location filename="../../ui/review_view.py" line="478" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1773,7 +1783,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="333" />
+      <location filename="../../ui/passport_view.py" line="334" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1980,8 +1990,8 @@ Store: {home}</source>
       <translation>什么是任务包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="132" />
-      <location filename="../../ui/asks_form.py" line="139" />
+      <location filename="../../ui/asks_form.py" line="135" />
+      <location filename="../../ui/asks_form.py" line="142" />
       <location filename="../../ui/pack_items.py" line="154" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
@@ -1992,7 +2002,7 @@ Store: {home}</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="456" />
+      <location filename="../../ui/passport_view.py" line="457" />
       <location filename="../../ui/review_view.py" line="407" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -2008,7 +2018,7 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="351" />
+      <location filename="../../ui/passport_view.py" line="352" />
       <location filename="../../ui/review_view.py" line="458" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
@@ -2040,8 +2050,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="329" />
       <location filename="../../ui/passport_view.py" line="330" />
+      <location filename="../../ui/passport_view.py" line="331" />
       <location filename="../../ui/review_view.py" line="176" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2057,7 +2067,7 @@ Store: {home}</source>
       <translation>谁</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="124" />
+      <location filename="../../ui/asks_form.py" line="127" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>Why</source>
       <translation>原因</translation>
@@ -2073,7 +2083,7 @@ Store: {home}</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="161" />
+      <location filename="../../ui/asks_form.py" line="164" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
@@ -2083,12 +2093,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="483" />
+      <location filename="../../ui/passport_view.py" line="484" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="439" />
+      <location filename="../../ui/passport_view.py" line="440" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2098,7 +2108,7 @@ Store: {home}</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="118" />
+      <location filename="../../ui/asks_form.py" line="121" />
       <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
@@ -2176,7 +2186,7 @@ Store: {home}</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="115" />
+      <location filename="../../ui/asks_form.py" line="118" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
@@ -2236,7 +2246,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="344" />
+      <location filename="../../ui/passport_view.py" line="345" />
       <location filename="../../ui/review_view.py" line="453" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2461,7 +2471,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="392" />
+      <location filename="../../ui/passport_view.py" line="393" />
       <location filename="../../ui/review_view.py" line="488" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -2598,7 +2608,7 @@ Store: {home}</source>
       <translation>在这里未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="116" />
+      <location filename="../../ui/asks_form.py" line="119" />
       <source>not saved yet</source>
       <translation>尚未保存</translation>
     </message>
@@ -2711,6 +2721,7 @@ Store: {home}</source>
       <translation>已签字</translation>
     </message>
     <message>
+      <location filename="../../ui/asks_form.py" line="179" />
       <location filename="../../ui/pack_items.py" line="25" />
       <source>someone</source>
       <translation>某人</translation>
@@ -3016,7 +3027,7 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="551" />
+      <location filename="../../ui/passport_view.py" line="552" />
       <source>this desk</source>
       <translation>本工作台</translation>
     </message>
@@ -3036,7 +3047,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="463" />
+      <location filename="../../ui/passport_view.py" line="464" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -3146,7 +3157,7 @@ Store: {home}</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="288" />
+      <location filename="../../ui/asks_form.py" line="306" />
       <source>{done} of {total} answered</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
@@ -3326,7 +3337,7 @@ Store: {home}</source>
       <translation>{where}，{part}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="146" />
+      <location filename="../../ui/asks_form.py" line="149" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
     </message>
@@ -3348,7 +3359,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="381" />
+      <location filename="../../ui/asks_form.py" line="406" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
@@ -3404,7 +3415,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="179" />
+      <location filename="../../ui/passport_view.py" line="180" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>
@@ -3432,7 +3443,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="386" />
+      <location filename="../../ui/asks_form.py" line="411" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>

@@ -59,6 +59,8 @@ TRANSLATIONS: dict[str, str] = {
     "Answered by {who}": "回答者：{who}",
     "Answered by {who} at {when}": "{who} 于 {when} 回答",
     "Answered by {who} on {when}": "{who} 于 {when} 回答",
+    "Answered by {who}, in a receipt": "{who} 回答，来自一份回执",
+    "Answered by {who}, in the handoff": "{who} 回答，来自交接包",
     "Answered on {when}": "回答于 {when}",
     "Answers coming home": "回来的答案",
     "Answers: {asks}": "回答了：{asks}",

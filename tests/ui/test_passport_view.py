@@ -90,3 +90,36 @@ def test_saving_settings_mentions_the_next_start_only_for_a_new_machine_name(
     assert window.banner.text() == (
         "Settings saved. A new machine name applies the next time the desk starts."
     )
+
+
+def test_an_answer_from_a_receipt_says_whose_it_is(
+    tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    """Issue 22, finding 5: an answer merged from a receipt reads "Answered by …, in a
+    receipt", even when the receipt names this desk's own person; one written here does not."""
+    import json
+
+    desk = make_desk(RECEIVER, "Zhang")
+    pid = desk.new("Invoice export", "Invoices open in Excel").id
+    desk.add_ask(pid, "Who in finance signs off?", "A name and an email address")
+    desk.add_ask(pid, "Which month first?", "A month")
+    sent = tmp_path / "to-wei.taskpack.json"
+    desk.pack(pid, sent, encoding="flat")
+    doc = json.loads(sent.read_text(encoding="utf-8"))
+    doc["passport"]["kind"] = "receipt"
+    doc["passport"]["asks"] = [
+        {"id": "a1", "status": "answered", "answer": "Ms. Li", "answered_by": f"Zhang@{RECEIVER}"}
+    ]
+    reply = tmp_path / "reply.taskpack.json"
+    reply.write_text(json.dumps(doc), encoding="utf-8")
+    desk.merge_receipt(reply, pid)
+    desk.answer(pid, "a2", "March")
+    window = make_window(desk)
+    open_passport(qtbot, window, "Invoice export")
+    window.passport_view.tabs.setCurrentIndex(1)
+    cards = window.passport_view.asks.cards
+    first = " ".join(w.text() for w in cards["a1"].findChildren(QLabel))
+    second = " ".join(w.text() for w in cards["a2"].findChildren(QLabel))
+    # before: "Answered by Zhang@zhang-pc", as an answer written here reads
+    assert f"Answered by Zhang@{RECEIVER}, in a receipt" in first
+    assert "in a receipt" not in second and "Answered by Zhang@" in second

@@ -123,3 +123,26 @@ def test_after_one_hop_a_reply_that_keeps_the_lineage_answers_the_passport_that_
         assert merged.answered == ["a1"] and merged.id == p_bo
         with pytest.raises(MergeRefused):
             bo.merge_receipt(reply, q)
+
+
+def test_where_each_answer_came_from_is_read_from_the_history(tmp_path: Path) -> None:
+    """One rule for every front end: an answer that came in a pack is the sender's, as
+    this desk's history says — never as the answer's answered_by says."""
+    from taskpack.app.desk import Desk
+
+    with Desk(tmp_path / "bo", "beta", actor="bo") as bo:
+        q = bo.new("Q", "G").id
+        bo.add_ask(q, "What is the budget?", "a number")
+        bo.add_ask(q, "Who signs?", "a name")
+        bo.answer(q, "a1", "12")  # answered upstream, then handed on
+        handoff = tmp_path / "h.taskpack.json"
+        bo.pack(q, handoff, encoding="flat")
+    with Desk(tmp_path / "ana", "alpha", actor="ana") as ana:
+        p = ana.land(handoff).id
+        came = ana.answer_sources(p)
+        assert came.of("a1") == "handoff" and came.of("a2") == "handoff"
+        ana.answer(p, "a2", "Ana")
+        came = ana.answer_sources(p)
+        assert came.of("a1") == "handoff" and came.of("a2") is None
+        # an older version is read as it was
+        assert ana.answer_sources(p, 1).of("a2") == "handoff"
