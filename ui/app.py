@@ -10,13 +10,16 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
+from taskpack.core.errors import TaskPackError
 from taskpack.ui import i18n, style
 from taskpack.ui.single_instance import InstanceServer, hand_off, server_name
 
-#: set by benchmarks/bench_gui_start.py: print when the window is shown, then quit
+#: set by benchmarks/bench_gui_start.py: print "shown <time>" when the frame is painted,
+#: "ready <time>" when the desk's window is, then quit
 EXIT_WHEN_SHOWN = "TASKPACK_DESK_EXIT_WHEN_SHOWN"
 
 
@@ -62,6 +65,7 @@ def install_excepthook(window: object) -> None:
 
 
 def run(files: list[Path], *, new_instance: bool = False) -> int:
+    """The desk's window: its frame at once, the desk opened after the frame is painted."""
     app = make_application(sys.argv[:1])
     from taskpack.app import paths
 
@@ -69,17 +73,78 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
     name = server_name(home)
     if not new_instance and hand_off(name, files):
         return 0  # a desk is already running: it has the files now
-    from taskpack.app.desk import Desk
-    from taskpack.core.errors import TaskPackError
-    from taskpack.ui.main_window import MainWindow
+    from taskpack.ui.opening import GEOMETRY_KEY, OpeningWindow, after_first_paint
+
+    settings = _settings_or_none(home)
+    i18n.install(settings.language if settings is not None else None)
+    frame = OpeningWindow(settings.other.get(GEOMETRY_KEY) if settings is not None else None)
+    report = os.environ.get(EXIT_WHEN_SHOWN)
+    opened: list[Any] = []  # (desk, window, server) once the desk is open
+    failed: list[BaseException] = []
+
+    def open_desk() -> None:
+        if report:
+            _say("shown")
+        if not frame.isVisible():
+            return  # closed while it was opening
+        try:
+            opened.append(_open_desk(home, name, files, frame, new_instance=new_instance))
+        except TaskPackError as exc:
+            QMessageBox.critical(frame, "TaskPack Desk", str(exc))
+            app.exit(1)
+            return
+        except BaseException as exc:  # a bug: raised again from run(), as before the frame
+            failed.append(exc)
+            app.exit(1)
+            return
+        window = opened[0][1]
+        if report:
+
+            def ready() -> None:
+                _say("ready")
+                window.close()
+                app.quit()
+
+            after_first_paint(window, ready)
+
+    after_first_paint(frame, open_desk)
+    frame.show()
+    code = app.exec()
+    frame.close()
+    if failed:
+        raise failed[0]
+    if not opened:
+        return code
+    desk, window, server = opened[0]
+    server.close()
+    window.shutdown()
+    desk.close()
+    return code
+
+
+def _settings_or_none(home: Path) -> Any:
+    """The settings (for the language and the window's place), or None if they cannot be
+    read: opening the desk reads them again and says what is wrong with them."""
+    from taskpack.app.settings import Settings
 
     try:
-        desk = Desk.open(home)
-    except TaskPackError as exc:
-        QMessageBox.critical(None, "TaskPack Desk", str(exc))
-        return 1
-    i18n.install(desk.settings.language)
+        return Settings.load(home)
+    except (TaskPackError, OSError, UnicodeDecodeError):
+        return None
+
+
+def _open_desk(
+    home: Path, name: str, files: list[Path], frame: Any, *, new_instance: bool
+) -> tuple[Any, Any, InstanceServer]:
+    """Open the desk and build its window in the frame's place; the frame closes."""
+    from taskpack.app.desk import Desk
+    from taskpack.ui.main_window import MainWindow
+
+    desk = Desk.open(home)
+    if i18n.resolve(desk.settings.language) != i18n.current():
+        i18n.install(desk.settings.language)
     window = MainWindow(desk)
+    window.restoreGeometry(frame.saveGeometry())  # where the person sees the frame now
     server = InstanceServer(name, window)
     if not new_instance:
         server.listen()
@@ -93,21 +158,14 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
     )
     install_excepthook(window)
     window.show()
+    frame.close()  # after the window is shown: the application does not quit in between
     # crash leftovers and the daily backup, off the GUI thread
     threading.Thread(target=desk.housekeep, name="taskpack-housekeeping", daemon=True).start()
     if files:
         QTimer.singleShot(0, lambda: window.open_files(files))
-    if os.environ.get(EXIT_WHEN_SHOWN):
+    return desk, window, server
 
-        def shown() -> None:
-            sys.stdout.write(f"shown {time.time():.6f}\n")
-            sys.stdout.flush()
-            window.close()
-            app.quit()
 
-        QTimer.singleShot(0, shown)
-    code = app.exec()
-    server.close()
-    window.shutdown()
-    desk.close()
-    return code
+def _say(moment: str) -> None:
+    sys.stdout.write(f"{moment} {time.time():.6f}\n")
+    sys.stdout.flush()

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import logging
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QIcon, QKeySequence
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -49,6 +48,7 @@ from taskpack.ui.guide import GuideWindow
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import JobRunner
 from taskpack.ui.models import InboxFilter, InboxModel
+from taskpack.ui.opening import GEOMETRY_KEY, TITLE, icon, place
 from taskpack.ui.ops import Detail, Reviewed
 from taskpack.ui.passport_view import PassportView
 from taskpack.ui.review_view import AtHome, ReviewView
@@ -66,19 +66,6 @@ from taskpack.ui.window.watching import WatchingMixin
 log = logging.getLogger(__name__)
 
 NAME_ASKED_KEY = "name_asked"
-
-
-GEOMETRY_KEY = "window_geometry"
-
-
-def icon() -> QIcon:
-    folder = Path(str(resources.files("taskpack.resources") / "icons"))
-    result = QIcon()
-    for size in (16, 32, 48, 64, 128, 256):
-        png = folder / f"taskpack-desk-{size}.png"
-        if png.is_file():
-            result.addFile(str(png))
-    return result
 
 
 class MainWindow(
@@ -100,7 +87,7 @@ class MainWindow(
         super().__init__()
         style.install()  # the focus ring (the application may have been made elsewhere)
         self.desk = desk
-        self.setWindowTitle("TaskPack Desk")
+        self.setWindowTitle(TITLE)
         self.setWindowIcon(icon())
         self.setAcceptDrops(True)
         self._restore_geometry()
@@ -367,17 +354,7 @@ class MainWindow(
     # -- the window's place ----------------------------------------------------
 
     def _restore_geometry(self) -> None:
-        saved = self.desk.settings.other.get(GEOMETRY_KEY)
-        if isinstance(saved, str) and self.restoreGeometry(
-            QByteArray.fromBase64(saved.encode("ascii"))
-        ):
-            return
-        screen = QGuiApplication.primaryScreen()
-        room = screen.availableGeometry() if screen is not None else None
-        if room is None or room.width() <= 0:
-            self.resize(1180, 760)
-        else:
-            self.resize(min(1180, int(room.width() * 0.9)), min(760, int(room.height() * 0.9)))
+        place(self, self.desk.settings.other.get(GEOMETRY_KEY))
 
     def _save_geometry(self) -> None:
         self.desk.settings.other[GEOMETRY_KEY] = bytes(

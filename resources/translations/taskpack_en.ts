@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="214" />
+      <location filename="../../ui/window/inbox.py" line="235" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -52,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="214" />
+      <location filename="../../ui/window/inbox.py" line="235" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -124,7 +124,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="217" />
+      <location filename="../../ui/window/inbox.py" line="238" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

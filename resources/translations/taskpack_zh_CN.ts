@@ -4,72 +4,76 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/main_window.py" line="255" />
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="246" />
+      <location filename="../../ui/main_window.py" line="234" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="234" />
+      <location filename="../../ui/main_window.py" line="222" />
+      <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="215" />
+      <location filename="../../ui/main_window.py" line="203" />
+      <location filename="../../ui/opening.py" line="82" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="248" />
+      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="251" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="245" />
+      <location filename="../../ui/main_window.py" line="233" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="221" />
+      <location filename="../../ui/main_window.py" line="209" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="217" />
+      <location filename="../../ui/main_window.py" line="205" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/main_window.py" line="224" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="230" />
+      <location filename="../../ui/main_window.py" line="218" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="247" />
+      <location filename="../../ui/main_window.py" line="235" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="213" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="244" />
+      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/opening.py" line="82" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
@@ -199,7 +203,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="455" />
+      <location filename="../../ui/main_window.py" line="433" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -275,7 +279,7 @@
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="57" />
+      <location filename="../../ui/window/inbox.py" line="60" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
@@ -340,8 +344,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="65" />
-      <location filename="../../ui/window/inbox.py" line="197" />
+      <location filename="../../ui/window/inbox.py" line="68" />
+      <location filename="../../ui/window/inbox.py" line="218" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -553,7 +557,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="328" />
+      <location filename="../../ui/main_window.py" line="316" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -709,7 +713,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="78" />
+      <location filename="../../ui/window/inbox.py" line="81" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -767,7 +771,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="80" />
+      <location filename="../../ui/window/inbox.py" line="83" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -983,7 +987,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="287" />
+      <location filename="../../ui/main_window.py" line="275" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1014,12 +1018,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="227" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="344" />
+      <location filename="../../ui/main_window.py" line="332" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1049,12 +1053,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="219" />
+      <location filename="../../ui/main_window.py" line="207" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="345" />
+      <location filename="../../ui/main_window.py" line="333" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1067,6 +1071,11 @@
       <location filename="../../ui/window/drop_paste.py" line="134" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/opening.py" line="84" />
+      <source>Opening your desk…</source>
+      <translation>正在打开你的工作台…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="208" />
@@ -1131,7 +1140,7 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="140" />
+      <location filename="../../ui/window/inbox.py" line="143" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1151,7 +1160,7 @@
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="201" />
+      <location filename="../../ui/main_window.py" line="189" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1221,12 +1230,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="117" />
+      <location filename="../../ui/window/inbox.py" line="120" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="276" />
+      <location filename="../../ui/window/inbox.py" line="297" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -1390,7 +1399,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="438" />
+      <location filename="../../ui/main_window.py" line="416" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
@@ -1416,7 +1425,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="51" />
+      <location filename="../../ui/window/inbox.py" line="54" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1456,17 +1465,17 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="432" />
+      <location filename="../../ui/main_window.py" line="410" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="429" />
+      <location filename="../../ui/main_window.py" line="407" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="426" />
+      <location filename="../../ui/main_window.py" line="404" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -1548,7 +1557,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="121" />
+      <location filename="../../ui/window/inbox.py" line="124" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1565,7 +1574,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="456" />
+      <location filename="../../ui/main_window.py" line="434" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1596,7 +1605,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="313" />
+      <location filename="../../ui/main_window.py" line="301" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1950,7 +1959,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="285" />
+      <location filename="../../ui/main_window.py" line="273" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -2008,7 +2017,7 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="274" />
+      <location filename="../../ui/main_window.py" line="262" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -2078,7 +2087,7 @@ Store: {home}</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="325" />
+      <location filename="../../ui/main_window.py" line="313" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2118,7 +2127,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="336" />
+      <location filename="../../ui/main_window.py" line="324" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2359,7 +2368,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="282" />
+      <location filename="../../ui/main_window.py" line="270" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -3237,7 +3246,7 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="213" />
+      <location filename="../../ui/window/inbox.py" line="234" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -3380,7 +3389,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="214" />
+      <location filename="../../ui/window/inbox.py" line="235" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -3394,7 +3403,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="214" />
+      <location filename="../../ui/window/inbox.py" line="235" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
@@ -3457,7 +3466,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="217" />
+      <location filename="../../ui/window/inbox.py" line="238" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -200,6 +200,7 @@ TRANSLATIONS: dict[str, str] = {
     "Open the sample packs": "打开示例包",
     "Open this address": "打开这个地址",
     "Opened the pack found in the pasted text (line {line}). Nothing lands without you.": "已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。",
+    "Opening your desk…": "正在打开你的工作台…",
     "Opening your mail client…": "正在打开邮件程序…",
     "Overview": "概览",
     "Packing {name}…": "正在打包 {name}…",
