@@ -39,7 +39,7 @@ from ..progress import CancelCheck, Progress
 from ..trust.imperatives import find_imperatives
 from . import lifecycle
 from .authoring import record_move
-from .merge import claim_key, merge_asks, still_waiting, target_refusal
+from .merge import answerable, asks_sent, claim_key, merge_asks, still_waiting, target_refusal
 from .review import (
     LandingReview,
     LuggagePass,
@@ -148,7 +148,9 @@ def accept(
         rv = place(store, _own_copy(held), allow)
     else:  # no review held, or the file changed since: read it afresh, trust nothing
         rv = place(store, examine(opened, repair), allow)
-    refusal = target_refusal(rv, into=into, expect=expect, exists=store.exists)
+    refusal = target_refusal(
+        rv, into=into, expect=expect, exists=store.exists, outbox=store.packs_written
+    )
     if not kept and (admit is not None or refusal is not None or rv.secrets or rv.already):
         proven(opened)  # an answer from the pack object alone: only from a proven reading
     if admit is not None:
@@ -275,11 +277,10 @@ def _merge(
         if winner is not None:
             raise AlreadyLanded(winner.passport_id)
         lp = tx.get(into)
-        sent = _asks_sent(store, into, pack)
-        mine = {a.id for a in lp.asks or [] if a.id}
-        # answers only for the asks the handoff it answers carried: never onto a draft
-        # ask this passport did not send (an ask the receipt adds is adopted, open)
-        incoming = [a for a in pack.asks or [] if a.id not in mine or a.id in sent]
+        sent = asks_sent(store.packs_written(into), into, pack)  # (checked again, in the tx)
+        if isinstance(sent, MergeRefused):
+            raise sent
+        incoming = answerable(lp, pack.asks or [], sent)
         plan = merge_asks(lp, incoming, pack, apply=True)  # rules 2, 3
         facts = list(lp.passport.facts or [])
         known = {claim_key(f) for f in facts}
@@ -328,31 +329,6 @@ def _merge(
         moved_to=moved,
         changes=changes,
     )
-
-
-def _asks_sent(store: Store, into: str, pack: PackObject) -> set[str]:
-    """The asks `into` sent in the handoff(s) this receipt answers: its outbox's handoff
-    at the version the receipt's lineage names (any of its handoffs when it names none).
-    A passport whose outbox holds no such handoff never asked: the merge is refused."""
-    chain = (pack.lineage.chain or []) if pack.lineage else []
-    # the entry that names `into` (a one-entry chain is the receipt's own: no version)
-    entry = next((e for e in reversed(chain) if e.rsplit("@", 1)[0] == into), "")
-    entry = entry if len(chain) >= 2 else ""
-    named = entry.rsplit("@", 1)
-    version = int(named[1]) if len(named) == 2 and named[1].isdigit() else None
-    handoffs = [p for p in store.packs_written(into) if p.kind == "handoff"]
-    answered = [p for p in handoffs if version is None or p.version == version] or []
-    if not answered:
-        raise MergeRefused(
-            f"{into} has no handoff in its outbox that this receipt answers"
-            + (f" (version {version})" if version is not None else "")
-            + ", so it never asked these questions",
-            hint="A receipt merges only into the passport that sent the handoff it answers; "
-            "nothing was changed.",
-            code="merge_nothing_sent",
-            params={"target": into},
-        )
-    return {a for p in answered for a in p.asks}
 
 
 def land_handoff(

@@ -18,7 +18,7 @@ from ..format.model import Ask, Fact, LocalPassport, PackObject
 from ..trust.repairs import has_answer
 from .authoring import next_ask_id
 from .identity import sender_label
-from .store import Store
+from .store import PackWritten, Store
 
 if TYPE_CHECKING:
     from .review import LandingReview
@@ -52,12 +52,19 @@ def target_by_id(rv: LandingReview, exists: Callable[[str], bool]) -> None:
 
 
 def target_refusal(
-    rv: LandingReview, *, into: str | None, expect: str | None, exists: Callable[[str], bool]
+    rv: LandingReview,
+    *,
+    into: str | None,
+    expect: str | None,
+    exists: Callable[[str], bool],
+    outbox: Callable[[str], Sequence[PackWritten]] | None = None,
 ) -> TaskPackError | None:
     """THE merge-target rule (§4.4.1 rule 1), the one place it lives: why this pack may
     not be accepted as asked, or None. `into` names the passport a receipt must answer;
     `expect` is "handoff" when the caller lands (a receipt is then refused with the way
-    to merge it) or "receipt" when it merges."""
+    to merge it) or "receipt" when it merges. `outbox(id)` is the store's packs_written:
+    a receipt answers only a passport whose outbox holds the handoff it answers
+    (:func:`asks_sent`) — every front end's review, dry run and merge says so alike."""
     if rv.kind == "handoff":
         if into is not None or expect == "receipt":
             answers = [a.id or "?" for a in rv.asks if has_answer(a.to_data())]
@@ -112,7 +119,46 @@ def target_refusal(
             code="merge_target_missing",
             params={"target": target},
         )
+    if outbox is not None and rv.sealed_pack is not None:
+        sent = asks_sent(outbox(target), target, rv.sealed_pack)
+        if isinstance(sent, MergeRefused):
+            return sent
     return None
+
+
+def asks_sent(
+    written: Sequence[PackWritten], into: str, pack: PackObject
+) -> set[str] | MergeRefused:
+    """The asks `into` sent in the handoff(s) this receipt answers: its outbox's handoff
+    at the version the receipt's lineage names (any of its handoffs when it names none).
+    A passport whose outbox (`written`) holds no such handoff never asked: refused."""
+    chain = (pack.lineage.chain or []) if pack.lineage else []
+    # the entry that names `into` (a one-entry chain is the receipt's own: no version)
+    entry = next((e for e in reversed(chain) if e.rsplit("@", 1)[0] == into), "")
+    entry = entry if len(chain) >= 2 else ""
+    named = entry.rsplit("@", 1)
+    version = int(named[1]) if len(named) == 2 and named[1].isdigit() else None
+    handoffs = [p for p in written if p.kind == "handoff"]
+    answered = [p for p in handoffs if version is None or p.version == version]
+    if not answered:
+        return MergeRefused(
+            f"{into} has no handoff in its outbox that this receipt answers"
+            + (f" (version {version})" if version is not None else "")
+            + ", so it never asked these questions",
+            hint="A receipt merges only into the passport that sent the handoff it answers; "
+            "nothing was changed.",
+            code="merge_nothing_sent",
+            params={"target": into},
+        )
+    return {a for p in answered for a in p.asks}
+
+
+def answerable(target: LocalPassport, incoming: Sequence[Ask], sent: set[str]) -> list[Ask]:
+    """The receipt's asks that may touch `target`: answers only for the asks the handoff
+    carried (`sent`) — never onto a draft ask this passport did not send; an ask the
+    receipt adds is adopted, open."""
+    mine = {a.id for a in target.asks or [] if a.id}
+    return [a for a in incoming if a.id not in mine or a.id in sent]
 
 
 # --- merging a receipt ----------------------------------------------------------------

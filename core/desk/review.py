@@ -36,7 +36,7 @@ from ..trust.imperatives import find_imperatives
 from ..trust.refusals import ScanBudget, StreamScanner, scan_value
 from ..trust.sealing import seal_facts
 from . import lifecycle
-from .merge import merge_asks, target_by_id, target_refusal
+from .merge import answerable, asks_sent, merge_asks, target_by_id, target_refusal
 from .store import Readable, StagedBlob, Store
 
 #: text luggage up to this size is scanned for imperative sentences
@@ -384,7 +384,11 @@ def place(store: Store, rv: LandingReview, allow: Iterable[str]) -> LandingRevie
     rv.would_answer, rv.would_adopt = [], []
     if rv.target_here and rv.sealed_pack is not None:
         target = store.get(rv.receipt_target or "")
-        plan = merge_asks(target, rv.sealed_pack.asks or [], rv.sealed_pack, apply=False)
+        asked = asks_sent(store.packs_written(target.id), target.id, rv.sealed_pack)
+        incoming = answerable(
+            target, rv.sealed_pack.asks or [], asked if isinstance(asked, set) else set()
+        )
+        plan = merge_asks(target, incoming, rv.sealed_pack, apply=False)
         rv.would_answer, rv.would_adopt = plan.answered, [a for a, _ in plan.adopted]
     return rv
 
@@ -425,7 +429,11 @@ def review(
         rv.staged = luggage.staged
     rv.into = into
     rv.refusal = target_refusal(
-        rv, into=into, expect="receipt" if into is not None else None, exists=store.exists
+        rv,
+        into=into,
+        expect="receipt" if into is not None else None,
+        exists=store.exists,
+        outbox=store.packs_written,
     )
     return rv
 
