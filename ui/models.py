@@ -24,6 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 from taskpack.core.desk import lifecycle
 from taskpack.ui.i18n import tr
+from taskpack.ui.kind_icons import kind_icon
 from taskpack.ui.ops import TAKE_ON_WHY, PassportRow
 from taskpack.ui.words import number, one_line
 
@@ -229,6 +230,9 @@ class InboxModel(QAbstractTableModel):
                 return QBrush(QColor("#9b1c1c"))
             if row_state(r) in lifecycle.TERMINAL:
                 return QBrush(QColor("#80868b"))
+        if role == Qt.ItemDataRole.DecorationRole and isinstance(r, Incoming) and col == self.STATE:
+            # what kind of file it is, at a glance, even where the State's words are cut
+            return kind_icon("problem" if r.problem else "sent" if r.sent else r.kind or "handoff")
         if role == Qt.ItemDataRole.FontRole and isinstance(r, Incoming) and col == self.TITLE:
             from PySide6.QtGui import QFont
 

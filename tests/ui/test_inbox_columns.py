@@ -97,3 +97,63 @@ def test_the_sort_arrow_does_not_sit_on_its_header_word(
     qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
     word = header.fontMetrics().horizontalAdvance("Updated")
     assert header.sectionSize(InboxModel.UPDATED) >= word + 12 + 12  # the word, then the arrow
+
+
+def test_at_800_by_600_the_sender_is_read_whole_and_the_kind_is_a_mark(
+    tmp_path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    """Issue 23.10: "root@a…" and a "Handoff:" prefix eating the title; the sender is read
+    whole, a long one keeps both ends, and an incoming file's kind is a mark in its State."""
+    from conftest import make_handoff
+
+    alpha = make_desk("alpha", "root")
+    landed, arrived = tmp_path / "landed.taskpack", tmp_path / "arrived.taskpack"
+    make_handoff(alpha, landed, title="Fix the invoice export for finance")
+    make_handoff(alpha, arrived, title="Q3 report charts")
+    long_name = make_desk("wei-laptop", "Wei Zhang-Longname-Of-Finance")
+    make_handoff(long_name, tmp_path / "long.taskpack", title="Budget sheet")
+    desk = make_desk(RECEIVER)
+    desk.land(landed)
+    desk.land(tmp_path / "long.taskpack")
+    window = make_window(desk)
+    window.resize(800, 600)
+    window.open_files([arrived])
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: window.proxy.rowCount() == 3)
+    qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
+    rows = {window.proxy.index(r, 0).data(): r for r in range(window.proxy.rowCount())}
+    assert set(rows) == {"Fix the invoice export for finance", "Q3 report charts", "Budget sheet"}
+    for title in ("Fix the invoice export for finance", "Q3 report charts"):
+        sender = window.proxy.index(rows[title], InboxModel.SENDER)
+        assert sender.data() == "root@alpha"
+        assert fits(window, rows[title], InboxModel.SENDER)  # not "root@a…"
+        assert sender.data(Qt.ItemDataRole.ToolTipRole) == "root@alpha"
+    long_sender = window.proxy.index(rows["Budget sheet"], InboxModel.SENDER)
+    assert (
+        long_sender.data(Qt.ItemDataRole.ToolTipRole) == "Wei Zhang-Longname-Of-Finance@wei-laptop"
+    )
+    width = window.list.visualRect(long_sender).width()
+    option_font = window.list.fontMetrics()
+    assert width >= 12 * option_font.averageCharWidth()  # a readable part of it …
+    drawn = option_font.elidedText(long_sender.data(), Qt.TextElideMode.ElideMiddle, width - 6)
+    assert drawn.startswith("Wei") and drawn.endswith("top") and "…" in drawn  # both ends
+    delegate = window.list.itemDelegateForIndex(long_sender)
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    delegate.initStyleOption(option, long_sender)
+    assert option.textElideMode == Qt.TextElideMode.ElideMiddle
+    # the incoming file: its title alone, its kind a mark beside "handoff arrived"
+    state = window.proxy.index(rows["Q3 report charts"], InboxModel.STATE)
+    assert state.data() == "handoff arrived"
+    assert state.data(Qt.ItemDataRole.ToolTipRole) == "handoff arrived"
+    assert not state.data(Qt.ItemDataRole.DecorationRole).isNull()
+    assert (
+        window.proxy.index(rows["Fix the invoice export for finance"], InboxModel.STATE).data(
+            Qt.ItemDataRole.DecorationRole
+        )
+        is None
+    )  # a passport has no file mark
+    sizes = columns(window)
+    assert sizes[InboxModel.TITLE] == max(sizes.values())
+    assert sum(sizes.values()) <= window.list.viewport().width() + 1

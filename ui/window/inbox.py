@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -39,6 +41,17 @@ REFRESH_ON_ACTIVATE_AFTER = 5.0
 ELSEWHERE_POLL_MS = 1500
 #: on a team desk, a change heard from the feed is read this soon (a burst is read once)
 HEARD_READ_AFTER_MS = 50
+
+
+class MiddleElided(QStyledItemDelegate):
+    """A cell cut in the middle when it is narrow ("Wei Zha…@wei-laptop"): a sender's name
+    and machine both stay in view; the whole of it is in the tooltip."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle  # type: ignore[attr-defined]
 
 
 class InboxMixin:
@@ -96,6 +109,7 @@ class InboxMixin:
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setItemDelegateForColumn(InboxModel.SENDER, MiddleElided(self.list))
         header = self.list.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(InboxModel.TITLE, QHeaderView.ResizeMode.Stretch)

@@ -47,6 +47,51 @@ def capped(want: dict[int, int], budget: int) -> dict[int, int]:
     return {c: min(w, cap) for c, w in want.items()}
 
 
+#: a narrow list keeps this many characters of a sender whole (``root@alpha``, a name and
+#: its machine) before the state is shown whole, and this many of the state
+SENDER_KEEP = 16
+STATE_KEEP = 12
+
+
+def allotted(
+    steps: list[tuple[int, int]], columns: tuple[int, ...], least: int, budget: int
+) -> dict[int, int]:
+    """Widths for `columns`: each starts at `least`, then grows to the width of each step
+    ((column, width)) in turn, as far as `budget` allows."""
+    out = {c: least for c in columns}
+    left = budget - least * len(columns)
+    for col, upto in steps:
+        grow = max(0, min(upto - out[col], left))
+        out[col] += grow
+        left -= grow
+    return out
+
+
+def width_steps(
+    shown: dict[int, int], label: dict[int, int], char: int, arrow: int
+) -> list[tuple[int, int]]:
+    """What a narrow inbox shows first: the count and the time, the sender (a long one is
+    elided in the middle), the state, the header words, the rest of the sender and the
+    state, then room for the sort arrow beside its header word."""
+    asks, updated = InboxModel.ASKS, InboxModel.UPDATED
+    sender, state = InboxModel.SENDER, InboxModel.STATE
+    steps = [
+        (asks, shown[asks]),
+        (updated, shown[updated]),
+        (sender, min(shown[sender], char * SENDER_KEEP)),
+        (state, min(shown[state], char * STATE_KEEP)),
+        (asks, label[asks]),
+        (updated, label[updated]),
+        (sender, shown[sender]),
+        (state, shown[state]),
+        (sender, label[sender]),
+        (state, label[state]),
+    ]
+    if arrow in shown:
+        steps.append((arrow, max(shown[arrow], label[arrow]) + SORT_ARROW))
+    return steps
+
+
 def _ancestors(w: QWidget, stop: QWidget) -> list[QWidget]:
     out, p = [], w.parentWidget()
     while p is not None and p is not stop:
@@ -117,9 +162,10 @@ class KeysColumnsMixin:
     # -- columns ---------------------------------------------------------------
 
     def fit_columns(self) -> None:
-        """Size State, From, Asks and Updated to their contents (the widest cut first
-        when together they would take more than OTHER_COLUMNS_SHARE of the list); Title
-        stretches over the rest."""
+        """Size State, From, Asks and Updated to what they show, within OTHER_COLUMNS_SHARE
+        of the list; Title stretches over the rest. A narrow list grants the widths in the
+        order of `width_steps`: what the rows say before the header words, the sender
+        readable before the whole state (its words are in the tooltip)."""
         header = self.list.header()
         avail = self.list.viewport().width()
         fm, least = header.fontMetrics(), header.minimumSectionSize()
@@ -128,18 +174,11 @@ class KeysColumnsMixin:
             c: fm.horizontalAdvance(str(self.proxy.headerData(c, Qt.Orientation.Horizontal))) + 12
             for c in FITTED_COLUMNS
         }
-        want = {c: max(shown[c], label[c]) for c in FITTED_COLUMNS}
-        budget = int(avail * OTHER_COLUMNS_SHARE)
-        if sum(want.values()) > budget:  # the sender gives way first, down to its header word
-            sender = InboxModel.SENDER
-            want[sender] -= min(sum(want.values()) - budget, max(0, want[sender] - label[sender]))
-        if sum(want.values()) > budget:  # then a header word may be cut before what the rows show
-            want = capped(shown, budget)
-        arrow = header.sortIndicatorSection()  # where there is room, the arrow gets its own
-        if arrow in want and sum(want.values()) + SORT_ARROW <= budget:
-            want[arrow] = max(want[arrow], label[arrow] + SORT_ARROW)
-        for col, width in want.items():
-            header.resizeSection(col, max(least, width))
+        arrow = header.sortIndicatorSection()
+        steps = width_steps(shown, label, fm.averageCharWidth(), arrow)
+        widths = allotted(steps, FITTED_COLUMNS, least, int(avail * OTHER_COLUMNS_SHARE))
+        for col, width in widths.items():
+            header.resizeSection(col, width)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.list.viewport():
