@@ -19,7 +19,6 @@ from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -39,6 +38,8 @@ from taskpack.ui.widgets import Banner, LinkedText, badge, plain
 from taskpack.ui.words import local_time, number, one_line
 
 STATUS_KIND = {"open": "warn", "answered": "ok", "dropped": "info"}
+#: an answer field grows with its text up to this many lines, then scrolls
+ANSWER_LINES = 6
 
 
 class DraftStore(Protocol):
@@ -80,6 +81,10 @@ class AnswerEdit(QPlainTextEdit):
 
 
 class AskCard(QFrame):
+    """One ask, compact so that a long list reads like a list: its id and status on one
+    line, the question, what counts as an answer, then the answer field (two lines high,
+    growing as it is written) with Save and Drop beside it."""
+
     save_requested = Signal(str, str, str)  # ask id, answer, status
     edited = Signal(str, str)  # ask id, text now on screen
 
@@ -101,16 +106,19 @@ class AskCard(QFrame):
         self.setObjectName("ask")
         border = "#1b6b3a" if highlight else "#c9ccd1"
         self.setStyleSheet(f"#ask {{ border: 1px solid {border}; border-radius: 4px; }}")
-        grid = QGridLayout(self)
-        grid.setColumnStretch(1, 1)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(8, 4, 8, 6)
+        lay.setSpacing(3)
         status = ask.status or "open"
         top = QHBoxLayout()
+        top.setSpacing(6)
         top.addWidget(
             plain(
                 one_line(self.ask_id, 40) + (f" · {recipient_words(ask.to)}" if ask.to else ""),
                 bold=True,
                 selectable=False,
-            )
+            ),
+            1,  # the id and whom it is for take the line; the badges sit at its end
         )
         self.status_badge = badge(status_label(status), STATUS_KIND.get(status, "info"))
         top.addWidget(self.status_badge)
@@ -121,29 +129,27 @@ class AskCard(QFrame):
             tr("You typed this and it is kept as a draft. Save it to answer the ask.")
         )
         top.addWidget(self.draft_badge)
-        top.addStretch(1)
-        grid.addLayout(top, 0, 0, 1, 2)
-        n = 1
-        for label, value in ((tr("Question"), ask.what or ""), (tr("Why"), ask.why or "")):
-            if value.strip():
-                grid.addWidget(
-                    plain(label, bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop
-                )
-                grid.addWidget(LinkedText(value, title=label), n, 1)
-                n += 1
-        grid.addWidget(
-            plain(tr("What counts as an answer"), bold=True, selectable=False),
-            n,
-            0,
-            Qt.AlignmentFlag.AlignTop,
-        )
+        lay.addLayout(top)
+        question = LinkedText(ask.what or tr("(no question)"), title=tr("Question"))
+        question.setAccessibleName(tr("Question"))
+        lay.addWidget(question)
+        if (ask.why or "").strip():
+            why = LinkedText(tr("Why: {why}").format(why=ask.why), title=tr("Why"))
+            why.setStyleSheet("color: #5f6368;")
+            lay.addWidget(why)
+        accept_line = QHBoxLayout()
+        accept_line.setSpacing(6)
+        accept_label = plain(tr("What counts as an answer"), small=True, selectable=False)
+        accept_label.setStyleSheet("color: #5f6368;")
+        accept_label.setWordWrap(False)
+        accept_line.addWidget(accept_label, 0, Qt.AlignmentFlag.AlignTop)
         accept = LinkedText(
             ask.accept or tr("(no accept given: this ask cannot be judged)"),
             title=tr("What counts as an answer"),
         )
-        accept.setStyleSheet("background: #fdf6e3; padding: 3px;")
-        grid.addWidget(accept, n, 1)
-        n += 1
+        accept.setStyleSheet("background: #fdf6e3; padding: 1px 3px;")
+        accept_line.addWidget(accept, 1)
+        lay.addLayout(accept_line)
         if status == "open" and Desk.ask_warnings(ask):  # the ask lint packing warns with
             self.accept_warning = plain(
                 tr(
@@ -154,12 +160,9 @@ class AskCard(QFrame):
                 small=True,
             )
             self.accept_warning.setStyleSheet("color: #8a5a00;")
-            grid.addWidget(self.accept_warning, n, 1)
-            n += 1
-        grid.addWidget(
-            plain(tr("Answer"), bold=True, selectable=False), n, 0, Qt.AlignmentFlag.AlignTop
-        )
+            lay.addWidget(self.accept_warning)
         self.answer_edit = AnswerEdit()
+        self.answer_edit.setAccessibleName(tr("Answer"))
         self.answer_edit.setPlaceholderText(
             tr(
                 "Write an answer that meets the text above. Enter saves it; "
@@ -169,12 +172,26 @@ class AskCard(QFrame):
         self.saved_text = stored_answer(ask)
         self.answer_edit.setPlainText(self.saved_text if draft is None else draft)
         self.answer_edit.moveCursor(QTextCursor.MoveOperation.End)  # typing goes on where it ended
-        self.answer_edit.setFixedHeight(72)
         self.answer_edit.setTabChangesFocus(True)
         self.answer_edit.textChanged.connect(self._changed)
         self.answer_edit.submitted.connect(lambda: self._save("answered"))
-        grid.addWidget(self.answer_edit, n, 1)
-        n += 1
+        self._fit_answer()
+        # the buttons beside the field, one over the other: no line of their own
+        self.drop_button = QPushButton(tr("Drop"))
+        self.drop_button.setToolTip(tr("Mark the ask as dropped: it will not be answered."))
+        self.drop_button.clicked.connect(lambda: self._save("dropped"))
+        self.save_button = QPushButton(tr("Save answer"))
+        self.save_button.clicked.connect(lambda: self._save("answered"))
+        answer_line = QHBoxLayout()
+        answer_line.setSpacing(6)
+        answer_line.addWidget(self.answer_edit, 1)
+        buttons = QVBoxLayout()
+        buttons.setSpacing(2)
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.drop_button)
+        buttons.addStretch(1)
+        answer_line.addLayout(buttons)
+        lay.addLayout(answer_line)
         if came and (ask.answered_by or ask.answered_at or ask.answer is not None):
             who = one_line(ask.answered_by) if ask.answered_by else tr("someone")
             by = (
@@ -184,8 +201,7 @@ class AskCard(QFrame):
             ).format(who=who)
             if ask.answered_at:
                 by += f" · {local_time(ask.answered_at)}"
-            grid.addWidget(plain(by, small=True, muted=True), n, 1)
-            n += 1
+            lay.addWidget(plain(by, small=True, muted=True))
         elif ask.answered_by or ask.answered_at:
             if ask.answered_by and ask.answered_at:
                 by = tr("Answered by {who} on {when}").format(
@@ -195,18 +211,7 @@ class AskCard(QFrame):
                 by = tr("Answered by {who}").format(who=one_line(ask.answered_by))
             else:
                 by = tr("Answered on {when}").format(when=local_time(ask.answered_at))
-            grid.addWidget(plain(by, small=True, muted=True), n, 1)
-            n += 1
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        self.drop_button = QPushButton(tr("Drop"))
-        self.drop_button.setToolTip(tr("Mark the ask as dropped: it will not be answered."))
-        self.drop_button.clicked.connect(lambda: self._save("dropped"))
-        self.save_button = QPushButton(tr("Save answer"))
-        self.save_button.clicked.connect(lambda: self._save("answered"))
-        buttons.addWidget(self.drop_button)
-        buttons.addWidget(self.save_button)
-        grid.addLayout(buttons, n, 1)
+            lay.addWidget(plain(by, small=True, muted=True))
         if not editable:  # the task has ended: the answers are a record now
             self.answer_edit.setReadOnly(True)
             self.answer_edit.setPlaceholderText(tr("Not answered."))
@@ -214,11 +219,23 @@ class AskCard(QFrame):
             self.save_button.hide()
         self._update_draft_badge()
 
+    def _fit_answer(self) -> None:
+        """The answer field two lines high, growing with what is written (up to
+        ANSWER_LINES lines; then it scrolls)."""
+        lines = self.answer_edit.toPlainText().count("\n") + 1
+        shown = min(max(lines, 2), ANSWER_LINES)
+        fm = self.answer_edit.fontMetrics()
+        margins = self.answer_edit.contentsMargins()
+        frame = 2 * self.answer_edit.frameWidth() + margins.top() + margins.bottom()
+        doc = self.answer_edit.document().documentMargin()
+        self.answer_edit.setFixedHeight(int(shown * fm.lineSpacing() + 2 * doc + frame + 2))
+
     def unsaved(self) -> bool:
         text = self.answer_edit.toPlainText()
         return text != self.saved_text and bool(text.strip())
 
     def _changed(self) -> None:
+        self._fit_answer()
         self._update_draft_badge()
         self.edited.emit(self.ask_id, self.answer_edit.toPlainText())
 
@@ -241,12 +258,20 @@ class AsksForm(QWidget):
         outer.addWidget(self.banner)
         bar = QHBoxLayout()
         bar.setContentsMargins(12, 4, 12, 0)
-        # how far along the person is, and the asks still to do
+        # how far along the person is, and the asks still to do: the words beside the bar
+        # (drawn over its fill they were hard to read), the bar itself text-less
         self.progress = QProgressBar()
-        self.progress.setTextVisible(True)
-        self.progress.setMaximumWidth(260)
+        self.progress.setTextVisible(False)
+        self.progress.setMinimumWidth(40)  # a narrow window shortens the bar, not the words
+        self.progress.setMaximumWidth(120)
+        self.progress.setFixedHeight(self.progress.fontMetrics().height() // 2 + 4)
         self.progress.setToolTip(tr("Asks answered or dropped; the others are still open."))
-        bar.addWidget(self.progress)
+        self.progress_label = plain("", selectable=False)
+        self.progress_label.setWordWrap(False)
+        self.progress_label.setToolTip(self.progress.toolTip())
+        self.progress_label.setBuddy(self.progress)
+        bar.addWidget(self.progress, 1, Qt.AlignmentFlag.AlignVCenter)
+        bar.addWidget(self.progress_label)
         self.open_only = QCheckBox(tr("Open only"))
         self.open_only.setToolTip(tr("Show only the asks that still need an answer."))
         self.open_only.toggled.connect(lambda _on: self._show_again())
@@ -301,13 +326,15 @@ class AsksForm(QWidget):
         self.editable = editable
         total, still_open = len(asks), open_count(asks)
         self.progress.setVisible(total > 1)
+        self.progress_label.setVisible(total > 1)
         self.progress.setRange(0, max(total, 1))
         self.progress.setValue(total - still_open)
         said = tr("{done} of {total} answered").format(
             done=number(total - still_open), total=number(total)
         )
-        self.progress.setFormat(said)
-        self.progress.setMinimumWidth(self.progress.fontMetrics().horizontalAdvance(said) + 40)
+        self.progress.setFormat(said)  # what a screen reader says of the bar
+        self.progress.setAccessibleName(said)
+        self.progress_label.setText(said)
         self.open_only.setVisible(total > 1 and 0 < still_open < total)
         shown = open_asks(asks) if self.open_only.isChecked() else asks
         body = QWidget()
@@ -404,6 +431,7 @@ class AsksForm(QWidget):
     def _update_unsaved(self) -> None:
         n = len(self.unsaved())
         self.unsaved_label.setText(trn("%n answer is not saved yet.", n) if n else "")
+        self.unsaved_label.setVisible(bool(n))  # (when hidden, the bar has its room)
         # while the strip says an answer is not saved, the button that saves it is there
         self.save_all_button.setVisible(self.editable and (open_count(self._asks) > 1 or n > 0))
         self.save_all_button.setEnabled(n > 0)

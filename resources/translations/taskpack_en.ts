@@ -12,7 +12,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="406" />
+      <location filename="../../ui/asks_form.py" line="433" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n answer is not saved yet.</numerusform>
@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="235" />
+      <location filename="../../ui/window/inbox.py" line="249" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -52,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="235" />
+      <location filename="../../ui/window/inbox.py" line="249" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -108,7 +108,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="411" />
+      <location filename="../../ui/asks_form.py" line="439" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>Save all answers (%n)</numerusform>
@@ -124,7 +124,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="238" />
+      <location filename="../../ui/window/inbox.py" line="252" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

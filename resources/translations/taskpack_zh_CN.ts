@@ -78,7 +78,7 @@
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="141" />
+      <location filename="../../ui/asks_form.py" line="147" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
@@ -98,6 +98,7 @@
       <translation>（没有陈述）</translation>
     </message>
     <message>
+      <location filename="../../ui/asks_form.py" line="133" />
       <location filename="../../ui/pack_items.py" line="202" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
@@ -279,7 +280,7 @@
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="60" />
+      <location filename="../../ui/window/inbox.py" line="73" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
@@ -289,7 +290,7 @@
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="160" />
+      <location filename="../../ui/asks_form.py" line="165" />
       <location filename="../../ui/pack_items.py" line="209" />
       <location filename="../../ui/pack_items.py" line="211" />
       <source>Answer</source>
@@ -301,29 +302,29 @@
       <translation>回答问题</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="195" />
+      <location filename="../../ui/asks_form.py" line="211" />
       <location filename="../../ui/pack_items.py" line="179" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="191" />
+      <location filename="../../ui/asks_form.py" line="207" />
       <location filename="../../ui/pack_items.py" line="177" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="181" />
+      <location filename="../../ui/asks_form.py" line="198" />
       <source>Answered by {who}, in a receipt</source>
       <translation>{who} 回答，来自一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="183" />
+      <location filename="../../ui/asks_form.py" line="200" />
       <source>Answered by {who}, in the handoff</source>
       <translation>{who} 回答，来自交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="197" />
+      <location filename="../../ui/asks_form.py" line="213" />
       <location filename="../../ui/pack_items.py" line="181" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
@@ -344,8 +345,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="68" />
-      <location filename="../../ui/window/inbox.py" line="218" />
+      <location filename="../../ui/window/inbox.py" line="81" />
+      <location filename="../../ui/window/inbox.py" line="232" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -376,14 +377,14 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="212" />
+      <location filename="../../ui/models.py" line="213" />
       <location filename="../../ui/passport_view.py" line="125" />
       <location filename="../../ui/passport_view.py" line="180" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="248" />
+      <location filename="../../ui/asks_form.py" line="268" />
       <source>Asks answered or dropped; the others are still open.</source>
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
@@ -562,7 +563,7 @@
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="202" />
+      <location filename="../../ui/asks_form.py" line="180" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
@@ -663,7 +664,7 @@
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="212" />
+      <location filename="../../ui/models.py" line="213" />
       <source>From</source>
       <translation>来自</translation>
     </message>
@@ -713,7 +714,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="81" />
+      <location filename="../../ui/window/inbox.py" line="94" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -771,7 +772,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="96" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -864,7 +865,7 @@
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="203" />
+      <location filename="../../ui/asks_form.py" line="181" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
@@ -942,7 +943,7 @@
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="322" />
+      <location filename="../../ui/asks_form.py" line="349" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
@@ -972,7 +973,7 @@
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="212" />
+      <location filename="../../ui/asks_form.py" line="217" />
       <source>Not answered.</source>
       <translation>未回答。</translation>
     </message>
@@ -1038,7 +1039,7 @@
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="250" />
+      <location filename="../../ui/asks_form.py" line="275" />
       <source>Open only</source>
       <translation>只看未答</translation>
     </message>
@@ -1123,9 +1124,9 @@
       <translation>落地时会修正的地方</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="127" />
+      <location filename="../../ui/asks_form.py" line="134" />
+      <location filename="../../ui/asks_form.py" line="133" />
       <location filename="../../ui/pack_items.py" line="202" />
-      <location filename="../../ui/pack_items.py" line="151" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
@@ -1140,7 +1141,7 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="143" />
+      <location filename="../../ui/window/inbox.py" line="157" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1230,12 +1231,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="120" />
+      <location filename="../../ui/window/inbox.py" line="134" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="297" />
+      <location filename="../../ui/window/inbox.py" line="311" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -1338,18 +1339,18 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="256" />
-      <location filename="../../ui/asks_form.py" line="411" />
+      <location filename="../../ui/asks_form.py" line="281" />
+      <location filename="../../ui/asks_form.py" line="439" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="205" />
+      <location filename="../../ui/asks_form.py" line="183" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="257" />
+      <location filename="../../ui/asks_form.py" line="282" />
       <source>Save every answer you typed and have not saved yet.</source>
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
@@ -1425,7 +1426,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="54" />
+      <location filename="../../ui/window/inbox.py" line="67" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1490,7 +1491,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="251" />
+      <location filename="../../ui/asks_form.py" line="276" />
       <source>Show only the asks that still need an answer.</source>
       <translation>只显示仍需要回答的提问。</translation>
     </message>
@@ -1537,7 +1538,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="212" />
+      <location filename="../../ui/models.py" line="213" />
       <source>State</source>
       <translation>状态</translation>
     </message>
@@ -1557,7 +1558,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="124" />
+      <location filename="../../ui/window/inbox.py" line="138" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1943,13 +1944,13 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="212" />
+      <location filename="../../ui/models.py" line="213" />
       <location filename="../../ui/window/passport_actions.py" line="361" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="212" />
+      <location filename="../../ui/models.py" line="213" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -1999,8 +2000,8 @@ Store: {home}</source>
       <translation>什么是任务包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="135" />
       <location filename="../../ui/asks_form.py" line="142" />
+      <location filename="../../ui/asks_form.py" line="148" />
       <location filename="../../ui/pack_items.py" line="154" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
@@ -2076,7 +2077,7 @@ Store: {home}</source>
       <translation>谁</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="127" />
+      <location filename="../../ui/asks_form.py" line="137" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>Why</source>
       <translation>原因</translation>
@@ -2087,12 +2088,17 @@ Store: {home}</source>
       <translation>为什么问</translation>
     </message>
     <message>
+      <location filename="../../ui/asks_form.py" line="137" />
+      <source>Why: {why}</source>
+      <translation>原因：{why}</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="313" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="164" />
+      <location filename="../../ui/asks_form.py" line="167" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
@@ -2117,7 +2123,7 @@ Store: {home}</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="121" />
+      <location filename="../../ui/asks_form.py" line="129" />
       <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
@@ -2162,7 +2168,7 @@ Store: {home}</source>
       <translation>给你的新问题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="120" />
+      <location filename="../../ui/models.py" line="121" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
@@ -2188,14 +2194,14 @@ Store: {home}</source>
       <translation>一台未命名的机器</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="56" />
+      <location filename="../../ui/asks_form.py" line="57" />
       <location filename="../../ui/history_text.py" line="71" />
       <location filename="../../ui/pack_items.py" line="140" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="118" />
+      <location filename="../../ui/asks_form.py" line="126" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
@@ -2271,12 +2277,12 @@ Store: {home}</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="95" />
+      <location filename="../../ui/models.py" line="96" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="254" />
+      <location filename="../../ui/models.py" line="258" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -2286,7 +2292,7 @@ Store: {home}</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="125" />
+      <location filename="../../ui/models.py" line="126" />
       <source>changes were asked for</source>
       <translation>要求修改</translation>
     </message>
@@ -2301,7 +2307,7 @@ Store: {home}</source>
       <translation>已在本机检查</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="122" />
+      <location filename="../../ui/models.py" line="123" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
@@ -2351,18 +2357,18 @@ Store: {home}</source>
       <translation>第 {n} 项决定</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="94" />
+      <location filename="../../ui/models.py" line="95" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="93" />
+      <location filename="../../ui/models.py" line="94" />
       <location filename="../../ui/pack_items.py" line="114" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="56" />
+      <location filename="../../ui/asks_form.py" line="57" />
       <location filename="../../ui/pack_items.py" line="140" />
       <source>dropped</source>
       <translation>已放弃</translation>
@@ -2440,12 +2446,12 @@ Store: {home}</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>handoff arrived</source>
       <translation>收到交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="72" />
+      <location filename="../../ui/models.py" line="73" />
       <source>handoff you sent</source>
       <translation>你发出的交接包</translation>
     </message>
@@ -2465,7 +2471,7 @@ Store: {home}</source>
       <translation>含有空的、“.” 或 “..” 路径段</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="112" />
+      <location filename="../../ui/models.py" line="113" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
     </message>
@@ -2475,7 +2481,7 @@ Store: {home}</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="90" />
+      <location filename="../../ui/models.py" line="91" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
@@ -2486,7 +2492,7 @@ Store: {home}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="96" />
+      <location filename="../../ui/models.py" line="97" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
@@ -2526,7 +2532,7 @@ Store: {home}</source>
       <translation>它不是可读取的 zip 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="87" />
+      <location filename="../../ui/models.py" line="88" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
@@ -2577,7 +2583,7 @@ Store: {home}</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="82" />
+      <location filename="../../ui/models.py" line="83" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
     </message>
@@ -2617,7 +2623,7 @@ Store: {home}</source>
       <translation>在这里未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="119" />
+      <location filename="../../ui/asks_form.py" line="127" />
       <source>not saved yet</source>
       <translation>尚未保存</translation>
     </message>
@@ -2627,12 +2633,12 @@ Store: {home}</source>
       <translation>未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="85" />
+      <location filename="../../ui/models.py" line="86" />
       <source>on hold</source>
       <translation>暂停中</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="56" />
+      <location filename="../../ui/asks_form.py" line="57" />
       <location filename="../../ui/pack_items.py" line="140" />
       <source>open</source>
       <translation>未答</translation>
@@ -2663,7 +2669,7 @@ Store: {home}</source>
       <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="118" />
+      <location filename="../../ui/models.py" line="119" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
     </message>
@@ -2673,7 +2679,7 @@ Store: {home}</source>
       <translation>postgresql://用户@主机:端口/数据库（留空：只用本机）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="88" />
+      <location filename="../../ui/models.py" line="89" />
       <source>ready to be taken on</source>
       <translation>可以接手</translation>
     </message>
@@ -2685,7 +2691,7 @@ Store: {home}</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>receipt arrived</source>
       <translation>收到回执</translation>
     </message>
@@ -2695,7 +2701,7 @@ Store: {home}</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="72" />
+      <location filename="../../ui/models.py" line="73" />
       <source>receipt you sent</source>
       <translation>你发出的回执</translation>
     </message>
@@ -2705,7 +2711,7 @@ Store: {home}</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="91" />
+      <location filename="../../ui/models.py" line="92" />
       <source>result being checked</source>
       <translation>结果核验中</translation>
     </message>
@@ -2715,22 +2721,22 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="97" />
+      <location filename="../../ui/models.py" line="98" />
       <source>sent by you</source>
       <translation>由你发出</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="126" />
+      <location filename="../../ui/models.py" line="127" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="124" />
+      <location filename="../../ui/models.py" line="125" />
       <source>signed off</source>
       <translation>已签字</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="179" />
+      <location filename="../../ui/asks_form.py" line="196" />
       <location filename="../../ui/pack_items.py" line="25" />
       <source>someone</source>
       <translation>某人</translation>
@@ -2756,12 +2762,12 @@ Store: {home}</source>
       <translation>仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="128" />
+      <location filename="../../ui/models.py" line="129" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="89" />
+      <location filename="../../ui/models.py" line="90" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
     </message>
@@ -2791,7 +2797,7 @@ Store: {home}</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="119" />
+      <location filename="../../ui/models.py" line="120" />
       <source>the answer came</source>
       <translation>回答已到</translation>
     </message>
@@ -2831,12 +2837,12 @@ Store: {home}</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="123" />
+      <location filename="../../ui/models.py" line="124" />
       <source>the evidence does not hold</source>
       <translation>证据不成立</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="121" />
+      <location filename="../../ui/models.py" line="122" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
     </message>
@@ -2931,7 +2937,7 @@ Store: {home}</source>
       <translation>发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="111" />
+      <location filename="../../ui/models.py" line="112" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
@@ -3071,17 +3077,17 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="92" />
+      <location filename="../../ui/models.py" line="93" />
       <source>waiting for sign-off</source>
       <translation>等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="83" />
+      <location filename="../../ui/models.py" line="84" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="84" />
+      <location filename="../../ui/models.py" line="85" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
@@ -3116,37 +3122,37 @@ Store: {home}</source>
       <translation>提问原因</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="127" />
+      <location filename="../../ui/models.py" line="128" />
       <source>withdrawn before it finished</source>
       <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="117" />
+      <location filename="../../ui/models.py" line="118" />
       <source>work started</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="261" />
+      <location filename="../../ui/models.py" line="265" />
       <source>you</source>
       <translation>你</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="113" />
+      <location filename="../../ui/models.py" line="114" />
       <source>you approved it</source>
       <translation>你批准了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="116" />
+      <location filename="../../ui/models.py" line="117" />
       <source>you declined it</source>
       <translation>你拒绝了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="114" />
+      <location filename="../../ui/models.py" line="115" />
       <source>you denied it</source>
       <translation>你否决了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="115" />
+      <location filename="../../ui/models.py" line="116" />
       <source>you took it on</source>
       <translation>你接手了</translation>
     </message>
@@ -3166,7 +3172,7 @@ Store: {home}</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="306" />
+      <location filename="../../ui/asks_form.py" line="332" />
       <source>{done} of {total} answered</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
@@ -3246,7 +3252,7 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="234" />
+      <location filename="../../ui/window/inbox.py" line="248" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -3346,7 +3352,7 @@ Store: {home}</source>
       <translation>{where}，{part}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="149" />
+      <location filename="../../ui/asks_form.py" line="155" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
     </message>
@@ -3368,7 +3374,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="406" />
+      <location filename="../../ui/asks_form.py" line="433" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
@@ -3389,7 +3395,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="235" />
+      <location filename="../../ui/window/inbox.py" line="249" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -3403,7 +3409,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="235" />
+      <location filename="../../ui/window/inbox.py" line="249" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
@@ -3452,7 +3458,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="411" />
+      <location filename="../../ui/asks_form.py" line="439" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>
@@ -3466,7 +3472,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="238" />
+      <location filename="../../ui/window/inbox.py" line="252" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

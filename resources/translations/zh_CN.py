@@ -364,6 +364,7 @@ TRANSLATIONS: dict[str, str] = {
     "Where it stands": "目前进展",
     "Where it stands: {state}": "目前进展：{state}",
     "Why": "原因",
+    "Why: {why}": "原因：{why}",
     "Why you ask": "为什么问",
     "Work handed to you by file lands here": "别人用文件交给你的工作在这里落地",
     "Write an answer that meets the text above.": "写一个满足上面标准的回答。",

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import RECEIVER, settle
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtWidgets import QLabel, QPushButton
 from pytestqt.qtbot import QtBot
+from taskpack.ui.asks_form import AskCard
 from taskpack.ui.paging import filling
 from test_large_passport import big_passport, open_passport
 
@@ -88,3 +89,60 @@ def test_open_only_hides_the_answered_asks(qtbot: QtBot, make_desk: Any, make_wi
     form = window.passport_view.asks
     assert "a13" not in form.cards and form.open_only.isChecked()
     assert form.progress.text() == "13 of 200 answered"
+
+
+def test_the_count_is_written_beside_the_bar_not_over_its_fill(
+    qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    desk = make_desk(RECEIVER, "Zhang")
+    pid = big_passport(desk, 200)
+    for n in range(1, 13):
+        desk.answer(pid, f"a{n}", "A")
+    window = make_window(desk)
+    window.resize(800, 600)
+    open_passport(qtbot, window, "Survey answers")
+    window.passport_view.tabs.setCurrentIndex(1)
+    form = window.passport_view.asks
+    said = [w for w in form.findChildren(QLabel) if w.isVisible() and " answered" in w.text()]
+    assert [w.text() for w in said] == ["12 of 200 answered"]
+    bar = form.progress
+    assert bar.isVisible() and not bar.isTextVisible()  # the bar draws no words on its fill
+    assert (bar.value(), bar.maximum()) == (12, 200)
+    words = said[0].geometry()
+    assert not words.intersects(bar.geometry())  # beside it …
+    assert words.left() >= bar.geometry().right()  # … after it, on its line
+    assert abs(words.center().y() - bar.geometry().center().y()) <= 4
+    fm = said[0].fontMetrics()
+    assert words.width() >= fm.horizontalAdvance("12 of 200 answered")  # read whole
+
+
+def test_a_screen_at_800_by_600_shows_several_whole_ask_cards(
+    qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    """200 asks: a card is the question, what counts, the field and its buttons, so a
+    screen holds more than one of them (one card filled the Asks tab before)."""
+    desk = make_desk(RECEIVER, "Zhang")
+    desk.settings.actor = "Zhang"
+    big_passport(desk, 200)
+    window = make_window(desk)
+    window.resize(800, 600)
+    open_passport(qtbot, window, "Survey answers")
+    window.passport_view.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: not filling())
+    form = window.passport_view.asks
+    view = form.scroll.viewport()
+    seen = view.rect()
+    whole = []
+    for card in form.findChildren(AskCard):
+        if not card.isVisible():
+            continue
+        box = QRect(card.mapTo(view, QPoint(0, 0)), card.size())
+        if seen.contains(box):
+            whole.append(card)
+    assert len(whole) >= 2, (seen, [c.height() for c in whole])
+    first = whole[0]
+    labels = [w.text() for w in first.findChildren(QLabel) if w.isVisible()]
+    assert labels[:3] == ["a1 · for whoever receives it", "open", "Question 1: A or B?"]
+    assert "What counts as an answer" in labels and "A or B" in labels
+    assert first.answer_edit.isVisible() and first.save_button.isVisible()
+    assert form.scroll.horizontalScrollBar().maximum() == 0  # nothing hangs off the side
