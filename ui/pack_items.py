@@ -105,12 +105,16 @@ def fact_widget(
     return box
 
 
-def check_widget(check: LandingCheck, *, extra: QWidget | None = None, done: str = "") -> QWidget:
+def check_widget(
+    check: LandingCheck, *, extra: QWidget | None = None, done: str = "", done_here: bool = True
+) -> QWidget:
+    """One landing check; `done` is the line saying who did it where; only a check done on
+    this machine (`done_here`) wears the ✓ badge."""
     box = QWidget()
     lay = QVBoxLayout(box)
     lay.setContentsMargins(0, 0, 0, 6)
     lay.setSpacing(3)
-    if done:
+    if done and done_here:
         kind = badge("✓ " + tr("done"), "ok")
     else:
         kind = badge(

@@ -332,7 +332,7 @@ class PassportView(QWidget):
         received = lp.received
         if received and received.note:
             lay.addWidget(QuotedBlock(received.note, tr("The sender's note"), links=True))
-        self._checks(lay, lp.landing_checks or [])
+        self._checks(lay, lp.landing_checks or [], detail.machine or "")
         self._facts(lay, detail)
         self._steps(lay, detail)
         if state.decisions:
@@ -413,7 +413,7 @@ class PassportView(QWidget):
         lay.addStretch(1)
         self.overview.setWidget(body)
 
-    def _checks(self, lay: QVBoxLayout, checks: list[LandingCheck]) -> None:
+    def _checks(self, lay: QVBoxLayout, checks: list[LandingCheck], machine: str) -> None:
         self.landing_check_buttons = {}
         if not checks:
             return
@@ -428,11 +428,20 @@ class PassportView(QWidget):
         )
 
         def one(check: LandingCheck) -> QWidget:
-            if is_checked_here(check):
+            done = ""
+            if is_checked_here(check, machine):
                 done = tr("Checked here by {who} on {when}.").format(
                     who=one_line(check.checked_by or "?"), when=local_time(check.checked_at)
                 )
                 return check_widget(check, done=done)
+            if check.checked_on:  # on a team desk: done on another machine, not on this one
+                done = tr(
+                    "Checked on {machine} by {who} on {when}; not yet on this machine."
+                ).format(
+                    machine=one_line(check.checked_on),
+                    who=one_line(check.checked_by or "?"),
+                    when=local_time(check.checked_at),
+                )
             b = None
             if check.is_required and check.id:
                 b = QPushButton(tr("I checked this here"))
@@ -444,7 +453,7 @@ class PassportView(QWidget):
                 )
                 b.clicked.connect(lambda _c=False, k=check.id: self.check_landing_requested.emit(k))
                 self.landing_check_buttons[check.id] = b
-            return check_widget(check, extra=b)
+            return check_widget(check, extra=b, done=done, done_here=False)
 
         add_paged(sec.add, ordered, one, parent_layout=sec.lay)
         lay.addWidget(sec)

@@ -295,7 +295,9 @@ def check_landing_here(
         known = ", ".join(c.id or "?" for c in checks) or "none"
         raise NotFound(f"passport {lp.id} has no landing check {check_id!r} (checks: {known})")
     check.checked_on, check.checked_by, check.checked_at = machine, actor, at
-    fact = Fact(claim=f"Checked on this machine: {check.check or check_id}", scope="machine")
+    # The claim is the check's own sentence: where it was proven is the fact's verified_on,
+    # so the claim reads true on every machine (and in every language) it is shown on.
+    fact = Fact(claim=check.check or check_id, scope="machine")
     verified_here(fact, machine, actor)
     fact.landing_check = check_id
     lp.passport.facts = [*(lp.passport.facts or []), fact]
@@ -308,9 +310,10 @@ def check_landing_here(
     }
 
 
-def is_checked_here(check: LandingCheck) -> bool:
-    """A landing check the person marked done on this desk (see `check_landing_here`)."""
-    return bool(check.checked_on)
+def is_checked_here(check: LandingCheck, machine: str) -> bool:
+    """A landing check a person marked done on this machine (see `check_landing_here`). On a
+    team desk another machine's check is recorded too, and is not done here."""
+    return bool(check.checked_on) and check.checked_on == machine
 
 
 # --- moves ------------------------------------------------------------------------------

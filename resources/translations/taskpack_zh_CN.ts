@@ -83,12 +83,12 @@
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="155" />
+      <location filename="../../ui/pack_items.py" line="159" />
       <source>(no accept: this ask cannot be judged)</source>
       <translation>（没有验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="123" />
+      <location filename="../../ui/pack_items.py" line="127" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
@@ -99,12 +99,12 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="133" />
-      <location filename="../../ui/pack_items.py" line="202" />
+      <location filename="../../ui/pack_items.py" line="206" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="213" />
+      <location filename="../../ui/pack_items.py" line="217" />
       <source>(not answered)</source>
       <translation>（未回答）</translation>
     </message>
@@ -291,8 +291,8 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="165" />
-      <location filename="../../ui/pack_items.py" line="209" />
-      <location filename="../../ui/pack_items.py" line="211" />
+      <location filename="../../ui/pack_items.py" line="213" />
+      <location filename="../../ui/pack_items.py" line="215" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
@@ -303,13 +303,13 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="211" />
-      <location filename="../../ui/pack_items.py" line="179" />
+      <location filename="../../ui/pack_items.py" line="183" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="207" />
-      <location filename="../../ui/pack_items.py" line="177" />
+      <location filename="../../ui/pack_items.py" line="181" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
@@ -325,7 +325,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="213" />
-      <location filename="../../ui/pack_items.py" line="181" />
+      <location filename="../../ui/pack_items.py" line="185" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
     </message>
@@ -427,9 +427,14 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="432" />
+      <location filename="../../ui/passport_view.py" line="433" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="438" />
+      <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
+      <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
     <message>
       <location filename="../../ui/window/incoming.py" line="223" />
@@ -453,7 +458,7 @@
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="317" />
+      <location filename="../../ui/pack_items.py" line="321" />
       <source>Commit</source>
       <translation>提交</translation>
     </message>
@@ -578,7 +583,7 @@
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="207" />
+      <location filename="../../ui/pack_items.py" line="211" />
       <source>Dropped: it will not be answered.</source>
       <translation>已放弃：不会回答它。</translation>
     </message>
@@ -674,7 +679,7 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="471" />
+      <location filename="../../ui/passport_view.py" line="480" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
@@ -766,8 +771,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="438" />
-      <location filename="../../ui/passport_view.py" line="482" />
+      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_view.py" line="491" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -803,7 +808,7 @@
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="339" />
+      <location filename="../../ui/pack_items.py" line="343" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
@@ -829,7 +834,7 @@
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="123" />
+      <location filename="../../ui/pack_items.py" line="127" />
       <source>Landing check</source>
       <translation>落地检查</translation>
     </message>
@@ -850,7 +855,7 @@
       <translation>经验</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="315" />
+      <location filename="../../ui/pack_items.py" line="319" />
       <source>Link</source>
       <translation>链接</translation>
     </message>
@@ -931,14 +936,14 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="508" />
+      <location filename="../../ui/passport_view.py" line="517" />
       <location filename="../../ui/review_view.py" line="441" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="504" />
+      <location filename="../../ui/passport_view.py" line="513" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -948,7 +953,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="516" />
+      <location filename="../../ui/passport_view.py" line="525" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -993,7 +998,7 @@
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="318" />
+      <location filename="../../ui/pack_items.py" line="322" />
       <source>Note</source>
       <translation>说明</translation>
     </message>
@@ -1114,7 +1119,7 @@
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="316" />
+      <location filename="../../ui/pack_items.py" line="320" />
       <source>Pull request</source>
       <translation>合并请求</translation>
     </message>
@@ -1126,7 +1131,7 @@
     <message>
       <location filename="../../ui/asks_form.py" line="134" />
       <location filename="../../ui/asks_form.py" line="133" />
-      <location filename="../../ui/pack_items.py" line="202" />
+      <location filename="../../ui/pack_items.py" line="206" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
@@ -1274,14 +1279,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="466" />
+      <location filename="../../ui/passport_view.py" line="475" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="478" />
-      <location filename="../../ui/passport_view.py" line="477" />
+      <location filename="../../ui/passport_view.py" line="487" />
+      <location filename="../../ui/passport_view.py" line="486" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1333,7 +1338,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="519" />
+      <location filename="../../ui/passport_view.py" line="528" />
       <location filename="../../ui/review_view.py" line="506" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1421,7 +1426,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="314" />
+      <location filename="../../ui/pack_items.py" line="318" />
       <source>Screenshot</source>
       <translation>截图</translation>
     </message>
@@ -1601,7 +1606,7 @@ Store: {home}</source>
       <translation>团队工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="313" />
+      <location filename="../../ui/pack_items.py" line="317" />
       <source>Test output</source>
       <translation>测试输出</translation>
     </message>
@@ -1732,7 +1737,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="331" />
+      <location filename="../../ui/pack_items.py" line="335" />
       <source>The pack does not say where this fact was proven; check it again here.</source>
       <translation>包里没有说这条事实是在哪里证实的；请在这里再检查一遍。</translation>
     </message>
@@ -1757,7 +1762,7 @@ Store: {home}</source>
       <translation>这份回执没有带回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="182" />
+      <location filename="../../ui/pack_items.py" line="186" />
       <source>The receipt does not say who answered or when.</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
@@ -1804,7 +1809,7 @@ Store: {home}</source>
       <translation>发送方自己的检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="133" />
+      <location filename="../../ui/pack_items.py" line="137" />
       <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
@@ -1839,7 +1844,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="345" />
+      <location filename="../../ui/pack_items.py" line="349" />
       <source>This desk has no record of proving it here and sealing it when it packed, so the pack's word that it was proven here cannot be trusted; check it again.</source>
       <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
     </message>
@@ -1849,12 +1854,12 @@ Store: {home}</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="335" />
+      <location filename="../../ui/pack_items.py" line="339" />
       <source>This desk proved it on this machine and sealed it when it packed it.</source>
       <translation>本工作台在本机证实了它，并在打包时把它封存。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="328" />
+      <location filename="../../ui/pack_items.py" line="332" />
       <source>This fact is not sealed, so there is no ✓ to restore.</source>
       <translation>这条事实没有被封存，所以没有可以恢复的 ✓。</translation>
     </message>
@@ -2002,7 +2007,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/asks_form.py" line="142" />
       <location filename="../../ui/asks_form.py" line="148" />
-      <location filename="../../ui/pack_items.py" line="154" />
+      <location filename="../../ui/pack_items.py" line="158" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -2012,7 +2017,7 @@ Store: {home}</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="457" />
+      <location filename="../../ui/passport_view.py" line="466" />
       <location filename="../../ui/review_view.py" line="407" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -2078,7 +2083,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="137" />
-      <location filename="../../ui/pack_items.py" line="152" />
+      <location filename="../../ui/pack_items.py" line="156" />
       <source>Why</source>
       <translation>原因</translation>
     </message>
@@ -2108,12 +2113,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="484" />
+      <location filename="../../ui/passport_view.py" line="493" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="440" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2163,7 +2168,7 @@ Store: {home}</source>
       <translation>.taskpack.json 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="198" />
+      <location filename="../../ui/pack_items.py" line="202" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
     </message>
@@ -2196,7 +2201,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/asks_form.py" line="57" />
       <location filename="../../ui/history_text.py" line="71" />
-      <location filename="../../ui/pack_items.py" line="140" />
+      <location filename="../../ui/pack_items.py" line="144" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -2206,7 +2211,7 @@ Store: {home}</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="196" />
+      <location filename="../../ui/pack_items.py" line="200" />
       <source>answers your question</source>
       <translation>回答了你的提问</translation>
     </message>
@@ -2216,7 +2221,7 @@ Store: {home}</source>
       <translation>出现了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="268" />
+      <location filename="../../ui/pack_items.py" line="272" />
       <source>artifact {n}</source>
       <translation>第 {n} 个产出</translation>
     </message>
@@ -2241,7 +2246,7 @@ Store: {home}</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="266" />
+      <location filename="../../ui/pack_items.py" line="270" />
       <source>ask {n}</source>
       <translation>第 {n} 个提问</translation>
     </message>
@@ -2352,7 +2357,7 @@ Store: {home}</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="263" />
+      <location filename="../../ui/pack_items.py" line="267" />
       <source>decision {n}</source>
       <translation>第 {n} 项决定</translation>
     </message>
@@ -2363,13 +2368,13 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/models.py" line="94" />
-      <location filename="../../ui/pack_items.py" line="114" />
+      <location filename="../../ui/pack_items.py" line="118" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="57" />
-      <location filename="../../ui/pack_items.py" line="140" />
+      <location filename="../../ui/pack_items.py" line="144" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
@@ -2394,7 +2399,7 @@ Store: {home}</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="262" />
+      <location filename="../../ui/pack_items.py" line="266" />
       <source>fact {n}</source>
       <translation>第 {n} 条事实</translation>
     </message>
@@ -2409,17 +2414,17 @@ Store: {home}</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="251" />
+      <location filename="../../ui/pack_items.py" line="255" />
       <source>for the owner</source>
       <translation>给负责人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="249" />
+      <location filename="../../ui/pack_items.py" line="253" />
       <source>for whoever receives it</source>
       <translation>给收到它的人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="252" />
+      <location filename="../../ui/pack_items.py" line="256" />
       <source>for {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -2476,7 +2481,7 @@ Store: {home}</source>
       <translation>等待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="275" />
+      <location filename="../../ui/pack_items.py" line="279" />
       <source>how to check it (the sender's suggestion)</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
@@ -2552,12 +2557,12 @@ Store: {home}</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="265" />
+      <location filename="../../ui/pack_items.py" line="269" />
       <source>landing check {n}</source>
       <translation>第 {n} 项落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="269" />
+      <location filename="../../ui/pack_items.py" line="273" />
       <source>learning {n}</source>
       <translation>第 {n} 条心得</translation>
     </message>
@@ -2593,7 +2598,7 @@ Store: {home}</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="264" />
+      <location filename="../../ui/pack_items.py" line="268" />
       <source>next step {n}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
@@ -2639,12 +2644,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="57" />
-      <location filename="../../ui/pack_items.py" line="140" />
+      <location filename="../../ui/pack_items.py" line="144" />
       <source>open</source>
       <translation>未答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="117" />
+      <location filename="../../ui/pack_items.py" line="121" />
       <source>optional</source>
       <translation>可选</translation>
     </message>
@@ -2706,7 +2711,7 @@ Store: {home}</source>
       <translation>你发出的回执</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="117" />
+      <location filename="../../ui/pack_items.py" line="121" />
       <source>required</source>
       <translation>必需</translation>
     </message>
@@ -2757,7 +2762,7 @@ Store: {home}</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="200" />
+      <location filename="../../ui/pack_items.py" line="204" />
       <source>stays open</source>
       <translation>仍未解决</translation>
     </message>
@@ -2792,7 +2797,7 @@ Store: {home}</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="281" />
+      <location filename="../../ui/pack_items.py" line="285" />
       <source>the answer</source>
       <translation>回答</translation>
     </message>
@@ -2802,7 +2807,7 @@ Store: {home}</source>
       <translation>回答已到</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="304" />
+      <location filename="../../ui/pack_items.py" line="308" />
       <source>the attached file {name}, line {line}</source>
       <translation>随附文件 {name} 第 {line} 行</translation>
     </message>
@@ -2832,7 +2837,7 @@ Store: {home}</source>
       <translation>附件 {name} 不是有效的 base64</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="277" />
+      <location filename="../../ui/pack_items.py" line="281" />
       <source>the claim</source>
       <translation>陈述</translation>
     </message>
@@ -2882,7 +2887,7 @@ Store: {home}</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="259" />
+      <location filename="../../ui/pack_items.py" line="263" />
       <source>the goal</source>
       <translation>目标</translation>
     </message>
@@ -2927,7 +2932,7 @@ Store: {home}</source>
       <translation>护照对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="278" />
+      <location filename="../../ui/pack_items.py" line="282" />
       <source>the question</source>
       <translation>问题</translation>
     </message>
@@ -2942,12 +2947,12 @@ Store: {home}</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="258" />
+      <location filename="../../ui/pack_items.py" line="262" />
       <source>the sender's note</source>
       <translation>发送方的附言</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="260" />
+      <location filename="../../ui/pack_items.py" line="264" />
       <source>the title</source>
       <translation>标题</translation>
     </message>
@@ -3042,7 +3047,7 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="552" />
+      <location filename="../../ui/passport_view.py" line="561" />
       <source>this desk</source>
       <translation>本工作台</translation>
     </message>
@@ -3062,7 +3067,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="464" />
+      <location filename="../../ui/passport_view.py" line="473" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -3092,22 +3097,22 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="280" />
+      <location filename="../../ui/pack_items.py" line="284" />
       <source>what counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="276" />
+      <location filename="../../ui/pack_items.py" line="280" />
       <source>what to check</source>
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="267" />
+      <location filename="../../ui/pack_items.py" line="271" />
       <source>what was done, item {n}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="261" />
+      <location filename="../../ui/pack_items.py" line="265" />
       <source>where it stands</source>
       <translation>当前进展</translation>
     </message>
@@ -3117,7 +3122,7 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="279" />
+      <location filename="../../ui/pack_items.py" line="283" />
       <source>why it is asked</source>
       <translation>提问原因</translation>
     </message>
@@ -3347,7 +3352,7 @@ Store: {home}</source>
       <translation>{where} 不是 JSON 对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="301" />
+      <location filename="../../ui/pack_items.py" line="305" />
       <source>{where}, {part}</source>
       <translation>{where}，{part}</translation>
     </message>

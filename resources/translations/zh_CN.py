@@ -79,6 +79,9 @@ TRANSLATIONS: dict[str, str] = {
     "Cancelled.": "已取消。",
     "Checked by {who}.": "由 {who} 检查。",
     "Checked here by {who} on {when}.": "{who} 于 {when} 在本机检查过。",
+    "Checked on {machine} by {who} on {when}; not yet on this machine.": (
+        "{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。"
+    ),
     "Claim": "陈述",
     "Close": "关闭",
     "Close this review. The file is left where it is; nothing is stored.": "关闭这次审阅。文件留在原处，不会存储任何内容。",

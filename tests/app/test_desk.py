@@ -46,11 +46,12 @@ def test_checked_here_records_new_evidence_on_this_machine(tmp_path: Path) -> No
     assert standing(fact, machine="machine-b").text == "✓ proven here (machine-b)"
 
     [check] = receiver.get(pid).landing_checks
-    assert not is_checked_here(check)
+    assert not is_checked_here(check, "machine-b")
     after = receiver.check_landing_here(pid, check.id or "")
-    assert is_checked_here(after.landing_checks[0])
+    assert is_checked_here(after.landing_checks[0], "machine-b")
+    assert not is_checked_here(after.landing_checks[0], "machine-a")  # a team desk's other machine
     added = after.passport.facts[-1]
-    assert added.claim == "Checked on this machine: the billing database is reachable"
+    assert added.claim == "the billing database is reachable"  # where: verified_on
     assert (added.verified, added.verified_on, added.verified_by) == (True, "machine-b", "wei")
     events = [(h.event, h.detail.get("by")) for h in receiver.history(pid)]
     assert events[-2:] == [("checked", "wei"), ("checked", "wei")]

@@ -304,7 +304,7 @@ def test_i_checked_this_here_records_a_fact_verified_on_this_machine(
     assert "✓ done" in overview and "Checked here by Zhang on" in overview
     assert window.passport_view.landing_check_buttons == {}
     added = desk.get(pid).passport.facts[-1]
-    assert added.claim == "Checked on this machine: This machine can reach the billing database"
+    assert added.claim == "This machine can reach the billing database"
     assert (added.verified, added.verified_on, added.verified_by) == (True, RECEIVER, "Zhang")
     assert window.passport_view.history_events()[:2] == ["checked here", "checked here"]
 

@@ -81,3 +81,35 @@ def test_the_window_shows_a_landing_and_an_answer_made_by_another_machine(
         )
 
     qtbot.waitUntil(answer_shown, timeout=SEEN_WITHIN_MS)
+
+
+def test_a_landing_check_done_on_another_machine_is_not_done_here(
+    tmp_path: Path,
+    qtbot: QtBot,
+    make_desk: Any,
+    make_window: Any,
+    team_desk_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bea checks the billing database from beta; Ana's window on alpha says where it was
+    done and still offers "I checked this here": the check proved it on beta, not on alpha
+    (the hand-run round trip showed "Checked here by Bea" on alpha)."""
+    with Desk(tmp_path / "sender-home", "wei-laptop", actor="Wei") as sender:
+        make_handoff(sender, tmp_path / "invoice.taskpack", title="Fix the invoice export")
+    monkeypatch.setenv("TASKPACK_STORE", team_desk_url)
+    window = make_window(make_desk("alpha", "Ana"))
+    bea = make_desk("beta", "Bea")
+    pid = bea.land(tmp_path / "invoice.taskpack").passport.id
+    qtbot.waitUntil(lambda: titles(window) == ["Fix the invoice export"], timeout=SEEN_WITHIN_MS)
+    window.select_key(pid)
+    check_id = next(c.id for c in bea.get(pid).landing_checks or [] if c.is_required)
+    bea.check_landing_here(pid, check_id or "")
+
+    def shown() -> bool:
+        return "Checked on beta by Bea" in window.passport_view.overview_text()
+
+    qtbot.waitUntil(shown, timeout=SEEN_WITHIN_MS)
+    overview = window.passport_view.overview_text()
+    assert "not yet on this machine" in overview and "Checked here by" not in overview
+    assert check_id in window.passport_view.landing_check_buttons
+    assert window.passport_view.landing_check_buttons[check_id].text() == "I checked this here"
