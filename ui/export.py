@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QWidget
 from taskpack.app.desk import Desk
 from taskpack.core.desk.chat_message import INLINE_LIMIT
 from taskpack.core.desk.export import PackOutcome
+from taskpack.core.errors import TaskPackError
 from taskpack.ui import dialogs, i18n, launch, ops
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import JobRunner, human_size
@@ -186,6 +187,25 @@ class Exporter:
         ).format(what=what)
         path = outcome.path
 
+        desk, pid = self.host.desk, outcome.passport_id
+
+        def opened(result: launch.EmailResult) -> launch.EmailResult:
+            if result.how == "attached":  # on the worker: History says the email opened
+                try:
+                    desk.note_mailed(pid, path, how="attached")
+                except TaskPackError as exc:  # the email is open all the same: say that
+                    log.warning("the history could not record the email: %s", exc)
+            return result
+
+        def by_hand() -> None:
+            self.host.jobs.run(
+                lambda p, c: desk.note_mailed(pid, path, how="by_hand"),
+                title=tr("Opening your mail client…"),
+                on_error=self.host.error,
+                show_progress=False,
+                cancellable=False,
+            )
+
         def done(result: launch.EmailResult) -> None:
             if result.how == "attached":
                 self.host.info(
@@ -193,6 +213,7 @@ class Exporter:
                 )
             elif result.how == "no_helper" and launch.open_url(launch.mailto(subject, body)):
                 launch.reveal(path)
+                by_hand()
                 self.host.banner.show_message(
                     tr(
                         "A new email is open. Attach {name}: it is shown in your file manager."
@@ -204,7 +225,7 @@ class Exporter:
                 self.email_failed(path, result)
 
         self.host.jobs.run(
-            lambda p, c: launch.email_attached(path, subject, body),
+            lambda p, c: opened(launch.email_attached(path, subject, body)),
             title=tr("Opening your mail client…"),
             on_done=done,
             on_error=self.host.error,

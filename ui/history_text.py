@@ -1,10 +1,19 @@
-"""A passport's History in words: the event names and the details of each entry."""
+"""A passport's History in words: the event names and the details of each entry.
+
+The desk stores what happened as data (`core.desk.history_words`): an event, its
+parameters and, for a move the desk made itself, a reason code. The words are made here,
+in the window's language. Whatever a pack chose (a file name, a sender, an ask id) stays
+a value put into the sentence through `visible()`, never part of the sentence itself. A
+row written before the codes holds an English reason: it is shown as it is, or in the
+window's language when it is one of the desk's own old sentences.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from taskpack.core.desk import history_words as hw
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui.i18n import tr
 from taskpack.ui.models import described_label, why_label
@@ -32,7 +41,110 @@ def history_label(event: str) -> str:
         "checkpoint": tr("checkpoint"),
         "decision": tr("decision"),
         "checked": tr("checked here"),
+        "mailed": tr("email opened"),
     }.get(event, event)
+
+
+def reason_label(reason: str) -> str:
+    """Why the desk moved a task, from its reason code (or the English sentence a row
+    written before the codes holds), in the window's language."""
+    words = {
+        hw.GATE_ALLOWS: tr("the sender is on your allow list"),
+        hw.GATE_HOLDS: tr("held for your approval"),
+        hw.SENT_OPEN_ASKS: tr("it sent open questions in a handoff and waits for the answers"),
+        hw.RECEIPT_ANSWERED: tr("the receipt answered every question it was waiting on"),
+        hw.TAKEN_ON: tr("taken on here by its owner, who also does the work"),
+    }
+    if reason in words:
+        return words[reason]
+    old = {sentence: code for code, sentence in hw.REASONS.items()}
+    return words[old[reason]] if reason in old else why_label(reason)
+
+
+def _count(detail: dict[str, Any], key: str) -> int:
+    value = detail.get(key)
+    if isinstance(value, list):
+        return len(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _names(value: Any) -> str:
+    items = [visible(str(x)) for x in value] if isinstance(value, list) else []
+    return ", ".join(one_line(x, 40) for x in items[:12]) + (" …" if len(items) > 12 else "")
+
+
+def _file(detail: dict[str, Any]) -> str:
+    return one_line(visible(str(detail.get("file") or "?")), 80)
+
+
+def landed_detail(detail: dict[str, Any]) -> str:
+    """A handoff that landed as this passport: from whom, which file, what the desk did."""
+    parts = [
+        tr("Landed from {file} (the sender's passport {sender}).").format(
+            file=_file(detail), sender=one_line(visible(str(detail.get("from") or "?")), 80)
+        )
+    ]
+    if checks := _count(detail, "required_checks"):
+        parts.append(tr("Required checks placed first: {n}.").format(n=checks))
+    if sealed := _count(detail, "sealed"):
+        parts.append(tr("Facts sealed as not proven here: {n}.").format(n=sealed))
+    if repairs := _count(detail, "repairs"):
+        parts.append(tr("Mistakes in the file put right: {n}.").format(n=repairs))
+    if found := _count(detail, "imperatives"):
+        parts.append(
+            tr("Instructions found in the pack, shown and never followed: {n}.").format(n=found)
+        )
+    return " ".join(parts)
+
+
+def merged_detail(detail: dict[str, Any]) -> str:
+    """A receipt merged into this passport: from whom, which file, what it answered."""
+    parts = [
+        tr("A receipt merged from {file} (the answerer's passport {sender}).").format(
+            file=_file(detail), sender=one_line(visible(str(detail.get("from") or "?")), 80)
+        )
+    ]
+    answered = _names(detail.get("answered"))
+    parts.append(
+        tr("Answered: {asks}.").format(asks=answered) if answered else tr("Nothing answered.")
+    )
+    if adopted := _names(detail.get("adopted")):
+        parts.append(tr("New questions for you: {asks}.").format(asks=adopted))
+    if facts := _count(detail, "facts_added"):
+        parts.append(tr("Facts added: {n}.").format(n=facts))
+    if repairs := _count(detail, "repairs"):
+        parts.append(tr("Mistakes in the file put right: {n}.").format(n=repairs))
+    return " ".join(parts)
+
+
+def packed_detail(detail: dict[str, Any]) -> str:
+    """A pack written, when the outbox ledger has no entry for it (`sent_detail` has more)."""
+    kind = tr("receipt") if detail.get("kind") == "receipt" else tr("handoff")
+    return tr("{kind} written to {file}").format(kind=kind, file=_file(detail))
+
+
+def mailed_detail(detail: dict[str, Any]) -> str:
+    """The window opened an email with the pack attached (sent or not is the person's)."""
+    if detail.get("how") == "attached":
+        return tr("Your mail program opened a new email with {file} attached.").format(
+            file=_file(detail)
+        )
+    return tr("A new email was opened; {file} was shown to attach by hand.").format(
+        file=_file(detail)
+    )
+
+
+def entry_detail(event: str, detail: dict[str, Any]) -> str:
+    """The Details column of one history row, in the window's language."""
+    if event == "landed":
+        return landed_detail(detail)
+    if event == "merged":
+        return merged_detail(detail)
+    if event == "packed":
+        return packed_detail(detail)
+    if event == "mailed":
+        return mailed_detail(detail)
+    return history_detail(detail)
 
 
 def sent_detail(e: PackWritten) -> str:
@@ -62,6 +174,7 @@ def history_detail(detail: dict[str, Any]) -> str:
         "from": tr("from"),
         "to": tr("to"),
         "why": tr("why"),
+        "reason": tr("why"),
         "file": tr("file"),
         "kind": tr("kind"),
         "fact": tr("fact"),
@@ -78,8 +191,10 @@ def history_detail(detail: dict[str, Any]) -> str:
             value = detail[key]
             if key in ("from", "to") and isinstance(value, str):
                 value = described_label(value)
-            elif key == "why" and isinstance(value, str):
-                value = why_label(value)
+            elif (key == "why" and isinstance(value, str)) or (
+                key == "reason" and isinstance(value, str)
+            ):
+                value = reason_label(value)
             elif key == "kind" and value in ("receipt", "handoff"):
                 value = tr("receipt") if value == "receipt" else tr("handoff")
             if isinstance(value, list):

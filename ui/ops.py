@@ -443,6 +443,8 @@ class Detail:
     drafts: dict[str, str] = field(default_factory=dict)
     #: the outbox ledger's entries for this passport, oldest first (shown in History)
     sent: list[PackWritten] = field(default_factory=list)
+    #: this desk's person (History names who did what: person and machine)
+    actor: str = ""
 
 
 def is_sealed(fact: Any) -> bool:
@@ -478,6 +480,7 @@ def _load_detail(
         desk.allowed_moves(passport_id),
         machine=desk.machine,
         drafts=desk.drafts.of(passport_id),
+        actor=desk.actor,
     )
     detail.restore = desk.can_restore_all(passport_id, passport=lp)
     detail.sent = list(reversed(desk.outbox(passport_id=passport_id)))

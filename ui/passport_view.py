@@ -21,8 +21,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QTabWidget,
     QToolButton,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
     QWidgetAction,
@@ -34,7 +32,7 @@ from taskpack.core.format.record_pages import Numbered, open_count
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui.asks_form import AsksForm
 from taskpack.ui.flow_layout import FlowLayout
-from taskpack.ui.history_text import history_detail, history_label, sent_detail
+from taskpack.ui.history_view import HistoryTimeline
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import human_size
 from taskpack.ui.models import state_label, why_label
@@ -77,9 +75,6 @@ from taskpack.ui.widgets import (
 )
 from taskpack.ui.words import counted, local_time, one_line
 
-#: the History tab lists the newest entries up to this many
-HISTORY_SHOWN = 500
-
 
 class PassportView(QWidget):
     move_requested = Signal(str, object)  # state, waiting_on
@@ -116,11 +111,7 @@ class PassportView(QWidget):
         self.asks.save_all_requested.connect(self.save_answers_requested)
         self.luggage = QWidget()
         self.luggage_lay = QVBoxLayout(self.luggage)
-        self.history = QTreeWidget()
-        self.history.setRootIsDecorated(False)
-        self.history.setHeaderLabels(
-            [tr("When"), tr("What happened"), tr("Version"), tr("Details"), tr("Who")]
-        )
+        self.history = HistoryTimeline()
         self.tabs.addTab(self.overview, tr("Overview"))
         self.tabs.addTab(self.asks, tr("Asks"))
         self.tabs.addTab(self.luggage, tr("Attached files"))
@@ -537,36 +528,7 @@ class PassportView(QWidget):
         self.luggage_lay.addStretch(1)
 
     def _fill_history(self, detail: Detail) -> None:
-        self.history.clear()
-        sent = {}  # each "packed" entry is one outbox ledger entry, written in the same commit
-        pending = list(detail.sent)
-        for entry in detail.history:
-            if entry.event == "packed":
-                match = next(
-                    (e for e in pending if e.sha256 == entry.detail.get("content_digest")), None
-                )
-                if match is not None:
-                    pending.remove(match)
-                    sent[entry.seq] = match
-        for entry in list(reversed(detail.history))[:HISTORY_SHOWN]:
-            text = history_detail(entry.detail)
-            if entry.seq in sent:
-                text = sent_detail(sent[entry.seq])
-            item = QTreeWidgetItem(
-                [
-                    local_time(entry.at),
-                    history_label(entry.event),
-                    str(entry.version),
-                    text,
-                    one_line(entry.who, 80) if entry.who else tr("this desk"),
-                ]
-            )
-            # a long detail is cut in its column: the whole line (and the file) on hover
-            path = visible(sent[entry.seq].path or "") if entry.seq in sent else ""
-            item.setToolTip(3, text + (f"\n{path}" if path else ""))
-            self.history.addTopLevelItem(item)
-        for col in range(3):
-            self.history.resizeColumnToContents(col)
+        self.history.show_history(detail)
 
     def actions_text(self) -> str:
         items = (self.actions_bar.itemAt(i).widget() for i in range(self.actions_bar.count()))

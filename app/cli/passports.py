@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from taskpack.app.cli.main import EXIT_ERROR, EXIT_OK, emit_json, say, warn
 from taskpack.app.settings import Settings
 from taskpack.core.desk import lifecycle
+from taskpack.core.desk.history_words import english_detail
 from taskpack.core.desk.identity import origin_label
 from taskpack.core.errors import RestoreRefused
 from taskpack.core.format import ids
@@ -545,11 +546,13 @@ def cmd_result(args: argparse.Namespace, desk: Desk) -> int:
 @_verb
 def cmd_history(args: argparse.Namespace, desk: Desk) -> int:
     entries = desk.history(_pid(args.id))
+    # the desk stores reason codes; the CLI says them in the English it always printed
     if args.json:
-        emit_json([e.to_data() for e in entries])
+        emit_json([{**e.to_data(), "detail": english_detail(e.detail)} for e in entries])
         return EXIT_OK
     for e in entries:
-        detail = ", ".join(f"{k}={safe(v)}" for k, v in e.detail.items() if v not in (None, [], ""))
+        words = english_detail(e.detail)
+        detail = ", ".join(f"{k}={safe(v)}" for k, v in words.items() if v not in (None, [], ""))
         say(f"{e.at}  v{e.version:<3} {e.event:<10} {detail}")
     return EXIT_OK
 

@@ -349,6 +349,15 @@ class Desk(Edits, FirstContact):
         self._notify(outcome.changes)
         return outcome
 
+    def note_mailed(self, passport_id: str, path: Path | str, *, how: str) -> None:
+        """History: an email was opened with the pack at `path` for the person to send
+        (`how`: ``attached`` by the mail program, or ``by_hand``: the file was shown to
+        attach). The desk cannot know whether the email was sent; it says only this."""
+        with self.store.write() as tx:
+            tx.log(passport_id, "mailed", {"file": Path(path).name, "how": how})
+            changes = list(tx.events)
+        self._notify(changes)
+
     def outbox(
         self, *, passport_id: str | None = None, limit: int | None = None
     ) -> list[PackWritten]:

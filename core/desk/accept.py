@@ -39,6 +39,7 @@ from ..progress import CancelCheck, Progress
 from ..trust.imperatives import find_imperatives
 from . import lifecycle
 from .authoring import record_move
+from .history_words import GATE_ALLOWS, GATE_HOLDS, RECEIPT_ANSWERED
 from .merge import answerable, asks_sent, claim_key, merge_asks, still_waiting, target_refusal
 from .review import (
     LandingReview,
@@ -252,9 +253,9 @@ def _land(
             tx.add_luggage(lp.id, name, sha, size)
         tx.record_landing(digest, lp.id, "handoff", opened.data)
         if rv.gate_allows:
-            record_move(tx, lp, "routed", None, why="the sender is on the gate's allow list")
+            record_move(tx, lp, "routed", None, reason=GATE_ALLOWS)
         else:
-            record_move(tx, lp, "waiting", "owner_approval", why="the gate holds it for the owner")
+            record_move(tx, lp, "waiting", "owner_approval", reason=GATE_HOLDS)
         changes = list(tx.events)
     return LandingOutcome(passport=lp, already=False, review=rv, changes=changes)
 
@@ -313,9 +314,7 @@ def _merge(
         tx.record_landing(digest, into, "receipt", opened.data)
         moved = None
         if lp.state == "waiting" and lp.waiting_on == "human" and not still_waiting(store, lp):
-            record_move(
-                tx, lp, "working", None, why="the receipt answered every ask it was waiting on"
-            )
+            record_move(tx, lp, "working", None, reason=RECEIPT_ANSWERED)
             moved = "working"
         changes = list(tx.events)
     return MergeOutcome(

@@ -24,6 +24,7 @@ from ..format.model import (
     PassportState,
 )
 from . import lifecycle
+from .history_words import REASONS, TAKEN_ON
 from .store import Tx
 
 #: fields of the passport state a checkpoint may not set: they belong to the store
@@ -374,9 +375,11 @@ def return_result(lp: LocalPassport, result: dict[str, JSON]) -> dict[str, JSON]
     }
 
 
-def record_move(tx: Tx, lp: LocalPassport, state: str, waiting_on: str | None, *, why: str) -> None:
+def record_move(
+    tx: Tx, lp: LocalPassport, state: str, waiting_on: str | None, *, reason: str
+) -> None:
     """Move `lp` as the lifecycle table allows (InvalidMove otherwise), saved in `tx` with
-    a ``moved`` history entry saying why."""
+    a ``moved`` history entry giving the desk's `reason` (a code of `history_words`)."""
     step = lifecycle.check_move(lp.state, lp.waiting_on, state, waiting_on)
     before = lifecycle.describe(lp.state, lp.waiting_on)
     lp.state, lp.waiting_on = state, waiting_on
@@ -386,14 +389,14 @@ def record_move(tx: Tx, lp: LocalPassport, state: str, waiting_on: str | None, *
         detail={
             "from": before,
             "to": lifecycle.describe(state, waiting_on),
-            "why": why,
+            "reason": reason,
             "move": step.why,
         },
     )
 
 
-#: the history's reason for each move "Take this on" makes
-TAKE_ON_WHY = "taken on by the owner, who is also the assignee"
+#: what the history said for each move "Take this on" made, before reasons were codes
+TAKE_ON_WHY = REASONS[TAKEN_ON]
 
 _TAKE_ON = {
     ("requested", None): ("routed", "accepted", "working"),
@@ -426,4 +429,4 @@ def take_on(tx: Tx, lp: LocalPassport) -> None:
             hint="Take on a task that is requested, routed, accepted or waiting for your approval.",
         )
     for target in steps:
-        record_move(tx, lp, target, None, why=TAKE_ON_WHY)
+        record_move(tx, lp, target, None, reason=TAKEN_ON)

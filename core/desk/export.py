@@ -31,6 +31,7 @@ from ..trust.ask_lint import lint_accept
 from ..trust.pack_writer import make_pack
 from ..trust.sealing import proven_here
 from .authoring import record_move
+from .history_words import SENT_OPEN_ASKS
 from .store import Store
 
 
@@ -227,7 +228,7 @@ def export_passport(
                 tx.get(passport_id, pages=True),
                 "waiting",
                 "human",
-                why="it sent open asks in a handoff",
+                reason=SENT_OPEN_ASKS,
             )
             moved = "waiting[human]"
         changes = list(tx.events)

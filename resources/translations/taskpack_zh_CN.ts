@@ -144,9 +144,14 @@
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="197" />
+      <location filename="../../ui/export.py" line="218" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="132" />
+      <source>A new email was opened; {file} was shown to attach by hand.</source>
+      <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
     <message>
       <location filename="../../ui/window/watching.py" line="76" />
@@ -162,6 +167,11 @@
       <location filename="../../ui/window/watching.py" line="76" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="103" />
+      <source>A receipt merged from {file} (the answerer's passport {sender}).</source>
+      <translation>从 {file} 合并了一份回执（回答方的护照 {sender}）。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="50" />
@@ -234,12 +244,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="406" />
+      <location filename="../../ui/passport_view.py" line="397" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/passport_view.py" line="399" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -249,12 +259,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="398" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="409" />
+      <location filename="../../ui/passport_view.py" line="400" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -330,6 +340,11 @@
       <translation>回答于 {when}</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="109" />
+      <source>Answered: {asks}.</source>
+      <translation>已回答：{asks}。</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="299" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
@@ -356,12 +371,12 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="266" />
+      <location filename="../../ui/passport_view.py" line="257" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/passport_view.py" line="344" />
       <location filename="../../ui/review_view.py" line="459" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -378,8 +393,8 @@
     </message>
     <message>
       <location filename="../../ui/models.py" line="213" />
-      <location filename="../../ui/passport_view.py" line="125" />
-      <location filename="../../ui/passport_view.py" line="180" />
+      <location filename="../../ui/passport_view.py" line="116" />
+      <location filename="../../ui/passport_view.py" line="171" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -394,7 +409,7 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="126" />
+      <location filename="../../ui/passport_view.py" line="117" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
@@ -427,12 +442,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="433" />
+      <location filename="../../ui/passport_view.py" line="424" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="438" />
+      <location filename="../../ui/passport_view.py" line="429" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -468,12 +483,12 @@
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="156" />
+      <location filename="../../ui/export.py" line="157" />
       <source>Copied a message for your chat, with the pack in it. Paste it into the chat; {name} is also on the clipboard as a file.</source>
       <translation>已复制一条可发到聊天中的消息，任务包就在其中。把它粘贴到聊天里；{name} 也作为文件放在剪贴板上。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="161" />
+      <location filename="../../ui/export.py" line="162" />
       <source>Copied a message for your chat. The pack is too large to paste as text: attach {name} (it is on the clipboard as a file).</source>
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
@@ -494,7 +509,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="243" />
+      <location filename="../../ui/export.py" line="264" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -509,13 +524,13 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="346" />
+      <location filename="../../ui/passport_view.py" line="337" />
       <location filename="../../ui/review_view.py" line="454" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="339" />
+      <location filename="../../ui/passport_view.py" line="330" />
       <location filename="../../ui/review_view.py" line="447" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -531,7 +546,7 @@
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/history_view.py" line="139" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -557,7 +572,7 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="422" />
+      <location filename="../../ui/passport_view.py" line="413" />
       <location filename="../../ui/review_view.py" line="379" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -634,7 +649,7 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="134" />
+      <location filename="../../ui/passport_view.py" line="125" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -642,6 +657,16 @@
       <location filename="../../ui/pack_items.py" line="97" />
       <source>Fact</source>
       <translation>事实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="114" />
+      <source>Facts added: {n}.</source>
+      <translation>新增事实：{n} 条。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="90" />
+      <source>Facts sealed as not proven here: {n}.</source>
+      <translation>封存为“本机未证实”的事实：{n} 条。</translation>
     </message>
     <message>
       <location filename="../../ui/guide.py" line="37" />
@@ -654,17 +679,17 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="400" />
+      <location filename="../../ui/passport_view.py" line="391" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="148" />
+      <location filename="../../ui/passport_view.py" line="139" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="142" />
+      <location filename="../../ui/passport_view.py" line="133" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -679,13 +704,13 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="480" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="327" />
-      <location filename="../../ui/passport_view.py" line="328" />
+      <location filename="../../ui/passport_view.py" line="318" />
+      <location filename="../../ui/passport_view.py" line="319" />
       <location filename="../../ui/review_view.py" line="171" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -696,25 +721,25 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="206" />
+      <location filename="../../ui/passport_view.py" line="197" />
       <location filename="../../ui/review_view.py" line="185" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="199" />
+      <location filename="../../ui/passport_view.py" line="190" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="86" />
+      <location filename="../../ui/export.py" line="87" />
       <location filename="../../ui/review_view.py" line="157" />
       <location filename="../../ui/review_view.py" line="215" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="311" />
+      <location filename="../../ui/passport_view.py" line="302" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -724,7 +749,7 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="127" />
+      <location filename="../../ui/passport_view.py" line="118" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -771,8 +796,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
-      <location filename="../../ui/passport_view.py" line="491" />
+      <location filename="../../ui/passport_view.py" line="438" />
+      <location filename="../../ui/passport_view.py" line="482" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -782,10 +807,15 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="383" />
+      <location filename="../../ui/passport_view.py" line="374" />
       <location filename="../../ui/review_view.py" line="477" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="95" />
+      <source>Instructions found in the pack, shown and never followed: {n}.</source>
+      <translation>包里发现的指令（只显示，从不执行）：{n} 条。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="319" />
@@ -834,6 +864,11 @@
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="83" />
+      <source>Landed from {file} (the sender's passport {sender}).</source>
+      <translation>从 {file} 落地（发送方的护照 {sender}）。</translation>
+    </message>
+    <message>
       <location filename="../../ui/pack_items.py" line="127" />
       <source>Landing check</source>
       <translation>落地检查</translation>
@@ -849,7 +884,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="345" />
       <location filename="../../ui/review_view.py" line="460" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -895,12 +930,18 @@
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="92" />
+      <location filename="../../ui/history_text.py" line="116" />
+      <source>Mistakes in the file put right: {n}.</source>
+      <translation>已修正文件中的错误：{n} 处。</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/passport_actions.py" line="116" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="279" />
+      <location filename="../../ui/passport_view.py" line="270" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -931,19 +972,20 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="112" />
       <location filename="../../ui/window/incoming.py" line="279" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="517" />
+      <location filename="../../ui/passport_view.py" line="508" />
       <location filename="../../ui/review_view.py" line="441" />
       <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="513" />
+      <location filename="../../ui/passport_view.py" line="504" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -953,12 +995,12 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="525" />
+      <location filename="../../ui/passport_view.py" line="516" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="230" />
+      <location filename="../../ui/export.py" line="251" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -1001,6 +1043,11 @@
       <location filename="../../ui/pack_items.py" line="322" />
       <source>Note</source>
       <translation>说明</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="109" />
+      <source>Nothing answered.</source>
+      <translation>没有回答任何问题。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="552" />
@@ -1084,17 +1131,18 @@
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="208" />
+      <location filename="../../ui/export.py" line="229" />
+      <location filename="../../ui/export.py" line="203" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="124" />
+      <location filename="../../ui/passport_view.py" line="115" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="130" />
+      <location filename="../../ui/export.py" line="131" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -1136,7 +1184,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="401" />
+      <location filename="../../ui/passport_view.py" line="392" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1171,14 +1219,14 @@
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="86" />
+      <location filename="../../ui/export.py" line="87" />
       <location filename="../../ui/review_view.py" line="157" />
       <location filename="../../ui/review_view.py" line="215" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="309" />
+      <location filename="../../ui/passport_view.py" line="300" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1251,7 +1299,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="423" />
+      <location filename="../../ui/passport_view.py" line="414" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1259,6 +1307,11 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <location filename="../../ui/review_view.py" line="380" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="88" />
+      <source>Required checks placed first: {n}.</source>
+      <translation>放在最前面的必做检查：{n} 项。</translation>
     </message>
     <message>
       <location filename="../../ui/window/passport_actions.py" line="178" />
@@ -1279,14 +1332,14 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="475" />
+      <location filename="../../ui/passport_view.py" line="466" />
       <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="487" />
-      <location filename="../../ui/passport_view.py" line="486" />
+      <location filename="../../ui/passport_view.py" line="478" />
+      <location filename="../../ui/passport_view.py" line="477" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1317,8 +1370,8 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="367" />
-      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/passport_view.py" line="358" />
+      <location filename="../../ui/passport_view.py" line="359" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1338,7 +1391,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="528" />
+      <location filename="../../ui/passport_view.py" line="519" />
       <location filename="../../ui/review_view.py" line="506" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1385,7 +1438,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="90" />
+      <location filename="../../ui/export.py" line="91" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
@@ -1395,7 +1448,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="137" />
+      <location filename="../../ui/export.py" line="138" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
@@ -1491,7 +1544,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="242" />
+      <location filename="../../ui/export.py" line="263" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -1570,7 +1623,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     <message>
       <location filename="../../ui/next_step.py" line="94" />
       <location filename="../../ui/next_step.py" line="73" />
-      <location filename="../../ui/passport_view.py" line="264" />
+      <location filename="../../ui/passport_view.py" line="255" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1596,7 +1649,7 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="182" />
+      <location filename="../../ui/export.py" line="183" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
@@ -1636,7 +1689,7 @@ Store: {home}</source>
       <translation>回答已经回来了（见“提问”标签页）：继续做，完成后交回结果。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="183" />
+      <location filename="../../ui/export.py" line="184" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
@@ -1787,7 +1840,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="384" />
+      <location filename="../../ui/passport_view.py" line="375" />
       <location filename="../../ui/review_view.py" line="478" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1798,7 +1851,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="325" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1980,7 +2033,7 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/history_view.py" line="139" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -2012,12 +2065,12 @@ Store: {home}</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/history_view.py" line="139" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="466" />
+      <location filename="../../ui/passport_view.py" line="457" />
       <location filename="../../ui/review_view.py" line="407" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -2033,7 +2086,7 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="352" />
+      <location filename="../../ui/passport_view.py" line="343" />
       <location filename="../../ui/review_view.py" line="458" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
@@ -2045,7 +2098,7 @@ Store: {home}</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/history_view.py" line="139" />
       <source>When</source>
       <translation>时间</translation>
     </message>
@@ -2065,8 +2118,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="330" />
-      <location filename="../../ui/passport_view.py" line="331" />
+      <location filename="../../ui/passport_view.py" line="321" />
+      <location filename="../../ui/passport_view.py" line="322" />
       <location filename="../../ui/review_view.py" line="176" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2077,7 +2130,7 @@ Store: {home}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/history_view.py" line="139" />
       <source>Who</source>
       <translation>谁</translation>
     </message>
@@ -2108,17 +2161,17 @@ Store: {home}</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="171" />
+      <location filename="../../ui/export.py" line="172" />
       <source>Writing the chat message…</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="493" />
+      <location filename="../../ui/passport_view.py" line="484" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="440" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2143,9 +2196,14 @@ Store: {home}</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="192" />
+      <location filename="../../ui/export.py" line="212" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="129" />
+      <source>Your mail program opened a new email with {file} attached.</source>
+      <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="110" />
@@ -2158,12 +2216,12 @@ Store: {home}</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="45" />
+      <location filename="../../ui/history_text.py" line="157" />
       <source>a .taskpack file</source>
       <translation>.taskpack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="45" />
+      <location filename="../../ui/history_text.py" line="157" />
       <source>a .taskpack.json file</source>
       <translation>.taskpack.json 文件</translation>
     </message>
@@ -2200,7 +2258,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="57" />
-      <location filename="../../ui/history_text.py" line="71" />
+      <location filename="../../ui/history_text.py" line="184" />
       <location filename="../../ui/pack_items.py" line="144" />
       <source>answered</source>
       <translation>已回答</translation>
@@ -2226,22 +2284,22 @@ Store: {home}</source>
       <translation>第 {n} 个产出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="52" />
+      <location filename="../../ui/history_text.py" line="164" />
       <source>as an A2A reply</source>
       <translation>作为 A2A 回复</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="69" />
+      <location filename="../../ui/history_text.py" line="182" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="27" />
+      <location filename="../../ui/history_text.py" line="36" />
       <source>ask added</source>
       <translation>添加了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="24" />
+      <location filename="../../ui/history_text.py" line="33" />
       <source>ask answered</source>
       <translation>回答了提问</translation>
     </message>
@@ -2266,18 +2324,18 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="345" />
+      <location filename="../../ui/passport_view.py" line="336" />
       <location filename="../../ui/review_view.py" line="453" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="73" />
+      <location filename="../../ui/history_text.py" line="186" />
       <source>by</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="51" />
+      <location filename="../../ui/history_text.py" line="163" />
       <source>by an AI agent over MCP</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
@@ -2302,12 +2360,12 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="72" />
+      <location filename="../../ui/history_text.py" line="185" />
       <source>check</source>
       <translation>检查</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="34" />
+      <location filename="../../ui/history_text.py" line="43" />
       <source>checked here</source>
       <translation>已在本机检查</translation>
     </message>
@@ -2317,12 +2375,12 @@ Store: {home}</source>
       <translation>核验过的工作等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="32" />
+      <location filename="../../ui/history_text.py" line="41" />
       <source>checkpoint</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="68" />
+      <location filename="../../ui/history_text.py" line="181" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
@@ -2347,12 +2405,12 @@ Store: {home}</source>
       <translation>含有控制字符</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="19" />
+      <location filename="../../ui/history_text.py" line="28" />
       <source>created</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="33" />
+      <location filename="../../ui/history_text.py" line="42" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
@@ -2389,12 +2447,17 @@ Store: {home}</source>
       <translation>例如 wei@wei-laptop, zhang</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="67" />
+      <location filename="../../ui/history_text.py" line="44" />
+      <source>email opened</source>
+      <translation>已打开邮件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="180" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="26" />
+      <location filename="../../ui/history_text.py" line="35" />
       <source>fact added</source>
       <translation>添加了事实</translation>
     </message>
@@ -2404,12 +2467,12 @@ Store: {home}</source>
       <translation>第 {n} 条事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="65" />
+      <location filename="../../ui/history_text.py" line="178" />
       <source>file</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="31" />
+      <location filename="../../ui/history_text.py" line="40" />
       <source>file attached</source>
       <translation>添加了随附文件</translation>
     </message>
@@ -2429,24 +2492,24 @@ Store: {home}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="62" />
+      <location filename="../../ui/history_text.py" line="174" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="50" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>from the command line</source>
       <translation>在命令行中</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="49" />
+      <location filename="../../ui/history_text.py" line="161" />
       <source>from this window</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="55" />
-      <location filename="../../ui/history_text.py" line="42" />
-      <location filename="../../ui/history_text.py" line="84" />
+      <location filename="../../ui/export.py" line="56" />
+      <location filename="../../ui/history_text.py" line="122" />
+      <location filename="../../ui/history_text.py" line="154" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -2454,6 +2517,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="74" />
       <source>handoff arrived</source>
       <translation>收到交接包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_view.py" line="58" />
+      <source>handoff file written</source>
+      <translation>已写出交接文件</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="73" />
@@ -2476,6 +2544,7 @@ Store: {home}</source>
       <translation>含有空的、“.” 或 “..” 路径段</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="53" />
       <location filename="../../ui/models.py" line="113" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
@@ -2491,7 +2560,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="393" />
+      <location filename="../../ui/passport_view.py" line="384" />
       <location filename="../../ui/review_view.py" line="488" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -2537,22 +2606,27 @@ Store: {home}</source>
       <translation>它不是可读取的 zip 文件</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="54" />
+      <source>it sent open questions in a handoff and waits for the answers</source>
+      <translation>它在交接包里发出了未答的问题，正在等回答</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="88" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="66" />
+      <location filename="../../ui/history_text.py" line="179" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="20" />
+      <location filename="../../ui/history_text.py" line="29" />
       <source>landed</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="28" />
+      <location filename="../../ui/history_text.py" line="37" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
@@ -2572,7 +2646,7 @@ Store: {home}</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="74" />
+      <location filename="../../ui/history_text.py" line="187" />
       <location filename="../../ui/pack_items.py" line="31" />
       <source>machine</source>
       <translation>机器</translation>
@@ -2583,7 +2657,7 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="23" />
+      <location filename="../../ui/history_text.py" line="32" />
       <source>moved</source>
       <translation>状态变更</translation>
     </message>
@@ -2593,7 +2667,7 @@ Store: {home}</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="29" />
+      <location filename="../../ui/history_text.py" line="38" />
       <source>next step added</source>
       <translation>添加了下一步</translation>
     </message>
@@ -2603,17 +2677,17 @@ Store: {home}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="226" />
+      <location filename="../../ui/export.py" line="247" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="219" />
+      <location filename="../../ui/export.py" line="240" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="43" />
+      <location filename="../../ui/history_text.py" line="155" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -2664,7 +2738,7 @@ Store: {home}</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="25" />
+      <location filename="../../ui/history_text.py" line="34" />
       <source>packed</source>
       <translation>已打包</translation>
     </message>
@@ -2689,9 +2763,9 @@ Store: {home}</source>
       <translation>可以接手</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="55" />
-      <location filename="../../ui/history_text.py" line="42" />
-      <location filename="../../ui/history_text.py" line="84" />
+      <location filename="../../ui/export.py" line="56" />
+      <location filename="../../ui/history_text.py" line="122" />
+      <location filename="../../ui/history_text.py" line="154" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -2701,9 +2775,19 @@ Store: {home}</source>
       <translation>收到回执</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="21" />
+      <location filename="../../ui/history_view.py" line="58" />
+      <source>receipt file written</source>
+      <translation>已写出回执文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="30" />
       <source>receipt merged</source>
       <translation>合并了回执</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_view.py" line="57" />
+      <source>receipt sent over A2A</source>
+      <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="73" />
@@ -2721,7 +2805,7 @@ Store: {home}</source>
       <translation>结果核验中</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="30" />
+      <location filename="../../ui/history_text.py" line="39" />
       <source>result returned</source>
       <translation>提交了结果</translation>
     </message>
@@ -2729,6 +2813,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="98" />
       <source>sent by you</source>
       <translation>由你发出</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_view.py" line="57" />
+      <source>sent over A2A</source>
+      <translation>已通过 A2A 发送</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="127" />
@@ -2757,7 +2846,7 @@ Store: {home}</source>
       <translation>以盘符开头</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="70" />
+      <location filename="../../ui/history_text.py" line="183" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -2767,6 +2856,7 @@ Store: {home}</source>
       <translation>仍未解决</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="56" />
       <location filename="../../ui/models.py" line="129" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
@@ -2882,7 +2972,7 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="218" />
+      <location filename="../../ui/export.py" line="239" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
@@ -2902,12 +2992,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="224" />
+      <location filename="../../ui/export.py" line="245" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="220" />
+      <location filename="../../ui/export.py" line="241" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -2937,11 +3027,17 @@ Store: {home}</source>
       <translation>问题</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="55" />
+      <source>the receipt answered every question it was waiting on</source>
+      <translation>回执回答了它在等的每一个问题</translation>
+    </message>
+    <message>
       <location filename="../../ui/next_step.py" line="57" />
       <source>the sender</source>
       <translation>发送方</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="52" />
       <location filename="../../ui/models.py" line="112" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
@@ -3047,12 +3143,12 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="561" />
+      <location filename="../../ui/history_view.py" line="77" />
       <source>this desk</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="63" />
+      <location filename="../../ui/history_text.py" line="175" />
       <source>to</source>
       <translation>给</translation>
     </message>
@@ -3067,7 +3163,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="473" />
+      <location filename="../../ui/passport_view.py" line="464" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -3117,7 +3213,8 @@ Store: {home}</source>
       <translation>当前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="64" />
+      <location filename="../../ui/history_text.py" line="176" />
+      <location filename="../../ui/history_text.py" line="177" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -3202,9 +3299,14 @@ Store: {home}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="54" />
+      <location filename="../../ui/history_text.py" line="166" />
       <source>{kind} for {to} written to {file} ({encoding}, {via})</source>
       <translation>给 {to} 的{kind}已写入 {file}（{encoding}，{via}）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="123" />
+      <source>{kind} written to {file}</source>
+      <translation>{kind}已写入 {file}</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="43" />
@@ -3275,6 +3377,12 @@ Store: {home}</source>
       <location filename="../../ui/window/incoming.py" line="105" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_view.py" line="73" />
+      <location filename="../../ui/history_view.py" line="68" />
+      <source>{person} on {machine}</source>
+      <translation>{person}（{machine}）</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="56" />
@@ -3367,7 +3475,7 @@ Store: {home}</source>
       <translation>✓ 已在本机证实（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="22" />
+      <location filename="../../ui/history_text.py" line="31" />
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
     </message>
@@ -3435,7 +3543,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="180" />
+      <location filename="../../ui/passport_view.py" line="171" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>
