@@ -22,6 +22,10 @@ class _Out(BaseModel):
 class FactText(_Out):
     claim: str | None = None
     source: str | None = None
+    verified_on: str | None = Field(None, description="where it was verified, as the pack says")
+    standing: str | None = Field(
+        None, description="how it stands, naming machines and sources as the pack does"
+    )
 
 
 class AskText(_Out):

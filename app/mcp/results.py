@@ -40,12 +40,15 @@ def error_result(exc: BaseException) -> CallToolResult:
     checks, as the TypeScript SDK does, would report a protocol failure instead of the
     sentence); kind and place go in the result's `_meta` under :data:`ERROR_META`."""
     if isinstance(exc, TaskPackError):
-        sentence = str(exc)
+        # a value a pack chose (lineage target, kind, luggage name) never in the desk's words
+        sentence, said = views.desk_error(str(exc), exc.params)
         detail: dict[str, Any] = {
             "message": sentence,
             "kind": type(exc).__name__,
             "exit_code": 2 if isinstance(exc, Refused | MergeRefused) else 1,
         }
+        if said:
+            detail["sender_wrote"] = said
         if isinstance(exc, PackError) and exc.place:
             detail["place"] = views.line(exc.place)
         if isinstance(exc, Refused):

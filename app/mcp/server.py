@@ -44,7 +44,7 @@ from taskpack.app.mcp.inputs import (
 )
 from taskpack.app.mcp.results import Job, StrictServer, respond
 from taskpack.core.desk import lifecycle
-from taskpack.core.errors import MergeRefused, TaskPackError, UsageError
+from taskpack.core.errors import TaskPackError, UsageError
 from taskpack.core.format.model import JSON
 
 log = logging.getLogger(__name__)
@@ -308,9 +308,9 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             desk.answer(pid, ask_id, answer, status=status, expected_version=expected_version)
             return changed(
                 pid,
-                f"ask {ask_id} {status}; send it home with a receipt",
+                f"ask {views.plain_id(ask_id)} {status}; send it home with a receipt",
                 changed=["asks"],
-                ask_id=ask_id,
+                ask_id=views.plain_id(ask_id),
             )
 
         return respond(run)
@@ -441,10 +441,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             if dry_run:
                 rv = desk.review(p, into=target)
                 if target and rv.refusal is not None:  # the desk's merge-target rule
-                    said = views.token(rv.receipt_target)  # the pack's words: plain or withheld
-                    if said != rv.receipt_target or views.token(rv.named_id) != rv.named_id:
-                        raise MergeRefused(f"this receipt answers {said}, not {target}")
-                    raise rv.refusal
+                    raise rv.refusal  # (error_result withholds what the pack chose in it)
                 review = views.review_view(desk, rv)
                 data = {
                     "action": "dry_run",
@@ -464,8 +461,11 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                     "version": merged.passport.version,
                     "state": after["state"],
                     "counts": after["counts"],
-                    "answered": merged.answered,
-                    "adopted": [{"from": a, "as": b} for a, b in merged.adopted],
+                    "answered": [views.plain_id(a) or "" for a in merged.answered],
+                    "adopted": [
+                        {"from": views.plain_id(a) or "", "as": views.plain_id(b) or ""}
+                        for a, b in merged.adopted
+                    ],
                     "facts_added": merged.facts_added,
                     "moved_to": merged.moved_to,
                     "review": views.review_view(desk, merged.review),
@@ -474,7 +474,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                     return f"Already merged into {merged.id}; nothing changed.", data
                 return (
                     f"Merged into {merged.id} (now v{merged.passport.version}): answered "
-                    f"{', '.join(merged.answered) or 'none'}.",
+                    f"{', '.join(data['answered']) or 'none'}.",
                     data,
                 )
             landed = desk.land(p, progress=job.progress, cancel=job.cancelled)

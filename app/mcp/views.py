@@ -93,6 +93,36 @@ def desk_sentence(sentence: str) -> str:
     return visible(_QUOTED.sub(keep, sentence))
 
 
+#: a name or path as an error quotes it (``data/files/../../x``): no space, no colon
+_PLAIN_PATH = re.compile(r"^[A-Za-z0-9._/~-][A-Za-z0-9@._/~+-]{0,199}$")
+#: an error's params that hold what a pack chose (a name, an id, a lineage target, a kind)
+_SENDER_PARAMS = ("name", "id", "path", "target", "named", "kind", "asks", "key", "spec", "field")
+
+
+def desk_error(sentence: str, params: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    """An error's sentence in the desk's words: each value it quotes from a pack that is not
+    a plain id (its params say which: a receipt's lineage target, a kind, a luggage name)
+    withheld, and given back beside it as the sender wrote it (`sender_wrote`)."""
+    said: dict[str, str] = {}
+    for key in _SENDER_PARAMS:
+        value = params.get(key)
+        if not isinstance(value, str) or not value:
+            continue
+        for part in sorted({value, *value.split(", ")}, key=len, reverse=True):
+            if part and not _PLAIN_PATH.match(part) and part in sentence:
+                sentence = sentence.replace(part, WITHHELD)
+                said[key] = line(value) or ""
+
+    def keep(m: re.Match[str]) -> str:
+        inner = m.group(1) if m.group(1) is not None else m.group(2)
+        if plain_name(inner) != WITHHELD:
+            return m.group(0)
+        said.setdefault("quoted", line(inner) or "")
+        return repr(WITHHELD)
+
+    return visible(_QUOTED.sub(keep, sentence)), said
+
+
 #: the encodings' names on the wire (A2A extension, reference MCP) and in the desk
 WIRE_ENCODING = {"bag": "bagit-zip", "flat": "flat"}
 
@@ -110,6 +140,11 @@ def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
     if shown.source_actor is not None:
         shown.source_actor = plain_who(shown.source_actor)
     st = standing(shown, machine=machine)
+    # the names as the pack wrote them, beside the desk's words (which withhold them)
+    theirs = {"verified_on": line(fact.verified_on)} if fact.verified_on is not None else {}
+    said = standing(fact, machine=machine).text
+    if said != st.text:
+        theirs["standing"] = line(said)
     return {
         "n": n,
         "scope": fact.effective_scope,
@@ -118,7 +153,7 @@ def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
         "verified_on": shown.verified_on,
         "standing": line(st.text) or "",
         "standing_kind": st.kind,
-        "sender_wrote": {"claim": text(fact.claim), "source": text(fact.source)},
+        "sender_wrote": {"claim": text(fact.claim), "source": text(fact.source), **theirs},
     }
 
 

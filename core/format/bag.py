@@ -320,7 +320,7 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
             prefix = next(iter(tops)) + "/"
             entries = {n[len(prefix) :]: i for n, i in entries.items()}
             notes.append(
-                f"the bag was zipped inside a folder ({prefix.rstrip('/')}); read as if it were not"
+                f"the bag was zipped inside a folder ({prefix.rstrip('/')!r}); read as if it were not"
             )
         else:
             raise FormatError(
@@ -434,7 +434,7 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
             continue
         if not path.startswith(FILES):
             notes.append(
-                f"{path} is neither data/passport.json nor luggage under data/files/; it is ignored"
+                f"{path!r} is neither data/passport.json nor luggage under data/files/; it is ignored"
             )
             continue
         name = path[len(FILES) :]
