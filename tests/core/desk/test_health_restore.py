@@ -116,3 +116,34 @@ def test_the_store_its_backups_and_the_a2a_ledger_are_for_their_owner_only(
     assert _mode(home / "store.sqlite3") == 0o600
     assert all(_mode(b) == 0o600 for b in health.backups(home))
     assert _mode(home / "a2a.sqlite3") == 0o600
+
+
+def test_a_damage_report_quoting_bytes_that_are_not_utf8_is_one_line(tmp_path: Path) -> None:
+    """A damaged store whose quick_check names a table by bytes that are not UTF-8: every
+    command said so with a traceback (UnicodeDecodeError); now one line, the bytes shown."""
+    home = tmp_path / "home"
+    _desk(home)
+    db_path = home / "store.sqlite3"
+    db = sqlite3.connect(db_path)
+    db.execute("CREATE TABLE tQQQQ (a TEXT)")
+    db.execute("INSERT INTO tQQQQ VALUES (NULL)")
+    db.execute("PRAGMA writable_schema = ON")  # now say the column was NOT NULL all along
+    db.execute(
+        "UPDATE sqlite_master SET sql = 'CREATE TABLE tQQQQ (a TEXT NOT NULL)' WHERE name = 'tQQQQ'"
+    )
+    db.commit()
+    db.close()
+    raw = db_path.read_bytes()
+    assert raw.count(b"tQQQQ") >= 3  # name, tbl_name and sql
+    db_path.write_bytes(raw.replace(b"tQQQQ", b"t\xff\xfeQQ"))  # the table's name: not UTF-8
+    with sqlite3.connect(db_path) as check:  # (SQLite itself reports it, in those bytes)
+        check.text_factory = bytes
+        assert b"t\xff\xfeQQ" in b" ".join(r[0] for r in check.execute("PRAGMA quick_check"))
+    out = cli(home, "list")
+    assert "Traceback" not in out.stderr and out.returncode != 0, out.stderr
+    said = out.stderr.strip().splitlines()
+    # before: Python's own complaint ("Could not decode to UTF-8 column 'quick_check' …")
+    # stood in for SQLite's report; now the report itself, its bytes shown as U+FFFD
+    assert len(said) == 1 and "is damaged (SQLite: NULL value in t\ufffd\ufffdQQ.a)" in said[0]
+    doctor = cli(home, "doctor")
+    assert "Traceback" not in doctor.stderr and "NULL value in t\ufffd\ufffdQQ.a" in doctor.stderr
