@@ -139,7 +139,7 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="329" />
+      <location filename="../../ui/window/passport_actions.py" line="328" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -224,22 +224,22 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="323" />
+      <location filename="../../ui/window/passport_actions.py" line="322" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="312" />
+      <location filename="../../ui/window/passport_actions.py" line="311" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="331" />
+      <location filename="../../ui/window/passport_actions.py" line="330" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="303" />
+      <location filename="../../ui/window/passport_actions.py" line="302" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -295,7 +295,7 @@
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="309" />
+      <location filename="../../ui/window/passport_actions.py" line="308" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -457,7 +457,7 @@
       <translation>正在检查 {name} 的格式…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="325" />
+      <location filename="../../ui/window/passport_actions.py" line="324" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -551,8 +551,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="204" />
-      <location filename="../../ui/window/passport_actions.py" line="240" />
+      <location filename="../../ui/window/passport_actions.py" line="203" />
+      <location filename="../../ui/window/passport_actions.py" line="239" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -593,7 +593,7 @@
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="286" />
+      <location filename="../../ui/window/passport_actions.py" line="285" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -774,7 +774,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="315" />
+      <location filename="../../ui/window/passport_actions.py" line="314" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -790,8 +790,8 @@
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="214" />
-      <location filename="../../ui/window/passport_actions.py" line="250" />
+      <location filename="../../ui/window/passport_actions.py" line="213" />
+      <location filename="../../ui/window/passport_actions.py" line="249" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
@@ -961,8 +961,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="360" />
-      <location filename="../../ui/window/passport_actions.py" line="373" />
+      <location filename="../../ui/window/passport_actions.py" line="359" />
+      <location filename="../../ui/window/passport_actions.py" line="372" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -980,7 +980,7 @@
     <message>
       <location filename="../../ui/passport_view.py" line="508" />
       <location filename="../../ui/review_view.py" line="441" />
-      <location filename="../../ui/window/passport_actions.py" line="331" />
+      <location filename="../../ui/window/passport_actions.py" line="330" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
@@ -1231,7 +1231,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="205" />
+      <location filename="../../ui/window/passport_actions.py" line="204" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1244,7 +1244,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="241" />
+      <location filename="../../ui/window/passport_actions.py" line="240" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1257,14 +1257,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="223" />
-      <location filename="../../ui/window/passport_actions.py" line="259" />
+      <location filename="../../ui/window/passport_actions.py" line="222" />
+      <location filename="../../ui/window/passport_actions.py" line="258" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="218" />
-      <location filename="../../ui/window/passport_actions.py" line="254" />
+      <location filename="../../ui/window/passport_actions.py" line="217" />
+      <location filename="../../ui/window/passport_actions.py" line="253" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1294,7 +1294,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="316" />
+      <location filename="../../ui/window/passport_actions.py" line="315" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
@@ -1319,12 +1319,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 
 “{claim}”
 
-It was verified on {machine}, which is this machine, and it came back in a pack this desk wrote. Restoring trusts that pack's whole journey: make sure it is still true here. The history will record that you restored it.</source>
+This desk verified it on this machine ({machine}) and sealed it when it packed it: its own records say so, not the pack. Make sure it is still true here. The history will record that you restored it.</source>
       <translation>恢复这个事实的 ✓？
 
 “{claim}”
 
-它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
+本工作台曾在本机（{machine}）上验证过它，并在打包时把它封存：这是本工作台自己的记录说的，不是包说的。请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
       <location filename="../../ui/window/passport_actions.py" line="177" />
@@ -1333,7 +1333,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="466" />
-      <location filename="../../ui/window/passport_actions.py" line="184" />
+      <location filename="../../ui/window/passport_actions.py" line="183" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
@@ -1344,7 +1344,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="188" />
+      <location filename="../../ui/window/passport_actions.py" line="187" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
@@ -1443,7 +1443,7 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="284" />
+      <location filename="../../ui/window/passport_actions.py" line="283" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1468,13 +1468,13 @@ It was verified on {machine}, which is this machine, and it came back in a pack 
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="269" />
-      <location filename="../../ui/window/passport_actions.py" line="289" />
+      <location filename="../../ui/window/passport_actions.py" line="268" />
+      <location filename="../../ui/window/passport_actions.py" line="288" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="326" />
+      <location filename="../../ui/window/passport_actions.py" line="325" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
@@ -1825,7 +1825,7 @@ Store: {home}</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="318" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1882,7 +1882,7 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="193" />
+      <location filename="../../ui/window/passport_actions.py" line="192" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -2003,7 +2003,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/models.py" line="213" />
-      <location filename="../../ui/window/passport_actions.py" line="361" />
+      <location filename="../../ui/window/passport_actions.py" line="360" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
@@ -2023,7 +2023,7 @@ Store: {home}</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="327" />
+      <location filename="../../ui/window/passport_actions.py" line="326" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -2081,7 +2081,7 @@ Store: {home}</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="314" />
+      <location filename="../../ui/window/passport_actions.py" line="313" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
@@ -2141,7 +2141,7 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="306" />
+      <location filename="../../ui/window/passport_actions.py" line="305" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
@@ -2652,7 +2652,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="297" />
+      <location filename="../../ui/window/passport_actions.py" line="296" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -2733,7 +2733,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="299" />
+      <location filename="../../ui/window/passport_actions.py" line="298" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -3158,7 +3158,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="298" />
+      <location filename="../../ui/window/passport_actions.py" line="297" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -3578,7 +3578,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="274" />
+      <location filename="../../ui/window/passport_actions.py" line="273" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>

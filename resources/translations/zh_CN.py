@@ -235,7 +235,7 @@ TRANSLATIONS: dict[str, str] = {
     "Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app.": "必需的检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。",
     "Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.": "必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。",
     "Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.": "必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。",
-    "Restore the ✓ of this fact?\n\n“{claim}”\n\nIt was verified on {machine}, which is this machine, and it came back in a pack this desk wrote. Restoring trusts that pack's whole journey: make sure it is still true here. The history will record that you restored it.": "恢复这个事实的 ✓？\n\n“{claim}”\n\n它在 {machine}（也就是本机）上被验证过，并且是通过本工作台写出的包回来的。恢复意味着信任这个包的全部旅程：请确认它在这里仍然成立。历史里会记录是你恢复的。",
+    "Restore the ✓ of this fact?\n\n“{claim}”\n\nThis desk verified it on this machine ({machine}) and sealed it when it packed it: its own records say so, not the pack. Make sure it is still true here. The history will record that you restored it.": "恢复这个事实的 ✓？\n\n“{claim}”\n\n本工作台曾在本机（{machine}）上验证过它，并在打包时把它封存：这是本工作台自己的记录说的，不是包说的。请确认它在这里仍然成立。历史里会记录是你恢复的。",
     "Restore the ✓?": "恢复 ✓？",
     "Restore ✓": "恢复 ✓",
     "Restore ✓ is not available: {reason}": "无法恢复 ✓：{reason}",

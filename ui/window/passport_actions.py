@@ -176,11 +176,10 @@ class PassportActionsMixin:
             self,
             tr("Restore the ✓?"),
             tr(
-                "Restore the ✓ of this fact?\n\n“{claim}”\n\nIt was verified on {machine}, which is "
-                "this machine, and it came back in a pack this desk wrote. Restoring trusts that "
-                "pack's whole journey: make sure it is still true here. The history will record "
-                "that you restored it."
-            ).format(claim=fact.claim or "", machine=fact.verified_on or "?"),
+                "Restore the ✓ of this fact?\n\n“{claim}”\n\nThis desk verified it on this machine "
+                "({machine}) and sealed it when it packed it: its own records say so, not the pack. "
+                "Make sure it is still true here. The history will record that you restored it."
+            ).format(claim=visible(fact.claim or "", multiline=True), machine=self.desk.machine),
             ok=tr("Restore ✓"),
         ):
             return
