@@ -142,7 +142,7 @@ def test_restore_is_offered_only_where_the_rule_holds(
     button.click()
     settle(qtbot, window)
     assert home.get(pid).passport.facts[0].verified is False  # declined: nothing changed
-    assert "Restoring trusts that pack's whole journey" in prompts.confirmed[-1]
+    assert "sealed it when it packed it" in prompts.confirmed[-1]  # the desk's own proof
     prompts.confirm_answer = True
     view.restore_buttons[1].click()
     settle(qtbot, window)
