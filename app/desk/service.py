@@ -20,7 +20,7 @@ from taskpack.app.desk.edits import Edits
 from taskpack.app.desk.first_contact import FirstContact
 from taskpack.app.drafts import Drafts
 from taskpack.app.settings import Settings
-from taskpack.app.team.choose import open_store
+from taskpack.app.team.choose import open_store, store_url, where
 from taskpack.core.desk import accept, export, lifecycle, review
 from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 from taskpack.core.desk.answer_source import AnswerSources, answer_sources
@@ -131,6 +131,13 @@ class Desk(Edits, FirstContact):
         #: answers typed but not saved yet (never packed); see app/drafts.py
         self.drafts = Drafts(self.home)
         self._report: ChangeReport | None = None
+
+    @property
+    def team_desk(self) -> str | None:
+        """Where the shared store is (``DB on HOST:PORT``) on a team desk; None for the
+        embedded desk of this machine. Never holds a password."""
+        url = store_url(self.settings.store)
+        return where(url) if url else None
 
     @classmethod
     def open(cls, home: Path | None = None) -> Desk:

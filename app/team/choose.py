@@ -35,6 +35,18 @@ def shown(url: str) -> str:
     return urlunsplit((parts.scheme, user + host, parts.path, query, ""))
 
 
+def where(url: str) -> str:
+    """A team desk in a few words for a status line: ``DB on HOST:PORT``."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return shown(url)
+    db = parts.path.lstrip("/") or (parts.username or "")
+    host = (parts.hostname or "localhost") + (f":{port}" if port else "")
+    return f"{db} on {host}" if db else host
+
+
 def describe(url: str) -> str:
     return f"the team desk {shown(url)}"
 

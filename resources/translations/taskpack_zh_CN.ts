@@ -1289,7 +1289,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="311" />
+      <location filename="../../ui/window/inbox.py" line="314" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -2865,6 +2865,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="90" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="255" />
+      <source>team desk {where}</source>
+      <translation>团队工作台 {where}</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="115" />

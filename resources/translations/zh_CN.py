@@ -79,6 +79,7 @@ TRANSLATIONS: dict[str, str] = {
     "Cancelled.": "已取消。",
     "Checked by {who}.": "由 {who} 检查。",
     "Checked here by {who} on {when}.": "{who} 于 {when} 在本机检查过。",
+    "team desk {where}": "团队工作台 {where}",
     "Checked on {machine} by {who} on {when}; not yet on this machine.": (
         "{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。"
     ),

@@ -113,3 +113,25 @@ def test_a_landing_check_done_on_another_machine_is_not_done_here(
     assert "not yet on this machine" in overview and "Checked here by" not in overview
     assert check_id in window.passport_view.landing_check_buttons
     assert window.passport_view.landing_check_buttons[check_id].text() == "I checked this here"
+
+
+def test_the_status_bar_says_the_window_is_on_a_team_desk(
+    qtbot: QtBot,
+    make_desk: Any,
+    make_window: Any,
+    team_desk_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Everyone on a team desk sees its passports: the window says so, without a password."""
+    from urllib.parse import urlsplit
+
+    embedded = make_window(make_desk("alpha", "Ana"))
+    assert "team desk" not in embedded.status_summary()
+    embedded.close()
+
+    monkeypatch.setenv("TASKPACK_STORE", team_desk_url.replace("postgres@", "postgres:s3cret@"))
+    window = make_window(make_desk("alpha", "Ana"))
+    parts = urlsplit(team_desk_url)
+    where = f"{parts.path.lstrip('/')} on 127.0.0.1:{parts.port}"
+    qtbot.waitUntil(lambda: f"team desk {where}" in window.status_summary(), timeout=10_000)
+    assert "s3cret" not in window.status_summary()

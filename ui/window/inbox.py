@@ -250,6 +250,9 @@ class InboxMixin:
         )
         if self.bridge is not None:
             text += " · " + trn("watching %n folders", len(self.bridge.watcher.folders))
+        team = self.desk.team_desk
+        if team:  # everyone on it sees these passports: say so where a person looks
+            text += " · " + tr("team desk {where}").format(where=team)
         self.summary_label.setText(text)
 
     def status_summary(self) -> str:
