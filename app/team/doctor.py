@@ -63,7 +63,7 @@ def problems(store: PgStore, *, hash_blobs: bool = True) -> list[str]:
         if version != LATEST:
             out.append(f"the schema is version {version}; this desk needs {LATEST}")
         for sentence, sql in _CHECKS:
-            out += [sentence.format(row[0]) for row in conn.execute(sql).fetchall()]  # type: ignore[arg-type]
+            out += [sentence.format(row[0]) for row in conn.execute(sql).fetchall()]
         if hash_blobs:
             out += _digests(conn)
     return out

@@ -48,10 +48,10 @@ class PgTx:
         self.now = store.clock()
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        return self._conn.execute(sql, pg_args(args)).fetchone()  # type: ignore[arg-type]
+        return self._conn.execute(sql, pg_args(args)).fetchone()
 
     def _run(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        return self._conn.execute(sql, pg_args(args))  # type: ignore[arg-type]
+        return self._conn.execute(sql, pg_args(args))
 
     # -- reads that see this transaction's own writes --
 

@@ -15,7 +15,8 @@ from typing import Any
 import psycopg
 from taskpack.core.errors import StoreError
 
-from .connect import connect, describe, problem
+from .choose import describe
+from .connect import connect, problem
 
 APP = "taskpack-desk"
 #: the advisory lock key every migration takes (any fixed 64-bit number)
@@ -252,7 +253,7 @@ def _migrate(conn: psycopg.Connection[Any], url: str) -> int:
                 if number <= current:
                     continue
                 for statement in statements:
-                    conn.execute(statement)  # type: ignore[arg-type]
+                    conn.execute(statement)
             conn.execute(
                 "INSERT INTO taskpack.meta (key, value) VALUES ('app', %s), ('schema', %s) "
                 "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
