@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RECEIPTS_DIR = "receipts"
+#: a receipt kept in a team desk's store, by digest (the ledger's `file` column)
+IN_STORE = "sha256:"
 
 
 def carried_asks(lp: LocalPassport) -> list[str]:
@@ -83,7 +85,25 @@ class ReceiptPublisher:
             return self._locks.setdefault(task_id, threading.Lock())
 
     def path_of(self, row: ReceiptRow) -> Path | None:
-        return self.store.dir / row.file if row.file else None
+        if not row.file:
+            return None
+        if row.file.startswith(IN_STORE):  # a team desk's: a local copy, checked
+            try:
+                return self.desk.store.blob_path(row.file.removeprefix(IN_STORE))
+            except TaskPackError:
+                return None
+        return self.store.dir / row.file
+
+    def _keep(self, out: Path) -> str:
+        """What the ledger records of where a receipt is: on a team desk its bytes go
+        into the store (every server process of the desk serves it), elsewhere the file
+        stays under ``a2a/receipts/``."""
+        if not getattr(self.desk.store, "shared", False):
+            return str(out.relative_to(self.store.dir))
+        with open(out, "rb") as f:
+            sha256, _size = self.desk.store.put_blob(f)
+        out.unlink()
+        return IN_STORE + sha256
 
     def ensure(self, task_id: str) -> bool:
         """Publish a receipt for `task_id` if one is due and not yet published.
@@ -121,10 +141,12 @@ class ReceiptPublisher:
                 key,
                 version=outcome.version,
                 content_digest=outcome.content_digest,
-                file=str(out.relative_to(self.store.dir)),
+                file=self._keep(out),
                 size=outcome.size,
             )
-            old = self.path_of(prior) if prior is not None else None
+            old = None
+            if prior is not None and not (prior.file or "").startswith(IN_STORE):
+                old = self.path_of(prior)
             if old is not None and old != out:
                 with contextlib.suppress(OSError):
                     old.unlink()

@@ -86,8 +86,8 @@ class Edits:
         fact = authoring.new_fact(
             claim, scope=scope, verified=verified, source=source, actor=self.actor
         )
-        if verified and getattr(self.store, "shared", False):  # a team desk: which machine
-            fact.verified_on = self.machine
+        if verified:  # which machine proved it: another machine on this desk must not
+            fact.verified_on = self.machine  # read it as its own (a team desk, a shared home)
         return self._edit(
             passport_id,
             "fact",
@@ -129,12 +129,11 @@ class Edits:
         an older version would silently undo someone else's change.
         """
         given, state = authoring.checkpoint_state(passport_id, state)
-        # a team desk: a new ✓ names the machine that saved it
-        proving = self.machine if getattr(self.store, "shared", False) else None
+        # a new ✓ names the machine that saved it (as add_fact's does)
         return self._edit(
             passport_id,
             "checkpoint",
-            lambda lp: authoring.apply_checkpoint(lp, given, state, proving_machine=proving),
+            lambda lp: authoring.apply_checkpoint(lp, given, state, proving_machine=self.machine),
             expected_version=expected_version,
         )
 

@@ -27,7 +27,7 @@ from taskpack.app.a2a.ledger import (
 )
 from taskpack.core.desk.store import utc_now
 
-from .connect import Pool
+from .connect import Pool, spool_dir
 from .schema import require_current
 
 _TOKEN = "SELECT kind, name, sha256, url, created_at FROM taskpack.a2a_tokens"
@@ -40,12 +40,13 @@ _SENT = (
 
 
 class PgLedger:
-    """The binding's ledger in the team desk at `url`; `home` keeps this machine's files
-    (published receipts, packs being landed) under ``a2a/``."""
+    """The binding's ledger in the team desk at `url`. Receipts it publishes are kept in
+    the store (:mod:`taskpack.app.a2a.receipts`); `home` lends only its spool, for files
+    on their way (a receipt being packed, a download being read)."""
 
     def __init__(self, url: str, home: Path) -> None:
         self.home = Path(home)
-        self.dir = self.home / DIR_NAME
+        self.dir = spool_dir(self.home) / DIR_NAME
         self.dir.mkdir(parents=True, exist_ok=True)
         self.pool = Pool(url, max_size=2)
         try:
@@ -66,11 +67,11 @@ class PgLedger:
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
         with self.pool.connection() as conn:
-            return conn.execute(sql, tuple(args)).fetchone()  # type: ignore[arg-type]
+            return conn.execute(sql, tuple(args)).fetchone()
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         with self.pool.connection() as conn:
-            return conn.execute(sql, tuple(args)).fetchall()  # type: ignore[arg-type]
+            return conn.execute(sql, tuple(args)).fetchall()
 
     @property
     def desk_id(self) -> str:

@@ -2,7 +2,8 @@
 token's secret re-filed in the keyring under the team desk's id), contexts, tasks, the
 idempotency records, published receipts and sent packs, copied from ``a2a.sqlite3`` in
 one transaction. Rows already on the team desk are left as they are (twice changes
-nothing). Published receipt files stay in this machine's ``a2a/`` folder."""
+nothing). A published receipt's file goes into the store with it (by digest, as a team
+desk keeps its receipts); the copy in this machine's ``a2a/`` folder is left as it is."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import sqlite3
 from pathlib import Path
 
 from taskpack.app.a2a import tokens
-from taskpack.app.a2a.ledger import DB_NAME
+from taskpack.app.a2a.ledger import DB_NAME, DIR_NAME
+from taskpack.app.a2a.receipts import IN_STORE
 
 from .a2a_ledger import PgLedger
+from .connect import spool_dir
+from .pg_blobs import PgBlobs
 
 _TABLES = (
     ("tokens", "kind, name, sha256, url, created_at", "a2a_tokens"),
@@ -53,6 +57,7 @@ def migrate_a2a(home: Path, url: str) -> int:
                     "SELECT task_id, key, version, content_digest, file, size, error, "
                     "published_at FROM receipts"
                 ).fetchall():
+                    row = (*row[:4], _receipt_in_store(team, home, row[4]), *row[5:])
                     cur = conn.execute(
                         "INSERT INTO taskpack.a2a_receipts (task_id, key, version, "
                         "content_digest, file, size, error, published_at, seq) VALUES "
@@ -69,3 +74,15 @@ def migrate_a2a(home: Path, url: str) -> int:
     finally:
         src.close()
     return added
+
+
+def _receipt_in_store(team: PgLedger, home: Path, file: str | None) -> str | None:
+    """The receipt file's bytes put into the team desk; what its `file` column says then
+    (as it was when the file is gone: the embedded desk could not serve it either)."""
+    path = Path(home) / DIR_NAME / file if file else None
+    if path is None or not path.is_file():
+        return file
+    blobs = PgBlobs(team.pool, spool_dir(home), url=team.pool.url)
+    with open(path, "rb") as f:
+        sha256, _size = blobs.put_blob(f)
+    return IN_STORE + sha256

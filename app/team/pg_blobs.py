@@ -11,6 +11,10 @@ import contextlib
 import io
 import os
 import secrets
+import shutil
+import tempfile
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -28,10 +32,18 @@ from .connect import Pool
 ROW_BYTES = 4 << 20
 
 
+#: copies handed out by :meth:`PgBlobs.blob_path` wait in ``team-spool/out-*/`` (one
+#: folder per open store, removed when it closes; a crash's are swept after a day)
+COPIES = "out-"
+STALE_COPIES = 24 * 3600.0
+
+
 class PgBlobs:
     def __init__(self, pool: Pool, spool: Path, *, url: str) -> None:
         self.pool, self.spool, self.url = pool, Path(spool), url
         (self.spool / "tmp").mkdir(parents=True, exist_ok=True)
+        self._copies: Path | None = None
+        self._copies_lock = threading.Lock()
 
     def has_blob(self, sha256: str) -> bool:
         with self.pool.connection() as conn:
@@ -111,8 +123,13 @@ class PgBlobs:
         return StoredBlob(raw, name=what, size=size, sha256=sha256)  # type: ignore[arg-type, return-value]
 
     def blob_path(self, sha256: str) -> Path:
-        """A local copy of the blob (checked on the way out), for what needs a file."""
-        final = blob_path(self.spool, sha256)
+        """A local copy of the blob (checked on the way out), for what needs a file (a
+        download being served): it lasts until this store closes."""
+        with self._copies_lock:
+            if self._copies is None:
+                self._copies = Path(tempfile.mkdtemp(prefix=COPIES, dir=self.spool))
+            copies = self._copies
+        final = blob_path(copies, sha256)
         if not final.is_file():
             final.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.spool / "tmp" / f"{secrets.token_hex(12)}.part"
@@ -127,7 +144,19 @@ class PgBlobs:
 
     def sweep_spool(self) -> int:
         count, _size = health.sweep_parts(self.spool / "tmp")
+        old = time.time() - STALE_COPIES
+        for folder in self.spool.glob(COPIES + "*"):
+            with contextlib.suppress(OSError):
+                if folder != self._copies and folder.stat().st_mtime < old:
+                    shutil.rmtree(folder)
         return count
+
+    def drop_copies(self) -> None:
+        """Remove the copies handed out (the store is closing)."""
+        with self._copies_lock:
+            copies, self._copies = self._copies, None
+        if copies is not None:
+            shutil.rmtree(copies, ignore_errors=True)
 
 
 class _Chunks(io.RawIOBase):

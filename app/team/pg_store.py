@@ -31,7 +31,8 @@ from taskpack.core.errors import NotFound, StoreError
 from taskpack.core.format.model import JSON, LocalPassport
 from taskpack.core.format.record_pages import PAGED_OVER, AskPages
 
-from .connect import Pool, describe, spool_dir
+from .choose import describe
+from .connect import Pool, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
@@ -92,6 +93,7 @@ class PgStore:
     def close(self) -> None:
         if self.listener is not None:
             self.listener.close()
+        self.blobs.drop_copies()
         self.pool.close()
 
     def __enter__(self) -> PgStore:
@@ -153,12 +155,12 @@ class PgStore:
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
         with self._reading() as conn:
-            return conn.execute(sql, pg_args(args)).fetchone()  # type: ignore[arg-type]
+            return conn.execute(sql, pg_args(args)).fetchone()
 
     def _all(self, sql: str, args: Sequence[Any] = (), *, binary: bool = False) -> list[Any]:
         """All rows; `binary` results (no text parsing of each value) for long lists."""
         with self._reading() as conn, conn.cursor(binary=binary) as cur:
-            return cur.execute(sql, pg_args(args)).fetchall()  # type: ignore[arg-type]
+            return cur.execute(sql, pg_args(args)).fetchall()
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
@@ -231,7 +233,8 @@ class PgStore:
         """Passports, most recently changed first; `taken_by` (``name@machine`` or a name)
         keeps those that person took on."""
         sql = f"SELECT {_SUMMARY} FROM taskpack.passports"
-        where, args = [], []
+        where: list[str] = []
+        args: list[object] = []
         if state is not None:
             where.append("state = %s")
             args.append(state)
@@ -371,7 +374,8 @@ class PgStore:
     # -- housekeeping and health --
 
     def housekeep(self) -> list[str]:
-        """Sweep this machine's spool of half-staged luggage (backups are pg_dump's)."""
+        """Sweep this machine's spool of half-staged luggage and of copies a crash left
+        (backups are pg_dump's)."""
         n = self.blobs.sweep_spool()
         return [f"removed {n} half-written luggage file(s) left by a crash"] if n else []
 

@@ -81,6 +81,7 @@ def test_authoring_verbs_build_a_versioned_passport(tp: Taskpack, tmp_path: Path
         "scope": "machine",
         "verified": True,
         "verified_by": "ana",
+        "verified_on": "laptop-ana",  # which machine proved it: no other machine's ✓
     }
     assert lp["passport"]["decisions"] == [{"what": "PDF only", "why": "the customer asked"}]
     assert lp["passport"]["next_steps"] == ["write part 2"]

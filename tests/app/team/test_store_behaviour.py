@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -134,3 +137,35 @@ def test_reads_inside_a_write_see_it_and_many_writers_at_once_finish(make_desk: 
 
     with ThreadPoolExecutor(max_workers=12) as pool:  # more writers than connections
         assert all(pool.map(note, ids))
+
+
+def test_a_fact_proven_by_another_machine_reads_the_same_on_both_stores(
+    make_desk: MakeDesk, tmp_path: Path
+) -> None:
+    """Alpha verified it: alpha's `taskpack open` says "proven here", beta's says it is
+    not proven there — in one sentence, whichever store it is (a team desk, or one home
+    opened under another machine's name)."""
+    ana = make_desk("alpha", "ana")
+    lp = ana.new("Invoice export", "CSV for finance")
+    ana.add_fact(lp.id, "port 5432 answers", scope="machine", verified=True)
+
+    def fact_line(machine: str, home: Path) -> str:
+        env = dict(os.environ, TASKPACK_HOME=str(home), TASKPACK_MACHINE=machine)
+        env.update(TASKPACK_ACTOR=machine, TASKPACK_NO_PROGRESS="1", PYTHONIOENCODING="utf-8")
+        shown = subprocess.run(
+            [sys.executable, "-m", "taskpack.app.cli.main", "open", lp.id],
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=120,
+        )
+        assert shown.returncode == 0, shown.stderr
+        [line] = [x.strip() for x in shown.stdout.splitlines() if "port 5432 answers" in x]
+        return line
+
+    beta_home = ana.home if make_desk.kind == "sqlite" else tmp_path / "beta-home"
+    assert "✓ proven here (alpha)" in fact_line("alpha", ana.home)
+    assert fact_line("beta", beta_home).endswith(
+        "⚠ marked verified on alpha, not sealed: not proven here"
+    )
