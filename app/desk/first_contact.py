@@ -14,6 +14,7 @@ from taskpack.core.errors import Finding, LandingRefused, PackError
 from taskpack.core.files import write_bytes_atomically
 from taskpack.core.format import pack_in_text
 from taskpack.core.format.reading import OpenedPack, open_pack
+from taskpack.core.progress import CancelCheck, Progress
 from taskpack.core.trust.refusals import LuggageScan, scan_value
 
 if TYPE_CHECKING:
@@ -45,15 +46,19 @@ class FirstContact:
         folder.mkdir(parents=True, exist_ok=True)
         return folder
 
-    def pack_from_text(self, text: str) -> PastedPack:
+    def pack_from_text(
+        self, text: str, *, progress: Progress | None = None, cancel: CancelCheck | None = None
+    ) -> PastedPack:
         """Find the one pack in `text` (a chat or email reply) and keep it as a file.
 
         The file lands in :meth:`inbox` named by its content, so the same reply pasted
         twice is the same file (and lands once). Review, land or merge it like any other
         pack file; `notes` says what reading it out of the text put up with. Raises a
-        one-line PackError when the text holds no pack or more than one.
+        one-line PackError when the text holds no pack or more than one; Cancelled when
+        `cancel()` says so (nothing kept).
         """
-        return self._keep(pack_in_text.find_pack_in_text(text))
+        found = pack_in_text.find_pack_in_text(text, progress=progress, cancel=cancel)
+        return self._keep(found)
 
     def pack_from_file(self, path: Path | str) -> PastedPack:
         """`path` itself when it already is a pack file; else the pack found in its text

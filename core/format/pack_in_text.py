@@ -37,7 +37,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..errors import FormatError, LimitExceeded, PackError, UnsupportedVersion
+from ..errors import Cancelled, FormatError, LimitExceeded, PackError, UnsupportedVersion
+from ..progress import CancelCheck, Progress
 from . import canonical
 from .lazy_regex import lazy
 from .vocabulary import FLAT_VERSION
@@ -103,8 +104,12 @@ def decode_text(raw: bytes) -> tuple[str, list[str]]:
         ) from None
 
 
-def find_pack_in_text(text: str) -> FoundPack:
-    """The single pack object in `text` (see the module doc), or a one-line error."""
+def find_pack_in_text(
+    text: str, *, progress: Progress | None = None, cancel: CancelCheck | None = None
+) -> FoundPack:
+    """The single pack object in `text` (see the module doc), or a one-line error.
+    `progress(done, total)` follows the characters read; `cancel()` returning True
+    raises Cancelled (the window's Paste has a Cancel button)."""
     if len(text) > MAX_TEXT_BYTES:
         raise LimitExceeded(
             f"the text is larger than {MAX_TEXT_BYTES >> 20} MiB, too large to read as a reply",
@@ -133,6 +138,10 @@ def find_pack_in_text(text: str) -> FoundPack:
     budget = WORK_FACTOR * len(text) + WORK_FLOOR
     skip = [0]  # where the candidate scan resumes: past a pack found, not inside it
     for start in _candidate_starts(text, skip):
+        if cancel is not None and cancel():
+            raise Cancelled()
+        if progress is not None:
+            progress(start, len(text))
         value, end, cost, why = _parse_at(text, start)
         budget -= cost
         if budget < 0:
@@ -159,6 +168,8 @@ def find_pack_in_text(text: str) -> FoundPack:
             others += 1
     if not found:
         raise _nothing_found(text, failures, near, others)
+    if cancel is not None and cancel():
+        raise Cancelled()
     distinct = list(_by_digest(found).values())
     if len(distinct) > 1:
         lines = ", ".join(str(_line_of(text, s)) for s, _, _ in distinct[:5])

@@ -1005,7 +1005,7 @@
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="145" />
+      <location filename="../../ui/window/drop_paste.py" line="144" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
@@ -1197,6 +1197,11 @@
       <location filename="../../ui/window/inbox.py" line="157" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/drop_paste.py" line="147" />
+      <source>Reading the pasted text was cancelled; nothing was opened.</source>
+      <translation>已取消读取粘贴的文本；什么都没有打开。</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="141" />

@@ -217,6 +217,7 @@ TRANSLATIONS: dict[str, str] = {
     "Questions and checks that travel with the next handoff from here.": "随下一个交接包一起发出的问题和检查。",
     "Questions the sender needs answered": "发送方需要你回答的问题",
     "Reading the desk…": "正在读取工作台…",
+    "Reading the pasted text was cancelled; nothing was opened.": "已取消读取粘贴的文本；什么都没有打开。",
     "Reading the pasted text…": "正在读取粘贴的文本…",
     "Reading {id}…": "正在读取 {id}…",
     "Reading {name}…": "正在读取 {name}…",

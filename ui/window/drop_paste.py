@@ -136,12 +136,14 @@ class DropPasteMixin:
                 ).format(line=pasted.line)
             )
 
-        self.jobs.run(
-            lambda p, c: desk.pack_from_text(text),
+        self.jobs.run(  # a long reply shows its progress, with a Cancel button
+            lambda p, c: desk.pack_from_text(text, progress=p, cancel=c),
             title=tr("Reading the pasted text…"),
             on_done=done,
-            show_progress=False,
             on_error=lambda why: self.error(
                 tr("No pack could be opened from the pasted text: {why}").format(why=why)
+            ),
+            on_cancelled=lambda: self.info(
+                tr("Reading the pasted text was cancelled; nothing was opened.")
             ),
         )
