@@ -83,9 +83,12 @@ def standing_words(st: Standing) -> tuple[str, str, str]:
 def fact_widget(
     fact: Fact, machine: str | None, *, extra: list[QWidget] | None = None, note: str = ""
 ) -> QWidget:
-    """One fact: its claim and how it stands on this machine; buttons in `extra`."""
-    box = QFrame()
-    box.setObjectName("fact")
+    """One fact: its standing, its claim and what the standing means; buttons in `extra`.
+
+    Light, for pages of them: a badge painted without a style sheet, the claim, and one
+    line of our own words (with `note`) muted by its palette, not a frame of labels with
+    a style sheet each."""
+    box = QWidget()
     lay = QHBoxLayout(box)
     lay.setContentsMargins(0, 2, 0, 2)
     mark, kind, where = standing_words(standing(fact, machine=machine))
@@ -96,9 +99,8 @@ def fact_widget(
     text.setSpacing(0)
     text.addWidget(LinkedText(fact.claim or tr("(no claim)"), title=tr("Fact")))
     # (our own words, not the pack's: not selectable, so no text document per row to lay out)
-    text.addWidget(plain(where, small=True, muted=True, selectable=False))
-    if note:
-        text.addWidget(plain(note, small=True, muted=True, selectable=False))
+    said = where + (f"\n{note}" if note else "")
+    text.addWidget(plain(said, small=True, muted=True, selectable=False))
     lay.addLayout(text, 1)
     for w in extra or []:
         lay.addWidget(w, 0, Qt.AlignmentFlag.AlignTop)

@@ -13,8 +13,17 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -48,6 +57,7 @@ SHOW_ALL = "taskpack:show-all"
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"'«»“”]+", re.IGNORECASE)
 
+MUTED = "#5f6368"
 COLORS = {
     "error": ("#fde8e8", "#9b1c1c"),
     "warn": ("#fdf6e3", "#7a5200"),
@@ -77,8 +87,10 @@ def plain(
     if small:
         font.setPointSizeF(max(font.pointSizeF() * 0.9, 7.0))
     label.setFont(font)
-    if muted:
-        label.setStyleSheet("color: #5f6368;")
+    if muted:  # (a palette, not a style sheet: many muted lines lay out quickly)
+        palette = label.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(MUTED))
+        label.setPalette(palette)
     return label
 
 
@@ -356,16 +368,36 @@ class Banner(QFrame):
         self.action_buttons = []
 
 
+class Pill(QLabel):
+    """A badge: a short text in a tinted, rounded box. Painted here, not by a style sheet:
+    a style sheet per badge made every list of them (facts, asks) slow to lay out."""
+
+    def __init__(self, text: str, kind: str = "info") -> None:
+        super().__init__()
+        bg, fg = COLORS.get(kind, COLORS["info"])
+        self.fill, self.edge = QColor(bg), QColor(fg)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setText(text)
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.WindowText, self.edge)
+        self.setPalette(palette)
+        self.setContentsMargins(9, 2, 9, 2)
+        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        box = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        painter.setPen(QPen(self.edge, 1))
+        painter.setBrush(self.fill)
+        radius = min(8.0, box.height() / 2)
+        painter.drawRoundedRect(box, radius, radius)
+        painter.end()
+        super().paintEvent(event)
+
+
 def badge(text: str, kind: str = "info") -> QLabel:
-    bg, fg = COLORS.get(kind, COLORS["info"])
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setText(text)
-    label.setStyleSheet(
-        f"background: {bg}; color: {fg}; border: 1px solid {fg}; border-radius: 8px; padding: 1px 8px;"
-    )
-    label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
-    return label
+    return Pill(text, kind)
 
 
 def heading(text: str, level: int = 2) -> QLabel:
