@@ -89,21 +89,26 @@ def fact_widget(
     line of our own words (with `note`) muted by its palette, not a frame of labels with
     a style sheet each."""
     box = QWidget()
-    lay = QHBoxLayout(box)
-    lay.setContentsMargins(0, 2, 0, 2)
+    grid = QGridLayout(box)  # one layout per row: the badge, then the words under each other
+    grid.setContentsMargins(0, 2, 0, 2)
+    grid.setHorizontalSpacing(6)
+    grid.setVerticalSpacing(1)
+    grid.setColumnStretch(1, 1)
     mark, kind, where = standing_words(standing(fact, machine=machine))
     if fact.verified_by and fact.verified and fact.effective_scope == "machine":
         where += " " + tr("Checked by {who}.").format(who=one_line(fact.verified_by))
-    lay.addWidget(badge(mark, kind), 0, Qt.AlignmentFlag.AlignTop)
-    text = QVBoxLayout()
-    text.setSpacing(0)
-    text.addWidget(LinkedText(fact.claim or tr("(no claim)"), title=tr("Fact")))
+    grid.addWidget(badge(mark, kind), 0, 0, Qt.AlignmentFlag.AlignTop)
+    grid.addWidget(LinkedText(fact.claim or tr("(no claim)"), title=tr("Fact")), 0, 1)
     # (our own words, not the pack's: not selectable, so no text document per row to lay out)
     said = where + (f"\n{note}" if note else "")
-    text.addWidget(plain(said, small=True, muted=True, selectable=False))
-    lay.addLayout(text, 1)
-    for w in extra or []:
-        lay.addWidget(w, 0, Qt.AlignmentFlag.AlignTop)
+    grid.addWidget(plain(said, small=True, muted=True, selectable=False), 1, 1)
+    if extra:  # the buttons under the words: a narrow window keeps the claim wide
+        buttons = QHBoxLayout()
+        buttons.setSpacing(6)
+        for w in extra:
+            buttons.addWidget(w)
+        buttons.addStretch(1)
+        grid.addLayout(buttons, 2, 1)
     return box
 
 

@@ -28,13 +28,14 @@ from PySide6.QtWidgets import (
 from taskpack.app.desk import answer_sources, is_checked_here
 from taskpack.core.desk import lifecycle
 from taskpack.core.format.model import LandingCheck
-from taskpack.core.format.record_pages import Numbered, open_count
+from taskpack.core.format.record_pages import open_count
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui.asks_form import AsksForm
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.history_view import HistoryTimeline
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import human_size
+from taskpack.ui.journey import JourneyChain, hops
 from taskpack.ui.models import state_label, why_label
 from taskpack.ui.move_words import EXPORT_MODES, export_label, move_label
 from taskpack.ui.next_step import (
@@ -48,18 +49,17 @@ from taskpack.ui.next_step import (
     TAKE_ON,
     next_step,
 )
-from taskpack.ui.ops import Detail, is_sealed, sender_of, take_on_path
+from taskpack.ui.ops import Detail, sender_of, take_on_path
 from taskpack.ui.pack_items import (
     check_widget,
     evidence_words,
-    fact_widget,
     item_text,
     label_text,
     labels_text,
     place_words,
-    restore_reason,
 )
-from taskpack.ui.paging import FACT_PAGE, add_paged
+from taskpack.ui.paging import add_paged
+from taskpack.ui.passport_facts import FactsMixin
 from taskpack.ui.widgets import (
     Banner,
     LinkedText,
@@ -76,7 +76,7 @@ from taskpack.ui.widgets import (
 from taskpack.ui.words import counted, local_time, one_line
 
 
-class PassportView(QWidget):
+class PassportView(FactsMixin, QWidget):
     move_requested = Signal(str, object)  # state, waiting_on
     take_on_requested = Signal()
     open_requested = Signal()  # "Open a receipt…": the window's File → Open
@@ -93,6 +93,7 @@ class PassportView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.detail: Detail | None = None
+        self.journey: JourneyChain | None = None
         outer = QVBoxLayout(self)
         outer.setContentsMargins(12, 10, 12, 6)
         self.header = QVBoxLayout()
@@ -314,6 +315,11 @@ class PassportView(QWidget):
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 8, 4, 8)
+        nodes = hops(lp, detail.machine, detail.sent)  # who handed it to whom, and this desk
+        self.journey = JourneyChain(nodes) if len(nodes) > 1 else None
+        if self.journey is not None:
+            lay.addWidget(plain(tr("Its journey"), bold=True))
+            lay.addWidget(self.journey)
         if state.goal:
             lay.addWidget(plain(tr("Goal"), bold=True))
             lay.addWidget(LinkedText(state.goal, title=tr("Goal")))
@@ -392,14 +398,16 @@ class PassportView(QWidget):
             tr("Questions and checks that travel with the next handoff from here."),
         )
         add_paged(sec.add, outgoing, check_widget, parent_layout=sec.lay)
-        sec.add(
-            row(
-                button(tr("Add ask…"), lambda: self.add_requested.emit("ask")),
-                button(tr("Add landing check…"), lambda: self.add_requested.emit("check")),
-                button(tr("Add fact…"), lambda: self.add_requested.emit("fact")),
-                button(tr("Add next step…"), lambda: self.add_requested.emit("step")),
-            )
-        )
+        adds = QWidget()  # the four buttons wrap: nothing hangs off a narrow window's side
+        flow = FlowLayout(adds)
+        for label, what in (
+            (tr("Add ask…"), "ask"),
+            (tr("Add landing check…"), "check"),
+            (tr("Add fact…"), "fact"),
+            (tr("Add next step…"), "step"),
+        ):
+            flow.addWidget(button(label, lambda w=what: self.add_requested.emit(w)))
+        sec.add(adds)
         lay.addWidget(sec)
         lay.addStretch(1)
         self.overview.setWidget(body)
@@ -447,54 +455,6 @@ class PassportView(QWidget):
             return check_widget(check, extra=b, done=done, done_here=False)
 
         add_paged(sec.add, ordered, one, parent_layout=sec.lay)
-        lay.addWidget(sec)
-
-    def _facts(self, lay: QVBoxLayout, detail: Detail) -> None:
-        facts = detail.passport.passport.facts or []
-        self.restore_buttons, self.restore_reasons, self.check_buttons = {}, {}, {}
-        if not facts:
-            return
-        sec = Section(tr("What is proven and what is not"))
-
-        def one(numbered: tuple[int, Any]) -> QWidget:
-            n, fact = numbered
-            extra: list[QWidget] = []
-            note = ""
-            if is_sealed(fact):
-                ok, said = detail.restore.get(n, (False, tr("unknown")))
-                reason = restore_reason(said, fact.verified_on, detail.machine)
-                b = QPushButton(tr("Restore ✓"))
-                b.setEnabled(ok)
-                self.restore_reasons[n] = reason
-                if ok:
-                    b.setToolTip(
-                        tr(
-                            "Give this fact its ✓ back: you are on {machine}, where it was "
-                            "verified, and this desk wrote the pack that carried it."
-                        ).format(machine=one_line(fact.verified_on or "?"))
-                    )
-                else:
-                    b.setToolTip(tr("Restore ✓ is not available: {reason}").format(reason=reason))
-                    note = tr("Restore ✓ is not available: {reason}").format(reason=reason)
-                b.clicked.connect(lambda _c=False, k=n: self.restore_requested.emit(k))
-                self.restore_buttons[n] = b
-                extra.append(b)
-                c = QPushButton(tr("I checked this here"))
-                c.setToolTip(
-                    tr(
-                        "You checked this yourself, on this machine: it becomes a fact verified "
-                        "here, by you, with a history entry. Restore ✓ instead trusts the "
-                        "sender's word."
-                    )
-                )
-                c.clicked.connect(lambda _c=False, k=n: self.check_fact_requested.emit(k))
-                self.check_buttons[n] = c
-                extra.append(c)
-            return fact_widget(fact, detail.machine or None, extra=extra, note=note)
-
-        add_paged(
-            sec.add, Numbered(facts), one, page=FACT_PAGE, parent_layout=sec.lay
-        )  # (facts may be pages)
         lay.addWidget(sec)
 
     def _steps(self, lay: QVBoxLayout, detail: Detail) -> None:

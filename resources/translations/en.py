@@ -9,6 +9,7 @@ PLURALS: dict[str, tuple[str, str]] = {
     "%n answer is not saved yet.": ("%n answer is not saved yet.", "%n answers are not saved yet."),
     "%n ask stays open": ("%n ask stays open", "%n asks stay open"),
     "%n characters": ("%n character", "%n characters"),
+    "%n more desks": ("%n more desk", "%n more desks"),
     "%n incoming": ("%n incoming", "%n incoming"),
     "%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.": (
         "%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.",

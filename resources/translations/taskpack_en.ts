@@ -44,6 +44,14 @@
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/journey.py" line="88" />
+      <source>%n more desks</source>
+      <translation>
+        <numerusform>%n more desk</numerusform>
+        <numerusform>%n more desks</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/review_view.py" line="403" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
@@ -76,7 +84,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="171" />
+      <location filename="../../ui/passport_view.py" line="172" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>Asks (%n open)</numerusform>

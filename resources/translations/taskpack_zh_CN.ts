@@ -83,28 +83,28 @@
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="159" />
+      <location filename="../../ui/pack_items.py" line="166" />
       <source>(no accept: this ask cannot be judged)</source>
       <translation>（没有验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="127" />
+      <location filename="../../ui/pack_items.py" line="134" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="97" />
+      <location filename="../../ui/pack_items.py" line="101" />
       <source>(no claim)</source>
       <translation>（没有陈述）</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="133" />
-      <location filename="../../ui/pack_items.py" line="206" />
+      <location filename="../../ui/pack_items.py" line="213" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="217" />
+      <location filename="../../ui/pack_items.py" line="224" />
       <source>(not answered)</source>
       <translation>（未回答）</translation>
     </message>
@@ -244,12 +244,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="397" />
+      <location filename="../../ui/passport_view.py" line="404" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="399" />
+      <location filename="../../ui/passport_view.py" line="406" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -259,12 +259,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="400" />
+      <location filename="../../ui/passport_view.py" line="407" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -301,8 +301,8 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="165" />
-      <location filename="../../ui/pack_items.py" line="213" />
-      <location filename="../../ui/pack_items.py" line="215" />
+      <location filename="../../ui/pack_items.py" line="220" />
+      <location filename="../../ui/pack_items.py" line="222" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
@@ -313,13 +313,13 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="211" />
-      <location filename="../../ui/pack_items.py" line="183" />
+      <location filename="../../ui/pack_items.py" line="190" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="207" />
-      <location filename="../../ui/pack_items.py" line="181" />
+      <location filename="../../ui/pack_items.py" line="188" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
@@ -335,7 +335,7 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="213" />
-      <location filename="../../ui/pack_items.py" line="185" />
+      <location filename="../../ui/pack_items.py" line="192" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
     </message>
@@ -371,12 +371,12 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="257" />
+      <location filename="../../ui/passport_view.py" line="258" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="344" />
+      <location filename="../../ui/passport_view.py" line="350" />
       <location filename="../../ui/review_view.py" line="459" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -393,8 +393,8 @@
     </message>
     <message>
       <location filename="../../ui/models.py" line="213" />
-      <location filename="../../ui/passport_view.py" line="116" />
-      <location filename="../../ui/passport_view.py" line="171" />
+      <location filename="../../ui/passport_view.py" line="117" />
+      <location filename="../../ui/passport_view.py" line="172" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -409,7 +409,7 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="117" />
+      <location filename="../../ui/passport_view.py" line="118" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
@@ -437,17 +437,17 @@
       <translation>检查文件格式</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="93" />
+      <location filename="../../ui/pack_items.py" line="99" />
       <source>Checked by {who}.</source>
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="424" />
+      <location filename="../../ui/passport_view.py" line="432" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="429" />
+      <location filename="../../ui/passport_view.py" line="437" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -463,7 +463,7 @@
     </message>
     <message>
       <location filename="../../ui/guide.py" line="90" />
-      <location filename="../../ui/widgets.py" line="195" />
+      <location filename="../../ui/widgets.py" line="207" />
       <source>Close</source>
       <translation>关闭</translation>
     </message>
@@ -473,12 +473,12 @@
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="321" />
+      <location filename="../../ui/pack_items.py" line="328" />
       <source>Commit</source>
       <translation>提交</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="292" />
+      <location filename="../../ui/widgets.py" line="304" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
@@ -493,13 +493,13 @@
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="278" />
-      <location filename="../../ui/widgets.py" line="293" />
+      <location filename="../../ui/widgets.py" line="290" />
+      <location filename="../../ui/widgets.py" line="305" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="191" />
+      <location filename="../../ui/widgets.py" line="203" />
       <source>Copy all</source>
       <translation>全部复制</translation>
     </message>
@@ -519,18 +519,18 @@
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="279" />
+      <location filename="../../ui/widgets.py" line="291" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="337" />
+      <location filename="../../ui/passport_view.py" line="343" />
       <location filename="../../ui/review_view.py" line="454" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="330" />
+      <location filename="../../ui/passport_view.py" line="336" />
       <location filename="../../ui/review_view.py" line="447" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -567,12 +567,12 @@
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="313" />
+      <location filename="../../ui/widgets.py" line="325" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="413" />
+      <location filename="../../ui/passport_view.py" line="421" />
       <location filename="../../ui/review_view.py" line="379" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -598,7 +598,7 @@
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="211" />
+      <location filename="../../ui/pack_items.py" line="218" />
       <source>Dropped: it will not be answered.</source>
       <translation>已放弃：不会回答它。</translation>
     </message>
@@ -649,12 +649,12 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="125" />
+      <location filename="../../ui/passport_view.py" line="126" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="97" />
+      <location filename="../../ui/pack_items.py" line="101" />
       <source>Fact</source>
       <translation>事实</translation>
     </message>
@@ -679,17 +679,17 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="391" />
+      <location filename="../../ui/passport_view.py" line="397" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="139" />
+      <location filename="../../ui/passport_view.py" line="140" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="133" />
+      <location filename="../../ui/passport_view.py" line="134" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -704,13 +704,13 @@
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="471" />
+      <location filename="../../ui/passport_facts.py" line="47" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="318" />
-      <location filename="../../ui/passport_view.py" line="319" />
+      <location filename="../../ui/passport_view.py" line="324" />
+      <location filename="../../ui/passport_view.py" line="325" />
       <location filename="../../ui/review_view.py" line="171" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -721,13 +721,13 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="197" />
+      <location filename="../../ui/passport_view.py" line="198" />
       <location filename="../../ui/review_view.py" line="185" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="190" />
+      <location filename="../../ui/passport_view.py" line="191" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
@@ -739,7 +739,7 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="302" />
+      <location filename="../../ui/passport_view.py" line="303" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -749,7 +749,7 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="118" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -767,6 +767,11 @@
       <location filename="../../ui/move_words.py" line="25" />
       <source>Hold: wait for an agent</source>
       <translation>暂停：等一个智能体</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="166" />
+      <source>Hop {n} of {total}: {text}</source>
+      <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="188" />
@@ -796,8 +801,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="438" />
-      <location filename="../../ui/passport_view.py" line="482" />
+      <location filename="../../ui/passport_facts.py" line="58" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -807,7 +812,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="374" />
+      <location filename="../../ui/passport_view.py" line="380" />
       <location filename="../../ui/review_view.py" line="477" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -828,7 +833,7 @@
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="112" />
+      <location filename="../../ui/widgets.py" line="124" />
       <source>It contains hidden or direction-changing characters, shown as \uXXXX: it may not be the address it seems.</source>
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
@@ -838,7 +843,7 @@
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="343" />
+      <location filename="../../ui/pack_items.py" line="350" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
@@ -846,6 +851,11 @@
       <location filename="../../ui/review_view.py" line="548" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="321" />
+      <source>Its journey</source>
+      <translation>它走过的路</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="98" />
@@ -869,7 +879,7 @@
       <translation>从 {file} 落地（发送方的护照 {sender}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="127" />
+      <location filename="../../ui/pack_items.py" line="134" />
       <source>Landing check</source>
       <translation>落地检查</translation>
     </message>
@@ -884,13 +894,13 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="345" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <location filename="../../ui/review_view.py" line="460" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="319" />
+      <location filename="../../ui/pack_items.py" line="326" />
       <source>Link</source>
       <translation>链接</translation>
     </message>
@@ -941,7 +951,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="270" />
+      <location filename="../../ui/passport_view.py" line="271" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -978,14 +988,14 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="508" />
+      <location filename="../../ui/passport_view.py" line="468" />
       <location filename="../../ui/review_view.py" line="441" />
       <location filename="../../ui/window/passport_actions.py" line="330" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="504" />
+      <location filename="../../ui/passport_view.py" line="464" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -995,7 +1005,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="516" />
+      <location filename="../../ui/passport_view.py" line="476" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -1040,7 +1050,7 @@
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="322" />
+      <location filename="../../ui/pack_items.py" line="329" />
       <source>Note</source>
       <translation>说明</translation>
     </message>
@@ -1066,7 +1076,7 @@
       <translation>确定</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="245" />
+      <location filename="../../ui/widgets.py" line="257" />
       <source>Open a link from the pack?</source>
       <translation>打开包里的链接？</translation>
     </message>
@@ -1116,7 +1126,7 @@
       <translation>打开示例包</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="251" />
+      <location filename="../../ui/widgets.py" line="263" />
       <source>Open this address</source>
       <translation>打开这个地址</translation>
     </message>
@@ -1137,7 +1147,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="115" />
+      <location filename="../../ui/passport_view.py" line="116" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -1167,7 +1177,7 @@
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="320" />
+      <location filename="../../ui/pack_items.py" line="327" />
       <source>Pull request</source>
       <translation>合并请求</translation>
     </message>
@@ -1179,12 +1189,12 @@
     <message>
       <location filename="../../ui/asks_form.py" line="134" />
       <location filename="../../ui/asks_form.py" line="133" />
-      <location filename="../../ui/pack_items.py" line="206" />
+      <location filename="../../ui/pack_items.py" line="213" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="392" />
+      <location filename="../../ui/passport_view.py" line="398" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1231,7 +1241,7 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="300" />
+      <location filename="../../ui/passport_view.py" line="301" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1304,7 +1314,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="414" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1337,14 +1347,14 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>恢复 ✓？</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="466" />
+      <location filename="../../ui/passport_facts.py" line="42" />
       <location filename="../../ui/window/passport_actions.py" line="183" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="478" />
-      <location filename="../../ui/passport_view.py" line="477" />
+      <location filename="../../ui/passport_facts.py" line="54" />
+      <location filename="../../ui/passport_facts.py" line="53" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1375,8 +1385,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="358" />
-      <location filename="../../ui/passport_view.py" line="359" />
+      <location filename="../../ui/passport_view.py" line="364" />
+      <location filename="../../ui/passport_view.py" line="365" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1396,7 +1406,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="519" />
+      <location filename="../../ui/passport_view.py" line="479" />
       <location filename="../../ui/review_view.py" line="506" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1484,7 +1494,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="318" />
+      <location filename="../../ui/pack_items.py" line="325" />
       <source>Screenshot</source>
       <translation>截图</translation>
     </message>
@@ -1544,7 +1554,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="136" />
+      <location filename="../../ui/widgets.py" line="148" />
       <source>Show all ({size})</source>
       <translation>显示全部（{size}）</translation>
     </message>
@@ -1628,7 +1638,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/next_step.py" line="94" />
       <location filename="../../ui/next_step.py" line="73" />
-      <location filename="../../ui/passport_view.py" line="255" />
+      <location filename="../../ui/passport_view.py" line="256" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1664,7 +1674,7 @@ Store: {home}</source>
       <translation>团队工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="317" />
+      <location filename="../../ui/pack_items.py" line="324" />
       <source>Test output</source>
       <translation>测试输出</translation>
     </message>
@@ -1786,7 +1796,7 @@ Store: {home}</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="246" />
+      <location filename="../../ui/widgets.py" line="258" />
       <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
 
 {url}</source>
@@ -1795,7 +1805,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="335" />
+      <location filename="../../ui/pack_items.py" line="342" />
       <source>The pack does not say where this fact was proven; check it again here.</source>
       <translation>包里没有说这条事实是在哪里证实的；请在这里再检查一遍。</translation>
     </message>
@@ -1820,7 +1830,7 @@ Store: {home}</source>
       <translation>这份回执没有带回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="186" />
+      <location filename="../../ui/pack_items.py" line="193" />
       <source>The receipt does not say who answered or when.</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
@@ -1845,7 +1855,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="375" />
+      <location filename="../../ui/passport_view.py" line="381" />
       <location filename="../../ui/review_view.py" line="478" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1856,7 +1866,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="325" />
+      <location filename="../../ui/passport_view.py" line="331" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1867,7 +1877,7 @@ Store: {home}</source>
       <translation>发送方自己的检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="137" />
+      <location filename="../../ui/pack_items.py" line="144" />
       <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
@@ -1877,7 +1887,7 @@ Store: {home}</source>
       <translation>团队工作台的 PostgreSQL 地址。不要把密码写进去：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="156" />
+      <location filename="../../ui/widgets.py" line="168" />
       <source>The whole text</source>
       <translation>全文</translation>
     </message>
@@ -1902,7 +1912,7 @@ Store: {home}</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="349" />
+      <location filename="../../ui/pack_items.py" line="356" />
       <source>This desk has no record of proving it here and sealing it when it packed, so the pack's word that it was proven here cannot be trusted; check it again.</source>
       <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
     </message>
@@ -1912,12 +1922,12 @@ Store: {home}</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="339" />
+      <location filename="../../ui/pack_items.py" line="346" />
       <source>This desk proved it on this machine and sealed it when it packed it.</source>
       <translation>本工作台在本机证实了它，并在打包时把它封存。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="332" />
+      <location filename="../../ui/pack_items.py" line="339" />
       <source>This fact is not sealed, so there is no ✓ to restore.</source>
       <translation>这条事实没有被封存，所以没有可以恢复的 ✓。</translation>
     </message>
@@ -2065,7 +2075,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/asks_form.py" line="142" />
       <location filename="../../ui/asks_form.py" line="148" />
-      <location filename="../../ui/pack_items.py" line="158" />
+      <location filename="../../ui/pack_items.py" line="165" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
@@ -2075,7 +2085,7 @@ Store: {home}</source>
       <translation>发生了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="457" />
+      <location filename="../../ui/passport_facts.py" line="33" />
       <location filename="../../ui/review_view.py" line="407" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
@@ -2091,7 +2101,7 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="343" />
+      <location filename="../../ui/passport_view.py" line="349" />
       <location filename="../../ui/review_view.py" line="458" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
@@ -2123,8 +2133,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="321" />
-      <location filename="../../ui/passport_view.py" line="322" />
+      <location filename="../../ui/passport_view.py" line="327" />
+      <location filename="../../ui/passport_view.py" line="328" />
       <location filename="../../ui/review_view.py" line="176" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2141,7 +2151,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="137" />
-      <location filename="../../ui/pack_items.py" line="156" />
+      <location filename="../../ui/pack_items.py" line="163" />
       <source>Why</source>
       <translation>原因</translation>
     </message>
@@ -2171,12 +2181,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="484" />
+      <location filename="../../ui/passport_facts.py" line="60" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="440" />
+      <location filename="../../ui/passport_view.py" line="448" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2231,7 +2241,7 @@ Store: {home}</source>
       <translation>.taskpack.json 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="202" />
+      <location filename="../../ui/pack_items.py" line="209" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
     </message>
@@ -2251,6 +2261,12 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
+      <location filename="../../ui/journey.py" line="90" />
+      <location filename="../../ui/journey.py" line="87" />
+      <source>an earlier desk</source>
+      <translation>更早的工作台</translation>
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="162" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
@@ -2264,7 +2280,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/asks_form.py" line="57" />
       <location filename="../../ui/history_text.py" line="184" />
-      <location filename="../../ui/pack_items.py" line="144" />
+      <location filename="../../ui/pack_items.py" line="151" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -2274,7 +2290,7 @@ Store: {home}</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="200" />
+      <location filename="../../ui/pack_items.py" line="207" />
       <source>answers your question</source>
       <translation>回答了你的提问</translation>
     </message>
@@ -2284,7 +2300,7 @@ Store: {home}</source>
       <translation>出现了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="272" />
+      <location filename="../../ui/pack_items.py" line="279" />
       <source>artifact {n}</source>
       <translation>第 {n} 个产出</translation>
     </message>
@@ -2309,7 +2325,7 @@ Store: {home}</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="270" />
+      <location filename="../../ui/pack_items.py" line="277" />
       <source>ask {n}</source>
       <translation>第 {n} 个提问</translation>
     </message>
@@ -2329,7 +2345,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="336" />
+      <location filename="../../ui/passport_view.py" line="342" />
       <location filename="../../ui/review_view.py" line="453" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2420,7 +2436,7 @@ Store: {home}</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="267" />
+      <location filename="../../ui/pack_items.py" line="274" />
       <source>decision {n}</source>
       <translation>第 {n} 项决定</translation>
     </message>
@@ -2431,13 +2447,13 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/models.py" line="94" />
-      <location filename="../../ui/pack_items.py" line="118" />
+      <location filename="../../ui/pack_items.py" line="125" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="57" />
-      <location filename="../../ui/pack_items.py" line="144" />
+      <location filename="../../ui/pack_items.py" line="151" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
@@ -2467,7 +2483,7 @@ Store: {home}</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="266" />
+      <location filename="../../ui/pack_items.py" line="273" />
       <source>fact {n}</source>
       <translation>第 {n} 条事实</translation>
     </message>
@@ -2482,17 +2498,17 @@ Store: {home}</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="255" />
+      <location filename="../../ui/pack_items.py" line="262" />
       <source>for the owner</source>
       <translation>给负责人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="253" />
+      <location filename="../../ui/pack_items.py" line="260" />
       <source>for whoever receives it</source>
       <translation>给收到它的人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="256" />
+      <location filename="../../ui/pack_items.py" line="263" />
       <source>for {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -2512,6 +2528,21 @@ Store: {home}</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
+      <location filename="../../ui/journey.py" line="97" />
+      <source>handed on</source>
+      <translation>已交出</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="97" />
+      <source>handed on {when}</source>
+      <translation>{when} 交出</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="150" />
+      <source>handed to</source>
+      <translation>交给</translation>
+    </message>
+    <message>
       <location filename="../../ui/export.py" line="56" />
       <location filename="../../ui/history_text.py" line="122" />
       <location filename="../../ui/history_text.py" line="154" />
@@ -2527,6 +2558,11 @@ Store: {home}</source>
       <location filename="../../ui/history_view.py" line="58" />
       <source>handoff file written</source>
       <translation>已写出交接文件</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="114" />
+      <source>handoff sent {when}</source>
+      <translation>{when} 发出交接包</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="73" />
@@ -2555,7 +2591,7 @@ Store: {home}</source>
       <translation>等待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="279" />
+      <location filename="../../ui/pack_items.py" line="286" />
       <source>how to check it (the sender's suggestion)</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
@@ -2565,7 +2601,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="384" />
+      <location filename="../../ui/passport_view.py" line="390" />
       <location filename="../../ui/review_view.py" line="488" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -2631,17 +2667,22 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
+      <location filename="../../ui/journey.py" line="103" />
+      <source>landed {when}</source>
+      <translation>{when} 落地</translation>
+    </message>
+    <message>
       <location filename="../../ui/history_text.py" line="37" />
       <source>landing check added</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="269" />
+      <location filename="../../ui/pack_items.py" line="276" />
       <source>landing check {n}</source>
       <translation>第 {n} 项落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="273" />
+      <location filename="../../ui/pack_items.py" line="280" />
       <source>learning {n}</source>
       <translation>第 {n} 条心得</translation>
     </message>
@@ -2662,6 +2703,11 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
+      <location filename="../../ui/journey.py" line="103" />
+      <source>made here {when}</source>
+      <translation>{when} 在这里创建</translation>
+    </message>
+    <message>
       <location filename="../../ui/history_text.py" line="32" />
       <source>moved</source>
       <translation>状态变更</translation>
@@ -2677,7 +2723,7 @@ Store: {home}</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="268" />
+      <location filename="../../ui/pack_items.py" line="275" />
       <source>next step {n}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
@@ -2723,12 +2769,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="57" />
-      <location filename="../../ui/pack_items.py" line="144" />
+      <location filename="../../ui/pack_items.py" line="151" />
       <source>open</source>
       <translation>未答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="121" />
+      <location filename="../../ui/pack_items.py" line="128" />
       <source>optional</source>
       <translation>可选</translation>
     </message>
@@ -2746,6 +2792,11 @@ Store: {home}</source>
       <location filename="../../ui/history_text.py" line="34" />
       <source>packed</source>
       <translation>已打包</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="58" />
+      <source>passport {id}</source>
+      <translation>护照 {id}</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="231" />
@@ -2795,12 +2846,17 @@ Store: {home}</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
+      <location filename="../../ui/journey.py" line="114" />
+      <source>receipt sent {when}</source>
+      <translation>{when} 发出回执</translation>
+    </message>
+    <message>
       <location filename="../../ui/models.py" line="73" />
       <source>receipt you sent</source>
       <translation>你发出的回执</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="121" />
+      <location filename="../../ui/pack_items.py" line="128" />
       <source>required</source>
       <translation>必需</translation>
     </message>
@@ -2836,6 +2892,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="196" />
+      <location filename="../../ui/journey.py" line="113" />
       <location filename="../../ui/pack_items.py" line="25" />
       <source>someone</source>
       <translation>某人</translation>
@@ -2856,7 +2913,7 @@ Store: {home}</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="204" />
+      <location filename="../../ui/pack_items.py" line="211" />
       <source>stays open</source>
       <translation>仍未解决</translation>
     </message>
@@ -2897,7 +2954,7 @@ Store: {home}</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="285" />
+      <location filename="../../ui/pack_items.py" line="292" />
       <source>the answer</source>
       <translation>回答</translation>
     </message>
@@ -2907,7 +2964,7 @@ Store: {home}</source>
       <translation>回答已到</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="308" />
+      <location filename="../../ui/pack_items.py" line="315" />
       <source>the attached file {name}, line {line}</source>
       <translation>随附文件 {name} 第 {line} 行</translation>
     </message>
@@ -2937,7 +2994,7 @@ Store: {home}</source>
       <translation>附件 {name} 不是有效的 base64</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="281" />
+      <location filename="../../ui/pack_items.py" line="288" />
       <source>the claim</source>
       <translation>陈述</translation>
     </message>
@@ -2987,7 +3044,7 @@ Store: {home}</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="263" />
+      <location filename="../../ui/pack_items.py" line="270" />
       <source>the goal</source>
       <translation>目标</translation>
     </message>
@@ -3032,7 +3089,7 @@ Store: {home}</source>
       <translation>护照对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="282" />
+      <location filename="../../ui/pack_items.py" line="289" />
       <source>the question</source>
       <translation>问题</translation>
     </message>
@@ -3053,12 +3110,12 @@ Store: {home}</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="262" />
+      <location filename="../../ui/pack_items.py" line="269" />
       <source>the sender's note</source>
       <translation>发送方的附言</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="264" />
+      <location filename="../../ui/pack_items.py" line="271" />
       <source>the title</source>
       <translation>标题</translation>
     </message>
@@ -3158,9 +3215,19 @@ Store: {home}</source>
       <translation>本工作台</translation>
     </message>
     <message>
+      <location filename="../../ui/journey.py" line="106" />
+      <source>this desk ({machine})</source>
+      <translation>本工作台（{machine}）</translation>
+    </message>
+    <message>
       <location filename="../../ui/history_text.py" line="175" />
       <source>to</source>
       <translation>给</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="116" />
+      <source>to {who}</source>
+      <translation>给 {who}</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="31" />
@@ -3173,7 +3240,7 @@ Store: {home}</source>
       <translation>通用 — 约定、需求</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="464" />
+      <location filename="../../ui/passport_facts.py" line="40" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -3203,22 +3270,27 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="284" />
+      <location filename="../../ui/pack_items.py" line="291" />
       <source>what counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="280" />
+      <location filename="../../ui/pack_items.py" line="287" />
       <source>what to check</source>
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="271" />
+      <location filename="../../ui/pack_items.py" line="278" />
       <source>what was done, item {n}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="265" />
+      <location filename="../../ui/journey.py" line="87" />
+      <source>where it began</source>
+      <translation>起点</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="272" />
       <source>where it stands</source>
       <translation>当前进展</translation>
     </message>
@@ -3229,7 +3301,7 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="283" />
+      <location filename="../../ui/pack_items.py" line="290" />
       <source>why it is asked</source>
       <translation>提问原因</translation>
     </message>
@@ -3405,7 +3477,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="177" />
+      <location filename="../../ui/widgets.py" line="189" />
       <source>{size}, shown as written (hidden characters as \uXXXX). It is the sender's text: nothing in it is run.</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
@@ -3470,7 +3542,7 @@ Store: {home}</source>
       <translation>{where} 不是 JSON 对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="305" />
+      <location filename="../../ui/pack_items.py" line="312" />
       <source>{where}, {part}</source>
       <translation>{where}，{part}</translation>
     </message>
@@ -3525,6 +3597,13 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/journey.py" line="88" />
+      <source>%n more desks</source>
+      <translation>
+        <numerusform>还有 %n 个工作台</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/review_view.py" line="403" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
@@ -3553,7 +3632,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="171" />
+      <location filename="../../ui/passport_view.py" line="172" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>

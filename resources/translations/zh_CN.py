@@ -5,6 +5,20 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "Hop {n} of {total}: {text}": "第 {n} 站，共 {total} 站：{text}",
+    "Its journey": "它走过的路",
+    "passport {id}": "护照 {id}",
+    "an earlier desk": "更早的工作台",
+    "handed on": "已交出",
+    "handed on {when}": "{when} 交出",
+    "handed to": "交给",
+    "handoff sent {when}": "{when} 发出交接包",
+    "landed {when}": "{when} 落地",
+    "made here {when}": "{when} 在这里创建",
+    "receipt sent {when}": "{when} 发出回执",
+    "this desk ({machine})": "本工作台（{machine}）",
+    "to {who}": "给 {who}",
+    "where it began": "起点",
     "&About TaskPack Desk": "关于 TaskPack Desk(&A)",
     "&All passports": "全部护照(&A)",
     "&Edit": "编辑(&E)",
@@ -727,6 +741,7 @@ TRANSLATIONS: dict[str, str] = {
 }
 
 PLURALS: dict[str, str] = {
+    "%n more desks": "还有 %n 个工作台",
     "It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.": "它在等你：接手它（一次完成批准、接受和开始），然后回答它的 %n 个未答问题。",
     "Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.": "下一步：在“提问”标签页回答 %n 个未答问题，然后用回执把回答送回去。",
     "%n answer comes home": "%n 个回答回来了",
