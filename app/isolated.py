@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from taskpack.core.errors import Cancelled, TaskPackError
 from taskpack.core.progress import CancelCheck, Progress
@@ -56,33 +56,73 @@ NICE = 10
 CANCEL_GRACE = 5.0
 
 
-def pack_is_large(path: Path | str) -> bool:
+def pack_is_large(path: Path | str | BinaryIO) -> bool:
     """The pack object in this file is over `LARGE_BYTES` (a flat pack: the file is).
 
+    `path` may be the file already open (binary, seekable): it is answered from that
+    descriptor, which is left at its start, so the caller reads the pack from the same one.
     The zip's directory is read with the reader's own limits (`SafeZip`: entry count and
     directory size checked before anything is built), never with a bare `zipfile`, whose
     directory of a hostile file could cost gigabytes before this even answers.
     """
+    if isinstance(path, (str, os.PathLike)):
+        try:
+            with open(path, "rb") as opened:
+                return pack_is_large(opened)
+        except OSError:
+            return False  # the reader on the worker thread says what is wrong with it
     from taskpack.core.format.zip_archive import SafeZip
 
-    p = Path(path)
+    f = path
     try:
-        with open(p, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            if size <= LARGE_BYTES:
-                return False
-            if f.read(2) != b"PK":
-                return True  # a flat pack (or not a pack: the reader on the worker thread says so)
-            z = SafeZip(f, size)
-            try:
-                return (
-                    sum(i.file_size for i in z.infos if i.filename.endswith("passport.json"))
-                    > LARGE_BYTES
-                )
-            finally:
-                z.close()
+        size = os.fstat(f.fileno()).st_size
+        if size <= LARGE_BYTES:
+            return False
+        f.seek(0)
+        if f.read(2) != b"PK":
+            return True  # a flat pack (or not a pack: the reader on the worker thread says so)
+        z = SafeZip(f, size)
+        try:
+            return (
+                sum(i.file_size for i in z.infos if i.filename.endswith("passport.json"))
+                > LARGE_BYTES
+            )
+        finally:
+            z.close()
     except (OSError, TaskPackError, ValueError):
         return False  # the reader on the worker thread says what is wrong with it
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            f.seek(0)
+
+
+class Handed:
+    """An open file handed to a helper process: the helper reads the caller's open file
+    (no second open of the path). Give it to :func:`call` among the arguments; the
+    function there receives the descriptor as an int (its own copy, to close).
+
+    Only where a spawned process can inherit a descriptor (POSIX): see :func:`handed`."""
+
+    def __init__(self, f: BinaryIO) -> None:
+        self._fd = f.fileno()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        from multiprocessing.reduction import DupFd
+
+        # pickled as the helper is spawned: the descriptor is passed to the new process
+        return (_detach, (DupFd(self._fd),))
+
+
+def _detach(dup: Any) -> int:
+    return int(dup.detach())
+
+
+def handed(f: BinaryIO | None) -> Handed | None:
+    """`f`, to hand a helper process (:class:`Handed`); None when it cannot be handed
+    over (no file, or not POSIX: the helper then opens the path itself)."""
+    if f is None or os.name != "posix":
+        return None
+    return Handed(f)
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import pickle
-from collections.abc import Callable, Sequence
+import stat
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from taskpack.app import isolated
 from taskpack.app.desk import (
@@ -38,6 +40,9 @@ from taskpack.core.format.record_pages import compact, compact_facts
 from taskpack.core.format.streams import CHUNK
 from taskpack.core.progress import CancelCheck, Progress
 from taskpack.core.trust.sealing import standing
+
+if TYPE_CHECKING:
+    from taskpack.app.desk.service import ConformanceReport
 
 #: luggage up to this total is judged (C0–C10) as part of the review; larger packs on request
 JUDGE_AUTOMATICALLY_BYTES = 64 << 20
@@ -71,23 +76,60 @@ class Reviewed:
         return self.failed_checks is not None
 
 
+@contextlib.contextmanager
+def _pack_file(path: Path) -> Iterator[BinaryIO | None]:
+    """The pack file, opened once for a whole action: whether it is large, and then its
+    reading — here or in a helper process (`isolated.handed`) — use this one descriptor.
+    None when it is not a regular file that opens: the reader, given the path, says why."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError):
+        yield None
+        return
+    with os.fdopen(fd, "rb") as f:
+        yield f if stat.S_ISREG(os.fstat(fd).st_mode) else None
+
+
 def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
     """The landing review of `path`; a large pack is reviewed in a helper process (see
-    `app.isolated`), so the window's GUI thread never waits on its interpreter lock."""
-    if isolated.pack_is_large(path):
-        progress(0, 0)
-        return isolated.call(desk, review_elsewhere, path, progress=progress, cancel=cancelled)
-    return _review(desk, path, progress, cancelled)
+    `app.isolated`), so the window's GUI thread never waits on its interpreter lock. The
+    file is opened once: the helper reads the descriptor opened here."""
+    with _pack_file(path) as f:
+        if f is not None and isolated.pack_is_large(f):
+            progress(0, 0)
+            return isolated.call(  # type: ignore[no-any-return]
+                desk,
+                _review_handed,
+                path,
+                isolated.handed(f),
+                progress=progress,
+                cancel=cancelled,
+            )
+        return _review(desk, path, progress, cancelled, source=f)
+
+
+def _review_handed(
+    desk: Desk, path: Path, fd: int | None, progress: Progress, cancelled: CancelCheck
+) -> Reviewed:
+    """`review_elsewhere` of the file the window opened (`fd`: its descriptor), or of
+    `path` when it could not be handed over."""
+    with contextlib.nullcontext() if fd is None else os.fdopen(fd, "rb") as f:
+        return review_elsewhere(desk, path, progress, cancelled, source=f)
 
 
 def review_elsewhere(
-    desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck
+    desk: Desk,
+    path: Path,
+    progress: Progress,
+    cancelled: CancelCheck,
+    *,
+    source: BinaryIO | None = None,
 ) -> Reviewed:
     """Run in a helper process: the review, compact to send back (`Reviewed.held`).
 
-    The review is pickled and made compact before the judge reads the file again, and the
-    pack as read is let go first: the helper never holds two readings of a large pack."""
-    out = _review(desk, path, progress, cancelled, judge=False)
+    The judge's findings come from the review's own pass over the luggage (the file is
+    read once); the pack as read is let go before the review is made compact."""
+    out = _review(desk, path, progress, cancelled, source=source)
     out.unproven = unproven_facts(out.review.facts, out.machine)
     full = _held_form(out.review)
     out.held = pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL)
@@ -95,8 +137,6 @@ def review_elsewhere(
     out.still_open = compact(out.still_open)  # type: ignore[assignment]
     del full
     gc.collect()  # (the helper runs with the collector off: what a reading left in cycles goes now)
-    if out.luggage_bytes <= JUDGE_AUTOMATICALLY_BYTES:
-        out.failed_checks = _judge(path, progress, cancelled)
     return out
 
 
@@ -135,16 +175,31 @@ def unproven_facts(facts: Sequence[Fact], machine: str | None) -> int:
 
 
 def _review(
-    desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck, *, judge: bool = True
+    desk: Desk,
+    path: Path,
+    progress: Progress,
+    cancelled: CancelCheck,
+    *,
+    source: BinaryIO | None = None,
 ) -> Reviewed:
+    """The review of `path`, read from `source` (the file, already open) when given."""
     progress(0, 0)
     try:
-        # staged as it is read: Land then stores the luggage without reading the pack again
-        rv = desk.review(path, stage=True, progress=progress, cancel=cancelled)
+        # staged as it is read: Land then stores the luggage without reading the pack again;
+        # judged in the same pass when its luggage is small enough to judge unasked
+        rv = desk.review(
+            path if source is None else source,
+            name=None if source is None else str(path),
+            stage=True,
+            judge_up_to=JUDGE_AUTOMATICALLY_BYTES,
+            progress=progress,
+            cancel=cancelled,
+        )
     except FormatError as exc:
         raise Desk.plain_reason(path, exc) from None
     if cancelled():
         raise Cancelled()
+    report, rv.conformance = rv.conformance, None  # (the review is held, the report shown)
     total = sum(int(i.get("size") or 0) for i in rv.luggage)
     out = Reviewed(rv, luggage_bytes=total, machine=desk.machine)
     if rv.kind == "receipt" and rv.target_here and rv.receipt_target:
@@ -157,8 +212,8 @@ def _review(
                 for a in target.asks or []
                 if (a.status or "open") == "open" and a.id not in answered
             ]
-    if judge and total <= JUDGE_AUTOMATICALLY_BYTES:
-        out.failed_checks = _judge(path, progress, cancelled)
+    if report is not None:
+        out.failed_checks = failed_checks(report)
     return out
 
 
@@ -181,7 +236,11 @@ def _judge_elsewhere(
 def _judge(
     path: Path, progress: Progress, cancelled: CancelCheck
 ) -> list[tuple[str, str, list[str]]]:
-    report = Desk.judge(path, progress=progress, cancel=cancelled)
+    return failed_checks(Desk.judge(path, progress=progress, cancel=cancelled))
+
+
+def failed_checks(report: ConformanceReport) -> list[tuple[str, str, list[str]]]:
+    """The checks a judge's report fails, for a person to read: (id, requirement, reasons)."""
     return [(c.id, c.requirement, list(c.reasons)) for c in report.checks if not c.ok]
 
 
@@ -198,27 +257,7 @@ def land(
 ) -> LandingOutcome:
     """Land from the review the window holds (re-read if the file changed since). A review
     made in a helper process is landed in one, from the review it made."""
-    if (held is not None and held.held is not None) or isolated.pack_is_large(path):
-        outcome = isolated.call(
-            desk,
-            _land_elsewhere,
-            path,
-            held.held if held else None,
-            progress=progress,
-            cancel=cancelled,
-        )
-        desk.report_changes(outcome.changes)
-        return outcome  # type: ignore[no-any-return]
-    return desk.land(
-        path, review=held.review if held else None, progress=progress, cancel=cancelled
-    )
-
-
-def _land_elsewhere(
-    desk: Desk, path: Path, held: bytes | None, progress: Progress, cancelled: CancelCheck
-) -> LandingOutcome:
-    review = pickle.loads(held) if held is not None else None
-    return _compact_outcome(desk.land(path, review=review, progress=progress, cancel=cancelled))
+    return _accept(desk, "land", path, (), held, progress, cancelled)  # type: ignore[no-any-return]
 
 
 def merge(
@@ -230,35 +269,58 @@ def merge(
     *,
     held: Reviewed | None = None,
 ) -> MergeOutcome:
-    if (held is not None and held.held is not None) or isolated.pack_is_large(path):
-        outcome = isolated.call(
-            desk,
-            _merge_elsewhere,
-            path,
-            into,
-            held.held if held else None,
-            progress=progress,
-            cancel=cancelled,
-        )
-        desk.report_changes(outcome.changes)
-        return outcome  # type: ignore[no-any-return]
-    return desk.merge_receipt(
-        path, into, review=held.review if held else None, progress=progress, cancel=cancelled
-    )
+    return _accept(desk, "merge_receipt", path, (into,), held, progress, cancelled)  # type: ignore[no-any-return]
 
 
-def _merge_elsewhere(
+def _accept(
     desk: Desk,
+    how: str,
     path: Path,
-    into: str,
+    args: tuple[Any, ...],
+    held: Reviewed | None,
+    progress: Progress,
+    cancelled: CancelCheck,
+) -> Any:
+    """``desk.<how>(path, *args)`` from the review held: here, reading the file from the
+    one descriptor that also told it is not large; or in a helper process, for a review
+    made in one or a large pack."""
+    if held is None or held.held is None:
+        with _pack_file(path) as f:
+            if f is None or not isolated.pack_is_large(f):
+                return getattr(desk, how)(
+                    path if f is None else f,
+                    *args,
+                    name=None if f is None else str(path),
+                    review=held.review if held else None,
+                    progress=progress,
+                    cancel=cancelled,
+                )
+    outcome = isolated.call(
+        desk,
+        _accept_elsewhere,
+        how,
+        path,
+        args,
+        held.held if held else None,
+        progress=progress,
+        cancel=cancelled,
+    )
+    desk.report_changes(outcome.changes)
+    return outcome
+
+
+def _accept_elsewhere(
+    desk: Desk,
+    how: str,
+    path: Path,
+    args: tuple[Any, ...],
     held: bytes | None,
     progress: Progress,
     cancelled: CancelCheck,
-) -> MergeOutcome:
+) -> Any:
     review = pickle.loads(held) if held is not None else None
-    return _compact_outcome(
-        desk.merge_receipt(path, into, review=review, progress=progress, cancel=cancelled)
-    )
+    outcome = getattr(desk, how)(path, *args, review=review, progress=progress, cancel=cancelled)
+    return _compact_outcome(outcome)
 
 
 def _compact_passport(lp: LocalPassport) -> LocalPassport:

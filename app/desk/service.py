@@ -414,6 +414,7 @@ class Desk(Edits, FirstContact):
         into: str | None = None,
         name: str | None = None,
         stage: bool = False,
+        judge_up_to: int | None = None,
         progress: Progress | None = None,
         cancel: CancelCheck | None = None,
     ) -> LandingReview:
@@ -428,7 +429,8 @@ class Desk(Edits, FirstContact):
         luggage file is staged in the blob folder as the review reads it, and landing from
         the review commits what was staged (parts of a review never landed are swept as
         stale by housekeeping). `path` may be a binary stream of the file (`name` is then
-        how it is called)."""
+        how it is called). `judge_up_to`: a pack whose luggage is no larger is judged in
+        the same pass (`review.conformance`: the report :meth:`judge` would give)."""
         return read_once(
             path,
             name,
@@ -440,6 +442,7 @@ class Desk(Edits, FirstContact):
                 into=into,
                 repair=self.repair,
                 stage=stage,
+                judge_up_to=judge_up_to,
                 progress=progress,
                 cancel=cancel,
             ),
@@ -493,30 +496,38 @@ class Desk(Edits, FirstContact):
 
     def land(
         self,
-        path: Path | str,
+        path: PackSource,
         *,
+        name: str | None = None,
         review: LandingReview | None = None,
         progress: Progress | None = None,
         cancel: CancelCheck | None = None,
     ) -> LandingOutcome:
         """:meth:`accept` for a handoff: a new passport (the same pack twice: the same one)."""
         outcome = self.accept(
-            path, expect="handoff", review=review, progress=progress, cancel=cancel
+            path, name=name, expect="handoff", review=review, progress=progress, cancel=cancel
         )
         return cast(LandingOutcome, outcome)  # accept lets only a handoff through
 
     def merge_receipt(
         self,
-        path: Path | str,
+        path: PackSource,
         into: str,
         *,
+        name: str | None = None,
         review: LandingReview | None = None,
         progress: Progress | None = None,
         cancel: CancelCheck | None = None,
     ) -> MergeOutcome:
         """:meth:`accept` for a receipt, into the passport that asked (spec §4.4.1)."""
         outcome = self.accept(
-            path, into=into, expect="receipt", review=review, progress=progress, cancel=cancel
+            path,
+            name=name,
+            into=into,
+            expect="receipt",
+            review=review,
+            progress=progress,
+            cancel=cancel,
         )
         return cast(MergeOutcome, outcome)  # accept lets only a receipt through
 

@@ -15,9 +15,10 @@ import contextlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Cancelled, Finding, FormatError, TaskPackError
+from ..format.luggage import LuggageItem
 from ..format.model import (
     JSON,
     Ask,
@@ -38,6 +39,9 @@ from ..trust.sealing import seal_facts
 from . import lifecycle
 from .merge import answerable, asks_sent, merge_asks, target_by_id, target_refusal
 from .store import Readable, StagedBlob, Store
+
+if TYPE_CHECKING:  # (the judge is imported only by a review that is judged)
+    from ..trust.conformance import Report as ConformanceReport
 
 #: text luggage up to this size is scanned for imperative sentences
 SCAN_LUGGAGE_BYTES = 256 * 1024
@@ -132,6 +136,9 @@ class LandingReview:
     #: blob folder as the review read it, so landing from this review stores them without
     #: reading the pack again (`accept(held=…)`); never landed, they are swept as stale
     staged: list[tuple[str, StagedBlob]] = field(default_factory=list, repr=False, compare=False)
+    #: made with `judge_up_to=…` and luggage within it: the strict judge's report on the
+    #: file (spec §6, C0–C10), worked out in the review's own pass over the luggage
+    conformance: ConformanceReport | None = field(default=None, repr=False, compare=False)
 
     @property
     def initial_state(self) -> str:
@@ -199,12 +206,14 @@ def luggage_pass(
     *,
     store: Store | None = None,
     scan: bool = True,
+    on_chunk: Callable[[LuggageItem, bytes], None] | None = None,
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> LuggagePass:
     """Read every luggage byte once (verified at EOF), scanning for secrets and keeping
     small texts; with a `store`, stage each file in its blob folder on the way (nothing
-    is stored until committed). Without `scan`, only small files are read."""
+    is stored until committed). Without `scan`, only small files are read. `on_chunk`
+    is handed each chunk as it is read (the judge's share of the pass: `Judging`)."""
     out = LuggagePass(scanned=scan)
     items = [i for i in opened.luggage if scan or store or 0 <= i.size <= SCAN_LUGGAGE_BYTES]
     total = sum(max(i.size, 0) for i in items)
@@ -223,10 +232,13 @@ def luggage_pass(
                 scanner: StreamScanner | None = scanner,
                 small: bool = small,
                 head: bytearray = head,
+                item: LuggageItem = item,
             ) -> None:
                 nonlocal done
                 if scanner is not None:
                     scanner.feed(chunk)
+                if on_chunk is not None:
+                    on_chunk(item, chunk)
                 if small and len(head) <= SCAN_LUGGAGE_BYTES:
                     head.extend(chunk[: SCAN_LUGGAGE_BYTES + 1 - len(head)])
                 done += len(chunk)
@@ -402,6 +414,7 @@ def review(
     into: str | None = None,
     repair: Repair | None = None,
     stage: bool = False,
+    judge_up_to: int | None = None,
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> LandingReview:
@@ -414,12 +427,28 @@ def review(
     accepting it so would be refused (without `into`: why a receipt has nowhere to go).
     `stage`: keep each luggage file in the blob folder's staging area as it is read (see
     `LandingReview.staged`), so landing from the review reads nothing of the pack again.
+    `judge_up_to`: when the luggage's declared sizes add up to no more than this, the
+    strict judge's report on the file comes with it (`LandingReview.conformance`, what
+    `conformance.judge` says), from the same pass over the luggage: read once, not twice.
     """
     del machine  # the sender's machine seals the facts; ours does not enter the review
-    luggage = luggage_pass(opened, store=store if stage else None, progress=progress, cancel=cancel)
+    judging = None
+    if judge_up_to is not None and sum(i.size for i in opened.luggage) <= judge_up_to:
+        from ..trust.conformance import Judging
+
+        judging = Judging(opened)
+    luggage = luggage_pass(
+        opened,
+        store=store if stage else None,
+        on_chunk=judging.feed if judging is not None else None,
+        progress=progress,
+        cancel=cancel,
+    )
     try:
         proven(opened)
         rv = place(store, with_luggage(examine(opened, repair), opened, luggage), allow)
+        if judging is not None:  # (after the review: its refusals come first, as they did)
+            rv.conformance = judging.finish(luggage.findings)
     except BaseException:
         discard_staged(store, luggage.staged)
         raise

@@ -47,8 +47,11 @@ def read_once(
     `use` reads them, which bears the guess out. When it does not — `use` raised
     UnprovenRead (see :func:`proven`), a PackError while a span was unproven, or returned
     with one unproven — the file is read again as written, so the answer is the same
-    either way. A stream, and the zip form, are read as written."""
-    if isinstance(source, (str, os.PathLike)):
+    either way. A stream that can go back to its start is read so too (the second reading
+    starts over); one that cannot, and the zip form, are read as written."""
+    if isinstance(source, (str, os.PathLike)) or (
+        hasattr(source, "seekable") and source.seekable()
+    ):
         try:
             guessed: OpenedPack | None = open_pack(
                 source, name=name, defer_model=defer_model, strict=strict, speculate=True

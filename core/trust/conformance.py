@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..errors import FormatError, LimitExceeded, PackError, Unreadable, UnsafeEntry
+from ..errors import Finding, FormatError, LimitExceeded, PackError, Unreadable, UnsafeEntry
 from ..format import bag, canonical
 from ..format.luggage import LuggageItem
 from ..format.reading import OpenedPack, PackSource, open_pack
@@ -165,18 +166,12 @@ def _unparsable(path: str | Path, exc: PackError) -> Report:
 
 def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -> Report:
     """Judge a pack opened with ``open_pack(path, strict=False)`` (one pass over its luggage)."""
-    total = len(opened.passport_json) + sum(max(i.size, 0) for i in opened.luggage)
-    engine = engine_for(total)
-    reasons = judge_head(opened, engine=engine)
+    judging = Judging(opened)
+    judging.head()  # what the pack object alone tells, before a luggage byte is read
     # one pass over the luggage: C1 digests, C7/C8 scan, C9 text rule (flat)
-    scan = LuggageScan(engine=engine)  # the writer's scanner too: one archive budget for the pack
+    scan = LuggageScan(engine=judging.engine)  # the writer's scanner too: one budget for the pack
     for i in opened.luggage:
         scan.file(i.name)
-    texts = (
-        {i.name: canonical.TextEligibility() for i in opened.luggage}
-        if opened.encoding != "bag"
-        else {}
-    )
 
     # the scan runs on its own thread (large chunks only), beside the one that hashes: the
     # three — reading and CRC, sha256, scanning — overlap, so a pass takes what the
@@ -188,27 +183,79 @@ def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -
             _drain(scanning)
             scanning.append((item.name, Background(partial(scan.feed, item.name), name="scan")))
         scanning[-1][1].put(chunk)
-        if texts:
-            texts[item.name].feed(chunk)
-
-    damage: list[PackError] = []
-
-    def on_error(item: LuggageItem, exc: PackError) -> None:
-        reasons["C1"].append(exc.message)
-        damage.append(exc)
+        judging.feed(item, chunk)
 
     try:
-        opened.stream_luggage(on_chunk, progress=progress, cancel=cancel, on_error=on_error)
+        opened.stream_luggage(on_chunk, progress=progress, cancel=cancel, on_error=judging.damaged)
     except BaseException:
         with contextlib.suppress(Exception):  # what stopped the pass is what is raised
             _drain(scanning)
         raise
     _drain(scanning)
-    for f in scan.finish():
-        reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
-    reasons["C9"] += text_rule(opened, {name: t.finish() for name, t in texts.items()})
-    checks = [Check(cid, req, not reasons[cid], reasons[cid]) for cid, req in REQUIREMENTS.items()]
-    return Report(str(opened.path), opened.encoding, checks, damage)
+    return judging.finish(scan.finish())
+
+
+class Judging:
+    """The judge's share of a pass over a pack's luggage that someone else makes.
+
+    The landing review reads every luggage byte once — digests checked, credentials and
+    transcripts scanned (with the writer's scanner, as the judge's C7/C8 are) — so a
+    review that is also to be judged hands each chunk here as it reads it, and its
+    scan's findings to :meth:`finish`: the report is what :func:`judge` gives, and the
+    pack is read once. ::
+
+        judging = Judging(opened)
+        ...  judging.feed(item, chunk) for every chunk, judging.damaged(item, exc) ...
+        report = judging.finish(findings)  # the luggage's findings, file by file
+
+    `opened` may have been opened strictly (the review's reading): a strict opening that
+    succeeded has no integrity problem and no field of the wrong type, which is all the
+    lenient one the judge makes would have recorded beyond it.
+    """
+
+    def __init__(self, opened: OpenedPack) -> None:
+        self.opened = opened
+        total = len(opened.passport_json) + sum(max(i.size, 0) for i in opened.luggage)
+        #: the scan engine the judge would use for this pack (same findings whichever)
+        self.engine = engine_for(total)
+        self._texts = (
+            {i.name: canonical.TextEligibility() for i in opened.luggage}
+            if opened.encoding != "bag"
+            else {}
+        )
+        self._damage: list[PackError] = []
+        self._reasons: dict[str, list[str]] | None = None
+
+    def head(self) -> dict[str, list[str]]:
+        """Every check's reasons found without reading a luggage byte (`judge_head`),
+        worked out once: here, or by :meth:`finish`."""
+        if self._reasons is None:
+            self._reasons = judge_head(self.opened, engine=self.engine)
+        return self._reasons
+
+    def feed(self, item: LuggageItem, chunk: bytes) -> None:
+        """The next bytes of luggage file `item`, as read (C9: the flat form's text rule)."""
+        if self._texts:
+            self._texts[item.name].feed(chunk)
+
+    def damaged(self, item: LuggageItem, exc: PackError) -> None:
+        """Luggage file `item` could not be read whole, or not as its digest says (C1)."""
+        del item
+        self._damage.append(exc)
+
+    def finish(self, findings: Iterable[Finding]) -> Report:
+        """The report, given what the scan of the luggage found (C7, C8)."""
+        opened = self.opened
+        reasons = self.head()
+        reasons["C1"] += [exc.message for exc in self._damage]
+        for f in findings:
+            reasons["C7" if f.rule == "credential" else "C8"].append(str(f))
+        eligible = {name: t.finish() for name, t in self._texts.items()}
+        reasons["C9"] += text_rule(opened, eligible)
+        checks = [
+            Check(cid, req, not reasons[cid], reasons[cid]) for cid, req in REQUIREMENTS.items()
+        ]
+        return Report(str(opened.path), opened.encoding, checks, list(self._damage))
 
 
 def _drain(scanning: list[tuple[str, Background]]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,11 @@ from taskpack.core.errors import Cancelled
 
 def review(desk: Any, path: Path, progress: Any, cancelled: Any) -> Any:
     return desk.review(path, progress=progress, cancel=cancelled)
+
+
+def review_handed(desk: Any, path: Path, fd: int, progress: Any, cancelled: Any) -> Any:
+    with os.fdopen(fd, "rb") as f:
+        return desk.review(f, name=str(path), progress=progress, cancel=cancelled)
 
 
 def land(desk: Any, path: Path, progress: Any, cancelled: Any) -> Any:

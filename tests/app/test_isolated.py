@@ -81,3 +81,26 @@ def test_only_packs_with_a_large_pack_object_go_to_a_helper(
     monkeypatch.setattr(isolated, "LARGE_BYTES", 100)
     assert isolated.pack_is_large(small)
     assert not isolated.pack_is_large(tmp_path / "missing.taskpack")
+
+
+def test_a_helper_reads_the_file_opened_here_not_whatever_the_path_names_later(
+    tmp_path: Path,
+) -> None:
+    pack = make_pack(tmp_path)
+    with Desk(tmp_path / "home", "zhang-pc", actor="Zhang") as desk:
+        here = desk.review(pack)
+        with open(pack, "rb") as f:
+            assert not isolated.pack_is_large(f)  # answered from the open file, left at its start
+            assert f.tell() == 0
+            moved = pack.with_name("elsewhere.taskpack.json")
+            pack.rename(moved)
+            pack.write_text('{"taskpack": "0.1", "passport": [', encoding="utf-8")
+            there = isolated.call(
+                desk,
+                isolated_helpers.review_handed,
+                pack,
+                isolated.handed(f),
+                progress=lambda d, t: None,
+                cancel=lambda: False,
+            )
+    assert json.dumps(there.to_data()) == json.dumps(here.to_data())
