@@ -30,9 +30,10 @@ import gc
 import multiprocessing
 import os
 import pickle
+import stat
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -94,6 +95,22 @@ def pack_is_large(path: Path | str | BinaryIO) -> bool:
     finally:
         with contextlib.suppress(OSError, ValueError):
             f.seek(0)
+
+
+@contextlib.contextmanager
+def opened(path: Path | str) -> Iterator[BinaryIO | None]:
+    """The pack file at `path`, opened once for a whole action: whether it is large
+    (:func:`pack_is_large`) and its reading — here, or in a helper (:func:`handed`) —
+    then use this one descriptor. None when it is not a regular file that opens (a named
+    pipe is not waited on): the reader, given the path, then says what is wrong."""
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        yield None
+        return
+    with os.fdopen(fd, "rb") as f:
+        yield f if stat.S_ISREG(os.fstat(fd).st_mode) else None
 
 
 class Handed:

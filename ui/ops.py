@@ -10,8 +10,7 @@ import contextlib
 import gc
 import os
 import pickle
-import stat
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -76,25 +75,11 @@ class Reviewed:
         return self.failed_checks is not None
 
 
-@contextlib.contextmanager
-def _pack_file(path: Path) -> Iterator[BinaryIO | None]:
-    """The pack file, opened once for a whole action: whether it is large, and then its
-    reading — here or in a helper process (`isolated.handed`) — use this one descriptor.
-    None when it is not a regular file that opens: the reader, given the path, says why."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
-    except (OSError, ValueError):
-        yield None
-        return
-    with os.fdopen(fd, "rb") as f:
-        yield f if stat.S_ISREG(os.fstat(fd).st_mode) else None
-
-
 def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -> Reviewed:
     """The landing review of `path`; a large pack is reviewed in a helper process (see
     `app.isolated`), so the window's GUI thread never waits on its interpreter lock. The
     file is opened once: the helper reads the descriptor opened here."""
-    with _pack_file(path) as f:
+    with isolated.opened(path) as f:
         if f is not None and isolated.pack_is_large(f):
             progress(0, 0)
             return isolated.call(  # type: ignore[no-any-return]
@@ -285,7 +270,7 @@ def _accept(
     one descriptor that also told it is not large; or in a helper process, for a review
     made in one or a large pack."""
     if held is None or held.held is None:
-        with _pack_file(path) as f:
+        with isolated.opened(path) as f:
             if f is None or not isolated.pack_is_large(f):
                 return getattr(desk, how)(
                     path if f is None else f,
