@@ -214,7 +214,9 @@ def main() -> None:
         server.start()
         try:
             headers = {"Authorization": f"Bearer {token}", "A2A-Version": "1.0"}
+            cpu = time.process_time()
             a2a = measure(server.url, bodies, headers, args.clients)
+            cpu = time.process_time() - cpu  # this process: the server (and a lone client)
         finally:
             server.stop()
             landed = desk.store.count()
@@ -235,6 +237,8 @@ def main() -> None:
             f"\nratio A2A/baseline: p50 {pct(a2a, 50) / pct(base, 50):.1f}x, "
             f"p99 {pct(a2a, 99) / pct(base, 99):.1f}x  ({len(a2a)} sends each)"
         )
+        who = "the server's" if args.clients > 1 else "server and client"
+        print(f"CPU per send ({who}, this process): {cpu / len(bodies) * 1e3:.1f} ms")
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

@@ -178,28 +178,26 @@ class DeskRequestHandler(RequestHandler):
             del self._inflight[key]
 
     async def _accept_once(self, message: pb.Message, principal: str, digest: str) -> Accepted:
-        prior = await asyncio.to_thread(self.store.message, principal, message.message_id)
+        accepted = await asyncio.to_thread(self._land, principal, message, digest)
+        if not accepted.duplicate:
+            self.hub.track(accepted.grant.task_id, handoff=accepted.grant.kind == "handoff")
+            self.hub.changed(accepted.grant.task_id)
+        return accepted
+
+    def _land(self, principal: str, message: pb.Message, digest: str) -> Accepted:
+        """A retry gets its prior Task, else the pack lands through the desk: one trip to a
+        worker thread. The bytes are data, only data: read as a stream from memory, never
+        written to disk first."""
+        prior = self.store.message(principal, message.message_id)
         if prior is not None:
             if prior.digest != digest:
                 raise DuplicateMessageIdError()
-            grant = await asyncio.to_thread(self.store.grant, principal, prior.task_id)
-            if grant is not None and await asyncio.to_thread(self.desk.store.exists, prior.task_id):
+            grant = self.store.grant(principal, prior.task_id)
+            if grant is not None and self.desk.store.exists(prior.task_id):
                 return Accepted(grant, duplicate=True)
-        if message.task_id:
-            owned = await asyncio.to_thread(self.store.grant, principal, message.task_id)
-            if owned is None:
-                raise task_not_found(message.task_id)
+        if message.task_id and self.store.grant(principal, message.task_id) is None:
+            raise task_not_found(message.task_id)
         data, suffix = pick_pack_part(message)
-        grant = await asyncio.to_thread(self._land, principal, message, digest, data, suffix)
-        self.hub.track(grant.task_id, handoff=grant.kind == "handoff")
-        self.hub.changed(grant.task_id)
-        return Accepted(grant, duplicate=False)
-
-    def _land(
-        self, principal: str, message: pb.Message, digest: str, data: bytes, suffix: str
-    ) -> TaskGrant:
-        """Land the pack through the desk (worker thread). The bytes are data, only data:
-        read as a stream from memory, never written to disk first."""
         # our name, never the sender's: it says where the pack came from, in the desk's history
         name = f"a2a-{principal}{suffix}"
 
@@ -255,7 +253,7 @@ class DeskRequestHandler(RequestHandler):
             )
         except Conflict:
             raise DuplicateMessageIdError() from None
-        return grant
+        return Accepted(grant, duplicate=False)
 
     def _may_answer(self, principal: str, passport_id: str) -> bool:
         """May `principal` merge a receipt into `passport_id` over A2A?

@@ -26,6 +26,7 @@ import os
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from a2a.server.routes import create_agent_card_routes, create_rest_routes
@@ -57,6 +58,9 @@ if TYPE_CHECKING:
     from taskpack.app.desk import Desk
 
 log = logging.getLogger(__name__)
+
+#: threads for the server's blocking work (store reads, landings, receipts)
+WORKER_THREADS = 16
 
 
 # --- the app ------------------------------------------------------------------------------
@@ -307,9 +311,17 @@ class A2AServer:
             self._error = None
             server = self._server
 
+            async def serve() -> None:
+                # its own workers: a quick lookup never queues behind landings waiting
+                # for the store (the default pool has only cores + 4 threads)
+                asyncio.get_running_loop().set_default_executor(
+                    ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="taskpack-a2a-worker")
+                )
+                await server.serve(sockets=[sock])
+
             def run() -> None:
                 try:
-                    asyncio.run(server.serve(sockets=[sock]))
+                    asyncio.run(serve())
                 except BaseException as exc:  # reported by start(), logged otherwise
                     self._error = exc
                     log.exception("the A2A server stopped with an error")

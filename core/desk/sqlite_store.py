@@ -86,12 +86,18 @@ class SqliteStore:
         self._own_seqs: set[int] = set()
         self._lock_own = threading.Lock()
         self._watch_lock = threading.Lock()
+        #: reads from threads not writing: a WAL reader never waits for a writer's commit
+        self._reader_lock = threading.Lock()
+        self._writer: int | None = None  # the thread inside `write`, which reads its own
         try:
-            self._watch = sqlite3.connect(
-                f"{self.db_path.absolute().as_uri()}?mode=ro",
-                uri=True,
-                timeout=timeout,
-                check_same_thread=False,
+            self._watch, self._reader = (
+                sqlite3.connect(
+                    f"{self.db_path.absolute().as_uri()}?mode=ro",
+                    uri=True,
+                    timeout=timeout,
+                    check_same_thread=False,
+                )
+                for _ in range(2)
             )
             self._watched = int(self._watch.execute("PRAGMA data_version").fetchone()[0])
             row = self._watch.execute("SELECT max(seq) FROM history").fetchone()
@@ -114,6 +120,8 @@ class SqliteStore:
             self._db.close()
         with self._watch_lock:
             self._watch.close()
+        with self._reader_lock:
+            self._reader.close()
 
     def __enter__(self) -> SqliteStore:
         return self
@@ -133,12 +141,15 @@ class SqliteStore:
         """One write transaction (``BEGIN IMMEDIATE``): everything in it commits or nothing."""
         with files.space_for(self.db_path), transaction(self._db, self._lock):
             tx = SqliteTx(self, self._db)
+            outer, self._writer = self._writer, threading.get_ident()
             try:
                 yield tx
             except BaseException:
                 with self._lock_own:
                     self._own_seqs.difference_update(tx.seqs)
                 raise
+            finally:
+                self._writer = outer
 
     def _wrote(self, seq: int) -> None:
         """A history row this store is writing (its poll must not call it someone else's)."""
@@ -148,12 +159,24 @@ class SqliteStore:
     # -- reading --
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        with self._lock:
-            return self._db.execute(sql, sql_args(args)).fetchone()
+        with self._reading() as db:
+            return db.execute(sql, sql_args(args)).fetchone()
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
-            return self._db.execute(sql, sql_args(args)).fetchall()
+        with self._reading() as db:
+            return db.execute(sql, sql_args(args)).fetchall()
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection a read uses: the write connection in the thread writing (it
+        sees its own transaction), else the reader, which sees every committed write and
+        does not wait while another thread's transaction commits (its fsync)."""
+        if self._writer == threading.get_ident():
+            with self._lock:
+                yield self._db
+        else:
+            with self._reader_lock:
+                yield self._reader
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
         """The passport as stored. `pages=True` (to show it, not to change it): more than a

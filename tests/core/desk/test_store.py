@@ -242,6 +242,39 @@ def test_threads_share_one_store(tmp_path: Path) -> None:
     assert store.check() == []
 
 
+def test_a_read_never_waits_for_another_threads_transaction(tmp_path: Path) -> None:
+    """While one thread's transaction is open (a landing committing, its fsync), another
+    thread reads what was committed before it; the writer reads its own changes."""
+    store = SqliteStore(tmp_path)
+    first = _new(store, "Committed before")
+    opened, read = threading.Event(), threading.Event()
+    seen: dict[str, object] = {}
+    second = LocalPassport(passport=PassportState(id=ids.new_id(), title="In flight", goal="g"))
+    second.state, second.waiting_on = "working", None
+
+    def writer() -> None:
+        with store.write() as tx:
+            tx.insert(second, event="created")
+            seen["writer sees its own"] = store.exists(second.id)
+            opened.set()
+            read.wait(30)  # the reader answers while this transaction is still open
+
+    def reader() -> None:
+        opened.wait(30)
+        seen["reader"] = (store.count(), store.exists(first.id), store.exists(second.id))
+        read.set()
+
+    threads = [threading.Thread(target=writer), threading.Thread(target=reader)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert read.is_set(), "the reader waited for the writer's transaction"
+    assert seen == {"writer sees its own": True, "reader": (1, True, False)}
+    assert store.count() == 2 and store.exists(second.id)  # committed: every reader sees it
+    store.close()
+
+
 def test_two_connections_serialise_writes(tmp_path: Path) -> None:
     a, b = SqliteStore(tmp_path), SqliteStore(tmp_path)
     lp = _new(a)
