@@ -41,7 +41,8 @@ def error_result(exc: BaseException) -> CallToolResult:
     sentence); kind and place go in the result's `_meta` under :data:`ERROR_META`."""
     if isinstance(exc, TaskPackError):
         # a value a pack chose (lineage target, kind, luggage name) never in the desk's words
-        sentence, said = views.desk_error(str(exc), exc.params)
+        places = [f.place for f in exc.findings] if isinstance(exc, Refused) else []
+        sentence, said = views.desk_error(str(exc), exc.params, places)
         detail: dict[str, Any] = {
             "message": sentence,
             "kind": type(exc).__name__,
@@ -53,7 +54,12 @@ def error_result(exc: BaseException) -> CallToolResult:
             detail["place"] = views.line(exc.place)
         if isinstance(exc, Refused):
             detail["findings"] = [
-                {"rule": f.rule, "kind": f.kind, "place": views.line(f.place)} for f in exc.findings
+                {
+                    "rule": f.rule,
+                    "kind": f.kind,
+                    "place": views.desk_error(f.place, {}, [f.place])[0],
+                }
+                for f in exc.findings
             ]
     else:  # OSError: the same words the CLI uses
         assert isinstance(exc, OSError)

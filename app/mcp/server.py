@@ -399,9 +399,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         def run() -> tuple[str, dict[str, Any]]:
             p = parse_path(path)
             # two passes over the luggage (the review, then the judge): one progress, 0 to 100%
-            data = views.review_view(
-                desk, desk.review(p, progress=job.phase(0, 2), cancel=job.cancelled)
-            )
+            rv = desk.review(p, progress=job.phase(0, 2), cancel=job.cancelled)
+            data = views.review_view(desk, views.unrefused(rv))
             report = desk.judge(p, progress=job.phase(1, 2), cancel=job.cancelled)
             job.progress(1, 1)
             data["conformance"] = {
@@ -439,7 +438,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             p = parse_path(path)
             target = parse_pid(into) if into else None
             if dry_run:
-                rv = desk.review(p, into=target)
+                rv = views.unrefused(desk.review(p, into=target))
                 if target and rv.refusal is not None:  # the desk's merge-target rule
                     raise rv.refusal  # (error_result withholds what the pack chose in it)
                 review = views.review_view(desk, rv)
@@ -462,10 +461,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                     "state": after["state"],
                     "counts": after["counts"],
                     "answered": [views.plain_id(a) or "" for a in merged.answered],
-                    "adopted": [
-                        {"from": views.plain_id(a) or "", "as": views.plain_id(b) or ""}
-                        for a, b in merged.adopted
-                    ],
+                    "adopted": views.adopted_view(merged.adopted),
                     "facts_added": merged.facts_added,
                     "moved_to": merged.moved_to,
                     "review": views.review_view(desk, merged.review),

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from taskpack.app.mcp.boundary import clean, line, text
 from taskpack.core.desk import lifecycle
+from taskpack.core.errors import LandingRefused
 from taskpack.core.format.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
 from taskpack.core.trust.ask_lint import lint_accept
 from taskpack.core.trust.sealing import standing
@@ -94,18 +95,22 @@ def desk_sentence(sentence: str) -> str:
 
 
 #: a name or path as an error quotes it (``data/files/../../x``): no space, no colon
-_PLAIN_PATH = re.compile(r"^[A-Za-z0-9._/~-][A-Za-z0-9@._/~+-]{0,199}$")
+_PLAIN_PATH = re.compile(r"^[A-Za-z0-9._/~-][A-Za-z0-9@._/~+\[\]-]{0,199}$")
 #: an error's params that hold what a pack chose (a name, an id, a lineage target, a kind)
 _SENDER_PARAMS = ("name", "id", "path", "target", "named", "kind", "asks", "key", "spec", "field")
 
 
-def desk_error(sentence: str, params: dict[str, Any]) -> tuple[str, dict[str, str]]:
+def desk_error(
+    sentence: str, params: dict[str, Any], places: list[str] | tuple[str, ...] = ()
+) -> tuple[str, dict[str, str]]:
     """An error's sentence in the desk's words: each value it quotes from a pack that is not
-    a plain id (its params say which: a receipt's lineage target, a kind, a luggage name)
-    withheld, and given back beside it as the sender wrote it (`sender_wrote`)."""
+    a plain id (its params say which: a receipt's lineage target, a kind, a luggage name;
+    `places`: where a refusal found a secret, ``name @ byte N``) withheld, and given back
+    beside it as the sender wrote it (`sender_wrote`)."""
     said: dict[str, str] = {}
-    for key in _SENDER_PARAMS:
-        value = params.get(key)
+    values = [(key, params.get(key)) for key in _SENDER_PARAMS]
+    values += [(f"place {n}", p.split(" @ byte ")[0]) for n, p in enumerate(places, 1)]
+    for key, value in values:
         if not isinstance(value, str) or not value:
             continue
         for part in sorted({value, *value.split(", ")}, key=len, reverse=True):
@@ -311,6 +316,15 @@ def passport_view(
 # --- reviews of a pack ----------------------------------------------------------------
 
 
+def unrefused(rv: LandingReview) -> LandingReview:
+    """`rv`, unless the pack carries a credential or a chat transcript: then refused as
+    landing it would be, named by kind and place, none of its text shown (as the CLI's
+    `land --dry-run` and `show` refuse it)."""
+    if rv.secrets and not rv.already:
+        raise LandingRefused(rv.secrets)
+    return rv
+
+
 def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
     facts = [fact_view(n, f, desk.machine) for n, f in enumerate(rv.facts, 1)]
     asks = [ask_view(a, rv.kind) for a in rv.asks]  # (every answer in a pack is the sender's)
@@ -368,6 +382,11 @@ def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
     else:
         out["initial_state"] = rv.initial_state
     return out
+
+
+def adopted_view(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """A merge's adopted asks: (id in the receipt, id given here), plain ids only."""
+    return [{"from": plain_id(a) or "", "as": plain_id(b) or ""} for a, b in pairs]
 
 
 # --- the outbox -----------------------------------------------------------------------

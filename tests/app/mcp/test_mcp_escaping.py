@@ -244,3 +244,45 @@ def test_a_facts_machine_as_the_pack_wrote_it_is_under_sender_wrote(tmp_path: Pa
         anyio.run(main)
     finally:
         desk.close()
+
+
+def test_a_pack_carrying_a_secret_is_refused_by_show_and_dry_run_naming_no_sender_words(
+    tmp_path: Path,
+) -> None:
+    """taskpack_show and taskpack_land's dry run refuse a pack carrying a credential as the
+    landing does (before: they reviewed it, the secret printed under sender_wrote, and
+    the dry run said it would land); the refusal names the luggage place only when plain."""
+    import hostile_zips as hz
+
+    token = "ghp_" + "Zq8Rt2Lm9Xw4Kd7Vb3Nc6Hf1Jp5Sg0Ya2Ue4"
+    in_claim = hz.pack_data()
+    in_claim["passport"]["facts"] = [{"claim": f"the key is {token}", "scope": "universal"}]
+    packs = [
+        (_flat(tmp_path, "claim", in_claim), "passport.facts[0].claim"),
+        (
+            _flat(
+                tmp_path,
+                "lug",
+                hz.pack_data(),
+                [hz.attachment(f"{EVIL_PLAIN}.txt", f"t = {token}\n".encode())],
+            ),
+            WITHHELD,
+        ),
+    ]
+    desk = Desk(tmp_path / "alpha", "alpha", actor="ana")
+
+    async def main() -> None:
+        async with Client(build_server(desk)) as c:
+            for pack, place in packs:
+                for tool, args in (("taskpack_show", {}), ("taskpack_land", {"dry_run": True})):
+                    res = await c.call_tool(tool, {"path": str(pack), **args})
+                    text = "".join(getattr(x, "text", "") for x in res.content)
+                    assert res.is_error and res.structured_content is None, (tool, text[:200])
+                    assert token not in text and EVIL_PLAIN not in text
+                    assert f"GitHub token at {place}" in text
+            assert desk.passports() == []
+
+    try:
+        anyio.run(main)
+    finally:
+        desk.close()
