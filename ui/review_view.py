@@ -186,12 +186,15 @@ class ReviewView(QWidget):
             )
         if rv.already:
             banner = Banner()
-            banner.show_message(
-                tr("This pack already landed as {id}. Landing it again changes nothing.").format(
-                    id=rv.already
-                ),
-                "info",
+            said = (
+                tr(
+                    "These answers were already merged into {id}, and nothing in this receipt "
+                    "is new. Merging it again changes nothing."
+                )
+                if rv.nothing_new
+                else tr("This pack already landed as {id}. Landing it again changes nothing.")
             )
+            banner.show_message(said.format(id=rv.already), "info")
             lay.addWidget(banner)
             self.sections["already"] = banner
         elif self.at_home.original_id and rv.kind != "receipt":
@@ -527,7 +530,9 @@ class ReviewView(QWidget):
                 )
                 self.land_button.setEnabled(bool(rv.target_here and rv.receipt_target))
             text = tr("Nothing is stored until you merge.")
-            if rv.target_here:
+            if rv.nothing_new:
+                text = tr("Nothing in it is new.")
+            elif rv.target_here:
                 text = (
                     tr("{answers}, {open}.").format(
                         answers=trn("%n answer comes home", len(rv.would_answer)),

@@ -160,6 +160,11 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
                 }
             )
             return EXIT_OK
+        if merged.already and merged.review.nothing_new:  # the same answers, another file
+            say(
+                f"Already merged into {merged.id}: nothing in this receipt is new; nothing changed."
+            )
+            return EXIT_OK
         if merged.already:
             say(f"Already merged into {merged.id}; nothing changed.")
             return EXIT_OK
@@ -226,7 +231,9 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
             f"{safe(rv.path.name)}: {safe(rv.kind)} from {safe(origin_label(origin))}"
             f" — {verb} {target}".rstrip()
         )
-        if rv.already:
+        if rv.nothing_new:
+            say(f"  already merged into {rv.already}: nothing in it is new")
+        elif rv.already:
             say(f"  already landed as {rv.already}")
         if rv.kind == "handoff":
             say(f"  it would start {rv.initial_state}")

@@ -13,8 +13,10 @@ A person's own words for a move (``taskpack move … --why``) are data and stay 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from ..format.model import JSON
+if TYPE_CHECKING:  # the CLI imports this at start-up: it must not load the model
+    from ..format.model import JSON
 
 #: the sender is on the gate's allow list: the handoff is routed
 GATE_ALLOWS = "gate_allows"

@@ -192,8 +192,8 @@ def merge_asks(
             status = theirs.status or ("answered" if answered else "open")
             if status == "open" and answered:
                 status = "answered"  # an answer is an answer, whatever the status forgot
-            if status == "open":
-                continue
+            if status == "open" or (mine.answer == theirs.answer and mine.status == status):
+                continue  # still open, or answered so already (the same receipt again)
             plan.answered.append(mine.id or "")
             if apply:
                 mine.answer = theirs.answer

@@ -38,6 +38,7 @@ from ..trust.refusals import ScanBudget, StreamScanner, scan_value
 from ..trust.sealing import seal_facts
 from . import lifecycle
 from .merge import answerable, asks_sent, merge_asks, target_by_id, target_refusal
+from .resent import merged_before
 from .store import Readable, StagedBlob, Store
 
 if TYPE_CHECKING:  # (the judge is imported only by a review that is judged)
@@ -96,6 +97,9 @@ class LandingReview:
     written_here: bool
     #: the passport this pack already landed in / merged into, if it did
     already: str | None = None
+    #: a receipt sent again: `already` names the passport that merged the same answers
+    #: from another file, and nothing in this one is new (`resent.merged_before`)
+    nothing_new: bool = False
     #: handoff: the gate lets the sender through (routed) or holds it for the owner
     gate_allows: bool = False
     #: receipt: the passport it answers (§4.4.1 rule 1) and whether this desk has it
@@ -151,6 +155,7 @@ class LandingReview:
             "kind": self.kind,
             "content_digest": self.content_digest,
             "already": self.already,
+            **({"nothing_new": True} if self.nothing_new else {}),
             "origin": self.origin,
             "packed_at": self.packed_at,
             "note": self.note,
@@ -402,6 +407,8 @@ def place(store: Store, rv: LandingReview, allow: Iterable[str]) -> LandingRevie
         )
         plan = merge_asks(target, incoming, rv.sealed_pack, apply=False)
         rv.would_answer, rv.would_adopt = plan.answered, [a for a, _ in plan.adopted]
+        if not rv.already and merged_before(store, rv, target):
+            rv.already, rv.nothing_new = target.id, True
     return rv
 
 

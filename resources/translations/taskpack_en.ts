@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="533" />
+      <location filename="../../ui/review_view.py" line="538" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="534" />
+      <location filename="../../ui/review_view.py" line="539" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
@@ -52,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="403" />
+      <location filename="../../ui/review_view.py" line="406" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -92,7 +92,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="500" />
+      <location filename="../../ui/review_view.py" line="503" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>Attached file (%n, {size})</numerusform>

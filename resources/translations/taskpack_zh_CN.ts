@@ -269,7 +269,7 @@
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="428" />
+      <location filename="../../ui/review_view.py" line="431" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -345,12 +345,12 @@
       <translation>已回答：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="299" />
+      <location filename="../../ui/review_view.py" line="302" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="322" />
+      <location filename="../../ui/review_view.py" line="325" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -377,7 +377,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="350" />
-      <location filename="../../ui/review_view.py" line="459" />
+      <location filename="../../ui/review_view.py" line="462" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
@@ -404,7 +404,7 @@
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="352" />
+      <location filename="../../ui/review_view.py" line="355" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
@@ -432,7 +432,7 @@
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="278" />
+      <location filename="../../ui/review_view.py" line="281" />
       <source>Check the file's format</source>
       <translation>检查文件格式</translation>
     </message>
@@ -525,13 +525,13 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="343" />
-      <location filename="../../ui/review_view.py" line="454" />
+      <location filename="../../ui/review_view.py" line="457" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="336" />
-      <location filename="../../ui/review_view.py" line="447" />
+      <location filename="../../ui/review_view.py" line="450" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -573,7 +573,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="421" />
-      <location filename="../../ui/review_view.py" line="379" />
+      <location filename="../../ui/review_view.py" line="382" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
@@ -734,7 +734,7 @@
     <message>
       <location filename="../../ui/export.py" line="87" />
       <location filename="../../ui/review_view.py" line="157" />
-      <location filename="../../ui/review_view.py" line="215" />
+      <location filename="../../ui/review_view.py" line="218" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
@@ -789,8 +789,8 @@
       <translation>TaskPack Desk 怎么用</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="467" />
-      <location filename="../../ui/review_view.py" line="468" />
+      <location filename="../../ui/review_view.py" line="470" />
+      <location filename="../../ui/review_view.py" line="471" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
@@ -813,7 +813,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="380" />
-      <location filename="../../ui/review_view.py" line="477" />
+      <location filename="../../ui/review_view.py" line="480" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
@@ -823,12 +823,12 @@
       <translation>包里发现的指令（只显示，从不执行）：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="319" />
+      <location filename="../../ui/review_view.py" line="322" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="556" />
+      <location filename="../../ui/review_view.py" line="561" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
@@ -848,7 +848,7 @@
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="548" />
+      <location filename="../../ui/review_view.py" line="553" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
@@ -859,12 +859,12 @@
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="98" />
-      <location filename="../../ui/review_view.py" line="546" />
+      <location filename="../../ui/review_view.py" line="551" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="544" />
+      <location filename="../../ui/review_view.py" line="549" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
@@ -895,7 +895,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="351" />
-      <location filename="../../ui/review_view.py" line="460" />
+      <location filename="../../ui/review_view.py" line="463" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
@@ -925,12 +925,12 @@
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="526" />
+      <location filename="../../ui/review_view.py" line="529" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="333" />
+      <location filename="../../ui/review_view.py" line="336" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
@@ -977,7 +977,7 @@
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="326" />
+      <location filename="../../ui/review_view.py" line="329" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
@@ -989,7 +989,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="468" />
-      <location filename="../../ui/review_view.py" line="441" />
+      <location filename="../../ui/review_view.py" line="444" />
       <location filename="../../ui/window/passport_actions.py" line="330" />
       <source>Next step</source>
       <translation>下一步</translation>
@@ -1025,7 +1025,7 @@
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="366" />
+      <location filename="../../ui/review_view.py" line="369" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
@@ -1060,12 +1060,17 @@
       <translation>没有回答任何问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="552" />
+      <location filename="../../ui/review_view.py" line="534" />
+      <source>Nothing in it is new.</source>
+      <translation>里面没有任何新内容。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="557" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="529" />
+      <location filename="../../ui/review_view.py" line="532" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -1172,7 +1177,7 @@
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="284" />
+      <location filename="../../ui/review_view.py" line="287" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
@@ -1182,7 +1187,7 @@
       <translation>合并请求</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="247" />
+      <location filename="../../ui/review_view.py" line="250" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
@@ -1199,7 +1204,7 @@
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="427" />
+      <location filename="../../ui/review_view.py" line="430" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
@@ -1236,7 +1241,7 @@
     <message>
       <location filename="../../ui/export.py" line="87" />
       <location filename="../../ui/review_view.py" line="157" />
-      <location filename="../../ui/review_view.py" line="215" />
+      <location filename="../../ui/review_view.py" line="218" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
@@ -1319,7 +1324,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="380" />
+      <location filename="../../ui/review_view.py" line="383" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
@@ -1407,7 +1412,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="479" />
-      <location filename="../../ui/review_view.py" line="506" />
+      <location filename="../../ui/review_view.py" line="509" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
@@ -1504,7 +1509,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="229" />
+      <location filename="../../ui/review_view.py" line="232" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
@@ -1569,8 +1574,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>只显示仍需要回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="523" />
-      <location filename="../../ui/review_view.py" line="542" />
+      <location filename="../../ui/review_view.py" line="526" />
+      <location filename="../../ui/review_view.py" line="547" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1616,7 +1621,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="351" />
+      <location filename="../../ui/review_view.py" line="354" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
@@ -1709,7 +1714,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="273" />
+      <location filename="../../ui/review_view.py" line="276" />
       <source>The attached files are large ({size}); checking the format reads all of them.</source>
       <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
@@ -1751,7 +1756,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="285" />
+      <location filename="../../ui/review_view.py" line="288" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1761,7 +1766,7 @@ Store: {home}</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="264" />
+      <location filename="../../ui/review_view.py" line="267" />
       <source>The file is well-formed: it passes every check of the TaskPack format</source>
       <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
@@ -1776,7 +1781,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="248" />
+      <location filename="../../ui/review_view.py" line="251" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -1786,7 +1791,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="270" />
+      <location filename="../../ui/review_view.py" line="273" />
       <source>The file's format is not checked yet</source>
       <translation>尚未检查文件格式</translation>
     </message>
@@ -1825,7 +1830,7 @@ Store: {home}</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="344" />
+      <location filename="../../ui/review_view.py" line="347" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
@@ -1850,18 +1855,18 @@ Store: {home}</source>
       <translation>结果在等你签字确认。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="550" />
+      <location filename="../../ui/review_view.py" line="555" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="381" />
-      <location filename="../../ui/review_view.py" line="478" />
+      <location filename="../../ui/review_view.py" line="481" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="438" />
+      <location filename="../../ui/review_view.py" line="441" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
@@ -1872,7 +1877,7 @@ Store: {home}</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="374" />
+      <location filename="../../ui/review_view.py" line="377" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
@@ -1907,7 +1912,12 @@ Store: {home}</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="375" />
+      <location filename="../../ui/review_view.py" line="190" />
+      <source>These answers were already merged into {id}, and nothing in this receipt is new. Merging it again changes nothing.</source>
+      <translation>这些回答已经合并进 {id}，这份回执里没有任何新内容。再次合并不会改变任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="378" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
@@ -1942,7 +1952,7 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="200" />
+      <location filename="../../ui/review_view.py" line="203" />
       <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
     </message>
@@ -1952,7 +1962,7 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="190" />
+      <location filename="../../ui/review_view.py" line="195" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -1962,12 +1972,12 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="219" />
+      <location filename="../../ui/review_view.py" line="222" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="222" />
+      <location filename="../../ui/review_view.py" line="225" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
@@ -1977,7 +1987,7 @@ Store: {home}</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="309" />
+      <location filename="../../ui/review_view.py" line="312" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -1997,7 +2007,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="303" />
+      <location filename="../../ui/review_view.py" line="306" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -2086,7 +2096,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="33" />
-      <location filename="../../ui/review_view.py" line="407" />
+      <location filename="../../ui/review_view.py" line="410" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
@@ -2102,7 +2112,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="349" />
-      <location filename="../../ui/review_view.py" line="458" />
+      <location filename="../../ui/review_view.py" line="461" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
       <translation>做了什么</translation>
@@ -2346,7 +2356,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="342" />
-      <location filename="../../ui/review_view.py" line="453" />
+      <location filename="../../ui/review_view.py" line="456" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -2602,7 +2612,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="390" />
-      <location filename="../../ui/review_view.py" line="488" />
+      <location filename="../../ui/review_view.py" line="491" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -3351,7 +3361,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="537" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
@@ -3376,7 +3386,7 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="234" />
+      <location filename="../../ui/review_view.py" line="237" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
@@ -3562,7 +3572,7 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="533" />
+      <location filename="../../ui/review_view.py" line="538" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -3576,7 +3586,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="534" />
+      <location filename="../../ui/review_view.py" line="539" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
@@ -3604,7 +3614,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="403" />
+      <location filename="../../ui/review_view.py" line="406" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
@@ -3639,7 +3649,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="500" />
+      <location filename="../../ui/review_view.py" line="503" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>随附文件（%n 个，{size}）</numerusform>

@@ -738,6 +738,8 @@ TRANSLATIONS: dict[str, str] = {
     "receipt file written": "已写出回执文件",
     "handoff file written": "已写出交接文件",
     "{person} on {machine}": "{person}（{machine}）",
+    "These answers were already merged into {id}, and nothing in this receipt is new. Merging it again changes nothing.": "这些回答已经合并进 {id}，这份回执里没有任何新内容。再次合并不会改变任何东西。",
+    "Nothing in it is new.": "里面没有任何新内容。",
 }
 
 PLURALS: dict[str, str] = {

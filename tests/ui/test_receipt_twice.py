@@ -1,0 +1,47 @@
+"""The same receipt again, into a task that is done (issue 23): the review says its
+answers were merged already and nothing in it is new, and pressing its button only shows
+the passport: no new version, no new history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import RECEIVER, SENDER, make_handoff, settle, shown_passport_id
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+
+def test_a_receipt_sent_again_into_a_done_task_says_nothing_is_new(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    home = make_desk(SENDER, actor="wei")
+    pid = make_handoff(home, tmp_path / "invoice.taskpack")
+    away = make_desk(RECEIVER, actor="zhang")
+    there = away.land(tmp_path / "invoice.taskpack").passport.id
+    away.take_on(there)
+    for ask in away.get(there).asks or []:
+        away.answer(there, str(ask.id), "Fiona, fiona@example.com")
+    first, again = tmp_path / "answers.taskpack.json", tmp_path / "answers-again.taskpack.json"
+    away.pack(there, first, kind="receipt")
+    away.pack(there, again, kind="receipt", note="Sent again, in case")
+    home.merge_receipt(first, pid)
+    evidence = [{"kind": "note", "summary": "Finance signed off"}]
+    home.return_result(pid, "Export fixed", evidence, returned_by="wei/desk")
+    home.move(pid, "completed")
+    before = (home.get(pid).version, len(home.history(pid)))
+
+    window = make_window(home)
+    window.open_files([again])
+    settle(qtbot, window)
+    review = window.review_view
+    assert review.section_text("already") == (
+        f"These answers were already merged into {pid}, and nothing in this receipt is new. "
+        "Merging it again changes nothing."
+    )
+    assert review.summary.text() == "Nothing in it is new."
+    assert review.land_button.text() == f"Show {pid}"
+    qtbot.mouseClick(review.land_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, window)
+    assert shown_passport_id(window) == pid
+    assert (home.get(pid).version, len(home.history(pid))) == before
+    assert home.get(pid).state == "completed"
