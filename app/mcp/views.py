@@ -80,22 +80,23 @@ def status(value: Any) -> str:
     return value if value in _STATUSES else ("open" if value is None else "unknown")
 
 
+#: a name or path as an error quotes it (``data/files/../../x``): no space, no colon
+_PLAIN_PATH = re.compile(r"^[A-Za-z0-9._/~-][A-Za-z0-9@._/~+\[\]-]{0,199}$")
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
 def desk_sentence(sentence: str) -> str:
-    """A sentence the desk wrote that quotes a sender's value (sealing names the machine):
-    a quoted value that is not a plain name is withheld."""
+    """A sentence the desk wrote that quotes a sender's value (sealing names the machine,
+    a reader's note an attachment): a quoted value that is not one plain word (a name, a
+    path) is withheld — a sentence of the sender's never speaks in the desk's words."""
 
     def keep(m: re.Match[str]) -> str:
         inner = m.group(1) if m.group(1) is not None else m.group(2)
-        return m.group(0) if plain_name(inner) != WITHHELD else repr(WITHHELD)
+        return m.group(0) if not inner or _PLAIN_PATH.match(inner) else repr(WITHHELD)
 
     return visible(_QUOTED.sub(keep, sentence))
 
 
-#: a name or path as an error quotes it (``data/files/../../x``): no space, no colon
-_PLAIN_PATH = re.compile(r"^[A-Za-z0-9._/~-][A-Za-z0-9@._/~+\[\]-]{0,199}$")
 #: an error's params that hold what a pack chose (a name, an id, a lineage target, a kind)
 _SENDER_PARAMS = ("name", "id", "path", "target", "named", "kind", "asks", "key", "spec", "field")
 
@@ -120,7 +121,7 @@ def desk_error(
 
     def keep(m: re.Match[str]) -> str:
         inner = m.group(1) if m.group(1) is not None else m.group(2)
-        if plain_name(inner) != WITHHELD:
+        if not inner or _PLAIN_PATH.match(inner):
             return m.group(0)
         said.setdefault("quoted", line(inner) or "")
         return repr(WITHHELD)
