@@ -51,6 +51,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return smoke(argv, build=build)
     args = parse_args(argv)
+    from taskpack.app.display_check import display_problem
+
+    problem = display_problem()  # before Qt: its own message names the wrong library
+    if problem:
+        print(f"taskpack-desk: {problem}", file=sys.stderr)
+        return 1
     from taskpack.ui.app import run
 
     return run([Path(f) for f in args.files], new_instance=args.new_instance)
