@@ -60,6 +60,7 @@ from taskpack.ui.pack_items import (
 )
 from taskpack.ui.paging import add_paged
 from taskpack.ui.passport_facts import FactsMixin
+from taskpack.ui.step_text import step_text
 from taskpack.ui.widgets import (
     Banner,
     LinkedText,
@@ -462,10 +463,11 @@ class PassportView(FactsMixin, QWidget):
         if not steps:
             return
         sec = Section(tr("Next steps"))
+        checks = detail.passport.landing_checks or []
         add_paged(
             sec.add,
             list(enumerate(steps, 1)),
-            lambda s: LinkedText(f"{s[0]}. {item_text(s[1])}", title=tr("Next step")),
+            lambda s: LinkedText(f"{s[0]}. {step_text(s[1], checks)}", title=tr("Next step")),
             parent_layout=sec.lay,
         )
         lay.addWidget(sec)

@@ -84,7 +84,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="172" />
+      <location filename="../../ui/passport_view.py" line="173" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>Asks (%n open)</numerusform>

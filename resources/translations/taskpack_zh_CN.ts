@@ -4,6 +4,11 @@
   <context>
     <name>taskpack</name>
     <message>
+      <location filename="../../ui/step_text.py" line="25" />
+      <source> — sender's suggestion, not run: «{how}»</source>
+      <translation> — 发送方的建议，未运行：«{how}»</translation>
+    </message>
+    <message>
       <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
@@ -89,6 +94,7 @@
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="134" />
+      <location filename="../../ui/step_text.py" line="22" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
@@ -244,12 +250,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="404" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="406" />
+      <location filename="../../ui/passport_view.py" line="407" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -259,12 +265,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="405" />
+      <location filename="../../ui/passport_view.py" line="406" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="408" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -371,12 +377,12 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="258" />
+      <location filename="../../ui/passport_view.py" line="259" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="350" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <location filename="../../ui/review_view.py" line="462" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -393,8 +399,8 @@
     </message>
     <message>
       <location filename="../../ui/models.py" line="213" />
-      <location filename="../../ui/passport_view.py" line="117" />
-      <location filename="../../ui/passport_view.py" line="172" />
+      <location filename="../../ui/passport_view.py" line="118" />
+      <location filename="../../ui/passport_view.py" line="173" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -409,7 +415,7 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="118" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
@@ -442,12 +448,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="432" />
+      <location filename="../../ui/passport_view.py" line="433" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="437" />
+      <location filename="../../ui/passport_view.py" line="438" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -524,13 +530,13 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="343" />
+      <location filename="../../ui/passport_view.py" line="344" />
       <location filename="../../ui/review_view.py" line="457" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="336" />
+      <location filename="../../ui/passport_view.py" line="337" />
       <location filename="../../ui/review_view.py" line="450" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -572,7 +578,7 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="421" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <location filename="../../ui/review_view.py" line="382" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -649,7 +655,7 @@
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="126" />
+      <location filename="../../ui/passport_view.py" line="127" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -679,17 +685,17 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="397" />
+      <location filename="../../ui/passport_view.py" line="398" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="140" />
+      <location filename="../../ui/passport_view.py" line="141" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="134" />
+      <location filename="../../ui/passport_view.py" line="135" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -709,8 +715,8 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="324" />
       <location filename="../../ui/passport_view.py" line="325" />
+      <location filename="../../ui/passport_view.py" line="326" />
       <location filename="../../ui/review_view.py" line="171" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -721,13 +727,13 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="198" />
+      <location filename="../../ui/passport_view.py" line="199" />
       <location filename="../../ui/review_view.py" line="185" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="191" />
+      <location filename="../../ui/passport_view.py" line="192" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
@@ -739,7 +745,7 @@
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="303" />
+      <location filename="../../ui/passport_view.py" line="304" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
@@ -749,7 +755,7 @@
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/passport_view.py" line="120" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -802,7 +808,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="58" />
-      <location filename="../../ui/passport_view.py" line="446" />
+      <location filename="../../ui/passport_view.py" line="447" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -812,7 +818,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="380" />
+      <location filename="../../ui/passport_view.py" line="381" />
       <location filename="../../ui/review_view.py" line="480" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -853,7 +859,7 @@
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="321" />
+      <location filename="../../ui/passport_view.py" line="322" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
@@ -884,6 +890,11 @@
       <translation>落地检查</translation>
     </message>
     <message>
+      <location filename="../../ui/step_text.py" line="21" />
+      <source>Landing check ({kind}): {check}</source>
+      <translation>落地检查（{kind}）：{check}</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/incoming.py" line="259" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
@@ -894,7 +905,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="351" />
+      <location filename="../../ui/passport_view.py" line="352" />
       <location filename="../../ui/review_view.py" line="463" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -951,7 +962,7 @@
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="271" />
+      <location filename="../../ui/passport_view.py" line="272" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
@@ -988,14 +999,14 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="468" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <location filename="../../ui/review_view.py" line="444" />
       <location filename="../../ui/window/passport_actions.py" line="330" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="464" />
+      <location filename="../../ui/passport_view.py" line="465" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1005,7 +1016,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="476" />
+      <location filename="../../ui/passport_view.py" line="478" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -1152,7 +1163,7 @@
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="116" />
+      <location filename="../../ui/passport_view.py" line="117" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
@@ -1199,7 +1210,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="399" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1246,7 +1257,7 @@
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="301" />
+      <location filename="../../ui/passport_view.py" line="302" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
@@ -1319,7 +1330,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="422" />
+      <location filename="../../ui/passport_view.py" line="423" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1390,8 +1401,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
       <location filename="../../ui/passport_view.py" line="365" />
+      <location filename="../../ui/passport_view.py" line="366" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1411,7 +1422,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="481" />
       <location filename="../../ui/review_view.py" line="509" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1643,7 +1654,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/next_step.py" line="94" />
       <location filename="../../ui/next_step.py" line="73" />
-      <location filename="../../ui/passport_view.py" line="256" />
+      <location filename="../../ui/passport_view.py" line="257" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
@@ -1860,7 +1871,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="381" />
+      <location filename="../../ui/passport_view.py" line="382" />
       <location filename="../../ui/review_view.py" line="481" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1871,7 +1882,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="331" />
+      <location filename="../../ui/passport_view.py" line="332" />
       <location filename="../../ui/review_view.py" line="169" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -2111,7 +2122,7 @@ Store: {home}</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="350" />
       <location filename="../../ui/review_view.py" line="461" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
@@ -2143,8 +2154,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="327" />
       <location filename="../../ui/passport_view.py" line="328" />
+      <location filename="../../ui/passport_view.py" line="329" />
       <location filename="../../ui/review_view.py" line="176" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2196,7 +2207,7 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="448" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2355,7 +2366,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="342" />
+      <location filename="../../ui/passport_view.py" line="343" />
       <location filename="../../ui/review_view.py" line="456" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2611,7 +2622,7 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="390" />
+      <location filename="../../ui/passport_view.py" line="391" />
       <location filename="../../ui/review_view.py" line="491" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
@@ -2785,6 +2796,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="128" />
+      <location filename="../../ui/step_text.py" line="20" />
       <source>optional</source>
       <translation>可选</translation>
     </message>
@@ -2867,6 +2879,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="128" />
+      <location filename="../../ui/step_text.py" line="20" />
       <source>required</source>
       <translation>必需</translation>
     </message>
@@ -3642,7 +3655,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="172" />
+      <location filename="../../ui/passport_view.py" line="173" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>

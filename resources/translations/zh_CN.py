@@ -740,6 +740,8 @@ TRANSLATIONS: dict[str, str] = {
     "{person} on {machine}": "{person}（{machine}）",
     "These answers were already merged into {id}, and nothing in this receipt is new. Merging it again changes nothing.": "这些回答已经合并进 {id}，这份回执里没有任何新内容。再次合并不会改变任何东西。",
     "Nothing in it is new.": "里面没有任何新内容。",
+    "Landing check ({kind}): {check}": "落地检查（{kind}）：{check}",
+    " — sender's suggestion, not run: «{how}»": " — 发送方的建议，未运行：«{how}»",
 }
 
 PLURALS: dict[str, str] = {
