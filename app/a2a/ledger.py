@@ -194,6 +194,38 @@ class Conflict(Exception):
         self.prior = prior
 
 
+# --- the rules both ledgers keep (this one and the team desk's, app/team/a2a_ledger) ---
+
+#: the columns each record is read from, in the order of its fields
+TOKEN_COLUMNS = "kind, name, sha256, url, created_at"
+TASK_COLUMNS = "principal, task_id, context_id, kind, created_at"
+MESSAGE_COLUMNS = "principal, message_id, digest, task_id"
+RECEIPT_COLUMNS = "task_id, key, version, content_digest, file, size, error, published_at, seq"
+SENT_COLUMNS = (
+    "seq, url, remote_task_id, context_id, message_id, pack_sha256, local_passport, kind, "
+    "token_name, sent_at, receipt_digest, merged_at, peer"
+)
+
+
+def task_of_message(prior: MessageRecord, digest: str) -> str:
+    """Idempotency on (principal, messageId): the same message sent again is the task it
+    made the first time; the same id with other bytes is a :class:`Conflict`."""
+    if prior.digest != digest:
+        raise Conflict(prior)
+    return prior.task_id
+
+
+def new_context_id() -> str:
+    return f"ctx-{secrets.token_hex(10)}"
+
+
+def token_taken(name: str) -> A2AStoreError:
+    return A2AStoreError(
+        f"a token named {name!r} already exists",
+        hint=f"Revoke it first with `taskpack token revoke {name}`, or pick another name.",
+    )
+
+
 class A2AStore:
     """The binding's database in `home`. Thread-safe (one connection behind a lock)."""
 
@@ -259,21 +291,18 @@ class A2AStore:
                     (kind, name, sha256, url, now),
                 )
         except sqlite3.IntegrityError:
-            raise A2AStoreError(
-                f"a token named {name!r} already exists",
-                hint=f"Revoke it first with `taskpack token revoke {name}`, or pick another name.",
-            ) from None
+            raise token_taken(name) from None
         return TokenRow(kind, name, sha256, url, now)
 
     def tokens(self) -> list[TokenRow]:
-        rows = self._all(
-            "SELECT kind, name, sha256, url, created_at FROM tokens ORDER BY kind, name"
-        )
-        return [TokenRow(*r) for r in rows]
+        return [
+            TokenRow(*r)
+            for r in self._all(f"SELECT {TOKEN_COLUMNS} FROM tokens ORDER BY kind, name")
+        ]
 
     def token(self, kind: str, name: str) -> TokenRow | None:
         row = self._one(
-            "SELECT kind, name, sha256, url, created_at FROM tokens WHERE kind = ? AND name = ?",
+            f"SELECT {TOKEN_COLUMNS} FROM tokens WHERE kind = ? AND name = ?",
             (kind, name),
         )
         return None if row is None else TokenRow(*row)
@@ -290,7 +319,7 @@ class A2AStore:
 
     def remote_token_for_url(self, url: str) -> TokenRow | None:
         row = self._one(
-            "SELECT kind, name, sha256, url, created_at FROM tokens WHERE kind = 'remote' "
+            f"SELECT {TOKEN_COLUMNS} FROM tokens WHERE kind = 'remote' "
             "AND url = ? ORDER BY created_at DESC LIMIT 1",
             (url.rstrip("/"),),
         )
@@ -300,8 +329,7 @@ class A2AStore:
 
     def message(self, principal: str, message_id: str) -> MessageRecord | None:
         row = self._one(
-            "SELECT principal, message_id, digest, task_id FROM messages "
-            "WHERE principal = ? AND message_id = ?",
+            f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE principal = ? AND message_id = ?",
             (principal, message_id),
         )
         return None if row is None else MessageRecord(*row)
@@ -325,15 +353,11 @@ class A2AStore:
         now = utc_now()
         with self._tx() as db:
             row = db.execute(
-                "SELECT principal, message_id, digest, task_id FROM messages "
-                "WHERE principal = ? AND message_id = ?",
+                f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE principal = ? AND message_id = ?",
                 (principal, message_id),
             ).fetchone()
             if row is not None:
-                prior = MessageRecord(*row)
-                if prior.digest != digest:
-                    raise Conflict(prior)
-                task_id = prior.task_id
+                task_id = task_of_message(MessageRecord(*row), digest)
             else:
                 db.execute(
                     "INSERT INTO messages (principal, message_id, digest, task_id, created_at) "
@@ -354,8 +378,7 @@ class A2AStore:
         now: str,
     ) -> TaskGrant:
         row = db.execute(
-            "SELECT principal, task_id, context_id, kind, created_at FROM tasks "
-            "WHERE principal = ? AND task_id = ?",
+            f"SELECT {TASK_COLUMNS} FROM tasks WHERE principal = ? AND task_id = ?",
             (principal, task_id),
         ).fetchone()
         if row is not None:
@@ -388,7 +411,7 @@ class A2AStore:
             ).fetchone()
             if row:
                 return str(row[0])
-        context_id = f"ctx-{secrets.token_hex(10)}"
+        context_id = new_context_id()
         db.execute(
             "INSERT INTO contexts (principal, context_id, root_id, created_at) VALUES (?,?,?,?)",
             (principal, context_id, root_id, now),
@@ -399,16 +422,13 @@ class A2AStore:
 
     def grant(self, principal: str, task_id: str) -> TaskGrant | None:
         row = self._one(
-            "SELECT principal, task_id, context_id, kind, created_at FROM tasks "
-            "WHERE principal = ? AND task_id = ?",
+            f"SELECT {TASK_COLUMNS} FROM tasks WHERE principal = ? AND task_id = ?",
             (principal, task_id),
         )
         return None if row is None else TaskGrant(*row)
 
     def grants(self, principal: str, *, context_id: str | None = None) -> list[TaskGrant]:
-        sql = (
-            "SELECT principal, task_id, context_id, kind, created_at FROM tasks WHERE principal = ?"
-        )
+        sql = f"SELECT {TASK_COLUMNS} FROM tasks WHERE principal = ?"
         args: list[Any] = [principal]
         if context_id is not None:
             sql += " AND context_id = ?"
@@ -427,8 +447,7 @@ class A2AStore:
 
     def receipt(self, task_id: str) -> ReceiptRow | None:
         row = self._one(
-            "SELECT task_id, key, version, content_digest, file, size, error, published_at, seq "
-            "FROM receipts WHERE task_id = ?",
+            f"SELECT {RECEIPT_COLUMNS} FROM receipts WHERE task_id = ?",
             (task_id,),
         )
         return None if row is None else ReceiptRow(*row)
@@ -495,10 +514,7 @@ class A2AStore:
             raise A2AStoreError(f"the record of the send to {url} was not kept")
         return row
 
-    _SENT = (
-        "SELECT seq, url, remote_task_id, context_id, message_id, pack_sha256, local_passport, "
-        "kind, token_name, sent_at, receipt_digest, merged_at, peer FROM sent"
-    )
+    _SENT = f"SELECT {SENT_COLUMNS} FROM sent"
 
     def sent_task(self, url: str, remote_task_id: str) -> SentRow | None:
         row = self._one(f"{self._SENT} WHERE url = ? AND remote_task_id = ?", (url, remote_task_id))

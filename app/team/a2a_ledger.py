@@ -8,7 +8,6 @@ key: the second writer's INSERT waits for the first and then finds its row."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,26 +16,30 @@ import psycopg
 from psycopg import errors as pg_errors
 from taskpack.app.a2a.ledger import (
     DIR_NAME,
+    MESSAGE_COLUMNS,
+    RECEIPT_COLUMNS,
+    SENT_COLUMNS,
+    TASK_COLUMNS,
+    TOKEN_COLUMNS,
     A2AStoreError,
-    Conflict,
     MessageRecord,
     ReceiptRow,
     SentRow,
     TaskGrant,
     TokenRow,
+    new_context_id,
+    task_of_message,
+    token_taken,
 )
 from taskpack.core.desk.store import utc_now
 
 from .connect import Pool, spool_dir
 from .schema import require_current
 
-_TOKEN = "SELECT kind, name, sha256, url, created_at FROM taskpack.a2a_tokens"
-_TASK = "SELECT principal, task_id, context_id, kind, created_at FROM taskpack.a2a_tasks"
-_MESSAGE = "SELECT principal, message_id, digest, task_id FROM taskpack.a2a_messages"
-_SENT = (
-    "SELECT seq, url, remote_task_id, context_id, message_id, pack_sha256, local_passport, "
-    "kind, token_name, sent_at, receipt_digest, merged_at, peer FROM taskpack.a2a_sent"
-)
+_TOKEN = f"SELECT {TOKEN_COLUMNS} FROM taskpack.a2a_tokens"
+_TASK = f"SELECT {TASK_COLUMNS} FROM taskpack.a2a_tasks"
+_MESSAGE = f"SELECT {MESSAGE_COLUMNS} FROM taskpack.a2a_messages"
+_SENT = f"SELECT {SENT_COLUMNS} FROM taskpack.a2a_sent"
 
 
 class PgLedger:
@@ -89,10 +92,7 @@ class PgLedger:
                     (kind, name, sha256, url, now),
                 )
         except (pg_errors.UniqueViolation, A2AStoreError):
-            raise A2AStoreError(
-                f"a token named {name!r} already exists",
-                hint=f"Revoke it first with `taskpack token revoke {name}`, or pick another name.",
-            ) from None
+            raise token_taken(name) from None
         return TokenRow(kind, name, sha256, url, now)
 
     def tokens(self) -> list[TokenRow]:
@@ -153,10 +153,7 @@ class PgLedger:
                     f"{_MESSAGE} WHERE principal = %s AND message_id = %s",
                     (principal, message_id),
                 ).fetchone()
-                prior = MessageRecord(*row)  # type: ignore[misc]
-                if prior.digest != digest:
-                    raise Conflict(prior)
-                task_id = prior.task_id
+                task_id = task_of_message(MessageRecord(*row), digest)  # type: ignore[misc]
             grant = _grant(conn, principal, task_id, kind, requested_context, root_id, now)
         return MessageRecord(principal, message_id, digest, task_id), grant
 
@@ -187,8 +184,7 @@ class PgLedger:
 
     def receipt(self, task_id: str) -> ReceiptRow | None:
         row = self._one(
-            "SELECT task_id, key, version, content_digest, file, size, error, published_at, seq "
-            "FROM taskpack.a2a_receipts WHERE task_id = %s",
+            f"SELECT {RECEIPT_COLUMNS} FROM taskpack.a2a_receipts WHERE task_id = %s",
             (task_id,),
         )
         return None if row is None else ReceiptRow(*row)
@@ -347,7 +343,7 @@ def _context(
         ).fetchone()
         if row:
             return str(row[0])
-    context_id = f"ctx-{secrets.token_hex(10)}"
+    context_id = new_context_id()
     made = conn.execute(
         "INSERT INTO taskpack.a2a_contexts (principal, context_id, root_id, created_at) "
         "VALUES (%s,%s,%s,%s) ON CONFLICT DO NOTHING RETURNING context_id",

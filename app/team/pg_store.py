@@ -11,7 +11,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import psycopg
 from taskpack.core.desk.sqlite_schema import SENT_COLUMNS, pack_written_of
@@ -20,16 +20,20 @@ from taskpack.core.desk.store import (
     Landing,
     PackWritten,
     PassportSummary,
-    Readable,
-    StagedBlob,
     Store,
     StoredLuggage,
     Tx,
     utc_now,
 )
-from taskpack.core.errors import NotFound, StoreError
+from taskpack.core.desk.store_rules import (
+    HeldBlobs,
+    no_outbox_entry,
+    no_passport,
+    no_version,
+    passport_of,
+)
+from taskpack.core.errors import StoreError
 from taskpack.core.format.model import JSON, LocalPassport
-from taskpack.core.format.record_pages import PAGED_OVER, AskPages
 
 from .choose import describe
 from .connect import Pool, spool_dir
@@ -44,17 +48,11 @@ _SUMMARY = (
 )
 
 
-def _no_passport(passport_id: str) -> NotFound:
-    return NotFound(
-        f"no passport {passport_id} in this desk",
-        code="no_passport",
-        params={"id": passport_id},
-    )
-
-
-class PgStore:
+class PgStore(HeldBlobs):
     """A team desk at `url`. `who` (``name@machine``) is written on every history row;
     `home` holds only this machine's spool of staged luggage."""
+
+    blobs: PgBlobs
 
     #: several machines read and write this store: a fact proven here names this machine
     shared = True
@@ -165,8 +163,8 @@ class PgStore:
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
-            raise _no_passport(passport_id)
-        return _passport(row[0], pages=pages)
+            raise no_passport(passport_id)
+        return passport_of(row[0], pages=pages)
 
     def exists(self, passport_id: str) -> bool:
         return (
@@ -175,14 +173,14 @@ class PgStore:
 
     def require(self, passport_id: str) -> None:
         if not self.exists(passport_id):
-            raise _no_passport(passport_id)
+            raise no_passport(passport_id)
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         row = self._one(
             "SELECT state, waiting_on FROM taskpack.passports WHERE id = %s", (passport_id,)
         )
         if row is None:
-            raise _no_passport(passport_id)
+            raise no_passport(passport_id)
         return str(row[0]), row[1]
 
     def size_of(self, passport_id: str) -> int:
@@ -190,7 +188,7 @@ class PgStore:
             "SELECT octet_length(data) FROM taskpack.passports WHERE id = %s", (passport_id,)
         )
         if row is None:
-            raise _no_passport(passport_id)
+            raise no_passport(passport_id)
         return int(row[0] or 0)
 
     def received_origin(self, passport_id: str) -> dict[str, JSON]:
@@ -205,7 +203,7 @@ class PgStore:
             origin = lp.received.origin if lp.received else None
             return origin.to_data() if origin else {}
         if row is None:
-            raise _no_passport(passport_id)
+            raise no_passport(passport_id)
         value = json.loads(row[0]) if isinstance(row[0], str) else None
         return value if isinstance(value, dict) else {}
 
@@ -215,11 +213,7 @@ class PgStore:
             (passport_id, version),
         )
         if row is None:
-            raise NotFound(
-                f"no version {version} of passport {passport_id} in this desk",
-                code="no_version",
-                params={"id": passport_id, "version": version},
-            )
+            raise no_version(passport_id, version)
         return LocalPassport.from_data(json.loads(row[0]))
 
     def summaries(
@@ -307,9 +301,7 @@ class PgStore:
     def sent(self, seq: int) -> PackWritten:
         row = self._one(f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written WHERE seq = %s", (seq,))
         if row is None:
-            raise NotFound(
-                f"the outbox has no entry {seq}", hint="See the numbers with `taskpack outbox`."
-            )
+            raise no_outbox_entry(seq)
         return pack_written_of(row)
 
     def landing(self, pack_sha256: str) -> Landing | None:
@@ -334,43 +326,6 @@ class PgStore:
 
     # -- blobs (in the database, chunked) --
 
-    def has_blob(self, sha256: str) -> bool:
-        return self.blobs.has_blob(sha256)
-
-    def put_blob(
-        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
-    ) -> tuple[str, int]:
-        return self.blobs.put_blob(stream, expected_sha256=expected_sha256, size_hint=size_hint)
-
-    def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
-        return self.blobs.put_blob_bytes(data)
-
-    def stage_blob(
-        self,
-        stream: Readable,
-        *,
-        expected_sha256: str | None = None,
-        size_hint: int | None = None,
-        on_chunk: Callable[[bytes], None] | None = None,
-    ) -> StagedBlob:
-        return self.blobs.stage_blob(
-            stream, expected_sha256=expected_sha256, size_hint=size_hint, on_chunk=on_chunk
-        )
-
-    def commit_blob(self, staged: StagedBlob) -> None:
-        self.blobs.commit_blob(staged)
-
-    def discard_blob(self, staged: StagedBlob) -> None:
-        self.blobs.discard_blob(staged)
-
-    def open_blob(
-        self, sha256: str, *, name: str | None = None, size: int | None = None
-    ) -> BinaryIO:
-        return self.blobs.open_blob(sha256, name=name, size=size)
-
-    def blob_path(self, sha256: str) -> Path:
-        return self.blobs.blob_path(sha256)
-
     # -- housekeeping and health --
 
     def housekeep(self) -> list[str]:
@@ -383,17 +338,6 @@ class PgStore:
         from .doctor import problems
 
         return problems(self, hash_blobs=hash_blobs)
-
-
-def _passport(text: str, *, pages: bool) -> LocalPassport:
-    data = json.loads(text)
-    asks = data.get("asks") if pages and isinstance(data, dict) else None
-    if not isinstance(asks, list) or len(asks) <= PAGED_OVER:
-        return LocalPassport.from_data(data)
-    data["asks"] = []
-    lp = LocalPassport.from_data(data)
-    lp.asks = AskPages.of_data(asks)  # type: ignore[assignment]
-    return lp
 
 
 def _is_a_store(store: PgStore, tx: PgTx) -> tuple[Store, Tx]:

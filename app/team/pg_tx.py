@@ -22,12 +22,10 @@ import psycopg
 from psycopg import errors as pg_errors
 from taskpack.core.desk.sqlite_schema import dumps, open_asks_of, passport_text, root_of
 from taskpack.core.desk.store import Landing
+from taskpack.core.desk.store_rules import next_version, no_blob_for, no_passport, passport_of
 from taskpack.core.errors import (
     AlreadyLanded,
-    IntegrityError,
-    NotFound,
     UsageError,
-    VersionConflict,
 )
 from taskpack.core.format.model import JSON, LocalPassport
 
@@ -56,23 +54,17 @@ class PgTx:
     # -- reads that see this transaction's own writes --
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        from .pg_store import _no_passport, _passport
-
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
-            raise _no_passport(passport_id)
-        return _passport(row[0], pages=pages)
+            raise no_passport(passport_id)
+        return passport_of(row[0], pages=pages)
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         row = self._one(
             "SELECT state, waiting_on FROM taskpack.passports WHERE id = %s", (passport_id,)
         )
         if row is None:
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
+            raise no_passport(passport_id)
         return str(row[0]), row[1]
 
     def exists(self, passport_id: str) -> bool:
@@ -146,23 +138,9 @@ class PgTx:
             "SELECT version, state FROM taskpack.passports WHERE id = %s FOR UPDATE", (pid,)
         )
         if row is None:
-            raise NotFound(
-                f"no passport {pid} in this desk", code="no_passport", params={"id": pid}
-            )
+            raise no_passport(pid)
         current, was = int(row[0]), row[1]
-        if expected_version is not None and expected_version != current:
-            raise VersionConflict(
-                f"passport {pid} is at version {current}, not {expected_version}",
-                params={"id": pid, "current": current},
-            )
-        if lp.version != current:
-            raise VersionConflict(
-                f"passport {pid} changed to version {current} while version {lp.version} was being edited",
-                params={"id": pid, "current": current},
-            )
-        new = current + 1
-        lp.passport.version = new
-        lp.passport.updated_at = self.now
+        new = next_version(lp, current, expected_version=expected_version, now=self.now)
         data = passport_text(lp)
         taken = lp.state in TAKEN and was not in TAKEN
         self._run(
@@ -189,16 +167,12 @@ class PgTx:
     def log(self, passport_id: str, event: str, detail: dict[str, JSON] | None = None) -> None:
         row = self._one("SELECT version FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
+            raise no_passport(passport_id)
         self._history(passport_id, int(row[0]), event, detail)
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
         if self._one("SELECT 1 FROM taskpack.blobs WHERE sha256 = %s", (sha256,)) is None:
-            raise IntegrityError(f"luggage {name!r} has no stored blob; store the bytes first")
+            raise no_blob_for(name)
         self._run(
             "DELETE FROM taskpack.luggage WHERE passport_id = %s AND name = %s", (passport_id, name)
         )

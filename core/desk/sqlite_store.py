@@ -27,12 +27,11 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from .. import files
-from ..errors import NotFound, StoreError, UsageError
+from ..errors import StoreError, UsageError
 from ..format.model import JSON, LocalPassport
-from ..format.record_pages import PAGED_OVER, AskPages
 from . import health
 from .blob_folder import BlobFolder
 from .sqlite_db import Migration, open_database, transaction
@@ -43,18 +42,19 @@ from .store import (
     Landing,
     PackWritten,
     PassportSummary,
-    Readable,
-    StagedBlob,
     Store,
     StoredLuggage,
     Tx,
     utc_now,
 )
+from .store_rules import HeldBlobs, no_outbox_entry, no_passport, no_version, passport_of
 
 
-class SqliteStore:
+class SqliteStore(HeldBlobs):
     """A passport store rooted at `home`. Safe to share between threads of one process,
     and between processes (SQLite locking; writers wait up to `timeout` seconds)."""
+
+    blobs: BlobFolder
 
     def __init__(
         self,
@@ -183,19 +183,8 @@ class SqliteStore:
         few hundred asks come back as read-only pages (`pages.AskPages`), never a model each."""
         row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))
         if row is None:
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
-        data = json.loads(row[0])
-        asks = data.get("asks") if pages and isinstance(data, dict) else None
-        if not isinstance(asks, list) or len(asks) <= PAGED_OVER:
-            return LocalPassport.from_data(data)
-        data["asks"] = []
-        lp = LocalPassport.from_data(data)
-        lp.asks = AskPages.of_data(asks)  # type: ignore[assignment]
-        return lp
+            raise no_passport(passport_id)
+        return passport_of(row[0], pages=pages)
 
     def exists(self, passport_id: str) -> bool:
         return self._one("SELECT 1 FROM passports WHERE id = ?", (passport_id,)) is not None
@@ -203,21 +192,13 @@ class SqliteStore:
     def require(self, passport_id: str) -> None:
         """NotFound (as :meth:`get` raises it) unless the passport is here; reads nothing else."""
         if not self.exists(passport_id):
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
+            raise no_passport(passport_id)
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         """The passport's lifecycle state and what it waits on (its columns; no JSON read)."""
         row = self._one("SELECT state, waiting_on FROM passports WHERE id = ?", (passport_id,))
         if row is None:
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
+            raise no_passport(passport_id)
         return str(row[0]), row[1]
 
     def size_of(self, passport_id: str) -> int:
@@ -226,11 +207,7 @@ class SqliteStore:
             "SELECT length(CAST(data AS BLOB)) FROM passports WHERE id = ?", (passport_id,)
         )
         if row is None:
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
+            raise no_passport(passport_id)
         return int(row[0] or 0)
 
     def received_origin(self, passport_id: str) -> dict[str, JSON]:
@@ -247,11 +224,7 @@ class SqliteStore:
             origin = lp.received.origin if lp.received else None
             return origin.to_data() if origin else {}
         if row is None:
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
+            raise no_passport(passport_id)
         value = json.loads(row[0]) if isinstance(row[0], str) else None
         return value if isinstance(value, dict) else {}
 
@@ -261,11 +234,7 @@ class SqliteStore:
             (passport_id, version),
         )
         if row is None:
-            raise NotFound(
-                f"no version {version} of passport {passport_id} in this desk",
-                code="no_version",
-                params={"id": passport_id, "version": version},
-            )
+            raise no_version(passport_id, version)
         return LocalPassport.from_data(json.loads(row[0]))
 
     def summaries(
@@ -337,11 +306,7 @@ class SqliteStore:
 
     def history(self, passport_id: str) -> list[HistoryEntry]:
         if not self.exists(passport_id):
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
+            raise no_passport(passport_id)
         rows = self._all(
             "SELECT seq, version, event, at, detail FROM history WHERE passport_id = ? ORDER BY seq",
             (passport_id,),
@@ -388,9 +353,7 @@ class SqliteStore:
         """One ledger entry by its number (``taskpack outbox --show N``)."""
         row = self._one(f"SELECT {SENT_COLUMNS} FROM packs_written WHERE seq = ?", (seq,))
         if row is None:
-            raise NotFound(
-                f"the outbox has no entry {seq}", hint="See the numbers with `taskpack outbox`."
-            )
+            raise no_outbox_entry(seq)
         return pack_written_of(row)
 
     def landing(self, pack_sha256: str) -> Landing | None:
@@ -414,44 +377,6 @@ class SqliteStore:
         return None if row is None else json.loads(row[0])
 
     # -- blobs (the blob folder's) --
-
-    def blob_path(self, sha256: str) -> Path:
-        """Where the blob with that digest lives. Only a 64-hex digest makes a path."""
-        return self.blobs.blob_path(sha256)
-
-    def has_blob(self, sha256: str) -> bool:
-        return self.blobs.has_blob(sha256)
-
-    def put_blob(
-        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
-    ) -> tuple[str, int]:
-        return self.blobs.put_blob(stream, expected_sha256=expected_sha256, size_hint=size_hint)
-
-    def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
-        return self.blobs.put_blob_bytes(data)
-
-    def stage_blob(
-        self,
-        stream: Readable,
-        *,
-        expected_sha256: str | None = None,
-        size_hint: int | None = None,
-        on_chunk: Callable[[bytes], None] | None = None,
-    ) -> StagedBlob:
-        return self.blobs.stage_blob(
-            stream, expected_sha256=expected_sha256, size_hint=size_hint, on_chunk=on_chunk
-        )
-
-    def commit_blob(self, staged: StagedBlob) -> None:
-        self.blobs.commit_blob(staged)
-
-    def discard_blob(self, staged: StagedBlob) -> None:
-        self.blobs.discard_blob(staged)
-
-    def open_blob(
-        self, sha256: str, *, name: str | None = None, size: int | None = None
-    ) -> BinaryIO:
-        return self.blobs.open_blob(sha256, name=name, size=size)
 
     def sweep_temp(self) -> int:
         """Delete half-written blobs left by a crash; returns how many."""

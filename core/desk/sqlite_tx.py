@@ -8,10 +8,11 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import AlreadyLanded, IntegrityError, NotFound, UsageError, VersionConflict
+from ..errors import AlreadyLanded, UsageError
 from ..format.model import JSON, LocalPassport
 from .sqlite_schema import dumps, open_asks_of, passport_text, root_of, sql_text
 from .store import Landing
+from .store_rules import next_version, no_blob_for, no_passport
 
 if TYPE_CHECKING:
     from .sqlite_store import SqliteStore
@@ -92,23 +93,9 @@ class SqliteTx:
         pid = lp.id
         row = self._db.execute("SELECT version FROM passports WHERE id = ?", (pid,)).fetchone()
         if row is None:
-            raise NotFound(
-                f"no passport {pid} in this desk", code="no_passport", params={"id": pid}
-            )
+            raise no_passport(pid)
         current = int(row[0])
-        if expected_version is not None and expected_version != current:
-            raise VersionConflict(
-                f"passport {pid} is at version {current}, not {expected_version}",
-                params={"id": pid, "current": current},
-            )
-        if lp.version != current:
-            raise VersionConflict(
-                f"passport {pid} changed to version {current} while version {lp.version} was being edited",
-                params={"id": pid, "current": current},
-            )
-        new = current + 1
-        lp.passport.version = new
-        lp.passport.updated_at = self.now
+        new = next_version(lp, current, expected_version=expected_version, now=self.now)
         data = passport_text(lp)
         self._db.execute(
             "UPDATE passports SET version=?, title=?, state=?, waiting_on=?, root_id=?, "
@@ -134,16 +121,12 @@ class SqliteTx:
             "SELECT version FROM passports WHERE id = ?", (passport_id,)
         ).fetchone()
         if row is None:
-            raise NotFound(
-                f"no passport {passport_id} in this desk",
-                code="no_passport",
-                params={"id": passport_id},
-            )
+            raise no_passport(passport_id)
         self._history(passport_id, int(row[0]), event, detail)
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
         if not self.store.has_blob(sha256):
-            raise IntegrityError(f"luggage {name!r} has no stored blob; store the bytes first")
+            raise no_blob_for(name)
         self._db.execute(
             "INSERT OR REPLACE INTO luggage (passport_id, name, sha256, size, added_at) "
             "VALUES (?,?,?,?,?)",

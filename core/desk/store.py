@@ -9,7 +9,9 @@ Two implementations stand behind it:
 * the team desk: one PostgreSQL database shared by several people, machines and agents
   (``taskpack.app.team``; core never opens a network connection).
 
-Rules every implementation keeps:
+Rules every implementation keeps (where a rule is code — the version check, what a
+missing passport is called, a stored passport's JSON read back — it is written once,
+in :mod:`.store_rules`, and both use it):
 
 * A luggage blob is filed under the sha256 computed from its bytes while they are
   written, never under a digest a caller claims; a claim that differs is an
