@@ -54,6 +54,7 @@ def reason_label(reason: str) -> str:
         hw.SENT_OPEN_ASKS: tr("it sent open questions in a handoff and waits for the answers"),
         hw.RECEIPT_ANSWERED: tr("the receipt answered every question it was waiting on"),
         hw.TAKEN_ON: tr("taken on here by its owner, who also does the work"),
+        hw.CANCELLED_OVER_A2A: tr("cancelled over A2A by the one who sent it"),
     }
     if reason in words:
         return words[reason]

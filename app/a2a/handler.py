@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import io
 import json
 import logging
@@ -61,6 +62,7 @@ from taskpack.app.a2a.intake import (
 )
 from taskpack.app.a2a.ledger import A2AStore, Conflict, ReceiptRow, TaskGrant
 from taskpack.app.a2a.receipts import ReceiptPublisher
+from taskpack.core.desk.history_words import CANCELLED_OVER_A2A
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import PassportSummary
 from taskpack.core.errors import InvalidMove, TaskPackError
@@ -354,7 +356,13 @@ class DeskRequestHandler(RequestHandler):
             )
         try:
             await asyncio.to_thread(
-                self.desk.move, grant.task_id, "cancelled", why=f"cancelled over A2A by {principal}"
+                functools.partial(
+                    self.desk.move,
+                    grant.task_id,
+                    "cancelled",
+                    reason=CANCELLED_OVER_A2A,
+                    by=principal,
+                )
             )
         except InvalidMove as exc:
             lp = await asyncio.to_thread(self.desk.get, grant.task_id)

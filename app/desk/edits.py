@@ -289,8 +289,13 @@ class Edits:
         *,
         why: str | None = None,
         expected_version: int | None = None,
+        reason: str | None = None,
+        by: str | None = None,
     ) -> LocalPassport:
         """Move the task; a move the table does not list raises InvalidMove, changing nothing.
+
+        `why`: a person's own words for it; `reason` instead: a desk's reason code
+        (`core.desk.history_words`), `by` who asked for it (the history says it in words).
 
         Beyond the table: a task reaches `verifying` only with a returned result (use
         :meth:`return_result`), and `completed` only with one attached.
@@ -298,7 +303,7 @@ class Edits:
         return self._edit(
             passport_id,
             "moved",
-            lambda lp: authoring.move(lp, state, waiting_on, why=why),
+            lambda lp: authoring.move(lp, state, waiting_on, why=why, reason=reason, by=by),
             expected_version=expected_version,
         )
 

@@ -321,10 +321,19 @@ def is_checked_here(check: LandingCheck, machine: str) -> bool:
 
 
 def move(
-    lp: LocalPassport, state: str, waiting_on: str | None, *, why: str | None
+    lp: LocalPassport,
+    state: str,
+    waiting_on: str | None,
+    *,
+    why: str | None,
+    reason: str | None = None,
+    by: str | None = None,
 ) -> dict[str, JSON]:
     """A move the table lists (InvalidMove otherwise). Beyond the table: `verifying` only
-    with a returned result (`return_result`), `completed` only with one attached."""
+    with a returned result (`return_result`), `completed` only with one attached.
+
+    `why` is a person's own words; `reason` a desk's code (`history_words`), with `by`
+    naming who asked for the move, when a front end made it for someone (A2A)."""
     step = lifecycle.check_move(lp.state, lp.waiting_on, state, waiting_on)
     if state == "verifying" or (state == "completed" and lp.result is None):
         raise InvalidMove(
@@ -333,6 +342,14 @@ def move(
         )
     before = lifecycle.describe(lp.state, lp.waiting_on)
     lp.state, lp.waiting_on = state, waiting_on
+    if reason is not None:
+        return {
+            "from": before,
+            "to": lifecycle.describe(state, waiting_on),
+            "reason": reason,
+            **({"by": by} if by else {}),
+            "move": step.why,
+        }
     return {
         "from": before,
         "to": lifecycle.describe(state, waiting_on),

@@ -28,6 +28,8 @@ SENT_OPEN_ASKS = "sent_open_asks"
 RECEIPT_ANSWERED = "receipt_answered"
 #: "Take this on": the owner, who is also the assignee, moved it on
 TAKEN_ON = "taken_on"
+#: the A2A client that sent the task cancelled it (the row's ``by`` names that client)
+CANCELLED_OVER_A2A = "cancelled_over_a2a"
 
 #: each reason code in the English the CLI prints (the sentences rows held before codes)
 REASONS: dict[str, str] = {
@@ -36,23 +38,27 @@ REASONS: dict[str, str] = {
     SENT_OPEN_ASKS: "it sent open asks in a handoff",
     RECEIPT_ANSWERED: "the receipt answered every ask it was waiting on",
     TAKEN_ON: "taken on by the owner, who is also the assignee",
+    CANCELLED_OVER_A2A: "cancelled over A2A by {by}",
 }
 
 
 def english_detail(detail: Mapping[str, JSON]) -> dict[str, JSON]:
     """A row's detail as the CLI shows it: a reason code becomes its English sentence,
-    under ``why`` and in the code's place (a code this desk does not know is shown as
-    it is). Everything else, old rows included, is returned unchanged."""
+    under ``why`` and in the code's place, with its ``by`` said in it (a code this desk
+    does not know is shown as it is). Everything else, old rows included, is unchanged."""
+    if "reason" not in detail:
+        return dict(detail)
     out: dict[str, JSON] = {}
     for key, value in detail.items():
         if key == "reason":
-            out["why"] = REASONS.get(str(value), str(value))
-        else:
+            out["why"] = REASONS.get(str(value), str(value)).replace("{by}", str(detail.get("by")))
+        elif key != "by":
             out[key] = value
     return out
 
 
 __all__ = [
+    "CANCELLED_OVER_A2A",
     "GATE_ALLOWS",
     "GATE_HOLDS",
     "REASONS",

@@ -155,7 +155,7 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="132" />
+      <location filename="../../ui/history_text.py" line="133" />
       <source>A new email was opened; {file} was shown to attach by hand.</source>
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
@@ -175,7 +175,7 @@
       <translation>收到一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="103" />
+      <location filename="../../ui/history_text.py" line="104" />
       <source>A receipt merged from {file} (the answerer's passport {sender}).</source>
       <translation>从 {file} 合并了一份回执（回答方的护照 {sender}）。</translation>
     </message>
@@ -346,7 +346,7 @@
       <translation>回答于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="109" />
+      <location filename="../../ui/history_text.py" line="110" />
       <source>Answered: {asks}.</source>
       <translation>已回答：{asks}。</translation>
     </message>
@@ -665,12 +665,12 @@
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="114" />
+      <location filename="../../ui/history_text.py" line="115" />
       <source>Facts added: {n}.</source>
       <translation>新增事实：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="90" />
+      <location filename="../../ui/history_text.py" line="91" />
       <source>Facts sealed as not proven here: {n}.</source>
       <translation>封存为“本机未证实”的事实：{n} 条。</translation>
     </message>
@@ -824,7 +824,7 @@
       <translation>包里发现的指令</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="95" />
+      <location filename="../../ui/history_text.py" line="96" />
       <source>Instructions found in the pack, shown and never followed: {n}.</source>
       <translation>包里发现的指令（只显示，从不执行）：{n} 条。</translation>
     </message>
@@ -880,7 +880,7 @@
       <translation>已落地为 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="83" />
+      <location filename="../../ui/history_text.py" line="84" />
       <source>Landed from {file} (the sender's passport {sender}).</source>
       <translation>从 {file} 落地（发送方的护照 {sender}）。</translation>
     </message>
@@ -951,8 +951,8 @@
       <translation>正在合并 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="92" />
-      <location filename="../../ui/history_text.py" line="116" />
+      <location filename="../../ui/history_text.py" line="93" />
+      <location filename="../../ui/history_text.py" line="117" />
       <source>Mistakes in the file put right: {n}.</source>
       <translation>已修正文件中的错误：{n} 处。</translation>
     </message>
@@ -993,7 +993,7 @@
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="112" />
+      <location filename="../../ui/history_text.py" line="113" />
       <location filename="../../ui/window/incoming.py" line="279" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
@@ -1066,7 +1066,7 @@
       <translation>说明</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="109" />
+      <location filename="../../ui/history_text.py" line="110" />
       <source>Nothing answered.</source>
       <translation>没有回答任何问题。</translation>
     </message>
@@ -1340,7 +1340,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="88" />
+      <location filename="../../ui/history_text.py" line="89" />
       <source>Required checks placed first: {n}.</source>
       <translation>放在最前面的必做检查：{n} 项。</translation>
     </message>
@@ -2237,7 +2237,7 @@ Store: {home}</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="129" />
+      <location filename="../../ui/history_text.py" line="130" />
       <source>Your mail program opened a new email with {file} attached.</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
@@ -2252,12 +2252,12 @@ Store: {home}</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="157" />
+      <location filename="../../ui/history_text.py" line="158" />
       <source>a .taskpack file</source>
       <translation>.taskpack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="157" />
+      <location filename="../../ui/history_text.py" line="158" />
       <source>a .taskpack.json file</source>
       <translation>.taskpack.json 文件</translation>
     </message>
@@ -2300,7 +2300,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="57" />
-      <location filename="../../ui/history_text.py" line="184" />
+      <location filename="../../ui/history_text.py" line="185" />
       <location filename="../../ui/pack_items.py" line="151" />
       <source>answered</source>
       <translation>已回答</translation>
@@ -2326,12 +2326,12 @@ Store: {home}</source>
       <translation>第 {n} 个产出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="164" />
+      <location filename="../../ui/history_text.py" line="165" />
       <source>as an A2A reply</source>
       <translation>作为 A2A 回复</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="182" />
+      <location filename="../../ui/history_text.py" line="183" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
@@ -2372,12 +2372,12 @@ Store: {home}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="186" />
+      <location filename="../../ui/history_text.py" line="187" />
       <source>by</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="163" />
+      <location filename="../../ui/history_text.py" line="164" />
       <source>by an AI agent over MCP</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
@@ -2385,6 +2385,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="96" />
       <source>cancelled</source>
       <translation>已取消</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="57" />
+      <source>cancelled over A2A by the one who sent it</source>
+      <translation>发送方通过 A2A 取消了它</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="258" />
@@ -2402,7 +2407,7 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="185" />
+      <location filename="../../ui/history_text.py" line="186" />
       <source>check</source>
       <translation>检查</translation>
     </message>
@@ -2422,7 +2427,7 @@ Store: {home}</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="182" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
@@ -2494,7 +2499,7 @@ Store: {home}</source>
       <translation>已打开邮件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="180" />
+      <location filename="../../ui/history_text.py" line="181" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
@@ -2509,7 +2514,7 @@ Store: {home}</source>
       <translation>第 {n} 条事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="178" />
+      <location filename="../../ui/history_text.py" line="179" />
       <source>file</source>
       <translation>文件</translation>
     </message>
@@ -2534,17 +2539,17 @@ Store: {home}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="174" />
+      <location filename="../../ui/history_text.py" line="175" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="162" />
+      <location filename="../../ui/history_text.py" line="163" />
       <source>from the command line</source>
       <translation>在命令行中</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="161" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>from this window</source>
       <translation>在本窗口中</translation>
     </message>
@@ -2565,8 +2570,8 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/export.py" line="56" />
-      <location filename="../../ui/history_text.py" line="122" />
-      <location filename="../../ui/history_text.py" line="154" />
+      <location filename="../../ui/history_text.py" line="123" />
+      <location filename="../../ui/history_text.py" line="155" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -2678,7 +2683,7 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="179" />
+      <location filename="../../ui/history_text.py" line="180" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
@@ -2713,7 +2718,7 @@ Store: {home}</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="187" />
+      <location filename="../../ui/history_text.py" line="188" />
       <location filename="../../ui/pack_items.py" line="31" />
       <source>machine</source>
       <translation>机器</translation>
@@ -2759,7 +2764,7 @@ Store: {home}</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="156" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -2842,8 +2847,8 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/export.py" line="56" />
-      <location filename="../../ui/history_text.py" line="122" />
-      <location filename="../../ui/history_text.py" line="154" />
+      <location filename="../../ui/history_text.py" line="123" />
+      <location filename="../../ui/history_text.py" line="155" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -2931,7 +2936,7 @@ Store: {home}</source>
       <translation>以盘符开头</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="183" />
+      <location filename="../../ui/history_text.py" line="184" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -3243,7 +3248,7 @@ Store: {home}</source>
       <translation>本工作台（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="175" />
+      <location filename="../../ui/history_text.py" line="176" />
       <source>to</source>
       <translation>给</translation>
     </message>
@@ -3318,8 +3323,8 @@ Store: {home}</source>
       <translation>当前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="176" />
       <location filename="../../ui/history_text.py" line="177" />
+      <location filename="../../ui/history_text.py" line="178" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -3404,12 +3409,12 @@ Store: {home}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="166" />
+      <location filename="../../ui/history_text.py" line="167" />
       <source>{kind} for {to} written to {file} ({encoding}, {via})</source>
       <translation>给 {to} 的{kind}已写入 {file}（{encoding}，{via}）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="123" />
+      <location filename="../../ui/history_text.py" line="124" />
       <source>{kind} written to {file}</source>
       <translation>{kind}已写入 {file}</translation>
     </message>

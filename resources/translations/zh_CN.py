@@ -742,6 +742,7 @@ TRANSLATIONS: dict[str, str] = {
     "Nothing in it is new.": "里面没有任何新内容。",
     "Landing check ({kind}): {check}": "落地检查（{kind}）：{check}",
     " — sender's suggestion, not run: «{how}»": " — 发送方的建议，未运行：«{how}»",
+    "cancelled over A2A by the one who sent it": "发送方通过 A2A 取消了它",
 }
 
 PLURALS: dict[str, str] = {

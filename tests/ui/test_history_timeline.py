@@ -12,6 +12,7 @@ from typing import Any
 from conftest import RECEIVER, SENDER, make_handoff, settle
 from pytestqt.qtbot import QtBot
 from taskpack.app.desk import Desk
+from taskpack.core.desk.history_words import CANCELLED_OVER_A2A
 from taskpack.ui import launch
 from taskpack.ui.main_window import MainWindow
 from test_export import _real_run_and_wait, fake_xdg_email
@@ -151,3 +152,21 @@ def test_history_is_a_timeline_of_who_what_and_where_newest_first(
     for i in range(history.topLevelItemCount()):  # a cut detail is whole on hover
         item = history.topLevelItem(i)
         assert item.toolTip(3).startswith(item.text(3))
+
+
+def test_a_task_cancelled_over_a2a_says_by_whom_in_both_languages(
+    qtbot: QtBot, make_desk, make_window
+) -> None:
+    desk = make_desk(RECEIVER)
+    pid = desk.new("Their task", "Goal").id
+    desk.move(pid, "cancelled", reason=CANCELLED_OVER_A2A, by="alice")
+    window = make_window(desk)
+    rows = _rows(window, pid, qtbot)
+    assert rows[0][3].endswith("why: cancelled over A2A by the one who sent it; by: alice")
+    try:
+        window.set_language("zh_CN")
+        settle(qtbot, window)
+        rows = _rows(window, pid, qtbot)
+        assert "发送方通过 A2A 取消了它" in rows[0][3] and rows[0][3].endswith("alice")
+    finally:
+        window.set_language("en")

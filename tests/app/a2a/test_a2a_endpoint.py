@@ -31,6 +31,7 @@ from a2a_testkit import (
 )
 from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG, MEDIA_FLAT
 from taskpack.app.a2a.errors import DuplicateMessageIdError
+from taskpack.core.desk.history_words import english_detail
 from taskpack.core.format.reading import open_pack
 
 TS = pb.TaskState
@@ -429,6 +430,10 @@ def test_cancel_withdraws_a_handoff(desk_b, serve, tmp_path):
     cancelled = run(go())
     assert cancelled.status.state == TS.TASK_STATE_CANCELED
     assert desk_b.get(cancelled.id).state == "cancelled"
+    # the history keeps who cancelled it as data (issue 23), said in words when shown
+    [moved] = [e.detail for e in desk_b.history(cancelled.id) if e.detail.get("to") == "cancelled"]
+    assert (moved["reason"], moved["by"]) == ("cancelled_over_a2a", "alice")
+    assert english_detail(moved)["why"] == "cancelled over A2A by alice"
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read(desk_b, serve, tmp_path):
