@@ -4,7 +4,7 @@
 
 Uses the real window over a throw-away desk (machine ``zhang-pc``) filled from the
 shipped sample packs, so the pictures show exactly what a person sees on first use (the
-Chinese ones need a CJK font, e.g. ``apt-get install fonts-wqy-microhei``):
+Chinese ones need a CJK font: ``make ci-deps`` installs fonts-wqy-zenhei):
 
 * ``inbox.png``          — the passport browser: landed passports and incoming packs
 * ``landing-review.png`` — a landing review: required checks first with the sender's
@@ -16,6 +16,8 @@ Chinese ones need a CJK font, e.g. ``apt-get install fonts-wqy-microhei``):
 * ``receipt-review.png`` — a receipt back on the sender's desk (``wei-laptop``): each
                            question with its answer, who answered and when, what stays
                            open — before "Merge answers into …"
+* ``history.png``        — the History after that merge: a timeline, newest first, of
+                           what happened, where (file written, merged) and who
 """
 
 from __future__ import annotations
@@ -176,6 +178,15 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         home_window.open_files([receipt_out])
         spin(app, home_window, 0.5)
         save(home_window, name("receipt-review"))
+
+        # 6. the History after the merge: a timeline of who did what, and where
+        home_window.merge_current(asked.id)
+        spin(app, home_window, 0.5)
+        home_window.banner.clear()
+        home_view = home_window.passport_view
+        home_view.tabs.setCurrentWidget(home_view.history)
+        spin(app, home_window, 0.3)
+        save(home_window, name("history"))
         home_window.shutdown()
         home_window.close()
         wei.close()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
+    QHeaderView,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeWidget,
@@ -139,6 +140,9 @@ class HistoryTimeline(QTreeWidget):
             [tr("When"), tr("What happened"), tr("Version"), tr("Details"), tr("Who")]
         )
         self.setItemDelegateForColumn(0, TimelineDelegate(self))
+        header = self.header()
+        header.setStretchLastSection(False)  # the details take the room, not who
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
 
     def show_history(self, detail: Detail) -> None:
         self.clear()
@@ -161,5 +165,5 @@ class HistoryTimeline(QTreeWidget):
             item.setToolTip(3, text + (f"\n{path}" if path else ""))
             item.setToolTip(1, item.text(1))
             self.addTopLevelItem(item)
-        for col in range(3):
+        for col in (0, 1, 2, 4):
             self.resizeColumnToContents(col)
