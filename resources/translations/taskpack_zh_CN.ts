@@ -552,7 +552,7 @@
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="139" />
+      <location filename="../../ui/history_view.py" line="140" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -2069,7 +2069,7 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="139" />
+      <location filename="../../ui/history_view.py" line="140" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -2101,7 +2101,7 @@ Store: {home}</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="139" />
+      <location filename="../../ui/history_view.py" line="140" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
@@ -2134,7 +2134,7 @@ Store: {home}</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="139" />
+      <location filename="../../ui/history_view.py" line="140" />
       <source>When</source>
       <translation>时间</translation>
     </message>
@@ -2166,7 +2166,7 @@ Store: {home}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="139" />
+      <location filename="../../ui/history_view.py" line="140" />
       <source>Who</source>
       <translation>谁</translation>
     </message>
@@ -2581,7 +2581,7 @@ Store: {home}</source>
       <translation>收到交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="58" />
+      <location filename="../../ui/history_view.py" line="59" />
       <source>handoff file written</source>
       <translation>已写出交接文件</translation>
     </message>
@@ -2858,7 +2858,7 @@ Store: {home}</source>
       <translation>收到回执</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="58" />
+      <location filename="../../ui/history_view.py" line="59" />
       <source>receipt file written</source>
       <translation>已写出回执文件</translation>
     </message>
@@ -2868,7 +2868,7 @@ Store: {home}</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="57" />
+      <location filename="../../ui/history_view.py" line="58" />
       <source>receipt sent over A2A</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
@@ -2904,7 +2904,7 @@ Store: {home}</source>
       <translation>由你发出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="57" />
+      <location filename="../../ui/history_view.py" line="58" />
       <source>sent over A2A</source>
       <translation>已通过 A2A 发送</translation>
     </message>
@@ -3238,7 +3238,7 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="77" />
+      <location filename="../../ui/history_view.py" line="78" />
       <source>this desk</source>
       <translation>本工作台</translation>
     </message>
@@ -3489,8 +3489,8 @@ Store: {home}</source>
       <translation>{path} 不是文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="73" />
-      <location filename="../../ui/history_view.py" line="68" />
+      <location filename="../../ui/history_view.py" line="74" />
+      <location filename="../../ui/history_view.py" line="69" />
       <source>{person} on {machine}</source>
       <translation>{person}（{machine}）</translation>
     </message>
