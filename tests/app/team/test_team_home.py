@@ -1,7 +1,7 @@
 """On a team desk TASKPACK_HOME holds only what belongs to one machine (issue 21.1): after
 a session that lands a pack, answers its ask and serves it over A2A (a handoff sent in,
-its luggage and its receipt downloaded), the home has this machine's settings and drafts,
-and nothing of the desk's."""
+its luggage and its receipt downloaded, the receipt again from a second server process),
+the homes have their machine's settings and drafts, and nothing of the desk's."""
 
 from __future__ import annotations
 
@@ -77,8 +77,19 @@ def test_a_team_desk_session_leaves_only_this_machines_files_in_its_home(
             time.sleep(0.1)
         assert receipt is not None and receipt.status_code == 200, receipt
         assert receipt.content.startswith(b"PK")
+        # the receipt is the desk's: another server process of it serves the same bytes
+        other = Desk(tmp_path / "home-2", "beta", actor="wei", settings=Settings())
+        second = A2AServer(other, "127.0.0.1", 0, poll_interval=0.2, limits=Limits())
+        second.start()
+        try:
+            again = httpx.get(f"{second.url}/tasks/{task_id}/artifacts/receipt", headers=auth)
+        finally:
+            second.stop()
+            other.close()
+        assert again.status_code == 200 and again.content == receipt.content
     finally:
         server.stop()
         desk.close()
 
     assert set(files_in(home)) <= MACHINE_FILES, files_in(home)
+    assert set(files_in(tmp_path / "home-2")) <= MACHINE_FILES, files_in(tmp_path / "home-2")
