@@ -63,3 +63,32 @@ def test_every_error_class_is_in_the_drawing_with_its_exit_code() -> None:
 def test_the_drawing_names_no_class_that_does_not_exist() -> None:
     names = {cls.__name__ for cls in every_error_class()}
     assert set(drawn()) - names == set()
+
+
+def test_every_error_says_its_code_params_and_exit_code() -> None:
+    """The window translates by code and params; the CLI ends with the class's exit code."""
+    refused = errors.LandingRefused([errors.Finding("credential", "GitHub token", "note")])
+    assert (refused.code, refused.exit_code) == ("landing_refused", 2)
+    assert refused.params["findings"] == [
+        {"rule": "credential", "kind": "GitHub token", "place": "note", "detail": ""}
+    ]
+    wrong = errors.MergeRefused("x", code="merge_wrong_target", params={"target": "A", "into": "B"})
+    assert (wrong.code, wrong.exit_code, wrong.params["into"]) == ("merge_wrong_target", 2, "B")
+    assert errors.NotFound("gone").exit_code == 1 and errors.Cancelled().exit_code == 130
+    assert errors.FormatError("bad", place="kind").params == {"place": "kind"}
+    # every class in the tree is drawn in the module's docstring, with a code of its own
+    classes = [
+        c
+        for c in vars(errors).values()
+        if isinstance(c, type) and issubclass(c, errors.TaskPackError)
+    ]
+    doc = errors.__doc__ or ""
+    assert all(c.__name__ in doc for c in classes), [
+        c.__name__ for c in classes if c.__name__ not in doc
+    ]
+    codes = [c.code for c in classes]
+    assert len(set(codes)) == len(codes), codes
+    assert errors.sentence(FileNotFoundError(2, "No such file", "/x")).endswith("permissions.")
+    assert "KeyError" in errors.sentence(
+        KeyError("secret-value")
+    ) and "secret" not in errors.sentence(KeyError("secret-value"))

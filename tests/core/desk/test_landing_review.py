@@ -1,6 +1,6 @@
-"""A review that is also judged (`review(judge_up_to=…)`): the strict judge's report comes
-from the review's own pass over the luggage, and says exactly what `judge` says of the
-same file, check by check and reason by reason."""
+"""The landing review (`core/desk/review.py`): it lands nothing; and a review that is also
+judged (`review(judge_up_to=…)`) carries the strict judge's report from its own pass over
+the luggage, exactly what `judge` says of the same file, check by check and reason by reason."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from desk_machines import Machine, _handoff
 from taskpack.core.desk import review
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.format import bag as bagmod
@@ -136,3 +137,17 @@ def test_a_review_is_judged_only_within_its_bound(tmp_path: Path) -> None:
     assert reviewed(store, path, judge_up_to=16).conformance is None
     judged = reviewed(store, path, judge_up_to=17).conformance
     assert judged is not None and judged.conformant
+
+
+def test_review_lands_nothing(world: dict[str, Machine], tmp_path: Path) -> None:
+    _, path = _handoff(world, tmp_path)
+    b = world["B"]
+    rv = b.review(path)
+    assert b.store.count() == 0
+    assert rv.kind == "handoff" and rv.initial_state == "routed"
+    assert rv.next_steps[0].startswith("Landing check (required)")
+    facts = {f.claim: f for f in rv.facts}
+    assert facts["the build passes"].verified is False
+    assert rv.sealed == []  # our packs arrive already sealed; nothing to repair
+    assert rv.to_data()["luggage"][0]["name"] == "brief.txt"
+    json.dumps(rv.to_data())  # JSON-ready for --json and the GUI
