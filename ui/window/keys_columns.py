@@ -71,8 +71,8 @@ def width_steps(
     shown: dict[int, int], label: dict[int, int], char: int, arrow: int
 ) -> list[tuple[int, int]]:
     """What a narrow inbox shows first: the count and the time, the sender (a long one is
-    elided in the middle), the state, the header words, the rest of the sender and the
-    state, then room for the sort arrow beside its header word."""
+    elided in the middle), the state, the header words, the rest of the state and of the
+    sender, then room for the sort arrow beside its header word."""
     asks, updated = InboxModel.ASKS, InboxModel.UPDATED
     sender, state = InboxModel.SENDER, InboxModel.STATE
     steps = [
@@ -82,8 +82,8 @@ def width_steps(
         (state, min(shown[state], char * STATE_KEEP)),
         (asks, label[asks]),
         (updated, label[updated]),
-        (sender, shown[sender]),
         (state, shown[state]),
+        (sender, shown[sender]),
         (sender, label[sender]),
         (state, label[state]),
     ]
