@@ -51,6 +51,8 @@ def capped(want: dict[int, int], budget: int) -> dict[int, int]:
 #: its machine) before the state is shown whole, and this many of the state
 SENDER_KEEP = 16
 STATE_KEEP = 12
+#: then, after the header words, a sender of up to this many (``Wei Chen@wei-laptop``)
+SENDER_NAME = 20
 
 
 def allotted(
@@ -71,8 +73,9 @@ def width_steps(
     shown: dict[int, int], label: dict[int, int], char: int, arrow: int
 ) -> list[tuple[int, int]]:
     """What a narrow inbox shows first: the count and the time, the sender (a long one is
-    elided in the middle), the state, the header words, the rest of the state and of the
-    sender, then room for the sort arrow beside its header word."""
+    elided in the middle), the state, the header words, a sender of a usual length, the
+    rest of the state and of the sender, then room for the sort arrow beside its header
+    word."""
     asks, updated = InboxModel.ASKS, InboxModel.UPDATED
     sender, state = InboxModel.SENDER, InboxModel.STATE
     steps = [
@@ -82,6 +85,7 @@ def width_steps(
         (state, min(shown[state], char * STATE_KEEP)),
         (asks, label[asks]),
         (updated, label[updated]),
+        (sender, min(shown[sender], char * SENDER_NAME)),
         (state, shown[state]),
         (sender, shown[sender]),
         (sender, label[sender]),
