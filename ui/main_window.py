@@ -58,7 +58,7 @@ from taskpack.ui.window.a2a_panel import A2APanelMixin
 from taskpack.ui.window.drop_paste import DropPasteMixin, pack_paths
 from taskpack.ui.window.inbox import ELSEWHERE_POLL_MS, InboxMixin
 from taskpack.ui.window.incoming import IncomingMixin, sample_packs
-from taskpack.ui.window.keys_columns import KeysColumnsMixin, capped
+from taskpack.ui.window.keys_columns import KeysColumnsMixin
 from taskpack.ui.window.passport_actions import PassportActionsMixin
 from taskpack.ui.window.watching import WatchingMixin
 
@@ -472,4 +472,4 @@ class MainWindow(
             self.tray.hide()
 
 
-__all__ = ["MainWindow", "capped", "pack_paths", "sample_packs"]
+__all__ = ["MainWindow", "pack_paths", "sample_packs"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from conftest import RECEIVER, settle
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
-from taskpack.ui.main_window import capped
 from taskpack.ui.models import InboxModel
+from taskpack.ui.window.keys_columns import allotted
 
 TITLES = ["Q3 report charts", "Fix the invoice export for finance", "Migrate the build server"]
 
@@ -55,10 +55,15 @@ def test_at_800_by_600_the_title_is_the_widest_column(qtbot: QtBot, make_desk, m
     assert window.proxy.headerData(InboxModel.TITLE, Qt.Orientation.Horizontal) == "Title"
 
 
-def test_the_widest_columns_give_way_first() -> None:
-    assert capped({1: 40, 2: 50}, 100) == {1: 40, 2: 50}
-    assert capped({1: 30, 2: 40, 3: 200}, 150) == {1: 30, 2: 40, 3: 80}
-    assert capped({1: 100, 2: 100}, 100) == {1: 50, 2: 50}
+def test_widths_are_granted_in_order_within_the_budget() -> None:
+    cols = (1, 2, 3)
+    assert allotted([(1, 40), (2, 50), (3, 20)], cols, 10, 200) == {1: 40, 2: 50, 3: 20}
+    # a later step gets what is left; an earlier one is never cut for it
+    assert allotted([(1, 80), (2, 80), (3, 80)], cols, 10, 150) == {1: 80, 2: 60, 3: 10}
+    # a column grows in several steps (its words first, the rest later)
+    assert allotted([(1, 30), (2, 30), (1, 90)], cols, 10, 120) == {1: 80, 2: 30, 3: 10}
+    # no budget: each keeps the least width
+    assert allotted([(1, 30)], cols, 10, 20) == {1: 10, 2: 10, 3: 10}
 
 
 def test_short_headers_are_read_whole_and_the_sender_gives_way_first(

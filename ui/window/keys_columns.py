@@ -31,22 +31,6 @@ SORT_ARROW = 14
 OTHER_COLUMNS_SHARE = 0.6
 
 
-def capped(want: dict[int, int], budget: int) -> dict[int, int]:
-    """Widths that fit `budget`: every width above one common cap is cut to it, so a
-    narrow column keeps its size and the widest give way first."""
-    if sum(want.values()) <= budget:
-        return dict(want)
-    left, cap = budget, 0
-    rest = sorted(want.values())
-    for i, w in enumerate(rest):
-        share = left // (len(rest) - i)
-        if w > share:
-            cap = share
-            break
-        left -= w
-    return {c: min(w, cap) for c, w in want.items()}
-
-
 #: a narrow list keeps this many characters of a sender whole (``root@alpha``, a name and
 #: its machine) before the state is shown whole, and this many of the state
 SENDER_KEEP = 16
