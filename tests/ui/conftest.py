@@ -22,6 +22,21 @@ from taskpack.ui import dialogs, launch
 from taskpack.ui.app import release_clipboard
 from taskpack.ui.main_window import MainWindow
 
+#: A condition a test waits for may take long on a loaded machine (CI, helpers sharing two
+#: cores): the full suite once timed out here at load 14 on qtbot's 5 s default. Waiting
+#: longer never lets a test pass that should fail: it only waits for what it asserts.
+PATIENT_MS = 60_000
+_wait_until = QtBot.waitUntil
+
+
+def _patient_wait_until(
+    self: QtBot, callback: Callable[[], bool | None], *, timeout: int = PATIENT_MS
+) -> None:
+    _wait_until(self, callback, timeout=timeout)
+
+
+QtBot.waitUntil = _patient_wait_until  # type: ignore[method-assign]
+
 SENDER = "wei-laptop"
 RECEIVER = "zhang-pc"
 #: a folder watcher that reports a file within a second and scans no drives
