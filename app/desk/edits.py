@@ -86,8 +86,8 @@ class Edits:
         fact = authoring.new_fact(
             claim, scope=scope, verified=verified, source=source, actor=self.actor
         )
-        if verified:  # which machine proved it: another machine on this desk must not
-            fact.verified_on = self.machine  # read it as its own (a team desk, a shared home)
+        if verified and fact.effective_scope == "machine":  # which machine proved it:
+            fact.verified_on = self.machine  # no other machine of this desk reads it as its own
         return self._edit(
             passport_id,
             "fact",
