@@ -532,6 +532,8 @@ class ReviewView(QWidget):
             text = tr("Nothing is stored until you merge.")
             if rv.nothing_new:
                 text = tr("Nothing in it is new.")
+            elif rv.already:  # this very file again: the banner says where it went
+                text = tr("It was merged before: opening it again changes nothing.")
             elif rv.target_here:
                 text = (
                     tr("{answers}, {open}.").format(
@@ -554,7 +556,10 @@ class ReviewView(QWidget):
                 if not rv.gate_allows
                 else tr("The sender is on your allow list: it will be routed.")
             )
-            self.summary.setText(tr("Nothing is stored until you land it.") + " " + state)
+            if rv.already:
+                self.summary.setText(tr("It landed before: opening it again changes nothing."))
+            else:
+                self.summary.setText(tr("Nothing is stored until you land it.") + " " + state)
         if rv.secrets and not rv.already:
             self.land_button.setEnabled(False)
             self.summary.setText(

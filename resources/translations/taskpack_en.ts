@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="538" />
+      <location filename="../../ui/review_view.py" line="540" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="539" />
+      <location filename="../../ui/review_view.py" line="541" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>

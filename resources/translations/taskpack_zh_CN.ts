@@ -834,7 +834,7 @@
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="561" />
+      <location filename="../../ui/review_view.py" line="566" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
@@ -844,9 +844,19 @@
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
+      <location filename="../../ui/review_view.py" line="560" />
+      <source>It landed before: opening it again changes nothing.</source>
+      <translation>它之前已经落地过：再次打开不会改变任何东西。</translation>
+    </message>
+    <message>
       <location filename="../../ui/next_step.py" line="94" />
       <source>It waits for you to take it on.</source>
       <translation>它在等你接手。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="536" />
+      <source>It was merged before: opening it again changes nothing.</source>
+      <translation>它之前已经合并过：再次打开不会改变任何东西。</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="350" />
@@ -854,7 +864,7 @@
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="553" />
+      <location filename="../../ui/review_view.py" line="555" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
@@ -865,12 +875,12 @@
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="98" />
-      <location filename="../../ui/review_view.py" line="551" />
+      <location filename="../../ui/review_view.py" line="553" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="549" />
+      <location filename="../../ui/review_view.py" line="551" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
@@ -1076,7 +1086,7 @@
       <translation>里面没有任何新内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="557" />
+      <location filename="../../ui/review_view.py" line="562" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
@@ -1586,7 +1596,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="526" />
-      <location filename="../../ui/review_view.py" line="547" />
+      <location filename="../../ui/review_view.py" line="549" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1866,7 +1876,7 @@ Store: {home}</source>
       <translation>结果在等你签字确认。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="555" />
+      <location filename="../../ui/review_view.py" line="557" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
@@ -3379,7 +3389,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="537" />
+      <location filename="../../ui/review_view.py" line="539" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
@@ -3590,7 +3600,7 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="538" />
+      <location filename="../../ui/review_view.py" line="540" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -3604,7 +3614,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="539" />
+      <location filename="../../ui/review_view.py" line="541" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>

@@ -93,6 +93,8 @@ TRANSLATIONS: dict[str, str] = {
     "Cancelled.": "已取消。",
     "Checked by {who}.": "由 {who} 检查。",
     "Checked here by {who} on {when}.": "{who} 于 {when} 在本机检查过。",
+    "It was merged before: opening it again changes nothing.": "它之前已经合并过：再次打开不会改变任何东西。",
+    "It landed before: opening it again changes nothing.": "它之前已经落地过：再次打开不会改变任何东西。",
     "team desk {where}": "团队工作台 {where}",
     "Checked on {machine} by {who} on {when}; not yet on this machine.": (
         "{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。"

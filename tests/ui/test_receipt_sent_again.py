@@ -45,3 +45,39 @@ def test_a_receipt_sent_again_into_a_done_task_says_nothing_is_new(
     assert shown_passport_id(window) == pid
     assert (home.get(pid).version, len(home.history(pid))) == before
     assert home.get(pid).state == "completed"
+
+
+def test_the_same_receipt_file_opened_again_does_not_offer_to_store_anything(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    """The very same file, merged already: the footer said "2 answers come home … Nothing
+    is stored until you merge." under a banner saying it changes nothing (the hand-run
+    round trip); now both say the same."""
+    home = make_desk(SENDER, actor="wei")
+    pid = make_handoff(home, tmp_path / "invoice.taskpack")
+    away = make_desk(RECEIVER, actor="zhang")
+    there = away.land(tmp_path / "invoice.taskpack").passport.id
+    away.take_on(there)
+    for ask in away.get(there).asks or []:
+        away.answer(there, str(ask.id), "Fiona, fiona@example.com")
+    receipt = tmp_path / "answers.taskpack"
+    away.pack(there, receipt, kind="receipt")
+    home.merge_receipt(receipt, pid)
+
+    window = make_window(home)
+    window.open_files([receipt])
+    settle(qtbot, window)
+    review = window.review_view
+    assert "Landing it again changes nothing." in review.section_text("already")
+    assert review.summary.text() == "It was merged before: opening it again changes nothing."
+    assert review.land_button.text() == f"Show {pid}"
+
+    receiver = make_window(away)  # and the handoff, opened again where it landed
+    receiver.open_files([tmp_path / "invoice.taskpack"])
+    settle(qtbot, receiver)
+    assert receiver.review_view.section_text("already") == (
+        f"This pack already landed as {there}. Landing it again changes nothing."
+    )
+    assert receiver.review_view.summary.text() == (
+        "It landed before: opening it again changes nothing."
+    )
