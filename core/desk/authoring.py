@@ -150,8 +150,9 @@ def apply_checkpoint(
     proving_machine: str | None = None,
 ) -> dict[str, JSON]:
     """Replace the task state with the checkpoint's keys (the store's own are ignored).
-    `proving_machine` (a team desk, where many machines share one store): a new
-    machine-scoped ✓ that names no machine is taken to name this one."""
+    `proving_machine`, the machine saving it: a new machine-scoped ✓ that names no machine
+    is taken to name this one (on every desk, so that another machine sharing the store, a
+    team desk or a shared home, never reads it as its own)."""
     merged = lp.passport.to_data()
     changed = [
         k for k, v in given.to_data().items() if k not in STORE_FIELDS and merged.get(k) != v
