@@ -397,7 +397,7 @@ class DeskRequestHandler(RequestHandler):
         with self.hub.listen(grant.task_id) as wake:
             task = await self._snapshot(grant, with_ext)
             yield task
-            while not _finished(task, until_settled):
+            while not mapping.finished(task, until_settled):
                 left = deadline - time.monotonic()
                 if left <= 0 or (closing is not None and closing.is_set()):
                     return
@@ -408,7 +408,7 @@ class DeskRequestHandler(RequestHandler):
                 if closing is not None and closing.is_set():
                     return
                 new = await self._snapshot(grant, with_ext)
-                for event in _changes(task, new):
+                for event in mapping.stream_events(task, new):
                     yield event
                 task = new
 
@@ -551,32 +551,6 @@ class _Abandoned(Exception):
 def _consume(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()  # retrieved: a failure nobody waited for is not logged twice
-
-
-def _finished(task: pb.Task, until_settled: bool) -> bool:
-    if task.status.state in mapping.TERMINAL_A2A:
-        return True
-    return until_settled and mapping.settled(task.status.state)
-
-
-def _changes(old: pb.Task, new: pb.Task) -> list[Any]:
-    """The stream events that take a client from `old` to `new`."""
-    events: list[Any] = []
-    if old.status != new.status or old.metadata != new.metadata:
-        event = pb.TaskStatusUpdateEvent(task_id=new.id, context_id=new.context_id)
-        event.status.CopyFrom(new.status)
-        if new.HasField("metadata"):
-            event.metadata.CopyFrom(new.metadata)
-        events.append(event)
-    before = {a.artifact_id: a for a in old.artifacts}
-    for art in new.artifacts:
-        if before.get(art.artifact_id) != art:
-            update = pb.TaskArtifactUpdateEvent(
-                task_id=new.id, context_id=new.context_id, append=False, last_chunk=True
-            )
-            update.artifact.CopyFrom(art)
-            events.append(update)
-    return events
 
 
 def _later(stamp: str, after: str) -> bool:

@@ -281,3 +281,30 @@ def _set_value(value: struct_pb2.Value, data: JSON) -> None:
 
 def receipt_filename(task_id: str, version: int | None) -> str:
     return f"{task_id}-receipt-v{version}.taskpack" if version else f"{task_id}-receipt.taskpack"
+
+
+def finished(task: pb.Task, until_settled: bool) -> bool:
+    """A stream may end here: the task is terminal, or settled when the client asked so."""
+    if task.status.state in TERMINAL_A2A:
+        return True
+    return until_settled and settled(task.status.state)
+
+
+def stream_events(old: pb.Task, new: pb.Task) -> list[Any]:
+    """The stream events that take a client from `old` to `new`."""
+    events: list[Any] = []
+    if old.status != new.status or old.metadata != new.metadata:
+        event = pb.TaskStatusUpdateEvent(task_id=new.id, context_id=new.context_id)
+        event.status.CopyFrom(new.status)
+        if new.HasField("metadata"):
+            event.metadata.CopyFrom(new.metadata)
+        events.append(event)
+    before = {a.artifact_id: a for a in old.artifacts}
+    for art in new.artifacts:
+        if before.get(art.artifact_id) != art:
+            update = pb.TaskArtifactUpdateEvent(
+                task_id=new.id, context_id=new.context_id, append=False, last_chunk=True
+            )
+            update.artifact.CopyFrom(art)
+            events.append(update)
+    return events
