@@ -27,9 +27,11 @@ from taskpack.core.desk.store import (
 )
 from taskpack.core.desk.store_rules import (
     HeldBlobs,
+    landed_origin,
     no_outbox_entry,
     no_passport,
     no_version,
+    origin_in,
     passport_of,
 )
 from taskpack.core.errors import StoreError
@@ -199,13 +201,8 @@ class PgStore(HeldBlobs):
                 (passport_id,),
             )
         except StoreError:  # JSON PostgreSQL will not parse (a lone surrogate): read it whole
-            lp = self.get(passport_id)
-            origin = lp.received.origin if lp.received else None
-            return origin.to_data() if origin else {}
-        if row is None:
-            raise no_passport(passport_id)
-        value = json.loads(row[0]) if isinstance(row[0], str) else None
-        return value if isinstance(value, dict) else {}
+            return landed_origin(self.get(passport_id))
+        return origin_in(row, passport_id)
 
     def get_version(self, passport_id: str, version: int) -> LocalPassport:
         row = self._one(
@@ -214,7 +211,7 @@ class PgStore(HeldBlobs):
         )
         if row is None:
             raise no_version(passport_id, version)
-        return LocalPassport.from_data(json.loads(row[0]))
+        return passport_of(row[0], pages=False)
 
     def summaries(
         self,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import IntegrityError, NotFound, VersionConflict
-from ..format.model import LocalPassport
+from ..format.model import JSON, LocalPassport
 from ..format.record_pages import PAGED_OVER, AskPages
 from .store import BlobStore, Readable, StagedBlob
 
@@ -59,6 +59,21 @@ def passport_of(text: str, *, pages: bool) -> LocalPassport:
     lp = LocalPassport.from_data(data)
     lp.asks = AskPages.of_data(asks)  # type: ignore[assignment]
     return lp
+
+
+def origin_in(row: tuple[object, ...] | None, passport_id: str) -> dict[str, JSON]:
+    """The `origin` a store's JSON query read out of a stored passport (``row[0]``, its
+    text): {} when the passport was made here or its pack named none."""
+    if row is None:
+        raise no_passport(passport_id)
+    value = json.loads(row[0]) if isinstance(row[0], str) else None
+    return value if isinstance(value, dict) else {}
+
+
+def landed_origin(lp: LocalPassport) -> dict[str, JSON]:
+    """The same, from the whole record (when the database cannot read the JSON itself)."""
+    origin = lp.received.origin if lp.received else None
+    return origin.to_data() if origin else {}
 
 
 def next_version(lp: LocalPassport, current: int, *, expected_version: int | None, now: str) -> int:
