@@ -16,9 +16,12 @@ from .streams import CHUNK
 
 __all__ = ["CheckedEntry", "StoredEntry", "fast_crc32"]
 
-try:  # ISA-L's CRC-32 (~30× zlib's here); the same function, so the same bytes
-    from isal.isal_zlib import crc32 as fast_crc32
-except ImportError:  # pragma: no cover - platforms without an isal wheel
+try:  # zlib-ng's CRC-32 (~25× zlib's here); the same function, so the same bytes.
+    # Not ISA-L's: its hand-written AVX-512 loop leaves the vector registers' upper
+    # halves dirty, and every thread started after it (the judge's hashing and scanning
+    # threads) then ran SHA-NI and hyperscan 35-100 % slower on this CPU
+    from zlib_ng.zlib_ng import crc32 as fast_crc32
+except ImportError:  # pragma: no cover - platforms without a zlib-ng wheel
     fast_crc32 = zlib.crc32
 
 

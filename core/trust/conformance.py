@@ -26,7 +26,14 @@ from ..format.luggage import LuggageItem
 from ..format.reading import OpenedPack, PackSource, open_pack
 from ..format.streams import Background
 from ..progress import CancelCheck, Progress
-from .refusals import LuggageScan, check_asks, engine_for, scan_value
+from .refusals import (
+    SMALL_SCAN_BYTES,
+    LuggageScan,
+    check_asks,
+    engine_for,
+    prepare_engine,
+    scan_value,
+)
 from .repairs import find_repairs
 from .sealing import unsealed_facts
 
@@ -97,7 +104,19 @@ def judge(
     seekable = isinstance(path, (str, os.PathLike)) or (
         hasattr(path, "seekable") and path.seekable()
     )
+    if _size_of(path) > SMALL_SCAN_BYTES:  # its scan engine is built while it is opened
+        prepare_engine()
     return _judge(path, shown, progress, cancel, speculate=seekable)
+
+
+def _size_of(path: PackSource) -> int:
+    """The file's size in bytes, or 0 when it cannot be told without reading it."""
+    try:
+        if isinstance(path, (str, os.PathLike)):
+            return os.stat(path).st_size
+        return os.fstat(path.fileno()).st_size
+    except (OSError, AttributeError, ValueError):
+        return 0
 
 
 def _judge(
@@ -216,8 +235,10 @@ class Judging:
     def __init__(self, opened: OpenedPack) -> None:
         self.opened = opened
         total = len(opened.passport_json) + sum(max(i.size, 0) for i in opened.luggage)
-        #: the scan engine the judge would use for this pack (same findings whichever)
+        #: the scan engine the judge would use for this pack's luggage (same findings
+        #: whichever); the pack object gets the one for its own size
         self.engine = engine_for(total)
+        self._head_engine = engine_for(len(opened.passport_json))
         self._texts = (
             {i.name: canonical.TextEligibility() for i in opened.luggage}
             if opened.encoding != "bag"
@@ -230,7 +251,7 @@ class Judging:
         """Every check's reasons found without reading a luggage byte (`judge_head`),
         worked out once: here, or by :meth:`finish`."""
         if self._reasons is None:
-            self._reasons = judge_head(self.opened, engine=self.engine)
+            self._reasons = judge_head(self.opened, engine=self._head_engine)
         return self._reasons
 
     def feed(self, item: LuggageItem, chunk: bytes) -> None:

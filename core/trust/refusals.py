@@ -76,6 +76,7 @@ from .scan.archives import (
     ScanBudget,
 )
 from .scan.engines import SMALL, available_engines
+from .scan.engines import prepare as prepare_engine
 from .scan.fields import is_instruction_field
 from .scan.stream import (
     DEFAULT_CHUNK_SIZE,
@@ -119,6 +120,7 @@ __all__ = [
     "engine_for",
     "holds_credential",
     "is_instruction_field",
+    "prepare_engine",
     "redact_value",
     "scan_luggage_stream",
     "scan_pack_object",

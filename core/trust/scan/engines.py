@@ -60,9 +60,20 @@ class _HyperscanEngine:
     def __init__(self, hs: ModuleType) -> None:
         self._hs = hs
         self.db = self._compile(hs.HS_MODE_STREAM)
-        self.block_db = self._compile(hs.HS_MODE_BLOCK)  # the same patterns, for whole values
+        self._block_db: Any = None  # the same patterns, for whole values: built when first asked
+        self._block_lock = threading.Lock()
         self._local = threading.local()
         self.close_lock = threading.Lock()
+
+    @property
+    def block_db(self) -> Any:
+        """The block-mode database (whole values at once), compiled on first use: a
+        judge of a big pack scans its luggage as a stream and never needs it."""
+        if self._block_db is None:
+            with self._block_lock:
+                if self._block_db is None:
+                    self._block_db = self._compile(self._hs.HS_MODE_BLOCK)
+        return self._block_db
 
     def _compile(self, mode: int) -> Any:
         db = self._hs.Database(mode=mode)
@@ -204,11 +215,24 @@ def _build(name: str) -> Engine | None:
                     hs = _hyperscan()
                     if hs is not None:
                         engine = _HyperscanEngine(hs)
-                        engine.positions(b"ghp_")
+                        probe = engine.open()
+                        probe.scan(b"ghp_")
+                        probe.close()
                 except Exception:  # any failure at all means: use the fallback
                     engine = None
                 _ENGINES[name] = engine
         return _ENGINES[name]
+
+
+def prepare(name: str | None = None) -> None:
+    """Start building engine `name` (None: the fastest) on a thread of its own, so that a
+    scan that will need it soon does not wait for hyperscan to compile its patterns
+    (~10 ms, the GIL released): the judge of a big pack asks for it before it opens the
+    pack, and its first luggage chunk finds it built. Later calls cost nothing."""
+    key = "re" if name in ("re", SMALL) else (name or "hyperscan")
+    if key in _ENGINES:
+        return
+    threading.Thread(target=_build, args=(key,), name="scan-engine", daemon=True).start()
 
 
 def available_engines() -> tuple[str, ...]:

@@ -52,9 +52,10 @@ class StreamScanner:
         self._depth = _depth
         self._budget = budget if budget is not None else ScanBudget()
         self._name_findings: list[Finding] = []
+        # a name is short: the pure-Python engine, whatever scans the bytes (same findings)
         if (
             not _checked_name
-            and scan_bytes(name.encode("utf-8", "surrogatepass"), self._engine).credentials
+            and scan_bytes(name.encode("utf-8", "surrogatepass"), engine_named(SMALL)).credentials
         ):
             self._name_findings.append(
                 Finding(RULE_CREDENTIAL, "credential in a file name", "the name of a luggage file")
