@@ -22,10 +22,8 @@ transcripts do not travel.
 from __future__ import annotations
 
 import asyncio
-import base64
 import functools
 import io
-import json
 import logging
 import sqlite3
 import time
@@ -46,7 +44,7 @@ from a2a.utils.errors import (
     TaskNotCancelableError,
     UnsupportedOperationError,
 )
-from taskpack.app.a2a import MEDIA_BAG, STREAM_SECONDS, mapping
+from taskpack.app.a2a import MEDIA_BAG, STREAM_SECONDS, mapping, paging
 from taskpack.app.a2a.errors import (
     DuplicateMessageIdError,
     from_desk_error,
@@ -61,11 +59,12 @@ from taskpack.app.a2a.intake import (
     wants_extension,
 )
 from taskpack.app.a2a.ledger import A2AStore, Conflict, ReceiptRow, TaskGrant
-from taskpack.app.a2a.receipts import ReceiptPublisher
+from taskpack.app.a2a.receipts import ReceiptPublisher, receipt_due
 from taskpack.core.desk.history_words import CANCELLED_OVER_A2A
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import PassportSummary
 from taskpack.core.errors import InvalidMove, TaskPackError
+from taskpack.core.format.model import LocalPassport
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
@@ -92,6 +91,16 @@ class Limits:
 class Accepted:
     grant: TaskGrant
     duplicate: bool
+    #: the Task, when the caller wanted it now and it was built in the landing's own trip
+    #: to a worker thread (`TaskWanted`)
+    task: pb.Task | None = None
+    #: a landing's passport: its version, and whether its receipt is due already
+    landed: tuple[int, bool] | None = None
+
+
+#: (with the extension, even if not settled): the Task a send returns at once, built in
+#: the landing's trip to a worker thread when the send would not wait for it
+TaskWanted = tuple[bool, bool]
 
 
 class DeskRequestHandler(RequestHandler):
@@ -122,26 +131,33 @@ class DeskRequestHandler(RequestHandler):
     async def on_message_send(
         self, params: pb.SendMessageRequest, context: ServerCallContext
     ) -> pb.Task:
-        principal = principal_of(context)
-        accepted = await self._accept(params, principal)
+        principal, with_ext = principal_of(context), wants_extension(context)
+        at_once = params.configuration.return_immediately
+        accepted = await self._accept(params, principal, (with_ext, at_once))
+        if accepted.task is not None:
+            return accepted.task
         grant = accepted.grant
-        if not params.configuration.return_immediately and not accepted.duplicate:
+        if not at_once and not accepted.duplicate:
             await self._wait_settled(grant.task_id, self.limits.blocking_timeout)
-        return await self._snapshot(grant, wants_extension(context))
+        return await self._snapshot(grant, with_ext)
 
     async def on_message_send_stream(
         self, params: pb.SendMessageRequest, context: ServerCallContext
     ) -> AsyncGenerator[Any]:
-        principal = principal_of(context)
-        accepted = await self._accept(params, principal)
-        grant, with_ext = accepted.grant, wants_extension(context)
-        if params.configuration.return_immediately or accepted.duplicate:
-            yield await self._snapshot(grant, with_ext)
+        principal, with_ext = principal_of(context), wants_extension(context)
+        at_once = params.configuration.return_immediately
+        accepted = await self._accept(params, principal, (with_ext, True) if at_once else None)
+        grant = accepted.grant
+        if at_once or accepted.duplicate:
+            task = accepted.task
+            yield task if task is not None else await self._snapshot(grant, with_ext)
             return
         async for event in self._stream(grant, with_ext, until_settled=True):
             yield event
 
-    async def _accept(self, params: pb.SendMessageRequest, principal: str) -> Accepted:
+    async def _accept(
+        self, params: pb.SendMessageRequest, principal: str, wanted: TaskWanted | None = None
+    ) -> Accepted:
         """Idempotent intake: one (principal, messageId) lands once; a retry gets its Task."""
         if not params.HasField("message"):
             raise InvalidParamsError(message="The request has no message")
@@ -163,13 +179,13 @@ class DeskRequestHandler(RequestHandler):
             try:
                 prior = await asyncio.shield(running[1])
             except _Abandoned:  # the first request went away mid-way: try afresh
-                return await self._accept(params, principal)
+                return await self._accept(params, principal, wanted)
             return Accepted(prior.grant, duplicate=True)
         future: asyncio.Future[Accepted] = asyncio.get_running_loop().create_future()
         future.add_done_callback(_consume)
         self._inflight[key] = (digest, future)
         try:
-            result = await self._accept_once(message, principal, digest)
+            result = await self._accept_once(message, principal, digest, wanted)
         except BaseException as exc:
             future.set_exception(exc if isinstance(exc, Exception) else _Abandoned())
             raise
@@ -179,24 +195,36 @@ class DeskRequestHandler(RequestHandler):
         finally:
             del self._inflight[key]
 
-    async def _accept_once(self, message: pb.Message, principal: str, digest: str) -> Accepted:
-        accepted = await asyncio.to_thread(self._land, principal, message, digest)
-        if not accepted.duplicate:
-            self.hub.track(accepted.grant.task_id, handoff=accepted.grant.kind == "handoff")
-            self.hub.changed(accepted.grant.task_id)
+    async def _accept_once(
+        self, message: pb.Message, principal: str, digest: str, wanted: TaskWanted | None
+    ) -> Accepted:
+        accepted = await asyncio.to_thread(self._land, principal, message, digest, wanted)
+        if accepted.landed is not None:
+            version, receipt_due = accepted.landed
+            grant = accepted.grant
+            self.hub.landed(
+                grant.task_id,
+                handoff=grant.kind == "handoff",
+                version=version,
+                receipt_due=receipt_due,
+            )
         return accepted
 
-    def _land(self, principal: str, message: pb.Message, digest: str) -> Accepted:
+    def _land(
+        self, principal: str, message: pb.Message, digest: str, wanted: TaskWanted | None
+    ) -> Accepted:
         """A retry gets its prior Task, else the pack lands through the desk: one trip to a
-        worker thread. The bytes are data, only data: read as a stream from memory, never
-        written to disk first."""
+        worker thread, which also builds the Task the send returns when it is `wanted`
+        now. The bytes are data, only data: read as a stream from memory, never written to
+        disk first."""
         prior = self.store.message(principal, message.message_id)
         if prior is not None:
             if prior.digest != digest:
                 raise DuplicateMessageIdError()
             grant = self.store.grant(principal, prior.task_id)
             if grant is not None and self.desk.store.exists(prior.task_id):
-                return Accepted(grant, duplicate=True)
+                task = self._snapshot_sync(grant, wanted[0], True) if wanted else None
+                return Accepted(grant, duplicate=True, task=task)
         if message.task_id and self.store.grant(principal, message.task_id) is None:
             raise task_not_found(message.task_id)
         data, suffix = pick_pack_part(message)
@@ -255,7 +283,15 @@ class DeskRequestHandler(RequestHandler):
             )
         except Conflict:
             raise DuplicateMessageIdError() from None
-        return Accepted(grant, duplicate=False)
+        lp = self.desk.get(grant.task_id)
+        task = None
+        if wanted is not None:
+            with_ext, at_once = wanted
+            value = mapping.a2a_state(lp.state, lp.waiting_on, len(mapping.open_asks(lp)))
+            # a blocking send waits only for a task that has not settled (`_wait_settled`)
+            if at_once or mapping.settled(value) or self.limits.blocking_timeout <= 0:
+                task = self._snapshot_sync(grant, with_ext, True, lp)
+        return Accepted(grant, duplicate=False, task=task, landed=(lp.version, receipt_due(lp)))
 
     def _may_answer(self, principal: str, passport_id: str) -> bool:
         """May `principal` merge a receipt into `passport_id` over A2A?
@@ -309,7 +345,7 @@ class DeskRequestHandler(RequestHandler):
             )
         if params.HasField("history_length") and params.history_length < 0:
             raise InvalidParamsError(message="historyLength must not be negative")
-        cursor = _read_cursor(params.page_token) if params.page_token else None
+        cursor = paging.read_cursor(params.page_token) if params.page_token else None
         after = (
             params.status_timestamp_after.ToJsonString()
             if params.HasField("status_timestamp_after")
@@ -327,7 +363,7 @@ class DeskRequestHandler(RequestHandler):
             value = mapping.a2a_state(s.state, s.waiting_on, s.open_asks)
             if params.status and value != params.status:
                 continue
-            if after is not None and not _later(s.updated_at, after):
+            if after is not None and not paging.later(s.updated_at, after):
                 continue
             rows.append(s)
         rows.sort(key=lambda s: (s.updated_at, s.id), reverse=True)
@@ -342,7 +378,7 @@ class DeskRequestHandler(RequestHandler):
         ]
         response = pb.ListTasksResponse(tasks=tasks, page_size=size, total_size=total)
         if rest and page:
-            response.next_page_token = _write_cursor((page[-1].updated_at, page[-1].id))
+            response.next_page_token = paging.write_cursor((page[-1].updated_at, page[-1].id))
         return response
 
     async def on_cancel_task(
@@ -419,8 +455,11 @@ class DeskRequestHandler(RequestHandler):
     ) -> pb.Task:
         return await asyncio.to_thread(self._snapshot_sync, grant, with_ext, artifacts)
 
-    def _snapshot_sync(self, grant: TaskGrant, with_ext: bool, artifacts: bool) -> pb.Task:
-        lp = self.desk.get(grant.task_id)
+    def _snapshot_sync(
+        self, grant: TaskGrant, with_ext: bool, artifacts: bool, lp: LocalPassport | None = None
+    ) -> pb.Task:
+        """The Task of `grant` as the store has it now (`lp`: the passport just read)."""
+        lp = lp or self.desk.get(grant.task_id)
         row = self.store.receipt(grant.task_id) if grant.kind == "handoff" else None
         receipt = (
             mapping.ReceiptInfo(
@@ -551,30 +590,3 @@ class _Abandoned(Exception):
 def _consume(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()  # retrieved: a failure nobody waited for is not logged twice
-
-
-def _later(stamp: str, after: str) -> bool:
-    from datetime import datetime
-
-    def parse(text: str) -> datetime:
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-    try:
-        return parse(stamp) > parse(after)
-    except ValueError:
-        return True
-
-
-def _write_cursor(cursor: tuple[str, str]) -> str:
-    return base64.urlsafe_b64encode(json.dumps(list(cursor)).encode()).decode().rstrip("=")
-
-
-def _read_cursor(token: str) -> tuple[str, str]:
-    try:
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
-        a, b = json.loads(raw)
-        if not isinstance(a, str) or not isinstance(b, str):
-            raise ValueError
-        return a, b
-    except (ValueError, TypeError):
-        raise InvalidParamsError(message="pageToken is not one this server gave out") from None

@@ -91,10 +91,16 @@ class Hub:
 
     # -- signals --
 
-    def track(self, task_id: str, *, handoff: bool) -> None:
-        """A task some principal can see now exists (called when one is created)."""
+    def landed(self, task_id: str, *, handoff: bool, version: int, receipt_due: bool) -> None:
+        """A pack landed here as `task_id` at `version` (a new task, or a receipt merged):
+        wake its listeners, and publish its receipt if it is `receipt_due` already. The
+        poll does not report this version again (it would only check the receipt twice)."""
         if handoff:
             self._handoffs.add(task_id)
+        self._versions[task_id] = version
+        self._wake(task_id)
+        if receipt_due and task_id in self._handoffs:
+            self._schedule_receipt(task_id)
 
     def _from_desk(self, passport_id: str, event: str) -> None:
         loop = self.loop
@@ -105,11 +111,14 @@ class Hub:
 
     def changed(self, passport_id: str) -> None:
         """Wake everyone listening to `passport_id` (in the loop's thread)."""
+        self._wake(passport_id)
+        if passport_id in self._handoffs:
+            self._schedule_receipt(passport_id)
+
+    def _wake(self, passport_id: str) -> None:
         for q in self._listeners.get(passport_id, ()):
             if q.empty():
                 q.put_nowait(None)
-        if passport_id in self._handoffs:
-            self._schedule_receipt(passport_id)
 
     @contextlib.contextmanager
     def listen(self, passport_id: str) -> Iterator[asyncio.Queue[None]]:
@@ -146,9 +155,7 @@ class Hub:
                     log.exception("publishing the receipt of %s failed", task_id)
                     changed = False
                 if changed:
-                    for q in self._listeners.get(task_id, ()):
-                        if q.empty():
-                            q.put_nowait(None)
+                    self._wake(task_id)
                 if task_id not in self._again:
                     break
         finally:

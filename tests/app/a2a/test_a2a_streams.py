@@ -4,6 +4,7 @@ appears as an artifact carrying the .taskpack file part."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 
 import httpx
@@ -130,6 +131,32 @@ def test_get_task_carries_the_receipt_and_the_subscribe_route_answers_get_and_po
                 if line.startswith("data:"):
                     assert '"task"' in line and got.id in line
                     break
+
+
+def test_a_handoff_whose_asks_came_answered_has_its_receipt_without_a_change(
+    desk_b, serve, tmp_path
+):
+    """The receipt falls due at the landing itself: nobody at the desk touches the task."""
+    server = serve(desk_b)
+    token = issue(desk_b, "alice")
+    pack = flat_pack(tmp_path / "h.taskpack.json", title="Answered")
+    data = json.loads(pack.read_text())
+    data["passport"]["asks"][0].update(status="answered", answer="12000 EUR")
+    pack.write_text(json.dumps(data))
+
+    async def go():
+        async with sdk_client(server.url, token) as client:
+            task = await send(client, pack_message(pack, message_id="m"), immediately=True)
+            for _ in range(300):
+                got = await client.get_task(pb.GetTaskRequest(id=task.id))
+                if any(a.artifact_id == "receipt" for a in got.artifacts):
+                    return got
+                await asyncio.sleep(0.05)
+            raise AssertionError("no receipt artifact")
+
+    got = run(go())
+    assert ext(got)["receipt"]["content_digest"]
+    assert "A receipt (version" in got.status.message.parts[0].text
 
 
 def test_message_stream_gives_the_task_and_ends_when_it_needs_input(desk_b, serve, tmp_path):
