@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -31,6 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import keyring
@@ -179,6 +181,65 @@ def measure_at_once(
     return list(result["times"])
 
 
+class CpuSplit:
+    """Where the server's CPU goes, per send: its event-loop thread (HTTP, the A2A SDK's
+    parsing and serialising, the gate) and its worker threads, and there the landing
+    (`Desk.accept`) and the idempotency record (`A2AStore.message` / `complete`), each
+    measured with the CPU clock of the thread that runs it."""
+
+    THREADS = (("taskpack-a2a-worker", "worker threads"), ("taskpack-a2a", "event-loop thread"))
+    TIMED = ((Desk, "accept", "landing (Desk.accept)"), (A2AStore, "message", "idempotency record"))
+    TIMED += ((A2AStore, "complete", "idempotency record"),)
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = {}
+        self.lock = threading.Lock()
+        self.threads: dict[str, float] = {}
+        self.saved = [(cls, name, getattr(cls, name)) for cls, name, _ in self.TIMED]
+        for cls, name, label in self.TIMED:
+            setattr(cls, name, self._timed(getattr(cls, name), label))
+
+    def _timed(self, fn: Any, label: str) -> Any:
+        def timed(*args: Any, **kw: Any) -> Any:
+            t = time.thread_time()
+            try:
+                return fn(*args, **kw)
+            finally:
+                with self.lock:
+                    self.spent[label] = self.spent.get(label, 0.0) + time.thread_time() - t
+
+        return timed
+
+    def _thread_cpu(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for t in threading.enumerate():
+            label = next(
+                (lb for prefix, lb in self.THREADS if (t.name or "").startswith(prefix)), None
+            )
+            if label is not None and t.ident is not None:
+                with contextlib.suppress(OSError):
+                    cpu = time.clock_gettime(time.pthread_getcpuclockid(t.ident))
+                    out[label] = out.get(label, 0.0) + cpu
+        return out
+
+    def start(self) -> None:
+        self.spent.clear()
+        self.threads = self._thread_cpu()
+
+    def stop(self) -> dict[str, float]:
+        """CPU seconds by layer since `start` (call before the server stops)."""
+        now = self._thread_cpu()
+        out = {k: v - self.threads.get(k, 0.0) for k, v in now.items()}
+        worker = out.pop("worker threads", 0.0)
+        out.update(self.spent)
+        out["the rest of the workers (the Task, lookups, receipts)"] = worker - sum(
+            self.spent.values()
+        )
+        for cls, name, fn in self.saved:
+            setattr(cls, name, fn)
+        return out
+
+
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
@@ -211,12 +272,16 @@ def main() -> None:
         with A2AStore(desk.home) as store:
             token = tokens.add_token(store, "bench").token
         server = A2AServer(desk, "127.0.0.1", 0, limits=Limits(blocking_timeout=0))
+        split = CpuSplit()
         server.start()
         try:
             headers = {"Authorization": f"Bearer {token}", "A2A-Version": "1.0"}
+            load_before = os.getloadavg()
+            split.start()
             cpu = time.process_time()
             a2a = measure(server.url, bodies, headers, args.clients)
             cpu = time.process_time() - cpu  # this process: the server (and a lone client)
+            layers = split.stop()
         finally:
             server.stop()
             landed = desk.store.count()
@@ -224,7 +289,9 @@ def main() -> None:
         assert landed == len(bodies), f"{landed} passports for {len(bodies)} sends"
         load = os.getloadavg()
         print(
-            f"{args.clients} client(s) at once; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+            f"{args.clients} client(s) at once; load average (1, 5, 15 min) before the sends "
+            f"{load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+            f"after {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
         )
 
         print(f"\n{'':28}{'p50 ms':>10}{'p99 ms':>10}{'mean ms':>10}")
@@ -238,7 +305,9 @@ def main() -> None:
             f"p99 {pct(a2a, 99) / pct(base, 99):.1f}x  ({len(a2a)} sends each)"
         )
         who = "the server's" if args.clients > 1 else "server and client"
-        print(f"CPU per send ({who}, this process): {cpu / len(bodies) * 1e3:.1f} ms")
+        print(f"CPU per send ({who}, this process): {cpu / len(bodies) * 1e3:.1f} ms, of it")
+        for label, spent in layers.items():
+            print(f"  {label:54}{spent / len(bodies) * 1e3:6.2f} ms")
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
