@@ -21,7 +21,10 @@ command's median to its floor's median. Peak RSS is each child's own (`wait4`'s 
 
 `--size 256` gives a quick run. `--reference DIR` is a checkout of the reference
 implementation (`task-passport`, Node): the small-pack cold start of `conformance` is
-then compared with its CLI judging the same pack; without it, with `python -c pass`.
+then compared with its CLI judging the same pack; without it, with `python -c pass`. The
+cold start is measured twice: this venv's `taskpack` (an editable install: `site` loads
+its import hook at every start) and the same checkout installed from its wheel into a
+venv of its own (`installed_copy`), as a user's `pip install` has it.
 Never commit that checkout: fetch it outside the repository (e.g. /tmp).
 """
 
@@ -360,6 +363,14 @@ def cold(work: Path, env: dict[str, str], args: argparse.Namespace) -> None:
     base.times, base.rss = sample.base, sample.base_rss
     print(base.line(label))
     print(sample.line("taskpack conformance", f" {label}"))
+    installed = installed_copy(work)
+    if installed is not None:
+        again = measure(
+            [str(installed), "conformance", str(small)], env, n, baseline=ref, baseline_env=ref_env
+        )
+        base.times, base.rss = again.base, again.base_rss
+        print(base.line(label))
+        print(again.line("  … installed from its wheel", f" {label}"))
     for what, cmd in (
         ("taskpack --version", [TASKPACK, "--version"]),
         ("taskpack --help", [TASKPACK, "--help"]),
@@ -369,6 +380,39 @@ def cold(work: Path, env: dict[str, str], args: argparse.Namespace) -> None:
                 what, " python -c pass"
             )
         )
+
+
+def installed_copy(work: Path) -> Path | None:
+    """The `taskpack` command of this checkout installed as a user installs it: its wheel
+    in a venv of its own, bytecode compiled, the dependencies borrowed from this venv
+    (a `.pth` line; no download). This venv's copy is an editable install, whose import
+    hook (the `__editable__` finder `site` loads at every start) a user's copy does not
+    have; both are measured. None when the wheel cannot be built here."""
+    venv, wheels = work / "installed-venv", work / "wheel"
+    root = Path(__file__).resolve().parent.parent
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        site = next((venv / "lib").glob("python3*/site-packages"))
+        borrowed = [p for p in sys.path if p.endswith("site-packages")]
+        (site / "borrowed-deps.pth").write_text("\n".join(borrowed) + "\n")
+        quiet = {"check": True, "capture_output": True}
+        pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+        subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels), str(root)], **quiet)  # type: ignore[call-overload]
+        wheel = next(wheels.glob("taskpack_desk-*.whl"))
+        subprocess.run(  # type: ignore[call-overload]
+            [*pip, "install", "--no-deps", "--target", str(site), str(wheel)], **quiet
+        )
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(site / "taskpack")], **quiet)  # type: ignore[call-overload]
+        script = venv / "bin" / "taskpack"
+        script.write_text(
+            f"#!{venv / 'bin' / 'python'}\nimport sys\nfrom taskpack.app.cli.main import main\n"
+            "sys.exit(main())\n"
+        )
+        script.chmod(0o755)
+        return script
+    except (subprocess.CalledProcessError, StopIteration, OSError) as exc:
+        print(f"  (no installed copy measured: {exc})")
+        return None
 
 
 def _same(a: Path, b: Path) -> bool:
