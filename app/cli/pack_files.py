@@ -133,11 +133,23 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _is_zip(given: str) -> bool:
+    """Does the file start as a zip does (what `find_pack_in_file` would take as a bag)?"""
+    try:
+        with open(given, "rb") as f:
+            return f.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
+    except OSError:
+        return False  # the reader names what is wrong with it
+
+
 @contextlib.contextmanager
 def _as_pack_file(given: str) -> Iterator[tuple[Path, list[str]]]:
     """A pack file for `given`: itself, or the pack found in a text file or in standard
     input (`-`), written to a temporary file that is gone afterwards. Reading never
     writes into the desk."""
+    if given != "-" and _is_zip(given):  # a .taskpack is never text: no text reader to load
+        yield Path(given), []
+        return
     from taskpack.core.format.pack_in_text import (
         MAX_TEXT_BYTES,
         decode_text,

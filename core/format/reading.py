@@ -26,7 +26,7 @@ from ..errors import (
     UnsupportedVersion,
 )
 from ..progress import CancelCheck, Progress
-from . import bag, canonical, flat
+from . import bag, canonical
 from .luggage import (
     LuggageItem,
     LuggageSource,
@@ -36,6 +36,7 @@ from .vocabulary import KNOWN_SPECS
 from .zip_archive import SafeZip, ZipLimits
 
 if TYPE_CHECKING:  # built on first use: the judge reads `data` and never needs the models
+    from . import flat
     from .model import PackObject
 
 Encoding = Literal["bag", "flat", "tpx"]
@@ -159,7 +160,9 @@ class OpenedPack:
                 def proven(name: str = it.name) -> None:
                     self.unproven.discard(name)
 
-                raw = flat.SpanReader(source, span, enc, it.name, on_proven=proven)  # type: ignore[arg-type, assignment]
+                from .flat import SpanReader  # here: a bag's reading never loads the flat form
+
+                raw = SpanReader(source, span, enc, it.name, on_proven=proven)  # type: ignore[arg-type, assignment]
         expected = it.sha256 or self._computed.get(it.name)
 
         def remember(digest: str, name: str = it.name) -> None:

@@ -145,6 +145,8 @@ def test_judging_a_small_pack_imports_only_what_judging_needs(
     assert r.returncode == 0, r.stdout + r.stderr[-2000:]
     assert "conformant (11/11 checks pass)" in r.stdout
     assert names & NOT_FOR_A_SMALL_JUDGE == set()
+    if name.endswith(".taskpack"):  # a zip is never text, and never the flat form
+        assert names & {"taskpack.core.format.pack_in_text", "taskpack.core.format.flat"} == set()
 
 
 def verbs_offered(parser: argparse.ArgumentParser) -> set[str]:
