@@ -37,6 +37,8 @@ from .store import Store
 
 @dataclass
 class PackOutcome:
+    """What packing a passport wrote: the file, its form and size, and what it carries."""
+
     path: Path
     encoding: str
     size: int

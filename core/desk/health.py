@@ -397,6 +397,8 @@ def _blob_problem(path: Path, sha: str, size: int) -> str | None:
 
 @dataclass(frozen=True)
 class Restored:
+    """A desk put back from its last backup: the backup used, where the damaged database was kept, and how many passports came back."""
+
     backup: Path
     damaged_kept_as: Path | None
     passports: int

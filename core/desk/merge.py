@@ -166,6 +166,8 @@ def answerable(target: LocalPassport, incoming: Sequence[Ask], sent: set[str]) -
 
 @dataclass
 class AskPlan:
+    """What merging a receipt's asks does: the asks it answers, and those it adopts (id, and the ask it takes)."""
+
     answered: list[str] = field(default_factory=list)
     adopted: list[tuple[str, str]] = field(default_factory=list)
 

@@ -165,6 +165,8 @@ class PackWritten:
 
 @dataclass(frozen=True)
 class Landing:
+    """A pack landed on this desk: its digest, the passport it became or went into, its kind, and when."""
+
     pack_sha256: str
     passport_id: str
     kind: str

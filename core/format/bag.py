@@ -85,6 +85,8 @@ ChunkTap = Callable[[str, bytes], None]
 
 @dataclass
 class BagWriteStats:
+    """What writing a bag learnt on the way: each luggage file's sha256."""
+
     digests: dict[str, str] = field(default_factory=dict)  # luggage name → sha256
 
 

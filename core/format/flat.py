@@ -169,12 +169,16 @@ class Span:
 
 @dataclass
 class FlatAttachment:
+    """One attachment of a flat file: its keys as read, and where its `data` lies in the file."""
+
     meta: dict[str, Any]  # every key but `data`, as read (order kept)
     span: Span | None  # None when `data` is absent
 
 
 @dataclass
 class FlatContents:
+    """The top level of a flat file: its keys, and its attachments (their data not yet read)."""
+
     top: dict[str, Any]  # every top-level key but `attachments`
     attachments: list[FlatAttachment]
 

@@ -78,6 +78,8 @@ def encoding_for(path: Path | str) -> Literal["bag", "flat"]:
 
 @dataclass
 class OpenedPack:
+    """A pack file opened for reading: its pack object, its luggage (streamed on demand), and what the reader noticed."""
+
     path: Path
     encoding: Encoding
     data: dict[str, Any]

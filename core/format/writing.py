@@ -36,6 +36,8 @@ ChunkTap = Callable[[str, bytes], None]
 
 @dataclass
 class WriteResult:
+    """What writing a pack made: the file, its form and size, its digests, and what was said on the way."""
+
     path: Path
     encoding: str
     size: int

@@ -43,6 +43,8 @@ def dos_datetime(ts: tuple[int, int, int, int, int, int]) -> tuple[int, int]:
 
 @dataclass
 class _Entry:
+    """One entry the writer has put in the archive, for its central directory record."""
+
     name: bytes
     method: int
     crc: int
@@ -250,6 +252,8 @@ def deflate_pays(sample: bytes, *, gain: float = 1.0) -> bool:
 
 @dataclass(frozen=True)
 class ZipLimits:
+    """How big a zip the reader takes: entries, central directory, inflated bytes and ratio."""
+
     max_entries: int = 100_000
     max_central_directory: int = 64 << 20
     max_total_bytes: int = 1 << 40  # 1 TiB inflated in all

@@ -51,6 +51,8 @@ REQUIREMENTS = {
 
 @dataclass
 class Check:
+    """One of C0–C10: its requirement, whether it passed, and why not."""
+
     id: str
     requirement: str
     #: True passed, False failed, None could not be checked (the pack object is unreadable)
@@ -60,6 +62,8 @@ class Check:
 
 @dataclass
 class Report:
+    """The judge's verdict on one file: every check, and the damage behind C1's reasons."""
+
     path: str
     encoding: str
     checks: list[Check]

@@ -52,6 +52,8 @@ def _mixed(body: bytes) -> bool:
 
 @dataclass(frozen=True)
 class _TokenRule:
+    """How one kind of token is recognised: its pattern, its fixed prefix, and what its body must look like."""
+
     kind: str
     rx: LazyRegex[bytes]
     prefix: int  # length of the fixed prefix; the rest is the body checked for randomness
