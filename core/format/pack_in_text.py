@@ -430,7 +430,7 @@ def _surroundings(text: str, start: int, end: int) -> list[str]:
         earlier += opener is not None
         opener = fence
     if opener is not None and not before[opener.end :].strip() and earlier % 2 == 0:
-        notes.append(f"the pack was read from a {opener.marker}{opener.info} fenced block")
+        notes.append(f"the pack was read from a {opener.marker} fenced block{_marked(opener.info)}")
         before = before[: opener.start]
         close = next(_fences(after), None)
         if close is not None and not after[: close.start].strip():
@@ -439,6 +439,19 @@ def _surroundings(text: str, start: int, end: int) -> list[str]:
     if prose:
         notes.append(f"text {' and '.join(prose)} the pack was ignored (it is not part of it)")
     return notes
+
+
+#: how much of a fence's info string a note quotes (it is the sender's text, any length)
+_INFO_SHOWN = 40
+
+
+def _marked(info: str) -> str:
+    """The fence's info string as a note quotes it: quoted (it is the sender's text, never
+    part of our sentence), at most `_INFO_SHOWN` characters; nothing when there is none."""
+    if not info:
+        return ""
+    shown = info if len(info) <= _INFO_SHOWN else info[: _INFO_SHOWN - 1] + "…"
+    return f" marked {shown!r}"
 
 
 def _line_of(text: str, pos: int) -> int:
