@@ -2,12 +2,18 @@
 
 Each send is a real ``POST /message:send`` (ProtoJSON, the pack inline as base64 raw
 bytes) to an `A2AServer` on 127.0.0.1: authentication, idempotency record, the pack
-written to a temporary file and landed through the desk (a new passport each time: every
-pack is distinct), the Task built and returned. Sends go one at a time on a kept-alive
+read from memory and landed through the desk (a new passport each time: every pack is
+distinct), the Task built and returned. Sends go one at a time on a kept-alive
 connection, so the numbers are latency, not throughput. With ``--clients N`` (issue 24:
 8 clients, a small pack) N clients send at once, each on its own connection, from a
 separate process (so their work does not share the server's interpreter): the latency a
-sender meets on a busy desk.
+sender meets on a busy desk. With ``--processes N`` the desk is served as ``taskpack serve
+--processes N`` serves it: N server processes on one address and one desk (the CPU of
+the other N - 1 is printed beside this process's).
+
+It prints the load average before and after the sends, and the server's CPU per send by
+layer (its event-loop thread; in its worker threads the landing, the idempotency record
+and the rest).
 
 The baseline, measured in the same run on the same machine: the same bodies POSTed to
 a trivial Starlette route served the same way (uvicorn on a thread), which reads the
@@ -15,6 +21,7 @@ body and answers ``{}``. These machines are noisy; the ratio is the number to wa
 
     python benchmarks/bench_a2a.py [--sends 60] [--mib 1] [--clients 1] [--keep DIR]
     python benchmarks/bench_a2a.py --clients 8 --mib 0.01 --sends 160   # the issue's row
+    python benchmarks/bench_a2a.py --clients 8 --mib 0.01 --sends 160 --processes 2
 """
 
 from __future__ import annotations
@@ -240,6 +247,16 @@ class CpuSplit:
         return out
 
 
+def processes_cpu(pids: list[int]) -> float:
+    """CPU seconds (user + system) the processes `pids` have used so far (Linux /proc)."""
+    total = 0.0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
@@ -250,6 +267,12 @@ def main() -> None:
     ap.add_argument("--sends", type=int, default=60)
     ap.add_argument("--mib", type=float, default=1.0)
     ap.add_argument("--clients", type=int, default=1, help="senders at once (default 1)")
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes on the one desk (`taskpack serve --processes`; default 1)",
+    )
     ap.add_argument("--keep", type=Path, help="keep the work folder here")
     args = ap.parse_args()
     keyring.set_keyring(tokens.MemoryKeyring())  # never the real keyring
@@ -271,16 +294,21 @@ def main() -> None:
         desk = Desk(root / "receiver", machine="bench-receiver")
         with A2AStore(desk.home) as store:
             token = tokens.add_token(store, "bench").token
-        server = A2AServer(desk, "127.0.0.1", 0, limits=Limits(blocking_timeout=0))
+        # `processes` only when asked: the script also measures trees from before it existed
+        more = {"processes": args.processes} if args.processes > 1 else {}
+        server = A2AServer(desk, "127.0.0.1", 0, limits=Limits(blocking_timeout=0), **more)
         split = CpuSplit()
         server.start()
         try:
             headers = {"Authorization": f"Bearer {token}", "A2A-Version": "1.0"}
             load_before = os.getloadavg()
             split.start()
+            pids = server.worker_pids if more else []
+            others = processes_cpu(pids)
             cpu = time.process_time()
             a2a = measure(server.url, bodies, headers, args.clients)
             cpu = time.process_time() - cpu  # this process: the server (and a lone client)
+            others = processes_cpu(pids) - others
             layers = split.stop()
         finally:
             server.stop()
@@ -305,6 +333,11 @@ def main() -> None:
             f"p99 {pct(a2a, 99) / pct(base, 99):.1f}x  ({len(a2a)} sends each)"
         )
         who = "the server's" if args.clients > 1 else "server and client"
+        if args.processes > 1:
+            print(
+                f"{args.processes} server processes; CPU per send in the other "
+                f"{args.processes - 1}: {others / len(bodies) * 1e3:.1f} ms (not split below)"
+            )
         print(f"CPU per send ({who}, this process): {cpu / len(bodies) * 1e3:.1f} ms, of it")
         for label, spent in layers.items():
             print(f"  {label:54}{spent / len(bodies) * 1e3:6.2f} ms")

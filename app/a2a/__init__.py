@@ -5,6 +5,7 @@ TaskPack is what A2A hands off *to* when the connection is not the transport
 through a chat app. The contract is in ``docs/a2a.md``. Modules:
 
 * :mod:`.server`   — ``A2AServer(desk, host, port).start()/stop()``, the Starlette app
+* :mod:`.server_processes` — more than one server process on one desk (``--processes``)
 * :mod:`.handler`  — the A2A methods over the desk (an a2a-sdk ``RequestHandler``)
 * :mod:`.mapping`  — passport ↔ A2A Task: the state table, metadata, artifacts
 * :mod:`.store`    — ``a2a.sqlite3``: principals' tasks, contexts, dedupe, receipts, sends

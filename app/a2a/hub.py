@@ -14,6 +14,10 @@ record, streams are ephemeral). Wake-ups for one task are coalesced.
 
 A change to a task that came in as a handoff also asks the receipt publisher whether a
 receipt is now due (in a worker thread, one task at a time).
+
+When other server processes serve the same desk (`shared`), one of them packs receipts
+(`publishes`): its poll learns of handoffs the others landed, and every process's poll
+wakes the streams of a task whose receipt was published by another.
 """
 
 from __future__ import annotations
@@ -41,11 +45,16 @@ class Hub:
         publisher: ReceiptPublisher,
         *,
         interval: float = 1.0,
+        shared: bool = False,
+        publishes: bool = True,
     ) -> None:
         self.desk = desk
         self.store = store
         self.publisher = publisher
         self.interval = interval
+        self.shared = shared
+        self.publishes = publishes
+        self._receipt_seqs: dict[str, int | None] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.closing: asyncio.Event | None = None
         self._listeners: dict[str, set[asyncio.Queue[None]]] = {}
@@ -137,7 +146,7 @@ class Hub:
     # -- receipts --
 
     def _schedule_receipt(self, task_id: str) -> None:
-        if self.closing is not None and self.closing.is_set():
+        if not self.publishes or (self.closing is not None and self.closing.is_set()):
             return
         if task_id in self._publishing:
             self._again.add(task_id)
@@ -195,8 +204,28 @@ class Hub:
         changed = [pid for pid, v in seen if not first and self._versions.get(pid) != v]
         for pid, v in seen:
             self._versions[pid] = v
+        if self.shared:
+            changed += self._look_elsewhere(changed)
         loop = self.loop
         if changed and loop is not None and not loop.is_closed():
             for pid in changed:
                 loop.call_soon_threadsafe(self.changed, pid)
         return newest
+
+    def _look_elsewhere(self, changed: list[str]) -> list[str]:
+        """What other processes did that the store's versions do not show: handoffs they
+        landed (so this one packs their receipts) and receipts published for a task some
+        stream here follows. Returns the tasks whose receipt changed."""
+        if self.publishes and any(pid not in self._handoffs for pid in changed):
+            self._handoffs |= self.store.a2a_task_ids("handoff")
+        woken = []
+        for pid in list(self._listeners):
+            row = self.store.receipt(pid)
+            seq = row.seq if row is not None else None
+            # first seen: wake it too (a stream only shows what differs from what it sent)
+            if pid not in self._receipt_seqs or self._receipt_seqs[pid] != seq:
+                woken.append(pid)
+            self._receipt_seqs[pid] = seq
+        for pid in set(self._receipt_seqs) - set(self._listeners):
+            del self._receipt_seqs[pid]
+        return woken

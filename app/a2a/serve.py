@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import socket
@@ -76,12 +77,15 @@ def create_app(
     max_body_bytes: int = MAX_BODY_BYTES,
     body_timeout: float = BODY_TIMEOUT,
     on_started: Callable[[asyncio.AbstractEventLoop, Hub], None] | None = None,
+    shared: bool = False,
+    receipts: bool = True,
 ) -> Gate:
-    """The ASGI app of one desk's endpoint (wrapped in its gate)."""
+    """The ASGI app of one desk's endpoint (wrapped in its gate). `shared`: other server
+    processes serve this desk too; `receipts`: this one packs the receipts (one does)."""
     from taskpack.app.desk import harness_name
 
     publisher = ReceiptPublisher(desk, store)
-    hub = Hub(desk, store, publisher, interval=poll_interval)
+    hub = Hub(desk, store, publisher, interval=poll_interval, shared=shared, publishes=receipts)
     handler = DeskRequestHandler(desk, store, hub, publisher, base_url=public_url, limits=limits)
 
     async def card_for_request(card: pb.AgentCard) -> pb.AgentCard:
@@ -209,6 +213,12 @@ class A2AServer:
     picks a free one); `stop()` ends open streams, shuts uvicorn down and joins the
     thread. Both are safe to call from any thread (the desktop app's Settings call
     them from the GUI thread; neither blocks for long).
+
+    `processes` > 1 (POSIX): `start()` also starts that many - 1 more processes serving
+    the same desk on the same socket (:mod:`.server_processes`), and `stop()` ends them.
+    `listening` and `receipts=False` are how such a process is made: it serves on the
+    socket it inherited and leaves packing receipts to the first. `shared` (implied by
+    either): other processes serve this desk too.
     """
 
     def __init__(
@@ -226,6 +236,10 @@ class A2AServer:
         max_connections: int = MAX_CONNECTIONS,
         keep_alive_timeout: float = KEEP_ALIVE_TIMEOUT,
         log_level: str = "warning",
+        processes: int = 1,
+        listening: socket.socket | None = None,
+        receipts: bool = True,
+        shared: bool | None = None,
     ) -> None:
         self.desk = desk
         self.host = host
@@ -240,6 +254,12 @@ class A2AServer:
         self.max_connections = max_connections
         self.keep_alive_timeout = keep_alive_timeout
         self.log_level = log_level
+        self.processes = processes
+        self._listening = listening
+        self.receipts = receipts
+        #: other processes serve this desk too (so its hub also looks for their work)
+        self.shared = (processes > 1 or not receipts) if shared is None else shared
+        self._workers: list[Any] = []
         self.store: A2AStore | None = None
         self._server: Any = None
         self._thread: threading.Thread | None = None
@@ -265,24 +285,22 @@ class A2AServer:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    @property
+    def worker_pids(self) -> list[int]:
+        """The process ids of the other processes serving with this one (`processes`)."""
+        return [w.pid for w in self._workers]
+
     def start(self, timeout: float = 15.0) -> str:
         import uvicorn
 
         with self._lock:
             if self.running:
                 return self.url
-            family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-            # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so,
-            # and without it every response waits ~40 ms for a delayed ACK
-            sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-            try:
-                if os.name == "posix":  # elsewhere it would let another process share the port
-                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                sock.bind((self.host, self._wanted_port))
-                sock.listen(512)
-            except OSError:
-                sock.close()
-                raise
+            if self.processes > 1:
+                from taskpack.app.a2a.server_processes import check_platform
+
+                check_platform()
+            sock = self._listening or self._bind()
             self.port = sock.getsockname()[1]
             self.store = open_ledger(self.desk.home, self.desk.settings.store)
             app = create_app(
@@ -294,6 +312,8 @@ class A2AServer:
                 max_body_bytes=self.max_body_bytes,
                 body_timeout=self.body_timeout,
                 on_started=self._started,
+                shared=self.shared,
+                receipts=self.receipts,
             )
             config = uvicorn.Config(
                 app,
@@ -340,7 +360,47 @@ class A2AServer:
             if waited > timeout:
                 self.stop()
                 raise TimeoutError("the A2A server did not start in time")
+        if self.processes > 1 and not self._workers:
+            from taskpack.app.a2a.server_processes import start_workers
+
+            try:
+                self._workers = start_workers(
+                    sock, self.desk, count=self.processes - 1, options=self._worker_options()
+                )
+            except BaseException:
+                self.stop()
+                raise
         return self.url
+
+    def _bind(self) -> socket.socket:
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so,
+        # and without it every response waits ~40 ms for a delayed ACK
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        try:
+            if os.name == "posix":  # elsewhere it would let another process share the port
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self._wanted_port))
+            sock.listen(512)
+        except OSError:
+            sock.close()
+            raise
+        return sock
+
+    def _worker_options(self) -> dict[str, Any]:
+        """What another process serving beside this one is told (as JSON)."""
+        return {
+            "public_url": self.url,
+            "limits": dataclasses.asdict(self.limits or Limits()),
+            "poll_interval": self.poll_interval,
+            "max_body_bytes": self.max_body_bytes,
+            "header_timeout": self.header_timeout,
+            "body_timeout": self.body_timeout,
+            "max_connections": self.max_connections,
+            "keep_alive_timeout": self.keep_alive_timeout,
+            "log_level": self.log_level,
+            "receipts": False,
+        }
 
     def _started(self, loop: asyncio.AbstractEventLoop, hub: Hub) -> None:
         self._loop = loop
@@ -348,6 +408,11 @@ class A2AServer:
 
     def stop(self, timeout: float = 10.0) -> None:
         with self._lock:
+            if self._workers:
+                from taskpack.app.a2a.server_processes import stop_workers
+
+                workers, self._workers = self._workers, []
+                stop_workers(workers, timeout)
             thread, server, loop, hub = self._thread, self._server, self._loop, self._hub
             if thread is None or server is None:
                 return

@@ -86,6 +86,7 @@ def cmd_serve(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
         max_connections=args.limit_concurrency,
         keep_alive_timeout=args.timeout_keep_alive,
         log_level="info" if args.verbose else "warning",
+        processes=args.processes,
     )
     with StopSignals() as signals:  # from before the address is printed
         try:
@@ -427,6 +428,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=1.0,
         metavar="SECONDS",
         help="how long a blocking send waits for the task to settle (default 1)",
+    )
+    p.add_argument(
+        "--processes",
+        type=connections,
+        default=1,
+        metavar="N",
+        help="serve this desk from N processes on the one address, so that senders at once "
+        "land side by side (Linux, macOS; default 1)",
     )
     _add_server_limits(p)
     p.add_argument("--verbose", action="store_true", help="log each request")

@@ -3,7 +3,9 @@ at once: exactly 200 passports, every duplicate answered with the prior Task, no
 nothing lost or doubled.
 
 The endpoint runs as a real `taskpack serve` process (the clients here and the server
-there then use both cores); it needs no keyring — only the token index in its home.
+there then use both cores), and again as `taskpack serve --processes 2` (two processes
+on one address and one desk: the copies of one message race each other across them); it
+needs no keyring — only the token index in its home.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ MESSAGES = 50
 COPIES = 4
 
 
-@pytest.fixture
-def serve_process(desk_b) -> Iterator[str]:
+@pytest.fixture(params=[1, 2], ids=["1 process", "2 processes"])
+def serve_process(desk_b, request) -> Iterator[str]:
     env = dict(os.environ, TASKPACK_HOME=str(desk_b.home), TASKPACK_MACHINE=desk_b.machine)
     proc = subprocess.Popen(
         [
@@ -41,6 +43,8 @@ def serve_process(desk_b) -> Iterator[str]:
             "0",
             "--blocking-timeout",
             "0.5",
+            "--processes",
+            str(request.param),
         ],
         env=env,
         stdout=subprocess.PIPE,

@@ -1,0 +1,158 @@
+"""More than one server process on one desk (`taskpack serve --processes N`): what one
+process does, every process shows; one packs the receipts.
+
+A process that serves beside the first is an `A2AServer(..., receipts=False)`; two
+endpoints on two ports of one desk stand for two such processes here, so each test
+knows which process it talks to (the kernel picks one for a real shared socket). The
+800 concurrent sends of test_a2a_concurrency also run against `taskpack serve
+--processes 2`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from a2a.types import a2a_pb2 as pb
+from a2a_testkit import ext, flat_pack, issue, make_desk, pack_message, run, sdk_client, send
+from taskpack.core.errors import UsageError
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="several processes need POSIX")
+
+
+@pytest.fixture
+def pair(desk_b, serve, tmp_path):
+    """(the endpoint that packs receipts, one that does not), on one desk."""
+    first = serve(desk_b, shared=True)
+    other_desk = make_desk(tmp_path, "desk-b")  # same home, its own connections
+    try:
+        yield first, serve(other_desk, receipts=False, poll_interval=0.02)
+    finally:
+        other_desk.close()
+
+
+def _receipt_files(desk) -> list[str]:
+    return sorted(p.name for p in (desk.home / "a2a" / "receipts").rglob("*") if p.is_file())
+
+
+def test_a_receipt_packed_by_the_first_process_reaches_a_stream_in_another(desk_b, pair, tmp_path):
+    first, other = pair
+    token = issue(desk_b, "alice")
+    pack = flat_pack(tmp_path / "h.taskpack.json", title="Report")
+
+    async def go():
+        async with sdk_client(other.url, token, streaming=True) as client:
+            task = await send(client, pack_message(pack, message_id="m-1"), immediately=True)
+            events = []
+
+            async def follow():
+                async for event in client.subscribe(pb.SubscribeToTaskRequest(id=task.id)):
+                    events.append(event)
+                    if len(events) == 1:
+                        threading.Thread(target=desk_b.answer, args=(task.id, "a1", "42")).start()
+                    if (
+                        event.HasField("artifact_update")
+                        and event.artifact_update.artifact.artifact_id == "receipt"
+                    ):
+                        return
+
+            await asyncio.wait_for(follow(), 20)
+        async with sdk_client(first.url, token) as client:
+            return task, events, await client.get_task(pb.GetTaskRequest(id=task.id))
+
+    task, events, seen_by_first = run(go())
+    receipt = events[-1].artifact_update.artifact
+    assert receipt.parts[0].filename == f"{task.id}-receipt-v3.taskpack"
+    assert ext(seen_by_first)["receipt"]["content_digest"]
+    assert [a.artifact_id for a in seen_by_first.artifacts][-1] == "receipt"
+    assert _receipt_files(desk_b) == [receipt.parts[0].filename]
+    assert len(desk_b.outbox(passport_id=task.id)) == 1  # packed once, by one process
+
+
+def test_a_handoff_landed_by_another_process_gets_its_receipt_from_the_first(
+    desk_b, pair, tmp_path
+):
+    _first, other = pair
+    token = issue(desk_b, "alice")
+    pack = flat_pack(tmp_path / "h.taskpack.json", title="Answered")
+    data = json.loads(pack.read_text())
+    data["passport"]["asks"][0].update(status="answered", answer="12000 EUR")
+    pack.write_text(json.dumps(data))
+
+    async def go():
+        async with sdk_client(other.url, token) as client:
+            task = await send(client, pack_message(pack, message_id="m"), immediately=True)
+            for _ in range(300):
+                got = await client.get_task(pb.GetTaskRequest(id=task.id))
+                if any(a.artifact_id == "receipt" for a in got.artifacts):
+                    return got
+                await asyncio.sleep(0.05)
+            raise AssertionError("no receipt artifact")
+
+    got = run(go())
+    assert "A receipt (version" in got.status.message.parts[0].text
+    assert len(desk_b.outbox(passport_id=got.id)) == 1
+
+
+def test_processes_serve_one_address_and_stop_together(desk_b, serve, tmp_path):
+    server = serve(desk_b, processes=2)
+    [pid] = server.worker_pids
+    os.kill(pid, 0)  # alive: serving beside this one
+    token = issue(desk_b, "alice")
+    packs = [flat_pack(tmp_path / f"p{n}.taskpack.json", title=f"job {n}") for n in range(8)]
+
+    async def one(n: int) -> pb.Task:
+        async with sdk_client(server.url, token) as client:  # a connection of its own
+            return await send(client, pack_message(packs[n], message_id=f"m-{n}"))
+
+    async def go():
+        return await asyncio.gather(*(one(n) for n in range(8)))
+
+    tasks = run(go())
+    assert len({t.id for t in tasks}) == 8 and desk_b.store.count() == 8
+    server.stop()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def _gone(pid: int) -> bool:
+    """Ended (a zombie nobody reaped counts: it serves nothing)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads /proc")
+def test_a_process_whose_first_process_is_killed_stops_by_itself(desk_b):
+    env = dict(os.environ, TASKPACK_HOME=str(desk_b.home), TASKPACK_MACHINE=desk_b.machine)
+    argv = [sys.executable, "-m", "taskpack.app.cli.main", "serve", "--port", "0"]
+    proc = subprocess.Popen([*argv, "--processes", "2"], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert "Serving A2A" in proc.stdout.readline()
+        with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+            [child] = [int(pid) for pid in f.read().split()]
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+    for _ in range(200):
+        if _gone(child):
+            break
+        time.sleep(0.05)
+    assert _gone(child)
+
+
+def test_several_processes_are_refused_where_they_cannot_share_the_socket(
+    desk_b, serve, monkeypatch
+):
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    with pytest.raises(UsageError, match="more than one server process needs"):
+        serve(desk_b, processes=2)
