@@ -37,10 +37,8 @@ if TYPE_CHECKING:
 
 READY = "serving"
 
-
-class ProcessDidNotStart(TaskPackError):
-    code = "a2a_process_did_not_start"
-    hint = "Its messages are above; serve with one process (leave out --processes) meanwhile."
+#: what to do when another process does not start
+DID_NOT_START = "Its messages are above; serve with one process (leave out --processes) meanwhile."
 
 
 def check_platform() -> None:
@@ -61,7 +59,7 @@ def start_workers(
     sock: socket.socket, desk: Desk, *, count: int, options: dict[str, Any], timeout: float = 30.0
 ) -> list[subprocess.Popen[str]]:
     """`count` more processes serving `desk` on the listening `sock`; returns once each
-    serves (or raises ProcessDidNotStart, having ended those it started)."""
+    serves (or raises TaskPackError, having ended those it started)."""
     workers: list[subprocess.Popen[str]] = []
     try:
         for _ in range(count):
@@ -93,10 +91,15 @@ def _wait_ready(proc: subprocess.Popen[str], timeout: float) -> None:
     reader.start()
     reader.join(timeout)
     if not line or line[0].strip() != READY:
-        status = proc.poll()
-        raise ProcessDidNotStart(
+        try:
+            status: int | None = proc.wait(1)
+        except subprocess.TimeoutExpired:
+            status = None
+        raise TaskPackError(
             "another server process did not start"
-            + (f" (exit status {status})" if status is not None else " in time")
+            + (f" (exit status {status})" if status is not None else " in time"),
+            hint=DID_NOT_START,
+            code="a2a_process_did_not_start",
         )
 
 

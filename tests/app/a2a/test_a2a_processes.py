@@ -21,7 +21,7 @@ import time
 import pytest
 from a2a.types import a2a_pb2 as pb
 from a2a_testkit import ext, flat_pack, issue, make_desk, pack_message, run, sdk_client, send
-from taskpack.core.errors import UsageError
+from taskpack.core.errors import TaskPackError, UsageError
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="several processes need POSIX")
 
@@ -156,3 +156,15 @@ def test_several_processes_are_refused_where_they_cannot_share_the_socket(
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     with pytest.raises(UsageError, match="more than one server process needs"):
         serve(desk_b, processes=2)
+
+
+def test_a_process_that_does_not_start_is_one_sentence_and_nothing_keeps_serving(
+    desk_b, monkeypatch
+):
+    from taskpack.app.a2a.serve import A2AServer
+
+    server = A2AServer(desk_b, "127.0.0.1", 0, processes=2)
+    monkeypatch.setattr(sys, "executable", "/bin/false")  # the next process dies at once
+    with pytest.raises(TaskPackError, match=r"another server process did not start \(exit"):
+        server.start()
+    assert not server.running and server.worker_pids == []
