@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
-from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -368,6 +368,10 @@ class Banner(QFrame):
         self.action_buttons = []
 
 
+#: a badge up to this many characters stays on one line whatever the width
+PILL_ONE_LINE = 24
+
+
 class Pill(QLabel):
     """A badge: a short text in a tinted, rounded box. Painted here, not by a style sheet:
     a style sheet per badge made every list of them (facts, asks) slow to lay out."""
@@ -383,6 +387,19 @@ class Pill(QLabel):
         self.setPalette(palette)
         self.setContentsMargins(9, 2, 9, 2)
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Maximum)
+        if len(text) > PILL_ONE_LINE:  # a sentence, not a word: it wraps in a narrow pane
+            self.setWordWrap(True)  # instead of widening the whole review past the window
+            wrapping = QSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
+            wrapping.setHeightForWidth(True)  # as tall as its lines at the width it is given
+            self.setSizePolicy(wrapping)
+
+    def sizeHint(self) -> QSize:
+        """A wrapping pill still asks for one line; it wraps only when it is not given that."""
+        if not self.wordWrap():
+            return super().sizeHint()
+        m = self.contentsMargins()
+        width = self.fontMetrics().horizontalAdvance(self.text()) + m.left() + m.right() + 2
+        return QSize(width, self.heightForWidth(width))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
