@@ -216,8 +216,10 @@ class A2AServer:
 
     `processes` > 1 (POSIX): `start()` also starts that many - 1 more processes serving
     the same desk on the same socket (:mod:`.server_processes`), and `stop()` ends them.
-    `listening` and `receipts=False` are how such a process is made: it serves on the
-    socket it inherited and leaves packing receipts to the first. `shared` (implied by
+    `join_port` (Linux) or `listening` (elsewhere), with `receipts=False`, are how such a
+    process is made: it binds its own socket to the first's port (SO_REUSEPORT: the
+    kernel spreads new connections over the processes' sockets), or serves on the socket
+    it inherited; and it leaves packing receipts to the first. `shared` (implied by
     either): other processes serve this desk too.
     """
 
@@ -238,6 +240,7 @@ class A2AServer:
         log_level: str = "warning",
         processes: int = 1,
         listening: socket.socket | None = None,
+        join_port: bool = False,
         receipts: bool = True,
         shared: bool | None = None,
     ) -> None:
@@ -256,6 +259,7 @@ class A2AServer:
         self.log_level = log_level
         self.processes = processes
         self._listening = listening
+        self.join_port = join_port
         self.receipts = receipts
         #: other processes serve this desk too (so its hub also looks for their work)
         self.shared = (processes > 1 or not receipts) if shared is None else shared
@@ -300,7 +304,7 @@ class A2AServer:
                 from taskpack.app.a2a.server_processes import check_platform
 
                 check_platform()
-            sock = self._listening or self._bind()
+            sock = self._listening or self._bind(self._spread())
             self.port = sock.getsockname()[1]
             self.store = open_ledger(self.desk.home, self.desk.settings.store)
             app = create_app(
@@ -365,14 +369,35 @@ class A2AServer:
 
             try:
                 self._workers = start_workers(
-                    sock, self.desk, count=self.processes - 1, options=self._worker_options()
+                    None if self._spread() else sock,
+                    self.desk,
+                    count=self.processes - 1,
+                    options=self._worker_options(),
                 )
             except BaseException:
                 self.stop()
                 raise
         return self.url
 
-    def _bind(self) -> socket.socket:
+    def _spread(self) -> bool:
+        """Bind with SO_REUSEPORT: this process and the others of its desk each listen on
+        a socket of their own (Linux spreads connections over them; a shared socket goes
+        mostly to whichever process wakes first)."""
+        from taskpack.app.a2a.server_processes import spread_by_port
+
+        return self.join_port or (self.processes > 1 and spread_by_port())
+
+    def _bind(self, spread: bool = False) -> socket.socket:
+        port = self._wanted_port
+        if spread and not self.join_port:
+            # the address must be free: a port held by another server (with SO_REUSEPORT
+            # or not) is refused here as it is without --processes
+            probe = self._socket(port, spread=False)
+            port = probe.getsockname()[1]
+            probe.close()
+        return self._socket(port, spread=spread)
+
+    def _socket(self, port: int, *, spread: bool) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so,
         # and without it every response waits ~40 ms for a delayed ACK
@@ -380,7 +405,9 @@ class A2AServer:
         try:
             if os.name == "posix":  # elsewhere it would let another process share the port
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self._wanted_port))
+            if spread:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind((self.host, port))
             sock.listen(512)
         except OSError:
             sock.close()
@@ -389,7 +416,9 @@ class A2AServer:
 
     def _worker_options(self) -> dict[str, Any]:
         """What another process serving beside this one is told (as JSON)."""
+        joining = {"host": self.host, "port": self.port, "join_port": True}
         return {
+            **(joining if self._spread() else {}),
             "public_url": self.url,
             "limits": dataclasses.asdict(self.limits or Limits()),
             "poll_interval": self.poll_interval,

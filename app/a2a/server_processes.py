@@ -2,9 +2,11 @@
 
 One interpreter runs one thing at a time: eight senders at once wait for each other's
 landing. With N processes, the first binds the address and serves as usual; it starts
-N - 1 more (``python -m taskpack.app.a2a.server_processes``), each inheriting the
-listening socket and serving the same desk from its own interpreter, so the kernel
-hands each new connection to whichever process accepts first.
+N - 1 more (``python -m taskpack.app.a2a.server_processes``), each serving the same
+desk from its own interpreter. On Linux each binds a socket of its own to the first's
+port (SO_REUSEPORT), and the kernel spreads new connections over them; elsewhere each
+inherits the first's listening socket, and a connection goes to whichever process
+accepts first (connections that arrive together then go mostly to one).
 
 What several processes on one desk share is the store, the ledger (``a2a.sqlite3``:
 tokens, tasks, the idempotency record, receipts) and the files beside them; both
@@ -41,6 +43,11 @@ READY = "serving"
 DID_NOT_START = "Its messages are above; serve with one process (leave out --processes) meanwhile."
 
 
+def spread_by_port() -> bool:
+    """Do the processes each bind the port (SO_REUSEPORT balances only on Linux)?"""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+
+
 def check_platform() -> None:
     """UsageError where more than one process cannot share the listening socket."""
     if os.name != "posix":
@@ -56,19 +63,26 @@ def check_platform() -> None:
 
 
 def start_workers(
-    sock: socket.socket, desk: Desk, *, count: int, options: dict[str, Any], timeout: float = 30.0
+    sock: socket.socket | None,
+    desk: Desk,
+    *,
+    count: int,
+    options: dict[str, Any],
+    timeout: float = 30.0,
 ) -> list[subprocess.Popen[str]]:
-    """`count` more processes serving `desk` on the listening `sock`; returns once each
-    serves (or raises TaskPackError, having ended those it started)."""
+    """`count` more processes serving `desk`, on the listening `sock` (inherited) or, with
+    None, each on its own socket as `options` say; returns once each serves (or raises
+    TaskPackError, having ended those it started)."""
+    fds = () if sock is None else (sock.fileno(),)
     workers: list[subprocess.Popen[str]] = []
     try:
         for _ in range(count):
             proc = subprocess.Popen(
-                [sys.executable, "-m", "taskpack.app.a2a.server_processes", str(sock.fileno())],
+                [sys.executable, "-m", "taskpack.app.a2a.server_processes", *map(str, fds)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
-                pass_fds=(sock.fileno(),),
+                pass_fds=fds,
             )
             workers.append(proc)
             assert proc.stdin is not None
@@ -123,7 +137,7 @@ def _stop_now(signum: int, frame: object) -> None:
     raise SystemExit(0)
 
 
-def _serve(fd: int) -> int:
+def _serve(fd: int | None) -> int:
     """A worker: read what to serve from stdin, serve it until stdin closes."""
     from taskpack.app.a2a.handler import Limits
     from taskpack.app.a2a.serve import A2AServer
@@ -137,7 +151,8 @@ def _serve(fd: int) -> int:
     where, options = told["desk"], told["options"]
     desk = Desk(Path(where["home"]), where["machine"], actor=where["actor"])
     limits = Limits(**options.pop("limits"))
-    server = A2AServer(desk, limits=limits, listening=socket.socket(fileno=fd), **options)
+    listening = socket.socket(fileno=fd) if fd is not None else None
+    server = A2AServer(desk, limits=limits, listening=listening, **options)
     try:
         server.start()
         print(READY, flush=True)
@@ -149,4 +164,4 @@ def _serve(fd: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_serve(int(sys.argv[1])))
+    sys.exit(_serve(int(sys.argv[1]) if len(sys.argv) > 1 else None))

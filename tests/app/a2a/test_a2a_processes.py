@@ -21,6 +21,8 @@ import time
 import pytest
 from a2a.types import a2a_pb2 as pb
 from a2a_testkit import ext, flat_pack, issue, make_desk, pack_message, run, sdk_client, send
+from taskpack.app.a2a import server_processes
+from taskpack.app.a2a.serve import A2AServer
 from taskpack.core.errors import TaskPackError, UsageError
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="several processes need POSIX")
@@ -100,7 +102,13 @@ def test_a_handoff_landed_by_another_process_gets_its_receipt_from_the_first(
     assert len(desk_b.outbox(passport_id=got.id)) == 1
 
 
-def test_processes_serve_one_address_and_stop_together(desk_b, serve, tmp_path):
+@pytest.mark.parametrize("own_sockets", [True, False], ids=["SO_REUSEPORT", "one socket"])
+def test_processes_serve_one_address_and_stop_together(
+    desk_b, serve, tmp_path, monkeypatch, own_sockets
+):
+    if own_sockets and not server_processes.spread_by_port():
+        pytest.skip("SO_REUSEPORT spreads connections on Linux only")
+    monkeypatch.setattr(server_processes, "spread_by_port", lambda: own_sockets)
     server = serve(desk_b, processes=2)
     [pid] = server.worker_pids
     os.kill(pid, 0)  # alive: serving beside this one
@@ -161,10 +169,20 @@ def test_several_processes_are_refused_where_they_cannot_share_the_socket(
 def test_a_process_that_does_not_start_is_one_sentence_and_nothing_keeps_serving(
     desk_b, monkeypatch
 ):
-    from taskpack.app.a2a.serve import A2AServer
-
     server = A2AServer(desk_b, "127.0.0.1", 0, processes=2)
     monkeypatch.setattr(sys, "executable", "/bin/false")  # the next process dies at once
     with pytest.raises(TaskPackError, match=r"another server process did not start \(exit"):
         server.start()
     assert not server.running and server.worker_pids == []
+
+
+def test_a_port_another_server_holds_is_refused_with_processes_or_without(desk_b, serve):
+    single = serve(desk_b)
+    with pytest.raises(OSError):
+        A2AServer(desk_b, "127.0.0.1", single.port, processes=2).start()
+    single.stop()
+    group = serve(desk_b, processes=2)
+    with pytest.raises(OSError):
+        A2AServer(desk_b, "127.0.0.1", group.port).start()
+    with pytest.raises(OSError):
+        A2AServer(desk_b, "127.0.0.1", group.port, processes=2).start()
