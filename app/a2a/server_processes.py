@@ -87,8 +87,9 @@ def start_workers(
             workers.append(proc)
             assert proc.stdin is not None
             desk_of = {"home": str(desk.home), "machine": desk.machine, "actor": desk.actor}
-            proc.stdin.write(json.dumps({"desk": desk_of, "options": options}) + "\n")
-            proc.stdin.flush()
+            with contextlib.suppress(BrokenPipeError):  # it ended at once: said just below
+                proc.stdin.write(json.dumps({"desk": desk_of, "options": options}) + "\n")
+                proc.stdin.flush()
         for proc in workers:
             _wait_ready(proc, timeout)
     except BaseException:
