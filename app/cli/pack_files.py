@@ -133,6 +133,13 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _prepare_scan_engine(given: str) -> None:
+    from taskpack.core.trust.scan.engines import prepare_for
+
+    with contextlib.suppress(OSError, ValueError):  # the judge names what is wrong with it
+        prepare_for(0 if given == "-" else Path(given).stat().st_size)
+
+
 def _is_zip(given: str) -> bool:
     """Does the file start as a zip does (what `find_pack_in_file` would take as a bag)?"""
     try:
@@ -181,6 +188,7 @@ def _as_pack_file(given: str) -> Iterator[tuple[Path, list[str]]]:
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
+    _prepare_scan_engine(args.file)  # a big pack's: built while the judge is imported
     from taskpack.core.trust.conformance import judge
 
     with _as_pack_file(args.file) as (path, text_notes):

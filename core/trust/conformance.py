@@ -24,11 +24,10 @@ from ..format.luggage import LuggageItem
 from ..format.reading import OpenedPack, PackSource, open_pack
 from ..progress import CancelCheck, Progress
 from .refusals import (
-    SMALL_SCAN_BYTES,
     LuggageScan,
     check_asks,
     engine_for,
-    prepare_engine,
+    prepare_engine_for,
     scan_value,
 )
 from .repairs import find_repairs
@@ -105,8 +104,7 @@ def judge(
     seekable = isinstance(path, (str, os.PathLike)) or (
         hasattr(path, "seekable") and path.seekable()
     )
-    if _size_of(path) > SMALL_SCAN_BYTES:  # its scan engine is built while it is opened
-        prepare_engine()
+    prepare_engine_for(_size_of(path))  # a big pack's scan engine is built while it is opened
     return _judge(path, shown, progress, cancel, speculate=seekable)
 
 

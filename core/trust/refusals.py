@@ -75,8 +75,9 @@ from .scan.archives import (
     MAX_INFLATED_BYTES,
     ScanBudget,
 )
-from .scan.engines import SMALL, available_engines
+from .scan.engines import SMALL, SMALL_SCAN_BYTES, available_engines
 from .scan.engines import prepare as prepare_engine
+from .scan.engines import prepare_for as prepare_engine_for
 from .scan.fields import is_instruction_field
 from .scan.stream import (
     DEFAULT_CHUNK_SIZE,
@@ -94,10 +95,6 @@ from .scan.values import (
     shown_text,
     withheld,
 )
-
-#: up to this many bytes to scan, the pure-Python engine is done before hyperscan has
-#: built its databases (~40 ms, most of a small judge's time); same findings either way
-SMALL_SCAN_BYTES = 256 << 10
 
 
 def engine_for(total_bytes: int) -> str | None:
@@ -121,6 +118,7 @@ __all__ = [
     "holds_credential",
     "is_instruction_field",
     "prepare_engine",
+    "prepare_engine_for",
     "redact_value",
     "scan_luggage_stream",
     "scan_pack_object",
