@@ -40,6 +40,7 @@ from typing import Any
 
 from taskpack.core.desk.sqlite_db import Migration, open_database, transaction
 from taskpack.core.desk.store import utc_now
+from taskpack.core.desk.writer_queue import WriterQueue
 from taskpack.core.errors import TaskPackError
 
 DB_NAME = "a2a.sqlite3"
@@ -236,6 +237,7 @@ class A2AStore:
         self.dir.mkdir(exist_ok=True)
         self.path = self.home / DB_NAME
         self._lock = threading.RLock()
+        self._writers = WriterQueue(self.path, timeout=timeout)  # other processes' writers
         self._db = open_database(
             self.path,
             timeout=timeout,
@@ -249,6 +251,7 @@ class A2AStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._writers.close()
 
     def __enter__(self) -> A2AStore:
         return self
@@ -265,7 +268,7 @@ class A2AStore:
                 )
 
     def _tx(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-        return transaction(self._db, self._lock)
+        return transaction(self._db, self._lock, self._writers)
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
         with self._lock:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import TaskPackError
+from .writer_queue import WriterQueue
 
 
 @dataclass(frozen=True)
@@ -169,11 +170,14 @@ def _schema_version(
 
 @contextlib.contextmanager
 def transaction(
-    db: sqlite3.Connection, lock: contextlib.AbstractContextManager[object]
+    db: sqlite3.Connection,
+    lock: contextlib.AbstractContextManager[object],
+    writers: WriterQueue | None = None,
 ) -> Iterator[sqlite3.Connection]:
     """One write transaction (``BEGIN IMMEDIATE``) holding `lock` — the lock that keeps the
-    threads sharing `db` apart: everything in it commits, or on any exception nothing."""
-    with lock:
+    threads sharing `db` apart — and, when given, a turn in the queue of the database's
+    writers in other processes: everything in it commits, or on any exception nothing."""
+    with lock, writers.held() if writers is not None else contextlib.nullcontext():
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db

@@ -56,6 +56,7 @@ from .store_rules import (
     origin_in,
     passport_of,
 )
+from .writer_queue import WriterQueue
 
 
 class SqliteStore(HeldBlobs):
@@ -79,6 +80,8 @@ class SqliteStore(HeldBlobs):
         self.blobs = BlobFolder(self.home)
         self.blob_root = self.blobs.root
         self._lock = threading.RLock()
+        #: writers in other processes queue for their turn (SQLite's busy handler sleeps)
+        self._writers = WriterQueue(self.db_path, timeout=timeout)
         what = self.describe()
         health.check_at_open(self.db_path, error=StoreError, what=what)
         self._db = open_database(
@@ -126,6 +129,7 @@ class SqliteStore(HeldBlobs):
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._writers.close()
         with self._watch_lock:
             self._watch.close()
         with self._reader_lock:
@@ -147,7 +151,7 @@ class SqliteStore(HeldBlobs):
     @contextlib.contextmanager
     def write(self) -> Iterator[SqliteTx]:
         """One write transaction (``BEGIN IMMEDIATE``): everything in it commits or nothing."""
-        with files.space_for(self.db_path), transaction(self._db, self._lock):
+        with files.space_for(self.db_path), transaction(self._db, self._lock, self._writers):
             tx = SqliteTx(self, self._db)
             outer, self._writer = self._writer, threading.get_ident()
             try:

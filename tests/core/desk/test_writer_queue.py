@@ -1,0 +1,102 @@
+"""Writers to one SQLite database in several processes queue for their turn
+(`writer_queue`): a write waits while another process holds the queue and starts as soon
+as it lets go; a queue that cannot be had in time, or nested, never stops a write."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from taskpack.core.desk.sqlite_store import SqliteStore
+from taskpack.core.desk.writer_queue import WriterQueue
+
+pytest.importorskip("fcntl")
+
+HOLD = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.readline()  # until told to let go
+"""
+
+
+def holder(path: Path) -> subprocess.Popen[str]:
+    """Another process holding the queue of the database at `path`."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD, f"{path}-writer"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def test_a_write_waits_its_turn_behind_another_process(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "home")
+    other = holder(store.db_path)
+    done = threading.Event()
+
+    def write() -> None:
+        with store.write():
+            pass
+        done.set()
+
+    t = threading.Thread(target=write)
+    try:
+        t.start()
+        assert not done.wait(0.5), "the write did not wait for the other process's turn"
+        assert other.stdin is not None
+        other.stdin.write("go\n")
+        other.stdin.flush()
+        assert done.wait(60), "the write did not start once the other process let go"
+    finally:
+        other.kill()
+        other.wait()
+        t.join(60)
+        store.close()
+
+
+def test_a_queue_not_had_in_time_does_not_stop_the_write(tmp_path: Path) -> None:
+    db = tmp_path / "x.sqlite3"
+    other = holder(db)
+    try:
+        queue = WriterQueue(db, timeout=0.2)
+        with queue.held():  # SQLite's own lock still decides: here, no one writes
+            pass
+    finally:
+        other.kill()
+        other.wait()
+
+
+PROBE = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+try:
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    print("free")
+except BlockingIOError:
+    print("taken")
+"""
+
+
+def queue_seen_from_another_process(db: Path) -> str:
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, f"{db}-writer"], capture_output=True, text=True, timeout=60
+    )
+    return out.stdout.strip()
+
+
+def test_a_nested_turn_keeps_the_outer_one(tmp_path: Path) -> None:
+    db = tmp_path / "x.sqlite3"
+    queue = WriterQueue(db, timeout=30)
+    with queue.held():
+        with queue.held():
+            pass
+        assert queue_seen_from_another_process(db) == "taken"
+    assert queue_seen_from_another_process(db) == "free"
+    queue.close()
