@@ -246,8 +246,8 @@ def prepare(name: str | None = None) -> None:
     (~10 ms, the GIL released): the judge of a big pack asks for it before it opens the
     pack, and its first luggage chunk finds it built. Later calls cost nothing."""
     key = "re" if name in ("re", SMALL) else (name or "hyperscan")
-    if key in _ENGINES:
-        return
+    if key in _ENGINES or key not in _ENGINE_LOCKS:  # built already, or no such engine:
+        return  # engine_named says so when it is asked for
     threading.Thread(target=_build, args=(key,), name="scan-engine", daemon=True).start()
 
 
