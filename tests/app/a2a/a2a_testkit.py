@@ -194,3 +194,34 @@ def ext(task_or_art: Any) -> dict[str, Any]:
     from google.protobuf.json_format import MessageToDict
 
     return MessageToDict(task_or_art.metadata).get(EXTENSION_URI, {})  # type: ignore[no-any-return]
+
+
+def answered_handoff(path: Path) -> Path:
+    """A flat handoff whose one ask came already answered: its receipt falls due at once."""
+    pack = flat_pack(path, title="Answered")
+    data = json.loads(pack.read_text())
+    data["passport"]["asks"][0].update(status="answered", answer="12000 EUR")
+    pack.write_text(json.dumps(data))
+    return pack
+
+
+def task_with_receipt(url: str, token: str, pack: Path) -> pb.Task:
+    """Send `pack` to the server at `url`, then the Task once its receipt artifact is
+    there (polled for up to 15 s; an AssertionError if it never comes)."""
+
+    async def go() -> pb.Task:
+        async with sdk_client(url, token) as client:
+            task = await send(client, pack_message(pack, message_id="m"), immediately=True)
+            return await with_receipt(client, task.id)
+
+    return run(go())  # type: ignore[no-any-return]
+
+
+async def with_receipt(client: Any, task_id: str) -> pb.Task:
+    """The Task `task_id` once its receipt artifact is there (polled for up to 15 s)."""
+    for _ in range(300):
+        got = await client.get_task(pb.GetTaskRequest(id=task_id))
+        if any(a.artifact_id == "receipt" for a in got.artifacts):
+            return got  # type: ignore[no-any-return]
+        await asyncio.sleep(0.05)
+    raise AssertionError("no receipt artifact")

@@ -11,7 +11,6 @@ knows which process it talks to (the kernel picks one for a real shared socket).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import subprocess
 import sys
@@ -20,7 +19,18 @@ import time
 
 import pytest
 from a2a.types import a2a_pb2 as pb
-from a2a_testkit import ext, flat_pack, issue, make_desk, pack_message, run, sdk_client, send
+from a2a_testkit import (
+    answered_handoff,
+    ext,
+    flat_pack,
+    issue,
+    make_desk,
+    pack_message,
+    run,
+    sdk_client,
+    send,
+    task_with_receipt,
+)
 from taskpack.app.a2a import server_processes
 from taskpack.app.a2a.serve import A2AServer
 from taskpack.core.errors import TaskPackError, UsageError
@@ -82,22 +92,7 @@ def test_a_handoff_landed_by_another_process_gets_its_receipt_from_the_first(
 ):
     _first, other = pair
     token = issue(desk_b, "alice")
-    pack = flat_pack(tmp_path / "h.taskpack.json", title="Answered")
-    data = json.loads(pack.read_text())
-    data["passport"]["asks"][0].update(status="answered", answer="12000 EUR")
-    pack.write_text(json.dumps(data))
-
-    async def go():
-        async with sdk_client(other.url, token) as client:
-            task = await send(client, pack_message(pack, message_id="m"), immediately=True)
-            for _ in range(300):
-                got = await client.get_task(pb.GetTaskRequest(id=task.id))
-                if any(a.artifact_id == "receipt" for a in got.artifacts):
-                    return got
-                await asyncio.sleep(0.05)
-            raise AssertionError("no receipt artifact")
-
-    got = run(go())
+    got = task_with_receipt(other.url, token, answered_handoff(tmp_path / "h.taskpack.json"))
     assert "A receipt (version" in got.status.message.parts[0].text
     assert len(desk_b.outbox(passport_id=got.id)) == 1
 

@@ -4,14 +4,25 @@ appears as an artifact carrying the .taskpack file part."""
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 
 import httpx
 import pytest
 from a2a.types import a2a_pb2 as pb
 from a2a.utils.errors import UnsupportedOperationError
-from a2a_testkit import V1, ext, flat_pack, issue, pack_message, run, sdk_client, send
+from a2a_testkit import (
+    V1,
+    answered_handoff,
+    ext,
+    flat_pack,
+    issue,
+    pack_message,
+    run,
+    sdk_client,
+    send,
+    task_with_receipt,
+    with_receipt,
+)
 from taskpack.app.a2a import EXTENSION_URI, MEDIA_BAG
 from taskpack.core.format.reading import open_pack
 
@@ -109,12 +120,7 @@ def test_get_task_carries_the_receipt_and_the_subscribe_route_answers_get_and_po
         async with sdk_client(server.url, token) as client:
             task = await send(client, pack_message(pack, message_id="m"))
             desk_b.answer(task.id, "a1", "42 EUR")
-            for _ in range(300):
-                got = await client.get_task(pb.GetTaskRequest(id=task.id))
-                if any(a.artifact_id == "receipt" for a in got.artifacts):
-                    return got
-                await asyncio.sleep(0.05)
-            raise AssertionError("no receipt artifact")
+            return await with_receipt(client, task.id)
 
     got = run(go())
     meta = ext(got)
@@ -139,22 +145,7 @@ def test_a_handoff_whose_asks_came_answered_has_its_receipt_without_a_change(
     """The receipt falls due at the landing itself: nobody at the desk touches the task."""
     server = serve(desk_b)
     token = issue(desk_b, "alice")
-    pack = flat_pack(tmp_path / "h.taskpack.json", title="Answered")
-    data = json.loads(pack.read_text())
-    data["passport"]["asks"][0].update(status="answered", answer="12000 EUR")
-    pack.write_text(json.dumps(data))
-
-    async def go():
-        async with sdk_client(server.url, token) as client:
-            task = await send(client, pack_message(pack, message_id="m"), immediately=True)
-            for _ in range(300):
-                got = await client.get_task(pb.GetTaskRequest(id=task.id))
-                if any(a.artifact_id == "receipt" for a in got.artifacts):
-                    return got
-                await asyncio.sleep(0.05)
-            raise AssertionError("no receipt artifact")
-
-    got = run(go())
+    got = task_with_receipt(server.url, token, answered_handoff(tmp_path / "h.taskpack.json"))
     assert ext(got)["receipt"]["content_digest"]
     assert "A receipt (version" in got.status.message.parts[0].text
 
