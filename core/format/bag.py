@@ -249,11 +249,7 @@ def _parse_manifest(raw: bytes, what: str) -> dict[str, str]:
         if not line.strip():
             continue
         parts = line.split(None, 1)
-        if (
-            len(parts) != 2
-            or len(parts[0]) != 64
-            or any(c not in "0123456789abcdefABCDEF" for c in parts[0])
-        ):
+        if len(parts) != 2 or _SHA256_HEX.fullmatch(parts[0]) is None:
             raise FormatError(
                 f"{what} line {n} is not '<sha256>  <path>'",
                 place=what,
@@ -448,6 +444,7 @@ def read_bag(sz: SafeZip, *, strict: bool = True) -> BagContents:
 
 
 _OXUM_NUMBER = re.compile("[0-9]{1,20}")  # ASCII digits only ("²".isdigit() is true); < 2**64
+_SHA256_HEX = re.compile("[0-9a-fA-F]{64}")  # a manifest line's digest
 
 
 def _check_oxum(info_txt: bytes, payload: list[zipfile.ZipInfo], notes: list[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ _WINDOWS_RESERVED = frozenset(
     + [f"lpt{i}" for i in range(1, 10)]
 )
 _FORBIDDEN_CHARS = set('<>:"|?*\\')
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def check_luggage_name(name: str, *, where: str = "luggage") -> str:
@@ -43,7 +45,7 @@ def check_luggage_name(name: str, *, where: str = "luggage") -> str:
         raise unsafe_name(f"{where} has an empty name", where, str(name), "empty")
     if len(name.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
         raise bad("is too long", "too_long")
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+    if _CONTROL.search(name):
         raise bad("contains a control character", "control")
     if "\\" in name:
         raise bad("contains a backslash (a Windows path separator)", "backslash")

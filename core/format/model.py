@@ -137,10 +137,15 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _has_lone_surrogate(key: object) -> bool:
-    return isinstance(key, str) and _SURROGATE.search(key) is not None
+    return isinstance(key, str) and not key.isascii() and _SURROGATE.search(key) is not None
+
+
+_SCALARS = (str, int, float, bool, type(None))
 
 
 def _plain(value: Any) -> JSON:
+    if type(value) in _SCALARS:  # most values: nothing to convert (and no hasattr to fail)
+        return value
     if isinstance(value, Record):
         return value.to_data()
     if hasattr(value, "to_data"):  # records kept compact (`pages.AskPages`): their plain list

@@ -51,14 +51,40 @@ SCAN_ALONE_OVER = 4 << 10
 _APART = b"\x00"
 
 
+#: a key's judgment: (credential kinds in it, how it is shown, instruction field?, secret name?)
+_Judged = tuple[tuple[str, ...], str | None, bool, bool]
+#: keys repeat: 100,000 asks share seven, and every pack the same few dozen. Each is judged
+#: once per process; short ones are remembered (a pack cannot grow this past its bound).
+_judged_keys: dict[str, _Judged] = {}
+_REMEMBER_KEYS = 4096
+_REMEMBER_KEY_CHARS = 128
+
+
+def _judge_key(key: str, engine: Engine, here: dict[str, _Judged]) -> _Judged:
+    """Judge `key`, and remember it: process-wide if short, else in `here` (one scan's)."""
+    kinds = tuple(scan_bytes(key.encode("utf-8", "surrogatepass"), engine).credentials)
+    judged = (
+        kinds,
+        None if kinds else _shown_key(key),
+        is_instruction_field(key),
+        _is_secret_key_name(key),
+    )
+    if len(key) > _REMEMBER_KEY_CHARS:
+        here[key] = judged
+    else:
+        if len(_judged_keys) >= _REMEMBER_KEYS:
+            _judged_keys.clear()  # (a pack of many odd keys: start again, the common come back)
+        _judged_keys[key] = judged
+    return judged
+
+
 class _ValueScan:
     def __init__(self, prefix: str, engine: Engine) -> None:
         self.prefix = prefix
         self.engine = engine
         self._findings: list[Finding] = []
         self.messages: list[tuple[str, Path]] = []
-        #: per key: (credential kinds in it, how it is shown, instruction field?, secret name?)
-        self.keys: dict[str, tuple[list[str], str | None, bool, bool]] = {}
+        self.long_keys: dict[str, _Judged] = {}  # keys too long to remember past this scan
         self._batch: list[tuple[bytes, Path]] = []
         self._batch_bytes = 0
 
@@ -128,19 +154,11 @@ class _ValueScan:
         if role is not None:
             self.messages.append((role, path))
         children: list[tuple[Any, Path]] = []
-        known = self.keys
         for i, (key, value) in enumerate(d.items()):
             key = str(key)
-            seen = known.get(key)
-            if seen is None:  # keys repeat (100,000 asks share seven): judge each once
-                raw = scan_bytes(key.encode("utf-8", "surrogatepass"), self.engine)
-                kinds = list(raw.credentials)
-                seen = known[key] = (
-                    kinds,
-                    None if kinds else _shown_key(key),
-                    is_instruction_field(key),
-                    _is_secret_key_name(key),
-                )
+            seen = _judged_keys.get(key) or self.long_keys.get(key)
+            if seen is None:
+                seen = _judge_key(key, self.engine, self.long_keys)
             kinds, plain, instruction, secret_name = seen
             if plain is None:
                 shown: str = f"<field #{i}>"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from taskpack.core.trust import imperatives
 from taskpack.core.trust.imperatives import Imperative, find_imperatives
 
@@ -126,3 +128,123 @@ def test_a_sentence_holding_a_credential_is_shown_without_it() -> None:
     )
     found = find_imperatives({"note": f"Run ssh-add with {key}"})
     assert all(key[-20:] not in i.sentence for i in found) and found
+
+
+_WORDS = [
+    "ignore",
+    "override",
+    "bypass",
+    "all",
+    "the",
+    "previous",
+    "system",
+    "instructions",
+    "rules",
+    "disregard",
+    "forget",
+    "everything",
+    "rm",
+    "-rf",
+    "-r",
+    "-f",
+    "curl",
+    "wget",
+    "iwr",
+    "invoke-webrequest",
+    "iex",
+    "downloadstring",
+    "|",
+    "sh",
+    "bash",
+    "sudo",
+    "do",
+    "not",
+    "don't",
+    "dont",
+    "never",
+    "tell",
+    "mention",
+    "as",
+    "an",
+    "a",
+    "ai",
+    "llm",
+    "assistant",
+    "from",
+    "now",
+    "on",
+    "you",
+    "must",
+    "should",
+    "need",
+    "to",
+    "have",
+    "immediately",
+    "send",
+    "open",
+    "and",
+    "run",
+    "execute",
+    "exec",
+    "delete",
+    "remove",
+    "erase",
+    "wipe",
+    "drop",
+    "purge",
+    "please",
+    "then",
+    "first",
+    "just",
+    "$",
+    "Run",
+    "RUN",
+    "Sudo",
+    "YOU",
+    "As",
+    "x1",
+    "1as",
+    "as_",
+    "_rm",
+    "rm2",
+    "send2",
+    "task",
+    "passport",
+    "bench",
+    "TP-KE5W-RKCF",
+    "2026-12-02T03:46:30Z",
+]
+
+
+_GAPS = ["", " ", "  ", "\t", "-", "'", ",", ".", "_", "|", ": "]
+_SALAD = st.lists(
+    st.tuples(
+        st.sampled_from(_WORDS) | st.text("abcdefrmsuno-_'|$0123456789", max_size=6),
+        st.sampled_from(_GAPS),
+    ),
+    max_size=8,
+).map(lambda parts: "".join(word + gap for word, gap in parts))
+
+
+@st.composite
+def _near_orders(draw: st.DrawFn) -> str:
+    """A known order, its case changed, a word's letters touched, things around it."""
+    sentence = draw(st.sampled_from([s for s, _ in ORDERS if s.isascii()]))
+    sentence = draw(st.sampled_from([str, str.upper, str.lower, str.swapcase]))(sentence)
+    if draw(st.booleans()) and sentence:
+        at = draw(st.integers(0, len(sentence) - 1))
+        sentence = (
+            sentence[:at]
+            + draw(st.sampled_from(["", "x", "_", "1", " ", "-"]))
+            + sentence[at + 1 :]
+        )
+    return draw(_SALAD) + draw(st.sampled_from(_GAPS)) + sentence + draw(st.sampled_from(_GAPS))
+
+
+@settings(max_examples=600, deadline=None)
+@given(_SALAD | _near_orders())
+def test_the_quick_pre_check_never_hides_a_cue(sentence: str) -> None:
+    """Most field texts (ids, dates, names) skip the 22 cue patterns on a word pre-check:
+    whatever an ASCII sentence says, the cue found is the one every pattern would give."""
+    every_pattern = next((cue for cue, rx in imperatives._CUES if rx.search(sentence)), None)
+    assert imperatives._cue(sentence) == every_pattern
