@@ -46,17 +46,30 @@ class Record(BaseModel):
         # keys are set aside and kept as unknown fields, in their place
         odd = (
             {k: v for k, v in data.items() if _has_lone_surrogate(k)}
-            if isinstance(data, dict)
+            if isinstance(data, dict) and not _plain_keys(data)
             else {}
         )
         record = handler({k: v for k, v in data.items() if k not in odd} if odd else data)
         if isinstance(data, dict) and isinstance(record, Record):
-            record._order = tuple(data)
+            record._set_order(tuple(data))
             if odd:
                 if record.__pydantic_extra__ is None:
                     record.__pydantic_extra__ = {}
                 record.__pydantic_extra__.update(odd)
         return record
+
+    # the private attribute read and set in its dict: pydantic's own attribute hooks cost
+    # more than the rest of a small record's conversion
+    def _key_order(self) -> tuple[str, ...]:
+        private = self.__pydantic_private__
+        return private["_order"] if private is not None else self._order
+
+    def _set_order(self, order: tuple[str, ...]) -> None:
+        private = self.__pydantic_private__
+        if private is not None:
+            private["_order"] = order
+        else:
+            self._order = order
 
     @classmethod
     def from_data(cls, data: JSON, *, where: str = "") -> Self:
@@ -91,16 +104,26 @@ class Record(BaseModel):
         declared = _json_names(type(self))  # JSON key -> field name (they differ for `from`)
         extra = self.__pydantic_extra__ or {}
         given = self.model_fields_set
-        keys: list[str] = list(self._order)
-        keys += [k for k, name in declared.items() if name in given and k not in keys]
-        keys += [k for k in extra if k not in keys]
+        values = self.__dict__
         out: dict[str, JSON] = {}
-        for key in keys:
+
+        def write(key: str) -> None:
             if key in extra:
                 out[key] = _plain(extra[key])
-            elif key in declared and declared[key] in given:
-                name = declared[key]
-                out[key] = instead[name] if name in instead else _plain(getattr(self, name))
+                return
+            name = declared.get(key)
+            if name is not None and name in given:
+                out[key] = instead[name] if name in instead else _plain(values[name])
+
+        # the keys as they arrived, then fields set in code, then unknown ones set in code
+        for key in self._key_order():
+            write(key)
+        for key, name in declared.items():
+            if name in given and key not in out:
+                write(key)
+        for key in extra:
+            if key not in out:
+                write(key)
         return out
 
     def copy_record(self, *, sharing: tuple[str, ...] = ()) -> Self:
@@ -134,6 +157,14 @@ def _json_names(cls: type[Record]) -> dict[str, str]:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _plain_keys(data: dict[Any, Any]) -> bool:
+    """Are all keys ASCII strings (so none holds a lone surrogate)? One C pass."""
+    try:
+        return "".join(data).isascii()
+    except TypeError:  # a key that is not a string
+        return False
 
 
 def _has_lone_surrogate(key: object) -> bool:
