@@ -15,6 +15,7 @@ import io
 import os
 import re
 import secrets
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -141,11 +142,18 @@ class BlobFolder:
         """Move a staged blob to its place under its digest (a no-op if it is there)."""
         final = self.blob_path(staged.sha256)
         try:
-            if final.is_file() and final.stat().st_size == staged.size:
+            try:
+                there = os.stat(final)
+            except FileNotFoundError:
+                there = None
+            if there is not None and stat.S_ISREG(there.st_mode) and there.st_size == staged.size:
                 staged.path.unlink(missing_ok=True)
                 return
-            final.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(staged.path, final)
+            try:
+                os.replace(staged.path, final)
+            except FileNotFoundError:  # the digest's folder is new (or the staged part is gone)
+                final.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staged.path, final)
             fsync_dir(final.parent)
         except BaseException:
             self.discard_blob(staged)
