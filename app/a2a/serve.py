@@ -11,7 +11,8 @@ error bodies. What is ours (see docs/a2a.md for why): the request handler over t
 desk (:mod:`.handler`), the Agent Card (:mod:`.card`), the gate in front of every
 route but the card (:mod:`.gate`: bearer → principal, A2A-Version 1.0 only, a body
 size cap, the extension echo), and this module: the Starlette app and uvicorn on a
-thread.
+thread (:mod:`.http_protocol`: its HTTP protocol, with a deadline for each request's
+head, and its event loop).
 
 The SDK's ``/{tenant}/…`` mount is left out: this desk has no tenants, and a made-up
 tenant prefix must not reach the same tasks under another name.
@@ -51,6 +52,7 @@ from taskpack.app.a2a import (
 from taskpack.app.a2a.card import CARD_MAX_AGE, build_card
 from taskpack.app.a2a.gate import Gate, PrincipalContextBuilder, json_response
 from taskpack.app.a2a.handler import DeskRequestHandler, Limits
+from taskpack.app.a2a.http_protocol import run_loop, timed_protocol
 from taskpack.app.a2a.hub import Hub
 from taskpack.app.a2a.ledger import A2AStore, open_ledger
 from taskpack.app.a2a.receipts import ReceiptPublisher
@@ -153,57 +155,6 @@ def create_app(
         exception_handlers={HTTPException: not_found, A2AError: not_found},
     )
     return Gate(app, store, max_body_bytes=max_body_bytes, body_timeout=body_timeout)
-
-
-def _timed_h11(header_timeout: float) -> type[asyncio.Protocol]:
-    """uvicorn's h11 protocol, plus a deadline for each request's line and headers.
-
-    uvicorn times out a connection only between requests (keep-alive); one that connects
-    and sends nothing, or trickles its headers a byte at a time, would stay open for
-    good. Here the head of every request must be complete within `header_timeout` of the
-    connection opening (or of the keep-alive wait ending), else the connection is closed.
-    """
-    import h11
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    class TimedH11(H11Protocol):
-        _head_timer: asyncio.TimerHandle | None = None
-
-        def _arm(self, seconds: float) -> None:
-            self._disarm()
-            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
-
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
-
-        def _head_too_slow(self) -> None:
-            self._head_timer = None
-            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
-                with contextlib.suppress(h11.LocalProtocolError):
-                    self.conn.send(h11.ConnectionClosed())
-                self.transport.close()
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm(header_timeout)
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.conn.their_state is not h11.IDLE:
-                self._disarm()  # the head arrived
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-                self._arm(self.timeout_keep_alive + header_timeout)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
-    return TimedH11
 
 
 class A2AServer:
@@ -326,7 +277,7 @@ class A2AServer:
                 lifespan="on",
                 timeout_graceful_shutdown=3,
                 timeout_keep_alive=self.keep_alive_timeout,  # type: ignore[arg-type]  # float is fine
-                http=_timed_h11(self.header_timeout),
+                http=timed_protocol(self.header_timeout),
                 limit_concurrency=self.max_connections,
                 ws="none",
                 server_header=False,
@@ -345,7 +296,7 @@ class A2AServer:
 
             def run() -> None:
                 try:
-                    asyncio.run(serve())
+                    run_loop(serve())
                 except BaseException as exc:  # reported by start(), logged otherwise
                     self._error = exc
                     log.exception("the A2A server stopped with an error")

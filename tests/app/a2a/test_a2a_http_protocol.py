@@ -1,0 +1,115 @@
+"""The endpoint's HTTP/1.1 over real sockets, with the C parser and loop (httptools,
+uvloop) and without them (h11, asyncio's loop): the same head deadline, the same bound
+on a head's size, keep-alive and pipelining either way."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from a2a_testkit import flat_pack, issue, send_body
+
+CARD = b"GET /.well-known/agent-card.json HTTP/1.1\r\nHost: desk\r\n\r\n"
+
+
+@pytest.fixture(params=["c-parser", "pure-python"])
+def serving(request, monkeypatch, serve):
+    """`serve`, with httptools and uvloop as installed, or as if they were not."""
+    if request.param == "pure-python":
+        monkeypatch.setitem(sys.modules, "httptools", None)  # import fails: the fallback
+        monkeypatch.setitem(sys.modules, "uvloop", None)
+    return serve
+
+
+def _connect(url: str) -> socket.socket:
+    parts = urlsplit(url)
+    return socket.create_connection((parts.hostname, parts.port), timeout=30)
+
+
+def _until_closed(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (30 s at most)."""
+    got = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            raise AssertionError(f"the server kept the connection open: {got[:200]!r}") from None
+        if not chunk:
+            return got
+        got += chunk
+
+
+def _responses(sock: socket.socket, count: int) -> list[bytes]:
+    """The heads of the next `count` responses (each read whole, by its Content-Length)."""
+    buffer, heads = b"", []
+    while len(heads) < count:
+        while b"\r\n\r\n" not in buffer:
+            chunk = sock.recv(65536)
+            assert chunk, f"closed after {len(heads)} responses"
+            buffer += chunk
+        head, _, buffer = buffer.partition(b"\r\n\r\n")
+        length = next(
+            int(line.split(b":", 1)[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        )
+        while len(buffer) < length:
+            buffer += sock.recv(65536)
+        buffer = buffer[length:]
+        heads.append(head)
+    return heads
+
+
+def test_a_trickled_head_is_closed_on_a_fresh_and_on_a_kept_alive_connection(desk_b, serving):
+    server = serving(desk_b, header_timeout=1.0, keep_alive_timeout=1.0)
+    with _connect(server.url) as fresh:
+        fresh.sendall(b"GET /tasks HTTP/1.1\r\nHost: desk\r\n")  # never ends
+        assert _until_closed(fresh) == b""
+    with _connect(server.url) as kept:
+        kept.sendall(CARD)
+        assert _responses(kept, 1)[0].startswith(b"HTTP/1.1 200")
+        kept.sendall(b"GET /tasks HTTP/1.1\r\nHost: desk\r\n")  # the second never ends
+        assert _until_closed(kept) == b""
+
+
+def test_a_head_over_16_kib_is_refused_with_400(desk_b, serving):
+    server = serving(desk_b)
+    with _connect(server.url) as sock:
+        sock.sendall(b"GET /tasks HTTP/1.1\r\nHost: desk\r\n")
+        for n in range(40):  # 40 KiB of headers, the end never sent
+            sock.sendall(f"X-Filler-{n}: {'a' * 1000}\r\n".encode())
+        reply = _until_closed(sock)
+    assert reply.startswith(b"HTTP/1.1 400")
+    assert reply.endswith(b"Invalid HTTP request received.")
+    # a head just under the bound is served
+    r = httpx.get(f"{server.url}/.well-known/agent-card.json", headers={"X-Filler": "a" * 12_000})
+    assert r.status_code == 200
+
+
+def test_pipelined_requests_are_answered_in_order_and_the_connection_kept(
+    desk_b, serving, tmp_path
+):
+    server = serving(desk_b, header_timeout=1.0, keep_alive_timeout=1.0)
+    token = issue(desk_b, "alice")
+    body = httpx.Request(
+        "POST",
+        "http://x",
+        json=send_body(flat_pack(tmp_path / "p.taskpack.json", title="Pipelined"), "m-1"),
+    ).read()
+    send = (
+        b"POST /message:send HTTP/1.1\r\nHost: desk\r\nA2A-Version: 1.0\r\n"
+        + f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n".encode()
+        + f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+    with _connect(server.url) as sock:
+        sock.sendall(send + CARD + CARD)  # three requests in one write
+        heads = _responses(sock, 3)
+        assert [h.split(b"\r\n")[0] for h in heads] == [b"HTTP/1.1 200 OK"] * 3
+        assert b"application/a2a+json" in heads[0].lower()
+        sock.sendall(CARD)  # still open, still served
+        assert _responses(sock, 1)[0].startswith(b"HTTP/1.1 200")
+    assert desk_b.store.count() == 1
