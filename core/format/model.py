@@ -62,7 +62,7 @@ class Record(BaseModel):
     # more than the rest of a small record's conversion
     def _key_order(self) -> tuple[str, ...]:
         private = self.__pydantic_private__
-        return private["_order"] if private is not None else self._order
+        return private.get("_order", ()) if private is not None else self._order
 
     def _set_order(self, order: tuple[str, ...]) -> None:
         private = self.__pydantic_private__
