@@ -49,6 +49,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from taskpack.app.a2a import MEDIA_BAG, tokens
+from taskpack.app.a2a import serve as a2a_serve
 from taskpack.app.a2a.handler import Limits
 from taskpack.app.a2a.ledger import A2AStore
 from taskpack.app.a2a.serve import A2AServer
@@ -299,6 +300,8 @@ def main() -> None:
         server = A2AServer(desk, "127.0.0.1", 0, limits=Limits(blocking_timeout=0), **more)
         split = CpuSplit()
         server.start()
+        # as `taskpack serve` does once it serves (trees from before it: nothing to do)
+        getattr(a2a_serve, "settle_heap", lambda: None)()
         try:
             headers = {"Authorization": f"Bearer {token}", "A2A-Version": "1.0"}
             load_before = os.getloadavg()

@@ -141,7 +141,7 @@ def _stop_now(signum: int, frame: object) -> None:
 def _serve(fd: int | None) -> int:
     """A worker: read what to serve from stdin, serve it until stdin closes."""
     from taskpack.app.a2a.handler import Limits
-    from taskpack.app.a2a.serve import A2AServer
+    from taskpack.app.a2a.serve import A2AServer, settle_heap
     from taskpack.app.desk import Desk
 
     # Ctrl+C reaches the whole process group: the first process stops this one; a service
@@ -156,6 +156,7 @@ def _serve(fd: int | None) -> int:
     server = A2AServer(desk, limits=limits, listening=listening, **options)
     try:
         server.start()
+        settle_heap()
         print(READY, flush=True)
         sys.stdin.read()  # until the first process closes it (or dies)
     finally:

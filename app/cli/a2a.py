@@ -71,7 +71,7 @@ def _with_store(fn: Callable[[argparse.Namespace, A2AStore], int]) -> Handler:
 @_with_desk
 def cmd_serve(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
     from taskpack.app.a2a.handler import Limits
-    from taskpack.app.a2a.serve import A2AServer
+    from taskpack.app.a2a.serve import A2AServer, settle_heap
 
     limits = Limits(blocking_timeout=args.blocking_timeout, stream_seconds=args.stream_seconds)
     server = A2AServer(
@@ -97,6 +97,7 @@ def cmd_serve(args: argparse.Namespace, desk: Desk, store: A2AStore) -> int:
                 "Is another server running there? Pick another --port."
             )
             return EXIT_ERROR
+        settle_heap()  # this process only serves from here on
         say(f"Serving A2A 1.0 (HTTP+JSON) for this desk at {url}")
         say(f"Agent Card: {url}/.well-known/agent-card.json")
         if not any(t.kind == "accept" for t in store.tokens()):
