@@ -283,7 +283,9 @@ class DeskRequestHandler(RequestHandler):
             )
         except Conflict:
             raise DuplicateMessageIdError() from None
-        lp = self.desk.get(grant.task_id)
+        # the passport as this landing stored it (its version, its state after the gate):
+        # read again only if the record names another task (another process's landing)
+        lp = outcome.passport if grant.task_id == task_id else self.desk.get(grant.task_id)
         task = None
         if wanted is not None:
             with_ext, at_once = wanted

@@ -462,3 +462,51 @@ def test_sent_bytes_land_through_the_desk_and_are_not_kept_in_a_temp_file(desk_b
     with open_pack(pack) as opened:
         assert desk_b.store.landing(opened.content_digest()).passport_id == task.id
     assert list(Path(desk_b.home, "a2a", "incoming").iterdir()) == []
+
+
+def test_the_task_a_send_returns_is_the_task_a_read_of_it_returns(desks, serve, tmp_path):
+    """The Task built with the landing (held at the gate, let through it, a receipt that
+    moves the passport it answers) is the Task a GET of it finds afterwards."""
+    from taskpack.app.a2a.client import send_file
+    from taskpack.app.a2a.ledger import A2AStore
+    from taskpack.app.desk import Desk
+    from taskpack.app.settings import Settings
+
+    desk_a, desk_b = desks("desk-a"), desks("desk-b")
+    open_desk = Desk(tmp_path / "open", machine="open", settings=Settings(gate_allow=["*"]))
+    try:
+        pairs = []
+        for desk in (desk_b, open_desk):
+            token, server = issue(desk, "alice"), serve(desk)
+            pack = flat_pack(tmp_path / f"{desk.machine}.taskpack.json", title="Same Task")
+            pairs.append((server.url, token, pack))
+        # a receipt over A2A that answers the asker's only ask: the asker moves to working
+        server_a = serve(desk_a)
+        for_b_at_a = issue(desk_a, "desk-b")
+        asker, sent = handoff(desk_a, tmp_path / "h.taskpack", asks=1)
+        with A2AStore(desk_a.home) as store:
+            landed = send_file(
+                desk_a, store, sent, serve(desk_b).url, token=issue(desk_b, "desk-a"), peer="desk-b"
+            ).task_id
+        desk_b.answer(landed, "a1", "done")
+        receipt = tmp_path / "r.taskpack"
+        desk_b.pack(landed, receipt, kind="receipt")
+        pairs.append((server_a.url, for_b_at_a, receipt))
+
+        ids = []
+        for url, token, pack in pairs:
+            headers = {**V1, "Authorization": f"Bearer {token}", "A2A-Extensions": EXTENSION_URI}
+            body = send_body(pack, f"same-{pack.name}")
+            body["configuration"] = {"returnImmediately": True}
+            r = httpx.post(f"{url}/message:send", json=body, headers=headers, timeout=30)
+            assert r.status_code == 200, r.text
+            task = r.json()["task"]
+            read = httpx.get(f"{url}/tasks/{task['id']}", headers=headers, timeout=30)
+            assert read.json() == task
+            ids.append(task["id"])
+        held, through, answered = desk_b.get(ids[0]), open_desk.get(ids[1]), desk_a.get(ids[2])
+        assert (held.state, held.waiting_on) == ("waiting", "owner_approval")
+        assert through.state == "routed"
+        assert ids[2] == asker and answered.state == "working"
+    finally:
+        open_desk.close()
