@@ -51,6 +51,7 @@ from taskpack.app.a2a import (
     errors,
 )
 from taskpack.app.a2a.card import CARD_MAX_AGE, build_card
+from taskpack.app.a2a.dealing import Dealer, Taker, serve_accepted
 from taskpack.app.a2a.gate import Gate, PrincipalContextBuilder, json_response
 from taskpack.app.a2a.handler import DeskRequestHandler, Limits
 from taskpack.app.a2a.http_protocol import run_loop, timed_protocol
@@ -177,12 +178,11 @@ class A2AServer:
     them from the GUI thread; neither blocks for long).
 
     `processes` > 1 (POSIX): `start()` also starts that many - 1 more processes serving
-    the same desk on the same socket (:mod:`.server_processes`), and `stop()` ends them.
-    `join_port` (Linux) or `listening` (elsewhere), with `receipts=False`, are how such a
-    process is made: it binds its own socket to the first's port (SO_REUSEPORT: the
-    kernel spreads new connections over the processes' sockets), or serves on the socket
-    it inherited; and it leaves packing receipts to the first. `shared` (implied by
-    either): other processes serve this desk too.
+    the same desk on the same address (:mod:`.server_processes`), and `stop()` ends them;
+    this one accepts every connection and deals them out in turn (:mod:`.dealing`).
+    `handoff` (a UNIX socket from the first), with `receipts=False`, is how such a process
+    is made: it serves the connections handed to it, and leaves packing receipts to the
+    first. `shared` (implied by either): other processes serve this desk too.
     """
 
     def __init__(
@@ -201,8 +201,7 @@ class A2AServer:
         keep_alive_timeout: float = KEEP_ALIVE_TIMEOUT,
         log_level: str = "warning",
         processes: int = 1,
-        listening: socket.socket | None = None,
-        join_port: bool = False,
+        handoff: socket.socket | None = None,
         receipts: bool = True,
         shared: bool | None = None,
     ) -> None:
@@ -220,8 +219,7 @@ class A2AServer:
         self.keep_alive_timeout = keep_alive_timeout
         self.log_level = log_level
         self.processes = processes
-        self._listening = listening
-        self.join_port = join_port
+        self._handoff = handoff
         self.receipts = receipts
         #: other processes serve this desk too (so its hub also looks for their work)
         self.shared = (processes > 1 or not receipts) if shared is None else shared
@@ -231,6 +229,8 @@ class A2AServer:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._hub: Hub | None = None
+        self._dealer: Dealer | None = None
+        self._accepting = threading.Event()  # set once connections are taken
         self._error: BaseException | None = None
         self._lock = threading.Lock()
 
@@ -266,8 +266,9 @@ class A2AServer:
                 from taskpack.app.a2a.server_processes import check_platform
 
                 check_platform()
-            sock = self._listening or self._bind(self._spread())
-            self.port = sock.getsockname()[1]
+            sock = None if self._handoff is not None else self._bind()
+            if sock is not None:
+                self.port = sock.getsockname()[1]
             self.store = open_ledger(self.desk.home, self.desk.settings.store)
             app = create_app(
                 self.desk,
@@ -295,15 +296,45 @@ class A2AServer:
             )
             self._server = uvicorn.Server(config)
             self._error = None
+            self._accepting.clear()
             server = self._server
+            # several processes: connections are dealt out here, not taken by uvicorn
+            dealt = self.processes > 1 or self._handoff is not None
 
             async def serve() -> None:
+                loop = asyncio.get_running_loop()
                 # its own workers: a quick lookup never queues behind landings waiting
                 # for the store (the default pool has only cores + 4 threads)
-                asyncio.get_running_loop().set_default_executor(
+                loop.set_default_executor(
                     ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="taskpack-a2a-worker")
                 )
-                await server.serve(sockets=[sock])
+                if not dealt:
+                    assert sock is not None
+                    serving = loop.create_task(server.serve(sockets=[sock]))
+                    while not (server.started or serving.done()):
+                        await asyncio.sleep(0.005)
+                    self._accepting.set()
+                    await serving
+                    return
+                serving = loop.create_task(server.serve(sockets=[]))
+                while not (server.started or serving.done()):
+                    await asyncio.sleep(0.005)
+                taker = None
+                if server.started:
+                    here = serve_accepted(server, loop)
+                    if sock is not None:
+                        self._dealer = Dealer(loop, sock, here)
+                    else:
+                        assert self._handoff is not None
+                        taker = Taker(loop, self._handoff, here)
+                    self._accepting.set()
+                try:
+                    await serving
+                finally:
+                    if self._dealer is not None:
+                        self._dealer.close()
+                    if taker is not None:
+                        taker.close()
 
             def run() -> None:
                 try:
@@ -312,13 +343,14 @@ class A2AServer:
                     self._error = exc
                     log.exception("the A2A server stopped with an error")
                 finally:
-                    sock.close()
+                    if sock is not None:
+                        sock.close()
 
             self._thread = threading.Thread(target=run, name="taskpack-a2a", daemon=True)
             self._thread.start()
         deadline = threading.Event()
         waited = 0.0
-        while not server.started:
+        while not self._accepting.is_set():
             if not self._thread.is_alive():
                 raise RuntimeError(f"the A2A server did not start: {self._error!r}")
             deadline.wait(0.01)
@@ -330,36 +362,19 @@ class A2AServer:
             from taskpack.app.a2a.server_processes import start_workers
 
             try:
-                self._workers = start_workers(
-                    None if self._spread() else sock,
-                    self.desk,
-                    count=self.processes - 1,
-                    options=self._worker_options(),
+                self._workers, channels = start_workers(
+                    self.desk, count=self.processes - 1, options=self._worker_options()
                 )
             except BaseException:
                 self.stop()
                 raise
+            dealer, loop = self._dealer, self._loop
+            for channel in channels:  # from now on each is dealt its turn
+                if dealer is not None and loop is not None:
+                    loop.call_soon_threadsafe(dealer.add, channel)
         return self.url
 
-    def _spread(self) -> bool:
-        """Bind with SO_REUSEPORT: this process and the others of its desk each listen on
-        a socket of their own (Linux spreads connections over them; a shared socket goes
-        mostly to whichever process wakes first)."""
-        from taskpack.app.a2a.server_processes import spread_by_port
-
-        return self.join_port or (self.processes > 1 and spread_by_port())
-
-    def _bind(self, spread: bool = False) -> socket.socket:
-        port = self._wanted_port
-        if spread and not self.join_port:
-            # the address must be free: a port held by another server (with SO_REUSEPORT
-            # or not) is refused here as it is without --processes
-            probe = self._socket(port, spread=False)
-            port = probe.getsockname()[1]
-            probe.close()
-        return self._socket(port, spread=spread)
-
-    def _socket(self, port: int, *, spread: bool) -> socket.socket:
+    def _bind(self) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so,
         # and without it every response waits ~40 ms for a delayed ACK
@@ -367,9 +382,7 @@ class A2AServer:
         try:
             if os.name == "posix":  # elsewhere it would let another process share the port
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if spread:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-            sock.bind((self.host, port))
+            sock.bind((self.host, self._wanted_port))
             sock.listen(512)
         except OSError:
             sock.close()
@@ -378,9 +391,7 @@ class A2AServer:
 
     def _worker_options(self) -> dict[str, Any]:
         """What another process serving beside this one is told (as JSON)."""
-        joining = {"host": self.host, "port": self.port, "join_port": True}
         return {
-            **(joining if self._spread() else {}),
             "public_url": self.url,
             "limits": dataclasses.asdict(self.limits or Limits()),
             "poll_interval": self.poll_interval,
@@ -407,12 +418,15 @@ class A2AServer:
             thread, server, loop, hub = self._thread, self._server, self._loop, self._hub
             if thread is None or server is None:
                 return
-            if loop is not None and hub is not None and not loop.is_closed():
+            if loop is not None and not loop.is_closed():
                 with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(hub.close)
+                    if self._dealer is not None:  # no new connection while it shuts down
+                        loop.call_soon_threadsafe(self._dealer.close)
+                    if hub is not None:
+                        loop.call_soon_threadsafe(hub.close)
             server.should_exit = True
             thread.join(timeout)
-            self._thread = self._server = self._loop = self._hub = None
+            self._thread = self._server = self._loop = self._hub = self._dealer = None
             if self.store is not None:
                 self.store.close()
                 self.store = None

@@ -1,12 +1,10 @@
 """More than one server process for one desk (``taskpack serve --processes N``, POSIX).
 
 One interpreter runs one thing at a time: eight senders at once wait for each other's
-landing. With N processes, the first binds the address and serves as usual; it starts
-N - 1 more (``python -m taskpack.app.a2a.server_processes``), each serving the same
-desk from its own interpreter. On Linux each binds a socket of its own to the first's
-port (SO_REUSEPORT), and the kernel spreads new connections over them; elsewhere each
-inherits the first's listening socket, and a connection goes to whichever process
-accepts first (connections that arrive together then go mostly to one).
+landing. With N processes, the first binds the address and serves; it starts N - 1 more
+(``python -m taskpack.app.a2a.server_processes``), each serving the same desk from its
+own interpreter, and deals the connections it accepts out to all of them in turn, itself
+included (:mod:`.dealing`: each handed over a UNIX socket the two share).
 
 What several processes on one desk share is the store, the ledger (``a2a.sqlite3``:
 tokens, tasks, the idempotency record, receipts) and the files beside them; both
@@ -15,8 +13,8 @@ a pack landed by two processes at once is one passport. What stays with the firs
 process: packing receipts (one packer, so a receipt is packed once); the others wake
 their streams from the ledger's receipts and the store's poll (:mod:`.hub`).
 
-    workers = start_workers(sock, desk, count=1, options={...})   # each says when it serves
-    stop_workers(workers)                                        # ends them, then waits
+    workers, channels = start_workers(desk, count=1, options={...})  # each says when it serves
+    stop_workers(workers)                                           # ends them, then waits
 """
 
 from __future__ import annotations
@@ -43,11 +41,6 @@ READY = "serving"
 DID_NOT_START = "Its messages are above; serve with one process (leave out --processes) meanwhile."
 
 
-def spread_by_port() -> bool:
-    """Do the processes each bind the port (SO_REUSEPORT balances only on Linux)?"""
-    return sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
-
-
 def check_platform() -> None:
     """UsageError where more than one process cannot share the listening socket."""
     if os.name != "posix":
@@ -63,27 +56,36 @@ def check_platform() -> None:
 
 
 def start_workers(
-    sock: socket.socket | None,
     desk: Desk,
     *,
     count: int,
     options: dict[str, Any],
     timeout: float = 30.0,
-) -> list[subprocess.Popen[str]]:
-    """`count` more processes serving `desk`, on the listening `sock` (inherited) or, with
-    None, each on its own socket as `options` say; returns once each serves (or raises
+) -> tuple[list[subprocess.Popen[str]], list[socket.socket]]:
+    """`count` more processes serving `desk` as `options` say, and the channel to each (the
+    connections it is to serve are handed over it); returns once each serves (or raises
     TaskPackError, having ended those it started)."""
-    fds = () if sock is None else (sock.fileno(),)
     workers: list[subprocess.Popen[str]] = []
+    channels: list[socket.socket] = []
     try:
         for _ in range(count):
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "taskpack.app.a2a.server_processes", *map(str, fds)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                pass_fds=fds,
-            )
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+            channels.append(ours)
+            try:
+                proc = subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "taskpack.app.a2a.server_processes",
+                        str(theirs.fileno()),
+                    ],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                    pass_fds=(theirs.fileno(),),
+                )
+            finally:
+                theirs.close()  # (the other process has its own descriptor of it)
             workers.append(proc)
             assert proc.stdin is not None
             desk_of = {"home": str(desk.home), "machine": desk.machine, "actor": desk.actor}
@@ -94,8 +96,10 @@ def start_workers(
             _wait_ready(proc, timeout)
     except BaseException:
         stop_workers(workers)
+        for channel in channels:
+            channel.close()
         raise
-    return workers
+    return workers, channels
 
 
 def _wait_ready(proc: subprocess.Popen[str], timeout: float) -> None:
@@ -138,8 +142,9 @@ def _stop_now(signum: int, frame: object) -> None:
     raise SystemExit(0)
 
 
-def _serve(fd: int | None) -> int:
-    """A worker: read what to serve from stdin, serve it until stdin closes."""
+def _serve(fd: int) -> int:
+    """A worker: read what to serve from stdin, serve the connections handed over the
+    channel `fd` until stdin closes."""
     from taskpack.app.a2a.handler import Limits
     from taskpack.app.a2a.serve import A2AServer, settle_heap
     from taskpack.app.desk import Desk
@@ -152,8 +157,7 @@ def _serve(fd: int | None) -> int:
     where, options = told["desk"], told["options"]
     desk = Desk(Path(where["home"]), where["machine"], actor=where["actor"])
     limits = Limits(**options.pop("limits"))
-    listening = socket.socket(fileno=fd) if fd is not None else None
-    server = A2AServer(desk, limits=limits, listening=listening, **options)
+    server = A2AServer(desk, limits=limits, handoff=socket.socket(fileno=fd), **options)
     try:
         server.start()
         settle_heap()
@@ -166,4 +170,4 @@ def _serve(fd: int | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_serve(int(sys.argv[1]) if len(sys.argv) > 1 else None))
+    sys.exit(_serve(int(sys.argv[1])))

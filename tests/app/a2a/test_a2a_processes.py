@@ -11,12 +11,14 @@ knows which process it talks to (the kernel picks one for a real shared socket).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
 import threading
 import time
 
+import httpx
 import pytest
 from a2a.types import a2a_pb2 as pb
 from a2a_testkit import (
@@ -31,7 +33,6 @@ from a2a_testkit import (
     send,
     task_with_receipt,
 )
-from taskpack.app.a2a import server_processes
 from taskpack.app.a2a.serve import A2AServer
 from taskpack.core.errors import TaskPackError, UsageError
 
@@ -97,13 +98,7 @@ def test_a_handoff_landed_by_another_process_gets_its_receipt_from_the_first(
     assert len(desk_b.outbox(passport_id=got.id)) == 1
 
 
-@pytest.mark.parametrize("own_sockets", [True, False], ids=["SO_REUSEPORT", "one socket"])
-def test_processes_serve_one_address_and_stop_together(
-    desk_b, serve, tmp_path, monkeypatch, own_sockets
-):
-    if own_sockets and not server_processes.spread_by_port():
-        pytest.skip("SO_REUSEPORT spreads connections on Linux only")
-    monkeypatch.setattr(server_processes, "spread_by_port", lambda: own_sockets)
+def test_processes_serve_one_address_and_stop_together(desk_b, serve, tmp_path):
     server = serve(desk_b, processes=2)
     [pid] = server.worker_pids
     os.kill(pid, 0)  # alive: serving beside this one
@@ -122,6 +117,43 @@ def test_processes_serve_one_address_and_stop_together(
     server.stop()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def _served_by(pid: int, port: int) -> int:
+    """How many open connections to `port` process `pid` serves (Linux: /proc)."""
+    ours = set()
+    with open("/proc/net/tcp") as f:
+        for line in f.read().splitlines()[1:]:
+            fields = line.split()
+            local_port, state, inode = int(fields[1].split(":")[1], 16), fields[3], fields[9]
+            if local_port == port and state == "01":  # an established connection's server end
+                ours.add(f"socket:[{inode}]")
+    held = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            held += os.readlink(f"/proc/{pid}/fd/{fd}") in ours
+    return held
+
+
+@pytest.mark.skipif(not os.path.isfile("/proc/net/tcp"), reason="reads /proc")
+def test_kept_alive_senders_are_dealt_out_evenly_over_the_processes(desk_b, serve):
+    """Eight senders that keep their connections: four to each of two processes (the
+    kernel's SO_REUSEPORT hashing gave seven to one now and then)."""
+    server = serve(desk_b, processes=2)
+    [pid] = server.worker_pids
+    token = issue(desk_b, "alice")
+    clients = [
+        httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {token}"})
+        for _ in range(8)
+    ]
+    try:
+        for client in clients:  # each connection opened and served once, then kept
+            assert client.get("/.well-known/agent-card.json").status_code == 200
+        counts = sorted((_served_by(os.getpid(), server.port), _served_by(pid, server.port)))
+    finally:
+        for client in clients:
+            client.close()
+    assert counts == [4, 4]
 
 
 def _gone(pid: int) -> bool:
