@@ -106,38 +106,8 @@ def _sentences(text: str) -> Iterator[tuple[int, str]]:
 #: every English cue needs one of these as a whole word (of letters): a cue's pattern puts a
 #: word boundary, a space or the text's start before it, and a boundary after it
 _CUE_WORDS = frozenset(
-    [
-        "ignore",
-        "override",
-        "bypass",
-        "disregard",
-        "forget",
-        "rm",
-        "curl",
-        "wget",
-        "iwr",
-        "invoke",
-        "iex",
-        "do",
-        "don",
-        "dont",
-        "never",
-        "as",
-        "from",
-        "you",
-        "send",
-        "open",
-        "run",
-        "execute",
-        "exec",
-        "delete",
-        "remove",
-        "erase",
-        "wipe",
-        "drop",
-        "purge",
-        "sudo",
-    ]
+    "ignore override bypass disregard forget rm curl wget iwr invoke iex do don dont never "  # noqa: SIM905
+    "as from you send open run execute exec delete remove erase wipe drop purge sudo".split()
 )
 _LETTERS = re.compile(r"[a-z]+")
 
