@@ -45,24 +45,31 @@ def run_loop(main: Coroutine[Any, Any, None]) -> None:
         runner.run(main)
 
 
+class _HeadDeadline:
+    """The timer both protocols keep for a request's head (each says what is too slow)."""
+
+    loop: asyncio.AbstractEventLoop
+    _head_timer: asyncio.TimerHandle | None = None
+    _head_too_slow: Callable[[], None]  # each protocol closes its own way
+
+    def _arm(self, seconds: float) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+
 def _timed_httptools(header_timeout: float) -> type[asyncio.Protocol]:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    class TimedHttpTools(HttpToolsProtocol):
-        _head_timer: asyncio.TimerHandle | None = None
+    class TimedHttpTools(_HeadDeadline, HttpToolsProtocol):
         #: the parser waits for a request's head (none begun, or begun and not complete)
         _awaiting_head = True
         #: bytes received towards the head awaited
         _head_bytes = 0
-
-        def _arm(self, seconds: float) -> None:
-            self._disarm()
-            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
-
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
 
         def _idle(self) -> bool:
             """Waiting for a request's head, with no response owed (the last request's is
@@ -120,18 +127,7 @@ def _timed_h11(header_timeout: float) -> type[asyncio.Protocol]:
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class TimedH11(H11Protocol):
-        _head_timer: asyncio.TimerHandle | None = None
-
-        def _arm(self, seconds: float) -> None:
-            self._disarm()
-            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
-
-        def _disarm(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
-
+    class TimedH11(_HeadDeadline, H11Protocol):
         def _head_too_slow(self) -> None:
             self._head_timer = None
             if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
