@@ -11,9 +11,11 @@ import base64
 import contextlib
 import hashlib
 import json
+import socket
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from a2a.client import A2ACardResolver, ClientConfig, ClientFactory
@@ -225,3 +227,23 @@ async def with_receipt(client: Any, task_id: str) -> pb.Task:
             return got  # type: ignore[no-any-return]
         await asyncio.sleep(0.05)
     raise AssertionError("no receipt artifact")
+
+
+def raw_connection(url: str, timeout: float = 60) -> socket.socket:
+    """A plain TCP connection to the endpoint at `url`, for bytes no client would send."""
+    parts = urlsplit(url)
+    return socket.create_connection((parts.hostname, parts.port), timeout=timeout)
+
+
+def until_closed(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (the socket's timeout
+    at most: then the server kept it open, which fails the test)."""
+    got = b""
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            raise AssertionError(f"the server kept the connection open: {got[:200]!r}") from None
+        if not chunk:
+            return got
+        got += chunk

@@ -4,11 +4,8 @@ Card's caching headers, and one content-type rule for every JSON body."""
 
 from __future__ import annotations
 
-import socket
-from urllib.parse import urlsplit
-
 import httpx
-from a2a_testkit import V1, flat_pack, issue, send_body
+from a2a_testkit import V1, flat_pack, issue, raw_connection, send_body, until_closed
 
 A2A_JSON = "application/a2a+json"
 
@@ -40,32 +37,13 @@ def test_a_body_that_is_not_utf8_is_400_not_500(desk_b, serve):
     assert desk_b.store.count() == 0
 
 
-def _connect(url: str) -> socket.socket:
-    parts = urlsplit(url)
-    sock = socket.create_connection((parts.hostname, parts.port), timeout=60)
-    return sock
-
-
-def _closed_by_server(sock: socket.socket) -> bytes:
-    """Everything the server sends until it closes the connection (60 s at most)."""
-    got = b""
-    while True:
-        try:
-            chunk = sock.recv(65536)
-        except TimeoutError:
-            raise AssertionError("the server kept the connection open") from None
-        if not chunk:
-            return got
-        got += chunk
-
-
 def test_an_idle_connection_and_a_trickled_head_are_closed(desk_b, serve):
     server = serve(desk_b, header_timeout=1.0)
-    with _connect(server.url) as idle:
-        assert _closed_by_server(idle) == b""  # connected, never said a word
-    with _connect(server.url) as slow:
+    with raw_connection(server.url) as idle:
+        assert until_closed(idle) == b""  # connected, never said a word
+    with raw_connection(server.url) as slow:
         slow.sendall(b"GET /tasks HTTP/1.1\r\nHost: desk\r\nA2A-Version: 1.0\r\n")  # never ends
-        assert _closed_by_server(slow) == b""
+        assert until_closed(slow) == b""
     # a connection that finishes its request in time is served as usual
     assert httpx.get(f"{server.url}/.well-known/agent-card.json").status_code == 200
 
@@ -73,13 +51,13 @@ def test_an_idle_connection_and_a_trickled_head_are_closed(desk_b, serve):
 def test_a_body_that_never_arrives_is_408(desk_b, serve, tmp_path):
     server = serve(desk_b, body_timeout=1.0)
     token = issue(desk_b, "alice")
-    with _connect(server.url) as sock:
+    with raw_connection(server.url) as sock:
         sock.sendall(
             b"POST /message:send HTTP/1.1\r\nHost: desk\r\nA2A-Version: 1.0\r\n"
             + f"Authorization: Bearer {token}\r\n".encode()
             + b'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"message":'
         )
-        reply = _closed_by_server(sock)
+        reply = until_closed(sock)
     head, _, body = reply.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408")
     assert f"content-type: {A2A_JSON}".encode() in head.lower()

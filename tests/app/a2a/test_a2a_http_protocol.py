@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import socket
 import sys
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from a2a_testkit import flat_pack, issue, send_body
+from a2a_testkit import flat_pack, issue, raw_connection, send_body, until_closed
 
 CARD = b"GET /.well-known/agent-card.json HTTP/1.1\r\nHost: desk\r\n\r\n"
 
@@ -22,24 +21,6 @@ def serving(request, monkeypatch, serve):
         monkeypatch.setitem(sys.modules, "httptools", None)  # import fails: the fallback
         monkeypatch.setitem(sys.modules, "uvloop", None)
     return serve
-
-
-def _connect(url: str) -> socket.socket:
-    parts = urlsplit(url)
-    return socket.create_connection((parts.hostname, parts.port), timeout=30)
-
-
-def _until_closed(sock: socket.socket) -> bytes:
-    """Everything the server sends until it closes the connection (30 s at most)."""
-    got = b""
-    while True:
-        try:
-            chunk = sock.recv(65536)
-        except TimeoutError:
-            raise AssertionError(f"the server kept the connection open: {got[:200]!r}") from None
-        if not chunk:
-            return got
-        got += chunk
 
 
 def _responses(sock: socket.socket, count: int) -> list[bytes]:
@@ -65,23 +46,23 @@ def _responses(sock: socket.socket, count: int) -> list[bytes]:
 
 def test_a_trickled_head_is_closed_on_a_fresh_and_on_a_kept_alive_connection(desk_b, serving):
     server = serving(desk_b, header_timeout=1.0, keep_alive_timeout=1.0)
-    with _connect(server.url) as fresh:
+    with raw_connection(server.url, 30) as fresh:
         fresh.sendall(b"GET /tasks HTTP/1.1\r\nHost: desk\r\n")  # never ends
-        assert _until_closed(fresh) == b""
-    with _connect(server.url) as kept:
+        assert until_closed(fresh) == b""
+    with raw_connection(server.url, 30) as kept:
         kept.sendall(CARD)
         assert _responses(kept, 1)[0].startswith(b"HTTP/1.1 200")
         kept.sendall(b"GET /tasks HTTP/1.1\r\nHost: desk\r\n")  # the second never ends
-        assert _until_closed(kept) == b""
+        assert until_closed(kept) == b""
 
 
 def test_a_head_over_16_kib_is_refused_with_400(desk_b, serving):
     server = serving(desk_b)
     head = b"GET /tasks HTTP/1.1\r\nHost: desk\r\n"
     head += b"X-Filler: " + b"a" * (16 * 1024 + 100 - len(head)) + b"\r\n"  # no end
-    with _connect(server.url) as sock:
+    with raw_connection(server.url, 30) as sock:
         sock.sendall(head)  # (all of it at once: nothing is left unread when it is refused)
-        reply = _until_closed(sock)
+        reply = until_closed(sock)
     assert reply.startswith(b"HTTP/1.1 400")
     assert reply.endswith(b"Invalid HTTP request received.")
     # a head just under the bound is served
@@ -105,7 +86,7 @@ def test_pipelined_requests_are_answered_in_order_and_the_connection_kept(
         + f"Content-Length: {len(body)}\r\n\r\n".encode()
         + body
     )
-    with _connect(server.url) as sock:
+    with raw_connection(server.url, 30) as sock:
         sock.sendall(send + CARD + CARD)  # three requests in one write
         heads = _responses(sock, 3)
         assert [h.split(b"\r\n")[0] for h in heads] == [b"HTTP/1.1 200 OK"] * 3
