@@ -177,7 +177,10 @@ def find_imperatives(
         budget[0] -= min(len(text), limit)
         if limit <= 0:
             return False
-        for line, sentence in _sentences(text[:limit]):
+        text = text[:limit]
+        if not _may_cue(text):  # (a sentence's words are words of its text: none can cue)
+            return True
+        for line, sentence in _sentences(text):
             cue = _cue(sentence)
             if cue is not None:
                 place = f"{name} (line {line})" if luggage else name

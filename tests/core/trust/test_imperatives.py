@@ -173,3 +173,20 @@ def test_the_quick_pre_check_never_hides_a_cue(sentence: str) -> None:
     whatever an ASCII sentence says, the cue found is the one every pattern would give."""
     every_pattern = next((cue for cue, rx in imperatives._CUES if rx.search(sentence)), None)
     assert imperatives._cue(sentence) == every_pattern
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_SALAD | _near_orders(), max_size=6), st.sampled_from([". ", "\n", "; ", " "]))
+def test_a_text_without_a_cue_word_is_passed_over_whole_and_the_same_is_found(
+    sentences: list[str], joint: str
+) -> None:
+    """A field's text with no cue word anywhere is not split into sentences at all: what is
+    found is what every sentence asked of every pattern gives."""
+    text = joint.join(sentences)
+    every_pattern = [
+        cue
+        for _line, sentence in imperatives._sentences(text)
+        for cue in [next((c for c, rx in imperatives._CUES if rx.search(sentence)), None)]
+        if cue is not None
+    ][: imperatives.MAX_RESULTS]
+    assert [i.cue for i in find_imperatives({"note": text})] == every_pattern
