@@ -144,7 +144,8 @@ headers = json.loads(sys.stdin.readline())
 names = sorted(__import__("os").listdir(folder))
 bodies = [open(f"{folder}/{n}", "rb").read() for n in names]
 out, failed = [], []
-go = threading.Barrier(clients)
+cpu = []  # this process's CPU clock once all are ready, and once all are done
+go = threading.Barrier(clients, action=lambda: cpu.append(time.process_time()))
 
 def client(mine):
     with httpx.Client(headers=headers, timeout=60) as http:
@@ -162,7 +163,8 @@ for t in threads:
     t.start()
 for t in threads:
     t.join()
-print(json.dumps({"times": out, "failed": failed[:1]}))
+cpu.append(time.process_time())
+print(json.dumps({"times": out, "failed": failed[:1], "cpu": cpu[-1] - cpu[0]}))
 """
 
 
@@ -186,7 +188,12 @@ def measure_at_once(
     result = json.loads(r.stdout)
     if result["failed"]:
         raise SystemExit(f"send failed: {result['failed'][0]}")
+    SENDERS_CPU.append(result["cpu"])
     return list(result["times"])
+
+
+#: the senders' process's CPU seconds over each `measure_at_once` (start-up left out)
+SENDERS_CPU: list[float] = []
 
 
 class CpuSplit:
@@ -311,6 +318,7 @@ def main() -> None:
             cpu = time.process_time()
             a2a = measure(server.url, bodies, headers, args.clients)
             cpu = time.process_time() - cpu  # this process: the server (and a lone client)
+            senders = SENDERS_CPU[-1] if args.clients > 1 else 0.0  # their own process's
             others = processes_cpu(pids) - others
             layers = split.stop()
         finally:
@@ -340,6 +348,11 @@ def main() -> None:
             print(
                 f"{args.processes} server processes; CPU per send in the other "
                 f"{args.processes - 1}: {others / len(bodies) * 1e3:.1f} ms (not split below)"
+            )
+        if args.clients > 1:
+            print(
+                f"CPU per send of the senders' own process: {senders / len(a2a) * 1e3:.1f} ms "
+                "(on the same cores as the server; its start-up left out)"
             )
         print(f"CPU per send ({who}, this process): {cpu / len(bodies) * 1e3:.1f} ms, of it")
         for label, spent in layers.items():
