@@ -308,25 +308,19 @@ class A2AServer:
                 loop.set_default_executor(
                     ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="taskpack-a2a-worker")
                 )
-                if not dealt:
-                    assert sock is not None
-                    serving = loop.create_task(server.serve(sockets=[sock]))
-                    while not (server.started or serving.done()):
-                        await asyncio.sleep(0.005)
-                    self._accepting.set()
-                    await serving
-                    return
-                serving = loop.create_task(server.serve(sockets=[]))
+                listening = [sock] if sock is not None and not dealt else []
+                serving = loop.create_task(server.serve(sockets=listening))
                 while not (server.started or serving.done()):
                     await asyncio.sleep(0.005)
                 taker = None
                 if server.started:
-                    here = serve_accepted(server, loop)
-                    if sock is not None:
-                        self._dealer = Dealer(loop, sock, here)
-                    else:
-                        assert self._handoff is not None
-                        taker = Taker(loop, self._handoff, here)
+                    if dealt:
+                        here = serve_accepted(server, loop)
+                        if sock is not None:
+                            self._dealer = Dealer(loop, sock, here)
+                        else:
+                            assert self._handoff is not None
+                            taker = Taker(loop, self._handoff, here)
                     self._accepting.set()
                 try:
                     await serving
