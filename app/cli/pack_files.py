@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taskpack.app.cli.main import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, warn
+from taskpack.app.heap import BIG_PACK, keep_freed_heap
 from taskpack.core.trust.visible_text import visible
 
 if TYPE_CHECKING:  # the codec is imported when a verb runs, never to build the parser
@@ -133,11 +134,19 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _prepare_scan_engine(given: str) -> None:
-    from taskpack.core.trust.scan.engines import prepare_for
+def _prepare_for(given: str, *, scan: bool = True) -> None:
+    """Ready this process for the pack at `given`: a big one's scan engine is built while
+    the judge is imported, and its heap is kept across the pass (`app.heap`)."""
+    try:
+        size = 0 if given == "-" else Path(given).stat().st_size
+    except (OSError, ValueError):
+        return  # the reader names what is wrong with it
+    if scan:
+        from taskpack.core.trust.scan.engines import prepare_for
 
-    with contextlib.suppress(OSError, ValueError):  # the judge names what is wrong with it
-        prepare_for(0 if given == "-" else Path(given).stat().st_size)
+        prepare_for(size)
+    if size >= BIG_PACK:
+        keep_freed_heap()
 
 
 def _is_zip(given: str) -> bool:
@@ -188,7 +197,7 @@ def _as_pack_file(given: str) -> Iterator[tuple[Path, list[str]]]:
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
-    _prepare_scan_engine(args.file)  # a big pack's: built while the judge is imported
+    _prepare_for(args.file)
     from taskpack.core.trust.conformance import judge
 
     with _as_pack_file(args.file) as (path, text_notes):
@@ -215,6 +224,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    _prepare_for(args.file, scan=False)
     from taskpack.core.format.read_once import read_once
 
     def check(opened: OpenedPack) -> OpenedPack:

@@ -31,7 +31,7 @@ from .luggage import (
     LuggageItem,
     LuggageSource,
 )
-from .streams import CHUNK, VerifyingReader
+from .streams import CHUNK, BufferRing, Chunk, VerifyingReader
 from .vocabulary import KNOWN_SPECS
 from .zip_archive import SafeZip, ZipLimits
 
@@ -198,7 +198,7 @@ class OpenedPack:
 
     def stream_luggage(
         self,
-        on_chunk: Callable[[LuggageItem, bytes], None] | None = None,
+        on_chunk: Callable[[LuggageItem, Chunk], None] | None = None,
         *,
         progress: Progress | None = None,
         cancel: CancelCheck | None = None,
@@ -206,18 +206,22 @@ class OpenedPack:
     ) -> None:
         """Read all luggage once, verifying it, handing each chunk to `on_chunk`.
 
+        A chunk is valid only during its call (it may be a view of a buffer the next
+        read reuses): `on_chunk` copies what it keeps.
+
         A broken file raises, unless `on_error` is given: then it is told and reading
         goes on with the next file (the judge reports every problem, not the first).
         """
         total = sum(max(i.size, 0) for i in self.luggage)
         done = 0
+        ring = BufferRing()
         for it in self.luggage:
             try:
                 with self.open_luggage(it) as f:
                     while True:
                         if cancel and cancel():
                             raise Cancelled()
-                        chunk = f.read(CHUNK)
+                        chunk = f.next_chunk(ring)
                         if not chunk:
                             break
                         if on_chunk:

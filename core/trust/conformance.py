@@ -22,6 +22,7 @@ from ..errors import Finding, FormatError, LimitExceeded, PackError, Unreadable,
 from ..format import bag, canonical
 from ..format.luggage import LuggageItem
 from ..format.reading import OpenedPack, PackSource, open_pack
+from ..format.streams import Chunk
 from ..progress import CancelCheck, Progress
 from .refusals import (
     LuggageScan,
@@ -193,11 +194,11 @@ def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -
 
     # two threads share the pass: this one reads (and checks a stored entry's CRC) and
     # scans each chunk; the reader's own thread hashes it (`streams.Hasher`). Both
-    # release the GIL for the bytes (os.pread, hyperscan, hashlib), so the pass takes
+    # release the GIL for the bytes (os.preadv, hyperscan, hashlib), so the pass takes
     # what the hash takes: the scan (~0.3 s a GiB) fits beside the reading in the
     # hash's time (~0.6 s a GiB); a third thread for the scan cost more in hand-offs
     # of the GIL than it gained (bench_judge.py: 1.17x the hash against 1.07x, load 2)
-    def on_chunk(item: LuggageItem, chunk: bytes) -> None:
+    def on_chunk(item: LuggageItem, chunk: Chunk) -> None:
         scan.feed(item.name, chunk)
         judging.feed(item, chunk)
 
@@ -249,10 +250,10 @@ class Judging:
             self._reasons = judge_head(self.opened, engine=self._head_engine)
         return self._reasons
 
-    def feed(self, item: LuggageItem, chunk: bytes) -> None:
+    def feed(self, item: LuggageItem, chunk: Chunk) -> None:
         """The next bytes of luggage file `item`, as read (C9: the flat form's text rule)."""
-        if self._texts:
-            self._texts[item.name].feed(chunk)
+        if self._texts:  # the flat form's chunks are bytes already (`bytes()` copies none)
+            self._texts[item.name].feed(bytes(chunk))
 
     def damaged(self, item: LuggageItem, exc: PackError) -> None:
         """Luggage file `item` could not be read whole, or not as its digest says (C1)."""
