@@ -1,7 +1,7 @@
 """`taskpack store migrate --to URL`: copy this machine's embedded desk into a team desk.
 
 Every passport with all its versions, its history (in order), its luggage (each blob
-read back from the folder with its digest checked, then stored in the database), its
+read back from its row or the folder with its digest checked, then stored in the database), its
 outbox entries and its landing records — one transaction per passport, after its
 blobs. A passport already on the team desk is left as it is, so running it twice
 changes nothing, and other people may go on working on the team desk meanwhile."""
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from taskpack.core.desk.blob_folder import BlobFolder
+from taskpack.core.desk.blob_rows import open_stored
 from taskpack.core.desk.sqlite_schema import DB_NAME
 from taskpack.core.errors import StoreError
 
@@ -44,7 +45,7 @@ def migrate(home: Path, team: PgStore) -> Migrated:
                 "SELECT sha256, size, name FROM luggage WHERE passport_id = ?", (pid,)
             ).fetchall():
                 if not team.has_blob(sha):
-                    with folder.open_blob(sha, name=name, size=size) as f:
+                    with open_stored(src, folder, sha, name=name, size=size) as f:
                         team.put_blob(f, expected_sha256=sha)  # checked on the way, twice
                     out.blobs += 1
             _copy_rows(src, team, pid)

@@ -90,6 +90,7 @@ class PgBlobs:
                     (staged.sha256, staged.size, chunks),
                 ).fetchone()
                 if new is not None:
+                    assert staged.path is not None  # this store stages every blob as a file
                     with open(staged.path, "rb") as f, conn.cursor() as cur:
                         n = 0
                         while chunk := f.read(ROW_BYTES):

@@ -125,22 +125,39 @@ class BlobFolder:
         scanning it (`on_chunk`), and commits only when the scan found nothing to refuse.
         The writes run on their own thread, overlapping the next read.
         """
-        tmp = self.root / "tmp" / f"{secrets.token_hex(12)}.part"
-        try:
-            with files.space_for(self.root, needed=size_hint), open(tmp, "xb") as out:
+        with files.space_for(self.root, needed=size_hint):
+            tmp, out = self.open_temp()
+            try:
                 sha, size = copy_hashed(stream, out.write, on_chunk=on_chunk)
-                out.flush()
-                os.fsync(out.fileno())
-            check_claim(sha, expected_sha256)
-        except BaseException:
+                self.finish_temp(out)
+                check_claim(sha, expected_sha256)
+            except BaseException:
+                self.drop_temp(out, tmp)
+                raise
+        return StagedBlob(sha, size, tmp)
+
+    def open_temp(self) -> tuple[Path, BinaryIO]:
+        """A new temp file of the folder, to stage a blob in (under `files.space_for`)."""
+        tmp = self.root / "tmp" / f"{secrets.token_hex(12)}.part"
+        return tmp, open(tmp, "xb")  # closed by finish_temp / drop_temp
+
+    def finish_temp(self, out: BinaryIO) -> None:
+        """The staged bytes on disk (flushed, fsynced), the file closed."""
+        with out:
+            out.flush()
+            os.fsync(out.fileno())
+
+    def drop_temp(self, out: BinaryIO, tmp: Path | None) -> None:
+        with contextlib.suppress(OSError):
+            out.close()
+        if tmp is not None:
             with contextlib.suppress(OSError):
                 tmp.unlink()
-            raise
-        return StagedBlob(sha, size, tmp)
 
     def commit_blob(self, staged: StagedBlob) -> None:
         """Move a staged blob to its place under its digest (a no-op if it is there)."""
         final = self.blob_path(staged.sha256)
+        assert staged.path is not None, "a blob kept as a row is committed by its store"
         try:
             try:
                 there = os.stat(final)
@@ -160,8 +177,9 @@ class BlobFolder:
             raise
 
     def discard_blob(self, staged: StagedBlob) -> None:
-        with contextlib.suppress(OSError):
-            staged.path.unlink(missing_ok=True)
+        if staged.path is not None:
+            with contextlib.suppress(OSError):
+                staged.path.unlink(missing_ok=True)
 
     def open_blob(
         self, sha256: str, *, name: str | None = None, size: int | None = None

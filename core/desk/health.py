@@ -34,6 +34,7 @@ from ..errors import TaskPackError
 from ..files import write_bytes_atomically
 from ..format.streams import hash_file
 from ..trust.visible_text import visible
+from .blob_rows import is_kept_as_row, row_problem
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BACKUP_DIR = "backups"
@@ -368,18 +369,21 @@ def diagnose(home: Path, *, blob_path: Callable[[str], Path]) -> Diagnosis:
             ]
             out.passports = int(db.execute("SELECT count(*) FROM passports").fetchone()[0])
             lug = db.execute("SELECT passport_id, name, sha256, size FROM luggage").fetchall()
+            seen: dict[str, str | None] = {}
+            for pid, name, sha, size in lug:
+                if sha not in seen:  # a small blob is a row (`blob_rows`), the rest files
+                    problem = row_problem(db, sha, size, hash_blobs=True)
+                    if not is_kept_as_row(problem):
+                        problem = _blob_problem(blob_path(sha), sha, size)
+                    seen[sha] = problem
+                    out.blobs_checked += 1
+                if seen[sha] is not None:
+                    out.problems.append(f"luggage {name!r} of {pid} {seen[sha]}")
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:
         out.problems.append(f"SQLite: {exc}")
         return out
-    seen: dict[str, str | None] = {}
-    for pid, name, sha, size in lug:
-        if sha not in seen:
-            seen[sha] = _blob_problem(blob_path(sha), sha, size)
-            out.blobs_checked += 1
-        if seen[sha] is not None:
-            out.problems.append(f"luggage {name!r} of {pid} {seen[sha]}")
     return out
 
 

@@ -482,7 +482,10 @@ def discard_staged(store: Store, staged: list[tuple[str, StagedBlob]]) -> None:
 def still_staged(staged: list[tuple[str, StagedBlob]]) -> bool:
     """Are the blobs a review staged all still there, whole (not yet swept as stale)?"""
     try:
-        return bool(staged) and all(b.path.stat().st_size == b.size for _n, b in staged)
+        return bool(staged) and all(
+            b.path is None or b.path.stat().st_size == b.size  # None: held in memory
+            for _n, b in staged
+        )
     except OSError:
         return False
 

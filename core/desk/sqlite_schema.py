@@ -114,6 +114,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX packs_written_passport ON packs_written(passport_id, seq)",
         ),
     ),
+    Migration(
+        3,
+        "small luggage kept as rows, written with the rows that name it (blob_rows.py)",
+        (
+            """CREATE TABLE blob_bytes (
+                sha256      TEXT PRIMARY KEY,         -- the sha256 of `data`, as computed
+                data        BLOB NOT NULL             -- at most blob_rows.ROW_MAX bytes
+            )""",
+        ),
+    ),
 )
 
 

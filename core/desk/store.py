@@ -114,11 +114,13 @@ class StoredLuggage:
 @dataclass(frozen=True)
 class StagedBlob:
     """Bytes copied into a blob store's temp area, hashed from the bytes themselves, not
-    yet stored. `path` is the local temp file holding them."""
+    yet stored. `path` is the local temp file holding them; a small blob the embedded
+    desk keeps as a database row has none, and its bytes in `data` instead."""
 
     sha256: str
     size: int
-    path: Path
+    path: Path | None
+    data: bytes | None = None
 
 
 @dataclass(frozen=True)

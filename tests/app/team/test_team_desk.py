@@ -179,13 +179,15 @@ def test_doctor_checks_every_blob_read_only_and_says_what_is_wrong(
     assert "no longer matches its sha256" in damaged.stderr.splitlines()[0]
 
 
+# the landed luggage is kept as a database row (small) or as a file of the blob folder
+@pytest.mark.parametrize("size", [500, 5000], ids=["kept as a row", "kept as a file"])
 def test_migrate_copies_a_desk_whole_and_twice_changes_nothing(
-    team_desk_url: str, tmp_path: Path
+    team_desk_url: str, tmp_path: Path, size: int
 ) -> None:
     env = _env(tmp_path, None)
     home = Path(env["TASKPACK_HOME"])
     local = Desk(home, "cli-box", actor="cli", settings=Settings(gate_allow=["*"]))
-    landed = local.land(sender_pack(tmp_path, luggage=b"carried" * 5000)).passport
+    landed = local.land(sender_pack(tmp_path, luggage=b"carried" * size)).passport
     mine = local.new("Mine", "made here")
     local.add_fact(mine.id, "a fact")
     local.pack(mine.id, tmp_path / "out.taskpack", to="finance")

@@ -1,0 +1,234 @@
+"""Small luggage kept in the embedded desk's database, beside the rows that point at it.
+
+A luggage file of at most :data:`ROW_MAX` bytes is not a file of the blob folder: it is a
+row of ``blob_bytes`` (sha256 → bytes), written in the same transaction as the luggage
+row that names it. So landing a small pack makes no file, no folder and no sync of its
+own: its luggage is as durable as its passport, by the one commit both share. (On this
+project's VM a blob file cost ~1-2 ms of CPU a landing: creating the inode, two fsyncs,
+the rename; `benchmarks/bench_a2a.py`.)
+
+The order of a blob before what points at it holds as it does for a file: a staged small
+blob is *pending* once committed (:meth:`BlobRows.commit`), and every write transaction
+first writes the pending rows (:meth:`BlobRows.flush`), before any row of its own can
+name them; they stop being pending only once that transaction has committed. Pending
+bytes belong to this process; another process sees a row only once it is committed.
+
+Reading is as for a file: the bytes come back checked against their digest. A blob that
+is wanted as a file (`blob_path`) is copied out, checked, into the blob folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import BinaryIO
+
+from .. import files
+from ..errors import IntegrityError
+from .blob_folder import BlobFolder, StoredBlob, check_claim, copy_hashed
+from .store import Readable, StagedBlob
+
+#: the largest luggage file kept as a row (a SQLite page is 4 KiB; a row this size is a
+#: few overflow pages, read in one go)
+ROW_MAX = 32 << 10
+
+
+class _SpillingBuffer:
+    """Bytes kept in memory up to `limit`; past it, everything so far and the rest go to a
+    temp file of the blob folder (the file blob's own staging)."""
+
+    def __init__(self, folder: BlobFolder, limit: int) -> None:
+        self._folder, self._limit = folder, limit
+        self.buf = bytearray()
+        self.out: BinaryIO | None = None
+        self.path: Path | None = None
+
+    def write(self, chunk: bytes) -> None:
+        if self.out is None and len(self.buf) + len(chunk) <= self._limit:
+            self.buf += chunk
+            return
+        if self.out is None:
+            self.path, self.out = self._folder.open_temp()
+            self.out.write(self.buf)
+            self.buf = bytearray()
+        self.out.write(chunk)
+
+
+class BlobRows:
+    """The ``blob_bytes`` table of `db`, and the blobs committed but not yet written."""
+
+    def __init__(
+        self,
+        folder: BlobFolder,
+        reading: Callable[[], contextlib.AbstractContextManager[sqlite3.Connection]],
+    ) -> None:
+        self.folder = folder
+        #: a context manager giving the connection a read uses (the store's `_reading`)
+        self._reading = reading
+        self._pending: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+
+    # -- writing --
+
+    def stage(
+        self,
+        stream: Readable,
+        *,
+        expected_sha256: str | None,
+        size_hint: int | None,
+        on_chunk: Callable[[bytes], None] | None,
+    ) -> StagedBlob:
+        """Hash and copy `stream` (one pass): kept in memory when it is small, else staged
+        as a file blob is (a temp file, fsynced)."""
+        if size_hint is not None and size_hint > ROW_MAX:
+            return self.folder.stage_blob(
+                stream, expected_sha256=expected_sha256, size_hint=size_hint, on_chunk=on_chunk
+            )
+        sink = _SpillingBuffer(self.folder, ROW_MAX)
+        try:
+            with files.space_for(self.folder.root, needed=size_hint):
+                sha, size = copy_hashed(stream, sink.write, on_chunk=on_chunk)
+                if sink.out is not None:
+                    self.folder.finish_temp(sink.out)
+            check_claim(sha, expected_sha256)
+        except BaseException:
+            if sink.out is not None:
+                self.folder.drop_temp(sink.out, sink.path)
+            raise
+        if sink.path is not None:
+            return StagedBlob(sha, size, sink.path)
+        return StagedBlob(sha, size, None, bytes(sink.buf))
+
+    def commit(self, staged: StagedBlob) -> None:
+        """A small staged blob becomes pending: the next write transaction writes it."""
+        assert staged.data is not None
+        with self._lock:
+            self._pending[staged.sha256] = staged.data
+
+    def flush(self, db: sqlite3.Connection) -> Callable[[], None]:
+        """Write every pending row inside the transaction open on `db`; returns what to call
+        once it has committed (they are stored then, no longer pending)."""
+        with self._lock:
+            if not self._pending:
+                return _nothing
+            rows = list(self._pending.items())
+        db.executemany("INSERT OR IGNORE INTO blob_bytes (sha256, data) VALUES (?, ?)", rows)
+
+        def committed() -> None:
+            with self._lock:
+                for sha, data in rows:
+                    if self._pending.get(sha) is data:
+                        del self._pending[sha]
+
+        return committed
+
+    # -- reading --
+
+    def pending(self, sha256: str) -> bool:
+        with self._lock:
+            return sha256 in self._pending
+
+    def data(self, sha256: str) -> bytes | None:
+        with self._reading() as db:
+            row = db.execute("SELECT data FROM blob_bytes WHERE sha256 = ?", (sha256,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def has(self, sha256: str) -> bool:
+        if self.pending(sha256):
+            return True
+        with self._reading() as db:
+            row = db.execute("SELECT 1 FROM blob_bytes WHERE sha256 = ?", (sha256,)).fetchone()
+        return row is not None
+
+    def open(self, sha256: str, *, name: str | None, size: int | None) -> BinaryIO | None:
+        """The row's bytes, checked as they are read; None when there is no such row."""
+        data = self.data(sha256)
+        if data is None:
+            return None
+        what = repr(name) if name else f"blob {sha256[:12]}…"
+        return StoredBlob(io.BytesIO(data), name=what, size=size, sha256=sha256)  # type: ignore[return-value]
+
+    def path(self, sha256: str) -> Path | None:
+        """A file holding the row's bytes, copied out into the blob folder (checked: the
+        copy is filed under the digest of what was copied); None when there is no row."""
+        data = self.data(sha256)
+        if data is None:
+            return None
+        final = self.folder.blob_path(sha256)
+        if not (final.is_file() and final.stat().st_size == len(data)):
+            got, _ = self.folder.put_blob(io.BytesIO(data))
+            if got != sha256:
+                raise IntegrityError(
+                    f"the stored luggage blob {sha256[:12]}… is damaged: its bytes no longer "
+                    "match their sha256, so it was not used",
+                    hint="Run `taskpack doctor` to check the whole store.",
+                )
+        return final
+
+    def problems(
+        self, db: sqlite3.Connection, rows: Iterable[tuple[str, str, str, int]], *, hash_blobs: bool
+    ) -> tuple[list[str], list[tuple[str, str, str, int]]]:
+        """For (passport id, luggage name, sha256, size) rows: the problems of those kept as
+        rows here, and the rows whose blob is not here (for the blob folder to check)."""
+        out: list[str] = []
+        elsewhere = []
+        for pid, name, sha, size in rows:
+            problem = row_problem(db, sha, size, hash_blobs=hash_blobs)
+            if problem is _NOT_HERE:
+                elsewhere.append((pid, name, sha, size))
+            elif problem is not None:
+                out.append(f"luggage {name!r} of {pid} {problem}")
+        return out, elsewhere
+
+
+_NOT_HERE = "not kept as a row"
+
+
+def open_stored(
+    db: sqlite3.Connection, folder: BlobFolder, sha256: str, *, name: str, size: int
+) -> BinaryIO:
+    """A blob of the embedded desk whose database `db` is (open read-only by a reader that
+    does not open the store, e.g. the copy to a team desk): its row, else its file;
+    checked as it is read either way."""
+    try:
+        row = db.execute("SELECT data FROM blob_bytes WHERE sha256 = ?", (sha256,)).fetchone()
+    except sqlite3.OperationalError:  # a database from before small blobs were rows
+        row = None
+    if row is None:
+        return folder.open_blob(sha256, name=name, size=size)
+    return StoredBlob(io.BytesIO(bytes(row[0])), name=repr(name), size=size, sha256=sha256)  # type: ignore[return-value]
+
+
+def row_problem(db: sqlite3.Connection, sha: str, size: int, *, hash_blobs: bool) -> str | None:
+    """What is wrong with the row holding blob `sha` (None: nothing), or :data:`_NOT_HERE`
+    when no row holds it (an older database has no such table: nothing is)."""
+    try:
+        row = db.execute(
+            "SELECT length(data), CASE WHEN ? THEN data END FROM blob_bytes WHERE sha256 = ?",
+            (hash_blobs, sha),
+        ).fetchone()
+    except sqlite3.OperationalError:
+        return _NOT_HERE
+    if row is None:
+        return _NOT_HERE
+    if int(row[0]) != size:
+        return f"has {row[0]} stored bytes instead of {size}"
+    if hash_blobs and hashlib.sha256(row[1]).hexdigest() != sha:
+        return "is damaged: its stored bytes no longer match their sha256"
+    return None
+
+
+def is_kept_as_row(problem: str | None) -> bool:
+    return problem is not _NOT_HERE
+
+
+def _nothing() -> None:
+    pass
+
+
+__all__ = ["ROW_MAX", "BlobRows", "is_kept_as_row", "open_stored", "row_problem"]
