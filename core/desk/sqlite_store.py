@@ -4,15 +4,16 @@
 Layout under the desk's home folder::
 
     store.sqlite3        passports, every version of each, history, luggage, the outbox
-                         ledger (every pack written here), landings (:mod:`.sqlite_schema`)
-    blobs/               luggage bytes by their sha256 (:mod:`.blob_folder`)
+                         ledger (every pack written here), landings (:mod:`.sqlite_schema`),
+                         and the bytes of small landed luggage (:mod:`.blob_rows`)
+    blobs/               the other luggage bytes, by their sha256 (:mod:`.blob_folder`)
     backups/             rolling backups of store.sqlite3 (see :mod:`.health`)
 
 A damaged database is refused at open, before anything is written (:mod:`.health`).
 Every change is ONE transaction (``BEGIN IMMEDIATE``; WAL; ``synchronous=FULL``;
 :mod:`.sqlite_tx`); landing is idempotent on ``landings.pack_sha256`` (UNIQUE). Blobs
-are written before the rows that point at them, so a crash leaves at most an orphaned
-blob (found by :meth:`SqliteStore.check`).
+are written before the rows that point at them (a small one in the same transaction),
+so a crash leaves at most an orphaned blob.
 
 The threads of a process share one connection for reads and writes; the window's poll
 (:meth:`SqliteStore.data_version`, :meth:`SqliteStore.changed_since`) has a read-only
