@@ -104,8 +104,9 @@ class PgBlobs:
             self.discard_blob(staged)
 
     def discard_blob(self, staged: StagedBlob) -> None:
-        with contextlib.suppress(OSError):
-            staged.path.unlink(missing_ok=True)
+        if staged.path is not None:  # (this store stages every blob as a file)
+            with contextlib.suppress(OSError):
+                staged.path.unlink(missing_ok=True)
 
     def open_blob(
         self, sha256: str, *, name: str | None = None, size: int | None = None

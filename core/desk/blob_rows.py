@@ -60,7 +60,8 @@ class _SpillingBuffer:
 
 
 class BlobRows:
-    """The ``blob_bytes`` table of `db`, and the blobs committed but not yet written."""
+    """The embedded desk's blob store (a :class:`~.store.BlobStore`): small landed luggage
+    as rows of ``blob_bytes`` in the store's database, the rest in the blob `folder`."""
 
     def __init__(
         self,
@@ -68,6 +69,7 @@ class BlobRows:
         reading: Callable[[], contextlib.AbstractContextManager[sqlite3.Connection]],
     ) -> None:
         self.folder = folder
+        self.root = folder.root
         #: a context manager giving the connection a read uses (the store's `_reading`)
         self._reading = reading
         self._pending: dict[str, bytes] = {}
@@ -75,16 +77,25 @@ class BlobRows:
 
     # -- writing --
 
-    def stage(
+    def put_blob(
+        self, stream: Readable, *, expected_sha256: str | None = None, size_hint: int | None = None
+    ) -> tuple[str, int]:
+        """A blob stored outside a landing (an attachment made here): a file of the folder."""
+        return self.folder.put_blob(stream, expected_sha256=expected_sha256, size_hint=size_hint)
+
+    def put_blob_bytes(self, data: bytes) -> tuple[str, int]:
+        return self.folder.put_blob_bytes(data)
+
+    def stage_blob(
         self,
         stream: Readable,
         *,
-        expected_sha256: str | None,
-        size_hint: int | None,
-        on_chunk: Callable[[bytes], None] | None,
+        expected_sha256: str | None = None,
+        size_hint: int | None = None,
+        on_chunk: Callable[[bytes], None] | None = None,
     ) -> StagedBlob:
-        """Hash and copy `stream` (one pass): kept in memory when it is small, else staged
-        as a file blob is (a temp file, fsynced)."""
+        """Hash and copy `stream` (one pass): kept in memory when it is small (a row once
+        committed), else staged as a file blob is (a temp file, fsynced)."""
         if size_hint is not None and size_hint > ROW_MAX:
             return self.folder.stage_blob(
                 stream, expected_sha256=expected_sha256, size_hint=size_hint, on_chunk=on_chunk
@@ -104,11 +115,17 @@ class BlobRows:
             return StagedBlob(sha, size, sink.path)
         return StagedBlob(sha, size, None, bytes(sink.buf))
 
-    def commit(self, staged: StagedBlob) -> None:
-        """A small staged blob becomes pending: the next write transaction writes it."""
-        assert staged.data is not None
+    def commit_blob(self, staged: StagedBlob) -> None:
+        """A small staged blob becomes pending (the next write transaction writes it); a
+        file blob moves to its place in the folder."""
+        if staged.data is None:
+            self.folder.commit_blob(staged)
+            return
         with self._lock:
             self._pending[staged.sha256] = staged.data
+
+    def discard_blob(self, staged: StagedBlob) -> None:
+        self.folder.discard_blob(staged)  # (a small one holds no file: nothing to remove)
 
     def flush(self, db: sqlite3.Connection) -> Callable[[], None]:
         """Write every pending row inside the transaction open on `db`; returns what to call
@@ -127,40 +144,40 @@ class BlobRows:
 
         return committed
 
+    def sweep_temp(self) -> int:
+        return self.folder.sweep_temp()
+
     # -- reading --
 
-    def pending(self, sha256: str) -> bool:
-        with self._lock:
-            return sha256 in self._pending
-
-    def data(self, sha256: str) -> bytes | None:
+    def _data(self, sha256: str) -> bytes | None:
         with self._reading() as db:
             row = db.execute("SELECT data FROM blob_bytes WHERE sha256 = ?", (sha256,)).fetchone()
         return None if row is None else bytes(row[0])
 
-    def has(self, sha256: str) -> bool:
-        if self.pending(sha256):
-            return True
+    def has_blob(self, sha256: str) -> bool:
+        with self._lock:
+            if sha256 in self._pending:
+                return True
         with self._reading() as db:
             row = db.execute("SELECT 1 FROM blob_bytes WHERE sha256 = ?", (sha256,)).fetchone()
-        return row is not None
+        return row is not None or self.folder.has_blob(sha256)
 
-    def open(self, sha256: str, *, name: str | None, size: int | None) -> BinaryIO | None:
-        """The row's bytes, checked as they are read; None when there is no such row."""
-        data = self.data(sha256)
+    def open_blob(
+        self, sha256: str, *, name: str | None = None, size: int | None = None
+    ) -> BinaryIO:
+        """The stored bytes (its row's, else its file's), checked as they are read."""
+        data = self._data(sha256)
         if data is None:
-            return None
+            return self.folder.open_blob(sha256, name=name, size=size)
         what = repr(name) if name else f"blob {sha256[:12]}…"
         return StoredBlob(io.BytesIO(data), name=what, size=size, sha256=sha256)  # type: ignore[return-value]
 
-    def path(self, sha256: str) -> Path | None:
-        """A file holding the row's bytes, copied out into the blob folder (checked: the
-        copy is filed under the digest of what was copied); None when there is no row."""
-        data = self.data(sha256)
-        if data is None:
-            return None
+    def blob_path(self, sha256: str) -> Path:
+        """A file holding the blob's bytes: its own, or its row's copied out into the
+        folder (checked: the copy is filed under the digest of what was copied)."""
+        data = self._data(sha256)
         final = self.folder.blob_path(sha256)
-        if not (final.is_file() and final.stat().st_size == len(data)):
+        if data is not None and not (final.is_file() and final.stat().st_size == len(data)):
             got, _ = self.folder.put_blob(io.BytesIO(data))
             if got != sha256:
                 raise IntegrityError(
@@ -172,9 +189,9 @@ class BlobRows:
 
     def problems(
         self, db: sqlite3.Connection, rows: Iterable[tuple[str, str, str, int]], *, hash_blobs: bool
-    ) -> tuple[list[str], list[tuple[str, str, str, int]]]:
-        """For (passport id, luggage name, sha256, size) rows: the problems of those kept as
-        rows here, and the rows whose blob is not here (for the blob folder to check)."""
+    ) -> list[str]:
+        """For (passport id, luggage name, sha256, size) rows: each blob missing, of the
+        wrong size or (with `hash_blobs`) no longer matching its digest, as a sentence."""
         out: list[str] = []
         elsewhere = []
         for pid, name, sha, size in rows:
@@ -183,7 +200,7 @@ class BlobRows:
                 elsewhere.append((pid, name, sha, size))
             elif problem is not None:
                 out.append(f"luggage {name!r} of {pid} {problem}")
-        return out, elsewhere
+        return out + self.folder.problems(elsewhere, hash_blobs=hash_blobs)
 
 
 _NOT_HERE = "not kept as a row"

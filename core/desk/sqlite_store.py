@@ -28,7 +28,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from .. import files
 from ..errors import StoreError, UsageError
@@ -44,8 +44,6 @@ from .store import (
     Landing,
     PackWritten,
     PassportSummary,
-    Readable,
-    StagedBlob,
     Store,
     StoredLuggage,
     Tx,
@@ -67,7 +65,7 @@ class SqliteStore(HeldBlobs):
     """A passport store rooted at `home`. Safe to share between threads of one process,
     and between processes (SQLite locking; writers wait up to `timeout` seconds)."""
 
-    blobs: BlobFolder
+    blobs: BlobRows
 
     def __init__(
         self,
@@ -81,10 +79,9 @@ class SqliteStore(HeldBlobs):
         self.clock = clock
         self.db_path = self.home / DB_NAME
         self.home.mkdir(parents=True, exist_ok=True)
-        self.blobs = BlobFolder(self.home)
+        #: small landed luggage as rows of the database, the rest in the blob folder
+        self.blobs = BlobRows(BlobFolder(self.home), self._reading)
         self.blob_root = self.blobs.root
-        #: small luggage as rows of the database, written with what names it
-        self.rows = BlobRows(self.blobs, self._reading)
         self._lock = threading.RLock()
         #: writers in other processes queue for their turn (SQLite's busy handler sleeps)
         self._writers = WriterQueue(self.db_path, timeout=timeout)
@@ -159,7 +156,7 @@ class SqliteStore(HeldBlobs):
         """One write transaction (``BEGIN IMMEDIATE``): everything in it commits or nothing."""
         with files.space_for(self.db_path), transaction(self._db, self._lock, self._writers):
             # small blobs committed since the last transaction, before any row names them
-            stored = self.rows.flush(self._db)
+            stored = self.blobs.flush(self._db)
             tx = SqliteTx(self, self._db)
             outer, self._writer = self._writer, threading.get_ident()
             try:
@@ -392,37 +389,7 @@ class SqliteStore(HeldBlobs):
         row = self._one("SELECT data FROM landings WHERE pack_sha256 = ?", (pack_sha256,))
         return None if row is None else json.loads(row[0])
 
-    # -- blobs: small ones as rows (`blob_rows`), the rest in the blob folder --
-
-    def has_blob(self, sha256: str) -> bool:
-        return self.rows.has(sha256) or self.blobs.has_blob(sha256)
-
-    def stage_blob(
-        self,
-        stream: Readable,
-        *,
-        expected_sha256: str | None = None,
-        size_hint: int | None = None,
-        on_chunk: Callable[[bytes], None] | None = None,
-    ) -> StagedBlob:
-        return self.rows.stage(
-            stream, expected_sha256=expected_sha256, size_hint=size_hint, on_chunk=on_chunk
-        )
-
-    def commit_blob(self, staged: StagedBlob) -> None:
-        if staged.data is not None:
-            self.rows.commit(staged)
-        else:
-            self.blobs.commit_blob(staged)
-
-    def open_blob(
-        self, sha256: str, *, name: str | None = None, size: int | None = None
-    ) -> BinaryIO:
-        found = self.rows.open(sha256, name=name, size=size)
-        return found if found is not None else self.blobs.open_blob(sha256, name=name, size=size)
-
-    def blob_path(self, sha256: str) -> Path:
-        return self.rows.path(sha256) or self.blobs.blob_path(sha256)
+    # -- blobs (`blob_rows`: small ones as rows, the rest in the blob folder) --
 
     def sweep_temp(self) -> int:
         """Delete half-written blobs left by a crash; returns how many."""
@@ -473,11 +440,11 @@ class SqliteStore(HeldBlobs):
                 "ON v.passport_id = p.id AND v.version = p.version"
             ).fetchall()
             lug = self._db.execute("SELECT passport_id, name, sha256, size FROM luggage").fetchall()
-            in_rows, elsewhere = self.rows.problems(self._db, lug, hash_blobs=hash_blobs)
+            blobs = self.blobs.problems(self._db, lug, hash_blobs=hash_blobs)
         for pid, version, data, vdata in rows:
             if vdata is None or vdata != data:
                 problems.append(f"passport {pid} has no matching version {version}")
-        return problems + in_rows + self.blobs.problems(elsewhere, hash_blobs=hash_blobs)
+        return problems + blobs
 
 
 def _is_a_store(store: SqliteStore, tx: SqliteTx) -> tuple[Store, Tx]:
