@@ -24,6 +24,7 @@ import hashlib
 import io
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
@@ -36,6 +37,11 @@ from .store import Readable, StagedBlob
 #: the largest luggage file kept as a row (a SQLite page is 4 KiB; a row this size is a
 #: few overflow pages, read in one go)
 ROW_MAX = 32 << 10
+#: the most bytes of small blobs a process holds in memory at once, staged (a pack being
+#: landed, a review held for a person) or committed and not yet written; past it a small
+#: blob is staged as a file, as a large one is: a pack of 100,000 small files, or many
+#: reviews held at once, cannot make memory grow without bound
+MEMORY_MAX = 16 << 20
 
 
 class _SpillingBuffer:
@@ -74,6 +80,9 @@ class BlobRows:
         self._reading = reading
         self._pending: dict[str, bytes] = {}
         self._lock = threading.Lock()
+        #: bytes held in memory: staged blobs still alive (given back when each is
+        #: collected, however its landing ended) and pending rows
+        self._held = 0
 
     # -- writing --
 
@@ -96,7 +105,7 @@ class BlobRows:
     ) -> StagedBlob:
         """Hash and copy `stream` (one pass): kept in memory when it is small (a row once
         committed), else staged as a file blob is (a temp file, fsynced)."""
-        if size_hint is not None and size_hint > ROW_MAX:
+        if (size_hint is not None and size_hint > ROW_MAX) or not self._may_hold():
             return self.folder.stage_blob(
                 stream, expected_sha256=expected_sha256, size_hint=size_hint, on_chunk=on_chunk
             )
@@ -113,7 +122,18 @@ class BlobRows:
             raise
         if sink.path is not None:
             return StagedBlob(sha, size, sink.path)
-        return StagedBlob(sha, size, None, bytes(sink.buf))
+        staged = StagedBlob(sha, size, None, bytes(sink.buf))
+        self._hold(size)
+        weakref.finalize(staged, self._hold, -size)
+        return staged
+
+    def _may_hold(self) -> bool:
+        with self._lock:
+            return self._held + ROW_MAX <= MEMORY_MAX
+
+    def _hold(self, size: int) -> None:
+        with self._lock:
+            self._held += size
 
     def commit_blob(self, staged: StagedBlob) -> None:
         """A small staged blob becomes pending (the next write transaction writes it); a
@@ -122,6 +142,8 @@ class BlobRows:
             self.folder.commit_blob(staged)
             return
         with self._lock:
+            if staged.sha256 not in self._pending:
+                self._held += len(staged.data)
             self._pending[staged.sha256] = staged.data
 
     def discard_blob(self, staged: StagedBlob) -> None:
@@ -141,6 +163,7 @@ class BlobRows:
                 for sha, data in rows:
                     if self._pending.get(sha) is data:
                         del self._pending[sha]
+                        self._held -= len(data)
 
         return committed
 
@@ -248,4 +271,4 @@ def _nothing() -> None:
     pass
 
 
-__all__ = ["ROW_MAX", "BlobRows", "is_kept_as_row", "open_stored", "row_problem"]
+__all__ = ["MEMORY_MAX", "ROW_MAX", "BlobRows", "is_kept_as_row", "open_stored", "row_problem"]

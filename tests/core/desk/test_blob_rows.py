@@ -152,3 +152,33 @@ def test_a_stream_longer_than_a_row_spills_to_a_file(tmp_path: Path) -> None:
         store.stage_blob(io.BytesIO(SMALL), expected_sha256="0" * 64)
     assert list((tmp_path / "home" / "blobs" / "tmp").iterdir()) == []
     store.close()
+
+
+def test_small_blobs_held_in_memory_are_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past MEMORY_MAX of small blobs staged or pending at once, the next is staged as a
+    file (a pack of 100,000 small files must not be held in memory); the memory is given
+    back as the staged blobs are let go and the pending ones are written."""
+    import gc
+
+    from taskpack.core.desk import blob_rows
+
+    monkeypatch.setattr(blob_rows, "MEMORY_MAX", 3 * ROW_MAX)
+    store = SqliteStore(tmp_path / "home")
+    piece = [bytes([n]) * ROW_MAX for n in range(5)]
+    staged = [store.stage_blob(io.BytesIO(p)) for p in piece]
+    assert [s.data is not None for s in staged] == [True, True, True, False, False]
+    for s in staged[3:]:
+        store.discard_blob(s)
+    store.commit_blob(staged[0])  # pending: still held until written
+    del staged, s
+    gc.collect()
+    assert store.stage_blob(io.BytesIO(b"a")).data is not None
+    more = [store.stage_blob(io.BytesIO(p)) for p in piece[1:4]]
+    assert [s.data is not None for s in more] == [True, True, False]  # the pending one counts
+    with store.write():
+        pass  # writes the pending row: its memory is given back
+    assert store.stage_blob(io.BytesIO(b"b")).data is not None
+    assert store.has_blob(hashlib.sha256(piece[0]).hexdigest())
+    store.close()
