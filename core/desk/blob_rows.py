@@ -192,8 +192,7 @@ class BlobRows:
         data = self._data(sha256)
         if data is None:
             return self.folder.open_blob(sha256, name=name, size=size)
-        what = repr(name) if name else f"blob {sha256[:12]}…"
-        return StoredBlob(io.BytesIO(data), name=what, size=size, sha256=sha256)  # type: ignore[return-value]
+        return _read_back(data, sha256, name=name, size=size)
 
     def blob_path(self, sha256: str) -> Path:
         """A file holding the blob's bytes: its own, or its row's copied out into the
@@ -241,7 +240,14 @@ def open_stored(
         row = None
     if row is None:
         return folder.open_blob(sha256, name=name, size=size)
-    return StoredBlob(io.BytesIO(bytes(row[0])), name=repr(name), size=size, sha256=sha256)  # type: ignore[return-value]
+    return _read_back(bytes(row[0]), sha256, name=name, size=size)
+
+
+def _read_back(data: bytes, sha256: str, *, name: str | None, size: int | None) -> BinaryIO:
+    """A row's bytes as a stream checked against `sha256` (and `size`) at its end, named
+    as the folder names a file's (`blob_folder.StoredBlob`)."""
+    what = repr(name) if name else f"blob {sha256[:12]}…"
+    return StoredBlob(io.BytesIO(data), name=what, size=size, sha256=sha256)  # type: ignore[return-value]
 
 
 def row_problem(db: sqlite3.Connection, sha: str, size: int, *, hash_blobs: bool) -> str | None:
