@@ -132,18 +132,121 @@ class Record(BaseModel):
         The list fields named in `sharing` (e.g. ``("asks",)``) are copied shallowly: a new
         list holding the same records. That costs nothing per record, where a deep copy of
         100,000 asks is ~140 MB and a second; whoever then changes one of those records
-        replaces it in its list with its own copy first (copy on write)."""
+        replaces it in its list with its own copy first (copy on write).
+
+        The copy is the record written out and read back (`to_data`, then `from_data`),
+        made without that round trip where it can be: a record holding only JSON values
+        and records is copied field by field (its values were validated when it was made),
+        which is what landing's copies cost most of (four per pack)."""
         shared = [n for n in sharing if n in self.model_fields_set and getattr(self, n) is not None]
-        stubs: dict[str, JSON] = {
-            n: [] if isinstance(getattr(self, n), list) else None for n in shared
-        }
-        copy = type(self).from_data(self.to_data_with(stubs))  # (a shared record: the same one)
+        copy = self._clone(frozenset(shared))
+        if copy is None:  # a value that is not plain JSON (e.g. `pages.AskPages`): round trip
+            stubs: dict[str, JSON] = {
+                n: [] if isinstance(getattr(self, n), list) else None for n in shared
+            }
+            copy = type(self).from_data(self.to_data_with(stubs))  # (shared: the same record)
         for name in shared:
             value = getattr(
                 self, name
             )  # a read-only sequence (`pages.AskPages`) is shared as it is
             setattr(copy, name, list(value) if isinstance(value, list) else value)
         return copy
+
+    def _clone(self, skip: frozenset[str]) -> Self | None:
+        """What ``from_data(to_data())`` makes of this record, made directly (the fields in
+        `skip` left at their defaults, for the caller to set); None when a value is not
+        plain JSON or a record, which only the round trip converts."""
+        cls = type(self)
+        given = self.model_fields_set
+        values = self.__dict__
+        fresh: dict[str, Any] = {}
+        for name, default in _defaults(cls):
+            if name in given and name not in skip:
+                value = _copied(values[name])
+                if value is _UNCOPYABLE:
+                    return None
+                fresh[name] = value
+            elif default is _REQUIRED:  # (never unset in a validated record)
+                return None
+            else:
+                fresh[name] = default() if callable(default) else default
+        extra: dict[str, Any] = {}
+        for key, value in (self.__pydantic_extra__ or {}).items():
+            value = _copied(value)
+            if value is _UNCOPYABLE:
+                return None
+            extra[key] = value
+        copy = cls.__new__(cls)
+        object.__setattr__(copy, "__dict__", fresh)
+        object.__setattr__(copy, "__pydantic_extra__", extra)
+        object.__setattr__(copy, "__pydantic_fields_set__", set(given) | set(extra))
+        # the order `from_data` remembers: the keys `to_data` writes, in its order
+        object.__setattr__(copy, "__pydantic_private__", {"_order": self._written_keys()})
+        return copy
+
+    def _written_keys(self) -> tuple[str, ...]:
+        """The keys `to_data` writes, in the order it writes them."""
+        declared = _json_names(type(self))
+        extra = self.__pydantic_extra__ or {}
+        given = self.model_fields_set
+        out: dict[str, None] = {}
+        for key in self._key_order():
+            if key in extra or declared.get(key) in given:
+                out[key] = None
+        for key, name in declared.items():
+            if name in given:
+                out.setdefault(key, None)
+        for key in extra:
+            out.setdefault(key, None)
+        return tuple(out)
+
+
+_DEFAULTS: dict[type[Record], list[tuple[str, Any]]] = {}
+_REQUIRED: Any = object()
+
+
+def _defaults(cls: type[Record]) -> list[tuple[str, Any]]:
+    """Each field of `cls` and its default: a value (None or a string here, shared
+    safely), or the factory that makes a fresh one."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = _DEFAULTS[cls] = [
+            (name, _REQUIRED if info.is_required() else info.default_factory or info.default)
+            for name, info in cls.model_fields.items()
+        ]
+    return found
+
+
+#: `_copied`'s answer for a value only the JSON round trip converts
+_UNCOPYABLE: Any = object()
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of a plain JSON value or record (as `_clone` takes one), else
+    `_UNCOPYABLE`."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list:
+        out = []
+        for v in value:
+            v = _copied(v)
+            if v is _UNCOPYABLE:
+                return _UNCOPYABLE
+            out.append(v)
+        return out
+    if kind is dict:
+        mapping = {}
+        for k, v in value.items():
+            v = _copied(v)
+            if v is _UNCOPYABLE or type(k) is not str:
+                return _UNCOPYABLE
+            mapping[k] = v
+        return mapping
+    if isinstance(value, Record):
+        copy = value._clone(frozenset())
+        return _UNCOPYABLE if copy is None else copy
+    return _UNCOPYABLE
 
 
 _JSON_NAMES: dict[type[Record], dict[str, str]] = {}
