@@ -100,3 +100,36 @@ def test_a_nested_turn_keeps_the_outer_one(tmp_path: Path) -> None:
         assert queue_seen_from_another_process(db) == "taken"
     assert queue_seen_from_another_process(db) == "free"
     queue.close()
+
+
+def test_a_waiting_writer_tries_often_at_first_and_seldom_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first tenth of a second, every 0.3 ms at most (the race with the other process's
+    next writer is lost otherwise); after it, every 2 ms at most (a long wait costs ~1 % of a
+    core, not ~8 %); and it gives up at its timeout. On a clock of its own, not the wall's."""
+    from taskpack.core.desk import writer_queue
+
+    db = tmp_path / "x.sqlite3"
+    other = holder(db)
+    clock = [1000.0]
+    pauses: list[tuple[float, float]] = []  # (seconds waited so far, pause)
+
+    def sleep(seconds: float) -> None:
+        pauses.append((clock[0] - 1000.0, seconds))
+        clock[0] += seconds
+
+    monkeypatch.setattr(writer_queue, "_clock", lambda: clock[0])
+    monkeypatch.setattr(writer_queue, "_sleep", sleep)
+    try:
+        queue = WriterQueue(db, timeout=1.0)
+        with queue.held():
+            pass
+    finally:
+        other.kill()
+        other.wait()
+    early = [p for at, p in pauses if at < 0.1]
+    late = [p for at, p in pauses if at >= 0.11]
+    assert early and max(early) <= 0.0003
+    assert late and max(late) == 0.002
+    assert 1.0 <= clock[0] - 1000.0 < 1.01  # it gave up at its timeout
