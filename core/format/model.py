@@ -103,28 +103,32 @@ class Record(BaseModel):
         value given there, in their place."""
         declared = _json_names(type(self))  # JSON key -> field name (they differ for `from`)
         extra = self.__pydantic_extra__ or {}
-        given = self.model_fields_set
         values = self.__dict__
         out: dict[str, JSON] = {}
-
-        def write(key: str) -> None:
+        for key in self._written_keys():
             if key in extra:
                 out[key] = _plain(extra[key])
-                return
-            name = declared.get(key)
-            if name is not None and name in given:
+            else:
+                name = declared[key]
                 out[key] = instead[name] if name in instead else _plain(values[name])
-
-        # the keys as they arrived, then fields set in code, then unknown ones set in code
-        for key in self._key_order():
-            write(key)
-        for key, name in declared.items():
-            if name in given and key not in out:
-                write(key)
-        for key in extra:
-            if key not in out:
-                write(key)
         return out
+
+    def _written_keys(self) -> tuple[str, ...]:
+        """The keys `to_data` writes, in its order: the keys as they arrived, then fields
+        set in code, then unknown ones set in code (each once)."""
+        declared = _json_names(type(self))
+        extra = self.__pydantic_extra__ or {}
+        given = self.model_fields_set
+        out: dict[str, None] = {}
+        for key in self._key_order():
+            if key in extra or declared.get(key) in given:
+                out[key] = None
+        for key, name in declared.items():
+            if name in given:
+                out.setdefault(key, None)
+        for key in extra:
+            out.setdefault(key, None)
+        return tuple(out)
 
     def copy_record(self, *, sharing: tuple[str, ...] = ()) -> Self:
         """A deep, independent copy that still remembers the key order.
@@ -184,22 +188,6 @@ class Record(BaseModel):
         object.__setattr__(copy, "__pydantic_private__", {"_order": self._written_keys()})
         return copy
 
-    def _written_keys(self) -> tuple[str, ...]:
-        """The keys `to_data` writes, in the order it writes them."""
-        declared = _json_names(type(self))
-        extra = self.__pydantic_extra__ or {}
-        given = self.model_fields_set
-        out: dict[str, None] = {}
-        for key in self._key_order():
-            if key in extra or declared.get(key) in given:
-                out[key] = None
-        for key, name in declared.items():
-            if name in given:
-                out.setdefault(key, None)
-        for key in extra:
-            out.setdefault(key, None)
-        return tuple(out)
-
 
 _DEFAULTS: dict[type[Record], list[tuple[str, Any]]] = {}
 _REQUIRED: Any = object()
@@ -238,8 +226,8 @@ def _copied(value: Any) -> Any:
     if kind is dict:
         mapping = {}
         for k, v in value.items():
-            v = _copied(v)
-            if v is _UNCOPYABLE or type(k) is not str:
+            v = _copied(v) if type(k) is str else _UNCOPYABLE
+            if v is _UNCOPYABLE:
                 return _UNCOPYABLE
             mapping[k] = v
         return mapping
