@@ -145,7 +145,15 @@ names = sorted(__import__("os").listdir(folder))
 bodies = [open(f"{folder}/{n}", "rb").read() for n in names]
 out, failed = [], []
 cpu = []  # this process's CPU clock once all are ready, and once all are done
-go = threading.Barrier(clients, action=lambda: cpu.append(time.process_time()))
+machine = []  # and the machine's: busy, idle (with iowait), taken by the host (Linux)
+
+def clocks():
+    cpu.append(time.process_time())
+    with open("/proc/stat") as f:
+        t = [int(x) for x in f.readline().split()[1:9]]
+    machine.append((t[0] + t[1] + t[2] + t[5] + t[6], t[3] + t[4], t[7]))
+
+go = threading.Barrier(clients, action=clocks)
 
 def client(mine):
     with httpx.Client(headers=headers, timeout=60) as http:
@@ -163,8 +171,10 @@ for t in threads:
     t.start()
 for t in threads:
     t.join()
-cpu.append(time.process_time())
-print(json.dumps({"times": out, "failed": failed[:1], "cpu": cpu[-1] - cpu[0]}))
+clocks()
+tick = __import__("os").sysconf("SC_CLK_TCK")
+spent = [(b - a) / tick for a, b in zip(*machine)]
+print(json.dumps({"times": out, "failed": failed[:1], "cpu": cpu[-1] - cpu[0], "machine": spent}))
 """
 
 
@@ -189,11 +199,14 @@ def measure_at_once(
     if result["failed"]:
         raise SystemExit(f"send failed: {result['failed'][0]}")
     SENDERS_CPU.append(result["cpu"])
+    MACHINE.append(tuple(result["machine"]))
     return list(result["times"])
 
 
 #: the senders' process's CPU seconds over each `measure_at_once` (start-up left out)
 SENDERS_CPU: list[float] = []
+#: and the machine's (busy, idle, taken by the host) CPU seconds over the same span
+MACHINE: list[tuple[float, float, float]] = []
 
 
 class CpuSplit:
@@ -353,6 +366,13 @@ def main() -> None:
             print(
                 f"CPU per send of the senders' own process: {senders / len(a2a) * 1e3:.1f} ms "
                 "(on the same cores as the server; its start-up left out)"
+            )
+        if args.clients > 1:
+            busy, idle, stolen = (t / len(a2a) * 1e3 for t in MACHINE[-1])
+            print(
+                f"the machine's CPU per send while they send (all processes, the kernel): "
+                f"{busy:.1f} ms busy, {idle:.1f} ms idle, {stolen:.1f} ms taken by the host "
+                f"({os.cpu_count()} cores)"
             )
         print(f"CPU per send ({who}, this process): {cpu / len(bodies) * 1e3:.1f} ms, of it")
         for label, spent in layers.items():
