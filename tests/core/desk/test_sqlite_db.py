@@ -3,13 +3,16 @@ refusing a newer schema, one-line errors, all-or-nothing transactions."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from taskpack.core.desk import sqlite_db
 from taskpack.core.desk.sqlite_db import Migration, open_database, transaction
+from taskpack.core.desk.writer_queue import WriterQueue
 from taskpack.core.errors import TaskPackError
 
 
@@ -59,10 +62,11 @@ def _user_version(path: Path) -> int:
         db.close()
 
 
-def test_a_database_is_opened_in_wal_with_full_sync(tmp_path: Path) -> None:
+def test_a_database_is_opened_in_wal_with_its_commits_synced(tmp_path: Path) -> None:
     db = _open(tmp_path / "d.sqlite3")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    # POSIX: SQLite's commit does not sync (NORMAL), `transaction` syncs the WAL itself
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == (1 if sqlite_db.LATE_SYNC else 2)
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 0
     assert db.isolation_level is None  # autocommit: every write is an explicit transaction
     db.close()
@@ -158,3 +162,105 @@ def test_a_transaction_commits_or_rolls_back_whole(tmp_path: Path) -> None:
     assert [r[0] for r in other.execute("SELECT a FROM t")] == ["kept"]
     other.close()
     db.close()
+
+
+fcntl = pytest.importorskip("fcntl") if sqlite_db.LATE_SYNC else None
+late_sync_only = pytest.mark.skipif(not sqlite_db.LATE_SYNC, reason="POSIX: the WAL synced late")
+
+
+@late_sync_only
+def test_a_commit_is_on_disk_before_the_transaction_returns_and_after_its_locks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The WAL is synced once the thread lock and the writers' queue are free again (the
+    next writer goes on meanwhile), and before the writer is told its write is done."""
+    path = tmp_path / "d.sqlite3"
+    db = _open(path, (ONE,))
+    lock, writers = threading.Lock(), WriterQueue(path, timeout=5.0)
+    synced: list[str] = []
+
+    def datasync(fd: int) -> None:
+        assert os.fstat(fd).st_ino == os.stat(f"{path}-wal").st_ino  # the database's WAL
+        assert not lock.locked()
+        # another process's writer can have its turn (flock: another open file conflicts)
+        fd = os.open(f"{path}-writer", os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(fd)
+        reader = sqlite3.connect(path)  # and what was committed is there to read
+        synced.extend(r[0] for r in reader.execute("SELECT a FROM t"))
+        reader.close()
+
+    monkeypatch.setattr(sqlite_db, "_datasync", datasync)
+    with transaction(db, lock, writers) as tx:
+        tx.execute("INSERT INTO t VALUES ('kept')")
+        assert synced == []
+    assert synced == ["kept"]  # synced once, before `transaction` returned
+    with pytest.raises(RuntimeError), transaction(db, lock, writers) as tx:
+        tx.execute("INSERT INTO t VALUES ('lost')")
+        raise RuntimeError("stop")
+    assert synced == ["kept"]  # a rollback has nothing to sync
+    writers.close()
+    db.close()
+
+
+@late_sync_only
+def test_a_sync_that_fails_reaches_the_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write whose sync failed is never reported done: the caller gets the OSError, as
+    it would from a commit whose own sync failed; the next write syncs again."""
+    db = _open(tmp_path / "d.sqlite3", (ONE,))
+
+    def failing(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(sqlite_db, "_datasync", failing)
+    with pytest.raises(OSError, match="Input/output"), transaction(db, threading.Lock()) as tx:
+        tx.execute("INSERT INTO t VALUES ('unsure')")
+    calls: list[int] = []
+    monkeypatch.setattr(sqlite_db, "_datasync", calls.append)
+    with transaction(db, threading.Lock()) as tx:
+        tx.execute("INSERT INTO t VALUES ('sure')")
+    assert len(calls) == 1
+    db.close()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX locks")
+def test_opening_a_database_again_keeps_the_locks_of_this_process(tmp_path: Path) -> None:
+    """A second open in this process (`taskpack serve` opens its A2A database twice) must
+    not drop the first connection's locks: another process closing its own last connection
+    would then delete the WAL under it ("disk I/O error" at its next write)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "d.sqlite3"
+    first = _open(path, (ONE,))
+    with transaction(first, threading.Lock()) as tx:
+        tx.execute("INSERT INTO t VALUES ('one')")
+    second = _open(path, (ONE,))
+    code = (
+        "import sqlite3, sys; db = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "db.execute(\"INSERT INTO t VALUES ('two')\"); db.close()"
+    )
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, timeout=60)
+    assert Path(f"{path}-wal").exists()
+    with transaction(first, threading.Lock()) as tx:
+        tx.execute("INSERT INTO t VALUES ('three')")
+    reader = sqlite3.connect(path)
+    assert sorted(r[0] for r in reader.execute("SELECT a FROM t")) == ["one", "three", "two"]
+    reader.close()
+    second.close()
+    first.close()
+
+
+def test_a_new_database_file_is_made_for_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "d.sqlite3"
+    _open(path, (ONE,)).close()
+    if os.name == "posix":
+        assert path.stat().st_mode & 0o777 == 0o600
+    path.chmod(0o644)  # an older file, made before: tightened at the next open
+    _open(path, (ONE,)).close()
+    if os.name == "posix":
+        assert path.stat().st_mode & 0o777 == 0o600
