@@ -10,8 +10,8 @@ Layout under the desk's home folder::
     backups/             rolling backups of store.sqlite3 (see :mod:`.health`)
 
 A damaged database is refused at open, before anything is written (:mod:`.health`).
-Every change is ONE transaction (``BEGIN IMMEDIATE``; WAL; ``synchronous=FULL``;
-:mod:`.sqlite_tx`); landing is idempotent on ``landings.pack_sha256`` (UNIQUE). Blobs
+Every change is ONE transaction (``BEGIN IMMEDIATE``; WAL; on disk before it returns,
+:mod:`.sqlite_db`; :mod:`.sqlite_tx`); landing is idempotent on ``landings.pack_sha256`` (UNIQUE). Blobs
 are written before the rows that point at them (a small one in the same transaction),
 so a crash leaves at most an orphaned blob.
 
