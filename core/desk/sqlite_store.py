@@ -11,9 +11,9 @@ Layout under the desk's home folder::
 
 A damaged database is refused at open, before anything is written (:mod:`.health`).
 Every change is ONE transaction (``BEGIN IMMEDIATE``; WAL; on disk before it returns,
-:mod:`.sqlite_db`; :mod:`.sqlite_tx`); landing is idempotent on ``landings.pack_sha256`` (UNIQUE). Blobs
-are written before the rows that point at them (a small one in the same transaction),
-so a crash leaves at most an orphaned blob.
+:mod:`.sqlite_db`; :mod:`.sqlite_tx`); landing is idempotent on ``landings.pack_sha256``
+(UNIQUE). Blobs are written before the rows that point at them (a small one in the same
+transaction), so a crash leaves at most an orphaned blob.
 
 The threads of a process share one connection for reads and writes; the window's poll
 (:meth:`SqliteStore.data_version`, :meth:`SqliteStore.changed_since`) has a read-only

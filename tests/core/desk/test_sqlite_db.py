@@ -183,11 +183,11 @@ def test_a_commit_is_on_disk_before_the_transaction_returns_and_after_its_locks(
         assert os.fstat(fd).st_ino == os.stat(f"{path}-wal").st_ino  # the database's WAL
         assert not lock.locked()
         # another process's writer can have its turn (flock: another open file conflicts)
-        fd = os.open(f"{path}-writer", os.O_RDWR)
+        queue = os.open(f"{path}-writer", os.O_RDWR)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(queue, fcntl.LOCK_EX | fcntl.LOCK_NB)
         finally:
-            os.close(fd)
+            os.close(queue)
         reader = sqlite3.connect(path)  # and what was committed is there to read
         synced.extend(r[0] for r in reader.execute("SELECT a FROM t"))
         reader.close()
