@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -16,6 +17,9 @@ from typing import Any, BinaryIO, cast
 from ..errors import IntegrityError
 
 CHUNK = 1 << 20  # 1 MiB: the read size of every streamed file
+#: a stream at least this long that can be read ahead is (`ReadAhead`: chunks read and
+#: hashed on a thread of their own); a shorter one is read on the caller's thread
+READ_AHEAD_BYTES = 8 * CHUNK
 Chunk = bytes | bytearray | memoryview
 
 
@@ -151,6 +155,132 @@ class BufferRing:
     def give(self, buf: bytearray) -> None:
         self._free.put(buf)
 
+    def would_wait(self) -> bool:
+        """Whether `take` would wait now (every buffer made is lent out)."""
+        return not self._unmade and self._free.empty()
+
+
+#: what a read-ahead thread hands over after its last chunk: the end, or a stop asked for
+_END = "end"
+_STOPPED = "stopped"
+
+
+class ReadAhead:
+    """A stream read on a thread of its own into a ring's buffers, each chunk hashed on
+    that thread as soon as it is read, and handed out in order by :meth:`next`.
+
+    Why the reading thread hashes: on this VM's CPU, sha256 (SHA-NI) runs ~40 % slower
+    over bytes another core has just written than over bytes its own core wrote (0.94
+    against 0.66 ms a MiB: the lines come from the other core's cache, not this one's),
+    so a chunk read on one thread and hashed on another made the hash, the slowest step
+    of a judge's pass, slower still (1 GiB: 0.96 s of hashing against 0.68 s). Reading
+    here and hashing here keeps the bytes in the core that hashes them; the caller's
+    thread, which scans them, is the one that pays the other core's cache, and it has
+    the time (the scan takes about half of the hash's).
+
+    `readinto(view)` fills the view and says how many bytes (0 at the end); what it
+    raises reaches the caller's :meth:`next` after every chunk read before it. Chunks are
+    handed over `batch` at a time (one wake-up of the caller a batch, not a chunk), or
+    sooner when the reading thread would otherwise wait for a buffer. A chunk stays the
+    caller's until its next call of :meth:`next` (or :meth:`close`), when its buffer goes
+    back to the ring. Memory: the ring's buffers, however long the stream.
+    """
+
+    def __init__(
+        self,
+        readinto: Callable[[memoryview], int],
+        ring: BufferRing,
+        *,
+        name: str = "read-ahead",
+        batch: int = 4,
+    ) -> None:
+        self._ring = ring
+        self._batch = batch
+        self._hash = hashlib.sha256()
+        self._handed: queue.SimpleQueue[list[Any]] = queue.SimpleQueue()
+        self._ready: deque[Any] = deque()
+        self._lent: bytearray | None = None
+        self._ended = False
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, args=(readinto,), name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self, readinto: Callable[[memoryview], int]) -> None:
+        ring, batch, update = self._ring, self._batch, self._hash.update
+        pending: list[Any] = []
+        try:
+            while True:
+                if pending and (len(pending) >= batch or ring.would_wait()):
+                    self._handed.put(pending)
+                    pending = []
+                buf = ring.take()
+                if self._stop:
+                    ring.give(buf)
+                    pending.append(_STOPPED)
+                    break
+                view = memoryview(buf)
+                try:
+                    n = readinto(view)
+                    if n:
+                        update(view[:n])
+                except BaseException:
+                    ring.give(buf)
+                    raise
+                if not n:
+                    ring.give(buf)
+                    pending.append(_END)
+                    break
+                pending.append((buf, n))
+        except BaseException as exc:  # handed to the caller, in its place in the stream
+            pending.append(exc)
+        self._handed.put(pending)
+
+    def next(self) -> memoryview | None:
+        """The next chunk, read and hashed; None at the end. Raises what reading raised."""
+        self._give_back()
+        if not self._ready:
+            if self._ended:
+                return None
+            self._ready.extend(self._handed.get())
+        item = self._ready.popleft()
+        if isinstance(item, tuple):
+            buf, n = item
+            self._lent = buf
+            return memoryview(buf)[:n]
+        self._ended = True
+        self._thread.join()
+        if isinstance(item, BaseException):
+            raise item
+        return None
+
+    def hexdigest(self) -> str:
+        """The sha256 of every byte read, once :meth:`next` has said None."""
+        assert self._ended and not self._thread.is_alive()
+        return self._hash.hexdigest()
+
+    def close(self) -> None:
+        """Stop reading (at the next chunk) and give every buffer back to the ring."""
+        self._stop = True
+        self._give_back()
+        while not self._ended:
+            if not self._ready:
+                self._ready.extend(self._handed.get())
+            item = self._ready.popleft()
+            if isinstance(item, tuple):
+                self._ring.give(item[0])
+            else:
+                self._ended = True
+        for item in self._ready:  # after the end: nothing lent remains, but be sure
+            if isinstance(item, tuple):
+                self._ring.give(item[0])
+        self._ready.clear()
+        self._thread.join()
+
+    def _give_back(self) -> None:
+        if self._lent is not None:
+            self._ring.give(self._lent)
+            self._lent = None
+
 
 class Hasher:
     """sha256 on a background thread for large inputs, so hashing overlaps other work.
@@ -241,6 +371,7 @@ class VerifyingReader:
         self._count = 0
         self._done = False
         self._on_digest = on_digest
+        self._ahead: ReadAhead | None = None
         self.digest: str | None = None
 
     @property
@@ -256,6 +387,8 @@ class VerifyingReader:
             return b"".join(parts)
         if self._done:
             return b""
+        if self._ahead is not None:
+            raise ValueError("read() on a stream whose chunks are read ahead (next_chunk)")
         data = self._raw.read(n)
         if data:
             self._counted(len(data))
@@ -270,6 +403,13 @@ class VerifyingReader:
         only until the next call, and its buffer goes back to `ring` once hashed."""
         if self._done:
             return b""
+        if self._ahead is not None:
+            return self._next_ahead()
+        if getattr(self._raw, "reads_ahead", False) and self._count == 0:
+            raw = cast(Any, self._raw)
+            if raw.size >= READ_AHEAD_BYTES:
+                self._ahead = ReadAhead(raw.read_raw_into, ring, name="read-sha256")
+                return self._next_ahead()
         if not getattr(self._raw, "reads_into", False):
             return self.read(CHUNK)
         buf = ring.take()
@@ -288,6 +428,18 @@ class VerifyingReader:
         self._hasher.update(view, partial(ring.give, buf))
         return view
 
+    def _next_ahead(self) -> Chunk:
+        assert self._ahead is not None
+        chunk = self._ahead.next()
+        raw = cast(Any, self._raw)
+        if chunk is None:
+            raw.end()
+            self._finish()
+            return b""
+        raw.saw(chunk)
+        self._counted(len(chunk))
+        return chunk
+
     def _counted(self, n: int) -> None:
         self._count += n
         if self._size is not None and self._count > self._size:
@@ -300,7 +452,8 @@ class VerifyingReader:
 
     def _finish(self) -> None:
         self._done = True
-        self.digest = self._hasher.hexdigest()
+        hashed = self._ahead if self._ahead is not None else self._hasher
+        self.digest = hashed.hexdigest()
         if self._size is not None and self._count != self._size:
             raise IntegrityError(
                 f"luggage {self._name!r} has {self._count} bytes but declares {self._size}",
@@ -327,6 +480,8 @@ class VerifyingReader:
         return True
 
     def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.close()
         self._raw.close()
 
     def __enter__(self) -> VerifyingReader:

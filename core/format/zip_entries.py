@@ -44,10 +44,7 @@ class StoredEntry:
 
     def read(self, n: int = -1) -> bytes:
         if self._left == 0:
-            if not self._done:
-                self._done = True
-                if self._crc != self._info.CRC:
-                    raise self._fail("does not match its CRC-32 (damaged or altered)")
+            self.end()
             return b""
         want = self._left if n is None or n < 0 else min(n, self._left)
         data = os.pread(self._fd, min(want, 64 * CHUNK), self._at)
@@ -63,7 +60,27 @@ class StoredEntry:
 
     def readinto(self, b: bytearray | memoryview) -> int:
         if self._left == 0:
-            return len(self.read())  # 0, after the CRC check
+            self.end()
+            return 0
+        n = self.read_raw_into(b)
+        self.saw(memoryview(b)[:n])
+        return n
+
+    # Read ahead: `read_raw_into` on a thread of its own, `saw` then `end` on the caller's,
+    # each chunk in the order it was read (`streams.ReadAhead`). The CRC is the caller's
+    # so the reading thread does nothing but read and hash.
+
+    #: the entry's bytes can be read ahead on another thread (see above)
+    reads_ahead = True
+
+    @property
+    def size(self) -> int:
+        """The entry's declared (uncompressed) size."""
+        return self._info.file_size
+
+    def read_raw_into(self, b: bytearray | memoryview) -> int:
+        """Read the next bytes into `b` (0 at the end), without their CRC: each chunk
+        must go to :meth:`saw`, in order, and the end to :meth:`end`."""
         view = memoryview(b).cast("B")
         want = min(len(view), self._left)
         if want == 0:
@@ -73,8 +90,18 @@ class StoredEntry:
             raise self._fail("is shorter than it declares (the file is truncated)")
         self._at += n
         self._left -= n
-        self._crc = fast_crc32(view[:n], self._crc)
         return n
+
+    def saw(self, chunk: bytes | bytearray | memoryview) -> None:
+        """Take `chunk` (the next bytes read) into the entry's CRC."""
+        self._crc = fast_crc32(chunk, self._crc)
+
+    def end(self) -> None:
+        """Every byte has been read: its CRC-32 must be the one the entry declares."""
+        if not self._done:
+            self._done = True
+            if self._crc != self._info.CRC:
+                raise self._fail("does not match its CRC-32 (damaged or altered)")
 
     def close(self) -> None:
         pass

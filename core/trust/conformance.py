@@ -192,12 +192,12 @@ def judge_opened(opened: OpenedPack, progress: Any = None, cancel: Any = None) -
     for i in opened.luggage:
         scan.file(i.name)
 
-    # two threads share the pass: this one reads (and checks a stored entry's CRC) and
-    # scans each chunk; the reader's own thread hashes it (`streams.Hasher`). Both
-    # release the GIL for the bytes (os.preadv, hyperscan, hashlib), so the pass takes
-    # what the hash takes: the scan (~0.3 s a GiB) fits beside the reading in the
-    # hash's time (~0.6 s a GiB); a third thread for the scan cost more in hand-offs
-    # of the GIL than it gained (bench_judge.py: 1.17x the hash against 1.07x, load 2)
+    # two threads share the pass: a big stored entry is read and hashed on a thread of
+    # its own (`streams.ReadAhead`: the bytes stay in the cache of the core that hashes
+    # them); this one checks each chunk's CRC and scans it. Both release the GIL for the
+    # bytes (os.preadv, hashlib, hyperscan), so the pass takes about what reading and
+    # hashing take: the scan (~0.3 s a GiB) fits beside them (~0.85 s a GiB); a third
+    # thread for the scan cost more in hand-offs of the GIL than it gained
     def on_chunk(item: LuggageItem, chunk: Chunk) -> None:
         scan.feed(item.name, chunk)
         judging.feed(item, chunk)

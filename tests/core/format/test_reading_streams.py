@@ -121,17 +121,9 @@ def test_the_desk_lands_a_stream_without_a_file(packs: dict[str, Path], tmp_path
     receiver.close()
 
 
-def test_a_pass_over_stored_luggage_hands_on_every_byte_and_finds_the_damaged_file(
-    tmp_path: Path,
-) -> None:
-    """The one pass (judge, first contact, verify) reads a stored entry into a few reused
-    buffers while another thread hashes them: every byte must reach the caller as it is
-    in the file, each file must be checked against its own digest, and a damaged file
-    must be told without starving the files after it of buffers."""
-    import hashlib
+def _three_stored_files(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
     import os
 
-    from taskpack.core.errors import PackError
     from taskpack.core.format.streams import CHUNK
 
     desk = Desk(tmp_path / "a", "machine-a")
@@ -142,6 +134,34 @@ def test_a_pass_over_stored_luggage_hands_on_every_byte_and_finds_the_damaged_fi
     desk.attach(lp.id, [tmp_path / name for name in blobs])
     bag = desk.pack(lp.id, tmp_path / "h.taskpack").path
     desk.close()
+    return bag, blobs
+
+
+@pytest.fixture(params=["read here", "read ahead"])
+def read_ahead(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Each pass twice: each file read on the caller's thread and hashed on another, and
+    (above `streams.READ_AHEAD_BYTES`, lowered here to a chunk) read and hashed on a
+    thread of its own and handed to the caller in order."""
+    from taskpack.core.format import streams
+
+    ahead = request.param == "read ahead"
+    monkeypatch.setattr(streams, "READ_AHEAD_BYTES", streams.CHUNK if ahead else 1 << 62)
+    return ahead
+
+
+def test_a_pass_over_stored_luggage_hands_on_every_byte_and_finds_the_damaged_file(
+    tmp_path: Path, read_ahead: bool
+) -> None:
+    """The one pass (judge, first contact, verify) reads a stored entry into a few reused
+    buffers, hashed on a thread of their own: every byte must reach the caller as it is
+    in the file, each file must be checked against its own digest, and a damaged file
+    must be told without starving the files after it of buffers."""
+    import hashlib
+
+    from taskpack.core.errors import PackError
+    from taskpack.core.format.streams import CHUNK
+
+    bag, blobs = _three_stored_files(tmp_path)
     raw = bytearray(bag.read_bytes())
     at = raw.find(blobs["f1.bin"][CHUNK : CHUNK + 64])  # inside f1's second chunk: stored
     assert at > 0
@@ -159,3 +179,60 @@ def test_a_pass_over_stored_luggage_hands_on_every_byte_and_finds_the_damaged_fi
         assert seen[name].hexdigest() == hashlib.sha256(blobs[name]).hexdigest(), name
     assert [(n, type(e).__name__) for n, e in damaged] == [("f1.bin", "IntegrityError")]
     assert "f1.bin" in damaged[0][1].message
+    assert "CRC-32" in damaged[0][1].message  # the zip's own check comes first, as before
+    threads = {t.name for t in __import__("threading").enumerate()}
+    assert "read-sha256" not in threads  # no reading thread outlives its file
+
+
+def test_luggage_cut_short_while_it_is_read_is_told_after_the_bytes_before_it(
+    tmp_path: Path, read_ahead: bool
+) -> None:
+    """Another process truncates the pack after it was opened (the judge of a file in a
+    shared folder): the pass reports the file that lost its end, in order, and neither
+    hangs nor raises anything but the pack's own error."""
+    from taskpack.core.errors import PackError
+    from taskpack.core.format.streams import CHUNK
+
+    bag, blobs = _three_stored_files(tmp_path)
+    raw = bag.read_bytes()
+    start = raw.find(blobs["f1.bin"][:64])
+    cut = start + 2 * CHUNK + 4321  # inside f1's third chunk
+    assert 0 < start < cut
+    seen: dict[str, bytearray] = {}
+    damaged: list[tuple[str, PackError]] = []
+    with open_pack(bag) as o:
+        with open(bag, "r+b") as f:
+            f.truncate(cut)
+        o.stream_luggage(
+            lambda item, chunk: seen.setdefault(item.name, bytearray()).extend(chunk),
+            on_error=lambda item, exc: damaged.append((item.name, exc)),
+        )
+    assert seen["f0.bin"] == blobs["f0.bin"]
+    assert seen["f1.bin"] == blobs["f1.bin"][: cut - start]  # every byte up to the cut
+    names = [n for n, _e in damaged]
+    assert names == ["f1.bin", "f2.bin"], names  # f2 lies wholly past the cut
+    assert all("shorter than it declares" in e.message for _n, e in damaged)
+
+
+def test_a_pass_stopped_by_its_caller_stops_reading(tmp_path: Path, read_ahead: bool) -> None:
+    """A caller that raises on a chunk (a scan that gave up, a cancel) gets its own
+    error back at once, and no thread goes on reading the pack."""
+    import threading
+
+    bag, _blobs = _three_stored_files(tmp_path)
+
+    class Enough(Exception):
+        pass
+
+    calls = 0
+
+    def on_chunk(item: object, chunk: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise Enough
+
+    with open_pack(bag) as o, pytest.raises(Enough):
+        o.stream_luggage(on_chunk)
+    assert calls == 2
+    assert "read-sha256" not in {t.name for t in threading.enumerate()}
