@@ -40,6 +40,8 @@ class SettingsError(UsageError):
 
 @dataclass
 class Settings:
+    """The desk's settings as `settings.json` holds them (every field optional)."""
+
     machine_name: str | None = None
     actor: str | None = None
     language: str | None = None

@@ -38,6 +38,8 @@ class Value:
 
 @dataclass(frozen=True)
 class Option:
+    """An option: its flags, its help, what its value completes to."""
+
     flags: tuple[str, ...]
     help: str
     value: Value | None  # None: a flag that takes no value
@@ -45,6 +47,8 @@ class Option:
 
 @dataclass
 class Command:
+    """A command (a verb, a verb's subcommand, or the top level) and what follows it."""
+
     path: tuple[str, ...]  # () for the top level
     help: str = ""
     options: list[Option] = field(default_factory=list)

@@ -69,13 +69,9 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
+    from taskpack.app import __version__
 
-    try:
-        return dist_version("taskpack-desk")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0+unknown"
+    return __version__
 
 
 def json_line(value: Any, *, indent: int | None = None) -> str:
@@ -106,7 +102,7 @@ def warn(text: str) -> None:
 
 
 class _VersionAction(argparse.Action):
-    """--version, looked up only when asked for (package metadata costs ~0.1 s to read)."""
+    """--version (the version is a constant: no package metadata is read to print it)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
@@ -194,6 +190,9 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv == ["--version"]:  # as the whole parser answers it, without importing every verb
+        sys.stdout.write(f"taskpack {version()}\n")
+        return EXIT_OK
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     handler: Handler = args.handler

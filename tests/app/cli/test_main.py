@@ -19,6 +19,14 @@ def test_version_goes_to_stdout() -> None:
     assert r.stderr == ""
 
 
+def test_the_version_printed_is_the_installed_distributions() -> None:
+    """`--version` prints a constant (reading package metadata cost half its start-up):
+    it must be the version pyproject.toml gives the distribution that is installed."""
+    from importlib.metadata import version
+
+    assert taskpack("--version").stdout == f"taskpack {version('taskpack-desk')}\n"
+
+
 def test_help_lists_every_verb_and_the_exit_codes() -> None:
     r = taskpack("--help")
     assert r.returncode == 0

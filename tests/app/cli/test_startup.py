@@ -82,6 +82,13 @@ def test_help_and_version_import_no_codec_and_no_model(
     assert r.returncode == 0, r.stderr[-2000:]
     assert "taskpack" in r.stdout
     assert names & HEAVY == set()
+    assert "importlib.metadata" not in names  # scanning the path for the version: ~50 ms
+    # a record with no docstring makes `dataclasses` import `inspect` (~9 ms) to write one
+    assert "inspect" not in names
+    if args == ["--version"]:  # answered before any verb's module is imported
+        assert not {
+            n for n in names if n.startswith("taskpack.app.cli.") and n != "taskpack.app.cli.main"
+        }
 
 
 @pytest.mark.parametrize("name", ["p.taskpack", "p.taskpack.json"])
