@@ -14,6 +14,9 @@ no extra fields except ZIP64 when an entry or offset needs it, version made by 2
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
 import stat
 import struct
 import zipfile
@@ -32,6 +35,13 @@ _EOCD = struct.Struct("<IHHHHIIH")  # 22 bytes
 _EOCD64 = struct.Struct("<IQHHIIQQQQ")  # 56 bytes
 _LOC64 = struct.Struct("<IIQI")  # 20 bytes
 FLAG_UTF8 = 0x0800
+#: an entry of at most this many bytes (declared, either size) is read whole when opened
+#: (`SafeZip._whole`), if it is exactly what it declares
+WHOLE_ENTRY_BYTES = 64 << 10
+#: the flags such an entry may carry: deflate's options (bits 1-2), a data descriptor
+#: (bit 3, its sizes and CRC taken from the directory, as zipfile takes them), UTF-8
+_WHOLE_FLAGS = 0x0002 | 0x0004 | 0x0008 | FLAG_UTF8
+_WHOLE_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 U32 = 0xFFFFFFFF
 ZIP64_AT = 0xFFFF0000  # sizes/offsets from here on are written as ZIP64
 
@@ -467,20 +477,66 @@ class SafeZip:
     def open(self, info: zipfile.ZipInfo) -> BinaryIO:
         """Stream one entry's bytes; its size and CRC are checked when it ends.
 
-        A stored entry is read straight from the file with positioned reads (any number
-        may be open at once) and a fast CRC; a deflated one goes through `zipfile`.
+        A small entry is read whole here when it is exactly what it declares
+        (`_whole`); a stored one is read straight from the file with positioned reads
+        (any number may be open at once) and a fast CRC; a deflated one goes through
+        `zipfile`.
         """
         fd: int | None
         try:
             fd = int(self._fp.fileno())
         except (AttributeError, OSError, ValueError):
             fd = None
+        if info.file_size <= WHOLE_ENTRY_BYTES and info.compress_size <= WHOLE_ENTRY_BYTES:
+            whole = self._whole(info, fd)
+            if whole is not None:
+                return cast(BinaryIO, io.BytesIO(whole))
         entry: StoredEntry | CheckedEntry
         if info.compress_type == zipfile.ZIP_STORED and fd is not None and not info.flag_bits & 0x8:
             entry = StoredEntry(fd, self._data_at[id(info)], info)
         else:
             entry = CheckedEntry(self.zf, info)
         return cast(BinaryIO, entry)  # the read/close/context subset of BinaryIO
+
+    def _whole(self, info: zipfile.ZipInfo, fd: int | None) -> bytes | None:
+        """A small entry's bytes, read at once (one read; inflate and CRC in zlib), if
+        they are exactly what the entry declares: stored, or one whole deflate stream,
+        its size and its CRC-32. Anything else (damage, a stream that does not end, a
+        flag this shortcut does not know) is None: the entry is then read as every
+        other is, and what is wrong with it is told the same way.
+
+        Why: a landing reads the five or six small entries of a bag (its tag files, the
+        pack object, small luggage), and `zipfile`'s streaming reader (a local header
+        read and parsed again, a reader object, a Python CRC loop) cost ~15 us an entry
+        (a 14 KB bag: 92 us against 17 us, its directory aside)."""
+        if info.flag_bits & ~_WHOLE_FLAGS or info.compress_type not in _WHOLE_METHODS:
+            return None
+        at = self._data_at.get(id(info))
+        if at is None:
+            return None
+        try:
+            if fd is not None:
+                raw = os.pread(fd, info.compress_size, at)
+            else:  # under zipfile's own lock: its readers of this stream seek as they read
+                with getattr(self.zf, "_lock", None) or contextlib.nullcontext():
+                    self._fp.seek(at)
+                    raw = self._fp.read(info.compress_size)
+        except (OSError, ValueError):
+            return None  # the streaming reader meets it again, and says so
+        if len(raw) != info.compress_size:
+            return None
+        data = raw
+        if info.compress_type == zipfile.ZIP_DEFLATED:
+            inflate = zlib.decompressobj(-zlib.MAX_WBITS)
+            try:
+                data = inflate.decompress(raw, info.file_size + 1)
+            except zlib.error:
+                return None
+            if not inflate.eof:
+                return None
+        if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+            return None
+        return data
 
     def close(self) -> None:
         self.zf.close()
