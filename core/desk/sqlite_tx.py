@@ -173,16 +173,14 @@ class SqliteTx:
 
     def record_landing(self, pack_sha256: str, passport_id: str, kind: str, data: JSON) -> None:
         """Raises AlreadyLanded (naming the passport) if that pack already landed."""
-        winner = self.landing(pack_sha256)
-        if winner is not None:
-            raise AlreadyLanded(winner.passport_id)
         try:
             self._db.execute(
                 "INSERT INTO landings (pack_sha256, passport_id, kind, landed_at, data) "
                 "VALUES (?,?,?,?,?)",
                 (pack_sha256, passport_id, kind, self.now, dumps(data)),
             )
-        except sqlite3.IntegrityError:  # the UNIQUE guard, should another writer have won
+        except sqlite3.IntegrityError:  # the key is the pack: it landed already (one look-up
+            # on the way out, none on the way in, inside the desk's write turn)
             found = self.landing(pack_sha256)
             if found is None:
                 raise

@@ -76,7 +76,10 @@ def _streamed(zip: zip_archive.SafeZip, info: zipfile.ZipInfo) -> bytes | None:
 @given(
     st.lists(
         st.tuples(
-            st.one_of(st.binary(max_size=3000), st.sampled_from([b"", b"a" * 70_000, bytes(range(256)) * 300])),
+            st.one_of(
+                st.binary(max_size=3000),
+                st.sampled_from([b"", b"a" * 70_000, bytes(range(256)) * 300]),
+            ),
             st.booleans(),
         ),
         min_size=1,
