@@ -400,7 +400,9 @@ class VerifyingReader:
     def next_chunk(self, ring: BufferRing) -> Chunk:
         """The next bytes (empty at EOF, once verified), read into a buffer of `ring` where
         the stream reads straight into one (a stored zip entry): such a chunk is valid
-        only until the next call, and its buffer goes back to `ring` once hashed."""
+        only until the next call. Its buffer goes back to `ring` once hashed, or, for an
+        entry of `READ_AHEAD_BYTES` or more (read and hashed ahead on a thread of its own,
+        `ReadAhead`), at the next call."""
         if self._done:
             return b""
         if self._ahead is not None:

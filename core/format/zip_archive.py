@@ -515,7 +515,7 @@ class SafeZip:
         if at is None:
             return None
         try:
-            if fd is not None:
+            if fd is not None and hasattr(os, "pread"):  # (not on Windows)
                 raw = os.pread(fd, info.compress_size, at)
             else:  # under zipfile's own lock: its readers of this stream seek as they read
                 with getattr(self.zf, "_lock", None) or contextlib.nullcontext():
