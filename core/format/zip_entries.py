@@ -52,7 +52,7 @@ class StoredEntry:
             raise self._fail("is shorter than it declares (the file is truncated)")
         self._at += len(data)
         self._left -= len(data)
-        self._crc = fast_crc32(data, self._crc)
+        self.saw(data)
         return data
 
     #: `readinto` reads straight into the caller's buffer (no chunk allocated, no copy)
