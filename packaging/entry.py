@@ -17,7 +17,7 @@ def _started_as() -> str:
 
 if __name__ == "__main__":
     if _started_as() == "taskpack":
-        from taskpack.app.cli.main import main
+        from taskpack.app.cli.entry import main
     else:
         from taskpack.app.gui_main import main
     sys.exit(main())
