@@ -1,22 +1,29 @@
-"""The `taskpack` command's entry point: what runs before the command line is imported.
+"""The `taskpack` command's entry point: what runs before the command line is imported,
+and after it is done.
 
 Judging or verifying a big bag (`conformance`, `verify`) starts hashing its luggage here,
 in a helper process (`taskpack.core.format.prehash`), so that the hash, the slowest step
 of the pass, runs while the command imports its modules and opens the pack instead of
 after. Every other command goes straight to :func:`taskpack.app.cli.main.main`.
+
+Those two verbs only read; once one has said its verdict, the process leaves at once
+(:func:`_leave`): its output flushed and every exit handler run, but without the
+interpreter's teardown, which freed each of the modules the judge imported one by one
+(a fifth of a small pack's judging: ~12 ms, 24 M of 308 M instructions).
 """
 
 from __future__ import annotations
 
 import sys
 
-#: the verbs that read every luggage byte of the pack they are given
+#: the verbs that read every luggage byte of the pack they are given, and write nothing
 _READS_ALL = frozenset({"conformance", "verify"})
 
 
 def main() -> int:
     argv = sys.argv[1:]
-    if len(argv) >= 2 and argv[0] in _READS_ALL:
+    reads_all = len(argv) >= 2 and argv[0] in _READS_ALL
+    if reads_all:
         pack = next((a for a in argv[1:] if a.lower().endswith(".taskpack")), None)
         if pack is not None and not pack.startswith("-"):
             from taskpack.core.format import prehash
@@ -24,4 +31,29 @@ def main() -> int:
             prehash.start(pack)
     from taskpack.app.cli.main import main as run
 
-    return run()
+    code = run()
+    if reads_all:
+        _leave(code)
+    return code
+
+
+def _leave(code: int) -> None:
+    """End the process now with `code`, as `sys.exit` would but for the teardown: what is
+    buffered is written, every `atexit` handler runs. Not while another thread that the
+    interpreter would wait for still runs (then the caller exits the usual way)."""
+    import atexit
+    import os
+    import threading
+
+    main_thread = threading.main_thread()
+    if threading.current_thread() is not main_thread or any(
+        t is not main_thread and not t.daemon and t.is_alive() for t in threading.enumerate()
+    ):
+        return
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader that went away (`| head`), a closed stream
+            code = code or 1
+    os._exit(code)
