@@ -405,7 +405,7 @@ def installed_copy(work: Path) -> Path | None:
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(site / "taskpack")], **quiet)  # type: ignore[call-overload]
         script = venv / "bin" / "taskpack"
         script.write_text(
-            f"#!{venv / 'bin' / 'python'}\nimport sys\nfrom taskpack.app.cli.main import main\n"
+            f"#!{venv / 'bin' / 'python'}\nimport sys\nfrom taskpack.app.cli.entry import main\n"
             "sys.exit(main())\n"
         )
         script.chmod(0o755)
