@@ -62,6 +62,57 @@ class _HeadDeadline:
             self._head_timer = None
 
 
+#: a write at least this long goes out at once (what is held first), not joined
+_SEND_AT_ONCE = 64 * 1024
+
+
+class CorkedTransport:
+    """A connection's transport whose writes in one turn of the event loop go out as one.
+
+    uvicorn writes a response's status line and headers, then its body, each with its own
+    `write`: two sends on the socket, two segments, and a client that wakes twice (reads
+    the head, then waits for the body) for every response. Here every write made before
+    the event loop next turns is joined and sent at that turn (`call_soon`): a response
+    answered at once goes out whole; a streamed one goes out as each event is written,
+    one turn later. `close` sends what is held first; `abort` drops it, as the socket
+    does. Everything else is the transport's own.
+    """
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._held: list[bytes] = []
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if len(data) >= _SEND_AT_ONCE:  # a large body: no copy to join it to its head
+            self._send()
+            self._transport.write(data)
+            return
+        if not self._held:
+            self._loop.call_soon(self._send)
+        self._held.append(bytes(data))
+
+    def writelines(self, lines: Any) -> None:
+        for data in lines:
+            self.write(data)
+
+    def _send(self) -> None:
+        held, self._held = self._held, []
+        if held and not self._transport.is_closing():
+            self._transport.write(held[0] if len(held) == 1 else b"".join(held))
+
+    def close(self) -> None:
+        self._send()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._held = []
+        self._transport.abort()
+
+    def __getattr__(self, name: str) -> Any:  # is_closing, get_extra_info, pause_reading …
+        return getattr(self._transport, name)
+
+
 def _timed_httptools(header_timeout: float) -> type[asyncio.Protocol]:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -82,7 +133,8 @@ def _timed_httptools(header_timeout: float) -> type[asyncio.Protocol]:
                 self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
+            corked = CorkedTransport(transport, self.loop)
+            super().connection_made(corked)  # type: ignore[arg-type]
             self._arm(header_timeout)
 
         def data_received(self, data: bytes) -> None:
@@ -136,7 +188,8 @@ def _timed_h11(header_timeout: float) -> type[asyncio.Protocol]:
                 self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
+            corked = CorkedTransport(transport, self.loop)
+            super().connection_made(corked)  # type: ignore[arg-type]
             self._arm(header_timeout)
 
         def data_received(self, data: bytes) -> None:

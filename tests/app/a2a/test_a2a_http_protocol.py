@@ -94,3 +94,92 @@ def test_pipelined_requests_are_answered_in_order_and_the_connection_kept(
         sock.sendall(CARD)  # still open, still served
         assert _responses(sock, 1)[0].startswith(b"HTTP/1.1 200")
     assert desk_b.store.count() == 1
+
+
+def test_a_response_arrives_whole_in_one_piece(desk_b, serving):
+    """Head and body are one write (`CorkedTransport`): the client wakes once per response,
+    not once for the head and again for the body."""
+    server = serving(desk_b)
+    with raw_connection(server.url, 30) as sock:
+        for _ in range(20):
+            sock.sendall(CARD)
+            piece = sock.recv(65536)  # the first bytes to arrive: the whole response
+            head, _, body = piece.partition(b"\r\n\r\n")
+            length = next(
+                int(line.split(b":", 1)[1])
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length:")
+            )
+            assert head.startswith(b"HTTP/1.1 200") and len(body) == length > 0
+
+
+class _Wire:
+    """A transport that records what is written to it (and a loop that runs soon-calls
+    when told): the corked transport's own behaviour, without a socket."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+        self.closed = self.aborted = False
+        self.soon: list = []
+
+    def write(self, data: bytes) -> None:
+        assert not self.closed
+        self.sent.append(bytes(data))
+
+    def is_closing(self) -> bool:
+        return self.closed or self.aborted
+
+    def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    def get_extra_info(self, name: str, default=None):
+        return ("127.0.0.1", 1) if name == "peername" else default
+
+    def call_soon(self, fn, *args) -> None:
+        self.soon.append((fn, args))
+
+    def turn(self) -> None:
+        soon, self.soon = self.soon, []
+        for fn, args in soon:
+            fn(*args)
+
+
+def test_writes_in_one_turn_go_out_as_one_and_close_sends_what_is_held():
+    from taskpack.app.a2a.http_protocol import CorkedTransport
+
+    wire = _Wire()
+    corked = CorkedTransport(wire, wire)  # type: ignore[arg-type]
+    corked.write(b"HTTP/1.1 200 OK\r\n\r\n")
+    corked.write(bytearray(b"{}"))
+    assert wire.sent == []  # held until the loop turns
+    wire.turn()
+    assert wire.sent == [b"HTTP/1.1 200 OK\r\n\r\n{}"]
+    corked.write(b"event 1")
+    wire.turn()
+    corked.write(b"event 2")
+    wire.turn()
+    assert wire.sent[1:] == [b"event 1", b"event 2"]  # a stream: each turn's writes
+    big = b"x" * (64 * 1024)
+    corked.write(b"head")
+    corked.write(big)  # a large write: what is held first, then it, in order, at once
+    assert wire.sent[3:] == [b"head", big]
+    corked.write(b"last words")
+    corked.close()
+    assert wire.sent[-1] == b"last words" and wire.closed
+    wire.turn()  # the soon-call finds nothing more to send
+    assert wire.sent[-1] == b"last words"
+    assert corked.get_extra_info("peername") == ("127.0.0.1", 1) and corked.is_closing()
+
+
+def test_an_aborted_connection_sends_nothing_more():
+    from taskpack.app.a2a.http_protocol import CorkedTransport
+
+    wire = _Wire()
+    corked = CorkedTransport(wire, wire)  # type: ignore[arg-type]
+    corked.write(b"never sent")
+    corked.abort()
+    wire.turn()
+    assert wire.sent == [] and wire.aborted
