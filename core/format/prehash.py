@@ -135,8 +135,13 @@ def start(path: str) -> None:
     global _helper
     if _helper is not None or not hasattr(os, "fork") or not _single_threaded():
         return
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:  # a FIFO or a device is never opened (that could wait for a writer, or take
+        # what a writer sends from the command's own reading): only a big regular file
+        first = os.stat(path)
+        if not stat.S_ISREG(first.st_mode) or first.st_size < MIN_BYTES:
+            return
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+        fd = os.open(path, flags)
     except (OSError, ValueError):
         return
     try:

@@ -16,6 +16,7 @@ import threading
 import zipfile
 from pathlib import Path
 
+import hostile_zips
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -119,6 +120,16 @@ def test_a_damaged_zip_gives_fewer_spans_never_an_error(
     data = data[: max(1, len(data) - cut % 64)]
     for at, n in _plan(bytes(data), tmp_path):
         assert at >= 0 and n >= SMALL and at + n <= len(data)
+
+
+@pytest.mark.parametrize("case", hostile_zips.CASES, ids=hostile_zips.CASE_IDS)
+def test_the_hostile_corpus_gives_spans_inside_the_file_never_an_error(
+    case: hostile_zips.Case, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setattr(prehash, "MIN_BYTES", 1)  # every stored entry is planned
+    data = case.content
+    for at, n in _plan(data, tmp_path):
+        assert at >= 0 and n >= 1 and at + n <= len(data)
 
 
 def test_no_helper_from_a_process_with_threads(tmp_path: Path) -> None:
@@ -313,3 +324,19 @@ def test_the_taskpack_command_starts_the_helper_for_a_big_bag(tmp_path: Path) ->
     )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "helper digests: 1" in r.stderr
+
+
+@needs_fork
+def test_a_fifo_is_never_opened_by_the_helper(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.taskpack"
+    os.mkfifo(fifo)
+    script = (
+        "import sys\n"
+        "from taskpack.core.format import prehash\n"
+        "prehash.start(sys.argv[1])\n"  # an open of a FIFO would wait here for a writer
+        "print('helper:', prehash._helper)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", script, str(fifo)], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 0 and "helper: None" in r.stdout
