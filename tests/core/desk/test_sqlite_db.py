@@ -227,6 +227,95 @@ def test_a_sync_that_fails_reaches_the_writer(
     db.close()
 
 
+@late_sync_only
+def test_commits_made_while_a_sync_runs_share_the_next_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Group commit: three writers, the first one's sync slow; the two that commit while it
+    runs are put on disk by one more sync, not one each, and none returns before a sync
+    that began after its own commit has ended."""
+    path = tmp_path / "d.sqlite3"
+    db = _open(path, (ONE,))
+    lock = threading.Lock()
+    first_sync, let_go = threading.Event(), threading.Event()
+    syncs: list[set[str]] = []  # what each sync found committed, as it began
+
+    def datasync(fd: int) -> None:
+        reader = sqlite3.connect(path)
+        syncs.append({r[0] for r in reader.execute("SELECT a FROM t")})
+        reader.close()
+        if len(syncs) == 1:
+            first_sync.set()
+            assert let_go.wait(30)
+
+    monkeypatch.setattr(sqlite_db, "_datasync", datasync)
+    returned: dict[str, int] = {}  # each writer: how many syncs had begun when it returned
+
+    def write(value: str) -> None:
+        with transaction(db, lock) as tx:
+            tx.execute("INSERT INTO t VALUES (?)", (value,))
+        returned[value] = len(syncs)
+
+    first = threading.Thread(target=write, args=("a",))
+    first.start()
+    assert first_sync.wait(30)  # a's sync runs (and waits)
+    later = [threading.Thread(target=write, args=(v,)) for v in ("b", "c")]
+    for t in later:
+        t.start()
+    while db.execute("SELECT count(*) FROM t").fetchone()[0] < 3:  # b and c committed
+        threading.Event().wait(0.01)
+    let_go.set()
+    for t in (first, *later):
+        t.join(30)
+    assert syncs == [{"a"}, {"a", "b", "c"}]  # two syncs for three commits
+    assert returned == {"a": 1, "b": 2, "c": 2}  # each after a sync that saw its commit
+    db.close()
+
+
+@late_sync_only
+def test_a_sync_that_fails_covers_no_one_who_waited_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first writer's sync fails while a second writer, committed meanwhile, waits: the
+    second is not taken for synced, it syncs itself (and only it is told its write is done)."""
+    path = tmp_path / "d.sqlite3"
+    db = _open(path, (ONE,))
+    lock = threading.Lock()
+    first_sync, let_go = threading.Event(), threading.Event()
+    calls: list[int] = []
+
+    def datasync(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 1:
+            first_sync.set()
+            assert let_go.wait(30)
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(sqlite_db, "_datasync", datasync)
+    outcome: dict[str, str] = {}
+
+    def write(value: str) -> None:
+        try:
+            with transaction(db, lock) as tx:
+                tx.execute("INSERT INTO t VALUES (?)", (value,))
+            outcome[value] = "done"
+        except OSError:
+            outcome[value] = "failed"
+
+    first = threading.Thread(target=write, args=("a",))
+    first.start()
+    assert first_sync.wait(30)
+    second = threading.Thread(target=write, args=("b",))
+    second.start()
+    while db.execute("SELECT count(*) FROM t").fetchone()[0] < 2:
+        threading.Event().wait(0.01)
+    let_go.set()
+    first.join(30)
+    second.join(30)
+    assert outcome == {"a": "failed", "b": "done"} and len(calls) == 2
+    db.close()
+
+
 @pytest.mark.skipif(os.name != "posix", reason="POSIX locks")
 def test_opening_a_database_again_keeps_the_locks_of_this_process(tmp_path: Path) -> None:
     """A second open in this process (`taskpack serve` opens its A2A database twice) must
