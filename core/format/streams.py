@@ -424,6 +424,17 @@ class VerifyingReader:
                 return self._next_ahead()
         if not getattr(self._raw, "reads_into", False):
             return self.read(CHUNK)
+        read = self._read_into(ring)
+        if read is None:
+            return b""
+        buf, n = read
+        view = memoryview(buf)[:n]
+        self._hasher.update(view, partial(ring.give, buf))
+        return view
+
+    def _read_into(self, ring: BufferRing) -> tuple[bytearray, int] | None:
+        """The next bytes read into a buffer of `ring` and counted; None at the end (the
+        buffer back, the stream verified)."""
         buf = ring.take()
         try:
             n = cast(Any, self._raw).readinto(buf)
@@ -435,10 +446,8 @@ class VerifyingReader:
         if not n:
             ring.give(buf)
             self._finish()
-            return b""
-        view = memoryview(buf)[:n]
-        self._hasher.update(view, partial(ring.give, buf))
-        return view
+            return None
+        return buf, n
 
     def _next_ahead(self) -> Chunk:
         assert self._ahead is not None
@@ -456,18 +465,10 @@ class VerifyingReader:
         # hashed by the start-up helper (`prehash`): read here, CRC and count, no hash; the
         # buffer stays the caller's until the next call, as a read-ahead chunk's does
         self._give_back()
-        buf = ring.take()
-        try:
-            n = cast(Any, self._raw).readinto(buf)
-            if n:
-                self._counted(n)
-        except BaseException:
-            ring.give(buf)
-            raise
-        if not n:
-            ring.give(buf)
-            self._finish()
+        read = self._read_into(ring)
+        if read is None:
             return b""
+        buf, n = read
         self._lent = (ring, buf)
         return memoryview(buf)[:n]
 
