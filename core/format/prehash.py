@@ -240,7 +240,7 @@ def plan(fd: int, size: int) -> list[tuple[int, int]]:
     """(offset, length) of the data of each stored entry of at least MIN_BYTES that the ZIP
     file's directory lists, in the file's order: what the helper hashes. A guess from
     bytes nothing has checked: an unreadable, damaged or hostile file gives fewer spans
-    (or none), never an error; a span lies inside the file."""
+    (or none), never an error; a span lies inside the file, and no two share a byte."""
     tail_len = min(size, _TAIL)
     tail = os.pread(fd, tail_len, size - tail_len)
     end = tail.rfind(b"PK\x05\x06")
@@ -283,6 +283,10 @@ def plan(fd: int, size: int) -> list[tuple[int, int]]:
             if len(spans) == _MAX_JOBS:
                 break
     spans.sort()
+    # entries that share bytes are a hostile directory's (SafeZip refuses them): none is
+    # hashed, so the helper's work stays within one pass over the file, however it lies
+    if any(at + n > spans[i + 1][0] for i, (at, n) in enumerate(spans[:-1])):
+        return []
     return spans
 
 

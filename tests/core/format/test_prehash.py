@@ -9,6 +9,7 @@ each case runs in a fresh single-threaded interpreter, as the `taskpack` command
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import subprocess
 import sys
@@ -118,8 +119,10 @@ def test_a_damaged_zip_gives_fewer_spans_never_an_error(
     for at, x in flips:
         data[at % len(data)] ^= x
     data = data[: max(1, len(data) - cut % 64)]
-    for at, n in _plan(bytes(data), tmp_path):
+    spans = _plan(bytes(data), tmp_path)
+    for at, n in spans:
         assert at >= 0 and n >= SMALL and at + n <= len(data)
+    assert all(a + n <= b for (a, n), (b, _) in itertools.pairwise(spans))  # one pass at most
 
 
 @pytest.mark.parametrize("case", hostile_zips.CASES, ids=hostile_zips.CASE_IDS)
@@ -128,8 +131,22 @@ def test_the_hostile_corpus_gives_spans_inside_the_file_never_an_error(
 ) -> None:
     monkeypatch.setattr(prehash, "MIN_BYTES", 1)  # every stored entry is planned
     data = case.content
-    for at, n in _plan(data, tmp_path):
+    spans = _plan(data, tmp_path)
+    for at, n in spans:
         assert at >= 0 and n >= 1 and at + n <= len(data)
+    assert all(a + n <= b for (a, n), (b, _) in itertools.pairwise(spans))
+
+
+def test_entries_that_share_bytes_are_not_hashed(tmp_path: Path, monkeypatch) -> None:
+    """A directory whose entries overlap (each the whole file, say) would have the helper
+    hash the file many times over: it hashes none of them."""
+    monkeypatch.setattr(prehash, "MIN_BYTES", SMALL)
+    data = _zip([(zipfile.ZIP_STORED, 200, False), (zipfile.ZIP_STORED, 200, False)], b"", b"")
+    assert len(_plan(data, tmp_path)) == 2
+    directory = data.rindex(b"PK\x01\x02")  # the second entry's record: point it at the first
+    first = data.index(b"PK\x03\x04")
+    forged = data[: directory + 42] + first.to_bytes(4, "little") + data[directory + 46 :]
+    assert _plan(forged, tmp_path) == []
 
 
 def test_no_helper_from_a_process_with_threads(tmp_path: Path) -> None:
