@@ -22,6 +22,11 @@ body and answers ``{}``. These machines are noisy; the ratio is the number to wa
     python benchmarks/bench_a2a.py [--sends 60] [--mib 1] [--clients 1] [--keep DIR]
     python benchmarks/bench_a2a.py --clients 8 --mib 0.01 --sends 160   # the issue's row
     python benchmarks/bench_a2a.py --clients 8 --mib 0.01 --sends 160 --processes 2
+
+The senders use httpx (the issue's measurement); ``--sender http.client`` gives them the
+standard library's client instead, which costs the two cores the server shares a fifth of
+httpx's CPU a send (0.2-0.3 against 0.6-1.0 ms): what the server's own latency is when the
+load generator weighs less on it.
 """
 
 from __future__ import annotations
@@ -138,8 +143,30 @@ def measure(
 
 CLIENTS = r"""
 import json, sys, threading, time
-import httpx
 url, folder, clients = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if sys.argv[4] == "httpx":
+    import httpx
+    Sender = lambda url, headers: httpx.Client(headers=headers, timeout=60)
+else:  # the standard library's client: a sender that costs the shared cores less
+    import http.client, types, urllib.parse
+
+    class Sender:
+        def __init__(self, url, headers):
+            where = urllib.parse.urlsplit(url)
+            self.conn = http.client.HTTPConnection(where.hostname, where.port, timeout=60)
+            self.headers = headers
+
+        def post(self, url, content):
+            self.conn.request("POST", urllib.parse.urlsplit(url).path, body=content, headers=self.headers)
+            r = self.conn.getresponse()
+            text = r.read().decode("utf-8", "replace")
+            return types.SimpleNamespace(status_code=r.status, text=text)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.conn.close()
 headers = json.loads(sys.stdin.readline())
 names = sorted(__import__("os").listdir(folder))
 bodies = [open(f"{folder}/{n}", "rb").read() for n in names]
@@ -156,7 +183,7 @@ def clocks():
 go = threading.Barrier(clients, action=clocks)
 
 def client(mine):
-    with httpx.Client(headers=headers, timeout=60) as http:
+    with Sender(url, headers) as http:
         http.post(f"{url}/message:send", content=mine[0])  # warm up the connection
         go.wait()
         for body in mine[1:]:
@@ -189,7 +216,7 @@ def measure_at_once(
         for n, body in enumerate(bodies):
             Path(folder, f"{n:06d}").write_bytes(body)
         r = subprocess.run(
-            [sys.executable, "-c", CLIENTS, url, folder, str(clients)],
+            [sys.executable, "-c", CLIENTS, url, folder, str(clients), SENDER[0]],
             input=json.dumps({**headers, "content-type": "application/json"}) + "\n",
             capture_output=True,
             text=True,
@@ -203,6 +230,8 @@ def measure_at_once(
     return list(result["times"])
 
 
+#: the HTTP client the senders use (`--sender`)
+SENDER = ["httpx"]
 #: the senders' process's CPU seconds over each `measure_at_once` (start-up left out)
 SENDERS_CPU: list[float] = []
 #: and the machine's (busy, idle, taken by the host) CPU seconds over the same span
@@ -295,7 +324,15 @@ def main() -> None:
         help="server processes on the one desk (`taskpack serve --processes`; default 1)",
     )
     ap.add_argument("--keep", type=Path, help="keep the work folder here")
+    ap.add_argument(
+        "--sender",
+        choices=("httpx", "http.client"),
+        default="httpx",
+        help="the senders' HTTP client with --clients > 1 (default httpx; the standard "
+        "library's costs the cores the server shares less CPU a send)",
+    )
     args = ap.parse_args()
+    SENDER[0] = args.sender
     keyring.set_keyring(tokens.MemoryKeyring())  # never the real keyring
     root = Path(tempfile.mkdtemp(prefix="bench-a2a-")) if not args.keep else args.keep
     root.mkdir(parents=True, exist_ok=True)
