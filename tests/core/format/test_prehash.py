@@ -358,3 +358,60 @@ def test_a_fifo_is_never_opened_by_the_helper(tmp_path: Path) -> None:
         [sys.executable, "-c", script, str(fifo)], capture_output=True, text=True, timeout=60
     )
     assert r.returncode == 0 and "helper: None" in r.stdout
+
+
+#: in a fresh interpreter: each mutated copy judged with a helper started for it, as the
+#: `taskpack` command does; any exception outside the error tree is printed as a traceback
+FUZZ = r"""
+import sys, traceback
+from taskpack.core.format import prehash
+from taskpack.app.cli.main import main
+codes = []
+for path in sys.argv[1:]:
+    prehash.start(path)
+    try:
+        codes.append(main(["conformance", path]))
+    except SystemExit as exc:
+        codes.append(exc.code)
+    except BaseException:
+        traceback.print_exc()
+        codes.append("crash")
+    prehash.stop()
+print("codes:", *codes, file=sys.stderr)
+"""
+
+
+@needs_fork
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    flips=st.lists(st.tuples(st.integers(0, 1 << 20), st.integers(1, 255)), min_size=1, max_size=6),
+)
+def test_a_mutated_big_bag_judged_with_the_helper_is_a_verdict_or_one_line(
+    tmp_path_factory, seed: int, flips: list[tuple[int, int]]
+) -> None:
+    """Bytes flipped in the directory, the headers and the luggage of a big bag: the judge
+    with its helper gives a verdict or a one-line error, never a traceback or a hang."""
+    import random
+
+    work = tmp_path_factory.mktemp("fuzz")
+    rng = random.Random(seed)
+    good = _pack(work, rng.randbytes(9 * MIB))
+    data = good.read_bytes()
+    copies = []
+    for i, (at, x) in enumerate(flips):
+        bad = bytearray(data)
+        # near the end (the directory), near the start (headers, tag files) or anywhere
+        where = [len(data) - 1 - at % 4096, at % 8192, rng.randrange(len(data))][i % 3]
+        bad[where] ^= x
+        path = work / f"m{i}.taskpack"
+        path.write_bytes(bad)
+        copies.append(str(path))
+    r = subprocess.run(
+        [sys.executable, "-c", FUZZ, *copies], capture_output=True, text=True, timeout=300
+    )
+    assert "Traceback" not in r.stderr, r.stderr[-2000:]
+    codes = r.stderr.split("codes:")[-1].split()
+    assert len(codes) == len(copies) and set(codes) <= {"0", "1", "2"}, r.stderr[-2000:]
