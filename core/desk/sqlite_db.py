@@ -286,4 +286,52 @@ def transaction(
         db.execute("COMMIT")
         ticket = db.committed() if isinstance(db, DeskConnection) else 0
     if isinstance(db, DeskConnection):
-        db.sync_wal(ticket)
+        pending: PendingSyncs | None = getattr(_deferring, "pending", None)
+        if pending is not None:
+            pending.add(db, ticket)
+        else:
+            db.sync_wal(ticket)
+
+
+class PendingSyncs:
+    """The commits made in a :func:`deferred_syncs` block, not yet synced: each is on disk
+    once :meth:`sync` returns (the connections' group commit: a sync since has covered
+    some already). Whoever tells a person or a sender that those writes are done calls
+    :meth:`sync` first; it may do so on another thread."""
+
+    def __init__(self) -> None:
+        self._due: dict[int, tuple[DeskConnection, int]] = {}
+
+    def add(self, db: DeskConnection, ticket: int) -> None:
+        known = self._due.get(id(db))
+        self._due[id(db)] = (db, max(ticket, known[1] if known else 0))
+
+    def __bool__(self) -> bool:
+        return bool(self._due)
+
+    def sync(self) -> None:
+        """Put every commit listed on disk (OSError: some may not be; listed no more)."""
+        due, self._due = self._due, {}
+        for db, ticket in due.values():
+            db.sync_wal(ticket)
+
+
+_deferring = threading.local()
+
+
+@contextlib.contextmanager
+def deferred_syncs() -> Iterator[PendingSyncs]:
+    """In this thread, until the block ends, :func:`transaction` commits without waiting for
+    the disk: each commit is listed in the :class:`PendingSyncs` given, and its caller syncs
+    them (:meth:`PendingSyncs.sync`, from any thread) before saying the writes are done.
+
+    For a thread that does nothing but write, one job after another (the A2A endpoint's
+    landing lane): it goes on to the next job while another thread waits for the disk.
+    Blocks do not nest."""
+    if getattr(_deferring, "pending", None) is not None:
+        raise RuntimeError("deferred_syncs blocks do not nest")
+    pending = _deferring.pending = PendingSyncs()
+    try:
+        yield pending
+    finally:
+        _deferring.pending = None

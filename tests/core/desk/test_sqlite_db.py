@@ -353,3 +353,58 @@ def test_a_new_database_file_is_made_for_its_owner_only(tmp_path: Path) -> None:
     _open(path, (ONE,)).close()
     if os.name == "posix":
         assert path.stat().st_mode & 0o777 == 0o600
+
+
+@late_sync_only
+def test_commits_in_a_deferred_block_are_synced_by_whoever_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`deferred_syncs`: a transaction in the block returns without waiting for the disk,
+    its commit visible at once; the PendingSyncs it gives puts every one on disk, one
+    sync a database, from another thread too; outside the block a transaction syncs itself."""
+    one, two = _open(tmp_path / "one.sqlite3", (ONE,)), _open(tmp_path / "two.sqlite3", (ONE,))
+    wals = {os.stat(tmp_path / f"{n}.sqlite3-wal").st_ino: n for n in ("one", "two")}
+    synced: list[str] = []
+    monkeypatch.setattr(sqlite_db, "_datasync", lambda fd: synced.append(wals[os.fstat(fd).st_ino]))
+    lock = threading.Lock()
+    with sqlite_db.deferred_syncs() as pending:
+        for db, value in ((one, "a"), (one, "b"), (two, "c")):
+            with transaction(db, lock) as tx:
+                tx.execute("INSERT INTO t VALUES (?)", (value,))
+        assert synced == [] and pending  # committed, not yet on disk
+        reader = sqlite3.connect(tmp_path / "one.sqlite3")
+        assert [r[0] for r in reader.execute("SELECT a FROM t")] == ["a", "b"]
+        reader.close()
+        with pytest.raises(RuntimeError, match="do not nest"), sqlite_db.deferred_syncs():
+            pass
+    syncer = threading.Thread(target=pending.sync)
+    syncer.start()
+    syncer.join(30)
+    assert sorted(synced) == ["one", "two"] and not pending  # one sync each, then none due
+    with transaction(one, lock) as tx:  # the block is over: the writer waits for its sync
+        tx.execute("INSERT INTO t VALUES ('d')")
+    assert sorted(synced) == ["one", "one", "two"]
+    one.close()
+    two.close()
+
+
+@late_sync_only
+def test_a_deferred_sync_that_fails_reaches_whoever_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = _open(tmp_path / "d.sqlite3", (ONE,))
+
+    def failing(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(sqlite_db, "_datasync", failing)
+    with sqlite_db.deferred_syncs() as pending, transaction(db, threading.Lock()) as tx:
+        tx.execute("INSERT INTO t VALUES ('unsure')")
+    with pytest.raises(OSError, match="Input/output"):
+        pending.sync()
+    calls: list[int] = []
+    monkeypatch.setattr(sqlite_db, "_datasync", calls.append)
+    with transaction(db, threading.Lock()) as tx:  # the failed sync covered nothing
+        tx.execute("INSERT INTO t VALUES ('sure')")
+    assert len(calls) == 1
+    db.close()
