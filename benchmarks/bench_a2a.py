@@ -244,12 +244,7 @@ class CpuSplit:
     (`Desk.accept`) and the idempotency record (`A2AStore.message` / `complete`), each
     measured with the CPU clock of the thread that runs it."""
 
-    THREADS = (
-        ("taskpack-a2a-worker", "worker threads"),
-        ("taskpack-a2a-lane", "worker threads"),  # the landing lane (trees that have one)
-        ("taskpack-a2a-sync", "WAL syncs (its syncer thread)"),
-        ("taskpack-a2a", "event-loop thread"),
-    )
+    THREADS = (("taskpack-a2a-worker", "worker threads"), ("taskpack-a2a", "event-loop thread"))
     TIMED = ((Desk, "accept", "landing (Desk.accept)"), (A2AStore, "message", "idempotency record"))
     TIMED += ((A2AStore, "complete", "idempotency record"),)
 
