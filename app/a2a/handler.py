@@ -22,14 +22,12 @@ transcripts do not travel.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import functools
 import io
 import logging
 import sqlite3
 import time
 from collections.abc import AsyncGenerator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,7 +62,6 @@ from taskpack.app.a2a.ledger import A2AStore, Conflict, ReceiptRow, TaskGrant
 from taskpack.app.a2a.receipts import ReceiptPublisher, receipt_due
 from taskpack.core.desk.history_words import CANCELLED_OVER_A2A
 from taskpack.core.desk.review import LandingReview
-from taskpack.core.desk.sqlite_db import PendingSyncs, deferred_syncs
 from taskpack.core.desk.store import PassportSummary
 from taskpack.core.errors import InvalidMove, TaskPackError
 from taskpack.core.format.model import LocalPassport
@@ -78,9 +75,6 @@ log = logging.getLogger(__name__)
 INLINE_LUGGAGE_BYTES = 64 * 1024
 #: a receipt at most this big is carried inline (the asker wants exactly these bytes)
 INLINE_RECEIPT_BYTES = 32 << 20
-#: a pack at most this big lands in the process's one landing lane; a bigger one on a
-#: worker of its own, so that small sends never queue behind its reading
-LANE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -131,16 +125,6 @@ class DeskRequestHandler(RequestHandler):
         for stale in self.incoming.iterdir():  # left by an older version that spooled here
             stale.unlink(missing_ok=True)
         self._inflight: dict[tuple[str, str], tuple[str, asyncio.Future[Accepted]]] = {}
-        # small packs land one after another on one thread, which goes on to the next while
-        # another thread waits for the disk (`deferred_syncs`): eight senders at once no
-        # longer have eight landings take the GIL from each other, one sync each
-        self._lane = ThreadPoolExecutor(1, thread_name_prefix="taskpack-a2a-lane")
-        self._syncer = ThreadPoolExecutor(1, thread_name_prefix="taskpack-a2a-sync")
-
-    def close(self) -> None:
-        """Wait for the landing lane and the syncer to finish what they were given."""
-        self._lane.shutdown(wait=True)
-        self._syncer.shutdown(wait=True)
 
     # == receiving ===================================================================
 
@@ -214,17 +198,7 @@ class DeskRequestHandler(RequestHandler):
     async def _accept_once(
         self, message: pb.Message, principal: str, digest: str, wanted: TaskWanted | None
     ) -> Accepted:
-        loop = asyncio.get_running_loop()
-        size = sum(len(part.raw) for part in message.parts)
-        # (`None`: the default workers)
-        lane = self._lane if size <= LANE_BYTES else None
-        call = functools.partial(self._land_deferred, principal, message, digest, wanted)
-        landed, pending = await loop.run_in_executor(lane, contextvars.copy_context().run, call)
-        if pending:  # on disk before anyone is told, whether it landed or not
-            await loop.run_in_executor(self._syncer, pending.sync)
-        if isinstance(landed, BaseException):
-            raise landed
-        accepted = landed
+        accepted = await asyncio.to_thread(self._land, principal, message, digest, wanted)
         if accepted.landed is not None:
             version, receipt_due = accepted.landed
             grant = accepted.grant
@@ -235,16 +209,6 @@ class DeskRequestHandler(RequestHandler):
                 receipt_due=receipt_due,
             )
         return accepted
-
-    def _land_deferred(
-        self, principal: str, message: pb.Message, digest: str, wanted: TaskWanted | None
-    ) -> tuple[Accepted | Exception, PendingSyncs]:
-        """`_land`, its commits not yet synced: the caller syncs them, then answers."""
-        with deferred_syncs() as pending:
-            try:
-                return self._land(principal, message, digest, wanted), pending
-            except Exception as exc:
-                return exc, pending
 
     def _land(
         self, principal: str, message: pb.Message, digest: str, wanted: TaskWanted | None

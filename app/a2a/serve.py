@@ -137,7 +137,6 @@ def create_app(
             yield
         finally:
             hub.close()
-            await asyncio.to_thread(handler.close)
 
     routes: list[BaseRoute] = list(
         create_agent_card_routes(
