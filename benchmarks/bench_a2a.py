@@ -11,9 +11,11 @@ sender meets on a busy desk. With ``--processes N`` the desk is served as ``task
 --processes N`` serves it: N server processes on one address and one desk (the CPU of
 the other N - 1 is printed beside this process's).
 
-It prints the load average before and after the sends, and the server's CPU per send by
+It prints the load average before and after the sends, the server's CPU per send by
 layer (its event-loop thread; in its worker threads the landing, the idempotency record
-and the rest).
+and the rest), and the context switches a send costs its threads (Linux: the GIL's
+hand-offs between the event loop and the workers show there, and each costs CPU on a
+VM).
 
 The baseline, measured in the same run on the same machine: the same bodies POSTed to
 a trivial Starlette route served the same way (uvicorn on a thread), which reads the
@@ -307,6 +309,23 @@ def processes_cpu(pids: list[int]) -> float:
     return total
 
 
+def context_switches(pids: list[int]) -> int | None:
+    """Context switches (voluntary and not) of every thread of the processes `pids` so
+    far (Linux /proc; None elsewhere). Threads that have ended are not counted: the
+    server's threads live as long as it serves."""
+    total = 0
+    try:
+        for pid in pids:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                with contextlib.suppress(FileNotFoundError):
+                    for line in (task / "status").read_text().splitlines():
+                        if "ctxt_switches:" in line:  # voluntary_… and nonvoluntary_…
+                            total += int(line.split(":", 1)[1])
+    except OSError:
+        return None
+    return total
+
+
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
@@ -365,11 +384,14 @@ def main() -> None:
             split.start()
             pids = server.worker_pids if more else []
             others = processes_cpu(pids)
+            switches = context_switches([os.getpid(), *pids])
             cpu = time.process_time()
             a2a = measure(server.url, bodies, headers, args.clients)
             cpu = time.process_time() - cpu  # this process: the server (and a lone client)
             senders = SENDERS_CPU[-1] if args.clients > 1 else 0.0  # their own process's
             others = processes_cpu(pids) - others
+            after = context_switches([os.getpid(), *pids])
+            switched = None if switches is None or after is None else after - switches
             layers = split.stop()
         finally:
             server.stop()
@@ -410,6 +432,12 @@ def main() -> None:
                 f"the machine's CPU per send while they send (all processes, the kernel): "
                 f"{busy:.1f} ms busy, {idle:.1f} ms idle, {stolen:.1f} ms taken by the host "
                 f"({os.cpu_count()} cores)"
+            )
+        if switched is not None:
+            alone = " (and the lone client's)" if args.clients == 1 else ""
+            print(
+                f"context switches per send, all the server's threads{alone}: "
+                f"{switched / len(bodies):.0f}"
             )
         print(f"CPU per send ({who}, this process): {cpu / len(bodies) * 1e3:.1f} ms, of it")
         for label, spent in layers.items():
