@@ -104,23 +104,39 @@ class Record(BaseModel):
         declared = _json_names(type(self))  # JSON key -> field name (they differ for `from`)
         extra = self.__pydantic_extra__ or {}
         values = self.__dict__
+        scalars = _SCALAR_TYPES
         out: dict[str, JSON] = {}
         for key in self._written_keys():
             if key in extra:
-                out[key] = _plain(extra[key])
+                value = extra[key]
             else:
                 name = declared[key]
-                out[key] = instead[name] if name in instead else _plain(values[name])
+                if name in instead:
+                    out[key] = instead[name]
+                    continue
+                value = values[name]
+            # (a plain value written as it is, without a call: most of a record's fields)
+            out[key] = value if type(value) in scalars else _plain(value)
         return out
 
     def _written_keys(self) -> tuple[str, ...]:
         """The keys `to_data` writes, in its order: the keys as they arrived, then fields
         set in code, then unknown ones set in code (each once)."""
-        declared = _json_names(type(self))
+        cls = type(self)
+        declared = _json_names(cls)
         extra = self.__pydantic_extra__ or {}
         given = self.model_fields_set
+        order = self._key_order()
+        kept = tuple([k for k in order if k in extra or declared.get(k) in given])
+        # Most records: the keys as they arrived, nothing set in code since. Then each
+        # given name (a field, or an unknown key, never both) is one key kept, and no
+        # other key can be due.
+        if len(kept) == len(given) and (
+            not extra or (given.issuperset(extra) and extra.keys().isdisjoint(cls.model_fields))
+        ):
+            return kept
         out: dict[str, None] = {}
-        for key in self._key_order():
+        for key in order:
             if key in extra or declared.get(key) in given:
                 out[key] = None
         for key, name in declared.items():
@@ -163,12 +179,15 @@ class Record(BaseModel):
         cls = type(self)
         given = self.model_fields_set
         values = self.__dict__
+        scalars = _SCALAR_TYPES
         fresh: dict[str, Any] = {}
         for name, default in _defaults(cls):
             if name in given and name not in skip:
-                value = _copied(values[name])
-                if value is _UNCOPYABLE:
-                    return None
+                value = values[name]
+                if type(value) not in scalars:  # (a plain value is shared as it is)
+                    value = _copied(value)
+                    if value is _UNCOPYABLE:
+                        return None
                 fresh[name] = value
             elif default is _REQUIRED:  # (never unset in a validated record)
                 return None
@@ -213,22 +232,27 @@ def _copied(value: Any) -> Any:
     """A deep copy of a plain JSON value or record (as `_clone` takes one), else
     `_UNCOPYABLE`."""
     kind = type(value)
-    if kind in _SCALARS:
+    scalars = _SCALAR_TYPES
+    if kind in scalars:
         return value
     if kind is list:
         out = []
         for v in value:
-            v = _copied(v)
-            if v is _UNCOPYABLE:
-                return _UNCOPYABLE
+            if type(v) not in scalars:
+                v = _copied(v)
+                if v is _UNCOPYABLE:
+                    return _UNCOPYABLE
             out.append(v)
         return out
     if kind is dict:
         mapping = {}
         for k, v in value.items():
-            v = _copied(v) if type(k) is str else _UNCOPYABLE
-            if v is _UNCOPYABLE:
+            if type(k) is not str:
                 return _UNCOPYABLE
+            if type(v) not in scalars:
+                v = _copied(v)
+                if v is _UNCOPYABLE:
+                    return _UNCOPYABLE
             mapping[k] = v
         return mapping
     if isinstance(value, Record):
@@ -263,11 +287,19 @@ def _has_lone_surrogate(key: object) -> bool:
 
 
 _SCALARS = (str, int, float, bool, type(None))
+#: the same, for a hashed lookup
+_SCALAR_TYPES = frozenset(_SCALARS)
 
 
 def _plain(value: Any) -> JSON:
-    if type(value) in _SCALARS:  # most values: nothing to convert (and no hasattr to fail)
+    kind = type(value)
+    scalars = _SCALAR_TYPES
+    if kind in scalars:  # most values: nothing to convert (and no hasattr to fail)
         return value
+    if kind is list:  # (the plain JSON containers first: no attribute looked up)
+        return [v if type(v) in scalars else _plain(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in scalars else _plain(v) for k, v in value.items()}
     if isinstance(value, Record):
         return value.to_data()
     if hasattr(value, "to_data"):  # records kept compact (`pages.AskPages`): their plain list
