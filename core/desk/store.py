@@ -30,9 +30,9 @@ in :mod:`.store_rules`, and both use it):
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-import time
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -48,9 +48,9 @@ class Readable(Protocol):
 def utc_now() -> str:
     """Now in UTC, second precision, ``Z`` suffix — the spec's `packed_at` form.
 
-    Formatted from `time.gmtime`: half the cost of a `datetime` and its `strftime`
-    (1.0 against 2.2 µs here), and a landing asks for the time several times."""
-    return "%04d-%02d-%02dT%02d:%02d:%02dZ" % time.gmtime()[:6]
+    From `time.gmtime`, without a `datetime`: a third of its cost (0.74 against 2.0 µs
+    here), and a landing asks for the time several times."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 # --- what a store hands out -----------------------------------------------------------

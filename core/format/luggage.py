@@ -8,6 +8,7 @@ would read differently, is refused — never silently rewritten into another nam
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -36,7 +37,16 @@ def check_luggage_name(name: str, *, where: str = "luggage") -> str:
     Refused: empty names, absolute paths, drive letters, backslashes, ``.``/``..``
     segments, empty segments, control characters, characters Windows cannot store,
     reserved device names, and over-long names.
+
+    A name found safe is remembered (the thousand most recent): every bag has the
+    same tag files' names, and a landing checks each of its entries' names.
     """
+    if type(name) is str and type(where) is str:  # (anything else is not hashable, maybe)
+        return _safe_name(name, where)
+    return _check_luggage_name(name, where)
+
+
+def _check_luggage_name(name: str, where: str) -> str:
 
     def bad(why: str, problem: str) -> UnsafeEntry:
         return unsafe_name(f"{where} name {name!r} {why}", where, name, problem)
@@ -69,6 +79,10 @@ def check_luggage_name(name: str, *, where: str = "luggage") -> str:
     except UnicodeEncodeError:
         raise bad("is not valid Unicode", "not_unicode") from None
     return name
+
+
+#: the names found safe, the most recent first; a refused one raises and is not kept
+_safe_name = functools.lru_cache(maxsize=1024)(_check_luggage_name)
 
 
 def unsafe_name(message: str, where: str, name: str, problem: str, **more: str) -> UnsafeEntry:
