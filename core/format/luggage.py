@@ -41,7 +41,7 @@ def check_luggage_name(name: str, *, where: str = "luggage") -> str:
     A name found safe is remembered (the thousand most recent): every bag has the
     same tag files' names, and a landing checks each of its entries' names.
     """
-    if type(name) is str and type(where) is str:  # (anything else is not hashable, maybe)
+    if type(name) is str and type(where) is str:  # (other types: checked, never cached)
         return _safe_name(name, where)
     return _check_luggage_name(name, where)
 
