@@ -62,6 +62,7 @@ class Exporter:
     def __init__(self, host: Host) -> None:
         self.host = host
         self._typed: dict[str, str] = {}
+        self._note: str | None = None
 
     def export(
         self,
@@ -72,15 +73,17 @@ class Exporter:
         mode: str,
         typed: dict[str, str] | None = None,
         to: str | None = None,
+        note: str | None = None,
     ) -> None:
         """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says.
 
         `typed`: answers on screen that were not saved (ask id → text); they are saved
         first, in the same job, so the pack goes out with what the person sees. `to`: who
-        it is for, kept in the outbox ledger with it.
+        it is for, kept in the outbox ledger with it; `note`: the sender's note in the pack.
         """
         host = self.host
         self._typed = dict(typed or {})
+        self._note = note
         base = f"{slug(title)}-{kind}"
         if mode in ("save_bag", "save_flat"):
             suffix = ".taskpack" if mode == "save_bag" else ".taskpack.json"
@@ -120,11 +123,12 @@ class Exporter:
 
         host = self.host
         typed, self._typed = self._typed, {}
+        note, self._note = self._note, None
 
         def work(p: Any, c: Any) -> PackOutcome:
             if typed:  # (a large passport is changed in a helper process, as it is packed)
                 ops.change(host.desk, passport_id, "answer_all", (passport_id, typed), {}, p, c)
-            return ops.export(host.desk, passport_id, out, kind, None, p, c, to=to)
+            return ops.export(host.desk, passport_id, out, kind, note, p, c, to=to)
 
         host.jobs.run(
             work,

@@ -12,6 +12,7 @@ from taskpack.core.desk.compose import HandoffPreview
 from taskpack.core.errors import Finding, NotFound
 from taskpack.core.format.model import JSON, LocalPassport
 from taskpack.core.progress import CancelCheck, Progress
+from taskpack.core.trust.ask_lint import lint_accept
 
 if TYPE_CHECKING:
     from taskpack.core.desk.store import Store, StoredLuggage
@@ -36,6 +37,11 @@ class Composing:
             *,
             expected_version: int | None = None,
         ) -> LocalPassport: ...
+
+    @staticmethod
+    def accept_warnings(accept: str, what: str = "") -> list[str]:
+        """The ask lint on an answer rule as it is typed ([] when it can be judged)."""
+        return lint_accept(accept, what)
 
     def revise(
         self,
