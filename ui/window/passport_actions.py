@@ -49,7 +49,8 @@ class PassportActionsMixin:
             if scroll is not None:
                 view.restore_scroll_positions(scroll)
             self._wanted_tab = None
-            self.stack.setCurrentWidget(view)
+            if not (keep_tab and self.stack.currentWidget() is self.composer):
+                self.stack.setCurrentWidget(view)  # (a change made in the composer keeps it)
             self._select_row(passport_id)
             if self._pending_note:
                 self.info(self._pending_note, "ok")
@@ -386,7 +387,6 @@ class PassportActionsMixin:
 
     def _composed(self, passport_id: str) -> None:
         """A passport was created in the composer: it joins the list; the composer stays."""
-        self._current = passport_id
         self.refresh()
 
     def send_current(self) -> None:
