@@ -206,17 +206,19 @@ def test_an_order_after_ten_thousand_harmless_lines_is_found() -> None:
 @pytest.mark.parametrize(
     "hostile",
     [
-        "rm -" + "r" * 200_000,  # a flag word the old pattern tried at every split
-        "Run x" + " " * 200_000 + "y",  # a run of spaces a closing-quote pattern re-walked
-        "ignore " + " " * 200_000 + "x",
-        "do not let " + "a" * 200_000,
-        "curl " * 40_000,
+        "rm -" + "r" * 40_000,  # a flag word the old pattern tried at every split
+        "Fine x" + " " * 40_000 + "y",  # spaces a closing-quote pattern walked from each start
+        "ignore " + " " * 40_000 + "x",
+        "do not let " + "a" * 40_000,
+        "curl " * 8_000,
     ],
 )
-def test_a_large_field_is_read_in_one_pass(hostile: str) -> None:
-    """Each of these took seconds per 32 KiB when cut there (quadratic backtracking); read
-    whole, they must come back: the test would hang for hours if a pattern regressed."""
-    assert isinstance(find_imperatives({"note": hostile}), list)
+def test_large_fields_are_read_whole_in_one_pass(hostile: str) -> None:
+    """Each of these took seconds per 32 KiB (quadratic backtracking), twenty of them far
+    past the test timeout; read in linear time, the order at the end of each is found."""
+    data = {f"f{i}": f"{hostile}\nrm -rf /tmp/x{i}" for i in range(20)}
+    found = [(i.place, i.sentence) for i in find_imperatives(data) if i.cue == "rm -rf"]
+    assert found == [(f"f{i}", f"rm -rf /tmp/x{i}") for i in range(20)]
 
 
 TAG = 0xE0000
