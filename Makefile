@@ -5,7 +5,8 @@ PY     := $(VENV)/bin/python
 STAMP_RUN  := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test postgres-deps lint mypy-team bench package package-test install-desktop clean
+.PHONY: run test postgres-deps lint mypy-team bench package package-test install-desktop clean \
+	windows-env
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -68,6 +69,13 @@ mypy-team:
 	for d in core app ui resources; do ln -sfn $(CURDIR)/$$d $(MYPY_ROOT)/taskpack/$$d; done
 	cd $(MYPY_ROOT) && $(abspath $(VENV))/bin/mypy --config-file $(CURDIR)/pyproject.toml \
 		--cache-dir $(CURDIR)/.mypy_cache/team --follow-imports=silent -p taskpack.app.team
+
+# Windows' own CPython under Wine (packaging/windows/README.md): made once, cached in
+# build/wine; the Windows test lane and the Windows build run in it
+WINE_PREFIX := build/wine
+
+windows-env: | $(PY)
+	$(PY) packaging/windows/winenv.py setup --prefix $(WINE_PREFIX)
 
 bench: $(STAMP_TEST)
 	$(PY) benchmarks/bench_codec.py
