@@ -135,8 +135,10 @@ class MainWindow(
         paging.fills.settled.connect(self.schedule_tab_order)  # a page built in batches is complete
         self._build()
         self.a2a_label = QLabel()
+        self.a2a_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.a2a_label)
         self.summary_label = QLabel()  # a widget, not a message: hovering a menu does not erase it
+        self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addWidget(self.summary_label, 1)
         self._update_a2a()
         self._desk_changed.connect(self._on_desk_changed, Qt.ConnectionType.QueuedConnection)
