@@ -127,11 +127,14 @@ class Desk(Edits, FirstContact):
         self.repair: review.Repair | None = self._repair
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
-        #: (store data version, history seq) last looked at; a shared store's change feed
-        #: starts when someone first asks (a window, a poll), so one-shot commands skip it
-        self._seen_elsewhere: tuple[int, int] | None = None
-        if not getattr(self.store, "shared", False):
-            self._seen_elsewhere = self._looked_elsewhere()
+        #: (store data version, history seq) last looked at. A shared store's change feed
+        #: starts when first asked (a window, a poll; one-shot commands never wait for it)
+        #: and counts from 0, plus 1 if another wrote since the store opened
+        shared = getattr(self.store, "shared", False)
+        self._seen_elsewhere = (
+            0 if shared else self.store.data_version(),
+            self.store.changed_since(0)[0],
+        )
         #: answers typed but not saved yet (never packed); see app/drafts.py
         self.drafts = Drafts(self.home)
         self._report: ChangeReport | None = None
@@ -188,9 +191,6 @@ class Desk(Edits, FirstContact):
     def changes_elsewhere(self) -> list[str]:
         """Passports another process (the CLI, an agent's MCP server, another window) changed
         since the last call; [] at once when nobody else wrote. Cheap enough to poll."""
-        if self._seen_elsewhere is None:
-            self._seen_elsewhere = self._looked_elsewhere()
-            return []
         version, seq = self._seen_elsewhere
         now = self.store.data_version()
         if now == version:
@@ -206,13 +206,7 @@ class Desk(Edits, FirstContact):
         say (the embedded desk): then poll :meth:`changes_elsewhere`."""
         hook: Callable[[Callable[[], None]], Callable[[], None] | None] | None
         hook = getattr(self.store, "on_change", None)
-        unhear = hook(fn) if hook is not None else None
-        if self._seen_elsewhere is None:  # from now on: what others change is news
-            self._seen_elsewhere = self._looked_elsewhere()
-        return unhear
-
-    def _looked_elsewhere(self) -> tuple[int, int]:
-        return self.store.data_version(), self.store.changed_since(0)[0]
+        return hook(fn) if hook is not None else None
 
     def _notify(self, changes: Iterable[tuple[str, str]]) -> None:
         with self._sub_lock:

@@ -90,6 +90,14 @@ class PgStore(HeldBlobs):
         self.listener: Listener | None = None
         self._listen = listen
         self._listener_lock = threading.Lock()
+        #: until the feed starts: the newest history row when this store opened, and the
+        #: rows it wrote since (what others wrote meanwhile is news once it listens)
+        self.opened_at_seq = 0
+        self.own_seqs: list[int] = []
+        if listen:
+            with self.pool.connection() as conn:
+                row = conn.execute("SELECT coalesce(max(seq), 0) FROM taskpack.history")
+                self.opened_at_seq = int(row.fetchone()[0])  # type: ignore[index]
 
     def describe(self) -> str:
         return describe(self.url)
@@ -126,10 +134,31 @@ class PgStore(HeldBlobs):
         listener = self._listening()
         return 0 if listener is None else listener.count
 
+    def wrote(self, seq: int) -> None:
+        """A history row this store wrote before its feed started (a few thousand at
+        most are kept: past that, the feed counts the time before it as news)."""
+        if len(self.own_seqs) < 4096:
+            self.own_seqs.append(seq)
+        else:
+            self.opened_at_seq = -1
+
     def _listening(self) -> Listener | None:
         with self._listener_lock:
             if self.listener is None and self._listen:
-                self.listener = Listener(self.url, self.token)
+                listener = Listener(self.url, self.token)
+                try:  # anyone else's change since this store opened counts as heard
+                    if self.opened_at_seq < 0:
+                        raise StoreError("too many of its own writes to tell")
+                    others = self._one(
+                        "SELECT count(*) FROM taskpack.history WHERE seq > %s "
+                        "AND NOT (seq = ANY(%s))",
+                        (self.opened_at_seq, self.own_seqs),
+                    )
+                    listener.count = 1 if int(others[0]) else 0
+                except StoreError:
+                    listener.count = 1
+                self.listener = listener
+                self.own_seqs = []
             return self.listener
 
     # -- writing --
