@@ -229,7 +229,7 @@ def luggage_view(name_: str, size: int, sha256: str | None) -> dict[str, Any]:
 #: the field names TaskPack 0.1 gives a pack's parts: a place made only of these (and
 #: indexes) is the desk's to say; any other key in it was chosen by the sender
 _FIELDS = frozenset(
-    "passport note origin actor machine harness title goal current_state facts claim source "
+    "passport note origin actor machine harness title goal current_state facts claim source "  # noqa: SIM905
     "source_actor scope verified verified_on verified_by verified_at needs_reverify decisions "
     "what why actions artifacts next_steps learnings asks id to accept status answer "
     "answered_by answered_at landing_checks check how required lineage root_id from_version "
