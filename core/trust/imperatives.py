@@ -188,7 +188,7 @@ def _hidden_text(text: str) -> tuple[int, str] | None:
     None. The tags of a region's flag emoji (England's, Scotland's) hide nothing."""
     if text.isascii():
         return None
-    first, spelled = 0, []
+    first, spelled = 0, list[str]()
     for m in _TAGS.finditer(text):
         run = m.group()
         if m.start() and text[m.start() - 1] == _FLAG_BASE and _FLAG_TAGS.fullmatch(run):
