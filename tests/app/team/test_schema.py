@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psycopg
@@ -39,7 +40,21 @@ def test_a_table_in_another_schema_is_none_of_the_desks_business(
 
 
 def test_four_starters_at_once_make_the_schema_once(team_url: str, tmp_path: Path) -> None:
-    procs = [_init(tmp_path, team_url, n) for n in range(4)]
+    from taskpack.app.team.schema import LOCK_KEY
+
+    waiting = (
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    )
+    with psycopg.connect(team_url, autocommit=True) as holder:
+        # all four find no schema, then queue for the lock: exactly the race
+        holder.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
+        procs = [_init(tmp_path, team_url, n) for n in range(4)]
+        for _ in range(1200):
+            if holder.execute(waiting).fetchone() == (4,):
+                break
+            time.sleep(0.1)
+        holder.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
     said = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0] * 4, said
     made = [out for out, _ in said if out.startswith("Made")]
