@@ -58,7 +58,7 @@ class PgTx:
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         row = self._one(

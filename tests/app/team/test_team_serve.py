@@ -97,9 +97,8 @@ def test_two_team_servers_land_one_payload_per_message_id(
     """Two payloads under one messageId at once, one to each server: one lands whole, the
     other gets 409 with nothing landed (no orphan passport, no refused receipt's answer)."""
     from claim_race import serve_processes
-    from test_a2a_message_claims import check_handoffs, check_receipts
-
     from taskpack.app.desk import Desk
+    from test_a2a_message_claims import check_handoffs, check_receipts
 
     ring = tokens.MemoryKeyring()
     previous = keyring.get_keyring()
