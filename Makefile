@@ -48,6 +48,7 @@ test: $(STAMP_TEST) postgres-deps $(TS_CLIENT)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check --quiet .
 	$(VENV)/bin/ruff format --check --quiet .
+	$(VENV)/bin/actionlint
 	$(VENV)/bin/mypy core
 	$(MAKE) --no-print-directory mypy-team
 
@@ -55,6 +56,7 @@ lint: $(STAMP_TEST)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/actionlint
 	$(VENV)/bin/mypy core
 	$(MAKE) --no-print-directory mypy-team
 
