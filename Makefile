@@ -5,7 +5,8 @@ PY     := $(VENV)/bin/python
 STAMP_RUN  := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test postgres-deps lint mypy-team bench package package-test install-desktop clean
+.PHONY: run test postgres-deps lint mypy-team bench package package-test install-desktop clean \
+	windows-env
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +72,13 @@ mypy-team:
 	cd $(MYPY_ROOT) && $(abspath $(VENV))/bin/mypy --config-file $(CURDIR)/pyproject.toml \
 		--cache-dir $(CURDIR)/.mypy_cache/team --follow-imports=silent -p taskpack.app.team
 
+# Windows' own CPython under Wine (packaging/windows/README.md): made once, cached in
+# build/wine; the Windows test lane and the Windows build run in it
+WINE_PREFIX := build/wine
+
+windows-env: | $(PY)
+	$(PY) packaging/windows/winenv.py setup --prefix $(WINE_PREFIX)
+
 bench: $(STAMP_TEST)
 	$(PY) benchmarks/bench_codec.py
 
@@ -130,4 +138,5 @@ ci-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq --no-install-recommends $$missing >/dev/null && \
 		echo "ci-deps: installed$$missing"; \
-	else echo "ci-deps: missing$$missing (install them as root; their tests are skipped)"; fi
+	else echo "ci-deps: missing$$missing (install them as root; their tests are skipped)"; \
+		test -z "$$CI" || exit 1; fi

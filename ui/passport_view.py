@@ -53,10 +53,10 @@ from taskpack.ui.ops import Detail, sender_of, take_on_path
 from taskpack.ui.pack_items import (
     check_widget,
     evidence_words,
+    imperative_block,
     item_text,
     label_text,
     labels_text,
-    place_words,
 )
 from taskpack.ui.paging import add_paged
 from taskpack.ui.passport_facts import FactsMixin
@@ -386,10 +386,7 @@ class PassportView(FactsMixin, QWidget):
             add_paged(
                 sec.add,
                 imperatives,
-                lambda imp: QuotedBlock(
-                    str(imp.get("sentence") or ""),
-                    tr("in {place}").format(place=place_words(str(imp.get("place") or "?"))),
-                ),
+                imperative_block,
                 parent_layout=sec.lay,
             )
             lay.addWidget(sec)

@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="540" />
+      <location filename="../../ui/review_view.py" line="535" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="541" />
+      <location filename="../../ui/review_view.py" line="536" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
@@ -44,7 +44,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="88" />
+      <location filename="../../ui/journey.py" line="89" />
       <source>%n more desks</source>
       <translation>
         <numerusform>%n more desk</numerusform>
@@ -52,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="406" />
+      <location filename="../../ui/review_view.py" line="404" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -68,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="251" />
+      <location filename="../../ui/window/incoming.py" line="255" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -92,7 +92,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="503" />
+      <location filename="../../ui/review_view.py" line="498" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>Attached file (%n, {size})</numerusform>

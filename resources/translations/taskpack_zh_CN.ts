@@ -9,75 +9,75 @@
       <translation> — 发送方的建议，未运行：«{how}»</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="243" />
+      <location filename="../../ui/main_window.py" line="244" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="234" />
+      <location filename="../../ui/main_window.py" line="235" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="222" />
+      <location filename="../../ui/main_window.py" line="223" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="203" />
+      <location filename="../../ui/main_window.py" line="204" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/main_window.py" line="237" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="240" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="233" />
+      <location filename="../../ui/main_window.py" line="234" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="209" />
+      <location filename="../../ui/main_window.py" line="210" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="205" />
+      <location filename="../../ui/main_window.py" line="206" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="224" />
+      <location filename="../../ui/main_window.py" line="225" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="218" />
+      <location filename="../../ui/main_window.py" line="219" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="236" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="213" />
+      <location filename="../../ui/main_window.py" line="214" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/main_window.py" line="233" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -115,17 +115,17 @@
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="72" />
+      <location filename="../../ui/window/incoming.py" line="74" />
       <source>(sender withheld: it contains a credential — {kind})</source>
       <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="73" />
+      <location filename="../../ui/window/incoming.py" line="75" />
       <source>(title withheld: it contains a credential — {kind})</source>
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="161" />
+      <location filename="../../ui/review_view.py" line="147" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
@@ -195,32 +195,32 @@
       <translation>团队工作台是一个 PostgreSQL 地址：postgresql://用户@主机:端口/数据库。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="110" />
+      <location filename="../../ui/window/a2a_panel.py" line="111" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="112" />
+      <location filename="../../ui/window/a2a_panel.py" line="113" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="104" />
+      <location filename="../../ui/window/a2a_panel.py" line="105" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="106" />
+      <location filename="../../ui/window/a2a_panel.py" line="107" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="108" />
+      <location filename="../../ui/window/a2a_panel.py" line="109" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="433" />
+      <location filename="../../ui/main_window.py" line="434" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -250,12 +250,12 @@
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="405" />
+      <location filename="../../ui/passport_view.py" line="402" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="404" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -265,17 +265,17 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="406" />
+      <location filename="../../ui/passport_view.py" line="403" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="431" />
+      <location filename="../../ui/review_view.py" line="429" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -291,7 +291,7 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="383" />
+      <location filename="../../ui/window/incoming.py" line="389" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
@@ -351,12 +351,12 @@
       <translation>已回答：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="302" />
+      <location filename="../../ui/review_view.py" line="300" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="325" />
+      <location filename="../../ui/review_view.py" line="323" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -383,12 +383,12 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="351" />
-      <location filename="../../ui/review_view.py" line="462" />
+      <location filename="../../ui/review_view.py" line="460" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="198" />
+      <location filename="../../ui/window/incoming.py" line="202" />
       <source>As your passport {id} has it (this file carries it sealed).</source>
       <translation>这是你的护照 {id} 里的样子（这个文件里它是封存的）。</translation>
     </message>
@@ -398,7 +398,7 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
+      <location filename="../../ui/models.py" line="214" />
       <location filename="../../ui/passport_view.py" line="118" />
       <location filename="../../ui/passport_view.py" line="173" />
       <source>Asks</source>
@@ -410,7 +410,7 @@
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="355" />
+      <location filename="../../ui/review_view.py" line="353" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
@@ -433,12 +433,12 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="172" />
+      <location filename="../../ui/window/incoming.py" line="174" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="281" />
+      <location filename="../../ui/review_view.py" line="279" />
       <source>Check the file's format</source>
       <translation>检查文件格式</translation>
     </message>
@@ -448,17 +448,17 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="433" />
+      <location filename="../../ui/passport_view.py" line="430" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="438" />
+      <location filename="../../ui/passport_view.py" line="435" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="223" />
+      <location filename="../../ui/window/incoming.py" line="227" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
@@ -469,12 +469,12 @@
     </message>
     <message>
       <location filename="../../ui/guide.py" line="90" />
-      <location filename="../../ui/widgets.py" line="207" />
+      <location filename="../../ui/widgets.py" line="217" />
       <source>Close</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="95" />
+      <location filename="../../ui/review_view.py" line="81" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
@@ -484,7 +484,7 @@
       <translation>提交</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="304" />
+      <location filename="../../ui/widgets.py" line="314" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
@@ -499,13 +499,13 @@
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="290" />
-      <location filename="../../ui/widgets.py" line="305" />
+      <location filename="../../ui/widgets.py" line="300" />
+      <location filename="../../ui/widgets.py" line="315" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="203" />
+      <location filename="../../ui/widgets.py" line="213" />
       <source>Copy all</source>
       <translation>全部复制</translation>
     </message>
@@ -525,19 +525,19 @@
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="291" />
+      <location filename="../../ui/widgets.py" line="301" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="344" />
-      <location filename="../../ui/review_view.py" line="457" />
+      <location filename="../../ui/review_view.py" line="455" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="337" />
-      <location filename="../../ui/review_view.py" line="450" />
+      <location filename="../../ui/review_view.py" line="448" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -552,7 +552,7 @@
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
@@ -563,28 +563,28 @@
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="93" />
+      <location filename="../../ui/review_view.py" line="79" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="306" />
+      <location filename="../../ui/window/incoming.py" line="310" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="325" />
+      <location filename="../../ui/widgets.py" line="335" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="422" />
-      <location filename="../../ui/review_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="419" />
+      <location filename="../../ui/review_view.py" line="380" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="316" />
+      <location filename="../../ui/main_window.py" line="317" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -685,7 +685,7 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="395" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -700,35 +700,35 @@
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
+      <location filename="../../ui/models.py" line="214" />
       <source>From</source>
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="165" />
+      <location filename="../../ui/review_view.py" line="151" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_facts.py" line="47" />
+      <location filename="../../ui/passport_facts.py" line="48" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="325" />
       <location filename="../../ui/passport_view.py" line="326" />
-      <location filename="../../ui/review_view.py" line="171" />
+      <location filename="../../ui/review_view.py" line="157" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="171" />
+      <location filename="../../ui/review_view.py" line="157" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="199" />
-      <location filename="../../ui/review_view.py" line="185" />
+      <location filename="../../ui/review_view.py" line="171" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
@@ -739,8 +739,8 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="87" />
-      <location filename="../../ui/review_view.py" line="157" />
-      <location filename="../../ui/review_view.py" line="218" />
+      <location filename="../../ui/review_view.py" line="143" />
+      <location filename="../../ui/review_view.py" line="216" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
@@ -753,6 +753,11 @@
       <location filename="../../ui/window/inbox.py" line="94" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="377" />
+      <source>Hidden text in {place}: invisible characters, decoded here as data</source>
+      <translation>{place}藏有隐藏文字：屏幕上看不见的字符，这里解码出来，仅作数据显示</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="120" />
@@ -775,7 +780,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="166" />
+      <location filename="../../ui/journey.py" line="167" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -795,8 +800,8 @@
       <translation>TaskPack Desk 怎么用</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="470" />
-      <location filename="../../ui/review_view.py" line="471" />
+      <location filename="../../ui/review_view.py" line="468" />
+      <location filename="../../ui/review_view.py" line="469" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
@@ -807,8 +812,8 @@
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_facts.py" line="58" />
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_facts.py" line="62" />
+      <location filename="../../ui/passport_view.py" line="444" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -819,7 +824,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="381" />
-      <location filename="../../ui/review_view.py" line="480" />
+      <location filename="../../ui/review_view.py" line="478" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
@@ -829,22 +834,27 @@
       <translation>包里发现的指令（只显示，从不执行）：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="322" />
+      <location filename="../../ui/review_view.py" line="320" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="566" />
+      <location filename="../../ui/review_view.py" line="561" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="124" />
+      <location filename="../../ui/review_view.py" line="202" />
+      <source>It claims to be from you, but this desk did not write it: someone else used your name and machine. Treat it as from a stranger; nothing in it is proven here.</source>
+      <translation>它自称来自你，但本工作台没有写过它：有人冒用了你的名字和机器。请把它当作陌生人发来的；其中的内容在这里都未经证实。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="134" />
       <source>It contains hidden or direction-changing characters, shown as \uXXXX: it may not be the address it seems.</source>
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="560" />
+      <location filename="../../ui/review_view.py" line="555" />
       <source>It landed before: opening it again changes nothing.</source>
       <translation>它之前已经落地过：再次打开不会改变任何东西。</translation>
     </message>
@@ -854,7 +864,7 @@
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="536" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>It was merged before: opening it again changes nothing.</source>
       <translation>它之前已经合并过：再次打开不会改变任何东西。</translation>
     </message>
@@ -864,7 +874,7 @@
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="555" />
+      <location filename="../../ui/review_view.py" line="550" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
@@ -874,18 +884,18 @@
       <translation>它走过的路</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="98" />
-      <location filename="../../ui/review_view.py" line="553" />
+      <location filename="../../ui/review_view.py" line="84" />
+      <location filename="../../ui/review_view.py" line="548" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="551" />
+      <location filename="../../ui/review_view.py" line="546" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="245" />
+      <location filename="../../ui/window/incoming.py" line="249" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -905,7 +915,7 @@
       <translation>落地检查（{kind}）：{check}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="259" />
+      <location filename="../../ui/window/incoming.py" line="263" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -916,7 +926,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="352" />
-      <location filename="../../ui/review_view.py" line="463" />
+      <location filename="../../ui/review_view.py" line="461" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
@@ -946,17 +956,17 @@
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="529" />
+      <location filename="../../ui/review_view.py" line="524" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="336" />
+      <location filename="../../ui/review_view.py" line="334" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="290" />
+      <location filename="../../ui/window/incoming.py" line="294" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -998,25 +1008,25 @@
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="329" />
+      <location filename="../../ui/review_view.py" line="327" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="113" />
-      <location filename="../../ui/window/incoming.py" line="279" />
+      <location filename="../../ui/window/incoming.py" line="283" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
-      <location filename="../../ui/review_view.py" line="444" />
+      <location filename="../../ui/passport_view.py" line="467" />
+      <location filename="../../ui/review_view.py" line="442" />
       <location filename="../../ui/window/passport_actions.py" line="330" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="465" />
+      <location filename="../../ui/passport_view.py" line="462" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1026,7 +1036,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="478" />
+      <location filename="../../ui/passport_view.py" line="475" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -1041,12 +1051,12 @@
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="96" />
+      <location filename="../../ui/window/incoming.py" line="98" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="369" />
+      <location filename="../../ui/review_view.py" line="367" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
@@ -1066,7 +1076,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="275" />
+      <location filename="../../ui/main_window.py" line="276" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1081,17 +1091,17 @@
       <translation>没有回答任何问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="534" />
+      <location filename="../../ui/review_view.py" line="529" />
       <source>Nothing in it is new.</source>
       <translation>里面没有任何新内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="562" />
+      <location filename="../../ui/review_view.py" line="557" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="527" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -1102,17 +1112,17 @@
       <translation>确定</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="257" />
+      <location filename="../../ui/widgets.py" line="267" />
       <source>Open a link from the pack?</source>
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="228" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="332" />
+      <location filename="../../ui/main_window.py" line="333" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1137,22 +1147,22 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="102" />
+      <location filename="../../ui/review_view.py" line="88" />
       <source>Open the original</source>
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="207" />
+      <location filename="../../ui/main_window.py" line="208" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="333" />
+      <location filename="../../ui/main_window.py" line="334" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="263" />
+      <location filename="../../ui/widgets.py" line="273" />
       <source>Open this address</source>
       <translation>打开这个地址</translation>
     </message>
@@ -1193,12 +1203,12 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="22" />
+      <location filename="../../ui/window/a2a_panel.py" line="23" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="287" />
+      <location filename="../../ui/review_view.py" line="285" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
@@ -1208,7 +1218,7 @@
       <translation>合并请求</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="250" />
+      <location filename="../../ui/review_view.py" line="248" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
@@ -1220,12 +1230,12 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="399" />
+      <location filename="../../ui/passport_view.py" line="396" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="430" />
+      <location filename="../../ui/review_view.py" line="428" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
@@ -1250,19 +1260,19 @@
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="169" />
+      <location filename="../../ui/window/incoming.py" line="171" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="189" />
+      <location filename="../../ui/main_window.py" line="190" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="87" />
-      <location filename="../../ui/review_view.py" line="157" />
-      <location filename="../../ui/review_view.py" line="218" />
+      <location filename="../../ui/review_view.py" line="143" />
+      <location filename="../../ui/review_view.py" line="216" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
@@ -1340,12 +1350,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="423" />
+      <location filename="../../ui/passport_view.py" line="420" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="383" />
+      <location filename="../../ui/review_view.py" line="381" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
@@ -1379,8 +1389,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_facts.py" line="54" />
-      <location filename="../../ui/passport_facts.py" line="53" />
+      <location filename="../../ui/passport_facts.py" line="58" />
+      <location filename="../../ui/passport_facts.py" line="56" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
@@ -1432,8 +1442,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="481" />
-      <location filename="../../ui/review_view.py" line="509" />
+      <location filename="../../ui/passport_view.py" line="478" />
+      <location filename="../../ui/review_view.py" line="504" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
@@ -1474,7 +1484,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="381" />
+      <location filename="../../ui/window/incoming.py" line="387" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1494,17 +1504,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="390" />
+      <location filename="../../ui/window/incoming.py" line="396" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="416" />
+      <location filename="../../ui/main_window.py" line="417" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="389" />
+      <location filename="../../ui/window/incoming.py" line="395" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
@@ -1530,7 +1540,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="232" />
+      <location filename="../../ui/review_view.py" line="230" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
@@ -1565,22 +1575,22 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="410" />
+      <location filename="../../ui/main_window.py" line="411" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="407" />
+      <location filename="../../ui/main_window.py" line="408" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="404" />
+      <location filename="../../ui/main_window.py" line="405" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="148" />
+      <location filename="../../ui/widgets.py" line="158" />
       <source>Show all ({size})</source>
       <translation>显示全部（{size}）</translation>
     </message>
@@ -1595,8 +1605,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>只显示仍需要回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="526" />
-      <location filename="../../ui/review_view.py" line="549" />
+      <location filename="../../ui/review_view.py" line="521" />
+      <location filename="../../ui/review_view.py" line="544" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1632,22 +1642,22 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="69" />
+      <location filename="../../ui/window/a2a_panel.py" line="70" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
+      <location filename="../../ui/models.py" line="214" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="354" />
+      <location filename="../../ui/review_view.py" line="352" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="69" />
+      <location filename="../../ui/window/a2a_panel.py" line="70" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1674,7 +1684,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="434" />
+      <location filename="../../ui/main_window.py" line="435" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1705,7 +1715,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1735,7 +1745,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="276" />
+      <location filename="../../ui/review_view.py" line="274" />
       <source>The attached files are large ({size}); checking the format reads all of them.</source>
       <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
@@ -1765,7 +1775,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="34" />
+      <location filename="../../ui/window/a2a_panel.py" line="35" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1777,7 +1787,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="288" />
+      <location filename="../../ui/review_view.py" line="286" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1787,7 +1797,7 @@ Store: {home}</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="267" />
+      <location filename="../../ui/review_view.py" line="265" />
       <source>The file is well-formed: it passes every check of the TaskPack format</source>
       <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
@@ -1802,7 +1812,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="251" />
+      <location filename="../../ui/review_view.py" line="249" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -1812,7 +1822,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="273" />
+      <location filename="../../ui/review_view.py" line="271" />
       <source>The file's format is not checked yet</source>
       <translation>尚未检查文件格式</translation>
     </message>
@@ -1822,7 +1832,7 @@ Store: {home}</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="258" />
+      <location filename="../../ui/widgets.py" line="268" />
       <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
 
 {url}</source>
@@ -1846,12 +1856,12 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="275" />
+      <location filename="../../ui/window/incoming.py" line="279" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="347" />
+      <location filename="../../ui/review_view.py" line="345" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
@@ -1861,7 +1871,7 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="277" />
+      <location filename="../../ui/window/incoming.py" line="281" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
@@ -1876,29 +1886,29 @@ Store: {home}</source>
       <translation>结果在等你签字确认。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="557" />
+      <location filename="../../ui/review_view.py" line="552" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="382" />
-      <location filename="../../ui/review_view.py" line="481" />
+      <location filename="../../ui/review_view.py" line="479" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="441" />
+      <location filename="../../ui/review_view.py" line="439" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="332" />
-      <location filename="../../ui/review_view.py" line="169" />
+      <location filename="../../ui/review_view.py" line="155" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="375" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
@@ -1913,7 +1923,7 @@ Store: {home}</source>
       <translation>团队工作台的 PostgreSQL 地址。不要把密码写进去：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="168" />
+      <location filename="../../ui/widgets.py" line="178" />
       <source>The whole text</source>
       <translation>全文</translation>
     </message>
@@ -1933,12 +1943,12 @@ Store: {home}</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="190" />
+      <location filename="../../ui/review_view.py" line="176" />
       <source>These answers were already merged into {id}, and nothing in this receipt is new. Merging it again changes nothing.</source>
       <translation>这些回答已经合并进 {id}，这份回执里没有任何新内容。再次合并不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="378" />
+      <location filename="../../ui/review_view.py" line="376" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
@@ -1948,7 +1958,7 @@ Store: {home}</source>
       <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="31" />
+      <location filename="../../ui/window/a2a_panel.py" line="32" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1973,7 +1983,7 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="203" />
+      <location filename="../../ui/review_view.py" line="189" />
       <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
     </message>
@@ -1983,7 +1993,7 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="195" />
+      <location filename="../../ui/review_view.py" line="181" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -1993,22 +2003,22 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="222" />
+      <location filename="../../ui/review_view.py" line="220" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="225" />
+      <location filename="../../ui/review_view.py" line="223" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="247" />
+      <location filename="../../ui/window/incoming.py" line="251" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="312" />
+      <location filename="../../ui/review_view.py" line="310" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -2028,7 +2038,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="306" />
+      <location filename="../../ui/review_view.py" line="304" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -2038,7 +2048,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="273" />
+      <location filename="../../ui/window/incoming.py" line="277" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -2048,13 +2058,13 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
+      <location filename="../../ui/models.py" line="214" />
       <location filename="../../ui/window/passport_actions.py" line="360" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
+      <location filename="../../ui/models.py" line="214" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -2064,7 +2074,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="273" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -2079,7 +2089,7 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -2111,18 +2121,18 @@ Store: {home}</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="33" />
-      <location filename="../../ui/review_view.py" line="410" />
+      <location filename="../../ui/review_view.py" line="408" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="262" />
+      <location filename="../../ui/main_window.py" line="263" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -2133,7 +2143,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="350" />
-      <location filename="../../ui/review_view.py" line="461" />
+      <location filename="../../ui/review_view.py" line="459" />
       <location filename="../../ui/window/passport_actions.py" line="139" />
       <source>What was done</source>
       <translation>做了什么</translation>
@@ -2144,7 +2154,7 @@ Store: {home}</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>When</source>
       <translation>时间</translation>
     </message>
@@ -2166,17 +2176,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/passport_view.py" line="328" />
       <location filename="../../ui/passport_view.py" line="329" />
-      <location filename="../../ui/review_view.py" line="176" />
+      <location filename="../../ui/review_view.py" line="162" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="175" />
+      <location filename="../../ui/review_view.py" line="161" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>Who</source>
       <translation>谁</translation>
     </message>
@@ -2197,7 +2207,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="313" />
+      <location filename="../../ui/main_window.py" line="314" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2212,12 +2222,12 @@ Store: {home}</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_facts.py" line="60" />
+      <location filename="../../ui/passport_facts.py" line="64" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2237,7 +2247,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="324" />
+      <location filename="../../ui/main_window.py" line="325" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2257,7 +2267,7 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="185" />
+      <location filename="../../ui/window/incoming.py" line="189" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
@@ -2277,7 +2287,7 @@ Store: {home}</source>
       <translation>给你的新问题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="121" />
+      <location filename="../../ui/models.py" line="122" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
@@ -2292,13 +2302,13 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="90" />
-      <location filename="../../ui/journey.py" line="87" />
+      <location filename="../../ui/journey.py" line="91" />
+      <location filename="../../ui/journey.py" line="88" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="162" />
+      <location filename="../../ui/review_view.py" line="148" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
@@ -2377,7 +2387,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="343" />
-      <location filename="../../ui/review_view.py" line="456" />
+      <location filename="../../ui/review_view.py" line="454" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -2392,7 +2402,7 @@ Store: {home}</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="96" />
+      <location filename="../../ui/models.py" line="97" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
@@ -2402,7 +2412,7 @@ Store: {home}</source>
       <translation>发送方通过 A2A 取消了它</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="258" />
+      <location filename="../../ui/models.py" line="262" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -2412,7 +2422,7 @@ Store: {home}</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="126" />
+      <location filename="../../ui/models.py" line="127" />
       <source>changes were asked for</source>
       <translation>要求修改</translation>
     </message>
@@ -2427,7 +2437,7 @@ Store: {home}</source>
       <translation>已在本机检查</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="123" />
+      <location filename="../../ui/models.py" line="124" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
@@ -2477,12 +2487,12 @@ Store: {home}</source>
       <translation>第 {n} 项决定</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="95" />
+      <location filename="../../ui/models.py" line="96" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="94" />
+      <location filename="../../ui/models.py" line="95" />
       <location filename="../../ui/pack_items.py" line="125" />
       <source>done</source>
       <translation>已完成</translation>
@@ -2494,7 +2504,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="270" />
+      <location filename="../../ui/main_window.py" line="271" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2564,17 +2574,17 @@ Store: {home}</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="97" />
+      <location filename="../../ui/journey.py" line="98" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="97" />
+      <location filename="../../ui/journey.py" line="98" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="150" />
+      <location filename="../../ui/journey.py" line="151" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
@@ -2586,22 +2596,22 @@ Store: {home}</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="75" />
       <source>handoff arrived</source>
       <translation>收到交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="59" />
+      <location filename="../../ui/history_view.py" line="60" />
       <source>handoff file written</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="114" />
+      <location filename="../../ui/journey.py" line="115" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>handoff you sent</source>
       <translation>你发出的交接包</translation>
     </message>
@@ -2622,7 +2632,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="53" />
-      <location filename="../../ui/models.py" line="113" />
+      <location filename="../../ui/models.py" line="114" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
     </message>
@@ -2632,18 +2642,17 @@ Store: {home}</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="91" />
+      <location filename="../../ui/models.py" line="92" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="391" />
-      <location filename="../../ui/review_view.py" line="491" />
+      <location filename="../../ui/pack_items.py" line="381" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="97" />
+      <location filename="../../ui/models.py" line="98" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
@@ -2688,7 +2697,7 @@ Store: {home}</source>
       <translation>它在交接包里发出了未答的问题，正在等回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="88" />
+      <location filename="../../ui/models.py" line="89" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
@@ -2703,7 +2712,7 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="104" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
     </message>
@@ -2739,7 +2748,7 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="104" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -2749,7 +2758,7 @@ Store: {home}</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="83" />
+      <location filename="../../ui/models.py" line="84" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
     </message>
@@ -2799,7 +2808,7 @@ Store: {home}</source>
       <translation>未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="86" />
+      <location filename="../../ui/models.py" line="87" />
       <source>on hold</source>
       <translation>暂停中</translation>
     </message>
@@ -2831,7 +2840,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="58" />
+      <location filename="../../ui/journey.py" line="59" />
       <source>passport {id}</source>
       <translation>护照 {id}</translation>
     </message>
@@ -2841,7 +2850,7 @@ Store: {home}</source>
       <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="119" />
+      <location filename="../../ui/models.py" line="120" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
     </message>
@@ -2851,7 +2860,7 @@ Store: {home}</source>
       <translation>postgresql://用户@主机:端口/数据库（留空：只用本机）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="89" />
+      <location filename="../../ui/models.py" line="90" />
       <source>ready to be taken on</source>
       <translation>可以接手</translation>
     </message>
@@ -2863,12 +2872,12 @@ Store: {home}</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="75" />
       <source>receipt arrived</source>
       <translation>收到回执</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="59" />
+      <location filename="../../ui/history_view.py" line="60" />
       <source>receipt file written</source>
       <translation>已写出回执文件</translation>
     </message>
@@ -2878,17 +2887,17 @@ Store: {home}</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="58" />
+      <location filename="../../ui/history_view.py" line="59" />
       <source>receipt sent over A2A</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="114" />
+      <location filename="../../ui/journey.py" line="115" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>receipt you sent</source>
       <translation>你发出的回执</translation>
     </message>
@@ -2899,7 +2908,7 @@ Store: {home}</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="92" />
+      <location filename="../../ui/models.py" line="93" />
       <source>result being checked</source>
       <translation>结果核验中</translation>
     </message>
@@ -2909,28 +2918,28 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="98" />
+      <location filename="../../ui/models.py" line="99" />
       <source>sent by you</source>
       <translation>由你发出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="58" />
+      <location filename="../../ui/history_view.py" line="59" />
       <source>sent over A2A</source>
       <translation>已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="127" />
+      <location filename="../../ui/models.py" line="128" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="125" />
+      <location filename="../../ui/models.py" line="126" />
       <source>signed off</source>
       <translation>已签字</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="196" />
-      <location filename="../../ui/journey.py" line="113" />
+      <location filename="../../ui/journey.py" line="114" />
       <location filename="../../ui/pack_items.py" line="25" />
       <source>someone</source>
       <translation>某人</translation>
@@ -2957,12 +2966,12 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="56" />
-      <location filename="../../ui/models.py" line="129" />
+      <location filename="../../ui/models.py" line="130" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="90" />
+      <location filename="../../ui/models.py" line="91" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
     </message>
@@ -2997,7 +3006,7 @@ Store: {home}</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="120" />
+      <location filename="../../ui/models.py" line="121" />
       <source>the answer came</source>
       <translation>回答已到</translation>
     </message>
@@ -3037,12 +3046,12 @@ Store: {home}</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="124" />
+      <location filename="../../ui/models.py" line="125" />
       <source>the evidence does not hold</source>
       <translation>证据不成立</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="122" />
+      <location filename="../../ui/models.py" line="123" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
     </message>
@@ -3143,7 +3152,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="52" />
-      <location filename="../../ui/models.py" line="112" />
+      <location filename="../../ui/models.py" line="113" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
@@ -3248,12 +3257,12 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="78" />
+      <location filename="../../ui/history_view.py" line="79" />
       <source>this desk</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="106" />
+      <location filename="../../ui/journey.py" line="107" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
@@ -3263,7 +3272,7 @@ Store: {home}</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="116" />
+      <location filename="../../ui/journey.py" line="117" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -3293,17 +3302,17 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="93" />
+      <location filename="../../ui/models.py" line="94" />
       <source>waiting for sign-off</source>
       <translation>等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="84" />
+      <location filename="../../ui/models.py" line="85" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="85" />
+      <location filename="../../ui/models.py" line="86" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
@@ -3323,7 +3332,7 @@ Store: {home}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="87" />
+      <location filename="../../ui/journey.py" line="88" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
@@ -3344,37 +3353,37 @@ Store: {home}</source>
       <translation>提问原因</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="128" />
+      <location filename="../../ui/models.py" line="129" />
       <source>withdrawn before it finished</source>
       <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="118" />
+      <location filename="../../ui/models.py" line="119" />
       <source>work started</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="265" />
+      <location filename="../../ui/models.py" line="269" />
       <source>you</source>
       <translation>你</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="114" />
+      <location filename="../../ui/models.py" line="115" />
       <source>you approved it</source>
       <translation>你批准了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="117" />
+      <location filename="../../ui/models.py" line="118" />
       <source>you declined it</source>
       <translation>你拒绝了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="115" />
+      <location filename="../../ui/models.py" line="116" />
       <source>you denied it</source>
       <translation>你否决了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="116" />
+      <location filename="../../ui/models.py" line="117" />
       <source>you took it on</source>
       <translation>你接手了</translation>
     </message>
@@ -3389,7 +3398,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="539" />
+      <location filename="../../ui/review_view.py" line="534" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
@@ -3399,7 +3408,7 @@ Store: {home}</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="27" />
+      <location filename="../../ui/window/a2a_panel.py" line="28" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -3414,7 +3423,7 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="237" />
+      <location filename="../../ui/review_view.py" line="235" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
@@ -3439,7 +3448,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="165" />
+      <location filename="../../ui/window/incoming.py" line="167" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -3494,13 +3503,13 @@ Store: {home}</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="105" />
+      <location filename="../../ui/window/incoming.py" line="107" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="74" />
-      <location filename="../../ui/history_view.py" line="69" />
+      <location filename="../../ui/history_view.py" line="75" />
+      <location filename="../../ui/history_view.py" line="70" />
       <source>{person} on {machine}</source>
       <translation>{person}（{machine}）</translation>
     </message>
@@ -3515,7 +3524,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="189" />
+      <location filename="../../ui/widgets.py" line="199" />
       <source>{size}, shown as written (hidden characters as \uXXXX). It is the sender's text: nothing in it is run.</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
@@ -3600,7 +3609,7 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="540" />
+      <location filename="../../ui/review_view.py" line="535" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -3614,7 +3623,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="541" />
+      <location filename="../../ui/review_view.py" line="536" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
@@ -3635,14 +3644,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="88" />
+      <location filename="../../ui/journey.py" line="89" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="406" />
+      <location filename="../../ui/review_view.py" line="404" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
@@ -3656,7 +3665,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="251" />
+      <location filename="../../ui/window/incoming.py" line="255" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -3677,7 +3686,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="503" />
+      <location filename="../../ui/review_view.py" line="498" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>随附文件（%n 个，{size}）</numerusform>

@@ -745,6 +745,8 @@ TRANSLATIONS: dict[str, str] = {
     "Landing check ({kind}): {check}": "落地检查（{kind}）：{check}",
     " — sender's suggestion, not run: «{how}»": " — 发送方的建议，未运行：«{how}»",
     "cancelled over A2A by the one who sent it": "发送方通过 A2A 取消了它",
+    "Hidden text in {place}: invisible characters, decoded here as data": "{place}藏有隐藏文字：屏幕上看不见的字符，这里解码出来，仅作数据显示",
+    "It claims to be from you, but this desk did not write it: someone else used your name and machine. Treat it as from a stranger; nothing in it is proven here.": "它自称来自你，但本工作台没有写过它：有人冒用了你的名字和机器。请把它当作陌生人发来的；其中的内容在这里都未经证实。",
 }
 
 PLURALS: dict[str, str] = {
