@@ -123,6 +123,7 @@ class MainWindow(
         self._elsewhere_timer = QTimer(self)
         self._elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
         self._elsewhere_timer.timeout.connect(self._poll_elsewhere)
+        self._unreachable_text = ""  # the banner shown while a team desk is out of reach
         self._unhear = self._hear_elsewhere()
         self.a2a = A2AEndpoint(desk)
         self._a2a_busy = False

@@ -40,6 +40,7 @@ from taskpack.ui.models import state_label, why_label
 from taskpack.ui.move_words import EXPORT_MODES, export_label, move_label
 from taskpack.ui.next_step import (
     ANSWER,
+    CHECK,
     EVIDENCE_HOLDS,
     HANDOFF,
     OPEN_RECEIPT,
@@ -47,6 +48,7 @@ from taskpack.ui.next_step import (
     RESULT,
     SIGN_OFF,
     TAKE_ON,
+    first_unchecked,
     next_step,
 )
 from taskpack.ui.ops import Detail, sender_of, take_on_path
@@ -232,6 +234,13 @@ class PassportView(FactsMixin, QWidget):
         elif action == ANSWER:
             self.tabs.setCurrentIndex(1)
             self.asks.focus_first_open()
+        elif action == CHECK:
+            check = first_unchecked(detail.passport.landing_checks or [], detail.machine)
+            self.tabs.setCurrentIndex(0)
+            found = self.landing_check_buttons.get(check.id or "") if check else None
+            if found is not None:
+                self.overview.ensureWidgetVisible(found)
+                found.setFocus(Qt.FocusReason.OtherFocusReason)
         elif action in (RECEIPT, HANDOFF):
             # the Export menu, opened at its button (popup: the window keeps running)
             self.export_menu.popup(

@@ -10,6 +10,7 @@ from typing import Any
 from taskpack.core.desk import lifecycle
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui import dialogs, ops
+from taskpack.ui.export import unanswered_after
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.models import state_label
 from taskpack.ui.ops import Detail
@@ -409,5 +410,12 @@ class PassportActionsMixin:
         # a receipt goes out with what is on screen: answers typed and not saved are saved first
         typed = self.passport_view.asks.unsaved() if kind == "receipt" else None
         self.exporter.export(
-            pid, title, luggage, kind, mode, typed, to=self.passport_view.recipient()
+            pid,
+            title,
+            luggage,
+            kind,
+            mode,
+            typed,
+            to=self.passport_view.recipient(),
+            unanswered=unanswered_after(self.detail.passport.asks or [], typed or {}),
         )
