@@ -36,6 +36,14 @@
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="258" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
+        <numerusform>%n folders checked every {seconds} s (no change events)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/window/inbox.py" line="249" />
       <source>%n incoming</source>
       <translation>
@@ -132,7 +140,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/window/inbox.py" line="256" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

@@ -1330,7 +1330,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="314" />
+      <location filename="../../ui/window/inbox.py" line="322" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -2967,7 +2967,7 @@ Store: {home}</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="255" />
+      <location filename="../../ui/window/inbox.py" line="263" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
     </message>
@@ -3628,6 +3628,13 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="258" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/window/inbox.py" line="249" />
       <source>%n incoming</source>
       <translation>
@@ -3712,7 +3719,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/window/inbox.py" line="256" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>
