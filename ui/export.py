@@ -22,8 +22,9 @@ from taskpack.app.desk import Desk
 from taskpack.core.desk.chat_message import INLINE_LIMIT
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.errors import TaskPackError
+from taskpack.core.format.record_pages import open_count
 from taskpack.ui import dialogs, i18n, launch, ops
-from taskpack.ui.i18n import tr
+from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import JobRunner, human_size
 from taskpack.ui.widgets import Banner
 
@@ -72,14 +73,30 @@ class Exporter:
         mode: str,
         typed: dict[str, str] | None = None,
         to: str | None = None,
+        unanswered: int = 0,
     ) -> None:
         """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says.
 
         `typed`: answers on screen that were not saved (ask id → text); they are saved
         first, in the same job, so the pack goes out with what the person sees. `to`: who
-        it is for, kept in the outbox ledger with it.
+        it is for, kept in the outbox ledger with it. `unanswered`: asks a receipt would
+        leave open (the person is asked first: a receipt is not the end while they remain).
         """
         host = self.host
+        if kind == "receipt" and unanswered > 0:
+            parent = host if isinstance(host, QWidget) else None
+            if not dialogs.confirm(
+                parent,
+                tr("Send the receipt?"),
+                trn(
+                    "%n questions are still unanswered. The receipt will say so, and they stay "
+                    "open here: answer them later and send another receipt.",
+                    unanswered,
+                ),
+                ok=tr("Send it anyway"),
+                safe=True,
+            ):
+                return
         self._typed = dict(typed or {})
         base = f"{slug(title)}-{kind}"
         if mode in ("save_bag", "save_flat"):
@@ -269,3 +286,10 @@ class Exporter:
 
 
 __all__ = ["Exporter", "slug"]
+
+
+def unanswered_after(asks: Any, typed: dict[str, str]) -> int:
+    """How many asks a receipt would leave open, counting the answers typed on screen."""
+    if isinstance(asks, list):
+        return sum(1 for a in asks if (a.status or "open") == "open" and a.id not in typed)
+    return max(open_count(asks) - len(typed), 0)

@@ -43,6 +43,7 @@ from taskpack.app.desk import Desk
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.core.desk.identity import display_name, sender_label
 from taskpack.ui import dialogs, i18n, paging, style
+from taskpack.ui.at_home import AtHome
 from taskpack.ui.export import Exporter
 from taskpack.ui.guide import GuideWindow
 from taskpack.ui.i18n import tr
@@ -51,7 +52,7 @@ from taskpack.ui.models import InboxFilter, InboxModel
 from taskpack.ui.opening import GEOMETRY_KEY, TITLE, icon, place
 from taskpack.ui.ops import Detail, Reviewed
 from taskpack.ui.passport_view import PassportView
-from taskpack.ui.review_view import AtHome, ReviewView
+from taskpack.ui.review_view import ReviewView
 from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
 from taskpack.ui.widgets import Banner, button, heading, plain
 from taskpack.ui.window.a2a_panel import A2APanelMixin
@@ -122,6 +123,7 @@ class MainWindow(
         self._elsewhere_timer = QTimer(self)
         self._elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
         self._elsewhere_timer.timeout.connect(self._poll_elsewhere)
+        self._unreachable_text = ""  # the banner shown while a team desk is out of reach
         self._unhear = self._hear_elsewhere()
         self.a2a = A2AEndpoint(desk)
         self._a2a_busy = False
@@ -134,8 +136,10 @@ class MainWindow(
         paging.fills.settled.connect(self.schedule_tab_order)  # a page built in batches is complete
         self._build()
         self.a2a_label = QLabel()
+        self.a2a_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.a2a_label)
         self.summary_label = QLabel()  # a widget, not a message: hovering a menu does not erase it
+        self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addWidget(self.summary_label, 1)
         self._update_a2a()
         self._desk_changed.connect(self._on_desk_changed, Qt.ConnectionType.QueuedConnection)

@@ -127,7 +127,14 @@ class Desk(Edits, FirstContact):
         self.repair: review.Repair | None = self._repair
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
-        self._seen_elsewhere = (self.store.data_version(), self.store.changed_since(0)[0])
+        #: (store data version, history seq) last looked at. A shared store's change feed
+        #: starts when first asked (a window, a poll; one-shot commands never wait for it)
+        #: and counts from 0, plus 1 if another wrote since the store opened
+        shared = getattr(self.store, "shared", False)
+        self._seen_elsewhere = (
+            0 if shared else self.store.data_version(),
+            self.store.changed_since(0)[0],
+        )
         #: answers typed but not saved yet (never packed); see app/drafts.py
         self.drafts = Drafts(self.home)
         self._report: ChangeReport | None = None

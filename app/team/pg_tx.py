@@ -250,9 +250,11 @@ class PgTx:
         self._history(pid, version, event, detail)
 
     def _history(self, pid: str, version: int, event: str, detail: dict[str, JSON] | None) -> None:
-        self._run(
+        row = self._one(
             "INSERT INTO taskpack.history (passport_id, version, event, at, detail, who) "
-            "VALUES (%s,%s,%s,%s,%s,%s)",
+            "VALUES (%s,%s,%s,%s,%s,%s) RETURNING seq",
             (pid, version, event, self.now, dumps(detail or {}), self.store.who),
         )
+        if self.store.listener is None:  # not news for this store when its feed starts
+            self.store.wrote(int(row[0]))
         self.events.append((pid, event))

@@ -10,6 +10,7 @@ from typing import Any
 from taskpack.core.desk import lifecycle
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui import dialogs, ops
+from taskpack.ui.export import unanswered_after
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.models import state_label
 from taskpack.ui.ops import Detail
@@ -75,7 +76,7 @@ class PassportActionsMixin:
         return self._current if self._current and not self._current.startswith("file:") else None
 
     def _desk_call(
-        self, title: str, pid: str, how: ops.How, *args: Any, done_note: str = "", **kwargs: Any
+        self, title: str, pid: str, how: ops.How, /, *args: Any, done_note: str = "", **kwargs: Any
     ) -> None:
         """A change to passport `pid` (``Desk.<how>(*args, **kwargs)``), off the GUI thread;
         the view reloads when it commits. A large passport is changed in a helper process
@@ -333,25 +334,40 @@ class PassportActionsMixin:
         v = dialogs.ask_form(self, title, fields, explain)
         if not v:
             return
-        calls: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
-            "ask": ("add_ask", (pid, str(v["what"]), str(v["accept"])), {"why": str(v["why"])}),
-            "check": (
+        # only the chosen form's fields exist in `v`: build that one call, no other
+        if what == "ask":
+            self._desk_call(
+                title,
+                pid,
+                "add_ask",
+                pid,
+                str(v["what"]),
+                str(v["accept"]),
+                why=str(v["why"]) or None,
+            )
+        elif what == "check":
+            self._desk_call(
+                title,
+                pid,
                 "add_check",
-                (pid, str(v["check"])),
-                {"how": str(v["how"]) or None, "required": bool(v["required"])},
-            ),
-            "fact": (
+                pid,
+                str(v["check"]),
+                how=str(v["how"]) or None,
+                required=bool(v["required"]),
+            )
+        elif what == "fact":
+            scope = ("machine", "universal", "org")[int(v["scope"])]  # type: ignore[call-overload]
+            self._desk_call(
+                title,
+                pid,
                 "add_fact",
-                (pid, str(v["claim"])),
-                {
-                    "verified": bool(v["verified"]),
-                    "scope": ("machine", "universal", "org")[int(v["scope"])],
-                },
-            ),  # type: ignore[call-overload]
-            "step": ("add_next", (pid, str(v["step"])), {}),
-        }
-        how, args, kwargs = calls[what]
-        self._desk_call(title, pid, how, *args, **kwargs)
+                pid,
+                str(v["claim"]),
+                verified=bool(v["verified"]),
+                scope=scope,
+            )
+        else:
+            self._desk_call(title, pid, "add_next", pid, str(v["step"]))
 
     def new_passport(self) -> None:
         v = dialogs.ask_form(
@@ -394,5 +410,12 @@ class PassportActionsMixin:
         # a receipt goes out with what is on screen: answers typed and not saved are saved first
         typed = self.passport_view.asks.unsaved() if kind == "receipt" else None
         self.exporter.export(
-            pid, title, luggage, kind, mode, typed, to=self.passport_view.recipient()
+            pid,
+            title,
+            luggage,
+            kind,
+            mode,
+            typed,
+            to=self.passport_view.recipient(),
+            unanswered=unanswered_after(self.detail.passport.asks or [], typed or {}),
         )
