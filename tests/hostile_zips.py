@@ -8,7 +8,7 @@ Every case is built from a bag that is otherwise *correct* — the manifest, tag
 manifest and Payload-Oxum agree with the payload — so that the one hostile thing is
 the reason it is refused. `test_a_clean_raw_bag_opens` proves the base is sound.
 
-`CASES` is the hostile corpus shared by tests/core/format/test_reading_hostile.py (the library) and
+`CASES` is the hostile corpus shared by tests/core/format/test_reading.py (the library) and
 tests/app/cli/test_pack_files.py (the command line). Each case says which `PackError`
 subclass must be raised, a word the one-line message must contain, and whether the
 problem must be caught by `open_pack` already ("open") or may wait until the luggage is

@@ -19,6 +19,7 @@ from taskpack.core.format.model import LocalPassport
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.pack_items import sender_text
+from taskpack.ui.widgets import plain_tip
 from taskpack.ui.words import local_time, number, one_line
 
 #: the chain shows the first desk, then at most this many before this one ("…" between)
@@ -159,13 +160,13 @@ class JourneyChain(QWidget):
         label.setText(hop.text())
         if hop.gap:
             label.setAccessibleName(hop.what)
-            label.setToolTip(hop.what)
+            label.setToolTip(plain_tip(hop.what))
             return label
         label.setProperty("here", hop.here)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         said = tr("Hop {n} of {total}: {text}").format(n=n, total=total, text=hop.whole())
         label.setAccessibleName(said)
-        label.setToolTip(said)
+        label.setToolTip(plain_tip(said))
         self.nodes.append(label)
         return label
 

@@ -43,6 +43,9 @@ from taskpack.app.desk import Desk
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.core.desk.identity import display_name, sender_label
 from taskpack.ui import dialogs, i18n, paging, style
+from taskpack.ui.at_home import AtHome
+from taskpack.ui.composer.composer import Composer
+from taskpack.ui.composer.welcome import sender_half
 from taskpack.ui.export import Exporter
 from taskpack.ui.guide import GuideWindow
 from taskpack.ui.i18n import tr
@@ -51,7 +54,7 @@ from taskpack.ui.models import InboxFilter, InboxModel
 from taskpack.ui.opening import GEOMETRY_KEY, TITLE, icon, place
 from taskpack.ui.ops import Detail, Reviewed
 from taskpack.ui.passport_view import PassportView
-from taskpack.ui.review_view import AtHome, ReviewView
+from taskpack.ui.review_view import ReviewView
 from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
 from taskpack.ui.widgets import Banner, button, heading, plain
 from taskpack.ui.window.a2a_panel import A2APanelMixin
@@ -122,6 +125,7 @@ class MainWindow(
         self._elsewhere_timer = QTimer(self)
         self._elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
         self._elsewhere_timer.timeout.connect(self._poll_elsewhere)
+        self._unreachable_text = ""  # the banner shown while a team desk is out of reach
         self._unhear = self._hear_elsewhere()
         self.a2a = A2AEndpoint(desk)
         self._a2a_busy = False
@@ -134,8 +138,10 @@ class MainWindow(
         paging.fills.settled.connect(self.schedule_tab_order)  # a page built in batches is complete
         self._build()
         self.a2a_label = QLabel()
+        self.a2a_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.a2a_label)
         self.summary_label = QLabel()  # a widget, not a message: hovering a menu does not erase it
+        self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addWidget(self.summary_label, 1)
         self._update_a2a()
         self._desk_changed.connect(self._on_desk_changed, Qt.ConnectionType.QueuedConnection)
@@ -186,9 +192,21 @@ class MainWindow(
         pv.answer_requested.connect(self.answer_ask)
         pv.add_requested.connect(self.add_to_current)
         pv.save_luggage_requested.connect(self.save_stored_luggage)
+        self.composer = Composer(self.desk, self.jobs)
+        self.composer.message.connect(self.info)
+        self.composer.failed.connect(self.error)
+        self.composer.created.connect(self._composed)
+        self.composer.send_requested.connect(self.send_handoff)
+        self.composer.packs_dropped.connect(self.open_files)
         self.loading = plain(tr("Reading…"), muted=True)
         self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        for page in (self.welcome, self.review_view, self.passport_view, self.loading):
+        for page in (
+            self.welcome,
+            self.review_view,
+            self.passport_view,
+            self.loading,
+            self.composer,
+        ):
             self.stack.addWidget(page)
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 2)
@@ -207,6 +225,12 @@ class MainWindow(
         self._action(file_menu, tr("Open the sa&mple packs"), self.open_samples)
         self._action(
             file_menu, tr("&New passport…"), self.new_passport, QKeySequence.StandardKey.New
+        )
+        self.compose_action = self._action(
+            file_menu, tr("&Compose this passport…"), self.compose_current, "Ctrl+E"
+        )
+        self.send_action = self._action(
+            file_menu, tr("Send a &handoff…"), self.send_current, "Ctrl+Shift+S"
         )
         file_menu.addSeparator()
         self._action(
@@ -334,6 +358,7 @@ class MainWindow(
         buttons.addWidget(self.samples_button)
         buttons.addStretch(1)
         lay.addLayout(buttons)
+        lay.addWidget(sender_half(self.new_passport))
         lay.addStretch(1)
         return page
 

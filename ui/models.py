@@ -26,6 +26,7 @@ from taskpack.core.desk import lifecycle
 from taskpack.ui.i18n import tr
 from taskpack.ui.kind_icons import kind_icon
 from taskpack.ui.ops import TAKE_ON_WHY, PassportRow
+from taskpack.ui.widgets import plain_tip
 from taskpack.ui.words import number, one_line
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -223,8 +224,11 @@ class InboxModel(QAbstractTableModel):
             return r
         if role == KEY_ROLE:
             return row_key(r)
-        if role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE, Qt.ItemDataRole.ToolTipRole):
+        if role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
             return self._text(r, col, role)
+        if role == Qt.ItemDataRole.ToolTipRole:  # a sender's words, never read as HTML
+            tip = self._text(r, col, role)
+            return plain_tip(tip) if isinstance(tip, str) else tip
         if role == Qt.ItemDataRole.ForegroundRole:
             if isinstance(r, Incoming) and r.problem:
                 return QBrush(QColor("#9b1c1c"))
@@ -248,7 +252,7 @@ class InboxModel(QAbstractTableModel):
                 return (
                     r.problem
                     if isinstance(r, Incoming) and r.problem
-                    else (str(r.path) if isinstance(r, Incoming) else r.id)
+                    else (one_line(r.path, 1000) if isinstance(r, Incoming) else r.id)
                 )
             # the title column holds the title alone; what kind of file it is, the State says
             return r.title[:200].casefold() if sort else one_line(r.title)

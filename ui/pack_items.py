@@ -360,3 +360,22 @@ def restore_reason(said: str, proven_on: str | None, machine: str) -> str:
         ),
     )
     return next((words for start, words in known if said.startswith(start)), said)
+
+
+#: the cue the imperative scan gives text hidden in tag characters (`core.trust.imperatives`)
+HIDDEN_TEXT_CUE = "hidden text"
+
+
+def imperative_block(imp: dict[str, Any]) -> QuotedBlock:
+    """One finding of the imperative scan, quoted as data. Text hidden in invisible tag
+    characters is shown decoded, and said to be hidden: no screen shows it, a model reads it."""
+    sentence, where = str(imp.get("sentence") or ""), place_words(str(imp.get("place") or "?"))
+    if imp.get("cue") == HIDDEN_TEXT_CUE:
+        decoded = sentence.removeprefix(HIDDEN_TEXT_CUE + ": ")
+        return QuotedBlock(
+            decoded,
+            tr("Hidden text in {place}: invisible characters, decoded here as data").format(
+                place=where
+            ),
+        )
+    return QuotedBlock(sentence, tr("in {place}").format(place=where))

@@ -40,6 +40,7 @@ from taskpack.ui.models import state_label, why_label
 from taskpack.ui.move_words import EXPORT_MODES, export_label, move_label
 from taskpack.ui.next_step import (
     ANSWER,
+    CHECK,
     EVIDENCE_HOLDS,
     HANDOFF,
     OPEN_RECEIPT,
@@ -47,16 +48,17 @@ from taskpack.ui.next_step import (
     RESULT,
     SIGN_OFF,
     TAKE_ON,
+    first_unchecked,
     next_step,
 )
 from taskpack.ui.ops import Detail, sender_of, take_on_path
 from taskpack.ui.pack_items import (
     check_widget,
     evidence_words,
+    imperative_block,
     item_text,
     label_text,
     labels_text,
-    place_words,
 )
 from taskpack.ui.paging import add_paged
 from taskpack.ui.passport_facts import FactsMixin
@@ -232,6 +234,13 @@ class PassportView(FactsMixin, QWidget):
         elif action == ANSWER:
             self.tabs.setCurrentIndex(1)
             self.asks.focus_first_open()
+        elif action == CHECK:
+            check = first_unchecked(detail.passport.landing_checks or [], detail.machine)
+            self.tabs.setCurrentIndex(0)
+            found = self.landing_check_buttons.get(check.id or "") if check else None
+            if found is not None:
+                self.overview.ensureWidgetVisible(found)
+                found.setFocus(Qt.FocusReason.OtherFocusReason)
         elif action in (RECEIPT, HANDOFF):
             # the Export menu, opened at its button (popup: the window keeps running)
             self.export_menu.popup(
@@ -386,10 +395,7 @@ class PassportView(FactsMixin, QWidget):
             add_paged(
                 sec.add,
                 imperatives,
-                lambda imp: QuotedBlock(
-                    str(imp.get("sentence") or ""),
-                    tr("in {place}").format(place=place_words(str(imp.get("place") or "?"))),
-                ),
+                imperative_block,
                 parent_layout=sec.lay,
             )
             lay.addWidget(sec)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
+from PySide6 import QtGui
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
@@ -64,6 +65,15 @@ COLORS = {
     "info": ("#e8f1fd", "#1c3f9b"),
     "ok": ("#e6f6ec", "#1b6b3a"),
 }
+
+
+def plain_tip(text: str) -> str:
+    """`text` as a tooltip that shows it as written. Qt renders a tooltip as HTML when it
+    merely looks like HTML (``<b>``, a tag anywhere): then it is escaped, so a sender's
+    ``<b>✓ verified here</b>`` reads as those characters and ``<!--`` hides nothing."""
+    if not QtGui.Qt.mightBeRichText(text):
+        return text
+    return "<p style='white-space:pre-wrap'>" + html.escape(text, quote=False) + "</p>"
 
 
 def plain(
@@ -461,7 +471,7 @@ def button(
 ) -> QPushButton:
     b = QPushButton(text)
     if tip:
-        b.setToolTip(tip)
+        b.setToolTip(plain_tip(tip))
     if slot is not None:
         b.clicked.connect(lambda _checked=False: slot())
     if primary:

@@ -27,6 +27,7 @@ a task with an open ask is ``TASK_STATE_INPUT_REQUIRED`` (unless it has ended).
 from __future__ import annotations
 
 import mimetypes
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,25 @@ from taskpack.core.desk.store import StoredLuggage
 from taskpack.core.format.model import JSON, LocalPassport
 
 TS = pb.TaskState
+
+#: a UTF-16 surrogate on its own: valid in JSON ("\\ud800"), stored exactly by the desk,
+#: but protobuf strings are UTF-8 and cannot hold one (setting it raises)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def wire(value: Any) -> Any:
+    """`value` as a protobuf message can carry it: each lone surrogate in a string (and in
+    a key) written as its escape, ``\\ud800``, visible to whoever reads it; the rest unchanged.
+    Every string a pack chose passes here on its way into a Task."""
+    if isinstance(value, str):
+        if value.isascii() or not _LONE_SURROGATE.search(value):
+            return value
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", value)
+    if isinstance(value, dict):
+        return {wire(k): wire(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [wire(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -156,7 +176,7 @@ def extension_metadata(
             "bytes": receipt.size,
             "error": receipt.error,
         }
-    return out
+    return wire(out)  # type: ignore[no-any-return]
 
 
 def status_text(lp: LocalPassport, value: int, receipt: ReceiptInfo | None) -> str:
@@ -173,7 +193,7 @@ def status_text(lp: LocalPassport, value: int, receipt: ReceiptInfo | None) -> s
             text += f" The receipt could not be packed: {receipt.error}"
         else:
             text += f" A receipt (version {receipt.version}) is attached as the artifact 'receipt'."
-    return text
+    return wire(text)  # type: ignore[no-any-return]
 
 
 def build_task(
@@ -226,7 +246,8 @@ def file_artifact(
     description: str = "",
 ) -> pb.Artifact:
     """An artifact with one file part: the bytes inline, or (too big to inline) a URL."""
-    art = pb.Artifact(artifact_id=artifact_id, name=name, description=description)
+    name = wire(name)
+    art = pb.Artifact(artifact_id=artifact_id, name=name, description=wire(description))
     part = art.parts.add()
     if data is not None:
         part.raw = data
@@ -235,7 +256,7 @@ def file_artifact(
     part.filename = name
     part.media_type = media_type
     if meta is not None:
-        art.metadata.update({EXTENSION_URI: meta})
+        art.metadata.update({EXTENSION_URI: wire(meta)})
         art.extensions.append(EXTENSION_URI)
     return art
 
@@ -260,10 +281,10 @@ def passport_artifacts(lp: LocalPassport, *, with_extension: bool) -> list[pb.Ar
                     break
         elif isinstance(entry, str) and entry:
             name = entry
-        art = pb.Artifact(artifact_id=f"passport-artifact-{n}", name=name[:200])
+        art = pb.Artifact(artifact_id=f"passport-artifact-{n}", name=wire(name[:200]))
         part = art.parts.add()
         value = struct_pb2.Value()
-        _set_value(value, entry)
+        _set_value(value, wire(entry))
         part.data.CopyFrom(value)
         part.media_type = "application/json"
         if with_extension:

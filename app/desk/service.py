@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
 from taskpack.app import paths
+from taskpack.app.desk.composing import Composing
 from taskpack.app.desk.edits import Edits
 from taskpack.app.desk.first_contact import FirstContact
 from taskpack.app.drafts import Drafts
@@ -97,7 +98,7 @@ class MoveOption:
         return lifecycle.describe(self.state, self.waiting_on)
 
 
-class Desk(Edits, FirstContact):
+class Desk(Edits, Composing, FirstContact):
     """This machine's passports. Thread-safe; share one per process."""
 
     def __init__(
@@ -128,7 +129,14 @@ class Desk(Edits, FirstContact):
         self.repair: review.Repair | None = self._repair
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
-        self._seen_elsewhere = (self.store.data_version(), self.store.changed_since(0)[0])
+        #: (store data version, history seq) last looked at. A shared store's change feed
+        #: starts when first asked (a window, a poll; one-shot commands never wait for it)
+        #: and counts from 0, plus 1 if another wrote since the store opened
+        shared = getattr(self.store, "shared", False)
+        self._seen_elsewhere = (
+            0 if shared else self.store.data_version(),
+            self.store.changed_since(0)[0],
+        )
         #: answers typed but not saved yet (never packed); see app/drafts.py
         self.drafts = Drafts(self.home)
         self._report: ChangeReport | None = None

@@ -63,6 +63,15 @@ def open_store(
         return SqliteStore(home, clock=clock)
     try:
         from .pg_store import PgStore  # psycopg is loaded only for a team desk
+    except ModuleNotFoundError as exc:  # installed without the `team` extra
+        if (exc.name or "").split(".")[0] not in {"psycopg", "psycopg_pool"}:
+            raise
+        raise StoreError(
+            f"{describe(url)} is a team desk, and this installation has no PostgreSQL "
+            f"driver ({exc.name} is not installed)",
+            hint="Install the team extra (pip install 'taskpack-desk[team]'), "
+            "or unset TASKPACK_STORE.",
+        ) from None
     except ImportError as exc:  # e.g. a build without the PostgreSQL client library
         raise StoreError(
             f"{describe(url)} cannot be opened here: the PostgreSQL client library did not "

@@ -23,6 +23,11 @@ logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
 POOL_MAX = int(os.environ.get("TASKPACK_STORE_POOL", "4"))
 
 
+class Lost(StoreError):
+    """The server dropped the connection under a statement (a restart, a failover): a read
+    may run again at once on a fresh one; a write was rolled back whole."""
+
+
 def problem(url: str, exc: BaseException) -> StoreError:
     """A psycopg failure as one sentence naming the store (never its password)."""
     what = describe(url)
@@ -87,6 +92,9 @@ class Pool:
             open=False,
             timeout=30,
             reconnect_timeout=30,
+            # a connection the server dropped (a restart, a failover) is found and replaced
+            # when it is taken, not handed to a request that then fails
+            check=ConnectionPool.check_connection,
         )
         try:
             self._pool.open(wait=True, timeout=15)
@@ -97,11 +105,16 @@ class Pool:
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        used: psycopg.Connection[Any] | None = None
         try:
             with self._pool.connection() as conn:
+                used = conn
                 yield conn
         except psycopg.Error as exc:
-            raise problem(self.url, exc) from None
+            error = problem(self.url, exc)
+            if used is not None and used.broken:
+                raise Lost(error.message, hint=error.hint) from None
+            raise error from None
 
     def close(self) -> None:
         self._pool.close()

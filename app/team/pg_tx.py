@@ -183,6 +183,13 @@ class PgTx:
             (passport_id, name, sha256, size, self.now),
         )
 
+    def remove_luggage(self, passport_id: str, name: str) -> bool:
+        found = self._one(
+            "DELETE FROM taskpack.luggage WHERE passport_id = %s AND name = %s RETURNING 1",
+            (passport_id, name),
+        )
+        return found is not None
+
     def record_pack_written(
         self,
         sha256: str,
@@ -271,9 +278,11 @@ class PgTx:
         self._history(pid, version, event, detail)
 
     def _history(self, pid: str, version: int, event: str, detail: dict[str, JSON] | None) -> None:
-        self._run(
+        row = self._one(
             "INSERT INTO taskpack.history (passport_id, version, event, at, detail, who) "
-            "VALUES (%s,%s,%s,%s,%s,%s)",
+            "VALUES (%s,%s,%s,%s,%s,%s) RETURNING seq",
             (pid, version, event, self.now, dumps(detail or {}), self.store.who),
         )
+        if self.store.listener is None:  # not news for this store when its feed starts
+            self.store.wrote(int(row[0]))
         self.events.append((pid, event))

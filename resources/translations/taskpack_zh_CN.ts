@@ -9,75 +9,75 @@
       <translation> — 发送方的建议，未运行：«{how}»</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="243" />
+      <location filename="../../ui/main_window.py" line="247" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="234" />
+      <location filename="../../ui/main_window.py" line="238" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="222" />
+      <location filename="../../ui/main_window.py" line="226" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="203" />
+      <location filename="../../ui/main_window.py" line="207" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/main_window.py" line="240" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="233" />
+      <location filename="../../ui/main_window.py" line="237" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="209" />
+      <location filename="../../ui/main_window.py" line="213" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="205" />
+      <location filename="../../ui/main_window.py" line="209" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="224" />
+      <location filename="../../ui/main_window.py" line="228" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="218" />
+      <location filename="../../ui/main_window.py" line="222" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="213" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/main_window.py" line="236" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -115,17 +115,17 @@
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="72" />
+      <location filename="../../ui/window/incoming.py" line="74" />
       <source>(sender withheld: it contains a credential — {kind})</source>
       <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="73" />
+      <location filename="../../ui/window/incoming.py" line="75" />
       <source>(title withheld: it contains a credential — {kind})</source>
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="161" />
+      <location filename="../../ui/review_view.py" line="147" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
@@ -145,12 +145,12 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="328" />
+      <location filename="../../ui/window/passport_actions.py" line="329" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="218" />
+      <location filename="../../ui/export.py" line="235" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
@@ -180,12 +180,12 @@
       <translation>从 {file} 合并了一份回执（回答方的护照 {sender}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="50" />
+      <location filename="../../ui/next_step.py" line="53" />
       <source>A result came back: check its evidence in the Overview, then say it holds.</source>
       <translation>结果已交回：请在“概览”中核对证据，然后确认它成立。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="149" />
+      <location filename="../../ui/window/passport_actions.py" line="150" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
@@ -195,32 +195,32 @@
       <translation>团队工作台是一个 PostgreSQL 地址：postgresql://用户@主机:端口/数据库。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="110" />
+      <location filename="../../ui/window/a2a_panel.py" line="111" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="112" />
+      <location filename="../../ui/window/a2a_panel.py" line="113" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="104" />
+      <location filename="../../ui/window/a2a_panel.py" line="105" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="106" />
+      <location filename="../../ui/window/a2a_panel.py" line="107" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="108" />
+      <location filename="../../ui/window/a2a_panel.py" line="109" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="433" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -230,32 +230,32 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="322" />
+      <location filename="../../ui/window/passport_actions.py" line="323" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="311" />
+      <location filename="../../ui/window/passport_actions.py" line="312" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="330" />
+      <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="302" />
+      <location filename="../../ui/window/passport_actions.py" line="303" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="405" />
+      <location filename="../../ui/passport_view.py" line="411" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="413" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -265,17 +265,17 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="406" />
+      <location filename="../../ui/passport_view.py" line="412" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/passport_view.py" line="414" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="431" />
+      <location filename="../../ui/review_view.py" line="429" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -291,17 +291,17 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="383" />
+      <location filename="../../ui/window/incoming.py" line="389" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="73" />
+      <location filename="../../ui/window/inbox.py" line="75" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="308" />
+      <location filename="../../ui/window/passport_actions.py" line="309" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -313,7 +313,8 @@
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="83" />
+      <location filename="../../ui/next_step.py" line="106" />
+      <location filename="../../ui/next_step.py" line="70" />
       <source>Answer the questions</source>
       <translation>回答问题</translation>
     </message>
@@ -351,12 +352,12 @@
       <translation>已回答：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="302" />
+      <location filename="../../ui/review_view.py" line="300" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="325" />
+      <location filename="../../ui/review_view.py" line="323" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -366,8 +367,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="81" />
-      <location filename="../../ui/window/inbox.py" line="232" />
+      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="264" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -377,18 +378,18 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="259" />
+      <location filename="../../ui/passport_view.py" line="268" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="351" />
-      <location filename="../../ui/review_view.py" line="462" />
+      <location filename="../../ui/passport_view.py" line="360" />
+      <location filename="../../ui/review_view.py" line="460" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="198" />
+      <location filename="../../ui/window/incoming.py" line="202" />
       <source>As your passport {id} has it (this file carries it sealed).</source>
       <translation>这是你的护照 {id} 里的样子（这个文件里它是封存的）。</translation>
     </message>
@@ -398,9 +399,9 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
-      <location filename="../../ui/passport_view.py" line="118" />
-      <location filename="../../ui/passport_view.py" line="173" />
+      <location filename="../../ui/models.py" line="214" />
+      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="175" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -410,19 +411,19 @@
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="355" />
+      <location filename="../../ui/review_view.py" line="353" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="60" />
       <location filename="../../ui/dialogs.py" line="119" />
-      <location filename="../../ui/jobs.py" line="193" />
+      <location filename="../../ui/jobs.py" line="196" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
@@ -433,12 +434,17 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="172" />
+      <location filename="../../ui/window/incoming.py" line="174" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="281" />
+      <location filename="../../ui/window/inbox.py" line="228" />
+      <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="279" />
       <source>Check the file's format</source>
       <translation>检查文件格式</translation>
     </message>
@@ -448,33 +454,33 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="433" />
+      <location filename="../../ui/passport_view.py" line="439" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="438" />
+      <location filename="../../ui/passport_view.py" line="444" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="223" />
+      <location filename="../../ui/window/incoming.py" line="227" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="324" />
+      <location filename="../../ui/window/passport_actions.py" line="325" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
     <message>
       <location filename="../../ui/guide.py" line="90" />
-      <location filename="../../ui/widgets.py" line="207" />
+      <location filename="../../ui/widgets.py" line="217" />
       <source>Close</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="95" />
+      <location filename="../../ui/review_view.py" line="81" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
@@ -484,28 +490,28 @@
       <translation>提交</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="304" />
+      <location filename="../../ui/widgets.py" line="314" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="157" />
+      <location filename="../../ui/export.py" line="174" />
       <source>Copied a message for your chat, with the pack in it. Paste it into the chat; {name} is also on the clipboard as a file.</source>
       <translation>已复制一条可发到聊天中的消息，任务包就在其中。把它粘贴到聊天里；{name} 也作为文件放在剪贴板上。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="162" />
+      <location filename="../../ui/export.py" line="179" />
       <source>Copied a message for your chat. The pack is too large to paste as text: attach {name} (it is on the clipboard as a file).</source>
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="290" />
-      <location filename="../../ui/widgets.py" line="305" />
+      <location filename="../../ui/widgets.py" line="300" />
+      <location filename="../../ui/widgets.py" line="315" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="203" />
+      <location filename="../../ui/widgets.py" line="213" />
       <source>Copy all</source>
       <translation>全部复制</translation>
     </message>
@@ -515,7 +521,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="264" />
+      <location filename="../../ui/export.py" line="281" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -525,19 +531,19 @@
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="291" />
+      <location filename="../../ui/widgets.py" line="301" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="344" />
-      <location filename="../../ui/review_view.py" line="457" />
+      <location filename="../../ui/passport_view.py" line="353" />
+      <location filename="../../ui/review_view.py" line="455" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="337" />
-      <location filename="../../ui/review_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="346" />
+      <location filename="../../ui/review_view.py" line="448" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -552,39 +558,39 @@
       <translation>拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>Details</source>
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="203" />
-      <location filename="../../ui/window/passport_actions.py" line="239" />
+      <location filename="../../ui/window/passport_actions.py" line="204" />
+      <location filename="../../ui/window/passport_actions.py" line="240" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="93" />
+      <location filename="../../ui/review_view.py" line="79" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="306" />
+      <location filename="../../ui/window/incoming.py" line="310" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="325" />
+      <location filename="../../ui/widgets.py" line="335" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="422" />
-      <location filename="../../ui/review_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/review_view.py" line="380" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="316" />
+      <location filename="../../ui/main_window.py" line="320" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -599,7 +605,7 @@
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="285" />
+      <location filename="../../ui/window/passport_actions.py" line="286" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -619,22 +625,22 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="106" />
+      <location filename="../../ui/window/passport_actions.py" line="107" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="102" />
+      <location filename="../../ui/window/passport_actions.py" line="103" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="87" />
+      <location filename="../../ui/next_step.py" line="110" />
       <source>Every question is answered: send the answers home to {sender}.</source>
       <translation>所有问题都已回答：把回答送回给 {sender}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="146" />
+      <location filename="../../ui/window/passport_actions.py" line="147" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -645,17 +651,17 @@
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="35" />
-      <location filename="../../ui/next_step.py" line="52" />
+      <location filename="../../ui/next_step.py" line="55" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="142" />
+      <location filename="../../ui/window/passport_actions.py" line="143" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="127" />
+      <location filename="../../ui/passport_view.py" line="129" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -680,82 +686,92 @@
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
+      <location filename="../../ui/next_step.py" line="91" />
+      <source>First the required check: “{check}”. Do it on this machine, then say “I checked this here” in the Overview.</source>
+      <translation>先做必须的检查：“{check}”。在这台机器上完成后，在“概览”中点“我在这里检查过了”。</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/watching.py" line="54" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="404" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="141" />
+      <location filename="../../ui/passport_view.py" line="143" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="135" />
+      <location filename="../../ui/passport_view.py" line="137" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
+      <location filename="../../ui/models.py" line="214" />
       <source>From</source>
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="165" />
+      <location filename="../../ui/review_view.py" line="151" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_facts.py" line="47" />
+      <location filename="../../ui/passport_facts.py" line="48" />
       <source>Give this fact its ✓ back: you are on {machine}, where it was verified, and this desk wrote the pack that carried it.</source>
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="325" />
-      <location filename="../../ui/passport_view.py" line="326" />
-      <location filename="../../ui/review_view.py" line="171" />
+      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="335" />
+      <location filename="../../ui/review_view.py" line="157" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="171" />
+      <location filename="../../ui/review_view.py" line="157" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="199" />
-      <location filename="../../ui/review_view.py" line="185" />
+      <location filename="../../ui/passport_view.py" line="201" />
+      <location filename="../../ui/review_view.py" line="171" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="192" />
+      <location filename="../../ui/passport_view.py" line="194" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="87" />
-      <location filename="../../ui/review_view.py" line="157" />
-      <location filename="../../ui/review_view.py" line="218" />
+      <location filename="../../ui/export.py" line="104" />
+      <location filename="../../ui/review_view.py" line="143" />
+      <location filename="../../ui/review_view.py" line="216" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="304" />
+      <location filename="../../ui/passport_view.py" line="313" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="94" />
+      <location filename="../../ui/window/inbox.py" line="96" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/pack_items.py" line="377" />
+      <source>Hidden text in {place}: invisible characters, decoded here as data</source>
+      <translation>{place}藏有隐藏文字：屏幕上看不见的字符，这里解码出来，仅作数据显示</translation>
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -775,7 +791,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="166" />
+      <location filename="../../ui/journey.py" line="167" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -785,7 +801,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="314" />
+      <location filename="../../ui/window/passport_actions.py" line="315" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -795,31 +811,31 @@
       <translation>TaskPack Desk 怎么用</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="470" />
-      <location filename="../../ui/review_view.py" line="471" />
+      <location filename="../../ui/review_view.py" line="468" />
+      <location filename="../../ui/review_view.py" line="469" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="213" />
-      <location filename="../../ui/window/passport_actions.py" line="249" />
+      <location filename="../../ui/window/passport_actions.py" line="214" />
+      <location filename="../../ui/window/passport_actions.py" line="250" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_facts.py" line="58" />
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_facts.py" line="62" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="96" />
+      <location filename="../../ui/window/inbox.py" line="98" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="381" />
-      <location filename="../../ui/review_view.py" line="480" />
+      <location filename="../../ui/passport_view.py" line="390" />
+      <location filename="../../ui/review_view.py" line="478" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
@@ -829,32 +845,37 @@
       <translation>包里发现的指令（只显示，从不执行）：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="322" />
+      <location filename="../../ui/review_view.py" line="320" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="566" />
+      <location filename="../../ui/review_view.py" line="561" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="124" />
+      <location filename="../../ui/review_view.py" line="202" />
+      <source>It claims to be from you, but this desk did not write it: someone else used your name and machine. Treat it as from a stranger; nothing in it is proven here.</source>
+      <translation>它自称来自你，但本工作台没有写过它：有人冒用了你的名字和机器。请把它当作陌生人发来的；其中的内容在这里都未经证实。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="134" />
       <source>It contains hidden or direction-changing characters, shown as \uXXXX: it may not be the address it seems.</source>
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="560" />
+      <location filename="../../ui/review_view.py" line="555" />
       <source>It landed before: opening it again changes nothing.</source>
       <translation>它之前已经落地过：再次打开不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="94" />
+      <location filename="../../ui/next_step.py" line="117" />
       <source>It waits for you to take it on.</source>
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="536" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>It was merged before: opening it again changes nothing.</source>
       <translation>它之前已经合并过：再次打开不会改变任何东西。</translation>
     </message>
@@ -864,28 +885,28 @@
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="555" />
+      <location filename="../../ui/review_view.py" line="550" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="322" />
+      <location filename="../../ui/passport_view.py" line="331" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="98" />
-      <location filename="../../ui/review_view.py" line="553" />
+      <location filename="../../ui/review_view.py" line="84" />
+      <location filename="../../ui/review_view.py" line="548" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="551" />
+      <location filename="../../ui/review_view.py" line="546" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="245" />
+      <location filename="../../ui/window/incoming.py" line="249" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -905,7 +926,7 @@
       <translation>落地检查（{kind}）：{check}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="259" />
+      <location filename="../../ui/window/incoming.py" line="263" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -915,8 +936,8 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="352" />
-      <location filename="../../ui/review_view.py" line="463" />
+      <location filename="../../ui/passport_view.py" line="361" />
+      <location filename="../../ui/review_view.py" line="461" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
@@ -926,7 +947,7 @@
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="147" />
+      <location filename="../../ui/window/passport_actions.py" line="148" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -946,17 +967,17 @@
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="529" />
+      <location filename="../../ui/review_view.py" line="524" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="336" />
+      <location filename="../../ui/review_view.py" line="334" />
       <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="290" />
+      <location filename="../../ui/window/incoming.py" line="294" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -967,22 +988,22 @@
       <translation>已修正文件中的错误：{n} 处。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="116" />
+      <location filename="../../ui/window/passport_actions.py" line="117" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="272" />
+      <location filename="../../ui/passport_view.py" line="281" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="103" />
+      <location filename="../../ui/window/passport_actions.py" line="104" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="110" />
+      <location filename="../../ui/window/passport_actions.py" line="111" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -992,31 +1013,31 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="359" />
-      <location filename="../../ui/window/passport_actions.py" line="372" />
+      <location filename="../../ui/window/passport_actions.py" line="375" />
+      <location filename="../../ui/window/passport_actions.py" line="388" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="329" />
+      <location filename="../../ui/review_view.py" line="327" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="113" />
-      <location filename="../../ui/window/incoming.py" line="279" />
+      <location filename="../../ui/window/incoming.py" line="283" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="470" />
-      <location filename="../../ui/review_view.py" line="444" />
-      <location filename="../../ui/window/passport_actions.py" line="330" />
+      <location filename="../../ui/passport_view.py" line="476" />
+      <location filename="../../ui/review_view.py" line="442" />
+      <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="465" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1026,12 +1047,12 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="478" />
+      <location filename="../../ui/passport_view.py" line="484" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="251" />
+      <location filename="../../ui/export.py" line="268" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -1041,12 +1062,12 @@
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="96" />
+      <location filename="../../ui/window/incoming.py" line="98" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="369" />
+      <location filename="../../ui/review_view.py" line="367" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
@@ -1066,7 +1087,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="275" />
+      <location filename="../../ui/main_window.py" line="279" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1081,17 +1102,17 @@
       <translation>没有回答任何问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="534" />
+      <location filename="../../ui/review_view.py" line="529" />
       <source>Nothing in it is new.</source>
       <translation>里面没有任何新内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="562" />
+      <location filename="../../ui/review_view.py" line="557" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="527" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -1102,22 +1123,22 @@
       <translation>确定</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="257" />
+      <location filename="../../ui/widgets.py" line="267" />
       <source>Open a link from the pack?</source>
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="231" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="332" />
+      <location filename="../../ui/main_window.py" line="336" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="102" />
+      <location filename="../../ui/next_step.py" line="125" />
       <source>Open a receipt…</source>
       <translation>打开回执…</translation>
     </message>
@@ -1137,22 +1158,22 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="102" />
+      <location filename="../../ui/review_view.py" line="88" />
       <source>Open the original</source>
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="207" />
+      <location filename="../../ui/main_window.py" line="211" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="333" />
+      <location filename="../../ui/main_window.py" line="337" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="263" />
+      <location filename="../../ui/widgets.py" line="273" />
       <source>Open this address</source>
       <translation>打开这个地址</translation>
     </message>
@@ -1167,18 +1188,18 @@
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="229" />
-      <location filename="../../ui/export.py" line="203" />
+      <location filename="../../ui/export.py" line="246" />
+      <location filename="../../ui/export.py" line="220" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="117" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="131" />
+      <location filename="../../ui/export.py" line="148" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -1193,12 +1214,12 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="22" />
+      <location filename="../../ui/window/a2a_panel.py" line="23" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="287" />
+      <location filename="../../ui/review_view.py" line="285" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
@@ -1208,7 +1229,7 @@
       <translation>合并请求</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="250" />
+      <location filename="../../ui/review_view.py" line="248" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
@@ -1220,17 +1241,17 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="399" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="430" />
+      <location filename="../../ui/review_view.py" line="428" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="157" />
+      <location filename="../../ui/window/inbox.py" line="159" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1245,34 +1266,34 @@
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="59" />
+      <location filename="../../ui/window/passport_actions.py" line="60" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="169" />
+      <location filename="../../ui/window/incoming.py" line="171" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="189" />
+      <location filename="../../ui/main_window.py" line="193" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="87" />
-      <location filename="../../ui/review_view.py" line="157" />
-      <location filename="../../ui/review_view.py" line="218" />
+      <location filename="../../ui/export.py" line="104" />
+      <location filename="../../ui/review_view.py" line="143" />
+      <location filename="../../ui/review_view.py" line="216" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="302" />
+      <location filename="../../ui/passport_view.py" line="311" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="204" />
+      <location filename="../../ui/window/passport_actions.py" line="205" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1285,7 +1306,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="240" />
+      <location filename="../../ui/window/passport_actions.py" line="241" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1298,14 +1319,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="222" />
-      <location filename="../../ui/window/passport_actions.py" line="258" />
+      <location filename="../../ui/window/passport_actions.py" line="223" />
+      <location filename="../../ui/window/passport_actions.py" line="259" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="217" />
-      <location filename="../../ui/window/passport_actions.py" line="253" />
+      <location filename="../../ui/window/passport_actions.py" line="218" />
+      <location filename="../../ui/window/passport_actions.py" line="254" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1325,27 +1346,27 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="134" />
+      <location filename="../../ui/window/inbox.py" line="136" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="314" />
+      <location filename="../../ui/window/inbox.py" line="356" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="315" />
+      <location filename="../../ui/window/passport_actions.py" line="316" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="423" />
+      <location filename="../../ui/passport_view.py" line="429" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="383" />
+      <location filename="../../ui/review_view.py" line="381" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
@@ -1355,7 +1376,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>放在最前面的必做检查：{n} 项。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="178" />
+      <location filename="../../ui/window/passport_actions.py" line="179" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1368,29 +1389,29 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
 本工作台曾在本机（{machine}）上验证过它，并在打包时把它封存：这是本工作台自己的记录说的，不是包说的。请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="177" />
+      <location filename="../../ui/window/passport_actions.py" line="178" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="42" />
-      <location filename="../../ui/window/passport_actions.py" line="183" />
+      <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_facts.py" line="54" />
-      <location filename="../../ui/passport_facts.py" line="53" />
+      <location filename="../../ui/passport_facts.py" line="58" />
+      <location filename="../../ui/passport_facts.py" line="56" />
       <source>Restore ✓ is not available: {reason}</source>
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="187" />
+      <location filename="../../ui/window/passport_actions.py" line="188" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="167" />
+      <location filename="../../ui/window/passport_actions.py" line="168" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1400,24 +1421,24 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="137" />
+      <location filename="../../ui/window/passport_actions.py" line="138" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="34" />
-      <location filename="../../ui/next_step.py" line="111" />
+      <location filename="../../ui/next_step.py" line="134" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="365" />
-      <location filename="../../ui/passport_view.py" line="366" />
+      <location filename="../../ui/passport_view.py" line="374" />
+      <location filename="../../ui/passport_view.py" line="375" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="160" />
+      <location filename="../../ui/window/passport_actions.py" line="161" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1432,8 +1453,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="481" />
-      <location filename="../../ui/review_view.py" line="509" />
+      <location filename="../../ui/passport_view.py" line="487" />
+      <location filename="../../ui/review_view.py" line="504" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
@@ -1474,48 +1495,48 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="381" />
+      <location filename="../../ui/window/incoming.py" line="387" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="91" />
+      <location filename="../../ui/export.py" line="108" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="283" />
+      <location filename="../../ui/window/passport_actions.py" line="284" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="138" />
+      <location filename="../../ui/export.py" line="155" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="390" />
+      <location filename="../../ui/window/incoming.py" line="396" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="416" />
+      <location filename="../../ui/main_window.py" line="420" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="389" />
+      <location filename="../../ui/window/incoming.py" line="395" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="268" />
-      <location filename="../../ui/window/passport_actions.py" line="288" />
+      <location filename="../../ui/window/passport_actions.py" line="269" />
+      <location filename="../../ui/window/passport_actions.py" line="289" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="325" />
+      <location filename="../../ui/window/passport_actions.py" line="326" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
@@ -1525,22 +1546,22 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="67" />
+      <location filename="../../ui/window/inbox.py" line="69" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="232" />
+      <location filename="../../ui/review_view.py" line="230" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="117" />
+      <location filename="../../ui/next_step.py" line="140" />
       <source>Send a handoff…</source>
       <translation>发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="91" />
+      <location filename="../../ui/next_step.py" line="114" />
       <source>Send a receipt…</source>
       <translation>发送回执…</translation>
     </message>
@@ -1548,6 +1569,16 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/move_words.py" line="36" />
       <source>Send for sign-off</source>
       <translation>送交签收</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="96" />
+      <source>Send it anyway</source>
+      <translation>仍然发送</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="90" />
+      <source>Send the receipt?</source>
+      <translation>发送回执？</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="113" />
@@ -1565,27 +1596,27 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="410" />
+      <location filename="../../ui/main_window.py" line="414" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="407" />
+      <location filename="../../ui/main_window.py" line="411" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="404" />
+      <location filename="../../ui/main_window.py" line="408" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="148" />
+      <location filename="../../ui/widgets.py" line="158" />
       <source>Show all ({size})</source>
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="263" />
+      <location filename="../../ui/export.py" line="280" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -1595,8 +1626,13 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>只显示仍需要回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="526" />
-      <location filename="../../ui/review_view.py" line="549" />
+      <location filename="../../ui/next_step.py" line="96" />
+      <source>Show the check</source>
+      <translation>查看这项检查</translation>
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="521" />
+      <location filename="../../ui/review_view.py" line="544" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1607,7 +1643,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="38" />
-      <location filename="../../ui/next_step.py" line="55" />
+      <location filename="../../ui/next_step.py" line="58" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -1632,22 +1668,22 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="69" />
+      <location filename="../../ui/window/a2a_panel.py" line="70" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
+      <location filename="../../ui/models.py" line="214" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="354" />
+      <location filename="../../ui/review_view.py" line="352" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="69" />
+      <location filename="../../ui/window/a2a_panel.py" line="70" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -1657,24 +1693,24 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="138" />
+      <location filename="../../ui/window/inbox.py" line="140" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="94" />
-      <location filename="../../ui/next_step.py" line="73" />
-      <location filename="../../ui/passport_view.py" line="257" />
+      <location filename="../../ui/next_step.py" line="117" />
+      <location filename="../../ui/next_step.py" line="86" />
+      <location filename="../../ui/passport_view.py" line="266" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="124" />
+      <location filename="../../ui/window/passport_actions.py" line="125" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="434" />
+      <location filename="../../ui/main_window.py" line="438" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1690,7 +1726,7 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="183" />
+      <location filename="../../ui/export.py" line="200" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
@@ -1705,7 +1741,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="305" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1725,17 +1761,17 @@ Store: {home}</source>
       <translation>这个地址里含有密码。请去掉它：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="106" />
+      <location filename="../../ui/next_step.py" line="129" />
       <source>The answers are home (see the Asks tab): carry on, and return the result when it is done.</source>
       <translation>回答已经回来了（见“提问”标签页）：继续做，完成后交回结果。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="184" />
+      <location filename="../../ui/export.py" line="201" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="276" />
+      <location filename="../../ui/review_view.py" line="274" />
       <source>The attached files are large ({size}); checking the format reads all of them.</source>
       <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
@@ -1765,7 +1801,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="34" />
+      <location filename="../../ui/window/a2a_panel.py" line="35" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -1777,7 +1813,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="288" />
+      <location filename="../../ui/review_view.py" line="286" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1787,7 +1823,7 @@ Store: {home}</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="267" />
+      <location filename="../../ui/review_view.py" line="265" />
       <source>The file is well-formed: it passes every check of the TaskPack format</source>
       <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
@@ -1802,7 +1838,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="251" />
+      <location filename="../../ui/review_view.py" line="249" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -1812,7 +1848,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="273" />
+      <location filename="../../ui/review_view.py" line="271" />
       <source>The file's format is not checked yet</source>
       <translation>尚未检查文件格式</translation>
     </message>
@@ -1822,7 +1858,7 @@ Store: {home}</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="258" />
+      <location filename="../../ui/widgets.py" line="268" />
       <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
 
 {url}</source>
@@ -1846,12 +1882,12 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="275" />
+      <location filename="../../ui/window/incoming.py" line="279" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="347" />
+      <location filename="../../ui/review_view.py" line="345" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
@@ -1861,44 +1897,44 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="277" />
+      <location filename="../../ui/window/incoming.py" line="281" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="317" />
+      <location filename="../../ui/window/passport_actions.py" line="318" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="55" />
+      <location filename="../../ui/next_step.py" line="58" />
       <source>The result waits for your sign-off.</source>
       <translation>结果在等你签字确认。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="557" />
+      <location filename="../../ui/review_view.py" line="552" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
-      <location filename="../../ui/review_view.py" line="481" />
+      <location filename="../../ui/passport_view.py" line="391" />
+      <location filename="../../ui/review_view.py" line="479" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="441" />
+      <location filename="../../ui/review_view.py" line="439" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="332" />
-      <location filename="../../ui/review_view.py" line="169" />
+      <location filename="../../ui/passport_view.py" line="341" />
+      <location filename="../../ui/review_view.py" line="155" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="375" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
@@ -1913,7 +1949,7 @@ Store: {home}</source>
       <translation>团队工作台的 PostgreSQL 地址。不要把密码写进去：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="168" />
+      <location filename="../../ui/widgets.py" line="178" />
       <source>The whole text</source>
       <translation>全文</translation>
     </message>
@@ -1923,7 +1959,7 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="192" />
+      <location filename="../../ui/window/passport_actions.py" line="193" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1933,12 +1969,12 @@ Store: {home}</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="190" />
+      <location filename="../../ui/review_view.py" line="176" />
       <source>These answers were already merged into {id}, and nothing in this receipt is new. Merging it again changes nothing.</source>
       <translation>这些回答已经合并进 {id}，这份回执里没有任何新内容。再次合并不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="378" />
+      <location filename="../../ui/review_view.py" line="376" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
@@ -1948,7 +1984,7 @@ Store: {home}</source>
       <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="31" />
+      <location filename="../../ui/window/a2a_panel.py" line="32" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -1973,7 +2009,7 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="203" />
+      <location filename="../../ui/review_view.py" line="189" />
       <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
     </message>
@@ -1983,7 +2019,7 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="195" />
+      <location filename="../../ui/review_view.py" line="181" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -1993,22 +2029,22 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="222" />
+      <location filename="../../ui/review_view.py" line="220" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="225" />
+      <location filename="../../ui/review_view.py" line="223" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="247" />
+      <location filename="../../ui/window/incoming.py" line="251" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="312" />
+      <location filename="../../ui/review_view.py" line="310" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -2028,7 +2064,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="306" />
+      <location filename="../../ui/review_view.py" line="304" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -2038,23 +2074,23 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="273" />
+      <location filename="../../ui/window/incoming.py" line="277" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="47" />
+      <location filename="../../ui/next_step.py" line="50" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
-      <location filename="../../ui/window/passport_actions.py" line="360" />
+      <location filename="../../ui/models.py" line="214" />
+      <location filename="../../ui/window/passport_actions.py" line="376" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="213" />
+      <location filename="../../ui/models.py" line="214" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -2064,12 +2100,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="273" />
+      <location filename="../../ui/main_window.py" line="277" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="326" />
+      <location filename="../../ui/window/passport_actions.py" line="327" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -2079,12 +2115,12 @@ Store: {home}</source>
       <translation>在本机验证过。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="97" />
+      <location filename="../../ui/next_step.py" line="120" />
       <source>Waiting for the answers to come back: open the receipt when it arrives (drop it on this window, or paste the reply).</source>
       <translation>正在等回答回来：回执到了就打开它（拖到这个窗口上，或粘贴回复）。</translation>
     </message>
@@ -2111,30 +2147,30 @@ Store: {home}</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>What happened</source>
       <translation>发生了什么</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="33" />
-      <location filename="../../ui/review_view.py" line="410" />
+      <location filename="../../ui/review_view.py" line="408" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="262" />
+      <location filename="../../ui/main_window.py" line="266" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="313" />
+      <location filename="../../ui/window/passport_actions.py" line="314" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="350" />
-      <location filename="../../ui/review_view.py" line="461" />
-      <location filename="../../ui/window/passport_actions.py" line="139" />
+      <location filename="../../ui/passport_view.py" line="359" />
+      <location filename="../../ui/review_view.py" line="459" />
+      <location filename="../../ui/window/passport_actions.py" line="140" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -2144,7 +2180,7 @@ Store: {home}</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>When</source>
       <translation>时间</translation>
     </message>
@@ -2159,24 +2195,24 @@ Store: {home}</source>
       <translation>收到回执时</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="115" />
+      <location filename="../../ui/next_step.py" line="138" />
       <source>When someone else is to carry it on, send it to them as a handoff.</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="328" />
-      <location filename="../../ui/passport_view.py" line="329" />
-      <location filename="../../ui/review_view.py" line="176" />
+      <location filename="../../ui/passport_view.py" line="337" />
+      <location filename="../../ui/passport_view.py" line="338" />
+      <location filename="../../ui/review_view.py" line="162" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="175" />
+      <location filename="../../ui/review_view.py" line="161" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="140" />
+      <location filename="../../ui/history_view.py" line="141" />
       <source>Who</source>
       <translation>谁</translation>
     </message>
@@ -2187,7 +2223,7 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="305" />
+      <location filename="../../ui/window/passport_actions.py" line="306" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
@@ -2197,7 +2233,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="313" />
+      <location filename="../../ui/main_window.py" line="317" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2207,22 +2243,22 @@ Store: {home}</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="172" />
+      <location filename="../../ui/export.py" line="189" />
       <source>Writing the chat message…</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_facts.py" line="60" />
+      <location filename="../../ui/passport_facts.py" line="64" />
       <source>You checked this yourself, on this machine: it becomes a fact verified here, by you, with a history entry. Restore ✓ instead trusts the sender's word.</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="449" />
+      <location filename="../../ui/passport_view.py" line="455" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="128" />
+      <location filename="../../ui/window/passport_actions.py" line="129" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -2232,17 +2268,17 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="60" />
+      <location filename="../../ui/next_step.py" line="73" />
       <source>Your answers went home in a receipt; {sender} merges them. Nothing more is needed here unless they ask again.</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="324" />
+      <location filename="../../ui/main_window.py" line="328" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="212" />
+      <location filename="../../ui/export.py" line="229" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -2257,7 +2293,7 @@ Store: {home}</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="185" />
+      <location filename="../../ui/window/incoming.py" line="189" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
@@ -2277,7 +2313,7 @@ Store: {home}</source>
       <translation>给你的新问题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="121" />
+      <location filename="../../ui/models.py" line="122" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
@@ -2292,13 +2328,13 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="90" />
-      <location filename="../../ui/journey.py" line="87" />
+      <location filename="../../ui/journey.py" line="91" />
+      <location filename="../../ui/journey.py" line="88" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="162" />
+      <location filename="../../ui/review_view.py" line="148" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
@@ -2376,8 +2412,8 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="343" />
-      <location filename="../../ui/review_view.py" line="456" />
+      <location filename="../../ui/passport_view.py" line="352" />
+      <location filename="../../ui/review_view.py" line="454" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -2392,7 +2428,7 @@ Store: {home}</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="96" />
+      <location filename="../../ui/models.py" line="97" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
@@ -2402,7 +2438,7 @@ Store: {home}</source>
       <translation>发送方通过 A2A 取消了它</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="258" />
+      <location filename="../../ui/models.py" line="262" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -2412,7 +2448,7 @@ Store: {home}</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="126" />
+      <location filename="../../ui/models.py" line="127" />
       <source>changes were asked for</source>
       <translation>要求修改</translation>
     </message>
@@ -2427,7 +2463,7 @@ Store: {home}</source>
       <translation>已在本机检查</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="123" />
+      <location filename="../../ui/models.py" line="124" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
@@ -2477,12 +2513,12 @@ Store: {home}</source>
       <translation>第 {n} 项决定</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="95" />
+      <location filename="../../ui/models.py" line="96" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="94" />
+      <location filename="../../ui/models.py" line="95" />
       <location filename="../../ui/pack_items.py" line="125" />
       <source>done</source>
       <translation>已完成</translation>
@@ -2494,7 +2530,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="270" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2564,44 +2600,44 @@ Store: {home}</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="97" />
+      <location filename="../../ui/journey.py" line="98" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="97" />
+      <location filename="../../ui/journey.py" line="98" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="150" />
+      <location filename="../../ui/journey.py" line="151" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="56" />
+      <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
       <location filename="../../ui/history_text.py" line="155" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="75" />
       <source>handoff arrived</source>
       <translation>收到交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="59" />
+      <location filename="../../ui/history_view.py" line="60" />
       <source>handoff file written</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="114" />
+      <location filename="../../ui/journey.py" line="115" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>handoff you sent</source>
       <translation>你发出的交接包</translation>
     </message>
@@ -2622,7 +2658,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="53" />
-      <location filename="../../ui/models.py" line="113" />
+      <location filename="../../ui/models.py" line="114" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
     </message>
@@ -2632,18 +2668,17 @@ Store: {home}</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="91" />
+      <location filename="../../ui/models.py" line="92" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="391" />
-      <location filename="../../ui/review_view.py" line="491" />
+      <location filename="../../ui/pack_items.py" line="381" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="97" />
+      <location filename="../../ui/models.py" line="98" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
@@ -2688,7 +2723,7 @@ Store: {home}</source>
       <translation>它在交接包里发出了未答的问题，正在等回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="88" />
+      <location filename="../../ui/models.py" line="89" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
@@ -2703,7 +2738,7 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="104" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
     </message>
@@ -2734,12 +2769,12 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="296" />
+      <location filename="../../ui/window/passport_actions.py" line="297" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="104" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -2749,7 +2784,7 @@ Store: {home}</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="83" />
+      <location filename="../../ui/models.py" line="84" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
     </message>
@@ -2764,12 +2799,12 @@ Store: {home}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="247" />
+      <location filename="../../ui/export.py" line="264" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="240" />
+      <location filename="../../ui/export.py" line="257" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
@@ -2799,7 +2834,7 @@ Store: {home}</source>
       <translation>未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="86" />
+      <location filename="../../ui/models.py" line="87" />
       <source>on hold</source>
       <translation>暂停中</translation>
     </message>
@@ -2821,7 +2856,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="298" />
+      <location filename="../../ui/window/passport_actions.py" line="299" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2831,7 +2866,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="58" />
+      <location filename="../../ui/journey.py" line="59" />
       <source>passport {id}</source>
       <translation>护照 {id}</translation>
     </message>
@@ -2841,7 +2876,7 @@ Store: {home}</source>
       <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="119" />
+      <location filename="../../ui/models.py" line="120" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
     </message>
@@ -2851,24 +2886,24 @@ Store: {home}</source>
       <translation>postgresql://用户@主机:端口/数据库（留空：只用本机）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="89" />
+      <location filename="../../ui/models.py" line="90" />
       <source>ready to be taken on</source>
       <translation>可以接手</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="56" />
+      <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
       <location filename="../../ui/history_text.py" line="155" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="75" />
       <source>receipt arrived</source>
       <translation>收到回执</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="59" />
+      <location filename="../../ui/history_view.py" line="60" />
       <source>receipt file written</source>
       <translation>已写出回执文件</translation>
     </message>
@@ -2878,17 +2913,17 @@ Store: {home}</source>
       <translation>合并了回执</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="58" />
+      <location filename="../../ui/history_view.py" line="59" />
       <source>receipt sent over A2A</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="114" />
+      <location filename="../../ui/journey.py" line="115" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="73" />
+      <location filename="../../ui/models.py" line="74" />
       <source>receipt you sent</source>
       <translation>你发出的回执</translation>
     </message>
@@ -2899,7 +2934,7 @@ Store: {home}</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="92" />
+      <location filename="../../ui/models.py" line="93" />
       <source>result being checked</source>
       <translation>结果核验中</translation>
     </message>
@@ -2909,28 +2944,28 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="98" />
+      <location filename="../../ui/models.py" line="99" />
       <source>sent by you</source>
       <translation>由你发出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="58" />
+      <location filename="../../ui/history_view.py" line="59" />
       <source>sent over A2A</source>
       <translation>已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="127" />
+      <location filename="../../ui/models.py" line="128" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="125" />
+      <location filename="../../ui/models.py" line="126" />
       <source>signed off</source>
       <translation>已签字</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="196" />
-      <location filename="../../ui/journey.py" line="113" />
+      <location filename="../../ui/journey.py" line="114" />
       <location filename="../../ui/pack_items.py" line="25" />
       <source>someone</source>
       <translation>某人</translation>
@@ -2957,19 +2992,24 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="56" />
-      <location filename="../../ui/models.py" line="129" />
+      <location filename="../../ui/models.py" line="130" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="90" />
+      <location filename="../../ui/models.py" line="91" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="255" />
+      <location filename="../../ui/window/inbox.py" line="297" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="295" />
+      <source>team desk {where} out of reach</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="115" />
@@ -2997,7 +3037,7 @@ Store: {home}</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="120" />
+      <location filename="../../ui/models.py" line="121" />
       <source>the answer came</source>
       <translation>回答已到</translation>
     </message>
@@ -3037,12 +3077,12 @@ Store: {home}</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="124" />
+      <location filename="../../ui/models.py" line="125" />
       <source>the evidence does not hold</source>
       <translation>证据不成立</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="122" />
+      <location filename="../../ui/models.py" line="123" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
     </message>
@@ -3077,7 +3117,7 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="239" />
+      <location filename="../../ui/export.py" line="256" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
@@ -3097,12 +3137,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="245" />
+      <location filename="../../ui/export.py" line="262" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="241" />
+      <location filename="../../ui/export.py" line="258" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -3137,13 +3177,13 @@ Store: {home}</source>
       <translation>回执回答了它在等的每一个问题</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="57" />
+      <location filename="../../ui/next_step.py" line="60" />
       <source>the sender</source>
       <translation>发送方</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="52" />
-      <location filename="../../ui/models.py" line="112" />
+      <location filename="../../ui/models.py" line="113" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
@@ -3248,12 +3288,12 @@ Store: {home}</source>
       <translation>这个 .tpx 文件的版本是 {version}；只能读取 .tpx 0.1</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="78" />
+      <location filename="../../ui/history_view.py" line="79" />
       <source>this desk</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="106" />
+      <location filename="../../ui/journey.py" line="107" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
@@ -3263,7 +3303,7 @@ Store: {home}</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="116" />
+      <location filename="../../ui/journey.py" line="117" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -3273,7 +3313,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="297" />
+      <location filename="../../ui/window/passport_actions.py" line="298" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -3293,17 +3333,17 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="93" />
+      <location filename="../../ui/models.py" line="94" />
       <source>waiting for sign-off</source>
       <translation>等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="84" />
+      <location filename="../../ui/models.py" line="85" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="85" />
+      <location filename="../../ui/models.py" line="86" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
@@ -3323,7 +3363,7 @@ Store: {home}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="87" />
+      <location filename="../../ui/journey.py" line="88" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
@@ -3344,37 +3384,37 @@ Store: {home}</source>
       <translation>提问原因</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="128" />
+      <location filename="../../ui/models.py" line="129" />
       <source>withdrawn before it finished</source>
       <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="118" />
+      <location filename="../../ui/models.py" line="119" />
       <source>work started</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="265" />
+      <location filename="../../ui/models.py" line="269" />
       <source>you</source>
       <translation>你</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="114" />
+      <location filename="../../ui/models.py" line="115" />
       <source>you approved it</source>
       <translation>你批准了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="117" />
+      <location filename="../../ui/models.py" line="118" />
       <source>you declined it</source>
       <translation>你拒绝了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="115" />
+      <location filename="../../ui/models.py" line="116" />
       <source>you denied it</source>
       <translation>你否决了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="116" />
+      <location filename="../../ui/models.py" line="117" />
       <source>you took it on</source>
       <translation>你接手了</translation>
     </message>
@@ -3389,7 +3429,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="539" />
+      <location filename="../../ui/review_view.py" line="534" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
@@ -3399,7 +3439,7 @@ Store: {home}</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="27" />
+      <location filename="../../ui/window/a2a_panel.py" line="28" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -3414,7 +3454,7 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="237" />
+      <location filename="../../ui/review_view.py" line="235" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
@@ -3439,7 +3479,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="165" />
+      <location filename="../../ui/window/incoming.py" line="167" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -3479,7 +3519,7 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="248" />
+      <location filename="../../ui/window/inbox.py" line="280" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -3494,13 +3534,13 @@ Store: {home}</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="105" />
+      <location filename="../../ui/window/incoming.py" line="107" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_view.py" line="74" />
-      <location filename="../../ui/history_view.py" line="69" />
+      <location filename="../../ui/history_view.py" line="75" />
+      <location filename="../../ui/history_view.py" line="70" />
       <source>{person} on {machine}</source>
       <translation>{person}（{machine}）</translation>
     </message>
@@ -3515,7 +3555,7 @@ Store: {home}</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="189" />
+      <location filename="../../ui/widgets.py" line="199" />
       <source>{size}, shown as written (hidden characters as \uXXXX). It is the sender's text: nothing in it is run.</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
@@ -3600,7 +3640,7 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="540" />
+      <location filename="../../ui/review_view.py" line="535" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -3614,7 +3654,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="541" />
+      <location filename="../../ui/review_view.py" line="536" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
@@ -3628,35 +3668,49 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="290" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="88" />
+      <location filename="../../ui/journey.py" line="89" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="406" />
+      <location filename="../../ui/review_view.py" line="404" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="251" />
+      <location filename="../../ui/export.py" line="91" />
+      <source>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</source>
+      <translation>
+        <numerusform>还有 %n 个问题没有答复。回执会如实说明，这些问题在这里仍然待答：以后答完再发一份回执。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/incoming.py" line="255" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -3670,28 +3724,28 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="173" />
+      <location filename="../../ui/passport_view.py" line="175" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="503" />
+      <location filename="../../ui/review_view.py" line="498" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>随附文件（%n 个，{size}）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="67" />
+      <location filename="../../ui/next_step.py" line="80" />
       <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
       <translation>
         <numerusform>它在等你：接手它（一次完成批准、接受和开始），然后回答它的 %n 个未答问题。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="77" />
+      <location filename="../../ui/next_step.py" line="100" />
       <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
       <translation>
         <numerusform>下一步：在“提问”标签页回答 %n 个未答问题，然后用回执把回答送回去。</numerusform>
@@ -3705,14 +3759,21 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="273" />
+      <location filename="../../ui/window/passport_actions.py" line="274" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/next_step.py" line="64" />
+      <source>Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.</source>
+      <translation>
+        <numerusform>你的回执已送回，但还有 %n 个问题没有答复：在“提问”标签页回答它们，然后再发一份回执。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="288" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -3,7 +3,6 @@ passes its integrity check, and processes landing at once still make one passpor
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
@@ -156,6 +155,9 @@ class _Worker:
         code = self.proc.wait(timeout)
         for t in self._readers:
             t.join(timeout)
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            if pipe is not None:
+                pipe.close()
         return code
 
     def kill(self) -> None:
@@ -298,6 +300,21 @@ def test_200_landings_with_random_kill_9(tmp_path: Path, script: Path) -> None:
     assert kills >= 2 and kills_mid_landing >= 1
 
 
-def test_worker_script_is_valid_python() -> None:
-    compile(WORKER, "worker.py", "exec")
-    json.dumps({"ok": True})
+def test_the_worker_reports_each_landing_as_the_kill_tests_count_it(
+    tmp_path: Path, script: Path
+) -> None:
+    """The kill tests count the worker's "start" and "done" lines: a worker that lands two
+    packs without a kill says both, in order, with the passport ids the store then holds,
+    and lands the same pack again as already landed."""
+    packs = _packs(tmp_path / "packs", 2)
+    home = tmp_path / "home"
+    first = _Worker(home, "run", [*packs, packs[0]], script)
+    assert first.finish() == 0, first.stderr
+    assert [line.split()[0] for line in first.lines] == ["ready", *["start", "done"] * 3]
+    done = [line.split() for line in first.lines if line.startswith("done")]
+    assert [d[1] for d in done] == [str(p) for p in [*packs, packs[0]]]
+    assert [d[3] for d in done] == ["0", "0", "1"]
+    assert done[2][2] == done[0][2]
+    assert _assert_whole_or_absent(home, packs) == 2
+    with SqliteStore(home) as store:
+        assert sorted(row.id for row in store.summaries()) == sorted({d[2] for d in done})

@@ -56,6 +56,22 @@ class Collector:
         self.event.clear()
 
 
+def report_a_later_pack(folder: Path, got: Collector, tmp_path: Path) -> Path:
+    """Write one more pack into `folder` and wait until it is reported. It is reported only
+    after its own settle period, so anything reported twice before it would show by then:
+    the event proves the negative, not a sleep. The caller drops it from `got.found`."""
+    later = folder / "later.taskpack.json"
+    later.write_bytes(make_pack_bytes(tmp_path, "flat", size=1_000))
+    deadline = time.monotonic() + 60
+    while later not in [f.path for f in got.found]:
+        assert time.monotonic() < deadline, "the later pack was never reported"
+        got.event.wait(0.5)
+        got.event.clear()
+    assert [f.path for f in got.found].count(later) == 1
+    got.found = [f for f in got.found if f.path != later]
+    return later
+
+
 def watcher(folder: Path, got: Collector, **kw: object) -> FolderWatcher:
     kw = {"settle": 0.4, **kw}
     return FolderWatcher([folder], got.on_found, got.on_rejected, tick=0.05, mount_roots=[], **kw)  # type: ignore[arg-type]
@@ -98,7 +114,7 @@ def test_slow_chunked_part_file_renamed_is_reported_once(tmp_path: Path) -> None
         final = inbox / "work.taskpack"
         part.rename(final)
         got.wait()
-        time.sleep(1.0)  # several settle periods: nothing is reported twice
+        report_a_later_pack(inbox, got, tmp_path)
     assert [f.path for f in got.found] == [final]
     assert got.found[0].kind == "handoff"
     assert got.found[0].title == "Fix the invoice export"
@@ -122,7 +138,7 @@ def test_file_written_in_place_waits_until_stable(tmp_path: Path) -> None:
             assert got.found == [] and got.rejected == []
             f.write(body[half:])
         got.wait()
-        time.sleep(0.6)
+        report_a_later_pack(inbox, got, tmp_path)
     assert [f.path for f in got.found] == [target]
     assert got.found[0].encoding == "flat"
     assert got.rejected == []
@@ -139,7 +155,7 @@ def test_existing_files_are_found_at_start_and_junk_is_rejected_once(tmp_path: P
         deadline = time.monotonic() + 10
         while (not got.found or not got.rejected) and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(0.6)
+        report_a_later_pack(inbox, got, tmp_path)
     assert [f.path.name for f in got.found] == ["ready.taskpack"]
     assert [p.name for p, _ in got.rejected] == ["broken.taskpack"]
     assert got.rejected[0][1].endswith(".")  # one sentence for a person

@@ -19,7 +19,8 @@ def test_watched_folder_brings_packs_to_incoming_once(
     inbox = tmp_path / "Downloads"
     inbox.mkdir()
     made = tmp_path / "made.taskpack"
-    make_handoff(make_desk(SENDER, "Wei"), made, title="Arrived by chat")
+    sender = make_desk(SENDER, "Wei")
+    make_handoff(sender, made, title="Arrived by chat")
     desk = make_desk(RECEIVER)
     desk.settings.watched_folders = [str(inbox)]
     window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
@@ -36,8 +37,12 @@ def test_watched_folder_brings_packs_to_incoming_once(
     assert window.model.incoming() == []
     part.rename(inbox / "chat-download.taskpack")
     qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
-    qtbot.wait(800)  # more than two settle periods: it is not reported twice
-    [row] = window.model.incoming()
+    # a later pack, written in place, is listed only after its own settle period: by then
+    # the first would have been reported again, were it ever to be
+    make_handoff(sender, inbox / "later.taskpack", title="Arrived later")
+    qtbot.waitUntil(lambda: len(window.model.incoming()) >= 2, timeout=30_000)
+    [row] = [r for r in window.model.incoming() if r.title == "Arrived by chat"]
+    assert [r.title for r in window.model.incoming()].count("Arrived later") == 1
     assert (row.title, row.kind, row.sender, row.open_asks) == (
         "Arrived by chat",
         "handoff",
@@ -46,6 +51,26 @@ def test_watched_folder_brings_packs_to_incoming_once(
     )
     assert "A pack arrived" in window.statusBar().currentMessage()
     assert desk.passports() == []  # nothing lands without the person
+
+
+def test_a_folder_without_change_events_is_not_called_watched(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
+    from taskpack.app import watcher
+
+    def none_here() -> object:
+        raise ImportError("watchdog has no observer for this platform")
+
+    monkeypatch.setattr(watcher, "platform_observer", none_here)
+    inbox = tmp_path / "Downloads"
+    inbox.mkdir()
+    desk = make_desk(RECEIVER)
+    desk.settings.watched_folders = [str(inbox)]
+    window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
+    qtbot.waitUntil(lambda: window.bridge is not None)
+    summary = window.status_summary()
+    assert summary.endswith("1 folder checked every 60 s (no change events)")
+    assert "watching" not in summary
 
 
 def test_watcher_ignores_packs_already_landed_or_discarded(
@@ -68,11 +93,12 @@ def test_watcher_ignores_packs_already_landed_or_discarded(
     assert window.model.incoming() == []
     window.start_watcher()
     window.bridge.watcher.settle = 0.05
-    qtbot.wait(1000)
     assert window.model.incoming() == []
+    # the two old packs were in the folder before this one: had either been listed, it
+    # would be listed first
     make_handoff(sender, inbox / "new.taskpack", title="Genuinely new")
-    qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
-    assert window.model.incoming()[0].title == "Genuinely new"
+    qtbot.waitUntil(lambda: len(window.model.incoming()) >= 1, timeout=30_000)
+    assert [r.title for r in window.model.incoming()] == ["Genuinely new"]
 
 
 def test_second_launch_hands_files_to_the_running_window(tmp_path: Path, qtbot: QtBot) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given
 from taskpack.core.format.model import Ask, Fact, PackObject, Record
 from taskpack.core.format.record_pages import AskPages
-from test_writing_roundtrip import PROPERTY, pack_objects
+from test_writing import PROPERTY, pack_objects
 
 
 def round_trip(record: Record, sharing: tuple[str, ...] = ()) -> Record:

@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 from taskpack.core.format.model import Fact, PackObject, Received, Record
-from test_writing_roundtrip import PROPERTY, pack_objects
+from test_writing import PROPERTY, pack_objects
 
 
 def rule(record: Record) -> tuple[str, ...]:

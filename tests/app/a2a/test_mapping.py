@@ -7,7 +7,7 @@ import pytest
 from a2a.types import a2a_pb2 as pb
 from a2a.utils.errors import InvalidParamsError
 from a2a_testkit import V1, flat_pack, issue, pack_message, run, sdk_client, send_body
-from taskpack.app.a2a import mapping
+from taskpack.app.a2a import EXTENSION_URI, mapping
 from taskpack.core.desk import lifecycle
 
 TS = pb.TaskState
@@ -124,3 +124,62 @@ def test_the_server_starts_and_stops_again_from_another_thread(desk_b):
     assert len(urls) == 2
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"{urls[-1]}/.well-known/agent-card.json")
+
+
+def _lone_surrogate_pack(path):
+    """A flat pack whose ask reads "which one? \\ud800" (valid JSON, a lone surrogate)."""
+    flat_pack(path, title="Pick one LONE", asks=(("which one? LONE", "a name"),))
+    text = path.read_text(encoding="utf-8").replace("design.md", "LONE.md")
+    path.write_text(text.replace("LONE", "\\ud800"), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"])
+def test_a_lone_surrogate_in_an_ask_lands_and_the_tasks_stay_readable(
+    store, request, serve, tmp_path, monkeypatch
+):
+    if store == "postgres":
+        monkeypatch.setenv("TASKPACK_STORE", request.getfixturevalue("team_desk_url"))
+    else:
+        monkeypatch.delenv("TASKPACK_STORE", raising=False)
+    from taskpack.app.desk import Desk
+
+    desk = Desk(tmp_path / "desk", machine="desk-b", actor="b")
+    try:
+        server = serve(desk)
+        from taskpack.app.a2a import tokens
+        from taskpack.app.a2a.ledger import open_ledger
+
+        with open_ledger(desk.home) as ledger:  # the team's ledger on the team desk
+            token = tokens.add_token(ledger, "alice").token
+        headers = {**V1, "Authorization": f"Bearer {token}", "A2A-Extensions": EXTENSION_URI}
+        pack = _lone_surrogate_pack(tmp_path / "pick.taskpack.json")
+        first = httpx.post(
+            f"{server.url}/message:send", json=send_body(pack, "m1"), headers=headers
+        )
+        assert first.status_code == 200, first.text
+        task = first.json()["task"]
+        said = task["status"]["message"]["parts"][0]["text"]
+        assert "which one? \\ud800" in said  # carried escaped, visibly
+        meta = task["metadata"][EXTENSION_URI]
+        assert (
+            meta["title"] == "Pick one \\ud800" and meta["asks"][0]["what"] == "which one? \\ud800"
+        )
+        assert any(a["name"] == "\\ud800.md" for a in task["artifacts"])
+        again = httpx.post(
+            f"{server.url}/message:send", json=send_body(pack, "m1"), headers=headers
+        )
+        assert again.status_code == 200 and again.json()["task"]["id"] == task["id"]
+        one = httpx.get(f"{server.url}/tasks/{task['id']}", headers=headers)
+        assert (
+            one.status_code == 200
+            and "\\ud800" in one.json()["status"]["message"]["parts"][0]["text"]
+        )
+        listed = httpx.get(f"{server.url}/tasks", headers=headers)
+        assert listed.status_code == 200 and [t["id"] for t in listed.json()["tasks"]] == [
+            task["id"]
+        ]
+        # the ask itself is stored exactly: the desk still holds the lone surrogate
+        assert (desk.get(task["id"]).asks or [])[0].what == "which one? \ud800"
+    finally:
+        desk.close()
