@@ -42,7 +42,7 @@ from taskpack.app.a2a.endpoint import A2AEndpoint, EndpointState
 from taskpack.app.desk import Desk
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.core.desk.identity import display_name, sender_label
-from taskpack.ui import dialogs, i18n, paging, style
+from taskpack.ui import dialogs, i18n, paging, style, tones
 from taskpack.ui.at_home import AtHome
 from taskpack.ui.export import Exporter
 from taskpack.ui.guide import GuideWindow
@@ -258,7 +258,8 @@ class MainWindow(
         bar = QFrame()
         bar.setObjectName("namebar")
         bar.setStyleSheet(
-            "#namebar { background: #e8f1fd; border: 1px solid #1c3f9b; border-radius: 3px; }"
+            f"#namebar {{ background: {tones.wash('info')}; border: 1px solid {tones.edge('info')};"
+            " border-radius: 3px; }"
         )
         lay = QVBoxLayout(bar)
         lay.setContentsMargins(10, 6, 6, 6)

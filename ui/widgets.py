@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.core.trust.visible_text import has_hidden, visible
-from taskpack.ui import dialogs, launch
+from taskpack.ui import dialogs, launch, tones
 from taskpack.ui.i18n import tr
 from taskpack.ui.words import size_words
 
@@ -58,13 +58,8 @@ SHOW_ALL = "taskpack:show-all"
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"'«»“”]+", re.IGNORECASE)
 
-MUTED = "#5f6368"
-COLORS = {
-    "error": ("#fde8e8", "#9b1c1c"),
-    "warn": ("#fdf6e3", "#7a5200"),
-    "info": ("#e8f1fd", "#1c3f9b"),
-    "ok": ("#e6f6ec", "#1b6b3a"),
-}
+MUTED = "#5f6368"  # (in a light theme; `tones.muted()` gives the theme's)
+COLORS = tones.LIGHT
 
 
 def plain_tip(text: str) -> str:
@@ -99,7 +94,7 @@ def plain(
     label.setFont(font)
     if muted:  # (a palette, not a style sheet: many muted lines lay out quickly)
         palette = label.palette()
-        palette.setColor(QPalette.ColorRole.WindowText, QColor(MUTED))
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(tones.muted()))
         label.setPalette(palette)
     return label
 
@@ -288,7 +283,8 @@ class QuotedBlock(QFrame):
         self.text = text
         self.setObjectName("quoted")
         self.setStyleSheet(
-            "#quoted { border-left: 4px solid #9aa0a6; background: #f4f5f7; border-radius: 2px; }"
+            f"#quoted {{ border-left: 4px solid {tones.edge()}; background: {tones.wash('plain')};"
+            " border-radius: 2px; }"
         )
         lay = QVBoxLayout(self)
         lay.setContentsMargins(10, 6, 6, 6)
@@ -352,7 +348,7 @@ class Banner(QFrame):
             b.clicked.connect(lambda _c=False, f=callback: f())
             self.actions_lay.addWidget(b)
             self.action_buttons.append(b)
-        bg, fg = COLORS.get(kind, COLORS["info"])
+        bg, fg = tones.kind_colors(kind)
         self.kind = kind
         self.setStyleSheet(
             f"#banner {{ background: {bg}; border: 1px solid {fg}; border-radius: 3px; }}"
@@ -388,7 +384,7 @@ class Pill(QLabel):
 
     def __init__(self, text: str, kind: str = "info") -> None:
         super().__init__()
-        bg, fg = COLORS.get(kind, COLORS["info"])
+        bg, fg = tones.kind_colors(kind)
         self.fill, self.edge = QColor(bg), QColor(fg)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setText(text)
