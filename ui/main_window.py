@@ -54,7 +54,7 @@ from taskpack.ui.ops import Detail, Reviewed
 from taskpack.ui.passport_view import PassportView
 from taskpack.ui.review_view import ReviewView
 from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
-from taskpack.ui.widgets import Banner, button, heading, plain
+from taskpack.ui.widgets import Banner, FloatingBanner, button, heading, plain
 from taskpack.ui.window.a2a_panel import A2APanelMixin
 from taskpack.ui.window.drop_paste import DropPasteMixin, pack_paths
 from taskpack.ui.window.inbox import ELSEWHERE_POLL_MS, InboxMixin
@@ -162,11 +162,11 @@ class MainWindow(
         lay.setContentsMargins(6, 6, 6, 0)
         self.name_bar = self._build_name_bar()
         lay.addWidget(self.name_bar)
-        self.banner = Banner()
-        lay.addWidget(self.banner)
         self.stack = QStackedWidget()
         self.stack.currentChanged.connect(self.schedule_tab_order)
         lay.addWidget(self.stack, 1)
+        # over the page, not above it: a message coming or going moves nothing beneath
+        self.banner: Banner = FloatingBanner(self.stack)
         self.welcome = self._build_welcome()
         self.review_view = ReviewView()
         self.review_view.land_requested.connect(self.land_current)

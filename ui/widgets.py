@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 from PySide6 import QtGui
-from PySide6.QtCore import QRectF, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -372,6 +372,46 @@ class Banner(QFrame):
             b.hide()
             b.deleteLater()
         self.action_buttons = []
+
+
+class FloatingBanner(Banner):
+    """A banner laid over the top of `over` (a sibling), not above it in a layout: when a
+    message comes or goes nothing beneath moves, so a click meant for a button lands on
+    that button."""
+
+    MARGIN = 8
+
+    def __init__(self, over: QWidget) -> None:
+        super().__init__(over.parentWidget())
+        self.over = over
+        self.setAutoFillBackground(True)
+        over.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.over and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+            self.place()
+        return False
+
+    def show_message(
+        self,
+        text: str,
+        kind: str = "info",
+        *,
+        actions: Sequence[tuple[str, Callable[[], object]]] = (),
+    ) -> None:
+        super().show_message(text, kind, actions=actions)
+        self.place()
+        self.raise_()
+
+    def place(self) -> None:
+        """Over the top of `over`, as wide as it less a margin, as tall as the text needs."""
+        area = self.over.geometry()
+        width = max(area.width() - 2 * self.MARGIN, 120)
+        lay = self.layout()
+        height = (
+            lay.totalHeightForWidth(width) if lay.hasHeightForWidth() else self.sizeHint().height()
+        )
+        self.setGeometry(area.x() + self.MARGIN, area.y() + self.MARGIN, width, height)
 
 
 #: a badge up to this many characters stays on one line whatever the width
