@@ -71,6 +71,21 @@ def plain_tip(text: str) -> str:
     return "<p style='white-space:pre-wrap'>" + html.escape(text, quote=False) + "</p>"
 
 
+#: a run of this many characters without a space cannot wrap: it would set the label's
+#: least width, and with it the width of the whole page that holds it
+_UNBROKEN = re.compile(r"\S{60,}")
+
+
+def keep_width(label: QLabel) -> None:
+    """A wrapped label holding one long unbroken string (a digest, a path, a token) takes
+    the width its page gives it instead of asking for the string's: the string is cut at the
+    label's edge, and every other line of the page still wraps at the window's width."""
+    if _UNBROKEN.search(label.text()):
+        policy = label.sizePolicy()  # (keeps height-for-width, which a wrapped label needs)
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+        label.setSizePolicy(policy)
+
+
 def plain(
     text: str,
     *,
@@ -84,6 +99,7 @@ def plain(
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setText(text)
     label.setWordWrap(True)
+    keep_width(label)
     if selectable:
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     font = label.font()
@@ -162,6 +178,7 @@ class LinkedText(QLabel):
             self.setText(shown)
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setWordWrap(True)
+        keep_width(self)
 
     def _ask_then_open(self, url: str) -> None:
         if url == SHOW_ALL:
