@@ -44,6 +44,8 @@ from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.core.desk.identity import display_name, sender_label
 from taskpack.ui import dialogs, i18n, paging, style, tones
 from taskpack.ui.at_home import AtHome
+from taskpack.ui.composer.composer import Composer
+from taskpack.ui.composer.welcome import sender_half
 from taskpack.ui.export import Exporter
 from taskpack.ui.guide import GuideWindow
 from taskpack.ui.i18n import tr
@@ -190,9 +192,21 @@ class MainWindow(
         pv.answer_requested.connect(self.answer_ask)
         pv.add_requested.connect(self.add_to_current)
         pv.save_luggage_requested.connect(self.save_stored_luggage)
+        self.composer = Composer(self.desk, self.jobs)
+        self.composer.message.connect(self.info)
+        self.composer.failed.connect(self.error)
+        self.composer.created.connect(self._composed)
+        self.composer.send_requested.connect(self.send_handoff)
+        self.composer.packs_dropped.connect(self.open_files)
         self.loading = plain(tr("Reading…"), muted=True)
         self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        for page in (self.welcome, self.review_view, self.passport_view, self.loading):
+        for page in (
+            self.welcome,
+            self.review_view,
+            self.passport_view,
+            self.loading,
+            self.composer,
+        ):
             self.stack.addWidget(page)
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 2)
@@ -211,6 +225,12 @@ class MainWindow(
         self._action(file_menu, tr("Open the sa&mple packs"), self.open_samples)
         self._action(
             file_menu, tr("&New passport…"), self.new_passport, QKeySequence.StandardKey.New
+        )
+        self.compose_action = self._action(
+            file_menu, tr("&Compose this passport…"), self.compose_current, "Ctrl+E"
+        )
+        self.send_action = self._action(
+            file_menu, tr("Send a &handoff…"), self.send_current, "Ctrl+Shift+S"
         )
         file_menu.addSeparator()
         self._action(
@@ -339,6 +359,7 @@ class MainWindow(
         buttons.addWidget(self.samples_button)
         buttons.addStretch(1)
         lay.addLayout(buttons)
+        lay.addWidget(sender_half(self.new_passport))
         lay.addStretch(1)
         return page
 

@@ -45,4 +45,8 @@ PLURALS: dict[str, tuple[str, str]] = {
         "Saved %n answers. Export a receipt to send the answers home.",
     ),
     "watching %n folders": ("watching %n folder", "watching %n folders"),
+    "%n folders checked every {seconds} s (no change events)": (
+        "%n folder checked every {seconds} s (no change events)",
+        "%n folders checked every {seconds} s (no change events)",
+    ),
 }

@@ -36,7 +36,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="290" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
+        <numerusform>%n folders checked every {seconds} s (no change events)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -60,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -148,7 +156,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/window/inbox.py" line="288" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

@@ -9,75 +9,75 @@
       <translation> — 发送方的建议，未运行：«{how}»</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="246" />
+      <location filename="../../ui/main_window.py" line="247" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="237" />
+      <location filename="../../ui/main_window.py" line="238" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="226" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="206" />
+      <location filename="../../ui/main_window.py" line="207" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="240" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="242" />
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/main_window.py" line="237" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="212" />
+      <location filename="../../ui/main_window.py" line="213" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="208" />
+      <location filename="../../ui/main_window.py" line="209" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="228" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="221" />
+      <location filename="../../ui/main_window.py" line="222" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="238" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="216" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="236" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -220,7 +220,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -296,7 +296,7 @@
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="73" />
+      <location filename="../../ui/window/inbox.py" line="75" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
@@ -367,8 +367,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="81" />
-      <location filename="../../ui/window/inbox.py" line="232" />
+      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="264" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -437,6 +437,11 @@
       <location filename="../../ui/window/incoming.py" line="174" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="228" />
+      <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="279" />
@@ -585,7 +590,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="319" />
+      <location filename="../../ui/main_window.py" line="320" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -756,7 +761,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="94" />
+      <location filename="../../ui/window/inbox.py" line="96" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -824,7 +829,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="96" />
+      <location filename="../../ui/window/inbox.py" line="98" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -1082,7 +1087,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="278" />
+      <location filename="../../ui/main_window.py" line="279" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1123,12 +1128,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="230" />
+      <location filename="../../ui/main_window.py" line="231" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="335" />
+      <location filename="../../ui/main_window.py" line="336" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1158,12 +1163,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="210" />
+      <location filename="../../ui/main_window.py" line="211" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="336" />
+      <location filename="../../ui/main_window.py" line="337" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1246,7 +1251,7 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="157" />
+      <location filename="../../ui/window/inbox.py" line="159" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1271,7 +1276,7 @@
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="192" />
+      <location filename="../../ui/main_window.py" line="193" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1341,12 +1346,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="134" />
+      <location filename="../../ui/window/inbox.py" line="136" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="314" />
+      <location filename="../../ui/window/inbox.py" line="356" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -1515,7 +1520,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="419" />
+      <location filename="../../ui/main_window.py" line="420" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
@@ -1541,7 +1546,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="67" />
+      <location filename="../../ui/window/inbox.py" line="69" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1591,17 +1596,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="413" />
+      <location filename="../../ui/main_window.py" line="414" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="410" />
+      <location filename="../../ui/main_window.py" line="411" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="407" />
+      <location filename="../../ui/main_window.py" line="408" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -1688,7 +1693,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="138" />
+      <location filename="../../ui/window/inbox.py" line="140" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -1705,7 +1710,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="438" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1736,7 +1741,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="305" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -2095,7 +2100,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="276" />
+      <location filename="../../ui/main_window.py" line="277" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -2153,7 +2158,7 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="265" />
+      <location filename="../../ui/main_window.py" line="266" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -2228,7 +2233,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="316" />
+      <location filename="../../ui/main_window.py" line="317" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2268,7 +2273,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="327" />
+      <location filename="../../ui/main_window.py" line="328" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2525,7 +2530,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="273" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2997,9 +3002,14 @@ Store: {home}</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="255" />
+      <location filename="../../ui/window/inbox.py" line="297" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="295" />
+      <source>team desk {where} out of reach</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="115" />
@@ -3509,7 +3519,7 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="248" />
+      <location filename="../../ui/window/inbox.py" line="280" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -3658,7 +3668,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="290" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -3679,7 +3696,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
@@ -3756,7 +3773,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/window/inbox.py" line="288" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -773,4 +773,5 @@ PLURALS: dict[str, str] = {
     "Save all answers (%n)": "保存全部回答（%n）",
     "Saved %n answers. Export a receipt to send the answers home.": "已保存 %n 个回答。导出回执把回答送回去。",
     "watching %n folders": "正在监视 %n 个文件夹",
+    "%n folders checked every {seconds} s (no change events)": "%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）",
 }
