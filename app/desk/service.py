@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
 from taskpack.app import paths
+from taskpack.app.desk.composing import Composing
 from taskpack.app.desk.edits import Edits
 from taskpack.app.desk.first_contact import FirstContact
 from taskpack.app.drafts import Drafts
@@ -96,7 +97,7 @@ class MoveOption:
         return lifecycle.describe(self.state, self.waiting_on)
 
 
-class Desk(Edits, FirstContact):
+class Desk(Edits, Composing, FirstContact):
     """This machine's passports. Thread-safe; share one per process."""
 
     def __init__(

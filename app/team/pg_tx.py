@@ -182,6 +182,13 @@ class PgTx:
             (passport_id, name, sha256, size, self.now),
         )
 
+    def remove_luggage(self, passport_id: str, name: str) -> bool:
+        found = self._one(
+            "DELETE FROM taskpack.luggage WHERE passport_id = %s AND name = %s RETURNING 1",
+            (passport_id, name),
+        )
+        return found is not None
+
     def record_pack_written(
         self,
         sha256: str,

@@ -133,6 +133,12 @@ class SqliteTx:
             (passport_id, name, sha256, size, self.now),
         )
 
+    def remove_luggage(self, passport_id: str, name: str) -> bool:
+        cur = self._db.execute(
+            "DELETE FROM luggage WHERE passport_id = ? AND name = ?", (passport_id, name)
+        )
+        return cur.rowcount > 0
+
     def record_pack_written(
         self,
         sha256: str,

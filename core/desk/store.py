@@ -264,6 +264,11 @@ class Tx(Protocol):
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None: ...
 
+    def remove_luggage(self, passport_id: str, name: str) -> bool:
+        """Take one file off the passport's luggage (its bytes stay until housekeeping);
+        False when it has none by that name."""
+        ...
+
     def record_pack_written(
         self,
         sha256: str,

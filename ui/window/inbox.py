@@ -271,7 +271,9 @@ class InboxMixin:
         empty = self._loaded and self.model.rowCount() == 0
         self.welcome_samples.setVisible(empty)
         self.samples_button.setVisible(bool(sample_packs()))  # cached: no disk here
-        if self._current is None and self.stack.currentWidget() is not self.welcome:
+        # the composer stays: someone is typing in it
+        page = self.stack.currentWidget()
+        if self._current is None and page is not self.welcome and page is not self.composer:
             self.stack.setCurrentWidget(self.welcome)
 
     def _update_status(self) -> None:
