@@ -42,7 +42,7 @@ from taskpack.app.a2a.endpoint import A2AEndpoint, EndpointState
 from taskpack.app.desk import Desk
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.core.desk.identity import display_name, sender_label
-from taskpack.ui import dialogs, i18n, paging, style
+from taskpack.ui import dialogs, i18n, paging, style, tones
 from taskpack.ui.at_home import AtHome
 from taskpack.ui.composer.composer import Composer
 from taskpack.ui.composer.welcome import sender_half
@@ -56,7 +56,7 @@ from taskpack.ui.ops import Detail, Reviewed
 from taskpack.ui.passport_view import PassportView
 from taskpack.ui.review_view import ReviewView
 from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
-from taskpack.ui.widgets import Banner, button, heading, plain
+from taskpack.ui.widgets import Banner, FloatingBanner, button, heading, plain
 from taskpack.ui.window.a2a_panel import A2APanelMixin
 from taskpack.ui.window.drop_paste import DropPasteMixin, pack_paths
 from taskpack.ui.window.inbox import ELSEWHERE_POLL_MS, InboxMixin
@@ -164,11 +164,11 @@ class MainWindow(
         lay.setContentsMargins(6, 6, 6, 0)
         self.name_bar = self._build_name_bar()
         lay.addWidget(self.name_bar)
-        self.banner = Banner()
-        lay.addWidget(self.banner)
         self.stack = QStackedWidget()
         self.stack.currentChanged.connect(self.schedule_tab_order)
         lay.addWidget(self.stack, 1)
+        # over the page, not above it: a message coming or going moves nothing beneath
+        self.banner: Banner = FloatingBanner(self.stack)
         self.welcome = self._build_welcome()
         self.review_view = ReviewView()
         self.review_view.land_requested.connect(self.land_current)
@@ -278,7 +278,8 @@ class MainWindow(
         bar = QFrame()
         bar.setObjectName("namebar")
         bar.setStyleSheet(
-            "#namebar { background: #e8f1fd; border: 1px solid #1c3f9b; border-radius: 3px; }"
+            f"#namebar {{ background: {tones.wash('info')}; border: 1px solid {tones.edge('info')};"
+            " border-radius: 3px; }"
         )
         lay = QVBoxLayout(bar)
         lay.setContentsMargins(10, 6, 6, 6)

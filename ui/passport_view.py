@@ -30,6 +30,7 @@ from taskpack.core.desk import lifecycle
 from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import open_count
 from taskpack.core.trust.visible_text import visible
+from taskpack.ui import tones
 from taskpack.ui.asks_form import AsksForm
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.history_view import HistoryTimeline
@@ -217,7 +218,7 @@ class PassportView(FactsMixin, QWidget):
         self.next_button.clicked.connect(lambda _c=False, a=step.action: self._next_action(a))
         line = QFrame()
         line.setObjectName("nextline")
-        line.setStyleSheet("#nextline { background: #eef3fb; border-radius: 3px; }")
+        line.setStyleSheet(f"#nextline {{ background: {tones.wash('info')}; border-radius: 3px; }}")
         lay = QHBoxLayout(line)
         lay.setContentsMargins(8, 4, 4, 4)
         lay.addWidget(self.next_label, 1)  # the sentence takes the width, the button its size
