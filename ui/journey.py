@@ -16,6 +16,7 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from taskpack.app.desk import PackWritten
 from taskpack.core.format.model import LocalPassport
+from taskpack.ui import tones
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.pack_items import sender_text
@@ -27,12 +28,16 @@ EARLIER_SHOWN = 3
 #: and at most this many packs sent on from here (the newest)
 SENT_SHOWN = 3
 
-_STYLE = (
-    "#journey QLabel[node='true'] { border: 1px solid #c9ccd1; border-radius: 6px;"
-    " padding: 3px 7px; background: #f8f9fa; }"
-    " #journey QLabel[here='true'] { border: 2px solid #1c3f9b; background: #e8f1fd; }"
-    " #journey QLabel[arrow='true'] { color: #5f6368; }"
-)
+
+def _style() -> str:
+    """The nodes' boxes, in the theme's colours (a light box under white text is not)."""
+    return (
+        f"#journey QLabel[node='true'] {{ border: 1px solid {tones.edge()}; border-radius: 6px;"
+        f" padding: 3px 7px; background: {tones.wash('plain')}; }}"
+        f" #journey QLabel[here='true'] {{ border: 2px solid {tones.edge('info')};"
+        f" background: {tones.wash('info')}; }}"
+        f" #journey QLabel[arrow='true'] {{ color: {tones.muted()}; }}"
+    )
 
 
 @dataclass(frozen=True)
@@ -125,7 +130,7 @@ class JourneyChain(QWidget):
     def __init__(self, nodes: list[Hop], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("journey")
-        self.setStyleSheet(_STYLE)  # once for the chain (a few nodes), not per node
+        self.setStyleSheet(_style())  # once for the chain (a few nodes), not per node
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         flow = FlowLayout(spacing=4)

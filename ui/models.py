@@ -23,6 +23,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 from taskpack.core.desk import lifecycle
+from taskpack.ui import tones
 from taskpack.ui.i18n import tr
 from taskpack.ui.kind_icons import kind_icon
 from taskpack.ui.ops import TAKE_ON_WHY, PassportRow
@@ -231,9 +232,9 @@ class InboxModel(QAbstractTableModel):
             return plain_tip(tip) if isinstance(tip, str) else tip
         if role == Qt.ItemDataRole.ForegroundRole:
             if isinstance(r, Incoming) and r.problem:
-                return QBrush(QColor("#9b1c1c"))
+                return QBrush(QColor(tones.kind_colors("error")[1]))
             if row_state(r) in lifecycle.TERMINAL:
-                return QBrush(QColor("#80868b"))
+                return QBrush(QColor(tones.muted()))
         if role == Qt.ItemDataRole.DecorationRole and isinstance(r, Incoming) and col == self.STATE:
             # what kind of file it is, at a glance, even where the State's words are cut
             return kind_icon("problem" if r.problem else "sent" if r.sent else r.kind or "handoff")

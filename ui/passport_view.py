@@ -30,6 +30,7 @@ from taskpack.core.desk import lifecycle
 from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import open_count
 from taskpack.core.trust.visible_text import visible
+from taskpack.ui import tones
 from taskpack.ui.asks_form import AsksForm
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.history_view import HistoryTimeline
@@ -40,6 +41,7 @@ from taskpack.ui.models import state_label, why_label
 from taskpack.ui.move_words import EXPORT_MODES, export_label, move_label
 from taskpack.ui.next_step import (
     ANSWER,
+    CHECK,
     EVIDENCE_HOLDS,
     HANDOFF,
     OPEN_RECEIPT,
@@ -47,6 +49,7 @@ from taskpack.ui.next_step import (
     RESULT,
     SIGN_OFF,
     TAKE_ON,
+    first_unchecked,
     next_step,
 )
 from taskpack.ui.ops import Detail, sender_of, take_on_path
@@ -215,7 +218,7 @@ class PassportView(FactsMixin, QWidget):
         self.next_button.clicked.connect(lambda _c=False, a=step.action: self._next_action(a))
         line = QFrame()
         line.setObjectName("nextline")
-        line.setStyleSheet("#nextline { background: #eef3fb; border-radius: 3px; }")
+        line.setStyleSheet(f"#nextline {{ background: {tones.wash('info')}; border-radius: 3px; }}")
         lay = QHBoxLayout(line)
         lay.setContentsMargins(8, 4, 4, 4)
         lay.addWidget(self.next_label, 1)  # the sentence takes the width, the button its size
@@ -232,6 +235,13 @@ class PassportView(FactsMixin, QWidget):
         elif action == ANSWER:
             self.tabs.setCurrentIndex(1)
             self.asks.focus_first_open()
+        elif action == CHECK:
+            check = first_unchecked(detail.passport.landing_checks or [], detail.machine)
+            self.tabs.setCurrentIndex(0)
+            found = self.landing_check_buttons.get(check.id or "") if check else None
+            if found is not None:
+                self.overview.ensureWidgetVisible(found)
+                found.setFocus(Qt.FocusReason.OtherFocusReason)
         elif action in (RECEIPT, HANDOFF):
             # the Export menu, opened at its button (popup: the window keeps running)
             self.export_menu.popup(

@@ -119,6 +119,36 @@ def build_pack_object(
     return pack
 
 
+def pack_object_for(
+    store: Store,
+    passport_id: str,
+    *,
+    kind: str,
+    machine: str,
+    actor: str,
+    harness: str,
+    note: str | None,
+) -> tuple[LocalPassport, list[Ask], PackObject]:
+    """The stored passport, the asks that travel, and the pack object made of them (not
+    sealed yet): what `export_passport` writes and the composer's preview shows."""
+    lp = store.get(passport_id, pages=True)  # many asks stay pages: packing only reads them
+    sent_before = {
+        a for p in store.packs_written(passport_id) if p.kind == "handoff" for a in p.asks
+    }
+    asks = asks_for_pack(lp, kind, sent_before)
+    pack = build_pack_object(
+        lp,
+        kind=kind,
+        asks=asks,
+        machine=machine,
+        actor=actor,
+        harness=harness,
+        note=note,
+        packed_at=store.clock(),
+    )
+    return lp, asks, pack
+
+
 def export_passport(
     store: Store,
     passport_id: str,
@@ -143,20 +173,8 @@ def export_passport(
     ledger records the pack with `to` (who it is for) and `via` (which front end).
     Asks whose `accept` is too vague to judge an answer against are warned about.
     """
-    lp = store.get(passport_id, pages=True)  # many asks stay pages: packing only reads them
-    sent_before = {
-        a for p in store.packs_written(passport_id) if p.kind == "handoff" for a in p.asks
-    }
-    asks = asks_for_pack(lp, kind, sent_before)
-    pack = build_pack_object(
-        lp,
-        kind=kind,
-        asks=asks,
-        machine=machine,
-        actor=actor,
-        harness=harness,
-        note=note,
-        packed_at=store.clock(),
+    lp, asks, pack = pack_object_for(
+        store, passport_id, kind=kind, machine=machine, actor=actor, harness=harness, note=note
     )
     extra = {f.name for f in files}
     luggage = [_blob_source(store, s.name, s.sha256, s.size) for s in store.luggage(passport_id)]

@@ -36,7 +36,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="290" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
+        <numerusform>%n folders checked every {seconds} s (no change events)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -60,11 +68,19 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
         <numerusform>%n passports</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/export.py" line="91" />
+      <source>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</source>
+      <translation>
+        <numerusform>%n question is still unanswered. The receipt will say so, and it stays open here: answer it later and send another receipt.</numerusform>
+        <numerusform>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -84,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="173" />
+      <location filename="../../ui/passport_view.py" line="175" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>Asks (%n open)</numerusform>
@@ -100,7 +116,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="67" />
+      <location filename="../../ui/next_step.py" line="80" />
       <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
       <translation>
         <numerusform>It waits for you: take it on (approve, accept and start in one go), then answer its open question.</numerusform>
@@ -108,7 +124,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="77" />
+      <location filename="../../ui/next_step.py" line="100" />
       <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
       <translation>
         <numerusform>Next: answer the open question in the Asks tab, then send the answer home as a receipt.</numerusform>
@@ -124,7 +140,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="273" />
+      <location filename="../../ui/window/passport_actions.py" line="274" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -132,7 +148,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/next_step.py" line="64" />
+      <source>Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.</source>
+      <translation>
+        <numerusform>Your receipt went home with %n question still unanswered: answer it in the Asks tab, then send another receipt.</numerusform>
+        <numerusform>Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="288" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

@@ -9,75 +9,75 @@
       <translation> — 发送方的建议，未运行：«{how}»</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="244" />
+      <location filename="../../ui/main_window.py" line="247" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="238" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="223" />
+      <location filename="../../ui/main_window.py" line="226" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="204" />
+      <location filename="../../ui/main_window.py" line="207" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="237" />
+      <location filename="../../ui/main_window.py" line="240" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="240" />
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="234" />
+      <location filename="../../ui/main_window.py" line="237" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="210" />
+      <location filename="../../ui/main_window.py" line="213" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="206" />
+      <location filename="../../ui/main_window.py" line="209" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="228" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="219" />
+      <location filename="../../ui/main_window.py" line="222" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="214" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="233" />
+      <location filename="../../ui/main_window.py" line="236" />
       <location filename="../../ui/opening.py" line="82" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -145,12 +145,12 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="328" />
+      <location filename="../../ui/window/passport_actions.py" line="329" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="218" />
+      <location filename="../../ui/export.py" line="235" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
@@ -180,12 +180,12 @@
       <translation>从 {file} 合并了一份回执（回答方的护照 {sender}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="50" />
+      <location filename="../../ui/next_step.py" line="53" />
       <source>A result came back: check its evidence in the Overview, then say it holds.</source>
       <translation>结果已交回：请在“概览”中核对证据，然后确认它成立。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="149" />
+      <location filename="../../ui/window/passport_actions.py" line="150" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
@@ -220,7 +220,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="434" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -230,32 +230,32 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="322" />
+      <location filename="../../ui/window/passport_actions.py" line="323" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="311" />
+      <location filename="../../ui/window/passport_actions.py" line="312" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="330" />
+      <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="302" />
+      <location filename="../../ui/window/passport_actions.py" line="303" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="402" />
+      <location filename="../../ui/passport_view.py" line="411" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="404" />
+      <location filename="../../ui/passport_view.py" line="413" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -265,12 +265,12 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="403" />
+      <location filename="../../ui/passport_view.py" line="412" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="405" />
+      <location filename="../../ui/passport_view.py" line="414" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -296,12 +296,12 @@
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="73" />
+      <location filename="../../ui/window/inbox.py" line="75" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="308" />
+      <location filename="../../ui/window/passport_actions.py" line="309" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -313,7 +313,8 @@
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="83" />
+      <location filename="../../ui/next_step.py" line="106" />
+      <location filename="../../ui/next_step.py" line="70" />
       <source>Answer the questions</source>
       <translation>回答问题</translation>
     </message>
@@ -366,8 +367,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="81" />
-      <location filename="../../ui/window/inbox.py" line="232" />
+      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="264" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -377,12 +378,12 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="259" />
+      <location filename="../../ui/passport_view.py" line="268" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="351" />
+      <location filename="../../ui/passport_view.py" line="360" />
       <location filename="../../ui/review_view.py" line="460" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -399,8 +400,8 @@
     </message>
     <message>
       <location filename="../../ui/models.py" line="214" />
-      <location filename="../../ui/passport_view.py" line="118" />
-      <location filename="../../ui/passport_view.py" line="173" />
+      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="175" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
@@ -415,14 +416,14 @@
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/passport_view.py" line="121" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="60" />
       <location filename="../../ui/dialogs.py" line="119" />
-      <location filename="../../ui/jobs.py" line="193" />
+      <location filename="../../ui/jobs.py" line="196" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
@@ -438,6 +439,11 @@
       <translation>已取消。</translation>
     </message>
     <message>
+      <location filename="../../ui/window/inbox.py" line="228" />
+      <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/review_view.py" line="279" />
       <source>Check the file's format</source>
       <translation>检查文件格式</translation>
@@ -448,12 +454,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="430" />
+      <location filename="../../ui/passport_view.py" line="439" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="435" />
+      <location filename="../../ui/passport_view.py" line="444" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -463,7 +469,7 @@
       <translation>正在检查 {name} 的格式…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="324" />
+      <location filename="../../ui/window/passport_actions.py" line="325" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -489,12 +495,12 @@
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="157" />
+      <location filename="../../ui/export.py" line="174" />
       <source>Copied a message for your chat, with the pack in it. Paste it into the chat; {name} is also on the clipboard as a file.</source>
       <translation>已复制一条可发到聊天中的消息，任务包就在其中。把它粘贴到聊天里；{name} 也作为文件放在剪贴板上。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="162" />
+      <location filename="../../ui/export.py" line="179" />
       <source>Copied a message for your chat. The pack is too large to paste as text: attach {name} (it is on the clipboard as a file).</source>
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
@@ -515,7 +521,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="264" />
+      <location filename="../../ui/export.py" line="281" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -530,13 +536,13 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="344" />
+      <location filename="../../ui/passport_view.py" line="353" />
       <location filename="../../ui/review_view.py" line="455" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="337" />
+      <location filename="../../ui/passport_view.py" line="346" />
       <location filename="../../ui/review_view.py" line="448" />
       <source>Decisions</source>
       <translation>决定</translation>
@@ -557,8 +563,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="203" />
-      <location filename="../../ui/window/passport_actions.py" line="239" />
+      <location filename="../../ui/window/passport_actions.py" line="204" />
+      <location filename="../../ui/window/passport_actions.py" line="240" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -578,13 +584,13 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="419" />
+      <location filename="../../ui/passport_view.py" line="428" />
       <location filename="../../ui/review_view.py" line="380" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="317" />
+      <location filename="../../ui/main_window.py" line="320" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -599,7 +605,7 @@
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="285" />
+      <location filename="../../ui/window/passport_actions.py" line="286" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -619,22 +625,22 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="106" />
+      <location filename="../../ui/window/passport_actions.py" line="107" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="102" />
+      <location filename="../../ui/window/passport_actions.py" line="103" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="87" />
+      <location filename="../../ui/next_step.py" line="110" />
       <source>Every question is answered: send the answers home to {sender}.</source>
       <translation>所有问题都已回答：把回答送回给 {sender}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="146" />
+      <location filename="../../ui/window/passport_actions.py" line="147" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -645,17 +651,17 @@
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="35" />
-      <location filename="../../ui/next_step.py" line="52" />
+      <location filename="../../ui/next_step.py" line="55" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="142" />
+      <location filename="../../ui/window/passport_actions.py" line="143" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="127" />
+      <location filename="../../ui/passport_view.py" line="129" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -680,22 +686,27 @@
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
+      <location filename="../../ui/next_step.py" line="91" />
+      <source>First the required check: “{check}”. Do it on this machine, then say “I checked this here” in the Overview.</source>
+      <translation>先做必须的检查：“{check}”。在这台机器上完成后，在“概览”中点“我在这里检查过了”。</translation>
+    </message>
+    <message>
       <location filename="../../ui/window/watching.py" line="54" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="395" />
+      <location filename="../../ui/passport_view.py" line="404" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="141" />
+      <location filename="../../ui/passport_view.py" line="143" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="135" />
+      <location filename="../../ui/passport_view.py" line="137" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -715,8 +726,8 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="325" />
-      <location filename="../../ui/passport_view.py" line="326" />
+      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="335" />
       <location filename="../../ui/review_view.py" line="157" />
       <source>Goal</source>
       <translation>目标</translation>
@@ -727,30 +738,30 @@
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="199" />
+      <location filename="../../ui/passport_view.py" line="201" />
       <location filename="../../ui/review_view.py" line="171" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="192" />
+      <location filename="../../ui/passport_view.py" line="194" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="87" />
+      <location filename="../../ui/export.py" line="104" />
       <location filename="../../ui/review_view.py" line="143" />
       <location filename="../../ui/review_view.py" line="216" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="304" />
+      <location filename="../../ui/passport_view.py" line="313" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="94" />
+      <location filename="../../ui/window/inbox.py" line="96" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -760,7 +771,7 @@
       <translation>{place}藏有隐藏文字：屏幕上看不见的字符，这里解码出来，仅作数据显示</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="120" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -790,7 +801,7 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="314" />
+      <location filename="../../ui/window/passport_actions.py" line="315" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -806,24 +817,24 @@
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="213" />
-      <location filename="../../ui/window/passport_actions.py" line="249" />
+      <location filename="../../ui/window/passport_actions.py" line="214" />
+      <location filename="../../ui/window/passport_actions.py" line="250" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="62" />
-      <location filename="../../ui/passport_view.py" line="444" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="96" />
+      <location filename="../../ui/window/inbox.py" line="98" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="381" />
+      <location filename="../../ui/passport_view.py" line="390" />
       <location filename="../../ui/review_view.py" line="478" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -859,7 +870,7 @@
       <translation>它之前已经落地过：再次打开不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="94" />
+      <location filename="../../ui/next_step.py" line="117" />
       <source>It waits for you to take it on.</source>
       <translation>它在等你接手。</translation>
     </message>
@@ -879,7 +890,7 @@
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="322" />
+      <location filename="../../ui/passport_view.py" line="331" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
@@ -925,7 +936,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="352" />
+      <location filename="../../ui/passport_view.py" line="361" />
       <location filename="../../ui/review_view.py" line="461" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -936,7 +947,7 @@
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="147" />
+      <location filename="../../ui/window/passport_actions.py" line="148" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -977,22 +988,22 @@
       <translation>已修正文件中的错误：{n} 处。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="116" />
+      <location filename="../../ui/window/passport_actions.py" line="117" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="272" />
+      <location filename="../../ui/passport_view.py" line="281" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="103" />
+      <location filename="../../ui/window/passport_actions.py" line="104" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="110" />
+      <location filename="../../ui/window/passport_actions.py" line="111" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -1002,8 +1013,8 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="359" />
-      <location filename="../../ui/window/passport_actions.py" line="372" />
+      <location filename="../../ui/window/passport_actions.py" line="375" />
+      <location filename="../../ui/window/passport_actions.py" line="388" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -1019,14 +1030,14 @@
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="467" />
+      <location filename="../../ui/passport_view.py" line="476" />
       <location filename="../../ui/review_view.py" line="442" />
-      <location filename="../../ui/window/passport_actions.py" line="330" />
+      <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="462" />
+      <location filename="../../ui/passport_view.py" line="471" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1036,12 +1047,12 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="475" />
+      <location filename="../../ui/passport_view.py" line="484" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="251" />
+      <location filename="../../ui/export.py" line="268" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -1076,7 +1087,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="276" />
+      <location filename="../../ui/main_window.py" line="279" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1117,17 +1128,17 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="228" />
+      <location filename="../../ui/main_window.py" line="231" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="333" />
+      <location filename="../../ui/main_window.py" line="336" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="102" />
+      <location filename="../../ui/next_step.py" line="125" />
       <source>Open a receipt…</source>
       <translation>打开回执…</translation>
     </message>
@@ -1152,12 +1163,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="208" />
+      <location filename="../../ui/main_window.py" line="211" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="334" />
+      <location filename="../../ui/main_window.py" line="337" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1177,18 +1188,18 @@
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="229" />
-      <location filename="../../ui/export.py" line="203" />
+      <location filename="../../ui/export.py" line="246" />
+      <location filename="../../ui/export.py" line="220" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="117" />
+      <location filename="../../ui/passport_view.py" line="119" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="131" />
+      <location filename="../../ui/export.py" line="148" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
@@ -1230,7 +1241,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="396" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1240,7 +1251,7 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="157" />
+      <location filename="../../ui/window/inbox.py" line="159" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1255,7 +1266,7 @@
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="59" />
+      <location filename="../../ui/window/passport_actions.py" line="60" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
@@ -1265,24 +1276,24 @@
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="190" />
+      <location filename="../../ui/main_window.py" line="193" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="87" />
+      <location filename="../../ui/export.py" line="104" />
       <location filename="../../ui/review_view.py" line="143" />
       <location filename="../../ui/review_view.py" line="216" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="302" />
+      <location filename="../../ui/passport_view.py" line="311" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="204" />
+      <location filename="../../ui/window/passport_actions.py" line="205" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1295,7 +1306,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="240" />
+      <location filename="../../ui/window/passport_actions.py" line="241" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1308,14 +1319,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="222" />
-      <location filename="../../ui/window/passport_actions.py" line="258" />
+      <location filename="../../ui/window/passport_actions.py" line="223" />
+      <location filename="../../ui/window/passport_actions.py" line="259" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="217" />
-      <location filename="../../ui/window/passport_actions.py" line="253" />
+      <location filename="../../ui/window/passport_actions.py" line="218" />
+      <location filename="../../ui/window/passport_actions.py" line="254" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1335,22 +1346,22 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="134" />
+      <location filename="../../ui/window/inbox.py" line="136" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="314" />
+      <location filename="../../ui/window/inbox.py" line="356" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="315" />
+      <location filename="../../ui/window/passport_actions.py" line="316" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="420" />
+      <location filename="../../ui/passport_view.py" line="429" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1365,7 +1376,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>放在最前面的必做检查：{n} 项。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="178" />
+      <location filename="../../ui/window/passport_actions.py" line="179" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1378,13 +1389,13 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
 本工作台曾在本机（{machine}）上验证过它，并在打包时把它封存：这是本工作台自己的记录说的，不是包说的。请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="177" />
+      <location filename="../../ui/window/passport_actions.py" line="178" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="42" />
-      <location filename="../../ui/window/passport_actions.py" line="183" />
+      <location filename="../../ui/window/passport_actions.py" line="184" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
@@ -1395,12 +1406,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="187" />
+      <location filename="../../ui/window/passport_actions.py" line="188" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="167" />
+      <location filename="../../ui/window/passport_actions.py" line="168" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1410,24 +1421,24 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="137" />
+      <location filename="../../ui/window/passport_actions.py" line="138" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="34" />
-      <location filename="../../ui/next_step.py" line="111" />
+      <location filename="../../ui/next_step.py" line="134" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="365" />
-      <location filename="../../ui/passport_view.py" line="366" />
+      <location filename="../../ui/passport_view.py" line="374" />
+      <location filename="../../ui/passport_view.py" line="375" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="160" />
+      <location filename="../../ui/window/passport_actions.py" line="161" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1442,7 +1453,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="478" />
+      <location filename="../../ui/passport_view.py" line="487" />
       <location filename="../../ui/review_view.py" line="504" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1489,17 +1500,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="91" />
+      <location filename="../../ui/export.py" line="108" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="283" />
+      <location filename="../../ui/window/passport_actions.py" line="284" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="138" />
+      <location filename="../../ui/export.py" line="155" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
@@ -1509,7 +1520,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="417" />
+      <location filename="../../ui/main_window.py" line="420" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
@@ -1519,13 +1530,13 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="268" />
-      <location filename="../../ui/window/passport_actions.py" line="288" />
+      <location filename="../../ui/window/passport_actions.py" line="269" />
+      <location filename="../../ui/window/passport_actions.py" line="289" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="325" />
+      <location filename="../../ui/window/passport_actions.py" line="326" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
@@ -1535,7 +1546,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="67" />
+      <location filename="../../ui/window/inbox.py" line="69" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1545,12 +1556,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="117" />
+      <location filename="../../ui/next_step.py" line="140" />
       <source>Send a handoff…</source>
       <translation>发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="91" />
+      <location filename="../../ui/next_step.py" line="114" />
       <source>Send a receipt…</source>
       <translation>发送回执…</translation>
     </message>
@@ -1558,6 +1569,16 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/move_words.py" line="36" />
       <source>Send for sign-off</source>
       <translation>送交签收</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="96" />
+      <source>Send it anyway</source>
+      <translation>仍然发送</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="90" />
+      <source>Send the receipt?</source>
+      <translation>发送回执？</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="113" />
@@ -1575,17 +1596,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="411" />
+      <location filename="../../ui/main_window.py" line="414" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="408" />
+      <location filename="../../ui/main_window.py" line="411" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="405" />
+      <location filename="../../ui/main_window.py" line="408" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -1595,7 +1616,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="263" />
+      <location filename="../../ui/export.py" line="280" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -1603,6 +1624,11 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/asks_form.py" line="276" />
       <source>Show only the asks that still need an answer.</source>
       <translation>只显示仍需要回答的提问。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/next_step.py" line="96" />
+      <source>Show the check</source>
+      <translation>查看这项检查</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="521" />
@@ -1617,7 +1643,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="38" />
-      <location filename="../../ui/next_step.py" line="55" />
+      <location filename="../../ui/next_step.py" line="58" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -1667,24 +1693,24 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="138" />
+      <location filename="../../ui/window/inbox.py" line="140" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="94" />
-      <location filename="../../ui/next_step.py" line="73" />
-      <location filename="../../ui/passport_view.py" line="257" />
+      <location filename="../../ui/next_step.py" line="117" />
+      <location filename="../../ui/next_step.py" line="86" />
+      <location filename="../../ui/passport_view.py" line="266" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="124" />
+      <location filename="../../ui/window/passport_actions.py" line="125" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="435" />
+      <location filename="../../ui/main_window.py" line="438" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1700,7 +1726,7 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="183" />
+      <location filename="../../ui/export.py" line="200" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
@@ -1715,7 +1741,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="302" />
+      <location filename="../../ui/main_window.py" line="305" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1735,12 +1761,12 @@ Store: {home}</source>
       <translation>这个地址里含有密码。请去掉它：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="106" />
+      <location filename="../../ui/next_step.py" line="129" />
       <source>The answers are home (see the Asks tab): carry on, and return the result when it is done.</source>
       <translation>回答已经回来了（见“提问”标签页）：继续做，完成后交回结果。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="184" />
+      <location filename="../../ui/export.py" line="201" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
@@ -1876,12 +1902,12 @@ Store: {home}</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="317" />
+      <location filename="../../ui/window/passport_actions.py" line="318" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="55" />
+      <location filename="../../ui/next_step.py" line="58" />
       <source>The result waits for your sign-off.</source>
       <translation>结果在等你签字确认。</translation>
     </message>
@@ -1891,7 +1917,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="391" />
       <location filename="../../ui/review_view.py" line="479" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -1902,7 +1928,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="332" />
+      <location filename="../../ui/passport_view.py" line="341" />
       <location filename="../../ui/review_view.py" line="155" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -1933,7 +1959,7 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="192" />
+      <location filename="../../ui/window/passport_actions.py" line="193" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -2053,13 +2079,13 @@ Store: {home}</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="47" />
+      <location filename="../../ui/next_step.py" line="50" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="214" />
-      <location filename="../../ui/window/passport_actions.py" line="360" />
+      <location filename="../../ui/window/passport_actions.py" line="376" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
@@ -2074,12 +2100,12 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="274" />
+      <location filename="../../ui/main_window.py" line="277" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="326" />
+      <location filename="../../ui/window/passport_actions.py" line="327" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -2094,7 +2120,7 @@ Store: {home}</source>
       <translation>版本</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="97" />
+      <location filename="../../ui/next_step.py" line="120" />
       <source>Waiting for the answers to come back: open the receipt when it arrives (drop it on this window, or paste the reply).</source>
       <translation>正在等回答回来：回执到了就打开它（拖到这个窗口上，或粘贴回复）。</translation>
     </message>
@@ -2132,19 +2158,19 @@ Store: {home}</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="263" />
+      <location filename="../../ui/main_window.py" line="266" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="313" />
+      <location filename="../../ui/window/passport_actions.py" line="314" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="350" />
+      <location filename="../../ui/passport_view.py" line="359" />
       <location filename="../../ui/review_view.py" line="459" />
-      <location filename="../../ui/window/passport_actions.py" line="139" />
+      <location filename="../../ui/window/passport_actions.py" line="140" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -2169,13 +2195,13 @@ Store: {home}</source>
       <translation>收到回执时</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="115" />
+      <location filename="../../ui/next_step.py" line="138" />
       <source>When someone else is to carry it on, send it to them as a handoff.</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="328" />
-      <location filename="../../ui/passport_view.py" line="329" />
+      <location filename="../../ui/passport_view.py" line="337" />
+      <location filename="../../ui/passport_view.py" line="338" />
       <location filename="../../ui/review_view.py" line="162" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2197,7 +2223,7 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="305" />
+      <location filename="../../ui/window/passport_actions.py" line="306" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
@@ -2207,7 +2233,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="314" />
+      <location filename="../../ui/main_window.py" line="317" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2217,7 +2243,7 @@ Store: {home}</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="172" />
+      <location filename="../../ui/export.py" line="189" />
       <source>Writing the chat message…</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
@@ -2227,12 +2253,12 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="446" />
+      <location filename="../../ui/passport_view.py" line="455" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="128" />
+      <location filename="../../ui/window/passport_actions.py" line="129" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -2242,17 +2268,17 @@ Store: {home}</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="60" />
+      <location filename="../../ui/next_step.py" line="73" />
       <source>Your answers went home in a receipt; {sender} merges them. Nothing more is needed here unless they ask again.</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="325" />
+      <location filename="../../ui/main_window.py" line="328" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="212" />
+      <location filename="../../ui/export.py" line="229" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -2386,7 +2412,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="343" />
+      <location filename="../../ui/passport_view.py" line="352" />
       <location filename="../../ui/review_view.py" line="454" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -2504,7 +2530,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="271" />
+      <location filename="../../ui/main_window.py" line="274" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2589,7 +2615,7 @@ Store: {home}</source>
       <translation>交给</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="56" />
+      <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
       <location filename="../../ui/history_text.py" line="155" />
       <source>handoff</source>
@@ -2743,7 +2769,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="296" />
+      <location filename="../../ui/window/passport_actions.py" line="297" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -2773,12 +2799,12 @@ Store: {home}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="247" />
+      <location filename="../../ui/export.py" line="264" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="240" />
+      <location filename="../../ui/export.py" line="257" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
@@ -2830,7 +2856,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="298" />
+      <location filename="../../ui/window/passport_actions.py" line="299" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2865,7 +2891,7 @@ Store: {home}</source>
       <translation>可以接手</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="56" />
+      <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
       <location filename="../../ui/history_text.py" line="155" />
       <source>receipt</source>
@@ -2976,9 +3002,14 @@ Store: {home}</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="255" />
+      <location filename="../../ui/window/inbox.py" line="297" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="295" />
+      <source>team desk {where} out of reach</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="115" />
@@ -3086,7 +3117,7 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="239" />
+      <location filename="../../ui/export.py" line="256" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
@@ -3106,12 +3137,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="245" />
+      <location filename="../../ui/export.py" line="262" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="241" />
+      <location filename="../../ui/export.py" line="258" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -3146,7 +3177,7 @@ Store: {home}</source>
       <translation>回执回答了它在等的每一个问题</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="57" />
+      <location filename="../../ui/next_step.py" line="60" />
       <source>the sender</source>
       <translation>发送方</translation>
     </message>
@@ -3282,7 +3313,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="297" />
+      <location filename="../../ui/window/passport_actions.py" line="298" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -3488,7 +3519,7 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="248" />
+      <location filename="../../ui/window/inbox.py" line="280" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -3637,7 +3668,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="290" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -3658,10 +3696,17 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/export.py" line="91" />
+      <source>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</source>
+      <translation>
+        <numerusform>还有 %n 个问题没有答复。回执会如实说明，这些问题在这里仍然待答：以后答完再发一份回执。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -3679,7 +3724,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="173" />
+      <location filename="../../ui/passport_view.py" line="175" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>
@@ -3693,14 +3738,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="67" />
+      <location filename="../../ui/next_step.py" line="80" />
       <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
       <translation>
         <numerusform>它在等你：接手它（一次完成批准、接受和开始），然后回答它的 %n 个未答问题。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="77" />
+      <location filename="../../ui/next_step.py" line="100" />
       <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
       <translation>
         <numerusform>下一步：在“提问”标签页回答 %n 个未答问题，然后用回执把回答送回去。</numerusform>
@@ -3714,14 +3759,21 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="273" />
+      <location filename="../../ui/window/passport_actions.py" line="274" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/next_step.py" line="64" />
+      <source>Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.</source>
+      <translation>
+        <numerusform>你的回执已送回，但还有 %n 个问题没有答复：在“提问”标签页回答它们，然后再发一份回执。</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="288" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -271,7 +271,9 @@ class InboxMixin:
         empty = self._loaded and self.model.rowCount() == 0
         self.welcome_samples.setVisible(empty)
         self.samples_button.setVisible(bool(sample_packs()))  # cached: no disk here
-        if self._current is None and self.stack.currentWidget() is not self.welcome:
+        # the composer stays: someone is typing in it
+        page = self.stack.currentWidget()
+        if self._current is None and page is not self.welcome and page is not self.composer:
             self.stack.setCurrentWidget(self.welcome)
 
     def _update_status(self) -> None:
@@ -280,8 +282,16 @@ class InboxMixin:
         text = tr("{passports}, {incoming}").format(
             passports=trn("%n passports", passports), incoming=trn("%n incoming", incoming)
         )
-        if self.bridge is not None:
-            text += " · " + trn("watching %n folders", len(self.bridge.watcher.folders))
+        if self.bridge is not None:  # only folders whose change events arrive are "watched"
+            watcher = self.bridge.watcher
+            live = len(watcher.live_folders)
+            rescanned = len(watcher.folders) - live
+            if live or not rescanned:
+                text += " · " + trn("watching %n folders", live)
+            if rescanned:
+                text += " · " + trn(
+                    "%n folders checked every {seconds} s (no change events)", rescanned
+                ).format(seconds=f"{watcher.rescan_every:g}")
         team = self.desk.team_desk
         if team and self._unreachable_text:
             text += " · " + tr("team desk {where} out of reach").format(where=team)
