@@ -67,6 +67,7 @@ class InboxMixin:
         lay.setContentsMargins(6, 6, 0, 6)
         self.search = QLineEdit()
         self.search.setPlaceholderText(tr("Search titles"))
+        self.search.setAccessibleName(tr("Search titles"))  # (a placeholder is not a name)
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(lambda text: self.proxy.set_filters(search=text))
         lay.addWidget(self.search)
@@ -79,7 +80,9 @@ class InboxMixin:
         self.state_box.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(state=self.state_box.currentData() or "")
         )
+        self.state_box.setAccessibleName(tr("Filter by state"))
         self.sender_box = QComboBox()
+        self.sender_box.setAccessibleName(tr("Filter by sender"))
         self.sender_box.addItem(tr("Anyone"), "")
         self.sender_box.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(sender=self.sender_box.currentData() or "")
@@ -102,6 +105,7 @@ class InboxMixin:
         checks.addStretch(1)
         lay.addLayout(checks)
         self.list = QTreeView()
+        self.list.setAccessibleName(tr("Passports and incoming packs"))
         self.list.setModel(self.proxy)
         self.list.setRootIsDecorated(False)
         self.list.setUniformRowHeights(True)
