@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="296" />
+      <location filename="../../ui/window/inbox.py" line="294" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
@@ -44,7 +44,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="287" />
+      <location filename="../../ui/window/inbox.py" line="285" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -68,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="287" />
+      <location filename="../../ui/window/inbox.py" line="285" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -156,7 +156,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="294" />
+      <location filename="../../ui/window/inbox.py" line="292" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

@@ -150,6 +150,11 @@
       <translation>（无标题）</translation>
     </message>
     <message>
+      <location filename="../../ui/history_text.py" line="210" />
+      <source>; </source>
+      <translation>；</translation>
+    </message>
+    <message>
       <location filename="../../ui/guide.py" line="32" />
       <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
       <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
@@ -360,7 +365,7 @@
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="76" />
+      <location filename="../../ui/window/inbox.py" line="75" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
@@ -442,8 +447,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="86" />
-      <location filename="../../ui/window/inbox.py" line="268" />
+      <location filename="../../ui/window/inbox.py" line="84" />
+      <location filename="../../ui/window/inbox.py" line="266" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -543,7 +548,7 @@
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="232" />
+      <location filename="../../ui/window/inbox.py" line="230" />
       <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
       <translation type="unfinished" />
     </message>
@@ -893,12 +898,12 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="85" />
+      <location filename="../../ui/window/inbox.py" line="83" />
       <source>Filter by sender</source>
       <translation>按发送者筛选</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="81" />
       <source>Filter by state</source>
       <translation>按状态筛选</translation>
     </message>
@@ -933,7 +938,7 @@
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="215" />
+      <location filename="../../ui/models.py" line="234" />
       <source>From</source>
       <translation>来自</translation>
     </message>
@@ -989,7 +994,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="99" />
+      <location filename="../../ui/window/inbox.py" line="97" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -1059,7 +1064,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="101" />
+      <location filename="../../ui/window/inbox.py" line="99" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -1478,7 +1483,7 @@
       <translation>正在打包 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="108" />
+      <location filename="../../ui/window/inbox.py" line="106" />
       <source>Passports and incoming packs</source>
       <translation>护照和新到的包</translation>
     </message>
@@ -1540,7 +1545,7 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="163" />
+      <location filename="../../ui/window/inbox.py" line="161" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1638,7 +1643,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="140" />
+      <location filename="../../ui/window/inbox.py" line="138" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
@@ -1653,7 +1658,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="362" />
+      <location filename="../../ui/window/inbox.py" line="360" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -1896,8 +1901,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>截图</translation>
     </message>
     <message>
+      <location filename="../../ui/window/inbox.py" line="68" />
       <location filename="../../ui/window/inbox.py" line="69" />
-      <location filename="../../ui/window/inbox.py" line="70" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -2047,7 +2052,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="215" />
+      <location filename="../../ui/models.py" line="234" />
       <source>State</source>
       <translation>状态</translation>
     </message>
@@ -2067,7 +2072,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="144" />
+      <location filename="../../ui/window/inbox.py" line="142" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -2486,7 +2491,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="159" />
       <location filename="../../ui/composer/composer.py" line="170" />
-      <location filename="../../ui/models.py" line="215" />
+      <location filename="../../ui/models.py" line="234" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
@@ -2532,7 +2537,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/models.py" line="215" />
+      <location filename="../../ui/models.py" line="234" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -2852,7 +2857,7 @@ Store: {home}</source>
       <translation>给你的新问题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="123" />
+      <location filename="../../ui/models.py" line="142" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
@@ -2886,7 +2891,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
       <location filename="../../ui/history_text.py" line="185" />
-      <location filename="../../ui/pack_items.py" line="152" />
+      <location filename="../../ui/history_text.py" line="204" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -2968,7 +2973,7 @@ Store: {home}</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="98" />
+      <location filename="../../ui/models.py" line="117" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
@@ -2978,7 +2983,7 @@ Store: {home}</source>
       <translation>发送方通过 A2A 取消了它</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="263" />
+      <location filename="../../ui/models.py" line="282" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
@@ -2988,7 +2993,7 @@ Store: {home}</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="128" />
+      <location filename="../../ui/models.py" line="147" />
       <source>changes were asked for</source>
       <translation>要求修改</translation>
     </message>
@@ -3003,7 +3008,7 @@ Store: {home}</source>
       <translation>已在本机检查</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="125" />
+      <location filename="../../ui/models.py" line="144" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
@@ -3054,18 +3059,19 @@ Store: {home}</source>
       <translation>第 {n} 项决定</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="97" />
+      <location filename="../../ui/models.py" line="116" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="96" />
+      <location filename="../../ui/models.py" line="115" />
       <location filename="../../ui/pack_items.py" line="126" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
+      <location filename="../../ui/history_text.py" line="205" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>dropped</source>
       <translation>已放弃</translation>
@@ -3164,7 +3170,7 @@ Store: {home}</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="76" />
+      <location filename="../../ui/models.py" line="95" />
       <source>handoff arrived</source>
       <translation>收到交接包</translation>
     </message>
@@ -3179,7 +3185,7 @@ Store: {home}</source>
       <translation>{when} 发出交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="75" />
+      <location filename="../../ui/models.py" line="94" />
       <source>handoff you sent</source>
       <translation>你发出的交接包</translation>
     </message>
@@ -3200,7 +3206,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="53" />
-      <location filename="../../ui/models.py" line="115" />
+      <location filename="../../ui/models.py" line="134" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
     </message>
@@ -3225,7 +3231,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/models.py" line="93" />
+      <location filename="../../ui/models.py" line="112" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
@@ -3250,7 +3256,7 @@ Store: {home}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="99" />
+      <location filename="../../ui/models.py" line="118" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
@@ -3295,7 +3301,7 @@ Store: {home}</source>
       <translation>它在交接包里发出了未答的问题，正在等回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="90" />
+      <location filename="../../ui/models.py" line="109" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
@@ -3361,7 +3367,7 @@ Store: {home}</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="85" />
+      <location filename="../../ui/models.py" line="104" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
     </message>
@@ -3416,12 +3422,13 @@ Store: {home}</source>
       <translation>未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="88" />
+      <location filename="../../ui/models.py" line="107" />
       <source>on hold</source>
       <translation>暂停中</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
+      <location filename="../../ui/history_text.py" line="203" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>open</source>
       <translation>未答</translation>
@@ -3458,7 +3465,7 @@ Store: {home}</source>
       <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="121" />
+      <location filename="../../ui/models.py" line="140" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
     </message>
@@ -3468,7 +3475,7 @@ Store: {home}</source>
       <translation>postgresql://用户@主机:端口/数据库（留空：只用本机）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="91" />
+      <location filename="../../ui/models.py" line="110" />
       <source>ready to be taken on</source>
       <translation>可以接手</translation>
     </message>
@@ -3480,7 +3487,7 @@ Store: {home}</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="76" />
+      <location filename="../../ui/models.py" line="95" />
       <source>receipt arrived</source>
       <translation>收到回执</translation>
     </message>
@@ -3505,7 +3512,7 @@ Store: {home}</source>
       <translation>{when} 发出回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="75" />
+      <location filename="../../ui/models.py" line="94" />
       <source>receipt you sent</source>
       <translation>你发出的回执</translation>
     </message>
@@ -3516,7 +3523,7 @@ Store: {home}</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="94" />
+      <location filename="../../ui/models.py" line="113" />
       <source>result being checked</source>
       <translation>结果核验中</translation>
     </message>
@@ -3526,7 +3533,7 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="100" />
+      <location filename="../../ui/models.py" line="119" />
       <source>sent by you</source>
       <translation>由你发出</translation>
     </message>
@@ -3536,12 +3543,12 @@ Store: {home}</source>
       <translation>已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="129" />
+      <location filename="../../ui/models.py" line="148" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="127" />
+      <location filename="../../ui/models.py" line="146" />
       <source>signed off</source>
       <translation>已签字</translation>
     </message>
@@ -3579,22 +3586,22 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="56" />
-      <location filename="../../ui/models.py" line="131" />
+      <location filename="../../ui/models.py" line="150" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="92" />
+      <location filename="../../ui/models.py" line="111" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="303" />
+      <location filename="../../ui/window/inbox.py" line="301" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="301" />
+      <location filename="../../ui/window/inbox.py" line="299" />
       <source>team desk {where} out of reach</source>
       <translation type="unfinished" />
     </message>
@@ -3624,7 +3631,7 @@ Store: {home}</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="122" />
+      <location filename="../../ui/models.py" line="141" />
       <source>the answer came</source>
       <translation>回答已到</translation>
     </message>
@@ -3664,12 +3671,12 @@ Store: {home}</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="126" />
+      <location filename="../../ui/models.py" line="145" />
       <source>the evidence does not hold</source>
       <translation>证据不成立</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="124" />
+      <location filename="../../ui/models.py" line="143" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
     </message>
@@ -3775,7 +3782,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="52" />
-      <location filename="../../ui/models.py" line="114" />
+      <location filename="../../ui/models.py" line="133" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
@@ -3925,17 +3932,17 @@ Store: {home}</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="95" />
+      <location filename="../../ui/models.py" line="114" />
       <source>waiting for sign-off</source>
       <translation>等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="86" />
+      <location filename="../../ui/models.py" line="105" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="87" />
+      <location filename="../../ui/models.py" line="106" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
@@ -3976,37 +3983,37 @@ Store: {home}</source>
       <translation>提问原因</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="130" />
+      <location filename="../../ui/models.py" line="149" />
       <source>withdrawn before it finished</source>
       <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="120" />
+      <location filename="../../ui/models.py" line="139" />
       <source>work started</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="270" />
+      <location filename="../../ui/models.py" line="289" />
       <source>you</source>
       <translation>你</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="116" />
+      <location filename="../../ui/models.py" line="135" />
       <source>you approved it</source>
       <translation>你批准了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="119" />
+      <location filename="../../ui/models.py" line="138" />
       <source>you declined it</source>
       <translation>你拒绝了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="117" />
+      <location filename="../../ui/models.py" line="136" />
       <source>you denied it</source>
       <translation>你否决了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="118" />
+      <location filename="../../ui/models.py" line="137" />
       <source>you took it on</source>
       <translation>你接手了</translation>
     </message>
@@ -4141,7 +4148,12 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="286" />
+      <location filename="../../ui/history_text.py" line="209" />
+      <source>{name}: {value}</source>
+      <translation>{name}：{value}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="284" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -4305,14 +4317,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="296" />
+      <location filename="../../ui/window/inbox.py" line="294" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="287" />
+      <location filename="../../ui/window/inbox.py" line="285" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -4333,7 +4345,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="287" />
+      <location filename="../../ui/window/inbox.py" line="285" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
@@ -4410,7 +4422,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="294" />
+      <location filename="../../ui/window/inbox.py" line="292" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

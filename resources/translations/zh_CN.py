@@ -5,6 +5,8 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "{name}: {value}": "{name}：{value}",
+    "; ": "；",
     "Filter by state": "按状态筛选",
     "Filter by sender": "按发送者筛选",
     "Passports and incoming packs": "护照和新到的包",

@@ -25,12 +25,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.core.desk import lifecycle
 from taskpack.core.errors import TaskPackError
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui import ops, paging
 from taskpack.ui.i18n import tr, trn
-from taskpack.ui.models import INCOMING, KEY_ROLE, InboxModel, state_label
+from taskpack.ui.models import KEY_ROLE, InboxModel, state_filter_choices
 from taskpack.ui.ops import PassportRow
 from taskpack.ui.window.incoming import sample_packs
 from taskpack.ui.window.keys_columns import FITTED_COLUMNS
@@ -74,9 +73,8 @@ class InboxMixin:
         filters = QHBoxLayout()
         self.state_box = QComboBox()
         self.state_box.addItem(tr("All states"), "")
-        self.state_box.addItem(state_label(INCOMING), INCOMING)
-        for state in lifecycle.STATES:
-            self.state_box.addItem(state_label(state), state)
+        for words, key in state_filter_choices():  # the words the State column says
+            self.state_box.addItem(words, key)
         self.state_box.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(state=self.state_box.currentData() or "")
         )
