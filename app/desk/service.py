@@ -28,6 +28,7 @@ from taskpack.core.desk.answer_source import AnswerSources, answer_sources
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import (
+    Claim,
     HistoryEntry,
     PackWritten,
     PassportSummary,
@@ -467,6 +468,7 @@ class Desk(Edits, Composing, FirstContact):
         admit: Callable[[LandingReview], None] | None = None,
         progress: Progress | None = None,
         cancel: CancelCheck | None = None,
+        claim: Claim | None = None,
     ) -> LandingOutcome | MergeOutcome:
         """THE way a pack comes in (window, CLI, watcher, A2A): a handoff lands as a new
         passport, a receipt merges into the passport it answers (`into`, when given, must
@@ -480,6 +482,8 @@ class Desk(Edits, Composing, FirstContact):
         (received bytes need not be written to disk first); `name` is how the history
         calls it. `admit(review)` is the caller's own admission rule, run before the
         target rule and before any luggage is read (A2A: may this sender answer that task).
+        `claim` is the caller's idempotency key, taken in the landing's own transaction
+        (A2A: principal and messageId); claimed for other content → ClaimTaken.
         """
         outcome = read_once(
             path,
@@ -496,6 +500,7 @@ class Desk(Edits, Composing, FirstContact):
                 admit=admit,
                 progress=progress,
                 cancel=cancel,
+                claim=claim,
             ),
             defer_model=review is not None,
         )

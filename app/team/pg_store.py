@@ -218,7 +218,7 @@ class PgStore(HeldBlobs):
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def exists(self, passport_id: str) -> bool:
         return (
@@ -263,7 +263,7 @@ class PgStore(HeldBlobs):
         )
         if row is None:
             raise no_version(passport_id, version)
-        return passport_of(row[0], pages=False)
+        return passport_of(row[0], pages=False, passport_id=passport_id)
 
     def summaries(
         self,

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..portable.locking import try_lock_file, unlock_file
+from ..portable.locking import open_lock_file, try_lock_file, unlock_file
 
 #: the longest pause between two tries for the queue, for its first `_QUICK_FOR` seconds of
 #: waiting. A writer that finds the queue taken competes with the next writer of the
@@ -67,7 +67,7 @@ class WriterQueue:
             return False
         try:
             if self._fd is None:
-                self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                self._fd = open_lock_file(self._path)
             start = _clock()
             deadline, patient = start + self._timeout, start + _QUICK_FOR
             pause = 0.0002

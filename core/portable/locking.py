@@ -20,6 +20,15 @@ import os
 import sys
 
 _HELD_ERRNOS = {errno.EACCES, errno.EAGAIN, errno.EDEADLK}
+#: a lock file's descriptor stays in this process (POSIX: close-on-exec; Windows: not
+#: inherited by child processes)
+_PRIVATE = getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOINHERIT", 0)
+
+
+def open_lock_file(path: str | os.PathLike[str]) -> int:
+    """A descriptor for locking `path` (made if missing, for its owner only)."""
+    return os.open(path, os.O_RDWR | os.O_CREAT | _PRIVATE, 0o600)
+
 
 if sys.platform == "win32":
     import msvcrt

@@ -15,8 +15,8 @@ from taskpack.core.portable import locking
 
 def test_a_whole_file_lock_keeps_a_second_handle_out_until_released(tmp_path: Path) -> None:
     path = tmp_path / "queue"
-    first = os.open(path, os.O_RDWR | os.O_CREAT)
-    second = os.open(path, os.O_RDWR)
+    first = locking.open_lock_file(path)
+    second = locking.open_lock_file(path)
     try:
         assert locking.try_lock_file(first)
         assert not locking.try_lock_file(second)
