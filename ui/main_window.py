@@ -293,6 +293,7 @@ class MainWindow(
         line = QHBoxLayout()
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText(tr("e.g. Wei Zhang"))
+        self.name_edit.setAccessibleName(tr("Your name"))
         self.name_edit.returnPressed.connect(self.save_name)
         line.addWidget(self.name_edit, 1)
         self.name_save = button(tr("Use this name"), self.save_name, primary=True)

@@ -69,6 +69,7 @@ class ReviewView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.scroll = QScrollArea()
+        self.scroll.setAccessibleName(tr("What the pack holds"))
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         outer.addWidget(self.scroll, 1)

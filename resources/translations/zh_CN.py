@@ -5,6 +5,13 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "{name}: {value}": "{name}：{value}",
+    "; ": "；",
+    "Filter by state": "按状态筛选",
+    "Filter by sender": "按发送者筛选",
+    "Passports and incoming packs": "护照和新到的包",
+    "Your name": "你的名字",
+    "What the pack holds": "包里的内容",
     "First the required check: “{check}”. Do it on this machine, then say “I checked this here” in the Overview.": "先做必须的检查：“{check}”。在这台机器上完成后，在“概览”中点“我在这里检查过了”。",
     "Show the check": "查看这项检查",
     "Send the receipt?": "发送回执？",
