@@ -122,6 +122,6 @@ def test_a_member_writes_history_under_its_own_role_whatever_it_calls_itself(
     history = subprocess.run([*cli, "history", pid], env=env, capture_output=True, text=True)
     assert history.returncode == 0, history.stderr
     assert "ana@beta (role wei)" in history.stdout
-    with psycopg.connect(own_postgres.url("taskpack").replace("postgres@", "wei@")) as conn:
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            conn.execute("UPDATE taskpack.history SET who = 'bo@gamma'")
+    wei = own_postgres.url("taskpack").replace("postgres@", "wei@")
+    with psycopg.connect(wei) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("UPDATE taskpack.history SET who = 'bo@gamma'")
