@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="294" />
+      <location filename="../../ui/window/inbox.py" line="309" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
@@ -44,7 +44,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="285" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -68,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="285" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -84,7 +84,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="255" />
+      <location filename="../../ui/window/incoming.py" line="262" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -156,7 +156,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="292" />
+      <location filename="../../ui/window/inbox.py" line="307" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

@@ -24,80 +24,80 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="267" />
+      <location filename="../../ui/main_window.py" line="269" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="258" />
+      <location filename="../../ui/main_window.py" line="260" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="230" />
+      <location filename="../../ui/main_window.py" line="232" />
       <source>&amp;Compose this passport…</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="246" />
+      <location filename="../../ui/main_window.py" line="248" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="221" />
+      <location filename="../../ui/main_window.py" line="223" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="260" />
+      <location filename="../../ui/main_window.py" line="262" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="263" />
+      <location filename="../../ui/main_window.py" line="265" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="257" />
+      <location filename="../../ui/main_window.py" line="259" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="229" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="223" />
+      <location filename="../../ui/main_window.py" line="225" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="248" />
+      <location filename="../../ui/main_window.py" line="250" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="242" />
+      <location filename="../../ui/main_window.py" line="244" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="259" />
+      <location filename="../../ui/main_window.py" line="261" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="237" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="256" />
+      <location filename="../../ui/main_window.py" line="258" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -196,7 +196,7 @@
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="76" />
+      <location filename="../../ui/window/watching.py" line="79" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
@@ -211,7 +211,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="76" />
+      <location filename="../../ui/window/watching.py" line="79" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
@@ -261,7 +261,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="460" />
+      <location filename="../../ui/main_window.py" line="462" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -360,12 +360,12 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="389" />
+      <location filename="../../ui/window/incoming.py" line="417" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="75" />
+      <location filename="../../ui/window/inbox.py" line="89" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
@@ -447,8 +447,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="84" />
-      <location filename="../../ui/window/inbox.py" line="266" />
+      <location filename="../../ui/window/inbox.py" line="98" />
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -469,7 +469,7 @@
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="202" />
+      <location filename="../../ui/window/incoming.py" line="209" />
       <source>As your passport {id} has it (this file carries it sealed).</source>
       <translation>这是你的护照 {id} 里的样子（这个文件里它是封存的）。</translation>
     </message>
@@ -543,12 +543,12 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="174" />
+      <location filename="../../ui/window/incoming.py" line="181" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="230" />
+      <location filename="../../ui/window/inbox.py" line="245" />
       <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
       <translation type="unfinished" />
     </message>
@@ -579,7 +579,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="227" />
+      <location filename="../../ui/window/incoming.py" line="234" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
@@ -734,7 +734,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="310" />
+      <location filename="../../ui/window/incoming.py" line="317" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -751,7 +751,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="342" />
+      <location filename="../../ui/main_window.py" line="344" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -898,12 +898,12 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="97" />
       <source>Filter by sender</source>
       <translation>按发送者筛选</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="81" />
+      <location filename="../../ui/window/inbox.py" line="95" />
       <source>Filter by state</source>
       <translation>按状态筛选</translation>
     </message>
@@ -994,7 +994,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="97" />
+      <location filename="../../ui/window/inbox.py" line="111" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -1064,7 +1064,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="99" />
+      <location filename="../../ui/window/inbox.py" line="113" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -1151,7 +1151,7 @@
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="249" />
+      <location filename="../../ui/window/incoming.py" line="256" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -1176,7 +1176,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="263" />
+      <location filename="../../ui/window/incoming.py" line="270" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -1233,7 +1233,7 @@
       <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="294" />
+      <location filename="../../ui/window/incoming.py" line="301" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -1288,7 +1288,7 @@
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="113" />
-      <location filename="../../ui/window/incoming.py" line="283" />
+      <location filename="../../ui/window/incoming.py" line="290" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
@@ -1352,7 +1352,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="303" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1395,12 +1395,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="251" />
+      <location filename="../../ui/main_window.py" line="253" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="358" />
+      <location filename="../../ui/main_window.py" line="360" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1430,12 +1430,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="227" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="359" />
+      <location filename="../../ui/main_window.py" line="361" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1483,7 +1483,7 @@
       <translation>正在打包 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="106" />
+      <location filename="../../ui/window/inbox.py" line="120" />
       <source>Passports and incoming packs</source>
       <translation>护照和新到的包</translation>
     </message>
@@ -1545,7 +1545,7 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="161" />
+      <location filename="../../ui/window/inbox.py" line="176" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1566,12 +1566,12 @@
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="171" />
+      <location filename="../../ui/window/incoming.py" line="178" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="201" />
+      <location filename="../../ui/main_window.py" line="203" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1643,7 +1643,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="138" />
+      <location filename="../../ui/window/inbox.py" line="153" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
@@ -1658,7 +1658,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="360" />
+      <location filename="../../ui/window/inbox.py" line="375" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -1831,7 +1831,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="387" />
+      <location filename="../../ui/window/incoming.py" line="415" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1857,7 +1857,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="396" />
+      <location filename="../../ui/window/incoming.py" line="424" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
@@ -1868,12 +1868,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="443" />
+      <location filename="../../ui/main_window.py" line="445" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="395" />
+      <location filename="../../ui/window/incoming.py" line="423" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
@@ -1901,8 +1901,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="68" />
-      <location filename="../../ui/window/inbox.py" line="69" />
+      <location filename="../../ui/window/inbox.py" line="82" />
+      <location filename="../../ui/window/inbox.py" line="83" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1912,7 +1912,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="233" />
+      <location filename="../../ui/main_window.py" line="235" />
       <source>Send a &amp;handoff…</source>
       <translation type="unfinished" />
     </message>
@@ -1965,17 +1965,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="439" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="434" />
+      <location filename="../../ui/main_window.py" line="436" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="431" />
+      <location filename="../../ui/main_window.py" line="433" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -2072,7 +2072,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="142" />
+      <location filename="../../ui/window/inbox.py" line="157" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -2089,7 +2089,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="461" />
+      <location filename="../../ui/main_window.py" line="463" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -2120,7 +2120,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="327" />
+      <location filename="../../ui/main_window.py" line="329" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -2261,7 +2261,7 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="279" />
+      <location filename="../../ui/window/incoming.py" line="286" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
@@ -2276,7 +2276,7 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="281" />
+      <location filename="../../ui/window/incoming.py" line="288" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
@@ -2434,7 +2434,7 @@ Store: {home}</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="251" />
+      <location filename="../../ui/window/incoming.py" line="258" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -2479,7 +2479,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="277" />
+      <location filename="../../ui/window/incoming.py" line="284" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -2547,7 +2547,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="299" />
+      <location filename="../../ui/main_window.py" line="301" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -2632,7 +2632,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="287" />
+      <location filename="../../ui/main_window.py" line="289" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -2766,7 +2766,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="339" />
+      <location filename="../../ui/main_window.py" line="341" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2811,7 +2811,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="350" />
+      <location filename="../../ui/main_window.py" line="352" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2826,7 +2826,7 @@ Store: {home}</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="296" />
+      <location filename="../../ui/main_window.py" line="298" />
       <location filename="../../ui/settings_dialog.py" line="110" />
       <source>Your name</source>
       <translation>你的名字</translation>
@@ -2837,7 +2837,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="189" />
+      <location filename="../../ui/window/incoming.py" line="196" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
@@ -3077,7 +3077,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="295" />
+      <location filename="../../ui/main_window.py" line="297" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -3596,12 +3596,12 @@ Store: {home}</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="301" />
+      <location filename="../../ui/window/inbox.py" line="316" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="299" />
+      <location filename="../../ui/window/inbox.py" line="314" />
       <source>team desk {where} out of reach</source>
       <translation type="unfinished" />
     </message>
@@ -4098,7 +4098,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="167" />
+      <location filename="../../ui/window/incoming.py" line="174" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -4138,7 +4138,7 @@ Store: {home}</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="99" />
+      <location filename="../../ui/window/watching.py" line="105" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -4153,7 +4153,7 @@ Store: {home}</source>
       <translation>{name}：{value}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="284" />
+      <location filename="../../ui/window/inbox.py" line="299" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -4194,7 +4194,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="79" />
+      <location filename="../../ui/window/watching.py" line="82" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -4317,14 +4317,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="294" />
+      <location filename="../../ui/window/inbox.py" line="309" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="285" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -4345,7 +4345,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="285" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
@@ -4359,7 +4359,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="255" />
+      <location filename="../../ui/window/incoming.py" line="262" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -4422,7 +4422,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="292" />
+      <location filename="../../ui/window/inbox.py" line="307" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>
