@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="536" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -20,11 +20,27 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="537" />
+      <location filename="../../ui/pack_items.py" line="394" />
+      <source>%n answers</source>
+      <translation>
+        <numerusform>%n answer</numerusform>
+        <numerusform>%n answers</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
         <numerusform>%n asks stay open</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/pack_items.py" line="400" />
+      <source>%n attached files</source>
+      <translation>
+        <numerusform>%n attached file</numerusform>
+        <numerusform>%n attached files</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -60,7 +76,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="405" />
+      <location filename="../../ui/pack_items.py" line="396" />
+      <source>%n new questions, kept as open asks</source>
+      <translation>
+        <numerusform>%n new question, kept as an open ask</numerusform>
+        <numerusform>%n new questions, kept as open asks</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="400" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -108,7 +132,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="499" />
+      <location filename="../../ui/review_view.py" line="494" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>Attached file (%n, {size})</numerusform>

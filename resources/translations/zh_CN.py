@@ -5,6 +5,9 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "the facts it carries that your passport does not hold yet, sealed": "它带来的、你的护照还没有的事实（已封存）",
+    "Merging writes into {id}: {what}. It never changes the goal, the current state or the next steps.": "合并会写入 {id}：{what}。它从不改变目标、当前状态或下一步。",
+    "answered here already": "这里已经回答过",
     "{name}: {value}": "{name}：{value}",
     "; ": "；",
     "Filter by state": "按状态筛选",
@@ -761,6 +764,9 @@ TRANSLATIONS: dict[str, str] = {
 }
 
 PLURALS: dict[str, str] = {
+    "%n answers": "%n 个回答",
+    "%n new questions, kept as open asks": "%n 个新问题，作为未答提问保留",
+    "%n attached files": "%n 个附件",
     "%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.": "还有 %n 个问题没有答复。回执会如实说明，这些问题在这里仍然待答：以后答完再发一份回执。",
     "Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.": "你的回执已送回，但还有 %n 个问题没有答复：在“提问”标签页回答它们，然后再发一份回执。",
     "%n more desks": "还有 %n 个工作台",
