@@ -764,6 +764,7 @@ TRANSLATIONS: dict[str, str] = {
 }
 
 PLURALS: dict[str, str] = {
+    "%n answers you typed wait here, not saved yet": "这里有 %n 个你输入但尚未保存的回答",
     "%n answers": "%n 个回答",
     "%n new questions, kept as open asks": "%n 个新问题，作为未答提问保留",
     "%n attached files": "%n 个附件",
