@@ -411,7 +411,6 @@ TRANSLATIONS: dict[str, str] = {
     "You typed this and it is kept as a draft. Save it to answer the ask.": "这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。",
     "Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.": "你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。",
     "Your mail client opened with {name} attached.": "邮件客户端已打开，并附上了 {name}。",
-    "Your name": "你的名字",
     "a new question for you": "给你的新问题",
     "a result with evidence was returned": "已交回带证据的结果",
     "a value in the file is larger than {limit} bytes": "文件中的某个值超过 {limit} 字节",
