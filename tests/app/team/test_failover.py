@@ -124,7 +124,7 @@ def test_every_desk_finds_the_promoted_standby(
             )
         primary.stop("immediate")  # the primary dies
         standby.promote()
-        out, err = landing.communicate(timeout=300)
+        _out, err = landing.communicate(timeout=300)
 
         after = wei.new("After the failover", "on the new primary")
         assert after.id in wait_for(lambda: _looked(ana), tries=1200)  # type: ignore[operator]
