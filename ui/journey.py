@@ -81,9 +81,16 @@ def entry_words(entry: str) -> str:
     return one_line(entry, 48)
 
 
-def hops(lp: LocalPassport, machine: str, sent: Sequence[PackWritten] = ()) -> list[Hop]:
+def hops(
+    lp: LocalPassport,
+    machine: str,
+    sent: Sequence[PackWritten] = (),
+    merged: Sequence[tuple[str, str]] = (),
+) -> list[Hop]:
     """The chain's nodes, oldest first: the desks before the sender (the first one, and
-    the last EARLIER_SHOWN), the sender, this desk, and the packs sent on from here."""
+    the last EARLIER_SHOWN), the sender, this desk, then what went out from here and what
+    came back — packs sent on, and receipts merged (`merged`: (when, the passport entry
+    that answered, ``TP-…@3``)) — the newest SENT_SHOWN of them."""
     chain = [c for c in (lp.lineage.chain if lp.lineage else None) or [] if isinstance(c, str)]
     received = lp.received
     out: list[Hop] = []
@@ -115,12 +122,17 @@ def hops(lp: LocalPassport, machine: str, sent: Sequence[PackWritten] = ()) -> l
             here=True,
         )
     )
-    for entry in list(sent)[-SENT_SHOWN:]:
+    later: list[tuple[str, Hop]] = []
+    for entry in sent:
         to = one_line(entry.to, 60) if entry.to else tr("someone")
         words = tr("receipt sent {when}") if entry.kind == "receipt" else tr("handoff sent {when}")
-        out.append(
-            Hop(tr("to {who}").format(who=to), words.format(when=short_when(entry.written_at)))
-        )
+        hop = Hop(tr("to {who}").format(who=to), words.format(when=short_when(entry.written_at)))
+        later.append((entry.written_at or "", hop))
+    for at, answered_from in merged:  # the answers coming home
+        words = tr("answers merged {when}").format(when=short_when(at))
+        later.append((at or "", Hop(tr("answers came home"), words, entry_words(answered_from))))
+    later.sort(key=lambda item: item[0])
+    out += [hop for _at, hop in later[-SENT_SHOWN:]]
     return out
 
 

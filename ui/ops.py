@@ -554,6 +554,8 @@ class PassportRow:
     open_asks: int
     updated_at: str
     came_from: str
+    #: answers typed and not saved yet (kept across restarts, app/drafts.py)
+    drafts: int = 0
 
 
 def load_rows(
@@ -581,6 +583,7 @@ def load_rows(
                 s.open_asks,
                 s.updated_at,
                 s.came_from,
+                sum(1 for text in desk.drafts.of(s.id).values() if text.strip()),
             )
         )
     return rows

@@ -328,7 +328,12 @@ class PassportView(FactsMixin, QWidget):
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 8, 4, 8)
-        nodes = hops(lp, detail.machine, detail.sent)  # who handed it to whom, and this desk
+        merged = [
+            (e.at, str((e.detail or {}).get("from") or ""))
+            for e in detail.history
+            if e.event == "merged"
+        ]
+        nodes = hops(lp, detail.machine, detail.sent, merged)  # who handed it to whom
         self.journey = JourneyChain(nodes) if len(nodes) > 1 else None
         if self.journey is not None:
             lay.addWidget(plain(tr("Its journey"), bold=True))

@@ -307,7 +307,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="414" />
+      <location filename="../../ui/passport_view.py" line="419" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
@@ -318,7 +318,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="416" />
+      <location filename="../../ui/passport_view.py" line="421" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -329,13 +329,13 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="75" />
-      <location filename="../../ui/passport_view.py" line="415" />
+      <location filename="../../ui/passport_view.py" line="420" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="417" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -464,7 +464,7 @@
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="363" />
+      <location filename="../../ui/passport_view.py" line="368" />
       <location filename="../../ui/review_view.py" line="456" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -564,12 +564,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="442" />
+      <location filename="../../ui/passport_view.py" line="447" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_view.py" line="452" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -696,7 +696,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="356" />
+      <location filename="../../ui/passport_view.py" line="361" />
       <location filename="../../ui/review_view.py" line="451" />
       <source>Decision</source>
       <translation>决定</translation>
@@ -704,7 +704,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="184" />
       <location filename="../../ui/composer/send.py" line="130" />
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -746,7 +746,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="104" />
-      <location filename="../../ui/passport_view.py" line="431" />
+      <location filename="../../ui/passport_view.py" line="436" />
       <location filename="../../ui/review_view.py" line="376" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -924,7 +924,7 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="412" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -961,7 +961,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="162" />
       <location filename="../../ui/composer/composer.py" line="171" />
-      <location filename="../../ui/passport_view.py" line="337" />
+      <location filename="../../ui/passport_view.py" line="342" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
@@ -1026,7 +1026,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="172" />
+      <location filename="../../ui/journey.py" line="184" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -1060,7 +1060,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="62" />
-      <location filename="../../ui/passport_view.py" line="456" />
+      <location filename="../../ui/passport_view.py" line="461" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -1070,7 +1070,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="393" />
+      <location filename="../../ui/passport_view.py" line="398" />
       <location filename="../../ui/review_view.py" line="474" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -1136,7 +1136,7 @@
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="339" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
@@ -1187,7 +1187,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
+      <location filename="../../ui/passport_view.py" line="369" />
       <location filename="../../ui/review_view.py" line="457" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -1295,7 +1295,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="167" />
-      <location filename="../../ui/passport_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="484" />
       <location filename="../../ui/review_view.py" line="438" />
       <source>Next step</source>
       <translation>下一步</translation>
@@ -1303,7 +1303,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="185" />
       <location filename="../../ui/composer/send.py" line="126" />
-      <location filename="../../ui/passport_view.py" line="474" />
+      <location filename="../../ui/passport_view.py" line="479" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1313,7 +1313,7 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="487" />
+      <location filename="../../ui/passport_view.py" line="492" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -1531,7 +1531,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/passport_view.py" line="413" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1682,7 +1682,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="432" />
+      <location filename="../../ui/passport_view.py" line="437" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1758,8 +1758,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="377" />
-      <location filename="../../ui/passport_view.py" line="378" />
+      <location filename="../../ui/passport_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="383" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1780,7 +1780,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="490" />
+      <location filename="../../ui/passport_view.py" line="495" />
       <location filename="../../ui/review_view.py" line="500" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -2298,7 +2298,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="394" />
+      <location filename="../../ui/passport_view.py" line="399" />
       <location filename="../../ui/review_view.py" line="475" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -2309,7 +2309,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="344" />
+      <location filename="../../ui/passport_view.py" line="349" />
       <location filename="../../ui/review_view.py" line="157" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -2689,7 +2689,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="362" />
+      <location filename="../../ui/passport_view.py" line="367" />
       <location filename="../../ui/review_view.py" line="455" />
       <location filename="../../ui/window/passport_actions.py" line="142" />
       <source>What was done</source>
@@ -2726,8 +2726,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="340" />
-      <location filename="../../ui/passport_view.py" line="341" />
+      <location filename="../../ui/passport_view.py" line="345" />
+      <location filename="../../ui/passport_view.py" line="346" />
       <location filename="../../ui/review_view.py" line="164" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2792,7 +2792,7 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="458" />
+      <location filename="../../ui/passport_view.py" line="463" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2873,8 +2873,8 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="96" />
-      <location filename="../../ui/journey.py" line="93" />
+      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="100" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
@@ -2905,6 +2905,16 @@ Store: {home}</source>
       <location filename="../../ui/pack_items.py" line="217" />
       <source>answered here already</source>
       <translation>这里已经回答过</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="133" />
+      <source>answers came home</source>
+      <translation>答复已送回</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="132" />
+      <source>answers merged {when}</source>
+      <translation>{when} 合并答复</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="213" />
@@ -2963,7 +2973,7 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="355" />
+      <location filename="../../ui/passport_view.py" line="360" />
       <location filename="../../ui/review_view.py" line="450" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
@@ -3154,17 +3164,17 @@ Store: {home}</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="110" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="110" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="156" />
+      <location filename="../../ui/journey.py" line="168" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
@@ -3186,7 +3196,7 @@ Store: {home}</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="120" />
+      <location filename="../../ui/journey.py" line="128" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
@@ -3322,7 +3332,7 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
     </message>
@@ -3363,7 +3373,7 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -3513,7 +3523,7 @@ Store: {home}</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="120" />
+      <location filename="../../ui/journey.py" line="128" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
@@ -3560,7 +3570,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="197" />
-      <location filename="../../ui/journey.py" line="119" />
+      <location filename="../../ui/journey.py" line="127" />
       <location filename="../../ui/pack_items.py" line="26" />
       <source>someone</source>
       <translation>某人</translation>
@@ -3903,7 +3913,7 @@ Store: {home}</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="112" />
+      <location filename="../../ui/journey.py" line="119" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
@@ -3913,7 +3923,7 @@ Store: {home}</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="122" />
+      <location filename="../../ui/journey.py" line="129" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -3973,7 +3983,7 @@ Store: {home}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="93" />
+      <location filename="../../ui/journey.py" line="100" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
@@ -4321,6 +4331,13 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/models.py" line="294" />
+      <source>%n answers you typed wait here, not saved yet</source>
+      <translation>
+        <numerusform>这里有 %n 个你输入但尚未保存的回答</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
@@ -4356,7 +4373,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="94" />
+      <location filename="../../ui/journey.py" line="101" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>

@@ -5,6 +5,8 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "answers came home": "答复已送回",
+    "answers merged {when}": "{when} 合并答复",
     "the facts it carries that your passport does not hold yet, sealed": "它带来的、你的护照还没有的事实（已封存）",
     "Merging writes into {id}: {what}. It never changes the goal, the current state or the next steps.": "合并会写入 {id}：{what}。它从不改变目标、当前状态或下一步。",
     "answered here already": "这里已经回答过",
@@ -763,6 +765,7 @@ TRANSLATIONS: dict[str, str] = {
 }
 
 PLURALS: dict[str, str] = {
+    "%n answers you typed wait here, not saved yet": "这里有 %n 个你输入但尚未保存的回答",
     "%n answers": "%n 个回答",
     "%n new questions, kept as open asks": "%n 个新问题，作为未答提问保留",
     "%n attached files": "%n 个附件",
