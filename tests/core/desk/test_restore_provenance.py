@@ -1,4 +1,4 @@
-"""The ✓ belongs to the machine that proved it (issue 22, finding 1): a sealed fact gets
+"""The ✓ belongs to the machine that proved it: a sealed fact gets
 its ✓ back only where this desk's own records show it proved the fact on this machine
 and sealed it when it packed — never on a pack's word, even a pack this desk wrote."""
 
