@@ -2,7 +2,7 @@
 
 Fusion marks keyboard focus faintly (a thin tint that is hard to see on a button or a
 check box). `FocusRingStyle` draws a 2-pixel ring in the highlight blue instead, so
-whoever works from the keyboard sees where they are (issue 11.13).
+whoever works from the keyboard sees where they are.
 """
 
 from __future__ import annotations

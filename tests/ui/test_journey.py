@@ -1,4 +1,4 @@
-"""The passport's journey in its Overview (issue 23, pictures): who handed it to whom,
+"""The passport's journey in its Overview: who handed it to whom,
 when, and which hop is this desk, as a chain of labelled nodes a person can select and a
 screen reader names."""
 
