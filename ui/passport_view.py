@@ -333,7 +333,13 @@ class PassportView(FactsMixin, QWidget):
             for e in detail.history
             if e.event == "merged"
         ]
-        nodes = hops(lp, detail.machine, detail.sent, merged)  # who handed it to whom
+        mailed = {  # each file's last email: one that never opened did not carry it
+            str(e.detail.get("file")): str(e.detail.get("how"))
+            for e in detail.history
+            if e.event == "mailed"
+        }
+        unsent = frozenset(f for f, how in mailed.items() if how == "not_opened")
+        nodes = hops(lp, detail.machine, detail.sent, merged, unsent)  # who handed it to whom
         self.journey = JourneyChain(nodes) if len(nodes) > 1 else None
         if self.journey is not None:
             lay.addWidget(plain(tr("Its journey"), bold=True))

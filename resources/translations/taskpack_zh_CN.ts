@@ -150,7 +150,7 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="210" />
+      <location filename="../../ui/history_text.py" line="214" />
       <location filename="../../ui/pack_items.py" line="404" />
       <source>; </source>
       <translation>；</translation>
@@ -192,7 +192,7 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="133" />
+      <location filename="../../ui/history_text.py" line="137" />
       <source>A new email was opened; {file} was shown to attach by hand.</source>
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
@@ -307,7 +307,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="419" />
+      <location filename="../../ui/passport_view.py" line="425" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
@@ -318,7 +318,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="421" />
+      <location filename="../../ui/passport_view.py" line="427" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -329,13 +329,13 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="75" />
-      <location filename="../../ui/passport_view.py" line="420" />
+      <location filename="../../ui/passport_view.py" line="426" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="422" />
+      <location filename="../../ui/passport_view.py" line="428" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -464,7 +464,7 @@
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/passport_view.py" line="374" />
       <location filename="../../ui/review_view.py" line="456" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -564,12 +564,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_view.py" line="453" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="458" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -663,7 +663,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="286" />
+      <location filename="../../ui/export.py" line="294" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -696,7 +696,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="361" />
+      <location filename="../../ui/passport_view.py" line="367" />
       <location filename="../../ui/review_view.py" line="451" />
       <source>Decision</source>
       <translation>决定</translation>
@@ -704,7 +704,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="184" />
       <location filename="../../ui/composer/send.py" line="130" />
-      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="360" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -746,7 +746,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="104" />
-      <location filename="../../ui/passport_view.py" line="436" />
+      <location filename="../../ui/passport_view.py" line="442" />
       <location filename="../../ui/review_view.py" line="376" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -924,7 +924,7 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="412" />
+      <location filename="../../ui/passport_view.py" line="418" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -961,7 +961,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="162" />
       <location filename="../../ui/composer/composer.py" line="171" />
-      <location filename="../../ui/passport_view.py" line="342" />
+      <location filename="../../ui/passport_view.py" line="348" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
@@ -1026,7 +1026,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="184" />
+      <location filename="../../ui/journey.py" line="189" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -1060,7 +1060,7 @@
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="62" />
-      <location filename="../../ui/passport_view.py" line="461" />
+      <location filename="../../ui/passport_view.py" line="467" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -1070,7 +1070,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="404" />
       <location filename="../../ui/review_view.py" line="474" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -1136,7 +1136,7 @@
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="339" />
+      <location filename="../../ui/passport_view.py" line="345" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
@@ -1187,7 +1187,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="369" />
+      <location filename="../../ui/passport_view.py" line="375" />
       <location filename="../../ui/review_view.py" line="457" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -1295,7 +1295,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="167" />
-      <location filename="../../ui/passport_view.py" line="484" />
+      <location filename="../../ui/passport_view.py" line="490" />
       <location filename="../../ui/review_view.py" line="438" />
       <source>Next step</source>
       <translation>下一步</translation>
@@ -1303,7 +1303,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="185" />
       <location filename="../../ui/composer/send.py" line="126" />
-      <location filename="../../ui/passport_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="485" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1313,12 +1313,17 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="492" />
+      <location filename="../../ui/passport_view.py" line="498" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="273" />
+      <location filename="../../ui/history_text.py" line="130" />
+      <source>No email was opened: {file} is in the outbox, not sent.</source>
+      <translation>没有打开邮件：{file} 在发件箱里，尚未发出。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="281" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -1456,8 +1461,9 @@
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="251" />
+      <location filename="../../ui/export.py" line="259" />
       <location filename="../../ui/export.py" line="225" />
+      <location filename="../../ui/export.py" line="251" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
@@ -1531,7 +1537,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="413" />
+      <location filename="../../ui/passport_view.py" line="419" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1682,7 +1688,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="437" />
+      <location filename="../../ui/passport_view.py" line="443" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1758,8 +1764,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
-      <location filename="../../ui/passport_view.py" line="383" />
+      <location filename="../../ui/passport_view.py" line="388" />
+      <location filename="../../ui/passport_view.py" line="389" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1780,7 +1786,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="495" />
+      <location filename="../../ui/passport_view.py" line="501" />
       <location filename="../../ui/review_view.py" line="500" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1986,7 +1992,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="285" />
+      <location filename="../../ui/export.py" line="293" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -2298,7 +2304,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="399" />
+      <location filename="../../ui/passport_view.py" line="405" />
       <location filename="../../ui/review_view.py" line="475" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -2309,7 +2315,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="355" />
       <location filename="../../ui/review_view.py" line="157" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -2689,7 +2695,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/passport_view.py" line="373" />
       <location filename="../../ui/review_view.py" line="455" />
       <location filename="../../ui/window/passport_actions.py" line="142" />
       <source>What was done</source>
@@ -2726,8 +2732,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="345" />
-      <location filename="../../ui/passport_view.py" line="346" />
+      <location filename="../../ui/passport_view.py" line="351" />
+      <location filename="../../ui/passport_view.py" line="352" />
       <location filename="../../ui/review_view.py" line="164" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2792,7 +2798,7 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="463" />
+      <location filename="../../ui/passport_view.py" line="469" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2822,7 +2828,7 @@ Store: {home}</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="130" />
+      <location filename="../../ui/history_text.py" line="134" />
       <source>Your mail program opened a new email with {file} attached.</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
@@ -2843,12 +2849,12 @@ Store: {home}</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="158" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>a .taskpack file</source>
       <translation>.taskpack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="158" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>a .taskpack.json file</source>
       <translation>.taskpack.json 文件</translation>
     </message>
@@ -2873,8 +2879,8 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
+      <location filename="../../ui/journey.py" line="106" />
       <location filename="../../ui/journey.py" line="103" />
-      <location filename="../../ui/journey.py" line="100" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
@@ -2891,8 +2897,8 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="185" />
-      <location filename="../../ui/history_text.py" line="204" />
+      <location filename="../../ui/history_text.py" line="189" />
+      <location filename="../../ui/history_text.py" line="208" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -2907,12 +2913,12 @@ Store: {home}</source>
       <translation>这里已经回答过</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="133" />
+      <location filename="../../ui/journey.py" line="138" />
       <source>answers came home</source>
       <translation>答复已送回</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="132" />
+      <location filename="../../ui/journey.py" line="137" />
       <source>answers merged {when}</source>
       <translation>{when} 合并答复</translation>
     </message>
@@ -2932,13 +2938,13 @@ Store: {home}</source>
       <translation>第 {n} 个产出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="165" />
+      <location filename="../../ui/history_text.py" line="169" />
       <source>as an A2A reply</source>
       <translation>作为 A2A 回复</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="538" />
-      <location filename="../../ui/history_text.py" line="183" />
+      <location filename="../../ui/history_text.py" line="187" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
@@ -2973,18 +2979,18 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="360" />
+      <location filename="../../ui/passport_view.py" line="366" />
       <location filename="../../ui/review_view.py" line="450" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="187" />
+      <location filename="../../ui/history_text.py" line="191" />
       <source>by</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="164" />
+      <location filename="../../ui/history_text.py" line="168" />
       <source>by an AI agent over MCP</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
@@ -3014,7 +3020,7 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="186" />
+      <location filename="../../ui/history_text.py" line="190" />
       <source>check</source>
       <translation>检查</translation>
     </message>
@@ -3034,7 +3040,7 @@ Store: {home}</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="182" />
+      <location filename="../../ui/history_text.py" line="186" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
@@ -3087,7 +3093,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="205" />
+      <location filename="../../ui/history_text.py" line="209" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>dropped</source>
       <translation>已放弃</translation>
@@ -3109,7 +3115,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="535" />
-      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="185" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
@@ -3124,7 +3130,7 @@ Store: {home}</source>
       <translation>第 {n} 条事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="179" />
+      <location filename="../../ui/history_text.py" line="183" />
       <source>file</source>
       <translation>文件</translation>
     </message>
@@ -3149,39 +3155,39 @@ Store: {home}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="175" />
+      <location filename="../../ui/history_text.py" line="179" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="163" />
+      <location filename="../../ui/history_text.py" line="167" />
       <source>from the command line</source>
       <translation>在命令行中</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="162" />
+      <location filename="../../ui/history_text.py" line="166" />
       <source>from this window</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="110" />
+      <location filename="../../ui/journey.py" line="113" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="110" />
+      <location filename="../../ui/journey.py" line="113" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="168" />
+      <location filename="../../ui/journey.py" line="173" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="159" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -3196,7 +3202,7 @@ Store: {home}</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="128" />
+      <location filename="../../ui/journey.py" line="131" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
@@ -3322,7 +3328,7 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="180" />
+      <location filename="../../ui/history_text.py" line="184" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
@@ -3332,7 +3338,7 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="116" />
+      <location filename="../../ui/journey.py" line="119" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
     </message>
@@ -3362,7 +3368,7 @@ Store: {home}</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="188" />
+      <location filename="../../ui/history_text.py" line="192" />
       <location filename="../../ui/pack_items.py" line="32" />
       <source>machine</source>
       <translation>机器</translation>
@@ -3373,7 +3379,7 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="116" />
+      <location filename="../../ui/journey.py" line="119" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -3403,17 +3409,17 @@ Store: {home}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="269" />
+      <location filename="../../ui/export.py" line="277" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="262" />
+      <location filename="../../ui/export.py" line="270" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="156" />
+      <location filename="../../ui/history_text.py" line="160" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -3444,7 +3450,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="203" />
+      <location filename="../../ui/history_text.py" line="207" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>open</source>
       <translation>未答</translation>
@@ -3471,7 +3477,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="64" />
+      <location filename="../../ui/journey.py" line="65" />
       <source>passport {id}</source>
       <translation>护照 {id}</translation>
     </message>
@@ -3498,7 +3504,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="159" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -3523,7 +3529,7 @@ Store: {home}</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="128" />
+      <location filename="../../ui/journey.py" line="131" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
@@ -3570,7 +3576,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="197" />
-      <location filename="../../ui/journey.py" line="127" />
+      <location filename="../../ui/journey.py" line="130" />
       <location filename="../../ui/pack_items.py" line="26" />
       <source>someone</source>
       <translation>某人</translation>
@@ -3591,7 +3597,7 @@ Store: {home}</source>
       <translation>以盘符开头</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="184" />
+      <location filename="../../ui/history_text.py" line="188" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -3732,7 +3738,7 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="261" />
+      <location filename="../../ui/export.py" line="269" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
@@ -3752,12 +3758,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="267" />
+      <location filename="../../ui/export.py" line="275" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="263" />
+      <location filename="../../ui/export.py" line="271" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -3913,17 +3919,17 @@ Store: {home}</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="119" />
+      <location filename="../../ui/journey.py" line="122" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="176" />
+      <location filename="../../ui/history_text.py" line="180" />
       <source>to</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="129" />
+      <location filename="../../ui/journey.py" line="134" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -3983,7 +3989,7 @@ Store: {home}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="100" />
+      <location filename="../../ui/journey.py" line="103" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
@@ -3993,8 +3999,8 @@ Store: {home}</source>
       <translation>当前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="177" />
-      <location filename="../../ui/history_text.py" line="178" />
+      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="182" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -4012,6 +4018,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="139" />
       <source>work started</source>
       <translation>工作已开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="133" />
+      <source>written {when}, not sent: no email opened</source>
+      <translation>{when} 写好，未发出：邮件没有打开</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="289" />
@@ -4094,7 +4105,7 @@ Store: {home}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="167" />
+      <location filename="../../ui/history_text.py" line="171" />
       <source>{kind} for {to} written to {file} ({encoding}, {via})</source>
       <translation>给 {to} 的{kind}已写入 {file}（{encoding}，{via}）</translation>
     </message>
@@ -4169,7 +4180,7 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="209" />
+      <location filename="../../ui/history_text.py" line="213" />
       <source>{name}: {value}</source>
       <translation>{name}：{value}</translation>
     </message>
@@ -4373,7 +4384,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="101" />
+      <location filename="../../ui/journey.py" line="104" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>

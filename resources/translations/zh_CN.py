@@ -5,6 +5,8 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "No email was opened: {file} is in the outbox, not sent.": "没有打开邮件：{file} 在发件箱里，尚未发出。",
+    "written {when}, not sent: no email opened": "{when} 写好，未发出：邮件没有打开",
     "answers came home": "答复已送回",
     "answers merged {when}": "{when} 合并答复",
     "the facts it carries that your passport does not hold yet, sealed": "它带来的、你的护照还没有的事实（已封存）",

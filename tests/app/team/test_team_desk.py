@@ -1,5 +1,5 @@
 """The team desk itself: who did what, the schema and its refusals, one line for bad
-input, doctor, migrating an embedded desk in (issue 21)."""
+input, doctor, migrating an embedded desk in."""
 
 from __future__ import annotations
 
