@@ -223,6 +223,10 @@ class BlobStore(Protocol):
 
     def commit_blob(self, staged: StagedBlob) -> None: ...
 
+    def commit_blobs(self, staged: Sequence[StagedBlob]) -> None:
+        """Every one of `staged`, at once where the store can (one transaction)."""
+        ...
+
     def discard_blob(self, staged: StagedBlob) -> None: ...
 
     def open_blob(
