@@ -223,10 +223,6 @@ class BlobStore(Protocol):
 
     def commit_blob(self, staged: StagedBlob) -> None: ...
 
-    def commit_blobs(self, staged: Sequence[StagedBlob]) -> None:
-        """Every one of `staged`, at once where the store can (one transaction)."""
-        ...
-
     def discard_blob(self, staged: StagedBlob) -> None: ...
 
     def open_blob(
@@ -315,6 +311,10 @@ class Store(BlobStore, Protocol):
     """A desk's passports, their versions, history, luggage, outbox ledger and landings."""
 
     clock: Callable[[], str]
+
+    def commit_blobs(self, staged: Sequence[StagedBlob]) -> None:
+        """Every one of `staged`, at once where the store can (one transaction)."""
+        ...
 
     def close(self) -> None: ...
 
