@@ -339,7 +339,10 @@ class PassportView(FactsMixin, QWidget):
             if e.event == "mailed"
         }
         unsent = frozenset(f for f, how in mailed.items() if how == "not_opened")
-        nodes = hops(lp, detail.machine, detail.sent, merged, unsent)  # who handed it to whom
+        landed_by = next((e.who or "" for e in detail.history if e.event == "landed"), "")
+        nodes = hops(  # who handed it to whom
+            lp, detail.machine, detail.sent, merged, unsent, landed_by=landed_by
+        )
         self.journey = JourneyChain(nodes) if len(nodes) > 1 else None
         if self.journey is not None:
             lay.addWidget(plain(tr("Its journey"), bold=True))

@@ -5,6 +5,8 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "{who}, on this team desk": "{who}（在这个团队工作台上）",
+    "It was proven on another machine, not on this one. If you checked it yourself here, say so: it becomes verified here too, with a history entry.": "它是在另一台机器上证实的，不是这台。如果你自己在这里检查过，就说一声：它在这里也会成为已证实，并记入历史。",
     "No email was opened: {file} is in the outbox, not sent.": "没有打开邮件：{file} 在发件箱里，尚未发出。",
     "written {when}, not sent: no email opened": "{when} 写好，未发出：邮件没有打开",
     "answers came home": "答复已送回",

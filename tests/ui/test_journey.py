@@ -118,3 +118,20 @@ def test_a_handoff_whose_email_did_not_open_is_not_drawn_as_sent(
         "No email was opened" in window.passport_view.history.topLevelItem(i).text(3)
         for i in range(window.passport_view.history.topLevelItemCount())
     )
+
+
+def test_on_a_team_desk_another_machines_landing_is_not_this_desks(
+    tmp_path: Path, make_desk: Any
+) -> None:
+    from conftest import make_handoff
+    from taskpack.ui.journey import hops
+
+    make_handoff(make_desk("gamma", "Li"), tmp_path / "h.taskpack")
+    alpha = make_desk("alpha", "Wei")
+    lp = alpha.get(alpha.land(tmp_path / "h.taskpack").id)
+    # seen from beta, another machine of the same team desk; History says alpha landed it
+    here = hops(lp, "beta", landed_by="Wei@alpha")[-1]
+    assert here.here and here.who == "Wei@alpha, on this team desk"
+    assert here.what.startswith("landed ")
+    assert hops(lp, "alpha", landed_by="Wei@alpha")[-1].who == "this desk (alpha)"
+    assert hops(lp, "beta")[-1].who == "this desk (beta)"  # (an embedded desk: no who)
