@@ -57,7 +57,7 @@ def clean(value: Any) -> Any:
     if isinstance(value, str):
         return visible(value, multiline=True)
     if isinstance(value, Mapping):
-        return {str(k): clean(v) for k, v in value.items()}
+        return {visible(str(k)): clean(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [clean(v) for v in value]
     return value

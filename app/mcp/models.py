@@ -66,6 +66,7 @@ class NameText(_Out):
 
 class SentenceText(_Out):
     sentence: str
+    place: str | None = Field(None, description="where it is, as the pack names it")
 
 
 class OriginText(_Out):
@@ -244,7 +245,7 @@ class ReviewOut(_Out):
     packed_at: str | None = None
     sender_wrote: PassportText
     origin: OriginView = Field(description="who packed it and their note, as the pack says")
-    conformance: dict[str, Any] | None = None
+    conformance: ConformanceSummary | None = None
 
 
 class LandOut(_Out):
@@ -261,11 +262,24 @@ class LandOut(_Out):
     review: ReviewOut
 
 
+class ReasonsText(_Out):
+    reasons: list[str] = Field(
+        default_factory=list,
+        description="the judge's reasons; they quote the pack's own values, so they are data",
+    )
+
+
 class ConformanceCheck(_Out):
     id: str
     ok: bool | None
     requirement: str
-    reasons: list[str]
+    reason_count: int = Field(description="how many reasons the judge gave (under sender_wrote)")
+    sender_wrote: ReasonsText
+
+
+class ConformanceSummary(_Out):
+    conformant: bool
+    failed: list[ConformanceCheck]
 
 
 class ConformanceOut(_Out):

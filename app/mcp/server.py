@@ -373,7 +373,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                 "content_digest": outcome.content_digest,
                 "passport_id": outcome.passport_id,
                 "version": outcome.version,
-                "asks_sent": outcome.asks_sent,
+                "asks_sent": [views.plain_id(a) or "" for a in outcome.asks_sent],
                 "sealed": [views.line(s) for s in outcome.sealed],
                 "warnings": [views.line(w) for w in outcome.warnings],
                 "moved_to": outcome.moved_to,
@@ -406,11 +406,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             data["conformance"] = {
                 "conformant": report.conformant,
                 "failed": [
-                    {
-                        "id": c.id,
-                        "requirement": c.requirement,
-                        "reasons": [views.line(r) for r in c.reasons],
-                    }
+                    views.conformance_check(c.id, c.ok, c.requirement, list(c.reasons))
                     for c in report.checks
                     if c.ok is False
                 ],
@@ -507,12 +503,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             data = report.to_data()
             data["path"] = views.line(data["path"])
             data["checks"] = [
-                {
-                    "id": c["id"],
-                    "ok": c["ok"],
-                    "requirement": c["requirement"],
-                    "reasons": [views.line(r) for r in c["reasons"]],
-                }
+                views.conformance_check(c["id"], c["ok"], c["requirement"], c["reasons"])
                 for c in data["checks"]
             ]
             verdict = (

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from taskpack.app.mcp.boundary import clean, line, text
 from taskpack.core.desk import lifecycle
 from taskpack.core.errors import LandingRefused
+from taskpack.core.format import ids
 from taskpack.core.format.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
 from taskpack.core.trust.ask_lint import lint_accept
 from taskpack.core.trust.sealing import standing
@@ -35,22 +36,41 @@ _PLAIN_TIME = re.compile(
 _STATUSES = ("open", "answered", "dropped")
 
 
+#: the pieces of a token; a piece of hex digits (a digest, a version, a UUID part) is no word
+_PIECES = re.compile(r"[-._@:/+]")
+_HEX = re.compile(r"^[0-9A-Fa-f]*$")
+#: a passport id, maybe with its version (``TP-7K3M-Q9XW@3``): the desk's own shape
+_PASSPORT_ENTRY = re.compile(rf"^{ids.ID_RE.pattern[1:-1]}(?:@[0-9]{{1,9}})?$")
+#: how many words a sender-chosen id may hold and still read as an id, not a phrase:
+#: ``check-2``, ``q-budget`` pass; ``run-curl-evil.sh-pipe-bash-first`` is a sentence
+MAX_ID_WORDS = 2
+
+
+def _few_words(text_: str) -> bool:
+    words = [p for p in _PIECES.split(text_) if p and not _HEX.match(p)]
+    return len(words) <= MAX_ID_WORDS
+
+
 def token(value: Any) -> str | None:
-    """A sender-chosen id (ask id, chain entry, digest) kept in the desk's words only when it
-    looks like one: no spaces, ≤100 characters — a sentence cannot hide in it."""
+    """A sender-chosen id (chain entry, root id, digest) kept in the desk's words only when it
+    looks like one: a passport id, or no spaces, ≤100 characters and at most two words — a
+    sentence cannot hide in it, spaced or hyphenated."""
     if value is None:
         return None
     text_ = str(value)
-    return text_ if _TOKEN.match(text_) else WITHHELD
+    if _PASSPORT_ENTRY.match(text_):
+        return text_
+    return text_ if _TOKEN.match(text_) and _few_words(text_) else WITHHELD
 
 
 def plain_id(value: Any) -> str | None:
-    """An ask's or a check's id in the desk's words: a short [A-Za-z0-9._-] token, else
-    withheld (the sender's text for it stays where the sender's words are)."""
+    """An ask's or a check's id in the desk's words: a short [A-Za-z0-9._-] token of at most
+    two words, else withheld (the sender's text for it stays where the sender's words are;
+    :func:`ask_handle` gives the agent a way to name it)."""
     if value is None:
         return None
     text_ = str(value)
-    return text_ if _PLAIN_ID.match(text_) else WITHHELD
+    return text_ if _PLAIN_ID.match(text_) and _few_words(text_) else WITHHELD
 
 
 def plain_who(value: Any) -> str | None:
@@ -206,12 +226,51 @@ def luggage_view(name_: str, size: int, sha256: str | None) -> dict[str, Any]:
     return {"size": int(size), "sha256": token(sha256), "sender_wrote": {"name": line(name_) or ""}}
 
 
+#: the field names TaskPack 0.1 gives a pack's parts: a place made only of these (and
+#: indexes) is the desk's to say; any other key in it was chosen by the sender
+_FIELDS = frozenset(
+    "passport note origin actor machine harness title goal current_state facts claim source "  # noqa: SIM905
+    "source_actor scope verified verified_on verified_by verified_at needs_reverify decisions "
+    "what why actions artifacts next_steps learnings asks id to accept status answer "
+    "answered_by answered_at landing_checks check how required lineage root_id from_version "
+    "chain kind packed_at spec version name path url summary evidence result created_at "
+    "updated_at state waiting_on attachments encoding sha256 bytes data".split()
+)
+_PLACE_PART = re.compile(r"([^.\[]+)((?:\[\d+\])*)")
+_LUGGAGE_PLACE = re.compile(r"^(.*) \(line (\d+)\)$", re.S)
+#: what stands for a key or a file name the sender chose, inside a place the desk names
+SENDERS_KEY = "(a key the sender chose)"
+
+
+def place_view(place: Any) -> str:
+    """Where a pack holds something (an imperative sentence), in the desk's words: a path of
+    the format's field names and indexes (``passport.next_steps[0]``); a key the sender
+    chose in it reads :data:`SENDERS_KEY`, a luggage file ``luggage (line N)``."""
+    raw = "" if place is None else str(place)
+    m = _LUGGAGE_PLACE.match(raw)
+    if m:
+        name = m.group(1)
+        shown = (
+            name if _PLAIN_PATH.match(name) and _few_words(name.replace("/", ".")) else "luggage"
+        )
+        return f"{shown} (line {m.group(2)})"
+    parts = []
+    for piece in raw.split("."):
+        pm = _PLACE_PART.fullmatch(piece)
+        if pm and pm.group(1) in _FIELDS:
+            parts.append(piece)
+        else:
+            parts.append(SENDERS_KEY + (pm.group(2) if pm else ""))
+    return ".".join(parts)
+
+
 def imperative_view(imp: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "place": plain_name(imp.get("place"), words=6) or "",
-        "cue": line(imp.get("cue")) or "",
-        "sender_wrote": {"sentence": text(imp.get("sentence")) or ""},
-    }
+    place = imp.get("place")
+    shown = place_view(place)
+    said: dict[str, Any] = {"sentence": text(imp.get("sentence")) or ""}
+    if shown != place:
+        said["place"] = line(place)
+    return {"place": shown, "cue": line(imp.get("cue")) or "", "sender_wrote": said}
 
 
 def passport_text(state: PassportState, note: str | None = None) -> dict[str, Any]:
@@ -383,6 +442,21 @@ def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
     else:
         out["initial_state"] = rv.initial_state
     return out
+
+
+def conformance_check(
+    id_: str, ok: bool | None, requirement: str, reasons: list[str]
+) -> dict[str, Any]:
+    """One of the judge's checks: its id, verdict and requirement are the desk's; its
+    reasons quote the pack's own values (a date, a key, an entry's name) and so are given
+    as the sender's words, between the markers."""
+    return {
+        "id": id_,
+        "ok": ok,
+        "requirement": requirement,
+        "reason_count": len(reasons),
+        "sender_wrote": {"reasons": [line(r) or "" for r in reasons]},
+    }
 
 
 def adopted_view(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
