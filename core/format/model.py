@@ -56,6 +56,15 @@ class Record(BaseModel):
                 setattr(record, key, value)
         return record
 
+    # Instance state is only ever written through pydantic's public API (validation,
+    # `model_construct`, attribute assignment). It is read from the attributes pydantic
+    # documents for it (`__pydantic_private__`, `__pydantic_extra__`): reading the private
+    # attribute through `self._order` goes by pydantic's `__getattr__` hook after a failed
+    # lookup, ~40× the cost, and every record written reads it.
+    def _key_order(self) -> tuple[str, ...]:
+        private = self.__pydantic_private__
+        return private.get("_order", ()) if private else ()
+
     @classmethod
     def from_data(cls, data: JSON, *, where: str = "") -> Self:
         """Validate a JSON value; a wrong shape becomes one FormatError naming the field."""
@@ -87,7 +96,7 @@ class Record(BaseModel):
         """`to_data`, with the fields named in `instead` (set fields only) written as the
         value given there, in their place."""
         declared = _json_names(type(self))  # JSON key -> field name (they differ for `from`)
-        extra = self.model_extra or {}
+        extra = self.__pydantic_extra__ or {}
         values = self.__dict__
         scalars = _SCALAR_TYPES
         out: dict[str, JSON] = {}
@@ -109,9 +118,9 @@ class Record(BaseModel):
         set in code, then unknown ones set in code (each once)."""
         cls = type(self)
         declared = _json_names(cls)
-        extra = self.model_extra or {}
+        extra = self.__pydantic_extra__ or {}
         given = self.model_fields_set
-        order = self._order
+        order = self._key_order()
         kept = tuple([k for k in order if k in extra or declared.get(k) in given])
         # Most records: the keys as they arrived, nothing set in code since. Then each
         # given name (a field, or an unknown key, never both) is one key kept, and no
@@ -178,7 +187,7 @@ class Record(BaseModel):
                 return None
             else:
                 fresh[name] = default() if callable(default) else default
-        extra = self.model_extra
+        extra = self.__pydantic_extra__
         if extra:
             if not extra.keys().isdisjoint(_names_and_keys(cls)):  # (only a round trip can
                 return None  # tell a field's name from an unknown key of the same spelling)

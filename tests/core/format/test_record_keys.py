@@ -21,7 +21,7 @@ def rule(record: Record) -> tuple[str, ...]:
     extra = record.__pydantic_extra__ or {}
     given = record.model_fields_set
     out: dict[str, None] = {}
-    for key in record._order:
+    for key in record._key_order():
         if key in extra or names.get(key) in given:
             out[key] = None
     for key, name in names.items():
