@@ -109,6 +109,7 @@ class PassportView(FactsMixin, QWidget):
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs, 1)
         self.overview = QScrollArea()
+        self.overview.setAccessibleName(tr("Overview"))
         self.overview.setWidgetResizable(True)
         self.overview.setFrameShape(QFrame.Shape.NoFrame)
         self.asks = AsksForm()
@@ -117,6 +118,7 @@ class PassportView(FactsMixin, QWidget):
         self.luggage = QWidget()
         self.luggage_lay = QVBoxLayout(self.luggage)
         self.history = HistoryTimeline()
+        self.history.setAccessibleName(tr("History"))
         self.tabs.addTab(self.overview, tr("Overview"))
         self.tabs.addTab(self.asks, tr("Asks"))
         self.tabs.addTab(self.luggage, tr("Attached files"))
@@ -326,7 +328,21 @@ class PassportView(FactsMixin, QWidget):
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 8, 4, 8)
-        nodes = hops(lp, detail.machine, detail.sent)  # who handed it to whom, and this desk
+        merged = [
+            (e.at, str((e.detail or {}).get("from") or ""))
+            for e in detail.history
+            if e.event == "merged"
+        ]
+        mailed = {  # each file's last email: one that never opened did not carry it
+            str(e.detail.get("file")): str(e.detail.get("how"))
+            for e in detail.history
+            if e.event == "mailed"
+        }
+        unsent = frozenset(f for f, how in mailed.items() if how == "not_opened")
+        landed_by = next((e.who or "" for e in detail.history if e.event == "landed"), "")
+        nodes = hops(  # who handed it to whom
+            lp, detail.machine, detail.sent, merged, unsent, landed_by=landed_by
+        )
         self.journey = JourneyChain(nodes) if len(nodes) > 1 else None
         if self.journey is not None:
             lay.addWidget(plain(tr("Its journey"), bold=True))

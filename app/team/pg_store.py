@@ -38,11 +38,11 @@ from taskpack.core.errors import StoreError
 from taskpack.core.format.model import JSON, LocalPassport
 
 from .choose import describe
-from .connect import Lost, Pool, spool_dir
+from .connect import Lost, Pool, change_failed, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
-from .rows import pg_args
+from .rows import pg_args, signed
 from .schema import require_current, version_of
 
 _SUMMARY = (
@@ -172,15 +172,13 @@ class PgStore(HeldBlobs):
             try:
                 with conn.transaction():
                     tx = PgTx(self, conn)
+                    self._in_tx.tx = tx
                     yield tx
                     tx.announce()
             except psycopg.Error as exc:
-                raise StoreError(
-                    f"{self.describe()} failed during a change ({str(exc).splitlines()[0]})",
-                    hint="Nothing of that change was kept; run the command again.",
-                ) from None
+                raise change_failed(self.url, exc) from None
             finally:
-                self._in_tx.conn = None
+                self._in_tx.conn = self._in_tx.tx = None
 
     # -- reading --
 
@@ -188,6 +186,9 @@ class PgStore(HeldBlobs):
     def _reading(self) -> Iterator[psycopg.Connection[Any]]:
         conn = getattr(self._in_tx, "conn", None)
         if conn is not None:
+            tx = getattr(self._in_tx, "tx", None)
+            if tx is not None:
+                tx.flush()  # a read inside the transaction sees the luggage it added
             yield conn
             return
         with self.pool.connection() as conn:
@@ -218,7 +219,7 @@ class PgStore(HeldBlobs):
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def exists(self, passport_id: str) -> bool:
         return (
@@ -263,7 +264,7 @@ class PgStore(HeldBlobs):
         )
         if row is None:
             raise no_version(passport_id, version)
-        return passport_of(row[0], pages=False)
+        return passport_of(row[0], pages=False, passport_id=passport_id)
 
     def summaries(
         self,
@@ -312,11 +313,14 @@ class PgStore(HeldBlobs):
     def history(self, passport_id: str) -> list[HistoryEntry]:
         self.require(passport_id)
         rows = self._all(
-            "SELECT seq, version, event, at, detail, who FROM taskpack.history "
+            "SELECT seq, version, event, at, detail, who, role FROM taskpack.history "
             "WHERE passport_id = %s ORDER BY seq",
             (passport_id,),
         )
-        return [HistoryEntry(s, v, e, a, json.loads(d), who) for s, v, e, a, d, who in rows]
+        return [
+            HistoryEntry(s, v, e, a, json.loads(d), signed(who, role))
+            for s, v, e, a, d, who, role in rows
+        ]
 
     def luggage(self, passport_id: str) -> list[StoredLuggage]:
         rows = self._all(

@@ -3,8 +3,10 @@
 Many processes write at once, so each rule the embedded desk gets from SQLite's single
 writer is made explicit here:
 
-* a save locks the passport's row (``FOR UPDATE``) and compares versions: of two saves
-  over one version, one wins and the other gets VersionConflict ("read it again");
+* reading a passport in a write transaction locks its row (``FOR UPDATE``): edits of one
+  passport follow each other, each over the version the one before committed; a save
+  compares versions, so an edit begun on an older copy (or an `expected_version` that
+  moved) gets VersionConflict ("read it again");
 * a landing takes an advisory lock on the pack's digest before it looks, so the same
   pack landed by four processes at once is one passport (the others get AlreadyLanded);
 * every history row names who (``name@machine``); a move into ``accepted`` or
@@ -21,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg import errors as pg_errors
 from taskpack.core.desk.sqlite_schema import dumps, open_asks_of, passport_text, root_of
-from taskpack.core.desk.store import Landing
+from taskpack.core.desk.store import Claim, Landing
 from taskpack.core.desk.store_rules import next_version, no_blob_for, no_passport, passport_of
 from taskpack.core.errors import (
     AlreadyLanded,
+    ClaimTaken,
     UsageError,
 )
 from taskpack.core.format.model import JSON, LocalPassport
@@ -44,20 +47,58 @@ class PgTx:
         self._conn = conn
         self.events: list[tuple[str, str]] = []
         self.now = store.clock()
+        #: luggage added and not yet written: (passport, name) -> (sha256, size), written
+        #: together before the next statement (10,000 files are three statements)
+        self._luggage: dict[tuple[str, str], tuple[str, int]] = {}
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        self.flush()
         return self._conn.execute(sql, pg_args(args)).fetchone()
 
     def _run(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        self.flush()
         return self._conn.execute(sql, pg_args(args))
+
+    def flush(self) -> None:
+        """Write the luggage added so far, in order (a name added again replaces it)."""
+        if not self._luggage:
+            return
+        pending, self._luggage = self._luggage, {}
+        keys = list(pending)
+        pids = [pg_text(p) for p, _ in keys]
+        names = [pg_text(n) for _, n in keys]
+        shas = [pending[k][0] for k in keys]
+        missing = self._conn.execute(
+            "SELECT i FROM unnest(%s::text[]) WITH ORDINALITY AS u(sha, i) "
+            "WHERE NOT EXISTS (SELECT 1 FROM taskpack.blobs b WHERE b.sha256 = u.sha) LIMIT 1",
+            (shas,),
+        ).fetchone()
+        if missing is not None:  # the blob is not stored: nothing of this is kept
+            raise no_blob_for(keys[int(missing[0]) - 1][1])
+        self._conn.execute(
+            "DELETE FROM taskpack.luggage l USING unnest(%s::text[], %s::text[]) AS u(p, n) "
+            "WHERE l.passport_id = u.p AND l.name = u.n",
+            (pids, names),
+        )
+        self._conn.execute(
+            "INSERT INTO taskpack.luggage (passport_id, name, sha256, size, added_at) "
+            "SELECT p, n, s, z, %s FROM unnest(%s::text[], %s::text[], %s::text[], "
+            "%s::bigint[]) WITH ORDINALITY AS u(p, n, s, z, i) ORDER BY i",
+            (self.now, pids, names, shas, [pending[k][1] for k in keys]),
+        )
 
     # -- reads that see this transaction's own writes --
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
+        # the row stays locked until this transaction ends: an edit reads the version the
+        # previous writer committed (as under SQLite's one writer), so two people adding a
+        # fact at once both succeed; only an expected_version that moved is a conflict
+        row = self._one(
+            "SELECT data FROM taskpack.passports WHERE id = %s FOR UPDATE", (passport_id,)
+        )
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         row = self._one(
@@ -171,16 +212,9 @@ class PgTx:
         self._history(passport_id, int(row[0]), event, detail)
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
-        if self._one("SELECT 1 FROM taskpack.blobs WHERE sha256 = %s", (sha256,)) is None:
-            raise no_blob_for(name)
-        self._run(
-            "DELETE FROM taskpack.luggage WHERE passport_id = %s AND name = %s", (passport_id, name)
-        )
-        self._run(
-            "INSERT INTO taskpack.luggage (passport_id, name, sha256, size, added_at) "
-            "VALUES (%s,%s,%s,%s,%s)",
-            (passport_id, name, sha256, size, self.now),
-        )
+        # kept until the next statement: a pack of 10,000 files is written at once
+        self._luggage.pop((passport_id, name), None)  # added again: it moves to the end
+        self._luggage[(passport_id, name)] = (sha256, size)
 
     def remove_luggage(self, passport_id: str, name: str) -> bool:
         found = self._one(
@@ -240,8 +274,29 @@ class PgTx:
         except pg_errors.UniqueViolation:  # pragma: no cover - the advisory lock prevents it
             raise AlreadyLanded(passport_id) from None
 
+    def claim(self, claim: Claim, passport_id: str) -> None:
+        """The claim is the A2A ledger's own idempotency row, written in the landing's
+        transaction: a second claimer waits on the row until the first commits or rolls
+        back, then sees it."""
+        taken = self._one(
+            "INSERT INTO taskpack.a2a_messages (principal, message_id, digest, task_id, "
+            "created_at) VALUES (%s,%s,%s,%s,%s) "
+            "ON CONFLICT (principal, message_id) DO NOTHING RETURNING 1",
+            (claim.scope, claim.key, claim.digest, passport_id, self.now),
+        )
+        if taken is not None:
+            return
+        row = self._one(
+            "SELECT digest, task_id FROM taskpack.a2a_messages "
+            "WHERE principal = %s AND message_id = %s",
+            (claim.scope, claim.key),
+        )
+        if row is not None and row[0] != claim.digest:
+            raise ClaimTaken(claim.scope, claim.key, str(row[1]))
+
     def announce(self) -> None:
         """One NOTIFY for what this transaction changed (sent only if it commits)."""
+        self.flush()
         if self.events:
             ids = sorted({pid for pid, _ in self.events})
             payload = json.dumps({"by": self.store.token, "ids": ids[:50]})

@@ -36,6 +36,7 @@ from ..format.streams import hash_file
 from ..portable import locking, replacing
 from ..trust.visible_text import visible
 from .blob_rows import is_kept_as_row, row_problem
+from .store_audit import Unused, row_problems, unused
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BACKUP_DIR = "backups"
@@ -331,6 +332,8 @@ class Diagnosis:
     leftovers: int = 0
     leftover_bytes: int = 0
     backups: list[Path] = field(default_factory=list)
+    #: stored bytes nothing points at (not damage: `doctor --sweep` removes them)
+    unused: list[Unused] = field(default_factory=list)
 
     @property
     def damaged(self) -> bool:
@@ -365,6 +368,10 @@ def diagnose(home: Path, *, blob_path: Callable[[str], Path]) -> Diagnosis:
                 f"a dangling reference in {r[0]} row {r[1]}"
                 for r in db.execute("PRAGMA foreign_key_check").fetchall()
             ]
+            out.problems += row_problems(db, home)
+            if any(p.startswith("the table") for p in out.problems):
+                return out
+            out.unused = unused(db, home)
             out.passports = int(db.execute("SELECT count(*) FROM passports").fetchone()[0])
             lug = db.execute("SELECT passport_id, name, sha256, size FROM luggage").fetchall()
             seen: dict[str, str | None] = {}
