@@ -37,13 +37,13 @@ from taskpack.core.desk.store_rules import (
 from taskpack.core.errors import StoreError
 from taskpack.core.format.model import JSON, LocalPassport
 
-from .choose import describe
 from .connect import Lost, Pool, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
 from .rows import pg_args
 from .schema import require_current, version_of
+from .urls import describe
 
 _SUMMARY = (
     "id, title, state, waiting_on, version, root_id, came_from, open_asks, created_at, updated_at"

@@ -15,8 +15,8 @@ writer is made explicit here:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -33,14 +33,28 @@ from taskpack.core.format.model import JSON, LocalPassport
 from .listen import CHANNEL
 from .rows import pg_args, pg_text
 
-if TYPE_CHECKING:
-    from .pg_store import PgStore
+
+class Writer(Protocol):
+    """What a transaction needs of the store it writes (:class:`.pg_store.PgStore`)."""
+
+    @property
+    def clock(self) -> Callable[[], str]: ...
+    #: who writes: ``name@machine``, for every history row
+    @property
+    def who(self) -> str: ...
+    #: this store's token in its notifications, so that it can tell its own apart
+    @property
+    def token(self) -> str: ...
+    @property
+    def listener(self) -> object | None: ...
+    def wrote(self, seq: int) -> None: ...
+
 
 TAKEN = ("accepted", "working")
 
 
 class PgTx:
-    def __init__(self, store: PgStore, conn: psycopg.Connection[Any]) -> None:
+    def __init__(self, store: Writer, conn: psycopg.Connection[Any]) -> None:
         self.store = store
         self._conn = conn
         self.events: list[tuple[str, str]] = []

@@ -15,8 +15,8 @@ from typing import Any
 import psycopg
 from taskpack.core.errors import StoreError
 
-from .choose import describe
 from .connect import connect, problem
+from .urls import describe
 
 APP = "taskpack-desk"
 #: the advisory lock key every migration takes (any fixed 64-bit number)
