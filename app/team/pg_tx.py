@@ -20,9 +20,11 @@ from typing import Any, Protocol
 
 import psycopg
 from psycopg import errors as pg_errors
+from taskpack.core.desk.sql_dialect import POSTGRES
 from taskpack.core.desk.sqlite_schema import dumps, open_asks_of, passport_text, root_of
 from taskpack.core.desk.store import Claim, Landing
-from taskpack.core.desk.store_rules import next_version, no_blob_for, no_passport, passport_of
+from taskpack.core.desk.store_rules import next_version, no_blob_for, no_passport
+from taskpack.core.desk.store_sql import TxRows
 from taskpack.core.errors import (
     AlreadyLanded,
     ClaimTaken,
@@ -53,7 +55,12 @@ class Writer(Protocol):
 TAKEN = ("accepted", "working")
 
 
-class PgTx:
+class PgTx(TxRows):
+    """The rows both stores write alike are :class:`~taskpack.core.desk.store_sql.TxRows`;
+    here what only the team desk does (row and advisory locks, who, the notification)."""
+
+    sql = POSTGRES
+
     def __init__(self, store: Writer, conn: psycopg.Connection[Any]) -> None:
         self.store = store
         self._conn = conn
@@ -66,26 +73,10 @@ class PgTx:
     def _run(self, sql: str, args: Sequence[Any] = ()) -> Any:
         return self._conn.execute(sql, pg_args(args))
 
+    def _inserted_seq(self, sql: str, args: Sequence[Any]) -> int:
+        return int(self._one(sql + " RETURNING seq", args)[0])
+
     # -- reads that see this transaction's own writes --
-
-    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
-        if row is None:
-            raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages, passport_id=passport_id)
-
-    def state_of(self, passport_id: str) -> tuple[str, str | None]:
-        row = self._one(
-            "SELECT state, waiting_on FROM taskpack.passports WHERE id = %s", (passport_id,)
-        )
-        if row is None:
-            raise no_passport(passport_id)
-        return str(row[0]), row[1]
-
-    def exists(self, passport_id: str) -> bool:
-        return (
-            self._one("SELECT 1 FROM taskpack.passports WHERE id = %s", (passport_id,)) is not None
-        )
 
     def landing(self, pack_sha256: str) -> Landing | None:
         """Where that pack landed, if it did — after waiting for anyone landing it now."""
@@ -179,12 +170,6 @@ class PgTx:
         self._version_row(pid, new, data, event, detail)
         return lp
 
-    def log(self, passport_id: str, event: str, detail: dict[str, JSON] | None = None) -> None:
-        row = self._one("SELECT version FROM taskpack.passports WHERE id = %s", (passport_id,))
-        if row is None:
-            raise no_passport(passport_id)
-        self._history(passport_id, int(row[0]), event, detail)
-
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
         if self._one("SELECT 1 FROM taskpack.blobs WHERE sha256 = %s", (sha256,)) is None:
             raise no_blob_for(name)
@@ -204,54 +189,12 @@ class PgTx:
         )
         return found is not None
 
-    def record_pack_written(
-        self,
-        sha256: str,
-        passport_id: str,
-        version: int,
-        kind: str,
-        asks: Sequence[str],
-        *,
-        encoding: str | None = None,
-        path: str | None = None,
-        file_sha256: str | None = None,
-        size: int | None = None,
-        to: str | None = None,
-        via: str | None = None,
-        stub: dict[str, JSON] | None = None,
-    ) -> int:
-        row = self._one(
-            "INSERT INTO taskpack.packs_written (sha256, passport_id, version, kind, written_at, "
-            "asks, encoding, path, file_sha256, size, to_whom, via, stub) "
-            "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) RETURNING seq",
-            (
-                sha256,
-                passport_id,
-                version,
-                kind,
-                self.now,
-                dumps(list(asks)),
-                encoding,
-                path,
-                file_sha256,
-                size,
-                to,
-                via,
-                dumps(stub or {}),
-            ),
-        )
-        return int(row[0])
-
     def record_landing(self, pack_sha256: str, passport_id: str, kind: str, data: JSON) -> None:
         winner = self.landing(pack_sha256)
         if winner is not None:
             raise AlreadyLanded(winner.passport_id)
         try:
-            self._run(
-                "INSERT INTO taskpack.landings (pack_sha256, passport_id, kind, landed_at, data) "
-                "VALUES (%s,%s,%s,%s,%s)",
-                (pack_sha256, passport_id, kind, self.now, dumps(data)),
-            )
+            self._landing_row(pack_sha256, passport_id, kind, data)
         except pg_errors.UniqueViolation:  # pragma: no cover - the advisory lock prevents it
             raise AlreadyLanded(passport_id) from None
 
@@ -281,15 +224,6 @@ class PgTx:
             ids = sorted({pid for pid, _ in self.events})
             payload = json.dumps({"by": self.store.token, "ids": ids[:50]})
             self._run("SELECT pg_notify(%s, %s)", (CHANNEL, payload[:7900]))
-
-    def _version_row(
-        self, pid: str, version: int, data: str, event: str, detail: dict[str, JSON] | None
-    ) -> None:
-        self._run(
-            "INSERT INTO taskpack.versions (passport_id, version, data) VALUES (%s,%s,%s)",
-            (pid, version, data),
-        )
-        self._history(pid, version, event, detail)
 
     def _history(self, pid: str, version: int, event: str, detail: dict[str, JSON] | None) -> None:
         row = self._one(

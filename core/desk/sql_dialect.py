@@ -32,9 +32,13 @@ A2A_TABLES = ("tokens", "contexts", "tasks", "messages", "receipts", "sent")
 class Dialect:
     """One database's spelling of the shared queries; each spelled once, then remembered."""
 
-    def __init__(self, name: str, *, param: str, tables: Mapping[str, str]) -> None:
+    def __init__(
+        self, name: str, *, param: str, tables: Mapping[str, str], no_limit: int | None
+    ) -> None:
         self.name = name
         self.param = param
+        #: what ``LIMIT ?`` takes to mean "no limit"
+        self.no_limit = no_limit
         self.tables = MappingProxyType(dict(tables))
         self._said: dict[str, str] = {}
 
@@ -49,7 +53,10 @@ class Dialect:
 
 
 SQLITE = Dialect(
-    "sqlite", param="?", tables={**{t: t for t in (*STORE_TABLES, *A2A_TABLES)}, "a2a_meta": "meta"}
+    "sqlite",
+    param="?",
+    tables={**{t: t for t in (*STORE_TABLES, *A2A_TABLES)}, "a2a_meta": "meta"},
+    no_limit=-1,
 )
 POSTGRES = Dialect(
     "postgres",
@@ -59,4 +66,5 @@ POSTGRES = Dialect(
         **{t: f"taskpack.a2a_{t}" for t in A2A_TABLES},
         "a2a_meta": "taskpack.meta",
     },
+    no_limit=None,
 )
