@@ -3,8 +3,10 @@
 Many processes write at once, so each rule the embedded desk gets from SQLite's single
 writer is made explicit here:
 
-* a save locks the passport's row (``FOR UPDATE``) and compares versions: of two saves
-  over one version, one wins and the other gets VersionConflict ("read it again");
+* reading a passport in a write transaction locks its row (``FOR UPDATE``): edits of one
+  passport follow each other, each over the version the one before committed; a save
+  compares versions, so an edit begun on an older copy (or an `expected_version` that
+  moved) gets VersionConflict ("read it again");
 * a landing takes an advisory lock on the pack's digest before it looks, so the same
   pack landed by four processes at once is one passport (the others get AlreadyLanded);
 * every history row names who (``name@machine``); a move into ``accepted`` or
@@ -21,19 +23,18 @@ from typing import Any, Protocol
 import psycopg
 from psycopg import errors as pg_errors
 from taskpack.core.desk.sql_dialect import POSTGRES
-from taskpack.core.desk.sqlite_schema import dumps, open_asks_of, passport_text, root_of
+from taskpack.core.desk.sqlite_schema import dumps
 from taskpack.core.desk.store import Claim, Landing
-from taskpack.core.desk.store_rules import next_version, no_blob_for, no_passport
+from taskpack.core.desk.store_rules import no_blob_for
 from taskpack.core.desk.store_sql import TxRows
 from taskpack.core.errors import (
     AlreadyLanded,
     ClaimTaken,
-    UsageError,
 )
 from taskpack.core.format.model import JSON, LocalPassport
 
 from .listen import CHANNEL
-from .rows import pg_args, pg_text
+from .rows import pg_args
 
 
 class Writer(Protocol):
@@ -60,6 +61,9 @@ class PgTx(TxRows):
     here what only the team desk does (row and advisory locks, who, the notification)."""
 
     sql = POSTGRES
+    # reading a passport in a write transaction holds its row until the end: an edit reads
+    # the version the writer before it committed, as under SQLite's one writer
+    row_lock = " FOR UPDATE"
 
     def __init__(self, store: Writer, conn: psycopg.Connection[Any]) -> None:
         self.store = store
@@ -76,6 +80,15 @@ class PgTx(TxRows):
     def _inserted_seq(self, sql: str, args: Sequence[Any]) -> int:
         return int(self._one(sql + " RETURNING seq", args)[0])
 
+    def _new_id(self, passport_id: str) -> None:
+        self._run("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", (passport_id,))
+
+    def _taken(self, lp: LocalPassport, was: str | None) -> dict[str, Any]:
+        """Who took the task on: set by a move into accepted or working, else kept."""
+        if lp.state in TAKEN and was not in TAKEN:
+            return {"taken_by": self.store.who}
+        return {"taken_by": None} if was is None else {}
+
     # -- reads that see this transaction's own writes --
 
     def landing(self, pack_sha256: str) -> Landing | None:
@@ -89,86 +102,6 @@ class PgTx(TxRows):
         return None if row is None else Landing(*row)
 
     # -- writes --
-
-    def insert(
-        self,
-        lp: LocalPassport,
-        *,
-        event: str,
-        detail: dict[str, JSON] | None = None,
-        came_from: str = "here",
-    ) -> LocalPassport:
-        pid = lp.passport.id
-        if not pid:
-            raise UsageError("a passport needs an id before it is stored")
-        self._run("SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", (pid,))
-        if self.exists(pid):
-            raise UsageError(f"passport {pid} already exists in this desk")
-        lp.passport.version = 1
-        if not lp.passport.created_at:
-            lp.passport.created_at = self.now
-        lp.passport.updated_at = self.now
-        data = passport_text(lp)
-        self._run(
-            "INSERT INTO taskpack.passports (id, version, title, state, waiting_on, root_id, "
-            "came_from, open_asks, created_at, updated_at, taken_by, data) "
-            "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-            (
-                pid,
-                1,
-                pg_text(lp.passport.title),
-                lp.state,
-                lp.waiting_on,
-                root_of(lp),
-                came_from,
-                open_asks_of(lp),
-                lp.passport.created_at,
-                self.now,
-                self.store.who if lp.state in TAKEN else None,
-                data,
-            ),
-        )
-        self._version_row(pid, 1, data, event, detail)
-        return lp
-
-    def save(
-        self,
-        lp: LocalPassport,
-        *,
-        event: str,
-        detail: dict[str, JSON] | None = None,
-        expected_version: int | None = None,
-    ) -> LocalPassport:
-        pid = lp.id
-        row = self._one(
-            "SELECT version, state FROM taskpack.passports WHERE id = %s FOR UPDATE", (pid,)
-        )
-        if row is None:
-            raise no_passport(pid)
-        current, was = int(row[0]), row[1]
-        new = next_version(lp, current, expected_version=expected_version, now=self.now)
-        data = passport_text(lp)
-        taken = lp.state in TAKEN and was not in TAKEN
-        self._run(
-            "UPDATE taskpack.passports SET version=%s, title=%s, state=%s, waiting_on=%s, "
-            "root_id=%s, open_asks=%s, updated_at=%s, data=%s, "
-            "taken_by = CASE WHEN %s THEN %s ELSE taken_by END WHERE id=%s",
-            (
-                new,
-                pg_text(lp.passport.title),
-                lp.state,
-                lp.waiting_on,
-                root_of(lp),
-                open_asks_of(lp),
-                self.now,
-                data,
-                taken,
-                self.store.who,
-                pid,
-            ),
-        )
-        self._version_row(pid, new, data, event, detail)
-        return lp
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
         if self._one("SELECT 1 FROM taskpack.blobs WHERE sha256 = %s", (sha256,)) is None:

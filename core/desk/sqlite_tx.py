@@ -8,12 +8,12 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import AlreadyLanded, ClaimTaken, UsageError
-from ..format.model import JSON, LocalPassport
+from ..errors import AlreadyLanded, ClaimTaken
+from ..format.model import JSON
 from .sql_dialect import SQLITE
-from .sqlite_schema import dumps, open_asks_of, passport_text, root_of, sql_args, sql_text
+from .sqlite_schema import dumps, sql_args
 from .store import Claim, Landing
-from .store_rules import next_version, no_blob_for, no_passport
+from .store_rules import no_blob_for
 from .store_sql import TxRows
 
 if TYPE_CHECKING:
@@ -46,79 +46,6 @@ class SqliteTx(TxRows):
 
     def _inserted_seq(self, sql: str, args: Sequence[Any]) -> int:
         return int(self._run(sql, args).lastrowid or 0)
-
-    def insert(
-        self,
-        lp: LocalPassport,
-        *,
-        event: str,
-        detail: dict[str, JSON] | None = None,
-        came_from: str = "here",
-    ) -> LocalPassport:
-        """Store a new passport as version 1."""
-        pid = lp.passport.id
-        if not pid:
-            raise UsageError("a passport needs an id before it is stored")
-        if self.exists(pid):
-            raise UsageError(f"passport {pid} already exists in this desk")
-        lp.passport.version = 1
-        if not lp.passport.created_at:
-            lp.passport.created_at = self.now
-        lp.passport.updated_at = self.now
-        data = passport_text(lp)
-        self._db.execute(
-            "INSERT INTO passports (id, version, title, state, waiting_on, root_id, came_from, "
-            "open_asks, created_at, updated_at, data) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                pid,
-                1,
-                sql_text(lp.passport.title),
-                lp.state,
-                lp.waiting_on,
-                root_of(lp),
-                came_from,
-                open_asks_of(lp),
-                lp.passport.created_at,
-                self.now,
-                data,
-            ),
-        )
-        self._version_row(pid, 1, data, event, detail)
-        return lp
-
-    def save(
-        self,
-        lp: LocalPassport,
-        *,
-        event: str,
-        detail: dict[str, JSON] | None = None,
-        expected_version: int | None = None,
-    ) -> LocalPassport:
-        """Store `lp` as the next version of itself. `lp.version` must still be current."""
-        pid = lp.id
-        row = self._db.execute("SELECT version FROM passports WHERE id = ?", (pid,)).fetchone()
-        if row is None:
-            raise no_passport(pid)
-        current = int(row[0])
-        new = next_version(lp, current, expected_version=expected_version, now=self.now)
-        data = passport_text(lp)
-        self._db.execute(
-            "UPDATE passports SET version=?, title=?, state=?, waiting_on=?, root_id=?, "
-            "open_asks=?, updated_at=?, data=? WHERE id=?",
-            (
-                new,
-                sql_text(lp.passport.title),
-                lp.state,
-                lp.waiting_on,
-                root_of(lp),
-                open_asks_of(lp),
-                self.now,
-                data,
-                pid,
-            ),
-        )
-        self._version_row(pid, new, data, event, detail)
-        return lp
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
         if not self.store.has_blob(sha256):

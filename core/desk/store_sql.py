@@ -15,11 +15,20 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import UsageError
 from ..format.model import JSON, LocalPassport
 from .sql_dialect import Dialect
-from .sqlite_schema import SENT_COLUMNS, dumps, pack_written_of
+from .sqlite_schema import (
+    SENT_COLUMNS,
+    dumps,
+    open_asks_of,
+    pack_written_of,
+    passport_text,
+    root_of,
+    sql_text,
+)
 from .store import Landing, PackWritten, StoredLuggage
-from .store_rules import no_outbox_entry, no_passport, no_version, passport_of
+from .store_rules import next_version, no_outbox_entry, no_passport, no_version, passport_of
 
 _WRITTEN = f"SELECT {SENT_COLUMNS} FROM {{packs_written}}"
 #: passports with history after a seq, and the newest seq of each (oldest first)
@@ -156,9 +165,19 @@ class TxRows:
 
     sql: Dialect
     now: str
+    #: what a read of a passport in the transaction adds to hold its row until the end
+    row_lock = ""
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
         raise NotImplementedError
+
+    def _new_id(self, passport_id: str) -> None:
+        """Called before a new passport's id is looked up (to wait for another writer)."""
+
+    def _taken(self, lp: LocalPassport, was: str | None) -> dict[str, Any]:
+        """Columns a store adds to a passport's row as it is inserted (`was` None) or saved
+        from state `was` (the team desk: who took the task on)."""
+        return {}
 
     def _run(self, sql: str, args: Sequence[Any] = ()) -> Any:
         raise NotImplementedError
@@ -172,7 +191,9 @@ class TxRows:
     # -- reads that see this transaction's own writes --
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        row = self._one(self.sql("SELECT data FROM {passports} WHERE id = ?"), (passport_id,))
+        row = self._one(
+            self.sql("SELECT data FROM {passports} WHERE id = ?" + self.row_lock), (passport_id,)
+        )
         if row is None:
             raise no_passport(passport_id)
         return passport_of(row[0], pages=pages, passport_id=passport_id)
@@ -192,6 +213,84 @@ class TxRows:
         )
 
     # -- writes --
+
+    def insert(
+        self,
+        lp: LocalPassport,
+        *,
+        event: str,
+        detail: dict[str, JSON] | None = None,
+        came_from: str = "here",
+    ) -> LocalPassport:
+        """Store a new passport as version 1."""
+        pid = lp.passport.id
+        if not pid:
+            raise UsageError("a passport needs an id before it is stored")
+        self._new_id(pid)
+        if self.exists(pid):
+            raise UsageError(f"passport {pid} already exists in this desk")
+        lp.passport.version = 1
+        if not lp.passport.created_at:
+            lp.passport.created_at = self.now
+        lp.passport.updated_at = self.now
+        data = passport_text(lp)
+        row = {
+            "id": pid,
+            "version": 1,
+            "title": sql_text(lp.passport.title),
+            "state": lp.state,
+            "waiting_on": lp.waiting_on,
+            "root_id": root_of(lp),
+            "came_from": came_from,
+            "open_asks": open_asks_of(lp),
+            "created_at": lp.passport.created_at,
+            "updated_at": self.now,
+            **self._taken(lp, None),
+            "data": data,
+        }
+        self._run(
+            self.sql(
+                f"INSERT INTO {{passports}} ({', '.join(row)}) VALUES ({','.join('?' * len(row))})"
+            ),
+            tuple(row.values()),
+        )
+        self._version_row(pid, 1, data, event, detail)
+        return lp
+
+    def save(
+        self,
+        lp: LocalPassport,
+        *,
+        event: str,
+        detail: dict[str, JSON] | None = None,
+        expected_version: int | None = None,
+    ) -> LocalPassport:
+        """Store `lp` as the next version of itself. `lp.version` must still be current."""
+        pid = lp.id
+        found = self._one(
+            self.sql("SELECT version, state FROM {passports} WHERE id = ?" + self.row_lock), (pid,)
+        )
+        if found is None:
+            raise no_passport(pid)
+        new = next_version(lp, int(found[0]), expected_version=expected_version, now=self.now)
+        data = passport_text(lp)
+        row = {
+            "version": new,
+            "title": sql_text(lp.passport.title),
+            "state": lp.state,
+            "waiting_on": lp.waiting_on,
+            "root_id": root_of(lp),
+            "open_asks": open_asks_of(lp),
+            "updated_at": self.now,
+            "data": data,
+            **self._taken(lp, str(found[1])),
+        }
+        self._run(
+            self.sql(f"UPDATE {{passports}} SET {', '.join(f'{c}=?' for c in row)} WHERE id=?"),
+            (*row.values(), pid),
+        )
+        self._version_row(pid, new, data, event, detail)
+        return lp
 
     def log(self, passport_id: str, event: str, detail: dict[str, JSON] | None = None) -> None:
         """A history entry that changes no field of the passport (e.g. a pack was written)."""
