@@ -37,21 +37,23 @@ CHANGED_SINCE = (
 )
 
 
-class StoreReads:
-    """The reads of a :class:`~.store.Store` both databases spell alike."""
+class PassportReads:
+    """A passport, its state, whether it is here: read the same way by a store and inside a
+    write transaction (there, on PostgreSQL, holding the passport's row: `row_lock`)."""
 
     sql: Dialect
+    #: what a read of a passport adds to hold its row until the transaction ends
+    row_lock = ""
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        raise NotImplementedError
-
-    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
         raise NotImplementedError
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
         """The passport as stored. `pages=True` (to show it, not to change it): more than a
         few hundred asks come back as read-only pages (`pages.AskPages`), never a model each."""
-        row = self._one(self.sql("SELECT data FROM {passports} WHERE id = ?"), (passport_id,))
+        row = self._one(
+            self.sql("SELECT data FROM {passports} WHERE id = ?" + self.row_lock), (passport_id,)
+        )
         if row is None:
             raise no_passport(passport_id)
         return passport_of(row[0], pages=pages, passport_id=passport_id)
@@ -62,11 +64,6 @@ class StoreReads:
             is not None
         )
 
-    def require(self, passport_id: str) -> None:
-        """NotFound (as :meth:`get` raises it) unless the passport is here; reads nothing else."""
-        if not self.exists(passport_id):
-            raise no_passport(passport_id)
-
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         """The passport's lifecycle state and what it waits on (its columns; no JSON read)."""
         row = self._one(
@@ -75,6 +72,18 @@ class StoreReads:
         if row is None:
             raise no_passport(passport_id)
         return str(row[0]), row[1]
+
+
+class StoreReads(PassportReads):
+    """The reads of a :class:`~.store.Store` both databases spell alike."""
+
+    def _all(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def require(self, passport_id: str) -> None:
+        """NotFound (as :meth:`get` raises it) unless the passport is here; reads nothing else."""
+        if not self.exists(passport_id):
+            raise no_passport(passport_id)
 
     def get_version(self, passport_id: str, version: int) -> LocalPassport:
         row = self._one(
@@ -158,18 +167,13 @@ class StoreReads:
         return None if row is None else json.loads(row[0])
 
 
-class TxRows:
+class TxRows(PassportReads):
     """The rows of a write transaction both databases write alike. A transaction gives its
     `sql` dialect, `now`, its own `_one` and `_run` (on its connection), `_history` (who
-    wrote, what to tell) and `_seq_of` (the number of a row just inserted)."""
+    wrote, what to tell) and `_inserted_seq` (the number of a row it inserts). Its reads
+    (:class:`PassportReads`) see its own writes."""
 
-    sql: Dialect
     now: str
-    #: what a read of a passport in the transaction adds to hold its row until the end
-    row_lock = ""
-
-    def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        raise NotImplementedError
 
     def _new_id(self, passport_id: str) -> None:
         """Called before a new passport's id is looked up (to wait for another writer)."""
@@ -187,32 +191,6 @@ class TxRows:
 
     def _inserted_seq(self, sql: str, args: Sequence[Any]) -> int:
         raise NotImplementedError
-
-    # -- reads that see this transaction's own writes --
-
-    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        row = self._one(
-            self.sql("SELECT data FROM {passports} WHERE id = ?" + self.row_lock), (passport_id,)
-        )
-        if row is None:
-            raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages, passport_id=passport_id)
-
-    def state_of(self, passport_id: str) -> tuple[str, str | None]:
-        row = self._one(
-            self.sql("SELECT state, waiting_on FROM {passports} WHERE id = ?"), (passport_id,)
-        )
-        if row is None:
-            raise no_passport(passport_id)
-        return str(row[0]), row[1]
-
-    def exists(self, passport_id: str) -> bool:
-        return (
-            self._one(self.sql("SELECT 1 FROM {passports} WHERE id = ?"), (passport_id,))
-            is not None
-        )
-
-    # -- writes --
 
     def insert(
         self,
