@@ -285,6 +285,7 @@ class AsksForm(QWidget):
         bar.addWidget(self.save_all_button)
         outer.addLayout(bar)
         self.scroll = QScrollArea()
+        self.scroll.setAccessibleName(tr("Asks"))
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         outer.addWidget(self.scroll, 1)

@@ -102,6 +102,8 @@ class MainWindow(
         self._senders: dict[tuple[str, int], str] = {}
         self._reviews: dict[Path, Reviewed] = {}
         self._at_home: dict[Path, AtHome] = {}
+        #: the content digest of each incoming file listed (the same pack at two paths is one row)
+        self._digests: dict[Path, str] = {}
         self._current: str | None = None  # the key the right side shows
         self._highlight: dict[str, tuple[set[str], str]] = {}
         self._loaded = False
@@ -293,6 +295,7 @@ class MainWindow(
         line = QHBoxLayout()
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText(tr("e.g. Wei Zhang"))
+        self.name_edit.setAccessibleName(tr("Your name"))
         self.name_edit.returnPressed.connect(self.save_name)
         line.addWidget(self.name_edit, 1)
         self.name_save = button(tr("Use this name"), self.save_name, primary=True)

@@ -69,6 +69,25 @@ def row_state(row: Row) -> str:
     return row.state
 
 
+def state_key(row: Row) -> str:
+    """What the State filter matches: a row's state, and whom a waiting task waits on
+    (``waiting[owner_approval]``) — the list says these in different words, so does the filter."""
+    state = row_state(row)
+    waiting_on = getattr(row, "waiting_on", None)
+    return f"{state}[{waiting_on}]" if state == "waiting" and waiting_on else state
+
+
+def state_filter_choices() -> list[tuple[str, str]]:
+    """(words, key) for the State filter, in the words the list's State column uses."""
+    keys: list[str] = [INCOMING, SENT]
+    for state in lifecycle.STATES:
+        if state == "waiting":
+            keys += [f"waiting[{w}]" for w in lifecycle.WAITING_ON] + ["waiting"]
+        else:
+            keys.append(state)
+    return [(described_label(k), k) for k in keys]
+
+
 def incoming_label(row: Incoming) -> str:
     """An incoming file's State: what kind of file it is, and whose."""
     if row.sent:
@@ -328,7 +347,7 @@ class InboxFilter(QSortFilterProxyModel):
             return False
         if self.incoming_only and row_state(r) != INCOMING:
             return False
-        if self.state and row_state(r) != self.state:
+        if self.state and state_key(r) != self.state:
             return False
         if self.sender and r.sender != self.sender:
             return False

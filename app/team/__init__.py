@@ -3,7 +3,7 @@ server processes (``TASKPACK_STORE=postgresql://…``). A
 :class:`~taskpack.core.desk.store.Store` like the embedded desk, so landing, review and
 the front ends do not know which one they use.
 
-* :mod:`.choose`   which store a desk opens; :mod:`.urls` its URL in words; :mod:`.connect`
+* :mod:`.choose`   which store a desk opens; :mod:`.url` its URL read and in words; :mod:`.connect`
   the pool, one-line errors naming the store (never the password)
 * :mod:`.schema`   versioned migrations under an advisory lock
 * :mod:`.pg_store` reads; :mod:`.pg_tx` the write transaction; :mod:`.pg_blobs` luggage

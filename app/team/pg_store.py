@@ -32,13 +32,13 @@ from taskpack.core.desk.store_sql import CHANGED_SINCE, StoreReads
 from taskpack.core.errors import StoreError
 from taskpack.core.format.model import JSON
 
-from .connect import Lost, Pool, spool_dir
+from .connect import Lost, Pool, change_failed, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
 from .rows import pg_args
 from .schema import require_current, version_of
-from .urls import describe
+from .url import describe
 
 _SUMMARY = (
     "id, title, state, waiting_on, version, root_id, came_from, open_asks, created_at, updated_at"
@@ -172,10 +172,7 @@ class PgStore(StoreReads, HeldBlobs):
                     yield tx
                     tx.announce()
             except psycopg.Error as exc:
-                raise StoreError(
-                    f"{self.describe()} failed during a change ({str(exc).splitlines()[0]})",
-                    hint="Nothing of that change was kept; run the command again.",
-                ) from None
+                raise change_failed(self.url, exc) from None
             finally:
                 self._in_tx.conn = None
 
