@@ -24,13 +24,13 @@ from taskpack.app.desk import (
     PackWritten,
     StoredLuggage,
 )
-from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 
 # "Take this on" (the passport view offers it when there is a path; see Desk.take_on)
 from taskpack.core.desk.authoring import TAKE_ON_WHY as TAKE_ON_WHY
 from taskpack.core.desk.authoring import take_on_path as take_on_path
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.identity import origin_label
+from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.files import atomic_write
@@ -554,6 +554,8 @@ class PassportRow:
     open_asks: int
     updated_at: str
     came_from: str
+    #: answers typed and not saved yet (kept across restarts, app/drafts.py)
+    drafts: int = 0
 
 
 def load_rows(
@@ -581,6 +583,7 @@ def load_rows(
                 s.open_asks,
                 s.updated_at,
                 s.came_from,
+                sum(1 for text in desk.drafts.of(s.id).values() if text.strip()),
             )
         )
     return rows

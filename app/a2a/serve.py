@@ -163,8 +163,8 @@ def settle_heap() -> None:
     """For a process that only serves (`taskpack serve`, its other processes): what is alive
     once it serves (the modules, the app, the SDK's tables) lives as long as the process,
     so the cyclic collector stops walking it (`gc.freeze`). A full collection walked all
-    of it with the GIL held, ~40 ms in which no send of the process moved: about one in
-    600 sends of 8 senders at once. What is made later is collected as before. Not for a
+    of it with the GIL held, long enough that no send of the process moved meanwhile.
+    What is made later is collected as before. Not for a
     process that serves on the side (the window): it would keep what it drops later."""
     gc.freeze()
 

@@ -5,6 +5,10 @@ this table into taskpack_en.qm, which the window loads for English.
 """
 
 PLURALS: dict[str, tuple[str, str]] = {
+    "%n answers you typed wait here, not saved yet": (
+        "%n answer you typed waits here, not saved yet",
+        "%n answers you typed wait here, not saved yet",
+    ),
     "%n answers": ("%n answer", "%n answers"),
     "%n new questions, kept as open asks": (
         "%n new question, kept as an open ask",

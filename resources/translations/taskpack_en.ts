@@ -28,6 +28,14 @@
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/models.py" line="294" />
+      <source>%n answers you typed wait here, not saved yet</source>
+      <translation>
+        <numerusform>%n answer you typed waits here, not saved yet</numerusform>
+        <numerusform>%n answers you typed wait here, not saved yet</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
@@ -68,7 +76,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="94" />
+      <location filename="../../ui/journey.py" line="107" />
       <source>%n more desks</source>
       <translation>
         <numerusform>%n more desk</numerusform>

@@ -150,7 +150,7 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="210" />
+      <location filename="../../ui/history_text.py" line="214" />
       <location filename="../../ui/pack_items.py" line="404" />
       <source>; </source>
       <translation>；</translation>
@@ -192,7 +192,7 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="133" />
+      <location filename="../../ui/history_text.py" line="137" />
       <source>A new email was opened; {file} was shown to attach by hand.</source>
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
@@ -307,7 +307,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="414" />
+      <location filename="../../ui/passport_view.py" line="428" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
@@ -318,7 +318,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="416" />
+      <location filename="../../ui/passport_view.py" line="430" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -329,13 +329,13 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="75" />
-      <location filename="../../ui/passport_view.py" line="415" />
+      <location filename="../../ui/passport_view.py" line="429" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="417" />
+      <location filename="../../ui/passport_view.py" line="431" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -464,7 +464,7 @@
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="363" />
+      <location filename="../../ui/passport_view.py" line="377" />
       <location filename="../../ui/review_view.py" line="456" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -564,12 +564,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="442" />
+      <location filename="../../ui/passport_view.py" line="456" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_view.py" line="461" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -663,7 +663,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="286" />
+      <location filename="../../ui/export.py" line="294" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -696,7 +696,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="356" />
+      <location filename="../../ui/passport_view.py" line="370" />
       <location filename="../../ui/review_view.py" line="451" />
       <source>Decision</source>
       <translation>决定</translation>
@@ -704,7 +704,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="184" />
       <location filename="../../ui/composer/send.py" line="130" />
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="363" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -746,7 +746,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="104" />
-      <location filename="../../ui/passport_view.py" line="431" />
+      <location filename="../../ui/passport_view.py" line="445" />
       <location filename="../../ui/review_view.py" line="376" />
       <source>Do these first</source>
       <translation>先做这些</translation>
@@ -924,7 +924,7 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="421" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -961,7 +961,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="162" />
       <location filename="../../ui/composer/composer.py" line="171" />
-      <location filename="../../ui/passport_view.py" line="337" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
@@ -1026,7 +1026,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="172" />
+      <location filename="../../ui/journey.py" line="196" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -1060,7 +1060,8 @@
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="62" />
-      <location filename="../../ui/passport_view.py" line="456" />
+      <location filename="../../ui/passport_facts.py" line="75" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -1070,7 +1071,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="393" />
+      <location filename="../../ui/passport_view.py" line="407" />
       <location filename="../../ui/review_view.py" line="474" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -1126,6 +1127,11 @@
       <translation>它之前已经合并过：再次打开不会改变任何东西。</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_facts.py" line="77" />
+      <source>It was proven on another machine, not on this one. If you checked it yourself here, say so: it becomes verified here too, with a history entry.</source>
+      <translation>它是在另一台机器上证实的，不是这台。如果你自己在这里检查过，就说一声：它在这里也会成为已证实，并记入历史。</translation>
+    </message>
+    <message>
       <location filename="../../ui/pack_items.py" line="358" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
@@ -1136,7 +1142,7 @@
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="348" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
@@ -1187,7 +1193,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
+      <location filename="../../ui/passport_view.py" line="378" />
       <location filename="../../ui/review_view.py" line="457" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -1295,7 +1301,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="167" />
-      <location filename="../../ui/passport_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="493" />
       <location filename="../../ui/review_view.py" line="438" />
       <source>Next step</source>
       <translation>下一步</translation>
@@ -1303,7 +1309,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="185" />
       <location filename="../../ui/composer/send.py" line="126" />
-      <location filename="../../ui/passport_view.py" line="474" />
+      <location filename="../../ui/passport_view.py" line="488" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1313,12 +1319,17 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="487" />
+      <location filename="../../ui/passport_view.py" line="501" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="273" />
+      <location filename="../../ui/history_text.py" line="130" />
+      <source>No email was opened: {file} is in the outbox, not sent.</source>
+      <translation>没有打开邮件：{file} 在发件箱里，尚未发出。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="281" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -1456,8 +1467,9 @@
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="251" />
+      <location filename="../../ui/export.py" line="259" />
       <location filename="../../ui/export.py" line="225" />
+      <location filename="../../ui/export.py" line="251" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
@@ -1531,7 +1543,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1682,7 +1694,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="432" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1758,8 +1770,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="377" />
-      <location filename="../../ui/passport_view.py" line="378" />
+      <location filename="../../ui/passport_view.py" line="391" />
+      <location filename="../../ui/passport_view.py" line="392" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1780,7 +1792,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="490" />
+      <location filename="../../ui/passport_view.py" line="504" />
       <location filename="../../ui/review_view.py" line="500" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1986,7 +1998,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="285" />
+      <location filename="../../ui/export.py" line="293" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -2298,7 +2310,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="394" />
+      <location filename="../../ui/passport_view.py" line="408" />
       <location filename="../../ui/review_view.py" line="475" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -2309,7 +2321,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="344" />
+      <location filename="../../ui/passport_view.py" line="358" />
       <location filename="../../ui/review_view.py" line="157" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -2689,7 +2701,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="362" />
+      <location filename="../../ui/passport_view.py" line="376" />
       <location filename="../../ui/review_view.py" line="455" />
       <location filename="../../ui/window/passport_actions.py" line="142" />
       <source>What was done</source>
@@ -2726,8 +2738,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="340" />
-      <location filename="../../ui/passport_view.py" line="341" />
+      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="355" />
       <location filename="../../ui/review_view.py" line="164" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2792,7 +2804,7 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="458" />
+      <location filename="../../ui/passport_view.py" line="472" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2822,7 +2834,7 @@ Store: {home}</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="130" />
+      <location filename="../../ui/history_text.py" line="134" />
       <source>Your mail program opened a new email with {file} attached.</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
@@ -2843,12 +2855,12 @@ Store: {home}</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="158" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>a .taskpack file</source>
       <translation>.taskpack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="158" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>a .taskpack.json file</source>
       <translation>.taskpack.json 文件</translation>
     </message>
@@ -2873,8 +2885,8 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="96" />
-      <location filename="../../ui/journey.py" line="93" />
+      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="106" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
@@ -2891,8 +2903,8 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="185" />
-      <location filename="../../ui/history_text.py" line="204" />
+      <location filename="../../ui/history_text.py" line="189" />
+      <location filename="../../ui/history_text.py" line="208" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -2905,6 +2917,16 @@ Store: {home}</source>
       <location filename="../../ui/pack_items.py" line="217" />
       <source>answered here already</source>
       <translation>这里已经回答过</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="145" />
+      <source>answers came home</source>
+      <translation>答复已送回</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="144" />
+      <source>answers merged {when}</source>
+      <translation>{when} 合并答复</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="213" />
@@ -2922,13 +2944,13 @@ Store: {home}</source>
       <translation>第 {n} 个产出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="165" />
+      <location filename="../../ui/history_text.py" line="169" />
       <source>as an A2A reply</source>
       <translation>作为 A2A 回复</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="538" />
-      <location filename="../../ui/history_text.py" line="183" />
+      <location filename="../../ui/history_text.py" line="187" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
@@ -2963,18 +2985,18 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="355" />
+      <location filename="../../ui/passport_view.py" line="369" />
       <location filename="../../ui/review_view.py" line="450" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="187" />
+      <location filename="../../ui/history_text.py" line="191" />
       <source>by</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="164" />
+      <location filename="../../ui/history_text.py" line="168" />
       <source>by an AI agent over MCP</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
@@ -3004,7 +3026,7 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="186" />
+      <location filename="../../ui/history_text.py" line="190" />
       <source>check</source>
       <translation>检查</translation>
     </message>
@@ -3024,7 +3046,7 @@ Store: {home}</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="182" />
+      <location filename="../../ui/history_text.py" line="186" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
@@ -3077,7 +3099,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="205" />
+      <location filename="../../ui/history_text.py" line="209" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>dropped</source>
       <translation>已放弃</translation>
@@ -3099,7 +3121,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="535" />
-      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="185" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
@@ -3114,7 +3136,7 @@ Store: {home}</source>
       <translation>第 {n} 条事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="179" />
+      <location filename="../../ui/history_text.py" line="183" />
       <source>file</source>
       <translation>文件</translation>
     </message>
@@ -3139,39 +3161,39 @@ Store: {home}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="175" />
+      <location filename="../../ui/history_text.py" line="179" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="163" />
+      <location filename="../../ui/history_text.py" line="167" />
       <source>from the command line</source>
       <translation>在命令行中</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="162" />
+      <location filename="../../ui/history_text.py" line="166" />
       <source>from this window</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="156" />
+      <location filename="../../ui/journey.py" line="180" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="159" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -3186,7 +3208,7 @@ Store: {home}</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="120" />
+      <location filename="../../ui/journey.py" line="138" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
@@ -3312,7 +3334,7 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="180" />
+      <location filename="../../ui/history_text.py" line="184" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
@@ -3322,7 +3344,7 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="122" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
     </message>
@@ -3352,7 +3374,7 @@ Store: {home}</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="188" />
+      <location filename="../../ui/history_text.py" line="192" />
       <location filename="../../ui/pack_items.py" line="32" />
       <source>machine</source>
       <translation>机器</translation>
@@ -3363,7 +3385,7 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="122" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -3393,17 +3415,17 @@ Store: {home}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="269" />
+      <location filename="../../ui/export.py" line="277" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="262" />
+      <location filename="../../ui/export.py" line="270" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="156" />
+      <location filename="../../ui/history_text.py" line="160" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -3434,7 +3456,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="203" />
+      <location filename="../../ui/history_text.py" line="207" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>open</source>
       <translation>未答</translation>
@@ -3461,7 +3483,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="64" />
+      <location filename="../../ui/journey.py" line="65" />
       <source>passport {id}</source>
       <translation>护照 {id}</translation>
     </message>
@@ -3488,7 +3510,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="159" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -3513,7 +3535,7 @@ Store: {home}</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="120" />
+      <location filename="../../ui/journey.py" line="138" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
@@ -3560,7 +3582,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="197" />
-      <location filename="../../ui/journey.py" line="119" />
+      <location filename="../../ui/journey.py" line="137" />
       <location filename="../../ui/pack_items.py" line="26" />
       <source>someone</source>
       <translation>某人</translation>
@@ -3581,7 +3603,7 @@ Store: {home}</source>
       <translation>以盘符开头</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="184" />
+      <location filename="../../ui/history_text.py" line="188" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -3722,7 +3744,7 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="261" />
+      <location filename="../../ui/export.py" line="269" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
@@ -3742,12 +3764,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="267" />
+      <location filename="../../ui/export.py" line="275" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="263" />
+      <location filename="../../ui/export.py" line="271" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -3903,17 +3925,17 @@ Store: {home}</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="112" />
+      <location filename="../../ui/journey.py" line="123" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="176" />
+      <location filename="../../ui/history_text.py" line="180" />
       <source>to</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="122" />
+      <location filename="../../ui/journey.py" line="141" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -3973,7 +3995,7 @@ Store: {home}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="93" />
+      <location filename="../../ui/journey.py" line="106" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
@@ -3983,8 +4005,8 @@ Store: {home}</source>
       <translation>当前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="177" />
-      <location filename="../../ui/history_text.py" line="178" />
+      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="182" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -4002,6 +4024,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="139" />
       <source>work started</source>
       <translation>工作已开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="140" />
+      <source>written {when}, not sent: no email opened</source>
+      <translation>{when} 写好，未发出：邮件没有打开</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="289" />
@@ -4084,7 +4111,7 @@ Store: {home}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="167" />
+      <location filename="../../ui/history_text.py" line="171" />
       <source>{kind} for {to} written to {file} ({encoding}, {via})</source>
       <translation>给 {to} 的{kind}已写入 {file}（{encoding}，{via}）</translation>
     </message>
@@ -4159,7 +4186,7 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="209" />
+      <location filename="../../ui/history_text.py" line="213" />
       <source>{name}: {value}</source>
       <translation>{name}：{value}</translation>
     </message>
@@ -4280,6 +4307,11 @@ Store: {home}</source>
       <translation>{where}，{part}</translation>
     </message>
     <message>
+      <location filename="../../ui/journey.py" line="126" />
+      <source>{who}, on this team desk</source>
+      <translation>{who}（在这个团队工作台上）</translation>
+    </message>
+    <message>
       <location filename="../../ui/asks_form.py" line="156" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
@@ -4321,6 +4353,13 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
+      <location filename="../../ui/models.py" line="294" />
+      <source>%n answers you typed wait here, not saved yet</source>
+      <translation>
+        <numerusform>这里有 %n 个你输入但尚未保存的回答</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
       <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
@@ -4356,7 +4395,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="94" />
+      <location filename="../../ui/journey.py" line="107" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>

@@ -5,6 +5,12 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "{who}, on this team desk": "{who}（在这个团队工作台上）",
+    "It was proven on another machine, not on this one. If you checked it yourself here, say so: it becomes verified here too, with a history entry.": "它是在另一台机器上证实的，不是这台。如果你自己在这里检查过，就说一声：它在这里也会成为已证实，并记入历史。",
+    "No email was opened: {file} is in the outbox, not sent.": "没有打开邮件：{file} 在发件箱里，尚未发出。",
+    "written {when}, not sent: no email opened": "{when} 写好，未发出：邮件没有打开",
+    "answers came home": "答复已送回",
+    "answers merged {when}": "{when} 合并答复",
     "the facts it carries that your passport does not hold yet, sealed": "它带来的、你的护照还没有的事实（已封存）",
     "Merging writes into {id}: {what}. It never changes the goal, the current state or the next steps.": "合并会写入 {id}：{what}。它从不改变目标、当前状态或下一步。",
     "answered here already": "这里已经回答过",
@@ -763,6 +769,7 @@ TRANSLATIONS: dict[str, str] = {
 }
 
 PLURALS: dict[str, str] = {
+    "%n answers you typed wait here, not saved yet": "这里有 %n 个你输入但尚未保存的回答",
     "%n answers": "%n 个回答",
     "%n new questions, kept as open asks": "%n 个新问题，作为未答提问保留",
     "%n attached files": "%n 个附件",

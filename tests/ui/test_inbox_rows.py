@@ -31,3 +31,29 @@ def test_at_800_by_600_rows_fit_their_letters(
     header = view.header()
     total = sum(header.sectionSize(c) for c in range(header.count()))
     assert total <= view.viewport().width() + 1  # and no sideways scrolling
+
+
+def test_a_draft_answer_waiting_after_a_restart_is_marked_in_the_list(
+    tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    from PySide6.QtCore import Qt
+    from taskpack.app.desk import Desk
+
+    pack = tmp_path / "invoice.taskpack"
+    make_handoff(make_desk(SENDER, "Wei Zhang"), pack, title="Fix the invoice export")
+    desk = make_desk(RECEIVER)
+    pid = desk.land(pack).id
+    desk.drafts.set(pid, "a1", "Ms. Li, li@example.com")  # typed, not saved, then Ctrl+Q
+    desk.drafts.flush()
+    again = Desk(desk.home, RECEIVER, actor="someone")  # the desk opened again
+    try:
+        window = make_window(again)
+        settle(qtbot, window)
+        [row] = range(window.proxy.rowCount())
+        asks = window.proxy.index(row, InboxModel.ASKS)
+        assert asks.data() == "2 ✎"
+        tip = asks.data(Qt.ItemDataRole.ToolTipRole)
+        assert tip == "1 answer you typed waits here, not saved yet"
+    finally:
+        window.shutdown()
+        again.close()

@@ -14,7 +14,7 @@ from typing import Any
 from taskpack.app import isolated
 from taskpack.app.desk import utc_now
 from taskpack.app.watcher import withhold
-from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
 from taskpack.core.desk.merge import claim_key
 from taskpack.core.errors import TaskPackError
 from taskpack.core.format.record_pages import open_count
