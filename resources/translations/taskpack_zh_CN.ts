@@ -24,80 +24,80 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="269" />
+      <location filename="../../ui/main_window.py" line="270" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="260" />
+      <location filename="../../ui/main_window.py" line="261" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/main_window.py" line="233" />
       <source>&amp;Compose this passport…</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="248" />
+      <location filename="../../ui/main_window.py" line="249" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="223" />
+      <location filename="../../ui/main_window.py" line="224" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="262" />
+      <location filename="../../ui/main_window.py" line="263" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="265" />
+      <location filename="../../ui/main_window.py" line="266" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="259" />
+      <location filename="../../ui/main_window.py" line="260" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="229" />
+      <location filename="../../ui/main_window.py" line="230" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="226" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="250" />
+      <location filename="../../ui/main_window.py" line="251" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="244" />
+      <location filename="../../ui/main_window.py" line="245" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="261" />
+      <location filename="../../ui/main_window.py" line="262" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="240" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="258" />
+      <location filename="../../ui/main_window.py" line="259" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -262,7 +262,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="462" />
+      <location filename="../../ui/main_window.py" line="463" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -361,7 +361,7 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="417" />
+      <location filename="../../ui/window/incoming.py" line="418" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
@@ -752,7 +752,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="344" />
+      <location filename="../../ui/main_window.py" line="345" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -1364,7 +1364,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="303" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1407,12 +1407,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="253" />
+      <location filename="../../ui/main_window.py" line="254" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="360" />
+      <location filename="../../ui/main_window.py" line="361" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1442,12 +1442,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="228" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="361" />
+      <location filename="../../ui/main_window.py" line="362" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1584,7 +1584,7 @@
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="203" />
+      <location filename="../../ui/main_window.py" line="204" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1844,7 +1844,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="415" />
+      <location filename="../../ui/window/incoming.py" line="416" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1870,7 +1870,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="424" />
+      <location filename="../../ui/window/incoming.py" line="425" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
@@ -1881,12 +1881,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="445" />
+      <location filename="../../ui/main_window.py" line="446" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="423" />
+      <location filename="../../ui/window/incoming.py" line="424" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
@@ -1925,7 +1925,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="236" />
       <source>Send a &amp;handoff…</source>
       <translation type="unfinished" />
     </message>
@@ -1978,17 +1978,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="439" />
+      <location filename="../../ui/main_window.py" line="440" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="433" />
+      <location filename="../../ui/main_window.py" line="434" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -2102,7 +2102,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="463" />
+      <location filename="../../ui/main_window.py" line="464" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -2133,7 +2133,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="329" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -2560,7 +2560,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -2645,7 +2645,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="289" />
+      <location filename="../../ui/main_window.py" line="290" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -2779,7 +2779,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="341" />
+      <location filename="../../ui/main_window.py" line="342" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2824,7 +2824,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="352" />
+      <location filename="../../ui/main_window.py" line="353" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2839,7 +2839,7 @@ Store: {home}</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
+      <location filename="../../ui/main_window.py" line="299" />
       <location filename="../../ui/settings_dialog.py" line="110" />
       <source>Your name</source>
       <translation>你的名字</translation>
@@ -3105,7 +3105,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="297" />
+      <location filename="../../ui/main_window.py" line="298" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
