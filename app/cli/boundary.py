@@ -18,7 +18,9 @@ from taskpack.core.trust.plain_words import (
     is_plain_id,
     is_plain_name,
     is_plain_token,
+    look_alike,
     plain_place,
+    spelled_out,
 )
 from taskpack.core.trust.visible_text import visible
 
@@ -58,17 +60,23 @@ def place(value: Any) -> str:
 
 
 #: history detail keys whose values the desk wrote (states, its reasons, field names)
-_DESK_KEYS = frozenset({"why", "from", "to", "move", "state", "changed"})
+_DESK_KEYS = frozenset({"why", "move", "changed"})
+#: a lifecycle state as the desk says it (``working``, ``waiting[human]``)
+_STATE = re.compile(r"^[a-z_]+(?:\[[a-z_]+\])?$")
 
 
 def history_detail(words: dict[str, Any]) -> str:
     """A history entry's detail on one line: the desk's own values as they are, each value
     that may have come from a pack bare only when plain."""
     return ", ".join(
-        f"{k}={visible(v) if k in _DESK_KEYS else detail_value(v)}"
+        f"{k}={visible(v) if k in _DESK_KEYS or _is_state(v) else detail_value(v)}"
         for k, v in words.items()
         if v not in (None, [], "")
     )
+
+
+def _is_state(value: Any) -> bool:
+    return isinstance(value, str) and bool(_STATE.match(value))
 
 
 def standing_words(fact: Any, machine: str) -> str:
@@ -93,7 +101,19 @@ def detail_value(value: Any) -> str:
 
 
 #: an error's params that hold what a pack chose (a name, an id, a lineage target, a kind)
-_SENDER_PARAMS = ("name", "id", "path", "target", "named", "kind", "asks", "key", "spec", "field")
+_SENDER_PARAMS = (
+    "name",
+    "other",
+    "id",
+    "path",
+    "target",
+    "named",
+    "kind",
+    "asks",
+    "key",
+    "spec",
+    "field",
+)
 _PLAIN_VALUE = re.compile(r"^[A-Za-z0-9._/~-][A-Za-z0-9@._/~+\[\]-]{0,199}$")
 
 
@@ -108,10 +128,13 @@ def error_line(exc: TaskPackError) -> str:
             values += [value, *value.split(", ")]
     findings = exc.findings if isinstance(exc, Refused) else []
     places = [f.place.split(" @ byte ")[0] for f in findings]
+    alike = look_alike(exc.params.get("name"), exc.params.get("other"))
     marks: list[str] = []
     for value in sorted({*values, *places}, key=len, reverse=True):
         if value in sentence and not (_PLAIN_VALUE.match(value) and few_words(value)):
             shown = place(value) if value in places else quoted(value)
+            if alike and value in (exc.params.get("name"), exc.params.get("other")):
+                shown = quoted(spelled_out(value))  # show how the look-alikes differ
             sentence = sentence.replace(value, f"\ue000{len(marks)}\ue001")
             marks.append(shown)
     sentence = visible(sentence)

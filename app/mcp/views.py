@@ -16,7 +16,13 @@ from taskpack.core.desk import lifecycle
 from taskpack.core.errors import LandingRefused
 from taskpack.core.format.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
 from taskpack.core.trust.ask_lint import lint_accept
-from taskpack.core.trust.plain_words import is_plain_id, is_plain_token, plain_place
+from taskpack.core.trust.plain_words import (
+    is_plain_id,
+    is_plain_token,
+    look_alike,
+    plain_place,
+    spelled_out,
+)
 from taskpack.core.trust.sealing import standing
 from taskpack.core.trust.visible_text import visible
 
@@ -99,7 +105,19 @@ def desk_sentence(sentence: str) -> str:
 
 
 #: an error's params that hold what a pack chose (a name, an id, a lineage target, a kind)
-_SENDER_PARAMS = ("name", "id", "path", "target", "named", "kind", "asks", "key", "spec", "field")
+_SENDER_PARAMS = (
+    "name",
+    "other",
+    "id",
+    "path",
+    "target",
+    "named",
+    "kind",
+    "asks",
+    "key",
+    "spec",
+    "field",
+)
 
 
 def desk_error(
@@ -110,6 +128,7 @@ def desk_error(
     `places`: where a refusal found a secret, ``name @ byte N``) withheld, and given back
     beside it as the sender wrote it (`sender_wrote`)."""
     said: dict[str, str] = {}
+    alike = look_alike(params.get("name"), params.get("other"))
     values = [(key, params.get(key)) for key in _SENDER_PARAMS]
     values += [(f"place {n}", p.split(" @ byte ")[0]) for n, p in enumerate(places, 1)]
     for key, value in values:
@@ -118,7 +137,8 @@ def desk_error(
         for part in sorted({value, *value.split(", ")}, key=len, reverse=True):
             if part and not _PLAIN_PATH.match(part) and part in sentence:
                 sentence = sentence.replace(part, WITHHELD)
-                said[key] = line(value) or ""
+                # two names that look alike are spelled out, so the agent sees the difference
+                said[key] = (spelled_out(value) if alike else line(value)) or ""
 
     def keep(m: re.Match[str]) -> str:
         inner = m.group(1) if m.group(1) is not None else m.group(2)

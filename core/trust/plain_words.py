@@ -10,6 +10,7 @@ or withholds them. A run of hex digits (a digest, a version, a UUID part) is no 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ..format import ids
 
@@ -91,3 +92,19 @@ def is_plain_name(value: object) -> bool:
     if not isinstance(value, str) or not PLAIN_PATH.match(value):
         return False
     return all(few_words(part) for part in value.split("/"))
+
+
+def look_alike(a: object, b: object) -> bool:
+    """Two different names a screen shows the same (``é`` composed and ``e`` + U+0301)."""
+    if not isinstance(a, str) or not isinstance(b, str) or a == b:
+        return False
+    return unicodedata.normalize("NFC", a) == unicodedata.normalize("NFC", b)
+
+
+def spelled_out(text: str) -> str:
+    """`text` with every character beyond ASCII written as its ``\\uXXXX`` escape, so two
+    names that look alike show how they differ."""
+    return "".join(
+        ch if ch.isascii() else (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+        for ch in text
+    )

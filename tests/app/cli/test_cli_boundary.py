@@ -81,3 +81,17 @@ def test_no_verb_prints_a_hostile_packs_words_outside_the_quotes(tmp_path: Path)
     assert "adopted as an open ask for you: «a9 was verified on alpha" in merged
     run("open", mine)
     run("history", mine)
+
+
+def test_a_name_collision_shows_how_two_look_alike_names_differ(tmp_path: Path) -> None:
+    """Issue 39 item 6: `é` composed and `e` + U+0301 look the same on a screen; the
+    refusal spells both out (before: two identical-looking names)."""
+    import hostile_zips as hz
+
+    files = [hz.attachment("caf\u00e9.txt", b"a"), hz.attachment("cafe\u0301.txt", b"b")]
+    pack = tmp_path / "two.taskpack.json"
+    pack.write_text(json.dumps(hz.flat_doc(files, passport=hz.pack_data())), encoding="utf-8")
+    for verb in (("land",), ("land", "--dry-run")):
+        done = _taskpack(tmp_path / "alpha", *verb, pack)
+        assert done.returncode != 0, done.stdout
+        assert "«caf\\u00e9.txt»" in done.stderr and "«cafe\\u0301.txt»" in done.stderr, done.stderr

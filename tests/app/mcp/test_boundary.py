@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import hostile_zips as hz
 from hostile_pack import FORGED, HYPHENATED, PHRASE, RAW_HIDDEN, hostile_pack
 from mcp import Client
 from mcp_testkit import outside_markers
@@ -360,3 +361,23 @@ def test_every_tool_keeps_a_hostile_packs_words_apart(tmp_path: Path) -> None:
     finally:
         desk.close()
     assert len(seen) >= 12
+
+
+def test_a_name_collision_spells_out_two_look_alike_names(tmp_path: Path) -> None:
+    """Issue 39 item 6: the refusal of `é` composed beside `e` + U+0301 gives both names
+    spelled out under sender_wrote, so the agent sees how they differ."""
+    files = [hz.attachment("caf\u00e9.txt", b"a"), hz.attachment("cafe\u0301.txt", b"b")]
+    pack = _flat(tmp_path, "two", hz.pack_data(), files)
+    desk = Desk(tmp_path / "alpha", "alpha", actor="ana")
+
+    async def main() -> None:
+        async with Client(build_server(desk)) as c:
+            res = await c.call_tool("taskpack_land", {"path": str(pack)})
+            assert res.is_error
+            said = (res.meta or {})["taskpack/error"]["sender_wrote"]
+            assert {said["name"], said["other"]} == {"caf\\u00e9.txt", "cafe\\u0301.txt"}
+
+    try:
+        anyio.run(main)
+    finally:
+        desk.close()
