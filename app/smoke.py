@@ -338,6 +338,9 @@ def step_window(ctx: Context) -> str:
         closer = getattr(window, "shutdown", None)
         if callable(closer):
             closer()
+        desk = getattr(window, "desk", None)  # build() opened it: on Windows an open store
+        if desk is not None:  # cannot be deleted with the smoke test's folder
+            desk.close()
         window.deleteLater()
         app.processEvents()
     return f"{type(window).__name__} '{title}' shown on {platform_name} and closed"

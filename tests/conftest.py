@@ -61,6 +61,15 @@ def postgres() -> Iterator[Any]:
 
 
 @pytest.fixture
+def own_postgres() -> Iterator[Any]:
+    """A cluster of this test's own, which it may stop, restart or fail over."""
+    from postgres_cluster import running_cluster
+
+    with running_cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
 def team_url(postgres: Any) -> str:
     """The URL of a fresh, empty database on the session's cluster (no schema yet)."""
     return str(postgres.new_database())

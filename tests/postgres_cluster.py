@@ -40,6 +40,47 @@ class Cluster:
     def url(self, db: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{db}"
 
+    def start(self) -> None:
+        """Start (again) on the same port: a restart a desk must ride out."""
+        opts = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} "
+            f"-c unix_socket_directories={self.socket} -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        subprocess.run(
+            _as_owner(
+                [
+                    str(BIN / "pg_ctl"),
+                    "-D",
+                    str(self.data),
+                    "-o",
+                    opts,
+                    "-w",
+                    "-s",
+                    "-l",
+                    str(self.root / "log"),
+                    "start",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+        )
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server (``fast`` ends every session; ``immediate`` is a crash)."""
+        subprocess.run(
+            _as_owner([str(BIN / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "-s", "stop"]),
+            capture_output=True,
+        )
+
+    def promote(self) -> None:
+        """Make this standby the primary."""
+        subprocess.run(
+            _as_owner([str(BIN / "pg_ctl"), "-D", str(self.data), "-w", "-s", "promote"]),
+            check=True,
+            capture_output=True,
+        )
+
     def new_database(self) -> str:
         """A fresh, empty database; returns its URL."""
         import psycopg
@@ -88,35 +129,8 @@ def running_cluster() -> Iterator[Cluster]:
         hba = cluster.data / "pg_hba.conf"  # one role must give a password: the refusal test
         refusing = "host all locked 127.0.0.1/32 scram-sha-256\n"
         hba.write_text(refusing + hba.read_text())
-        opts = (
-            f"-c listen_addresses=127.0.0.1 -c port={cluster.port} "
-            f"-c unix_socket_directories={cluster.socket} -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
-        subprocess.run(
-            _as_owner(
-                [
-                    str(BIN / "pg_ctl"),
-                    "-D",
-                    str(cluster.data),
-                    "-o",
-                    opts,
-                    "-w",
-                    "-s",
-                    "-l",
-                    str(cluster.root / "log"),
-                    "start",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-        )
+        cluster.start()
         yield cluster
     finally:
-        subprocess.run(
-            _as_owner(
-                [str(BIN / "pg_ctl"), "-D", str(cluster.data), "-m", "immediate", "-s", "stop"]
-            ),
-            capture_output=True,
-        )
+        cluster.stop("immediate")
         shutil.rmtree(root, ignore_errors=True)

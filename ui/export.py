@@ -22,8 +22,9 @@ from taskpack.app.desk import Desk
 from taskpack.core.desk.chat_message import INLINE_LIMIT
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.errors import TaskPackError
+from taskpack.core.format.record_pages import open_count
 from taskpack.ui import dialogs, i18n, launch, ops
-from taskpack.ui.i18n import tr
+from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import JobRunner, human_size
 from taskpack.ui.widgets import Banner
 
@@ -62,6 +63,7 @@ class Exporter:
     def __init__(self, host: Host) -> None:
         self.host = host
         self._typed: dict[str, str] = {}
+        self._note: str | None = None
 
     def export(
         self,
@@ -72,15 +74,34 @@ class Exporter:
         mode: str,
         typed: dict[str, str] | None = None,
         to: str | None = None,
+        unanswered: int = 0,
+        note: str | None = None,
     ) -> None:
         """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says.
 
         `typed`: answers on screen that were not saved (ask id → text); they are saved
         first, in the same job, so the pack goes out with what the person sees. `to`: who
-        it is for, kept in the outbox ledger with it.
+        it is for, kept in the outbox ledger with it. `unanswered`: asks a receipt would
+        leave open (the person is asked first: a receipt is not the end while they remain).
+        `note`: the sender's note in the pack.
         """
         host = self.host
+        if kind == "receipt" and unanswered > 0:
+            parent = host if isinstance(host, QWidget) else None
+            if not dialogs.confirm(
+                parent,
+                tr("Send the receipt?"),
+                trn(
+                    "%n questions are still unanswered. The receipt will say so, and they stay "
+                    "open here: answer them later and send another receipt.",
+                    unanswered,
+                ),
+                ok=tr("Send it anyway"),
+                safe=True,
+            ):
+                return
         self._typed = dict(typed or {})
+        self._note = note
         base = f"{slug(title)}-{kind}"
         if mode in ("save_bag", "save_flat"):
             suffix = ".taskpack" if mode == "save_bag" else ".taskpack.json"
@@ -120,11 +141,12 @@ class Exporter:
 
         host = self.host
         typed, self._typed = self._typed, {}
+        note, self._note = self._note, None
 
         def work(p: Any, c: Any) -> PackOutcome:
             if typed:  # (a large passport is changed in a helper process, as it is packed)
                 ops.change(host.desk, passport_id, "answer_all", (passport_id, typed), {}, p, c)
-            return ops.export(host.desk, passport_id, out, kind, None, p, c, to=to)
+            return ops.export(host.desk, passport_id, out, kind, note, p, c, to=to)
 
         host.jobs.run(
             work,
@@ -269,3 +291,10 @@ class Exporter:
 
 
 __all__ = ["Exporter", "slug"]
+
+
+def unanswered_after(asks: Any, typed: dict[str, str]) -> int:
+    """How many asks a receipt would leave open, counting the answers typed on screen."""
+    if isinstance(asks, list):
+        return sum(1 for a in asks if (a.status or "open") == "open" and a.id not in typed)
+    return max(open_count(asks) - len(typed), 0)

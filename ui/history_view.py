@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui.history_text import entry_detail, history_label, sent_detail
 from taskpack.ui.i18n import tr
+from taskpack.ui.widgets import plain_tip
 from taskpack.ui.words import local_time, one_line
 
 if TYPE_CHECKING:
@@ -162,8 +163,8 @@ class HistoryTimeline(QTreeWidget):
             item.setData(0, _ROLE_KIND, KINDS.get(entry.event, "edit"))
             # a long detail is cut in its column: the whole line (and the file) on hover
             path = visible(written.path or "") if written else ""
-            item.setToolTip(3, text + (f"\n{path}" if path else ""))
-            item.setToolTip(1, item.text(1))
+            item.setToolTip(3, plain_tip(text + (f"\n{path}" if path else "")))
+            item.setToolTip(1, plain_tip(item.text(1)))
             self.addTopLevelItem(item)
         for col in (0, 1, 2, 4):
             self.resizeColumnToContents(col)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtWidgets import QProgressDialog, QWidget
+from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
 from taskpack.core.errors import Cancelled, TaskPackError
 from taskpack.ui.i18n import tr
 
@@ -183,6 +183,9 @@ class JobRunner(QObject):
 
     def _dialog(self, job: Job, cancellable: bool) -> QProgressDialog:
         dialog = QProgressDialog(self.window)
+        label = QLabel()  # a title may carry a file's name: shown as written, never as HTML
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        dialog.setLabel(label)
         dialog.setWindowTitle(job.title)
         dialog.setLabelText(job.title)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)

@@ -16,9 +16,11 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from taskpack.app.desk import PackWritten
 from taskpack.core.format.model import LocalPassport
+from taskpack.ui import tones
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.pack_items import sender_text
+from taskpack.ui.widgets import plain_tip
 from taskpack.ui.words import local_time, number, one_line
 
 #: the chain shows the first desk, then at most this many before this one ("…" between)
@@ -26,12 +28,16 @@ EARLIER_SHOWN = 3
 #: and at most this many packs sent on from here (the newest)
 SENT_SHOWN = 3
 
-_STYLE = (
-    "#journey QLabel[node='true'] { border: 1px solid #c9ccd1; border-radius: 6px;"
-    " padding: 3px 7px; background: #f8f9fa; }"
-    " #journey QLabel[here='true'] { border: 2px solid #1c3f9b; background: #e8f1fd; }"
-    " #journey QLabel[arrow='true'] { color: #5f6368; }"
-)
+
+def _style() -> str:
+    """The nodes' boxes, in the theme's colours (a light box under white text is not)."""
+    return (
+        f"#journey QLabel[node='true'] {{ border: 1px solid {tones.edge()}; border-radius: 6px;"
+        f" padding: 3px 7px; background: {tones.wash('plain')}; }}"
+        f" #journey QLabel[here='true'] {{ border: 2px solid {tones.edge('info')};"
+        f" background: {tones.wash('info')}; }}"
+        f" #journey QLabel[arrow='true'] {{ color: {tones.muted()}; }}"
+    )
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,7 @@ class JourneyChain(QWidget):
     def __init__(self, nodes: list[Hop], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("journey")
-        self.setStyleSheet(_STYLE)  # once for the chain (a few nodes), not per node
+        self.setStyleSheet(_style())  # once for the chain (a few nodes), not per node
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         flow = FlowLayout(spacing=4)
@@ -159,13 +165,13 @@ class JourneyChain(QWidget):
         label.setText(hop.text())
         if hop.gap:
             label.setAccessibleName(hop.what)
-            label.setToolTip(hop.what)
+            label.setToolTip(plain_tip(hop.what))
             return label
         label.setProperty("here", hop.here)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         said = tr("Hop {n} of {total}: {text}").format(n=n, total=total, text=hop.whole())
         label.setAccessibleName(said)
-        label.setToolTip(said)
+        label.setToolTip(plain_tip(said))
         self.nodes.append(label)
         return label
 

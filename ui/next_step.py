@@ -9,13 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from taskpack.core.desk import lifecycle
+from taskpack.core.desk.authoring import is_checked_here
+from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import open_count
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.ops import Detail, sender_of, take_on_path
 from taskpack.ui.words import one_line
 
 #: what the button does (PassportView carries it out)
-TAKE_ON, ANSWER, RECEIPT, HANDOFF, OPEN_RECEIPT, RESULT, EVIDENCE_HOLDS, SIGN_OFF = (
+TAKE_ON, ANSWER, RECEIPT, HANDOFF, OPEN_RECEIPT, RESULT, EVIDENCE_HOLDS, SIGN_OFF, CHECK = (
     "take_on",
     "answer",
     "receipt",
@@ -24,6 +26,7 @@ TAKE_ON, ANSWER, RECEIPT, HANDOFF, OPEN_RECEIPT, RESULT, EVIDENCE_HOLDS, SIGN_OF
     "result",
     "evidence_holds",
     "sign_off",
+    "check",
 )
 
 
@@ -56,6 +59,16 @@ def next_step(detail: Detail) -> NextStep:
     if landed:
         sender = one_line(sender_of(lp)) or tr("the sender")
         if latest is not None and latest.kind == "receipt" and latest.version >= lp.version:
+            if still_open:  # the receipt went with questions unanswered: they are still ours
+                return NextStep(
+                    trn(
+                        "Your receipt went home with %n questions still unanswered: answer "
+                        "them in the Asks tab, then send another receipt.",
+                        still_open,
+                    ),
+                    ANSWER,
+                    tr("Answer the questions"),
+                )
             return NextStep(
                 tr(
                     "Your answers went home in a receipt; {sender} merges them. Nothing more "
@@ -71,6 +84,16 @@ def next_step(detail: Detail) -> NextStep:
                 ),
                 TAKE_ON,
                 tr("Take this on"),
+            )
+        check = first_unchecked(lp.landing_checks or [], detail.machine)
+        if check is not None and len(take_on_path(state, waiting_on)) <= 1:
+            return NextStep(
+                tr(
+                    "First the required check: “{check}”. Do it on this machine, then say "
+                    "“I checked this here” in the Overview."
+                ).format(check=one_line(check.check or "?", 120)),
+                CHECK,
+                tr("Show the check"),
             )
         if still_open:
             return NextStep(
@@ -117,3 +140,10 @@ def next_step(detail: Detail) -> NextStep:
             tr("Send a handoff…"),
         )
     return NextStep("")
+
+
+def first_unchecked(checks: list[LandingCheck], machine: str) -> LandingCheck | None:
+    """The first required landing check not yet done on this machine (they come first)."""
+    return next(
+        (c for c in checks if c.is_required and c.id and not is_checked_here(c, machine)), None
+    )

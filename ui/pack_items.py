@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLay
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.format.model import Ask, Fact, LandingCheck
 from taskpack.core.trust.sealing import Standing, standing
+from taskpack.ui import tones
 from taskpack.ui.i18n import tr
 from taskpack.ui.widgets import LinkedText, QuotedBlock, badge, plain, row
 from taskpack.ui.words import local_time, number, one_line
@@ -197,7 +198,7 @@ def receipt_answer_widget(ask: Ask, rv: LandingReview) -> QWidget:
     """One question and its answer, as a mail message shows a quoted question and a reply."""
     box = QFrame()
     box.setObjectName("answer")
-    box.setStyleSheet("#answer { border: 1px solid #c9ccd1; border-radius: 4px; }")
+    box.setStyleSheet(f"#answer {{ border: 1px solid {tones.edge()}; border-radius: 4px; }}")
     lay = QVBoxLayout(box)
     lay.setContentsMargins(10, 6, 10, 6)
     lay.setSpacing(3)
@@ -360,3 +361,22 @@ def restore_reason(said: str, proven_on: str | None, machine: str) -> str:
         ),
     )
     return next((words for start, words in known if said.startswith(start)), said)
+
+
+#: the cue the imperative scan gives text hidden in tag characters (`core.trust.imperatives`)
+HIDDEN_TEXT_CUE = "hidden text"
+
+
+def imperative_block(imp: dict[str, Any]) -> QuotedBlock:
+    """One finding of the imperative scan, quoted as data. Text hidden in invisible tag
+    characters is shown decoded, and said to be hidden: no screen shows it, a model reads it."""
+    sentence, where = str(imp.get("sentence") or ""), place_words(str(imp.get("place") or "?"))
+    if imp.get("cue") == HIDDEN_TEXT_CUE:
+        decoded = sentence.removeprefix(HIDDEN_TEXT_CUE + ": ")
+        return QuotedBlock(
+            decoded,
+            tr("Hidden text in {place}: invisible characters, decoded here as data").format(
+                place=where
+            ),
+        )
+    return QuotedBlock(sentence, tr("in {place}").format(place=where))

@@ -12,7 +12,7 @@ from taskpack.ui.i18n import tr
 from taskpack.ui.ops import Detail, is_sealed
 from taskpack.ui.pack_items import fact_widget, restore_reason
 from taskpack.ui.paging import FACT_PAGE, add_paged
-from taskpack.ui.widgets import Section
+from taskpack.ui.widgets import Section, plain_tip
 from taskpack.ui.words import one_line
 
 
@@ -44,13 +44,17 @@ class FactsMixin:
                 self.restore_reasons[n] = reason
                 if ok:
                     b.setToolTip(
-                        tr(
-                            "Give this fact its ✓ back: you are on {machine}, where it was "
-                            "verified, and this desk wrote the pack that carried it."
-                        ).format(machine=one_line(fact.verified_on or "?"))
+                        plain_tip(
+                            tr(
+                                "Give this fact its ✓ back: you are on {machine}, where it was "
+                                "verified, and this desk wrote the pack that carried it."
+                            ).format(machine=one_line(fact.verified_on or "?"))
+                        )
                     )
                 else:
-                    b.setToolTip(tr("Restore ✓ is not available: {reason}").format(reason=reason))
+                    b.setToolTip(
+                        plain_tip(tr("Restore ✓ is not available: {reason}").format(reason=reason))
+                    )
                     note = tr("Restore ✓ is not available: {reason}").format(reason=reason)
                 b.clicked.connect(lambda _c=False, k=n: self.restore_requested.emit(k))
                 self.restore_buttons[n] = b

@@ -30,6 +30,7 @@ from taskpack.core.desk import lifecycle
 from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import open_count
 from taskpack.core.trust.visible_text import visible
+from taskpack.ui import tones
 from taskpack.ui.asks_form import AsksForm
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.history_view import HistoryTimeline
@@ -40,6 +41,7 @@ from taskpack.ui.models import state_label, why_label
 from taskpack.ui.move_words import EXPORT_MODES, export_label, move_label
 from taskpack.ui.next_step import (
     ANSWER,
+    CHECK,
     EVIDENCE_HOLDS,
     HANDOFF,
     OPEN_RECEIPT,
@@ -47,16 +49,17 @@ from taskpack.ui.next_step import (
     RESULT,
     SIGN_OFF,
     TAKE_ON,
+    first_unchecked,
     next_step,
 )
 from taskpack.ui.ops import Detail, sender_of, take_on_path
 from taskpack.ui.pack_items import (
     check_widget,
     evidence_words,
+    imperative_block,
     item_text,
     label_text,
     labels_text,
-    place_words,
 )
 from taskpack.ui.paging import add_paged
 from taskpack.ui.passport_facts import FactsMixin
@@ -106,6 +109,7 @@ class PassportView(FactsMixin, QWidget):
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs, 1)
         self.overview = QScrollArea()
+        self.overview.setAccessibleName(tr("Overview"))
         self.overview.setWidgetResizable(True)
         self.overview.setFrameShape(QFrame.Shape.NoFrame)
         self.asks = AsksForm()
@@ -114,6 +118,7 @@ class PassportView(FactsMixin, QWidget):
         self.luggage = QWidget()
         self.luggage_lay = QVBoxLayout(self.luggage)
         self.history = HistoryTimeline()
+        self.history.setAccessibleName(tr("History"))
         self.tabs.addTab(self.overview, tr("Overview"))
         self.tabs.addTab(self.asks, tr("Asks"))
         self.tabs.addTab(self.luggage, tr("Attached files"))
@@ -215,7 +220,7 @@ class PassportView(FactsMixin, QWidget):
         self.next_button.clicked.connect(lambda _c=False, a=step.action: self._next_action(a))
         line = QFrame()
         line.setObjectName("nextline")
-        line.setStyleSheet("#nextline { background: #eef3fb; border-radius: 3px; }")
+        line.setStyleSheet(f"#nextline {{ background: {tones.wash('info')}; border-radius: 3px; }}")
         lay = QHBoxLayout(line)
         lay.setContentsMargins(8, 4, 4, 4)
         lay.addWidget(self.next_label, 1)  # the sentence takes the width, the button its size
@@ -232,6 +237,13 @@ class PassportView(FactsMixin, QWidget):
         elif action == ANSWER:
             self.tabs.setCurrentIndex(1)
             self.asks.focus_first_open()
+        elif action == CHECK:
+            check = first_unchecked(detail.passport.landing_checks or [], detail.machine)
+            self.tabs.setCurrentIndex(0)
+            found = self.landing_check_buttons.get(check.id or "") if check else None
+            if found is not None:
+                self.overview.ensureWidgetVisible(found)
+                found.setFocus(Qt.FocusReason.OtherFocusReason)
         elif action in (RECEIPT, HANDOFF):
             # the Export menu, opened at its button (popup: the window keeps running)
             self.export_menu.popup(
@@ -386,10 +398,7 @@ class PassportView(FactsMixin, QWidget):
             add_paged(
                 sec.add,
                 imperatives,
-                lambda imp: QuotedBlock(
-                    str(imp.get("sentence") or ""),
-                    tr("in {place}").format(place=place_words(str(imp.get("place") or "?"))),
-                ),
+                imperative_block,
                 parent_layout=sec.lay,
             )
             lay.addWidget(sec)

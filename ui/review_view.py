@@ -17,7 +17,6 @@ whatever the pack holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QScrollArea, QVB
 from taskpack.core.desk.merge import claim_key
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.format.model import Fact
+from taskpack.ui.at_home import AtHome
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import human_size
 from taskpack.ui.ops import Reviewed, unproven_facts
@@ -33,9 +33,9 @@ from taskpack.ui.pack_items import (
     check_widget,
     fact_widget,
     id_list,
+    imperative_block,
     item_text,
     labels_text,
-    place_words,
     receipt_answer_widget,
     sender_text,
 )
@@ -54,20 +54,6 @@ from taskpack.ui.widgets import (
 from taskpack.ui.words import local_time, number, one_line
 
 
-@dataclass
-class AtHome:
-    """What this desk already holds of a pack under review (read through `Desk`)."""
-
-    #: the passport here the pack is about (a receipt's target, or where this desk's own
-    #: pack came from): its facts, by claim, and the line said under each
-    facts: dict[str, Fact] = field(default_factory=dict)
-    target_id: str = ""
-    facts_note: str = ""
-    #: a pack this desk wrote: the passport it was sent from, and its title
-    original_id: str = ""
-    original_title: str = ""
-
-
 class ReviewView(QWidget):
     land_requested = Signal()
     merge_requested = Signal(str)
@@ -83,6 +69,7 @@ class ReviewView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.scroll = QScrollArea()
+        self.scroll.setAccessibleName(tr("What the pack holds"))
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         outer.addWidget(self.scroll, 1)
@@ -210,6 +197,18 @@ class ReviewView(QWidget):
             )
             lay.addWidget(banner)
             self.sections["own_pack"] = banner
+        if self.at_home.claims_mine:
+            banner = Banner()
+            banner.show_message(
+                tr(
+                    "It claims to be from you, but this desk did not write it: someone else "
+                    "used your name and machine. Treat it as from a stranger; nothing in it "
+                    "is proven here."
+                ),
+                "warn",
+            )
+            lay.addWidget(banner)
+            self.sections["claims_mine"] = banner
 
     def _secrets(self, lay: QVBoxLayout, rv: LandingReview) -> None:
         """A credential or a chat transcript: it cannot land, and the person learns why
@@ -486,10 +485,7 @@ class ReviewView(QWidget):
         self._paged(
             sec,
             list(rv.imperatives),
-            lambda imp: QuotedBlock(
-                str(imp.get("sentence") or ""),
-                tr("in {place}").format(place=place_words(str(imp.get("place") or "?"))),
-            ),
+            imperative_block,
         )
 
     def _luggage(self, lay: QVBoxLayout, rv: LandingReview) -> None:

@@ -62,8 +62,8 @@ from taskpack.app.a2a.ledger import A2AStore, Conflict, ReceiptRow, TaskGrant
 from taskpack.app.a2a.receipts import ReceiptPublisher, receipt_due
 from taskpack.core.desk.history_words import CANCELLED_OVER_A2A
 from taskpack.core.desk.review import LandingReview
-from taskpack.core.desk.store import PassportSummary
-from taskpack.core.errors import InvalidMove, TaskPackError
+from taskpack.core.desk.store import Claim, PassportSummary
+from taskpack.core.errors import ClaimTaken, InvalidMove, TaskPackError
 from taskpack.core.format.model import LocalPassport
 
 if TYPE_CHECKING:
@@ -256,11 +256,16 @@ class DeskRequestHandler(RequestHandler):
 
         try:
             # one read of the bytes: the desk reviews the pack, asks `admit`, then lands it
-            outcome = self.desk.accept(io.BytesIO(data), name=name, admit=admit)
+            # (principal, messageId) is claimed first, in the landing's transaction: of two
+            # payloads under one id at once (two processes), one lands, the other nothing
+            claim = Claim(principal, message.message_id, digest)
+            outcome = self.desk.accept(io.BytesIO(data), name=name, admit=admit, claim=claim)
             kind, root = outcome.kind, root_of(outcome.review.lineage)
             task_id = outcome.id
         except A2AError:
             raise
+        except ClaimTaken:
+            raise DuplicateMessageIdError() from None
         except TaskPackError as exc:
             raise from_desk_error(exc, doing="land this pack") from None
         except (OSError, sqlite3.Error, MemoryError):

@@ -1,12 +1,7 @@
-"""The `taskpack` command's entry point: what runs before the command line is imported,
-and after it is done.
+"""The `taskpack` command's entry point: what runs after the command is done.
 
-Judging or verifying a big bag (`conformance`, `verify`) starts hashing its luggage here,
-in a helper process (`taskpack.core.format.prehash`), so that the hash, the slowest step
-of the pass, runs while the command imports its modules and opens the pack instead of
-after. Every other command goes straight to :func:`taskpack.app.cli.main.main`.
-
-Those two verbs only read; once one has said its verdict, the process leaves at once
+The judge's verbs (`conformance`, `verify`) only read; once one has said its verdict
+(from bytes it read and hashed itself, nothing computed ahead of it), the process leaves at once
 (:func:`_leave`): its output flushed and every exit handler run, but without the
 interpreter's teardown, which freed each of the modules the judge imported one by one
 (a fifth of a small pack's judging: ~12 ms, 24 M of 308 M instructions).
@@ -16,19 +11,13 @@ from __future__ import annotations
 
 import sys
 
-#: the verbs that read every luggage byte of the pack they are given, and write nothing
+#: the verbs that read the pack they are given, and write nothing
 _READS_ALL = frozenset({"conformance", "verify"})
 
 
 def main() -> int:
     argv = sys.argv[1:]
     reads_all = len(argv) >= 2 and argv[0] in _READS_ALL
-    if reads_all:
-        pack = next((a for a in argv[1:] if a.lower().endswith(".taskpack")), None)
-        if pack is not None and not pack.startswith("-"):
-            from taskpack.core.format import prehash
-
-            prehash.start(pack)
     from taskpack.app.cli.main import main as run
 
     code = run()

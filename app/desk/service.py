@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
 from taskpack.app import paths
+from taskpack.app.desk.composing import Composing
 from taskpack.app.desk.edits import Edits
 from taskpack.app.desk.first_contact import FirstContact
 from taskpack.app.drafts import Drafts
@@ -27,6 +28,7 @@ from taskpack.core.desk.answer_source import AnswerSources, answer_sources
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import (
+    Claim,
     HistoryEntry,
     PackWritten,
     PassportSummary,
@@ -96,7 +98,7 @@ class MoveOption:
         return lifecycle.describe(self.state, self.waiting_on)
 
 
-class Desk(Edits, FirstContact):
+class Desk(Edits, Composing, FirstContact):
     """This machine's passports. Thread-safe; share one per process."""
 
     def __init__(
@@ -127,7 +129,14 @@ class Desk(Edits, FirstContact):
         self.repair: review.Repair | None = self._repair
         self._subscribers: list[Subscriber] = []
         self._sub_lock = threading.Lock()
-        self._seen_elsewhere = (self.store.data_version(), self.store.changed_since(0)[0])
+        #: (store data version, history seq) last looked at. A shared store's change feed
+        #: starts when first asked (a window, a poll; one-shot commands never wait for it)
+        #: and counts from 0, plus 1 if another wrote since the store opened
+        shared = getattr(self.store, "shared", False)
+        self._seen_elsewhere = (
+            0 if shared else self.store.data_version(),
+            self.store.changed_since(0)[0],
+        )
         #: answers typed but not saved yet (never packed); see app/drafts.py
         self.drafts = Drafts(self.home)
         self._report: ChangeReport | None = None
@@ -459,6 +468,7 @@ class Desk(Edits, FirstContact):
         admit: Callable[[LandingReview], None] | None = None,
         progress: Progress | None = None,
         cancel: CancelCheck | None = None,
+        claim: Claim | None = None,
     ) -> LandingOutcome | MergeOutcome:
         """THE way a pack comes in (window, CLI, watcher, A2A): a handoff lands as a new
         passport, a receipt merges into the passport it answers (`into`, when given, must
@@ -472,6 +482,8 @@ class Desk(Edits, FirstContact):
         (received bytes need not be written to disk first); `name` is how the history
         calls it. `admit(review)` is the caller's own admission rule, run before the
         target rule and before any luggage is read (A2A: may this sender answer that task).
+        `claim` is the caller's idempotency key, taken in the landing's own transaction
+        (A2A: principal and messageId); claimed for other content → ClaimTaken.
         """
         outcome = read_once(
             path,
@@ -488,6 +500,7 @@ class Desk(Edits, FirstContact):
                 admit=admit,
                 progress=progress,
                 cancel=cancel,
+                claim=claim,
             ),
             defer_model=review is not None,
         )

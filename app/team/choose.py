@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.desk.store import Store, utc_now
 from taskpack.core.errors import StoreError
+
+from .url import BadUrl, parse
 
 STORE_ENV = "TASKPACK_STORE"
 
@@ -24,27 +25,17 @@ def store_url(settings_store: str | None) -> str | None:
 def shown(url: str) -> str:
     """The URL with any password taken out: safe for messages and logs."""
     try:
-        parts = urlsplit(url)
-    except ValueError:
+        return parse(url).shown()
+    except BadUrl:
         return "a team desk URL that cannot be read"
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    user = f"{parts.username}@" if parts.username else ""
-    query = "&".join(q for q in (parts.query or "").split("&") if not q.startswith("password="))
-    return urlunsplit((parts.scheme, user + host, parts.path, query, ""))
 
 
 def where(url: str) -> str:
     """A team desk in a few words for a status line: ``DB on HOST:PORT``."""
     try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
+        return parse(url).where()
+    except BadUrl:
         return shown(url)
-    db = parts.path.lstrip("/") or (parts.username or "")
-    host = (parts.hostname or "localhost") + (f":{port}" if port else "")
-    return f"{db} on {host}" if db else host
 
 
 def describe(url: str) -> str:

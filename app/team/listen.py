@@ -23,6 +23,8 @@ class Listener:
         self.url, self.token = url, token
         #: notifications from other processes so far
         self.count = 0
+        #: the feed lost its connection and is not back yet (the store may be out of reach)
+        self.lost = False
         self._subscribers: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -47,24 +49,24 @@ class Listener:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        pause, lost = 0.2, False
+        pause = 0.2
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self._ready.set()
                     pause = 0.2
-                    if lost:  # what others wrote while the feed was down was not heard
-                        lost = False
+                    if self.lost:  # what others wrote while the feed was down was not heard
+                        self.lost = False
                         self._changed()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5, stop_after=64):
                             self._heard(note.payload)
             except psycopg.Error as exc:  # the server went away: catch up when it is back
-                log.warning("the team desk's change feed paused: %s", str(exc).splitlines()[0])
-                lost = True
-                with self._lock:
-                    self.count += 1  # something may have changed meanwhile
+                if not self.lost:  # say so once: a window shows that it cannot reach the store
+                    log.warning("the team desk's change feed paused: %s", _first_line(exc))
+                    self.lost = True
+                    self._changed()
                 self._ready.set()
                 self._stop.wait(pause)
                 pause = min(pause * 2, 5.0)
@@ -86,3 +88,7 @@ class Listener:
                 fn()
             except Exception:  # a broken listener must not stop the feed
                 log.exception("a team desk change subscriber failed")
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

@@ -38,7 +38,7 @@ from taskpack.core.errors import StoreError
 from taskpack.core.format.model import JSON, LocalPassport
 
 from .choose import describe
-from .connect import Pool, spool_dir
+from .connect import Lost, Pool, change_failed, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
@@ -85,7 +85,19 @@ class PgStore(HeldBlobs):
         #: the connection of the write transaction this thread is in, if any: reads made
         #: inside a transaction see its writes and take no second connection from the pool
         self._in_tx = threading.local()
-        self.listener = Listener(url, self.token) if listen else None
+        #: the change feed, started by the first who asks (a window, a poll): a one-shot
+        #: command never opens its connection nor waits for its thread
+        self.listener: Listener | None = None
+        self._listen = listen
+        self._listener_lock = threading.Lock()
+        #: until the feed starts: the newest history row when this store opened, and the
+        #: rows it wrote since (what others wrote meanwhile is news once it listens)
+        self.opened_at_seq = 0
+        self.own_seqs: list[int] = []
+        if listen:
+            with self.pool.connection() as conn:
+                row = conn.execute("SELECT coalesce(max(seq), 0) FROM taskpack.history")
+                self.opened_at_seq = int(row.fetchone()[0])  # type: ignore[index]
 
     def describe(self) -> str:
         return describe(self.url)
@@ -113,13 +125,41 @@ class PgStore(HeldBlobs):
         """Call `fn()` (on the listener's thread) soon after another process commits a
         change; returns an unsubscribe (None: this store does not listen). The window hops
         to its own thread and then asks :meth:`changed_since`."""
-        if self.listener is None:
-            return None
-        return self.listener.subscribe(fn)
+        listener = self._listening()
+        return None if listener is None else listener.subscribe(fn)
 
     def data_version(self) -> int:
-        """Changes when another process (or Store) committed; never for this one's writes."""
-        return 0 if self.listener is None else self.listener.count
+        """Changes when another process (or Store) committed; never for this one's writes.
+        Counts from the first call (which starts the change feed)."""
+        listener = self._listening()
+        return 0 if listener is None else listener.count
+
+    def wrote(self, seq: int) -> None:
+        """A history row this store wrote before its feed started (a few thousand at
+        most are kept: past that, the feed counts the time before it as news)."""
+        if len(self.own_seqs) < 4096:
+            self.own_seqs.append(seq)
+        else:
+            self.opened_at_seq = -1
+
+    def _listening(self) -> Listener | None:
+        with self._listener_lock:
+            if self.listener is None and self._listen:
+                listener = Listener(self.url, self.token)
+                try:  # anyone else's change since this store opened counts as heard
+                    if self.opened_at_seq < 0:
+                        raise StoreError("too many of its own writes to tell")
+                    others = self._one(
+                        "SELECT count(*) FROM taskpack.history WHERE seq > %s "
+                        "AND NOT (seq = ANY(%s))",
+                        (self.opened_at_seq, self.own_seqs),
+                    )
+                    listener.count = 1 if int(others[0]) else 0
+                except StoreError:
+                    listener.count = 1
+                self.listener = listener
+                self.own_seqs = []
+            return self.listener
 
     # -- writing --
 
@@ -135,10 +175,7 @@ class PgStore(HeldBlobs):
                     yield tx
                     tx.announce()
             except psycopg.Error as exc:
-                raise StoreError(
-                    f"{self.describe()} failed during a change ({str(exc).splitlines()[0]})",
-                    hint="Nothing of that change was kept; run the command again.",
-                ) from None
+                raise change_failed(self.url, exc) from None
             finally:
                 self._in_tx.conn = None
 
@@ -154,19 +191,31 @@ class PgStore(HeldBlobs):
             yield conn
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
-        with self._reading() as conn:
-            return conn.execute(sql, pg_args(args)).fetchone()
+        try:
+            with self._reading() as conn:
+                return conn.execute(sql, pg_args(args)).fetchone()
+        except Lost:  # the server dropped it under us: a read runs again on a fresh one
+            if getattr(self._in_tx, "conn", None) is not None:
+                raise
+            with self._reading() as conn:
+                return conn.execute(sql, pg_args(args)).fetchone()
 
     def _all(self, sql: str, args: Sequence[Any] = (), *, binary: bool = False) -> list[Any]:
         """All rows; `binary` results (no text parsing of each value) for long lists."""
-        with self._reading() as conn, conn.cursor(binary=binary) as cur:
-            return cur.execute(sql, pg_args(args)).fetchall()
+        try:
+            with self._reading() as conn, conn.cursor(binary=binary) as cur:
+                return cur.execute(sql, pg_args(args)).fetchall()
+        except Lost:
+            if getattr(self._in_tx, "conn", None) is not None:
+                raise
+            with self._reading() as conn, conn.cursor(binary=binary) as cur:
+                return cur.execute(sql, pg_args(args)).fetchall()
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def exists(self, passport_id: str) -> bool:
         return (
@@ -211,7 +260,7 @@ class PgStore(HeldBlobs):
         )
         if row is None:
             raise no_version(passport_id, version)
-        return passport_of(row[0], pages=False)
+        return passport_of(row[0], pages=False, passport_id=passport_id)
 
     def summaries(
         self,
@@ -242,6 +291,13 @@ class PgStore(HeldBlobs):
         return int(self._one("SELECT count(*) FROM taskpack.passports")[0])
 
     def changed_since(self, seq: int) -> tuple[int, list[str]]:
+        if self.listener is not None and self.listener.lost:
+            # asked on a window's own thread: say at once that the store is out of reach
+            # rather than wait on the pool; the feed says "look again" when it is back
+            raise StoreError(
+                f"{self.describe()} cannot be reached",
+                hint="The desk keeps trying; what you see may be out of date.",
+            )
         rows = self._all(
             "SELECT passport_id, max(seq) AS s FROM taskpack.history WHERE seq > %s "
             "GROUP BY passport_id ORDER BY s",

@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg import errors as pg_errors
 from taskpack.core.desk.sqlite_schema import dumps, open_asks_of, passport_text, root_of
-from taskpack.core.desk.store import Landing
+from taskpack.core.desk.store import Claim, Landing
 from taskpack.core.desk.store_rules import next_version, no_blob_for, no_passport, passport_of
 from taskpack.core.errors import (
     AlreadyLanded,
+    ClaimTaken,
     UsageError,
 )
 from taskpack.core.format.model import JSON, LocalPassport
@@ -57,7 +58,7 @@ class PgTx:
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         row = self._one(
@@ -182,6 +183,13 @@ class PgTx:
             (passport_id, name, sha256, size, self.now),
         )
 
+    def remove_luggage(self, passport_id: str, name: str) -> bool:
+        found = self._one(
+            "DELETE FROM taskpack.luggage WHERE passport_id = %s AND name = %s RETURNING 1",
+            (passport_id, name),
+        )
+        return found is not None
+
     def record_pack_written(
         self,
         sha256: str,
@@ -233,6 +241,26 @@ class PgTx:
         except pg_errors.UniqueViolation:  # pragma: no cover - the advisory lock prevents it
             raise AlreadyLanded(passport_id) from None
 
+    def claim(self, claim: Claim, passport_id: str) -> None:
+        """The claim is the A2A ledger's own idempotency row, written in the landing's
+        transaction: a second claimer waits on the row until the first commits or rolls
+        back, then sees it."""
+        taken = self._one(
+            "INSERT INTO taskpack.a2a_messages (principal, message_id, digest, task_id, "
+            "created_at) VALUES (%s,%s,%s,%s,%s) "
+            "ON CONFLICT (principal, message_id) DO NOTHING RETURNING 1",
+            (claim.scope, claim.key, claim.digest, passport_id, self.now),
+        )
+        if taken is not None:
+            return
+        row = self._one(
+            "SELECT digest, task_id FROM taskpack.a2a_messages "
+            "WHERE principal = %s AND message_id = %s",
+            (claim.scope, claim.key),
+        )
+        if row is not None and row[0] != claim.digest:
+            raise ClaimTaken(claim.scope, claim.key, str(row[1]))
+
     def announce(self) -> None:
         """One NOTIFY for what this transaction changed (sent only if it commits)."""
         if self.events:
@@ -250,9 +278,11 @@ class PgTx:
         self._history(pid, version, event, detail)
 
     def _history(self, pid: str, version: int, event: str, detail: dict[str, JSON] | None) -> None:
-        self._run(
+        row = self._one(
             "INSERT INTO taskpack.history (passport_id, version, event, at, detail, who) "
-            "VALUES (%s,%s,%s,%s,%s,%s)",
+            "VALUES (%s,%s,%s,%s,%s,%s) RETURNING seq",
             (pid, version, event, self.now, dumps(detail or {}), self.store.who),
         )
+        if self.store.listener is None:  # not news for this store when its feed starts
+            self.store.wrote(int(row[0]))
         self.events.append((pid, event))

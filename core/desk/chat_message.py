@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
-from ..format.model import PackObject
+from ..format.model import Ask, PackObject
 from ..trust.visible_text import HIDDEN_CHARS, visible
 
 #: a flat pack up to this many UTF-8 bytes travels inline in the message
@@ -43,6 +42,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "accept": "   Counts as an answer: {accept}",
         "why": "   Why: {why}",
         "answered": "   Answer: {answer}",
+        "unanswered": "Not answered in this receipt (still open):",
+        "dropped": "   Dropped: it will not be answered.",
         "checks": "Check these on your side first (required):",
         "check": "- {check}",
         "reply_handoff": (
@@ -72,6 +73,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "accept": "   怎样算答复：{accept}",
         "why": "   原因：{why}",
         "answered": "   答复：{answer}",
+        "unanswered": "这份回执没有答复的问题（仍待回答）：",
+        "dropped": "   已放弃：不会答复。",
         "checks": "请先在你这边确认（必须）：",
         "check": "- {check}",
         "reply_handoff": (
@@ -126,32 +129,22 @@ def chat_message(
         lines.append(words["goal"].format(goal=_q(state.goal)))
     if pack.note:
         lines.append(words["note"].format(note=_q(pack.note)))
-    asks = [a for a in pack.asks or [] if kind == "receipt" or (a.status or "open") == "open"]
-    theirs = dict(passed_on or {}) if kind == "handoff" else {}
-    groups: list[tuple[str, list[Any]]] = []
-    own = [a for a in asks if a.id not in theirs]
-    if own:
-        # a receipt answers the reader's own questions: the one who asks is the reader
-        heading = words["answers"] if kind == "receipt" else words["asks"]
-        groups.append((heading.format(who=who), own))
-    for other in dict.fromkeys(theirs[a.id] for a in asks if a.id in theirs):
-        passed = [a for a in asks if a.id in theirs and theirs[a.id] == other]
-        groups.append((words["passed"].format(who=who, other=_q(other or "?")), passed))
-    n = 0
-    for heading, group in groups:
-        lines += ["", heading]
-        for ask in group:
-            n += 1
-            lines.append(
-                words["ask"].format(n=n, what=_q(ask.what or "?"))
-                + (f"  ({_q(ask.id)})" if ask.id else "")
-            )
-            if ask.accept:
-                lines.append(words["accept"].format(accept=_q(ask.accept)))
-            if ask.why:
-                lines.append(words["why"].format(why=_q(ask.why)))
-            if kind == "receipt" and ask.answer is not None:
-                lines.append(words["answered"].format(answer=_q(ask.answer)))
+    if kind == "receipt":
+        # a receipt answers the reader's own questions: the one who asks is the reader; an
+        # ask it leaves open is listed as open, never under "answered"
+        done = [a for a in pack.asks or [] if _answered(a)]
+        lines += _ask_lines(words, words["answers"].format(who=who), done, answers=True)
+        left = [a for a in pack.asks or [] if not _answered(a)]
+        lines += _ask_lines(words, words["unanswered"], left, answers=False)
+    else:
+        asks = [a for a in pack.asks or [] if (a.status or "open") == "open"]
+        theirs = dict(passed_on or {})
+        own = [a for a in asks if a.id not in theirs]
+        lines += _ask_lines(words, words["asks"].format(who=who), own, answers=False)
+        for other in dict.fromkeys(theirs[a.id] for a in asks if a.id in theirs):
+            passed = [a for a in asks if a.id in theirs and theirs[a.id] == other]
+            heading = words["passed"].format(who=who, other=_q(other or "?"))
+            lines += _ask_lines(words, heading, passed, answers=False)
     required = [c for c in pack.landing_checks or [] if c.is_required and c.check]
     if required and kind == "handoff":
         lines += ["", words["checks"]]
@@ -164,6 +157,30 @@ def chat_message(
     else:
         lines.append(words["attach"].format(name=_q(file_name), size=_size(file_size)))
     return "\n".join(lines) + "\n"
+
+
+def _answered(ask: Ask) -> bool:
+    return ask.answer is not None and (ask.status or "answered") not in ("open", "dropped")
+
+
+def _ask_lines(words: dict[str, str], heading: str, asks: list[Ask], *, answers: bool) -> list[str]:
+    if not asks:
+        return []
+    lines = ["", heading]
+    for n, ask in enumerate(asks, 1):
+        lines.append(
+            words["ask"].format(n=n, what=_q(ask.what or "?"))
+            + (f"  ({_q(ask.id)})" if ask.id else "")
+        )
+        if ask.accept:
+            lines.append(words["accept"].format(accept=_q(ask.accept)))
+        if ask.why:
+            lines.append(words["why"].format(why=_q(ask.why)))
+        if answers:
+            lines.append(words["answered"].format(answer=_q(ask.answer)))
+        elif ask.status == "dropped":
+            lines.append(words["dropped"])
+    return lines
 
 
 #: what a chat app or a mail client would render from a sender's words: links and images

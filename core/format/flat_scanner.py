@@ -30,6 +30,15 @@ class FlatScanner:
         self.base = 0  # file offset of buf[0]
         self.i = 0
         self.eof = False
+        self._length: int | None = None
+
+    def length(self) -> int:
+        """How long the file is (its end found once, the read position kept)."""
+        if self._length is None:
+            here = self.fp.tell()
+            self._length = self.fp.seek(0, 2)
+            self.fp.seek(here)
+        return self._length
 
     @property
     def pos(self) -> int:
@@ -200,6 +209,8 @@ class FlatScanner:
         self.skip_ws()
         start = self.pos + 1  # past the opening quote
         end = start + length
+        if end + 1 > self.length():  # a size the file cannot hold: never seek for it
+            return None
         if end + 1 <= self.base + len(self.buf):
             two = self.buf[end - 1 - self.base : end + 1 - self.base]
         else:

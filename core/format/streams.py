@@ -12,12 +12,9 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from ..errors import IntegrityError
-
-if TYPE_CHECKING:
-    from .prehash import Claim
 
 CHUNK = 1 << 20  # 1 MiB: the read size of every streamed file
 #: a stream at least this long that can be read ahead is (`ReadAhead`: chunks read and
@@ -375,8 +372,6 @@ class VerifyingReader:
         self._done = False
         self._on_digest = on_digest
         self._ahead: ReadAhead | None = None
-        self._claim: Claim | None = None  # the start-up helper hashes these bytes (prehash)
-        self._lent: tuple[BufferRing, bytearray] | None = None
         self.digest: str | None = None
 
     @property
@@ -412,14 +407,9 @@ class VerifyingReader:
             return b""
         if self._ahead is not None:
             return self._next_ahead()
-        if self._claim is not None:
-            return self._next_claimed(ring)
         if getattr(self._raw, "reads_ahead", False) and self._count == 0:
             raw = cast(Any, self._raw)
             if raw.size >= READ_AHEAD_BYTES:
-                self._claim = raw.claim_digest()
-                if self._claim is not None:
-                    return self._next_claimed(ring)
                 self._ahead = ReadAhead(raw.read_raw_into, ring, name="read-sha256")
                 return self._next_ahead()
         if not getattr(self._raw, "reads_into", False):
@@ -461,38 +451,6 @@ class VerifyingReader:
         self._counted(len(chunk))
         return chunk
 
-    def _next_claimed(self, ring: BufferRing) -> Chunk:
-        # hashed by the start-up helper (`prehash`): read here, CRC and count, no hash; the
-        # buffer stays the caller's until the next call, as a read-ahead chunk's does
-        self._give_back()
-        read = self._read_into(ring)
-        if read is None:
-            return b""
-        buf, n = read
-        self._lent = (ring, buf)
-        return memoryview(buf)[:n]
-
-    def _give_back(self) -> None:
-        if self._lent is not None:
-            ring, buf = self._lent
-            self._lent = None
-            ring.give(buf)
-
-    def _claimed_digest(self) -> str:
-        assert self._claim is not None
-        if not self._claim.unchanged():
-            raise IntegrityError(
-                f"luggage {self._name!r} changed while it was being read; read it again "
-                "once nothing is writing the pack",
-                place=self._name,
-                code="changed_while_reading",
-                params={"name": self._name},
-            )
-        digest = self._claim.digest()
-        if digest is None:  # the helper failed or is gone
-            digest = cast(str, cast(Any, self._raw).digest_again())
-        return digest
-
     def _counted(self, n: int) -> None:
         self._count += n
         if self._size is not None and self._count > self._size:
@@ -505,11 +463,8 @@ class VerifyingReader:
 
     def _finish(self) -> None:
         self._done = True
-        if self._claim is not None:
-            self.digest = self._claimed_digest()
-        else:
-            hashed = self._ahead if self._ahead is not None else self._hasher
-            self.digest = hashed.hexdigest()
+        hashed = self._ahead if self._ahead is not None else self._hasher
+        self.digest = hashed.hexdigest()
         if self._size is not None and self._count != self._size:
             raise IntegrityError(
                 f"luggage {self._name!r} has {self._count} bytes but declares {self._size}",
@@ -538,7 +493,6 @@ class VerifyingReader:
     def close(self) -> None:
         if self._ahead is not None:
             self._ahead.close()
-        self._give_back()
         self._raw.close()
 
     def __enter__(self) -> VerifyingReader:

@@ -12,7 +12,6 @@ import zipfile
 import zlib
 
 from ..errors import IntegrityError
-from . import prehash
 from .streams import CHUNK
 
 __all__ = ["CheckedEntry", "StoredEntry", "fast_crc32"]
@@ -93,28 +92,6 @@ class StoredEntry:
         self._at += n
         self._left -= n
         return n
-
-    def claim_digest(self) -> prehash.Claim | None:
-        """The start-up helper's digest of this entry's bytes (`prehash`), if it is hashing
-        exactly them, of this file; asked before the first byte is read."""
-        if self._at != self._start:
-            return None
-        return prehash.claim(self._fd, self._start, self._info.file_size)
-
-    def digest_again(self) -> str:
-        """The sha256 of the entry's bytes, read once more (a claimed digest that did not
-        come: the helper failed)."""
-        import hashlib
-
-        h, at, left = hashlib.sha256(), self._start, self._info.file_size
-        while left > 0:
-            data = os.pread(self._fd, min(left, CHUNK), at)
-            if not data:
-                raise self._fail("is shorter than it declares (the file is truncated)")
-            h.update(data)
-            at += len(data)
-            left -= len(data)
-        return h.hexdigest()
 
     def saw(self, chunk: bytes | bytearray | memoryview) -> None:
         """Take `chunk` (the next bytes read) into the entry's CRC."""

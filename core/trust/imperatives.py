@@ -5,6 +5,12 @@ wrote this; nothing was done", so the person — not the harness — decides. It
 deterministic pattern matching, bounded in the text it reads and the results it returns,
 and it never tries to judge intent: "Run the tests" in next_steps is listed just like
 "ignore previous instructions" in a fact; the cue says which is which.
+
+Every pattern here runs in time linear in the text it reads (no nested or adjacent
+unbounded repeats that can backtrack over the same characters), so a field is read
+whole: an order after ten thousand harmless lines is found like one in the first.
+Text written in Unicode tag characters (U+E0000–U+E007F, an ASCII letter each that no
+screen shows) is reported too, decoded, with the cue ``hidden text``.
 """
 
 from __future__ import annotations
@@ -15,14 +21,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .refusals import holds_credential
+from .visible_text import visible
 
-__all__ = ["MAX_RESULTS", "Imperative", "find_imperatives"]
+__all__ = ["HIDDEN_TEXT", "MAX_RESULTS", "Imperative", "find_imperatives"]
 
 MAX_RESULTS = 50
-MAX_FIELD_CHARS = 32 * 1024  # per data field
 MAX_LUGGAGE_CHARS = 256 * 1024  # per luggage text
 MAX_TOTAL_CHARS = 4 * 1024 * 1024  # across everything, however many fields a pack has
 MAX_SENTENCE = 200
+#: the cue of text hidden in tag characters; its sentence reads ``hidden text: …``
+HIDDEN_TEXT = "hidden text"
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,7 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("disregard …", r"\bdisregard\b", _I),
         ("forget …", r"\bforget\s+(?:all|everything|your|the\s+above|previous|prior|what)\b", _I),
-        ("rm -rf", r"\brm\s+(?:-[a-z]*r[a-z]*f[a-z]*|-[a-z]*f[a-z]*r[a-z]*|-r\s+-f|-f\s+-r)\b", _I),
+        ("rm -rf", r"\brm\s+(?:-(?=[a-z]*r)(?=[a-z]*f)[a-z]+|-r\s+-f|-f\s+-r)\b", _I),
         (
             "download piped into a shell",
             r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|"
@@ -90,7 +98,18 @@ _CUES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 
 _SPLIT = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])")
 _BULLET = re.compile(r"^\s*(?:[-*•>#]+|\d{1,3}[.)]|\(\w\))\s*")
-_QUOTES = re.compile(r"^[`'\"“‘$\s]+|[`'\"”’\s]+$")
+_OPENING_QUOTES = re.compile(r"^[`'\"“‘$\s]+")
+_CLOSING_QUOTES = frozenset("`'\"”’")
+
+
+def _unquoted(part: str) -> str:
+    """`part` without the quoting around it. The closing run is walked back from the end:
+    a regex ending in ``[…\\s]+$`` would try every start inside a long run of spaces."""
+    part = _OPENING_QUOTES.sub("", part)
+    end = len(part)
+    while end and (part[end - 1] in _CLOSING_QUOTES or part[end - 1].isspace()):
+        end -= 1
+    return part[:end]
 
 
 def _sentences(text: str) -> Iterator[tuple[int, str]]:
@@ -98,7 +117,7 @@ def _sentences(text: str) -> Iterator[tuple[int, str]]:
     sentence too: notes and commands are written line by line more often than as prose."""
     for number, line in enumerate(text.splitlines(), 1):
         for part in _SPLIT.split(line):
-            stripped = _QUOTES.sub("", _BULLET.sub("", part))
+            stripped = _unquoted(_BULLET.sub("", part))
             if stripped:
                 yield number, stripped
 
@@ -159,25 +178,57 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
             stack.extend(reversed([(v, f"{where}[{i}]") for i, v in enumerate(item)]))
 
 
+_TAGS = re.compile("[\U000e0000-\U000e007f]+")
+_FLAG_BASE = "\U0001f3f4"  # a waving black flag: tag letters after it name a region's flag
+_FLAG_TAGS = re.compile("[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f")
+
+
+def _hidden_text(text: str) -> tuple[int, str] | None:
+    """(line number, the ASCII it spells) of the text `text` hides in tag characters, or
+    None. The tags of a region's flag emoji (England's, Scotland's) hide nothing."""
+    if text.isascii():
+        return None
+    first, spelled = 0, list[str]()
+    for m in _TAGS.finditer(text):
+        run = m.group()
+        if m.start() and text[m.start() - 1] == _FLAG_BASE and _FLAG_TAGS.fullmatch(run):
+            continue
+        if not spelled:
+            first = text.count("\n", 0, m.start()) + 1
+        spelled.append("".join(chr(ord(ch) - 0xE0000) for ch in run))
+    if not spelled:
+        return None
+    return first, visible(" … ".join(spelled))
+
+
 def find_imperatives(
     data: dict[str, Any], luggage_texts: Iterable[tuple[str, str]] = ()
 ) -> list[Imperative]:
     """Imperative sentences anywhere in the pack object's text, then in text luggage.
 
-    Every string field is read (the note, goal, current state, fact claims, decisions,
-    landing checks' `check` and `how`, asks' `what`, next steps…), each up to 32 KiB, and
-    each luggage text up to 256 KiB, 4 MiB in all; at most :data:`MAX_RESULTS` are
-    returned, one per sentence. `luggage_texts` are ``(name, text)`` pairs; places read ``name (line N)``.
+    Every string field is read whole (the note, goal, current state, fact claims,
+    decisions, landing checks' `check` and `how`, asks' `what`, next steps…), and each
+    luggage text up to 256 KiB, 4 MiB in all; at most :data:`MAX_RESULTS` are returned,
+    one per sentence, and one per field or text that hides text in tag characters
+    (cue :data:`HIDDEN_TEXT`, first). `luggage_texts` are ``(name, text)`` pairs; places
+    read ``name (line N)``.
     """
     found: list[Imperative] = []
     budget = [MAX_TOTAL_CHARS]
 
     def scan(name: str, text: str, *, luggage: bool) -> bool:
-        limit = min(MAX_LUGGAGE_CHARS if luggage else MAX_FIELD_CHARS, budget[0])
+        limit = min(MAX_LUGGAGE_CHARS, budget[0]) if luggage else budget[0]
         budget[0] -= min(len(text), limit)
         if limit <= 0:
             return False
         text = text[:limit]
+        hidden = _hidden_text(text)
+        if hidden is not None:
+            line, spelled = hidden
+            place = f"{name} (line {line})" if luggage else name
+            found.append(Imperative(place, _short(f"{HIDDEN_TEXT}: {spelled}"), HIDDEN_TEXT))
+            if len(found) >= MAX_RESULTS:
+                return False
         if not _may_cue(text):  # (a sentence's words are words of its text: none can cue)
             return True
         for line, sentence in _sentences(text):

@@ -15,6 +15,7 @@ This is the one definition; the CLI, the window and the agents' server all use i
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from ..format.lazy_regex import lazy
 
@@ -72,3 +73,49 @@ def visible(value: object, *, multiline: bool = False) -> str:
 def has_hidden(value: str) -> bool:
     """True when `value` holds a character `visible` would escape (besides \\t and \\n)."""
     return (_ASCII_MULTI_LINE if value.isascii() else _MULTI_LINE).search(value) is not None
+
+
+# --- a sender's name as a file name on this machine -----------------------------------
+
+_NAME_HIDDEN = re.compile(f"[{_HIDDEN}]")
+#: what Windows cannot store in a name (and the separators of every platform)
+_NAME_ILLEGAL = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
+_WINDOWS_DEVICES = frozenset(
+    ["con", "prn", "aux", "nul", "conin$", "conout$", "clock$"]
+    + [f"{port}{n}" for port in ("com", "lpt") for n in [*"123456789", "¹", "²", "³"]]
+)
+#: bytes a name may take: 255 is the limit of ext4, APFS and NTFS (in UTF-16 units there)
+_NAME_BYTES = 255
+_EXTENSION = 32  # at most this much of a name's end is kept whole as its extension
+FALLBACK_FILE_NAME = "attached-file"
+
+
+def safe_file_name(name: object, *, fallback: str = FALLBACK_FILE_NAME) -> str:
+    """A sender's file name as a name to propose when saving on any platform.
+
+    The last path segment only; compatibility forms folded (a one-dot leader is a dot);
+    invisible and control characters — bidi overrides that show ``report\\u202efdp.exe``
+    as ``reportexe.pdf``, zero-width spaces, tag characters — removed, so the real
+    extension is the one seen at the end; runs of spaces squeezed (a name cannot push its
+    extension out of sight); what Windows cannot store replaced by ``_``; a leading dot
+    (a hidden file) shown as ``_.``; no trailing dot or space (Windows drops them); a reserved device
+    name (``CON``, ``nul.txt``) prefixed with ``_``; cut to 255 bytes keeping the
+    extension. Empty or nothing left: `fallback`. Applying it twice changes nothing.
+    """
+    text = "" if name is None else str(name)
+    text = text.replace("\\", "/").rsplit("/", 1)[-1]
+    text = unicodedata.normalize("NFKC", _NAME_HIDDEN.sub("", text))
+    text = " ".join(_NAME_HIDDEN.sub("", text).split())  # (again: what folding made)
+    text = _NAME_ILLEGAL.sub("_", text).rstrip(". ")
+    if text.startswith("."):
+        text = "_" + text
+    stem, dot, ext = text.rpartition(".")
+    if not dot or not stem or len(ext) > _EXTENSION or " " in ext:
+        stem, ext = text, ""
+    if stem.split(".", 1)[0].rstrip(" ").casefold() in _WINDOWS_DEVICES:
+        stem = "_" + stem
+    tail = "." + ext if ext else ""
+    room = _NAME_BYTES - len(tail.encode("utf-8"))
+    if len(stem.encode("utf-8")) > room:
+        stem = stem.encode("utf-8")[:room].decode("utf-8", "ignore").rstrip(". ")
+    return stem + tail if stem else fallback

@@ -5,6 +5,14 @@ this table into taskpack_en.qm, which the window loads for English.
 """
 
 PLURALS: dict[str, tuple[str, str]] = {
+    "%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.": (
+        "%n question is still unanswered. The receipt will say so, and it stays open here: answer it later and send another receipt.",
+        "%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.",
+    ),
+    "Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.": (
+        "Your receipt went home with %n question still unanswered: answer it in the Asks tab, then send another receipt.",
+        "Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.",
+    ),
     "%n answer comes home": ("%n answer comes home", "%n answers come home"),
     "%n answer is not saved yet.": ("%n answer is not saved yet.", "%n answers are not saved yet."),
     "%n ask stays open": ("%n ask stays open", "%n asks stay open"),
@@ -37,4 +45,8 @@ PLURALS: dict[str, tuple[str, str]] = {
         "Saved %n answers. Export a receipt to send the answers home.",
     ),
     "watching %n folders": ("watching %n folder", "watching %n folders"),
+    "%n folders checked every {seconds} s (no change events)": (
+        "%n folder checked every {seconds} s (no change events)",
+        "%n folders checked every {seconds} s (no change events)",
+    ),
 }

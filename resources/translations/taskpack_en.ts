@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="540" />
+      <location filename="../../ui/review_view.py" line="536" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -12,7 +12,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="433" />
+      <location filename="../../ui/asks_form.py" line="435" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n answer is not saved yet.</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="541" />
+      <location filename="../../ui/review_view.py" line="537" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
@@ -36,7 +36,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="294" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
+        <numerusform>%n folders checked every {seconds} s (no change events)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="285" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -44,7 +52,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="88" />
+      <location filename="../../ui/journey.py" line="94" />
       <source>%n more desks</source>
       <translation>
         <numerusform>%n more desk</numerusform>
@@ -52,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="406" />
+      <location filename="../../ui/review_view.py" line="405" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -60,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="285" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -68,7 +76,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="251" />
+      <location filename="../../ui/export.py" line="94" />
+      <source>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</source>
+      <translation>
+        <numerusform>%n question is still unanswered. The receipt will say so, and it stays open here: answer it later and send another receipt.</numerusform>
+        <numerusform>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/incoming.py" line="255" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -84,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="173" />
+      <location filename="../../ui/passport_view.py" line="178" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>Asks (%n open)</numerusform>
@@ -92,7 +108,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="503" />
+      <location filename="../../ui/review_view.py" line="499" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>Attached file (%n, {size})</numerusform>
@@ -100,7 +116,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="67" />
+      <location filename="../../ui/next_step.py" line="80" />
       <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
       <translation>
         <numerusform>It waits for you: take it on (approve, accept and start in one go), then answer its open question.</numerusform>
@@ -108,7 +124,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="77" />
+      <location filename="../../ui/next_step.py" line="100" />
       <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
       <translation>
         <numerusform>Next: answer the open question in the Asks tab, then send the answer home as a receipt.</numerusform>
@@ -116,7 +132,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="439" />
+      <location filename="../../ui/asks_form.py" line="441" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>Save all answers (%n)</numerusform>
@@ -124,7 +140,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="273" />
+      <location filename="../../ui/window/passport_actions.py" line="276" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -132,7 +148,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/next_step.py" line="64" />
+      <source>Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.</source>
+      <translation>
+        <numerusform>Your receipt went home with %n question still unanswered: answer it in the Asks tab, then send another receipt.</numerusform>
+        <numerusform>Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="292" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

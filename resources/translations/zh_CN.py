@@ -5,6 +5,17 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "{name}: {value}": "{name}：{value}",
+    "; ": "；",
+    "Filter by state": "按状态筛选",
+    "Filter by sender": "按发送者筛选",
+    "Passports and incoming packs": "护照和新到的包",
+    "Your name": "你的名字",
+    "What the pack holds": "包里的内容",
+    "First the required check: “{check}”. Do it on this machine, then say “I checked this here” in the Overview.": "先做必须的检查：“{check}”。在这台机器上完成后，在“概览”中点“我在这里检查过了”。",
+    "Show the check": "查看这项检查",
+    "Send the receipt?": "发送回执？",
+    "Send it anyway": "仍然发送",
     "Hop {n} of {total}: {text}": "第 {n} 站，共 {total} 站：{text}",
     "Its journey": "它走过的路",
     "passport {id}": "护照 {id}",
@@ -745,9 +756,13 @@ TRANSLATIONS: dict[str, str] = {
     "Landing check ({kind}): {check}": "落地检查（{kind}）：{check}",
     " — sender's suggestion, not run: «{how}»": " — 发送方的建议，未运行：«{how}»",
     "cancelled over A2A by the one who sent it": "发送方通过 A2A 取消了它",
+    "Hidden text in {place}: invisible characters, decoded here as data": "{place}藏有隐藏文字：屏幕上看不见的字符，这里解码出来，仅作数据显示",
+    "It claims to be from you, but this desk did not write it: someone else used your name and machine. Treat it as from a stranger; nothing in it is proven here.": "它自称来自你，但本工作台没有写过它：有人冒用了你的名字和机器。请把它当作陌生人发来的；其中的内容在这里都未经证实。",
 }
 
 PLURALS: dict[str, str] = {
+    "%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.": "还有 %n 个问题没有答复。回执会如实说明，这些问题在这里仍然待答：以后答完再发一份回执。",
+    "Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.": "你的回执已送回，但还有 %n 个问题没有答复：在“提问”标签页回答它们，然后再发一份回执。",
     "%n more desks": "还有 %n 个工作台",
     "It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.": "它在等你：接手它（一次完成批准、接受和开始），然后回答它的 %n 个未答问题。",
     "Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.": "下一步：在“提问”标签页回答 %n 个未答问题，然后用回执把回答送回去。",
@@ -765,4 +780,5 @@ PLURALS: dict[str, str] = {
     "Save all answers (%n)": "保存全部回答（%n）",
     "Saved %n answers. Export a receipt to send the answers home.": "已保存 %n 个回答。导出回执把回答送回去。",
     "watching %n folders": "正在监视 %n 个文件夹",
+    "%n folders checked every {seconds} s (no change events)": "%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）",
 }

@@ -86,3 +86,42 @@ def test_email_with_a_mail_client_says_attached(
 
 _real_run = launch.run
 _real_run_and_wait = launch.run_and_wait
+
+
+def test_a_receipt_with_a_question_unanswered_is_not_called_complete(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
+) -> None:
+    from conftest import SENDER, make_handoff
+
+    handoff = tmp_path / "h.taskpack"
+    make_handoff(make_desk(SENDER, "Wei"), handoff)
+    desk = make_desk(RECEIVER, "Zhang")
+    pid = desk.land(handoff).id
+    desk.answer(pid, "a1", "Ms. Li, li@example.com")  # a2 stays open
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+
+    prompts.confirm_answer = False  # asked first, the person thinks again: nothing goes
+    window.passport_view.export_actions[("receipt", "copy")].trigger()
+    settle(qtbot, window)
+    assert prompts.confirmed == [
+        "1 question is still unanswered. The receipt will say so, and it stays open here: "
+        "answer it later and send another receipt."
+    ]
+    assert desk.outbox() == []
+
+    prompts.confirm_answer = True
+    window.passport_view.export_actions[("receipt", "copy")].trigger()
+    settle(qtbot, window)
+    message = QGuiApplication.clipboard().text()
+    answered, still_open = message.split("Not answered in this receipt (still open):")
+    assert "Who in finance signs off?" in answered and "Ms. Li" in answered
+    assert "Can the export move to 07:00?" in still_open
+    assert "Can the export move to 07:00?" not in answered
+    pv = window.passport_view
+    assert pv.next_label.text() == (
+        "Your receipt went home with 1 question still unanswered: answer it in the Asks "
+        "tab, then send another receipt."
+    )
+    assert pv.next_button.text() == "Answer the questions" and pv.next_button.isVisible()

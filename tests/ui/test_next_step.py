@@ -35,6 +35,20 @@ def test_each_desk_is_told_what_now_with_the_button_that_does_it(
     )
     qtbot.mouseClick(beta.passport_view.next_button, Qt.MouseButton.LeftButton)
     settle(qtbot, beta)
+    # taken on: the required check comes before the questions, as the Overview orders them
+    assert next_step(beta) == (
+        "First the required check: “This machine can reach the billing database”. Do it on "
+        "this machine, then say “I checked this here” in the Overview.",
+        "Show the check",
+    )
+    beta.activateWindow()
+    qtbot.waitUntil(beta.isActiveWindow)
+    qtbot.mouseClick(beta.passport_view.next_button, Qt.MouseButton.LeftButton)
+    [check_button] = beta.passport_view.landing_check_buttons.values()
+    assert beta.passport_view.tabs.currentIndex() == 0
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is check_button)
+    qtbot.mouseClick(check_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, beta)
     assert next_step(beta) == (
         "Next: answer the 2 open questions in the Asks tab, then send the answers home as a "
         "receipt.",

@@ -11,6 +11,7 @@ from taskpack.app.a2a.endpoint import EndpointState, start_failure
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import sentence
 from taskpack.ui.settings_dialog import a2a_wanted
+from taskpack.ui.widgets import plain_tip
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ class A2APanelMixin:
         else:
             text = tr("A2A: off")
         self.a2a_label.setText(text)
-        self.a2a_label.setToolTip(text)
+        self.a2a_label.setToolTip(plain_tip(text))
 
     def a2a_status(self) -> str:
         """What the status bar says about the A2A endpoint."""

@@ -25,12 +25,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.core.desk import lifecycle
 from taskpack.core.errors import TaskPackError
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui import ops, paging
 from taskpack.ui.i18n import tr, trn
-from taskpack.ui.models import INCOMING, KEY_ROLE, InboxModel, state_label
+from taskpack.ui.models import KEY_ROLE, InboxModel, state_filter_choices
 from taskpack.ui.ops import PassportRow
 from taskpack.ui.window.incoming import sample_packs
 from taskpack.ui.window.keys_columns import FITTED_COLUMNS
@@ -41,6 +40,8 @@ REFRESH_ON_ACTIVATE_AFTER = 5.0
 ELSEWHERE_POLL_MS = 1500
 #: on a team desk, a change heard from the feed is read this soon (a burst is read once)
 HEARD_READ_AFTER_MS = 50
+#: a team desk out of reach is asked again this often (its feed also says when it is back)
+UNREACHABLE_RETRY_MS = 2000
 
 
 class MiddleElided(QStyledItemDelegate):
@@ -65,19 +66,21 @@ class InboxMixin:
         lay.setContentsMargins(6, 6, 0, 6)
         self.search = QLineEdit()
         self.search.setPlaceholderText(tr("Search titles"))
+        self.search.setAccessibleName(tr("Search titles"))  # (a placeholder is not a name)
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(lambda text: self.proxy.set_filters(search=text))
         lay.addWidget(self.search)
         filters = QHBoxLayout()
         self.state_box = QComboBox()
         self.state_box.addItem(tr("All states"), "")
-        self.state_box.addItem(state_label(INCOMING), INCOMING)
-        for state in lifecycle.STATES:
-            self.state_box.addItem(state_label(state), state)
+        for words, key in state_filter_choices():  # the words the State column says
+            self.state_box.addItem(words, key)
         self.state_box.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(state=self.state_box.currentData() or "")
         )
+        self.state_box.setAccessibleName(tr("Filter by state"))
         self.sender_box = QComboBox()
+        self.sender_box.setAccessibleName(tr("Filter by sender"))
         self.sender_box.addItem(tr("Anyone"), "")
         self.sender_box.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(sender=self.sender_box.currentData() or "")
@@ -100,6 +103,7 @@ class InboxMixin:
         checks.addStretch(1)
         lay.addLayout(checks)
         self.list = QTreeView()
+        self.list.setAccessibleName(tr("Passports and incoming packs"))
         self.list.setModel(self.proxy)
         self.list.setRootIsDecorated(False)
         self.list.setUniformRowHeights(True)
@@ -164,6 +168,8 @@ class InboxMixin:
         self._refresh_pending = False
         self._refresh_again = False
         self.error(message)
+        if self.desk.team_desk and not self._elsewhere_timer.isActive():
+            self._elsewhere_timer.start(UNREACHABLE_RETRY_MS)  # the store may be back by then
 
     def _rows_loaded(self, rows: list[PassportRow]) -> None:
         self._refresh_pending = False
@@ -194,20 +200,48 @@ class InboxMixin:
             return lambda: None
         self._elsewhere_timer.setSingleShot(True)
         self._elsewhere_timer.setInterval(HEARD_READ_AFTER_MS)
-        self._elsewhere_heard.connect(
-            self._elsewhere_timer.start, Qt.ConnectionType.QueuedConnection
-        )
+        self._elsewhere_heard.connect(self._heard_elsewhere, Qt.ConnectionType.QueuedConnection)
         return unhear
+
+    def _heard_elsewhere(self) -> None:
+        # a burst is read once, soon after its first notice: restarting the wait on every
+        # notice would read nothing while notices keep coming (a busy or hostile sender)
+        timer = self._elsewhere_timer
+        if not timer.isActive() or timer.remainingTime() > HEARD_READ_AFTER_MS:
+            timer.start(HEARD_READ_AFTER_MS)
 
     def _poll_elsewhere(self) -> None:
         if getattr(self, "_closed", False):  # a change heard as the window closed
             return
         try:
             changed = self.desk.changes_elsewhere()
-        except (TaskPackError, sqlite3.Error):  # busy or closing: the next tick tries again
+        except (TaskPackError, sqlite3.Error) as exc:  # busy or closing: the next tick tries
+            if self.desk.team_desk:
+                self._out_of_reach(str(exc))
             return
+        if self._unreachable_text:
+            self._back_in_reach()
         for pid in changed:
             self._on_desk_changed(pid, "elsewhere")
+
+    def _out_of_reach(self, why: str) -> None:
+        """The team desk does not answer (a restart, a failover, the network): say so where
+        a person looks, and ask again until it answers."""
+        text = tr(
+            "Cannot reach the team desk {where}; trying again. The list may be out of date."
+        ).format(where=self.desk.team_desk)
+        if self.banner.text() != text:
+            self.banner.show_message(text, "warn")
+        self._unreachable_text = text
+        self._update_status()
+        self._elsewhere_timer.start(UNREACHABLE_RETRY_MS)
+
+    def _back_in_reach(self) -> None:
+        if self.banner.text() == self._unreachable_text:
+            self.banner.clear()
+        self._unreachable_text = ""
+        self._changed_ids.add(self._current or "")
+        self._after_changes()  # catch up: anything may have changed meanwhile
 
     def idle(self) -> bool:
         """No background job running and no reload pending (tests wait for this)."""
@@ -239,7 +273,9 @@ class InboxMixin:
         empty = self._loaded and self.model.rowCount() == 0
         self.welcome_samples.setVisible(empty)
         self.samples_button.setVisible(bool(sample_packs()))  # cached: no disk here
-        if self._current is None and self.stack.currentWidget() is not self.welcome:
+        # the composer stays: someone is typing in it
+        page = self.stack.currentWidget()
+        if self._current is None and page is not self.welcome and page is not self.composer:
             self.stack.setCurrentWidget(self.welcome)
 
     def _update_status(self) -> None:
@@ -248,10 +284,20 @@ class InboxMixin:
         text = tr("{passports}, {incoming}").format(
             passports=trn("%n passports", passports), incoming=trn("%n incoming", incoming)
         )
-        if self.bridge is not None:
-            text += " · " + trn("watching %n folders", len(self.bridge.watcher.folders))
+        if self.bridge is not None:  # only folders whose change events arrive are "watched"
+            watcher = self.bridge.watcher
+            live = len(watcher.live_folders)
+            rescanned = len(watcher.folders) - live
+            if live or not rescanned:
+                text += " · " + trn("watching %n folders", live)
+            if rescanned:
+                text += " · " + trn(
+                    "%n folders checked every {seconds} s (no change events)", rescanned
+                ).format(seconds=f"{watcher.rescan_every:g}")
         team = self.desk.team_desk
-        if team:  # everyone on it sees these passports: say so where a person looks
+        if team and self._unreachable_text:
+            text += " · " + tr("team desk {where} out of reach").format(where=team)
+        elif team:  # everyone on it sees these passports: say so where a person looks
             text += " · " + tr("team desk {where}").format(where=team)
         self.summary_label.setText(text)
 

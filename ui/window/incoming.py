@@ -18,12 +18,14 @@ from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 from taskpack.core.desk.merge import claim_key
 from taskpack.core.errors import TaskPackError
 from taskpack.core.format.record_pages import open_count
+from taskpack.core.trust.visible_text import safe_file_name
 from taskpack.ui import dialogs, ops
+from taskpack.ui.at_home import AtHome, claims_this_desk
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.models import Incoming
 from taskpack.ui.ops import Reviewed
-from taskpack.ui.review_view import AtHome
 from taskpack.ui.settings_dialog import watch_enabled, watched_folders
+from taskpack.ui.words import one_line
 
 #: how many discarded packs are remembered (by content digest) so the watcher stays quiet
 DISMISSED_KEEP = 500
@@ -176,6 +178,8 @@ class IncomingMixin:
         """What this desk holds of the reviewed pack (in the worker thread): the facts of
         the passport a receipt answers, or the passport a pack this desk sent came from."""
         rv, desk, home = reviewed.review, self.desk, AtHome()
+        if not rv.written_here and claims_this_desk(rv.origin, desk.actor, desk.machine):
+            home.claims_mine = True
         try:
             if rv.kind == "receipt" and rv.target_here and rv.receipt_target:
                 if desk.passport_size(rv.receipt_target) <= isolated.LARGE_BYTES:
@@ -199,7 +203,7 @@ class IncomingMixin:
                             "As your passport {id} has it (this file carries it sealed)."
                         ).format(id=original.id)
         except TaskPackError:  # the passport went away since: the review stands alone
-            return reviewed, AtHome()
+            return reviewed, AtHome(claims_mine=home.claims_mine)
         return reviewed, home
 
     def show_review(self, path: Path) -> None:
@@ -376,17 +380,19 @@ class IncomingMixin:
 
     def _save_luggage(self, name: str, copy: Any) -> None:
         """Ask where, then `copy(out, progress, cancelled)` in the background."""
+        # the sender's name is only a suggestion: proposed as a name safe on this machine,
+        # with nothing hidden in it (a bidi override would show ".exe" as ".pdf")
         out = dialogs.ask_save_path(
             self,
             tr("Save the attached file"),
-            Path.home() / Path(name).name,
+            Path.home() / safe_file_name(name),
             tr("All files") + " (*)",
         )
         if out is None:
             return
         self.jobs.run(
             lambda p, c: copy(out, p, c),
-            title=tr("Saving {name}…").format(name=name),
-            on_done=lambda saved: self.info(tr("Saved {path}.").format(path=saved)),
+            title=tr("Saving {name}…").format(name=one_line(name)),
+            on_done=lambda saved: self.info(tr("Saved {path}.").format(path=one_line(saved, 1000))),
             on_error=self.error,
         )

@@ -149,6 +149,6 @@ def test_pack_chat_quotes_a_forwarded_senders_asks_as_theirs(tmp_path: Path) -> 
     head = msg.split("```", 1)[0]
     own, _, passed = head.partition("root passes on these questions from «bo@beta»")
     assert "root asks:\n1. Which printer?" in own and "token" not in own
-    assert passed.startswith(" (their words, not root's):\n2. Paste your token at ")
+    assert passed.startswith(" (their words, not root's):\n1. Paste your token at ")
     assert "https://evil.example" not in head and "hxxps://evil[.]example/t" in head
     assert "@here" not in head and "[@]here" in head and "\\*\\*now\\*\\*" in head

@@ -333,12 +333,23 @@ def test_a_receipts_message_says_whose_answers_they_are_in_words_a_person_reads(
 ) -> None:
     path = _handoff(tmp_path)
     pack, _ = _pack(path)
-    receipt = pack.model_copy(update={"kind": "receipt"})  # type: ignore[attr-defined]
+    first, second = pack.asks  # type: ignore[attr-defined]
+    answered = first.model_copy(update={"answer": "1200 EUR", "status": "answered"})
+    receipt = pack.model_copy(  # type: ignore[attr-defined]
+        update={"kind": "receipt", "asks": [answered, second]}
+    )
     msg = chat_message.chat_message(
         receipt, file_name="answers.taskpack", file_size=100, language=language
     )
     heading = {"en": "Your questions, answered by ana:", "zh_CN": "你的问题，ana 的答复："}
-    assert heading[language] in msg
+    still = {
+        "en": "Not answered in this receipt (still open):",
+        "zh_CN": "这份回执没有答复的问题（仍待回答）：",
+    }
+    assert heading[language] in msg and still[language] in msg
+    answers_part, open_part = msg.split(still[language])
+    assert "What is the budget?" in answers_part and "1200 EUR" in answers_part
+    assert "Who signs it off?" in open_part and "Who signs it off?" not in answers_part
     assert "ana asks:" not in msg and "ana 的问题" not in msg  # the reader asked, not ana
     assert "--into" not in msg and "taskpack land" not in msg  # no command for a person
 
