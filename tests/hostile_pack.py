@@ -51,7 +51,7 @@ def hostile_pack(path: Path) -> Path:
     steps: list[Any] = ["a step", {f"{PHRASE} now\u200b": "run it", HYPHENATED: "x"}]
     ps["next_steps"] = steps
     ps["artifacts"] = [{"name": "n", "path": "p"}, {f"{PHRASE} key\u202e": "v"}]
-    ps["learnings"] = [{f"{PHRASE} learned\U000e0041": "v"}]
+    ps["learnings"] = [{f"{PHRASE} learned\U000e0041": "v", "key \ud800": "v"}]
     data["asks"] = [
         {"id": "a1", "to": "peer", "what": "q", "why": "w", "accept": "a", "status": "open"},
         {

@@ -14,10 +14,10 @@ from typing import Any
 
 from taskpack.core.errors import Finding, Refused, TaskPackError
 from taskpack.core.trust.plain_words import (
-    few_words,
     is_plain_id,
     is_plain_name,
     is_plain_token,
+    is_plain_value,
     look_alike,
     plain_place,
     spelled_out,
@@ -114,7 +114,6 @@ _SENDER_PARAMS = (
     "spec",
     "field",
 )
-_PLAIN_VALUE = re.compile(r"^[A-Za-z0-9._/~-][A-Za-z0-9@._/~+\[\]-]{0,199}$")
 
 
 def error_line(exc: TaskPackError) -> str:
@@ -131,7 +130,7 @@ def error_line(exc: TaskPackError) -> str:
     alike = look_alike(exc.params.get("name"), exc.params.get("other"))
     marks: list[str] = []
     for value in sorted({*values, *places}, key=len, reverse=True):
-        if value in sentence and not (_PLAIN_VALUE.match(value) and few_words(value)):
+        if value in sentence and not is_plain_value(value):
             shown = place(value) if value in places else quoted(value)
             if alike and value in (exc.params.get("name"), exc.params.get("other")):
                 shown = quoted(spelled_out(value))  # show how the look-alikes differ
@@ -146,3 +145,18 @@ def error_line(exc: TaskPackError) -> str:
 def finding_line(finding: Finding) -> str:
     at, sep, byte = finding.place.partition(" @ byte ")
     return f"{visible(finding.kind)} at {place(at)}{sep}{byte}"
+
+
+#: a value quoted as repr() writes it (a quote inside escaped with a backslash)
+_QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
+
+
+def desk_sentence(sentence: str) -> str:
+    """A sentence the desk wrote about a pack (a repair, a reader's note, a sealed fact):
+    its words as they are, each value it quotes that is not a plain name in guillemets."""
+
+    def keep(m: re.Match[str]) -> str:
+        inner = m.group(1) if m.group(1) is not None else m.group(2)
+        return m.group(0) if not inner or is_plain_value(inner) else quoted(inner)
+
+    return visible(_QUOTED.sub(keep, sentence))

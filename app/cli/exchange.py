@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from taskpack.app.cli.boundary import ident, place, quoted, token
+from taskpack.app.cli.boundary import desk_sentence, ident, place, quoted, token
 from taskpack.app.cli.main import EXIT_OK, emit_json, say, warn
 from taskpack.app.cli.passports import _add_json, _pid, _verb, safe
 from taskpack.core.desk import lifecycle
@@ -115,7 +115,7 @@ def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
         f"Wrote {out.path} ({out.kind}, {out.encoding}, {out.size} bytes) from {out.passport_id} v{out.version}."
     )
     for s in out.sealed:
-        report(f"  sealed: {quoted(s)}")
+        report(f"  sealed: {desk_sentence(s)}")
     if out.asks_sent:
         report(
             f"  asks sent: {', '.join(ident(a) for a in out.asks_sent)} (kept on {out.passport_id} for the answers)"
@@ -176,7 +176,7 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
         say(f"Merged {safe(shown)} into {merged.id} (now v{merged.passport.version}).")
         say(f"  answered: {', '.join(ident(a) for a in merged.answered) or 'none'}")
         for r in merged.repairs:  # the same words the history keeps
-            say(f"  repaired: {quoted(r)}")
+            say(f"  repaired: {desk_sentence(r)}")
         for old, new in merged.adopted:
             say(f"  adopted as an open ask for you: {ident(old)} → {ident(new)}")
         if merged.facts_added:
@@ -255,7 +255,7 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
     if rv.kind == "handoff":
         _say_next_steps(rv)
     for s in rv.sealed:
-        say(f"  sealed: {quoted(s)}")
+        say(f"  sealed: {desk_sentence(s)}")
     if rv.asks:
         say("  Asks:")
         for a in rv.asks:
@@ -263,9 +263,9 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
                 f"    {ident(a.id)} [{token(a.status or 'open')}] {quoted(a.what)}  (accept: {quoted(a.accept)})"
             )
     for r in rv.repairs:
-        say(f"  {'would repair' if dry else 'repaired'}: {quoted(r)}")
+        say(f"  {'would repair' if dry else 'repaired'}: {desk_sentence(r)}")
     for n in rv.notes:
-        say(f"  note: {quoted(n)}")
+        say(f"  note: {desk_sentence(n)}")
     _say_imperatives(rv)
 
 

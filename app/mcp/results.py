@@ -67,8 +67,11 @@ def error_result(exc: BaseException) -> CallToolResult:
         }
         if said:
             detail["sender_wrote"] = said
-        if isinstance(exc, PackError) and exc.place:
-            detail["place"] = views.line(exc.place)
+        if isinstance(exc, PackError) and exc.place:  # an entry's name is the sender's
+            place, theirs = views.desk_error(exc.place, {}, [exc.place])
+            detail["place"] = place
+            if theirs:
+                detail.setdefault("sender_wrote", {})["place"] = views.line(exc.place)
         if isinstance(exc, Refused):
             detail["findings"] = [
                 {

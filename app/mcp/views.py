@@ -19,6 +19,7 @@ from taskpack.core.trust.ask_lint import lint_accept
 from taskpack.core.trust.plain_words import (
     is_plain_id,
     is_plain_token,
+    is_plain_value,
     look_alike,
     plain_place,
     spelled_out,
@@ -89,7 +90,8 @@ def status(value: Any) -> str:
 
 #: a name or path as an error quotes it (``data/files/../../x``): no space, no colon
 _PLAIN_PATH = re.compile(r"^[A-Za-z0-9._/~-][A-Za-z0-9@._/~+\[\]-]{0,199}$")
-_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+#: a value quoted as repr() writes it (a quote inside escaped with a backslash)
+_QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"")
 
 
 def desk_sentence(sentence: str) -> str:
@@ -99,7 +101,7 @@ def desk_sentence(sentence: str) -> str:
 
     def keep(m: re.Match[str]) -> str:
         inner = m.group(1) if m.group(1) is not None else m.group(2)
-        return m.group(0) if not inner or _PLAIN_PATH.match(inner) else repr(WITHHELD)
+        return m.group(0) if not inner or is_plain_value(inner) else repr(WITHHELD)
 
     return visible(_QUOTED.sub(keep, sentence))
 
@@ -135,14 +137,14 @@ def desk_error(
         if not isinstance(value, str) or not value:
             continue
         for part in sorted({value, *value.split(", ")}, key=len, reverse=True):
-            if part and not _PLAIN_PATH.match(part) and part in sentence:
+            if part and not is_plain_value(part) and part in sentence:
                 sentence = sentence.replace(part, WITHHELD)
                 # two names that look alike are spelled out, so the agent sees the difference
                 said[key] = (spelled_out(value) if alike else line(value)) or ""
 
     def keep(m: re.Match[str]) -> str:
         inner = m.group(1) if m.group(1) is not None else m.group(2)
-        if not inner or _PLAIN_PATH.match(inner):
+        if not inner or is_plain_value(inner):
             return m.group(0)
         said.setdefault("quoted", line(inner) or "")
         return repr(WITHHELD)

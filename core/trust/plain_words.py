@@ -108,3 +108,11 @@ def spelled_out(text: str) -> str:
         ch if ch.isascii() else (f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
         for ch in text
     )
+
+
+def is_plain_value(value: object) -> bool:
+    """A value an error or a note quotes that may stand in the desk's words: a plain name,
+    id, time or passport id, or a place made of the format's field names."""
+    if not isinstance(value, str):
+        return False
+    return is_plain_name(value) or is_plain_token(value) or plain_place(value) == value
