@@ -371,7 +371,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             }
             return (
                 f"Wrote {outcome.path} ({outcome.kind}, {data['encoding']}, {outcome.size} bytes) "
-                f"from {pid} v{outcome.version}.",
+                f"from {pid} v{outcome.version}; {pid} is now at version "
+                f"{data['current_version']} (pass that as expected_version).",
                 data,
             )
 

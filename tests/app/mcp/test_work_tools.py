@@ -191,7 +191,10 @@ def test_packing_says_the_version_now_and_a_second_receipt_says_what_it_replaced
         pid = (await call("taskpack_new", title="Q3", goal="ship"))["id"]
         await call("taskpack_ask", id=pid, what="Budget?", accept="a number in EUR")
         sent = tmp_path / "out.taskpack.json"
-        packed = await call("taskpack_pack", id=pid, out=str(sent))
+        res = await c.call_tool("taskpack_pack", {"id": pid, "out": str(sent)})
+        packed = res.structured_content
+        said = res.content[0].text
+        assert f"{pid} is now at version {desk.get(pid).version} (pass that" in said
         now = desk.get(pid).version
         # before: `version` was the one packed, and a checkpoint with it was refused
         assert packed["current_version"] == now
