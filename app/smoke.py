@@ -428,6 +428,8 @@ def run(
     else:
         out.write(f"smoke test passed: {len(results)} steps in {total:.1f} s\n")
     out.flush()
+    if out not in (sys.stdout, sys.__stderr__):
+        out.close()  # the --smoke-log file (or devnull): no handle outlives the run
     return 1 if failed else 0
 
 

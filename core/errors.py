@@ -266,7 +266,7 @@ class Refused(TaskPackError):
 
 class LandingRefused(Refused):
     """A pack or receipt carrying a credential or a chat transcript is not landed (§4.1):
-    the accept path refuses it before anything is stored."""
+    the landing path refuses it before anything is stored."""
 
     hint = (
         "Nothing was stored. Ask the sender to rotate that secret (treat it as leaked) "

@@ -24,7 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 from taskpack.core.desk import lifecycle
 from taskpack.ui import tones
-from taskpack.ui.i18n import tr
+from taskpack.ui.i18n import tr, trn
 from taskpack.ui.kind_icons import kind_icon
 from taskpack.ui.ops import TAKE_ON_WHY, PassportRow
 from taskpack.ui.widgets import plain_tip
@@ -289,7 +289,13 @@ class InboxModel(QAbstractTableModel):
                 return "" if sort else tr("you")
             return r.sender[:200].casefold() if sort else one_line(r.sender)
         if col == self.ASKS:
-            return r.open_asks if sort else (number(r.open_asks) if r.open_asks else "")
+            drafts = getattr(r, "drafts", 0)
+            if role == Qt.ItemDataRole.ToolTipRole and drafts:
+                return trn("%n answers you typed wait here, not saved yet", drafts)
+            if sort:
+                return r.open_asks
+            shown = number(r.open_asks) if r.open_asks else ""
+            return f"{shown} ✎".strip() if drafts else shown  # a draft waits: it shows
         if col == self.UPDATED:
             stamp = r.seen_at if isinstance(r, Incoming) else r.updated_at
             return f"{stamp}\t{row_key(r)}" if sort else short_time(stamp)  # ties keep one order

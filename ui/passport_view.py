@@ -328,7 +328,21 @@ class PassportView(FactsMixin, QWidget):
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 8, 4, 8)
-        nodes = hops(lp, detail.machine, detail.sent)  # who handed it to whom, and this desk
+        merged = [
+            (e.at, str((e.detail or {}).get("from") or ""))
+            for e in detail.history
+            if e.event == "merged"
+        ]
+        mailed = {  # each file's last email: one that never opened did not carry it
+            str(e.detail.get("file")): str(e.detail.get("how"))
+            for e in detail.history
+            if e.event == "mailed"
+        }
+        unsent = frozenset(f for f, how in mailed.items() if how == "not_opened")
+        landed_by = next((e.who or "" for e in detail.history if e.event == "landed"), "")
+        nodes = hops(  # who handed it to whom
+            lp, detail.machine, detail.sent, merged, unsent, landed_by=landed_by
+        )
         self.journey = JourneyChain(nodes) if len(nodes) > 1 else None
         if self.journey is not None:
             lay.addWidget(plain(tr("Its journey"), bold=True))

@@ -12,7 +12,7 @@ contexts that never join foreign work, a bounded blocking send — happens here.
 Receiving (``message:send`` / ``message:stream``): exactly one file part carrying a
 ``.taskpack`` or ``.taskpack.json`` (by filename or media type, raw bytes) is read as a
 stream from memory (never written to disk first) and given to the desk's one accept
-path, ``Desk.accept`` — a handoff lands as a new passport (its id is the Task id); a
+path, ``Desk.land`` — a handoff lands as a new passport (its id is the Task id); a
 receipt merges into the passport it answers (§4.4.1), and only if that passport is a
 task of the sending principal or was sent to that principal over A2A (anything else is
 "task not found"). Nothing in the pack is executed. Text parts are not kept:
@@ -259,7 +259,8 @@ class DeskRequestHandler(RequestHandler):
             # (principal, messageId) is claimed first, in the landing's transaction: of two
             # payloads under one id at once (two processes), one lands, the other nothing
             claim = Claim(principal, message.message_id, digest)
-            outcome = self.desk.accept(io.BytesIO(data), name=name, admit=admit, claim=claim)
+            got = io.BytesIO(data)
+            outcome = self.desk.land(got, name=name, expect=None, admit=admit, claim=claim)
             kind, root = outcome.kind, root_of(outcome.review.lineage)
             task_id = outcome.id
         except A2AError:

@@ -4,7 +4,7 @@ The judge's verbs (`conformance`, `verify`) only read; once one has said its ver
 (from bytes it read and hashed itself, nothing computed ahead of it), the process leaves at once
 (:func:`_leave`): its output flushed and every exit handler run, but without the
 interpreter's teardown, which freed each of the modules the judge imported one by one
-(a fifth of a small pack's judging: ~12 ms, 24 M of 308 M instructions).
+(a fifth of a small pack's judging).
 """
 
 from __future__ import annotations

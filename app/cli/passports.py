@@ -561,7 +561,8 @@ def cmd_history(args: argparse.Namespace, desk: Desk) -> int:
     for e in entries:
         words = english_detail(e.detail)
         detail = history_detail(words)
-        say(f"{e.at}  v{e.version:<3} {e.event:<10} {detail}")
+        by = f"  by {safe(e.who)}" if e.who else ""  # a team desk says who (and their role)
+        say(f"{e.at}  v{e.version:<3} {e.event:<10} {detail}{by}")
     return EXIT_OK
 
 

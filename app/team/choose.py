@@ -42,6 +42,13 @@ def describe(url: str) -> str:
     return f"the team desk {shown(url)}"
 
 
+def _team_extra_missing(exc: ImportError) -> bool:
+    """The driver itself is not installed (the `team` extra was left out), as opposed to
+    a driver that is there but cannot load its C library."""
+    name = exc.name if isinstance(exc, ModuleNotFoundError) else None
+    return (name or "").split(".")[0] in {"psycopg", "psycopg_pool"}
+
+
 def open_store(
     home: Path,
     *,
@@ -54,20 +61,19 @@ def open_store(
         return SqliteStore(home, clock=clock)
     try:
         from .pg_store import PgStore  # psycopg is loaded only for a team desk
-    except ModuleNotFoundError as exc:  # installed without the `team` extra
-        if (exc.name or "").split(".")[0] not in {"psycopg", "psycopg_pool"}:
-            raise
+    except ImportError as exc:
+        if not _team_extra_missing(exc):  # e.g. a build without the PostgreSQL client library
+            raise StoreError(
+                f"{describe(url)} cannot be opened here: the PostgreSQL client library did "
+                f"not load ({exc})",
+                hint="Install libpq (Debian: sudo apt-get install libpq5), "
+                "or unset TASKPACK_STORE.",
+            ) from None
         raise StoreError(
             f"{describe(url)} is a team desk, and this installation has no PostgreSQL "
             f"driver ({exc.name} is not installed)",
             hint="Install the team extra (pip install 'taskpack-desk[team]'), "
             "or unset TASKPACK_STORE.",
-        ) from None
-    except ImportError as exc:  # e.g. a build without the PostgreSQL client library
-        raise StoreError(
-            f"{describe(url)} cannot be opened here: the PostgreSQL client library did not "
-            f"load ({exc})",
-            hint="Install libpq (Debian: sudo apt-get install libpq5), or unset TASKPACK_STORE.",
         ) from None
 
     return PgStore(url, home=home, who=who, clock=clock)

@@ -53,6 +53,12 @@ def problem(url: str, exc: BaseException) -> StoreError:
             f"{what} refused the password",
             hint="Check PGPASSWORD or ~/.pgpass for this role; nothing was written.",
         )
+    if "insufficient_privilege" in low or "permission denied" in low or "admin role" in low:
+        return StoreError(
+            f"{what} does not let this role do that ({text})",
+            hint="Ask the desk's admin for the rights (taskpack store grant ROLE, or "
+            "--admin for the tokens peers present); nothing was written.",
+        )
     if "lock timeout" in low:
         return StoreError(
             f"{what} waited {LOCK_TIMEOUT_S:g} s for a lock another session holds",
@@ -84,6 +90,8 @@ def change_failed(url: str, exc: BaseException) -> StoreError:
     error = problem(url, exc)
     if "waited" in error.message or "took longer" in error.message:
         return error
+    if "does not let" in error.message:
+        return StoreError(error.message, hint="Nothing of that change was kept. " + error.hint)
     text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     return StoreError(
         f"{describe(url)} failed during a change ({text})",

@@ -42,7 +42,7 @@ from .connect import Lost, Pool, change_failed, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
-from .rows import pg_args
+from .rows import pg_args, signed
 from .schema import require_current, version_of
 
 _SUMMARY = (
@@ -309,11 +309,14 @@ class PgStore(HeldBlobs):
     def history(self, passport_id: str) -> list[HistoryEntry]:
         self.require(passport_id)
         rows = self._all(
-            "SELECT seq, version, event, at, detail, who FROM taskpack.history "
+            "SELECT seq, version, event, at, detail, who, role FROM taskpack.history "
             "WHERE passport_id = %s ORDER BY seq",
             (passport_id,),
         )
-        return [HistoryEntry(s, v, e, a, json.loads(d), who) for s, v, e, a, d, who in rows]
+        return [
+            HistoryEntry(s, v, e, a, json.loads(d), signed(who, role))
+            for s, v, e, a, d, who, role in rows
+        ]
 
     def luggage(self, passport_id: str) -> list[StoredLuggage]:
         rows = self._all(

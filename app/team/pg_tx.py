@@ -3,8 +3,10 @@
 Many processes write at once, so each rule the embedded desk gets from SQLite's single
 writer is made explicit here:
 
-* a save locks the passport's row (``FOR UPDATE``) and compares versions: of two saves
-  over one version, one wins and the other gets VersionConflict ("read it again");
+* reading a passport in a write transaction locks its row (``FOR UPDATE``): edits of one
+  passport follow each other, each over the version the one before committed; a save
+  compares versions, so an edit begun on an older copy (or an `expected_version` that
+  moved) gets VersionConflict ("read it again");
 * a landing takes an advisory lock on the pack's digest before it looks, so the same
   pack landed by four processes at once is one passport (the others get AlreadyLanded);
 * every history row names who (``name@machine``); a move into ``accepted`` or
@@ -55,7 +57,12 @@ class PgTx:
     # -- reads that see this transaction's own writes --
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
+        # the row stays locked until this transaction ends: an edit reads the version the
+        # previous writer committed (as under SQLite's one writer), so two people adding a
+        # fact at once both succeed; only an expected_version that moved is a conflict
+        row = self._one(
+            "SELECT data FROM taskpack.passports WHERE id = %s FOR UPDATE", (passport_id,)
+        )
         if row is None:
             raise no_passport(passport_id)
         return passport_of(row[0], pages=pages, passport_id=passport_id)

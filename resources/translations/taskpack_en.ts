@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="536" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -20,11 +20,35 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="537" />
+      <location filename="../../ui/pack_items.py" line="394" />
+      <source>%n answers</source>
+      <translation>
+        <numerusform>%n answer</numerusform>
+        <numerusform>%n answers</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/models.py" line="294" />
+      <source>%n answers you typed wait here, not saved yet</source>
+      <translation>
+        <numerusform>%n answer you typed waits here, not saved yet</numerusform>
+        <numerusform>%n answers you typed wait here, not saved yet</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
         <numerusform>%n asks stay open</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/pack_items.py" line="400" />
+      <source>%n attached files</source>
+      <translation>
+        <numerusform>%n attached file</numerusform>
+        <numerusform>%n attached files</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -36,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="294" />
+      <location filename="../../ui/window/inbox.py" line="309" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
@@ -44,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="285" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -52,7 +76,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="94" />
+      <location filename="../../ui/journey.py" line="107" />
       <source>%n more desks</source>
       <translation>
         <numerusform>%n more desk</numerusform>
@@ -60,7 +84,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="405" />
+      <location filename="../../ui/pack_items.py" line="396" />
+      <source>%n new questions, kept as open asks</source>
+      <translation>
+        <numerusform>%n new question, kept as an open ask</numerusform>
+        <numerusform>%n new questions, kept as open asks</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="400" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -68,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="285" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -84,7 +116,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="255" />
+      <location filename="../../ui/window/incoming.py" line="262" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -108,7 +140,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="499" />
+      <location filename="../../ui/review_view.py" line="494" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>Attached file (%n, {size})</numerusform>
@@ -156,7 +188,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="292" />
+      <location filename="../../ui/window/inbox.py" line="307" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

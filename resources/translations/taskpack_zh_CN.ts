@@ -24,80 +24,80 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="267" />
+      <location filename="../../ui/main_window.py" line="270" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="258" />
+      <location filename="../../ui/main_window.py" line="261" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="230" />
+      <location filename="../../ui/main_window.py" line="233" />
       <source>&amp;Compose this passport…</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="246" />
+      <location filename="../../ui/main_window.py" line="249" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="221" />
+      <location filename="../../ui/main_window.py" line="224" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="260" />
+      <location filename="../../ui/main_window.py" line="263" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="263" />
+      <location filename="../../ui/main_window.py" line="266" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="257" />
+      <location filename="../../ui/main_window.py" line="260" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="230" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="223" />
+      <location filename="../../ui/main_window.py" line="226" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="248" />
+      <location filename="../../ui/main_window.py" line="251" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="242" />
+      <location filename="../../ui/main_window.py" line="245" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="259" />
+      <location filename="../../ui/main_window.py" line="262" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="237" />
+      <location filename="../../ui/main_window.py" line="240" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="256" />
+      <location filename="../../ui/main_window.py" line="259" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -125,12 +125,12 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="134" />
-      <location filename="../../ui/pack_items.py" line="214" />
+      <location filename="../../ui/pack_items.py" line="221" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="225" />
+      <location filename="../../ui/pack_items.py" line="232" />
       <source>(not answered)</source>
       <translation>（未回答）</translation>
     </message>
@@ -145,12 +145,13 @@
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="148" />
+      <location filename="../../ui/review_view.py" line="149" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="210" />
+      <location filename="../../ui/history_text.py" line="214" />
+      <location filename="../../ui/pack_items.py" line="404" />
       <source>; </source>
       <translation>；</translation>
     </message>
@@ -191,12 +192,12 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="133" />
+      <location filename="../../ui/history_text.py" line="137" />
       <source>A new email was opened; {file} was shown to attach by hand.</source>
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="76" />
+      <location filename="../../ui/window/watching.py" line="79" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
@@ -211,7 +212,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="76" />
+      <location filename="../../ui/window/watching.py" line="79" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
@@ -261,7 +262,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="460" />
+      <location filename="../../ui/main_window.py" line="463" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -306,7 +307,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="414" />
+      <location filename="../../ui/passport_view.py" line="428" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
@@ -317,7 +318,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="416" />
+      <location filename="../../ui/passport_view.py" line="430" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -328,13 +329,13 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="75" />
-      <location filename="../../ui/passport_view.py" line="415" />
+      <location filename="../../ui/passport_view.py" line="429" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="417" />
+      <location filename="../../ui/passport_view.py" line="431" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
@@ -344,7 +345,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="430" />
+      <location filename="../../ui/review_view.py" line="425" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -360,12 +361,12 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="389" />
+      <location filename="../../ui/window/incoming.py" line="418" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="75" />
+      <location filename="../../ui/window/inbox.py" line="89" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
@@ -387,8 +388,8 @@
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="166" />
-      <location filename="../../ui/pack_items.py" line="221" />
-      <location filename="../../ui/pack_items.py" line="223" />
+      <location filename="../../ui/pack_items.py" line="228" />
+      <location filename="../../ui/pack_items.py" line="230" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
@@ -432,12 +433,12 @@
       <translation>已回答：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="301" />
+      <location filename="../../ui/review_view.py" line="302" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="324" />
+      <location filename="../../ui/review_view.py" line="325" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -447,8 +448,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="84" />
-      <location filename="../../ui/window/inbox.py" line="266" />
+      <location filename="../../ui/window/inbox.py" line="98" />
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -463,13 +464,13 @@
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="363" />
-      <location filename="../../ui/review_view.py" line="461" />
+      <location filename="../../ui/passport_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="456" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="202" />
+      <location filename="../../ui/window/incoming.py" line="209" />
       <source>As your passport {id} has it (this file carries it sealed).</source>
       <translation>这是你的护照 {id} 里的样子（这个文件里它是封存的）。</translation>
     </message>
@@ -491,7 +492,7 @@
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="354" />
+      <location filename="../../ui/review_view.py" line="349" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
@@ -543,17 +544,17 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="174" />
+      <location filename="../../ui/window/incoming.py" line="181" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="230" />
+      <location filename="../../ui/window/inbox.py" line="245" />
       <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="280" />
+      <location filename="../../ui/review_view.py" line="281" />
       <source>Check the file's format</source>
       <translation>检查文件格式</translation>
     </message>
@@ -563,12 +564,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="442" />
+      <location filename="../../ui/passport_view.py" line="456" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_view.py" line="461" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -579,7 +580,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="227" />
+      <location filename="../../ui/window/incoming.py" line="234" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
@@ -606,12 +607,12 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="82" />
+      <location filename="../../ui/review_view.py" line="83" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="329" />
+      <location filename="../../ui/pack_items.py" line="336" />
       <source>Commit</source>
       <translation>提交</translation>
     </message>
@@ -662,7 +663,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="286" />
+      <location filename="../../ui/export.py" line="294" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -695,15 +696,15 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="356" />
-      <location filename="../../ui/review_view.py" line="456" />
+      <location filename="../../ui/passport_view.py" line="370" />
+      <location filename="../../ui/review_view.py" line="451" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="184" />
       <location filename="../../ui/composer/send.py" line="130" />
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="363" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -729,12 +730,12 @@
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="80" />
+      <location filename="../../ui/review_view.py" line="81" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="310" />
+      <location filename="../../ui/window/incoming.py" line="317" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -745,13 +746,13 @@
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="104" />
-      <location filename="../../ui/passport_view.py" line="431" />
-      <location filename="../../ui/review_view.py" line="381" />
+      <location filename="../../ui/passport_view.py" line="445" />
+      <location filename="../../ui/review_view.py" line="376" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="342" />
+      <location filename="../../ui/main_window.py" line="345" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -771,7 +772,7 @@
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="219" />
+      <location filename="../../ui/pack_items.py" line="226" />
       <source>Dropped: it will not be answered.</source>
       <translation>已放弃：不会回答它。</translation>
     </message>
@@ -898,12 +899,12 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="97" />
       <source>Filter by sender</source>
       <translation>按发送者筛选</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="81" />
+      <location filename="../../ui/window/inbox.py" line="95" />
       <source>Filter by state</source>
       <translation>按状态筛选</translation>
     </message>
@@ -923,7 +924,7 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/passport_view.py" line="421" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -943,7 +944,7 @@
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="152" />
+      <location filename="../../ui/review_view.py" line="153" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
@@ -960,19 +961,19 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="162" />
       <location filename="../../ui/composer/composer.py" line="171" />
-      <location filename="../../ui/passport_view.py" line="337" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="87" />
-      <location filename="../../ui/review_view.py" line="158" />
+      <location filename="../../ui/review_view.py" line="159" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="204" />
-      <location filename="../../ui/review_view.py" line="172" />
+      <location filename="../../ui/review_view.py" line="173" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
@@ -983,8 +984,8 @@
     </message>
     <message>
       <location filename="../../ui/export.py" line="108" />
-      <location filename="../../ui/review_view.py" line="144" />
-      <location filename="../../ui/review_view.py" line="217" />
+      <location filename="../../ui/review_view.py" line="145" />
+      <location filename="../../ui/review_view.py" line="218" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
@@ -994,12 +995,12 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="97" />
+      <location filename="../../ui/window/inbox.py" line="111" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="378" />
+      <location filename="../../ui/pack_items.py" line="385" />
       <source>Hidden text in {place}: invisible characters, decoded here as data</source>
       <translation>{place}藏有隐藏文字：屏幕上看不见的字符，这里解码出来，仅作数据显示</translation>
     </message>
@@ -1025,7 +1026,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="172" />
+      <location filename="../../ui/journey.py" line="196" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -1046,8 +1047,8 @@
       <translation>TaskPack Desk 怎么用</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="469" />
-      <location filename="../../ui/review_view.py" line="470" />
+      <location filename="../../ui/review_view.py" line="464" />
+      <location filename="../../ui/review_view.py" line="465" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
@@ -1059,18 +1060,19 @@
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="62" />
-      <location filename="../../ui/passport_view.py" line="456" />
+      <location filename="../../ui/passport_facts.py" line="75" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="99" />
+      <location filename="../../ui/window/inbox.py" line="113" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="393" />
-      <location filename="../../ui/review_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="407" />
+      <location filename="../../ui/review_view.py" line="474" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
@@ -1080,7 +1082,7 @@
       <translation>包里发现的指令（只显示，从不执行）：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="321" />
+      <location filename="../../ui/review_view.py" line="322" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
@@ -1095,12 +1097,12 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="562" />
+      <location filename="../../ui/review_view.py" line="557" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="203" />
+      <location filename="../../ui/review_view.py" line="204" />
       <source>It claims to be from you, but this desk did not write it: someone else used your name and machine. Treat it as from a stranger; nothing in it is proven here.</source>
       <translation>它自称来自你，但本工作台没有写过它：有人冒用了你的名字和机器。请把它当作陌生人发来的；其中的内容在这里都未经证实。</translation>
     </message>
@@ -1110,7 +1112,7 @@
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="556" />
+      <location filename="../../ui/review_view.py" line="551" />
       <source>It landed before: opening it again changes nothing.</source>
       <translation>它之前已经落地过：再次打开不会改变任何东西。</translation>
     </message>
@@ -1120,38 +1122,43 @@
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="527" />
       <source>It was merged before: opening it again changes nothing.</source>
       <translation>它之前已经合并过：再次打开不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="351" />
+      <location filename="../../ui/passport_facts.py" line="77" />
+      <source>It was proven on another machine, not on this one. If you checked it yourself here, say so: it becomes verified here too, with a history entry.</source>
+      <translation>它是在另一台机器上证实的，不是这台。如果你自己在这里检查过，就说一声：它在这里也会成为已证实，并记入历史。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="358" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="551" />
+      <location filename="../../ui/review_view.py" line="546" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="334" />
+      <location filename="../../ui/passport_view.py" line="348" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="85" />
-      <location filename="../../ui/review_view.py" line="549" />
+      <location filename="../../ui/review_view.py" line="86" />
+      <location filename="../../ui/review_view.py" line="544" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="547" />
+      <location filename="../../ui/review_view.py" line="542" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="249" />
+      <location filename="../../ui/window/incoming.py" line="256" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -1176,7 +1183,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="263" />
+      <location filename="../../ui/window/incoming.py" line="270" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -1186,13 +1193,13 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="364" />
-      <location filename="../../ui/review_view.py" line="462" />
+      <location filename="../../ui/passport_view.py" line="378" />
+      <location filename="../../ui/review_view.py" line="457" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="327" />
+      <location filename="../../ui/pack_items.py" line="334" />
       <source>Link</source>
       <translation>链接</translation>
     </message>
@@ -1223,17 +1230,17 @@
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="525" />
+      <location filename="../../ui/review_view.py" line="520" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="335" />
-      <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
-      <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
+      <location filename="../../ui/pack_items.py" line="401" />
+      <source>Merging writes into {id}: {what}. It never changes the goal, the current state or the next steps.</source>
+      <translation>合并会写入 {id}：{what}。它从不改变目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="294" />
+      <location filename="../../ui/window/incoming.py" line="301" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -1282,27 +1289,27 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="328" />
+      <location filename="../../ui/review_view.py" line="329" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="113" />
-      <location filename="../../ui/window/incoming.py" line="283" />
+      <location filename="../../ui/window/incoming.py" line="290" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="167" />
-      <location filename="../../ui/passport_view.py" line="479" />
-      <location filename="../../ui/review_view.py" line="443" />
+      <location filename="../../ui/passport_view.py" line="493" />
+      <location filename="../../ui/review_view.py" line="438" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="185" />
       <location filename="../../ui/composer/send.py" line="126" />
-      <location filename="../../ui/passport_view.py" line="474" />
+      <location filename="../../ui/passport_view.py" line="488" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1312,12 +1319,17 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="487" />
+      <location filename="../../ui/passport_view.py" line="501" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="273" />
+      <location filename="../../ui/history_text.py" line="130" />
+      <source>No email was opened: {file} is in the outbox, not sent.</source>
+      <translation>没有打开邮件：{file} 在发件箱里，尚未发出。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="281" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -1332,7 +1344,7 @@
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="368" />
+      <location filename="../../ui/review_view.py" line="363" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
@@ -1352,14 +1364,14 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="164" />
       <location filename="../../ui/composer/send.py" line="169" />
-      <location filename="../../ui/pack_items.py" line="330" />
+      <location filename="../../ui/pack_items.py" line="337" />
       <source>Note</source>
       <translation>说明</translation>
     </message>
@@ -1369,17 +1381,17 @@
       <translation>没有回答任何问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="530" />
+      <location filename="../../ui/review_view.py" line="525" />
       <source>Nothing in it is new.</source>
       <translation>里面没有任何新内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="558" />
+      <location filename="../../ui/review_view.py" line="553" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="528" />
+      <location filename="../../ui/review_view.py" line="523" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -1395,12 +1407,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="251" />
+      <location filename="../../ui/main_window.py" line="254" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="358" />
+      <location filename="../../ui/main_window.py" line="361" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1425,17 +1437,17 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="89" />
+      <location filename="../../ui/review_view.py" line="90" />
       <source>Open the original</source>
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="228" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="359" />
+      <location filename="../../ui/main_window.py" line="362" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1455,8 +1467,9 @@
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="251" />
+      <location filename="../../ui/export.py" line="259" />
       <location filename="../../ui/export.py" line="225" />
+      <location filename="../../ui/export.py" line="251" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
@@ -1483,7 +1496,7 @@
       <translation>正在打包 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="106" />
+      <location filename="../../ui/window/inbox.py" line="120" />
       <source>Passports and incoming packs</source>
       <translation>护照和新到的包</translation>
     </message>
@@ -1508,17 +1521,17 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="286" />
+      <location filename="../../ui/review_view.py" line="287" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="328" />
+      <location filename="../../ui/pack_items.py" line="335" />
       <source>Pull request</source>
       <translation>合并请求</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="249" />
+      <location filename="../../ui/review_view.py" line="250" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
@@ -1530,7 +1543,7 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
@@ -1540,12 +1553,12 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="429" />
+      <location filename="../../ui/review_view.py" line="424" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="161" />
+      <location filename="../../ui/window/inbox.py" line="176" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1566,19 +1579,19 @@
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="171" />
+      <location filename="../../ui/window/incoming.py" line="178" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="201" />
+      <location filename="../../ui/main_window.py" line="204" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="108" />
-      <location filename="../../ui/review_view.py" line="144" />
-      <location filename="../../ui/review_view.py" line="217" />
+      <location filename="../../ui/review_view.py" line="145" />
+      <location filename="../../ui/review_view.py" line="218" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
@@ -1643,7 +1656,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="138" />
+      <location filename="../../ui/window/inbox.py" line="153" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
@@ -1658,7 +1671,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="360" />
+      <location filename="../../ui/window/inbox.py" line="375" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -1681,12 +1694,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="432" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="382" />
+      <location filename="../../ui/review_view.py" line="377" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
@@ -1757,8 +1770,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="377" />
-      <location filename="../../ui/passport_view.py" line="378" />
+      <location filename="../../ui/passport_view.py" line="391" />
+      <location filename="../../ui/passport_view.py" line="392" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1779,8 +1792,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="490" />
-      <location filename="../../ui/review_view.py" line="505" />
+      <location filename="../../ui/passport_view.py" line="504" />
+      <location filename="../../ui/review_view.py" line="500" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
@@ -1831,7 +1844,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="387" />
+      <location filename="../../ui/window/incoming.py" line="416" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1857,7 +1870,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="396" />
+      <location filename="../../ui/window/incoming.py" line="425" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
@@ -1868,12 +1881,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="443" />
+      <location filename="../../ui/main_window.py" line="446" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="395" />
+      <location filename="../../ui/window/incoming.py" line="424" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
@@ -1896,23 +1909,23 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="326" />
+      <location filename="../../ui/pack_items.py" line="333" />
       <source>Screenshot</source>
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="68" />
-      <location filename="../../ui/window/inbox.py" line="69" />
+      <location filename="../../ui/window/inbox.py" line="82" />
+      <location filename="../../ui/window/inbox.py" line="83" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="231" />
+      <location filename="../../ui/review_view.py" line="232" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="233" />
+      <location filename="../../ui/main_window.py" line="236" />
       <source>Send a &amp;handoff…</source>
       <translation type="unfinished" />
     </message>
@@ -1965,17 +1978,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="440" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="434" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="431" />
+      <location filename="../../ui/main_window.py" line="434" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -1985,7 +1998,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="285" />
+      <location filename="../../ui/export.py" line="293" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -2000,8 +2013,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>查看这项检查</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="522" />
-      <location filename="../../ui/review_view.py" line="545" />
+      <location filename="../../ui/review_view.py" line="517" />
+      <location filename="../../ui/review_view.py" line="540" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -2057,7 +2070,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="353" />
+      <location filename="../../ui/review_view.py" line="348" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
@@ -2072,7 +2085,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="142" />
+      <location filename="../../ui/window/inbox.py" line="157" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -2089,7 +2102,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="461" />
+      <location filename="../../ui/main_window.py" line="464" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -2115,12 +2128,12 @@ Store: {home}</source>
       <translation>团队工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="325" />
+      <location filename="../../ui/pack_items.py" line="332" />
       <source>Test output</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="327" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -2150,7 +2163,7 @@ Store: {home}</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="275" />
+      <location filename="../../ui/review_view.py" line="276" />
       <source>The attached files are large ({size}); checking the format reads all of them.</source>
       <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
@@ -2192,7 +2205,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="287" />
+      <location filename="../../ui/review_view.py" line="288" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -2202,7 +2215,7 @@ Store: {home}</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="266" />
+      <location filename="../../ui/review_view.py" line="267" />
       <source>The file is well-formed: it passes every check of the TaskPack format</source>
       <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
@@ -2217,7 +2230,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="250" />
+      <location filename="../../ui/review_view.py" line="251" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -2227,7 +2240,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="272" />
+      <location filename="../../ui/review_view.py" line="273" />
       <source>The file's format is not checked yet</source>
       <translation>尚未检查文件格式</translation>
     </message>
@@ -2246,7 +2259,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="343" />
+      <location filename="../../ui/pack_items.py" line="350" />
       <source>The pack does not say where this fact was proven; check it again here.</source>
       <translation>包里没有说这条事实是在哪里证实的；请在这里再检查一遍。</translation>
     </message>
@@ -2261,12 +2274,12 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="279" />
+      <location filename="../../ui/window/incoming.py" line="286" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="346" />
+      <location filename="../../ui/review_view.py" line="341" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
@@ -2276,7 +2289,7 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="281" />
+      <location filename="../../ui/window/incoming.py" line="288" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
@@ -2292,29 +2305,29 @@ Store: {home}</source>
       <translation>结果在等你签字确认。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="553" />
+      <location filename="../../ui/review_view.py" line="548" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="394" />
-      <location filename="../../ui/review_view.py" line="480" />
+      <location filename="../../ui/passport_view.py" line="408" />
+      <location filename="../../ui/review_view.py" line="475" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="440" />
+      <location filename="../../ui/review_view.py" line="435" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="344" />
-      <location filename="../../ui/review_view.py" line="156" />
+      <location filename="../../ui/passport_view.py" line="358" />
+      <location filename="../../ui/review_view.py" line="157" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="376" />
+      <location filename="../../ui/review_view.py" line="371" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
@@ -2349,17 +2362,17 @@ Store: {home}</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="177" />
+      <location filename="../../ui/review_view.py" line="178" />
       <source>These answers were already merged into {id}, and nothing in this receipt is new. Merging it again changes nothing.</source>
       <translation>这些回答已经合并进 {id}，这份回执里没有任何新内容。再次合并不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="372" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="357" />
+      <location filename="../../ui/pack_items.py" line="364" />
       <source>This desk has no record of proving it here and sealing it when it packed, so the pack's word that it was proven here cannot be trusted; check it again.</source>
       <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
     </message>
@@ -2369,12 +2382,12 @@ Store: {home}</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="347" />
+      <location filename="../../ui/pack_items.py" line="354" />
       <source>This desk proved it on this machine and sealed it when it packed it.</source>
       <translation>本工作台在本机证实了它，并在打包时把它封存。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="340" />
+      <location filename="../../ui/pack_items.py" line="347" />
       <source>This fact is not sealed, so there is no ✓ to restore.</source>
       <translation>这条事实没有被封存，所以没有可以恢复的 ✓。</translation>
     </message>
@@ -2389,7 +2402,7 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="190" />
+      <location filename="../../ui/review_view.py" line="191" />
       <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
     </message>
@@ -2414,7 +2427,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="182" />
+      <location filename="../../ui/review_view.py" line="183" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -2424,17 +2437,17 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="221" />
+      <location filename="../../ui/review_view.py" line="222" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="224" />
+      <location filename="../../ui/review_view.py" line="225" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="251" />
+      <location filename="../../ui/window/incoming.py" line="258" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -2449,7 +2462,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="311" />
+      <location filename="../../ui/review_view.py" line="312" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -2469,7 +2482,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="305" />
+      <location filename="../../ui/review_view.py" line="306" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -2479,7 +2492,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="277" />
+      <location filename="../../ui/window/incoming.py" line="284" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -2547,7 +2560,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="299" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -2622,7 +2635,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="33" />
-      <location filename="../../ui/review_view.py" line="409" />
+      <location filename="../../ui/review_view.py" line="404" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
@@ -2632,7 +2645,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="287" />
+      <location filename="../../ui/main_window.py" line="290" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -2647,7 +2660,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="72" />
+      <location filename="../../ui/review_view.py" line="73" />
       <source>What the pack holds</source>
       <translation>包里的内容</translation>
     </message>
@@ -2688,8 +2701,8 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="362" />
-      <location filename="../../ui/review_view.py" line="460" />
+      <location filename="../../ui/passport_view.py" line="376" />
+      <location filename="../../ui/review_view.py" line="455" />
       <location filename="../../ui/window/passport_actions.py" line="142" />
       <source>What was done</source>
       <translation>做了什么</translation>
@@ -2725,15 +2738,15 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="340" />
-      <location filename="../../ui/passport_view.py" line="341" />
-      <location filename="../../ui/review_view.py" line="163" />
+      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="355" />
+      <location filename="../../ui/review_view.py" line="164" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="88" />
-      <location filename="../../ui/review_view.py" line="162" />
+      <location filename="../../ui/review_view.py" line="163" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
@@ -2766,7 +2779,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="339" />
+      <location filename="../../ui/main_window.py" line="342" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2791,7 +2804,7 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="458" />
+      <location filename="../../ui/passport_view.py" line="472" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2811,7 +2824,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="350" />
+      <location filename="../../ui/main_window.py" line="353" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2821,12 +2834,12 @@ Store: {home}</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="130" />
+      <location filename="../../ui/history_text.py" line="134" />
       <source>Your mail program opened a new email with {file} attached.</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="296" />
+      <location filename="../../ui/main_window.py" line="299" />
       <location filename="../../ui/settings_dialog.py" line="110" />
       <source>Your name</source>
       <translation>你的名字</translation>
@@ -2837,22 +2850,22 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="189" />
+      <location filename="../../ui/window/incoming.py" line="196" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="158" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>a .taskpack file</source>
       <translation>.taskpack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="158" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>a .taskpack.json file</source>
       <translation>.taskpack.json 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="210" />
+      <location filename="../../ui/pack_items.py" line="215" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
     </message>
@@ -2872,13 +2885,13 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="96" />
-      <location filename="../../ui/journey.py" line="93" />
+      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="106" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="149" />
+      <location filename="../../ui/review_view.py" line="150" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
@@ -2890,8 +2903,8 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="185" />
-      <location filename="../../ui/history_text.py" line="204" />
+      <location filename="../../ui/history_text.py" line="189" />
+      <location filename="../../ui/history_text.py" line="208" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -2901,7 +2914,22 @@ Store: {home}</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="208" />
+      <location filename="../../ui/pack_items.py" line="217" />
+      <source>answered here already</source>
+      <translation>这里已经回答过</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="145" />
+      <source>answers came home</source>
+      <translation>答复已送回</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="144" />
+      <source>answers merged {when}</source>
+      <translation>{when} 合并答复</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="213" />
       <source>answers your question</source>
       <translation>回答了你的提问</translation>
     </message>
@@ -2911,18 +2939,18 @@ Store: {home}</source>
       <translation>出现了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="280" />
+      <location filename="../../ui/pack_items.py" line="287" />
       <source>artifact {n}</source>
       <translation>第 {n} 个产出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="165" />
+      <location filename="../../ui/history_text.py" line="169" />
       <source>as an A2A reply</source>
       <translation>作为 A2A 回复</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="538" />
-      <location filename="../../ui/history_text.py" line="183" />
+      <location filename="../../ui/history_text.py" line="187" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
@@ -2937,7 +2965,7 @@ Store: {home}</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="278" />
+      <location filename="../../ui/pack_items.py" line="285" />
       <source>ask {n}</source>
       <translation>第 {n} 个提问</translation>
     </message>
@@ -2957,18 +2985,18 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="355" />
-      <location filename="../../ui/review_view.py" line="455" />
+      <location filename="../../ui/passport_view.py" line="369" />
+      <location filename="../../ui/review_view.py" line="450" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="187" />
+      <location filename="../../ui/history_text.py" line="191" />
       <source>by</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="164" />
+      <location filename="../../ui/history_text.py" line="168" />
       <source>by an AI agent over MCP</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
@@ -2998,7 +3026,7 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="186" />
+      <location filename="../../ui/history_text.py" line="190" />
       <source>check</source>
       <translation>检查</translation>
     </message>
@@ -3018,7 +3046,7 @@ Store: {home}</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="182" />
+      <location filename="../../ui/history_text.py" line="186" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
@@ -3054,7 +3082,7 @@ Store: {home}</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="275" />
+      <location filename="../../ui/pack_items.py" line="282" />
       <source>decision {n}</source>
       <translation>第 {n} 项决定</translation>
     </message>
@@ -3071,13 +3099,13 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="205" />
+      <location filename="../../ui/history_text.py" line="209" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="295" />
+      <location filename="../../ui/main_window.py" line="298" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -3093,7 +3121,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="535" />
-      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="185" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
@@ -3103,12 +3131,12 @@ Store: {home}</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="274" />
+      <location filename="../../ui/pack_items.py" line="281" />
       <source>fact {n}</source>
       <translation>第 {n} 条事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="179" />
+      <location filename="../../ui/history_text.py" line="183" />
       <source>file</source>
       <translation>文件</translation>
     </message>
@@ -3118,54 +3146,54 @@ Store: {home}</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="263" />
+      <location filename="../../ui/pack_items.py" line="270" />
       <source>for the owner</source>
       <translation>给负责人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="261" />
+      <location filename="../../ui/pack_items.py" line="268" />
       <source>for whoever receives it</source>
       <translation>给收到它的人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="264" />
+      <location filename="../../ui/pack_items.py" line="271" />
       <source>for {who}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="175" />
+      <location filename="../../ui/history_text.py" line="179" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="163" />
+      <location filename="../../ui/history_text.py" line="167" />
       <source>from the command line</source>
       <translation>在命令行中</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="162" />
+      <location filename="../../ui/history_text.py" line="166" />
       <source>from this window</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="156" />
+      <location filename="../../ui/journey.py" line="180" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="159" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -3180,7 +3208,7 @@ Store: {home}</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="120" />
+      <location filename="../../ui/journey.py" line="138" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
@@ -3211,7 +3239,7 @@ Store: {home}</source>
       <translation>等待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="287" />
+      <location filename="../../ui/pack_items.py" line="294" />
       <source>how to check it (the sender's suggestion)</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
@@ -3251,7 +3279,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="382" />
+      <location filename="../../ui/pack_items.py" line="389" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -3306,7 +3334,7 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="180" />
+      <location filename="../../ui/history_text.py" line="184" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
@@ -3316,7 +3344,7 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="122" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
     </message>
@@ -3331,12 +3359,12 @@ Store: {home}</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="277" />
+      <location filename="../../ui/pack_items.py" line="284" />
       <source>landing check {n}</source>
       <translation>第 {n} 项落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="281" />
+      <location filename="../../ui/pack_items.py" line="288" />
       <source>learning {n}</source>
       <translation>第 {n} 条心得</translation>
     </message>
@@ -3346,7 +3374,7 @@ Store: {home}</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="188" />
+      <location filename="../../ui/history_text.py" line="192" />
       <location filename="../../ui/pack_items.py" line="32" />
       <source>machine</source>
       <translation>机器</translation>
@@ -3357,7 +3385,7 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="122" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -3382,22 +3410,22 @@ Store: {home}</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="276" />
+      <location filename="../../ui/pack_items.py" line="283" />
       <source>next step {n}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="269" />
+      <location filename="../../ui/export.py" line="277" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="262" />
+      <location filename="../../ui/export.py" line="270" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="156" />
+      <location filename="../../ui/history_text.py" line="160" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -3428,7 +3456,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="203" />
+      <location filename="../../ui/history_text.py" line="207" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>open</source>
       <translation>未答</translation>
@@ -3455,7 +3483,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="64" />
+      <location filename="../../ui/journey.py" line="65" />
       <source>passport {id}</source>
       <translation>护照 {id}</translation>
     </message>
@@ -3482,7 +3510,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="159" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -3507,7 +3535,7 @@ Store: {home}</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="120" />
+      <location filename="../../ui/journey.py" line="138" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
@@ -3554,7 +3582,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="197" />
-      <location filename="../../ui/journey.py" line="119" />
+      <location filename="../../ui/journey.py" line="137" />
       <location filename="../../ui/pack_items.py" line="26" />
       <source>someone</source>
       <translation>某人</translation>
@@ -3575,12 +3603,12 @@ Store: {home}</source>
       <translation>以盘符开头</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="184" />
+      <location filename="../../ui/history_text.py" line="188" />
       <source>status</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="212" />
+      <location filename="../../ui/pack_items.py" line="219" />
       <source>stays open</source>
       <translation>仍未解决</translation>
     </message>
@@ -3596,12 +3624,12 @@ Store: {home}</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="301" />
+      <location filename="../../ui/window/inbox.py" line="316" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="299" />
+      <location filename="../../ui/window/inbox.py" line="314" />
       <source>team desk {where} out of reach</source>
       <translation type="unfinished" />
     </message>
@@ -3626,7 +3654,7 @@ Store: {home}</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="293" />
+      <location filename="../../ui/pack_items.py" line="300" />
       <source>the answer</source>
       <translation>回答</translation>
     </message>
@@ -3636,7 +3664,7 @@ Store: {home}</source>
       <translation>回答已到</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="316" />
+      <location filename="../../ui/pack_items.py" line="323" />
       <source>the attached file {name}, line {line}</source>
       <translation>随附文件 {name} 第 {line} 行</translation>
     </message>
@@ -3666,7 +3694,7 @@ Store: {home}</source>
       <translation>附件 {name} 不是有效的 base64</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="289" />
+      <location filename="../../ui/pack_items.py" line="296" />
       <source>the claim</source>
       <translation>陈述</translation>
     </message>
@@ -3679,6 +3707,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="143" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="398" />
+      <source>the facts it carries that your passport does not hold yet, sealed</source>
+      <translation>它带来的、你的护照还没有的事实（已封存）</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="159" />
@@ -3711,12 +3744,12 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="261" />
+      <location filename="../../ui/export.py" line="269" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="271" />
+      <location filename="../../ui/pack_items.py" line="278" />
       <source>the goal</source>
       <translation>目标</translation>
     </message>
@@ -3731,12 +3764,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="267" />
+      <location filename="../../ui/export.py" line="275" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="263" />
+      <location filename="../../ui/export.py" line="271" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -3761,7 +3794,7 @@ Store: {home}</source>
       <translation>护照对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="290" />
+      <location filename="../../ui/pack_items.py" line="297" />
       <source>the question</source>
       <translation>问题</translation>
     </message>
@@ -3787,12 +3820,12 @@ Store: {home}</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="270" />
+      <location filename="../../ui/pack_items.py" line="277" />
       <source>the sender's note</source>
       <translation>发送方的附言</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="272" />
+      <location filename="../../ui/pack_items.py" line="279" />
       <source>the title</source>
       <translation>标题</translation>
     </message>
@@ -3892,17 +3925,17 @@ Store: {home}</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="112" />
+      <location filename="../../ui/journey.py" line="123" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="176" />
+      <location filename="../../ui/history_text.py" line="180" />
       <source>to</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="122" />
+      <location filename="../../ui/journey.py" line="141" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -3947,38 +3980,38 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="292" />
+      <location filename="../../ui/pack_items.py" line="299" />
       <source>what counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="288" />
+      <location filename="../../ui/pack_items.py" line="295" />
       <source>what to check</source>
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="279" />
+      <location filename="../../ui/pack_items.py" line="286" />
       <source>what was done, item {n}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="93" />
+      <location filename="../../ui/journey.py" line="106" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="273" />
+      <location filename="../../ui/pack_items.py" line="280" />
       <source>where it stands</source>
       <translation>当前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="177" />
-      <location filename="../../ui/history_text.py" line="178" />
+      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="182" />
       <source>why</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="291" />
+      <location filename="../../ui/pack_items.py" line="298" />
       <source>why it is asked</source>
       <translation>提问原因</translation>
     </message>
@@ -3991,6 +4024,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="139" />
       <source>work started</source>
       <translation>工作已开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="140" />
+      <source>written {when}, not sent: no email opened</source>
+      <translation>{when} 写好，未发出：邮件没有打开</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="289" />
@@ -4028,7 +4066,7 @@ Store: {home}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="535" />
+      <location filename="../../ui/review_view.py" line="530" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
@@ -4068,12 +4106,12 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="236" />
+      <location filename="../../ui/review_view.py" line="237" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="167" />
+      <location filename="../../ui/history_text.py" line="171" />
       <source>{kind} for {to} written to {file} ({encoding}, {via})</source>
       <translation>给 {to} 的{kind}已写入 {file}（{encoding}，{via}）</translation>
     </message>
@@ -4098,7 +4136,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="167" />
+      <location filename="../../ui/window/incoming.py" line="174" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -4138,7 +4176,7 @@ Store: {home}</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="99" />
+      <location filename="../../ui/window/watching.py" line="105" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -4148,12 +4186,12 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="209" />
+      <location filename="../../ui/history_text.py" line="213" />
       <source>{name}: {value}</source>
       <translation>{name}：{value}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="284" />
+      <location filename="../../ui/window/inbox.py" line="299" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -4194,7 +4232,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="79" />
+      <location filename="../../ui/window/watching.py" line="82" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -4264,9 +4302,14 @@ Store: {home}</source>
       <translation>{where} 不是 JSON 对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="313" />
+      <location filename="../../ui/pack_items.py" line="320" />
       <source>{where}, {part}</source>
       <translation>{where}，{part}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="126" />
+      <source>{who}, on this team desk</source>
+      <translation>{who}（在这个团队工作台上）</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="156" />
@@ -4289,7 +4332,7 @@ Store: {home}</source>
       <translation type="unfinished" />
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="536" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
@@ -4303,10 +4346,31 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="537" />
+      <location filename="../../ui/pack_items.py" line="394" />
+      <source>%n answers</source>
+      <translation>
+        <numerusform>%n 个回答</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/models.py" line="294" />
+      <source>%n answers you typed wait here, not saved yet</source>
+      <translation>
+        <numerusform>这里有 %n 个你输入但尚未保存的回答</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/pack_items.py" line="400" />
+      <source>%n attached files</source>
+      <translation>
+        <numerusform>%n 个附件</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -4317,35 +4381,42 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="294" />
+      <location filename="../../ui/window/inbox.py" line="309" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="285" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="94" />
+      <location filename="../../ui/journey.py" line="107" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="405" />
+      <location filename="../../ui/pack_items.py" line="396" />
+      <source>%n new questions, kept as open asks</source>
+      <translation>
+        <numerusform>%n 个新问题，作为未答提问保留</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="400" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="285" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
@@ -4359,7 +4430,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="255" />
+      <location filename="../../ui/window/incoming.py" line="262" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -4380,7 +4451,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="499" />
+      <location filename="../../ui/review_view.py" line="494" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>随附文件（%n 个，{size}）</numerusform>
@@ -4422,7 +4493,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="292" />
+      <location filename="../../ui/window/inbox.py" line="307" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>
@@ -4491,6 +4562,10 @@ Store: {home}</source>
     <message>
       <source>Luggage ({n} files, {size})</source>
       <translation type="vanished">随附文件（{n} 个，{size}）</translation>
+    </message>
+    <message>
+      <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
+      <translation type="vanished">合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
       <source>Move to {state}: {why}</source>

@@ -1,6 +1,6 @@
 """The window on a team desk sees what another process does to the shared store without
 being asked to refresh: a colleague's `taskpack` lands a pack, then answers one of its
-asks, and the open window shows both (issue 21, item 5: the change feed, not a poll)."""
+asks, and the open window shows both (the change feed, not a poll)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -44,7 +44,21 @@ HEARD_READ_AFTER_MS = 50
 UNREACHABLE_RETRY_MS = 2000
 
 
-class MiddleElided(QStyledItemDelegate):
+class RoomyRows(QStyledItemDelegate):
+    """Rows a little taller than a line of text: the font's own height left descenders
+    (g, y, p) and the bold title touching the next row."""
+
+    PADDING = 6
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        size = super().sizeHint(option, index)
+        line = max(option.fontMetrics.height(), option.fontMetrics.lineSpacing())  # type: ignore[attr-defined]
+        return QSize(size.width(), max(size.height(), line + self.PADDING))
+
+
+class MiddleElided(RoomyRows):
     """A cell cut in the middle when it is narrow ("Wei Zha…@wei-laptop"): a sender's name
     and machine both stay in view; the whole of it is in the tooltip."""
 
@@ -113,6 +127,7 @@ class InboxMixin:
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setItemDelegate(RoomyRows(self.list))
         self.list.setItemDelegateForColumn(InboxModel.SENDER, MiddleElided(self.list))
         header = self.list.header()
         header.setStretchLastSection(False)

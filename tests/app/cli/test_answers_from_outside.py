@@ -1,4 +1,4 @@
-"""Answers from outside always show whose they are (issue 22, finding 5): an answer merged
+"""Answers from outside always show whose they are: an answer merged
 from a receipt never reads like one written here in `taskpack show` — even when the
 receipt's `answered_by` names this desk's own person."""
 

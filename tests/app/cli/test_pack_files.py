@@ -330,7 +330,7 @@ def hostile_runs(tmp_path_factory: pytest.TempPathFactory, run_cli) -> dict:  # 
     return _run_all(run_cli, tmp_path_factory.mktemp("hostile-cli"))
 
 
-#: `show` reads a reply as text (issue 13): it forgives what a chat app or an editor adds
+#: `show` reads a reply as text: it forgives what a chat app or an editor adds
 #: around a pack, and says so; `verify` and `convert` still refuse the file as written
 TEXT_FORGIVEN = {"flat: UTF-8 BOM": "byte-order mark"}
 

@@ -1,4 +1,4 @@
-"""What `taskpack` imports before it answers (issue 12.7): start-up is what a person
+"""What `taskpack` imports before it answers: start-up is what a person
 waits for on every small command, so `--help`, `--version` and the argument parser
 never import the codec or build a pydantic model, and judging a pack never builds one.
 

@@ -1,4 +1,4 @@
-"""One escaping rule for agents (issue 22, finding 4): whatever a pack chose reaches an
+"""One escaping rule for agents: whatever a pack chose reaches an
 agent under `sender_wrote` or between the markers, never in the desk's own words — ids
 that are not plain are withheld, times and names that are sentences too, and tag
 characters are made visible."""
@@ -93,7 +93,7 @@ def test_a_packs_ids_times_and_names_never_speak_in_the_desks_words(tmp_path: Pa
 
 
 def test_an_answer_from_outside_says_so_and_its_words_are_the_senders(tmp_path: Path) -> None:
-    """Issue 22, findings 4 and 5: an answer merged from a receipt is `answered_in:
+    """an answer merged from a receipt is `answered_in:
     receipt` (this desk's history says so, whatever answered_by names); its answered_by
     and answered_at are under sender_wrote as the pack wrote them (before: withheld)."""
     desk = Desk(tmp_path / "alpha", "alpha", actor="ana")
@@ -208,7 +208,7 @@ def _hostile_packs(tmp_path: Path) -> list[tuple[Path, dict[str, Any], str]]:
 
 
 def test_refusals_and_reader_notes_never_quote_a_pack_in_the_desks_words(tmp_path: Path) -> None:
-    """Issue 22, finding 4: tool error text quoted a receipt's lineage target, a kind, a
+    """tool error text quoted a receipt's lineage target, a kind, a
     luggage name, ask ids; reader_notes quoted a folder name. Now each such value is
     withheld from the desk's sentence, and kept beside it under sender_wrote."""
     desk = Desk(tmp_path / "alpha", "alpha", actor="ana")
@@ -237,7 +237,7 @@ def test_refusals_and_reader_notes_never_quote_a_pack_in_the_desks_words(tmp_pat
 
 
 def test_a_facts_machine_as_the_pack_wrote_it_is_under_sender_wrote(tmp_path: Path) -> None:
-    """Issue 22, finding 4: `verified_on` and the standing sentence that names it are the
+    """`verified_on` and the standing sentence that names it are the
     desk's words only when plain; the pack's own are kept under sender_wrote (before:
     withheld and lost)."""
     import hostile_zips as hz

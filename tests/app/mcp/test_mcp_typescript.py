@@ -1,6 +1,6 @@
 """`taskpack mcp` through the official MCP TypeScript SDK (`Client` +
 `StdioClientTransport`, @modelcontextprotocol/sdk 1.32), the client Claude Code, Cursor
-and the inspector use (issue 22, finding 7). `make test` installs it (`npm ci` in
+and the inspector use. `make test` installs it (`npm ci` in
 tests/app/mcp/ts); the test does not skip when it is missing, it fails.
 
 The SDK checks every structured result against the tool's output schema: an error that

@@ -1,6 +1,6 @@
 """`taskpack doctor --restore` takes only a backup that is a TaskPack store and never
 restores under a running desk; a damaged store's report is one line; the store, its
-backups and the A2A ledger are for their owner only (issue 22, finding 6)."""
+backups and the A2A ledger are for their owner only."""
 
 from __future__ import annotations
 
@@ -93,9 +93,7 @@ def test_restore_is_refused_while_another_taskpack_process_has_the_store_open(
         assert "another TaskPack process has this store open" in done.stderr
         assert not list(home.glob("store-damaged-*"))
     finally:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(timeout=30)
+        holder.communicate(timeout=30)  # closes its stdin, reads the rest, closes stdout
     time.sleep(0.1)
     done = cli(home, "doctor", "--restore", "--force")
     assert done.returncode == 0, done.stderr

@@ -1,7 +1,7 @@
-"""How a pack comes in: the one accept path (spec §4.1–§4.4.1).
+"""How a pack comes in: the one landing path (spec §4.1–§4.4.1).
 
 Every way a pack arrives — the window's Land, `taskpack land`, the watcher, the A2A
-handler, MCP — ends in :func:`accept`, through `app.desk.Desk.accept`. One open (the
+handler, MCP — ends in :func:`land`, through `app.desk.Desk.land`. One open (the
 caller's), one review (held by the window, or built here from the same pass that stages
 the luggage), one sealing (in the review), then ONE transaction:
 
@@ -59,7 +59,7 @@ from .store import Claim, Store, Tx
 
 @dataclass
 class Accepted:
-    """What :func:`accept` did: a handoff landed or a receipt merged (or, `already`, it
+    """What :func:`land` did: a handoff landed or a receipt merged (or, `already`, it
     had before and nothing changed). `repairs` and `warnings` are plain sentences."""
 
     passport: LocalPassport
@@ -103,7 +103,7 @@ class MergeOutcome(Accepted):
     moved_to: str | None = None
 
 
-def accept(
+def land(
     store: Store,
     opened: OpenedPack,
     *,
@@ -118,7 +118,7 @@ def accept(
     cancel: CancelCheck | None = None,
     claim: Claim | None = None,
 ) -> LandingOutcome | MergeOutcome:
-    """Accept a pack: a handoff lands as a new passport, a receipt merges `into` the one
+    """Land a pack: a handoff lands as a new passport, a receipt merges `into` the one
     passport it answers (§4.4.1). Lands a pack once, ever (idempotent on its content).
 
     `held` is a review the caller already holds (the window's): it is used when its
@@ -204,7 +204,7 @@ def accept(
 
 
 def _own_copy(held: LandingReview) -> LandingReview:
-    """A held review is shared with its holder (another thread): accept works on a copy
+    """A held review is shared with its holder (another thread): landing works on a copy
     (its asks shared, as landing copies an ask before it changes one)."""
     pack = working_copy(held.sealed_pack) if held.sealed_pack else None
     return replace(
@@ -355,8 +355,8 @@ def land_handoff(
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> LandingOutcome:
-    """:func:`accept` for a handoff (a receipt is refused with the way to merge it)."""
-    out = accept(
+    """:func:`land` for a handoff (a receipt is refused with the way to merge it)."""
+    out = land(
         store,
         opened,
         machine=machine,
@@ -377,8 +377,8 @@ def merge_receipt(
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> MergeOutcome:
-    """:func:`accept` for a receipt, which must answer `into` (§4.4.1 rules 1–5)."""
-    out = accept(
+    """:func:`land` for a receipt, which must answer `into` (§4.4.1 rules 1–5)."""
+    out = land(
         store,
         opened,
         machine=machine,
