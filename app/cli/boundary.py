@@ -160,3 +160,11 @@ def desk_sentence(sentence: str) -> str:
         return m.group(0) if not inner or is_plain_value(inner) else quoted(inner)
 
     return visible(_QUOTED.sub(keep, sentence))
+
+
+def answered_words(ask: Any, came: str | None) -> str:
+    """Who answered: an answer that came in a pack says so, whatever its answered_by says."""
+    if not came:
+        return f"{token(ask.answered_by)} {token(ask.answered_at)}"
+    when = f", {token(ask.answered_at)}" if ask.answered_at else ""
+    return f"answered by {token(ask.answered_by or 'someone')}, in a {came} (not here){when}"

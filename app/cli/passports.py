@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from taskpack.app.cli.boundary import (
+    answered_words,
     history_detail,
     ident,
     name,
@@ -374,7 +375,7 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
                 f"  {ident(a.id)} [{token(a.status or 'open')}] {quoted(a.what)}  (accept: {quoted(a.accept)})"
             )
             if a.answer is not None:
-                say(f"       answer: {quoted(a.answer)}  — {_answered(a, came.of(a.id))}")
+                say(f"       answer: {quoted(a.answer)}  — {answered_words(a, came.of(a.id))}")
     outgoing = lp.checks_to_send or []
     if outgoing:
         say("Checks to send with the next pack:")
@@ -396,14 +397,6 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
     if moves:
         say(f"Can move to: {', '.join(m.label for m in moves)}")
     return EXIT_OK
-
-
-def _answered(ask: Any, came: str | None) -> str:
-    """Who answered: an answer that came in a pack says so, whatever its answered_by says."""
-    if not came:
-        return f"{token(ask.answered_by)} {token(ask.answered_at)}"
-    when = f", {token(ask.answered_at)}" if ask.answered_at else ""
-    return f"answered by {token(ask.answered_by or 'someone')}, in a {came} (not here){when}"
 
 
 def _show_list(title: str, items: list[Any]) -> None:
