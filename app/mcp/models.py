@@ -358,11 +358,16 @@ class HistoryOut(_Out):
     entries: list[HistoryEntry]
 
 
+class SavedText(_Out):
+    name: str
+    path: str = Field(description="where it was written (the folder and the sender's name)")
+
+
 class SavedFile(_Out):
-    path: str
+    path: str = Field(description="where it was written, when its name is a plain one")
     size: int
     sha256: str
-    sender_wrote: NameText
+    sender_wrote: SavedText
 
 
 class SkippedFile(_Out):

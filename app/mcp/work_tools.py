@@ -26,7 +26,7 @@ from taskpack.app.mcp.results import writes as _writes
 from taskpack.core.desk import lifecycle
 from taskpack.core.desk.history_words import english_detail
 from taskpack.core.errors import UsageError
-from taskpack.core.trust.plain_words import is_plain_token
+from taskpack.core.trust.plain_words import is_plain_name, is_plain_token
 
 Changed = Callable[..., tuple[str, dict[str, Any]]]
 
@@ -225,12 +225,14 @@ def save_luggage(
         if path is None:
             skipped.append({"reason": why, "sender_wrote": said})
         else:
+            # the path holds the sender's name: the desk says it only when it is a plain one
+            plain = is_plain_name(item.name)
             saved.append(
                 {
-                    "path": line(str(path)),
+                    "path": line(str(path)) if plain else views.WITHHELD,
                     "size": item.size,
                     "sha256": item.sha256,
-                    "sender_wrote": said,
+                    "sender_wrote": {**said, "path": line(str(path))},
                 }
             )
     return saved, skipped

@@ -68,6 +68,11 @@ def test_no_verb_prints_a_hostile_packs_words_outside_the_quotes(tmp_path: Path)
     run("list")
     run("open", pid)
     run("take", pid)
+    from taskpack.app.mcp.refs import handle
+
+    run("confirm", pid, handle(f"{PHRASE} check\u200b"))
+    (tmp_path / "out").mkdir()
+    run("save-luggage", pid, tmp_path / "out")
     run("history", pid)
     run("pack", pid, "--out", tmp_path / "refused.taskpack", code=2)  # instruction keys
     # a passport of ours, answered by a hostile receipt whose new asks' ids are sentences

@@ -340,6 +340,17 @@ def test_every_tool_keeps_a_hostile_packs_words_apart(tmp_path: Path) -> None:
             await call("taskpack_list", limit=3)
             await call("taskpack_open", id=pid)
             await call("taskpack_take", id=pid)
+            opened = await call("taskpack_open", id=pid)
+            check = opened["landing_checks"][0]["ref"]
+            await call("taskpack_confirm_check", id=pid, check=check)
+            for ask in opened["asks"]:
+                if ask["status"] == "open":
+                    await call("taskpack_answer", id=pid, ask_id=ask["ref"], answer="no")
+            folder = tmp_path / "luggage-out"
+            folder.mkdir()
+            await call("taskpack_save_luggage", id=pid, folder=str(folder))
+            await call("taskpack_attach", id=pid, files=[str(pack)])
+            await call("taskpack_history", id=pid)
             await call(
                 "taskpack_checkpoint",
                 id=pid,
@@ -360,6 +371,10 @@ def test_every_tool_keeps_a_hostile_packs_words_apart(tmp_path: Path) -> None:
             for kind, name in (("handoff", "h.taskpack"), ("receipt", "r.taskpack.json")):
                 await call("taskpack_pack", id=pid, out=str(tmp_path / name), kind=kind)
             await call("taskpack_outbox", passport_id=pid)
+            evidence = [{"kind": "note", "summary": "checked"}]
+            await call("taskpack_result", id=pid, summary="done", evidence=evidence)
+            await call("taskpack_move", id=pid, state="completed")
+            await call("taskpack_history", id=pid, offset=0, limit=500)
             await call("taskpack_show", path=str(tmp_path / "h.taskpack"))
             prompt = await c.get_prompt("take_over", {"passport_id": pid})
             words = "".join(getattr(m.content, "text", "") for m in prompt.messages)
@@ -372,7 +387,7 @@ def test_every_tool_keeps_a_hostile_packs_words_apart(tmp_path: Path) -> None:
         anyio.run(main)
     finally:
         desk.close()
-    assert len(seen) >= 12
+    assert len(seen) >= 20
 
 
 def test_a_name_collision_spells_out_two_look_alike_names(tmp_path: Path) -> None:
