@@ -172,12 +172,13 @@ class PgStore(HeldBlobs):
             try:
                 with conn.transaction():
                     tx = PgTx(self, conn)
+                    self._in_tx.tx = tx
                     yield tx
                     tx.announce()
             except psycopg.Error as exc:
                 raise change_failed(self.url, exc) from None
             finally:
-                self._in_tx.conn = None
+                self._in_tx.conn = self._in_tx.tx = None
 
     # -- reading --
 
@@ -185,6 +186,9 @@ class PgStore(HeldBlobs):
     def _reading(self) -> Iterator[psycopg.Connection[Any]]:
         conn = getattr(self._in_tx, "conn", None)
         if conn is not None:
+            tx = getattr(self._in_tx, "tx", None)
+            if tx is not None:
+                tx.flush()  # a read inside the transaction sees the luggage it added
             yield conn
             return
         with self.pool.connection() as conn:

@@ -47,12 +47,45 @@ class PgTx:
         self._conn = conn
         self.events: list[tuple[str, str]] = []
         self.now = store.clock()
+        #: luggage added and not yet written: (passport, name) -> (sha256, size), written
+        #: together before the next statement (10,000 files are three statements)
+        self._luggage: dict[tuple[str, str], tuple[str, int]] = {}
 
     def _one(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        self.flush()
         return self._conn.execute(sql, pg_args(args)).fetchone()
 
     def _run(self, sql: str, args: Sequence[Any] = ()) -> Any:
+        self.flush()
         return self._conn.execute(sql, pg_args(args))
+
+    def flush(self) -> None:
+        """Write the luggage added so far, in order (a name added again replaces it)."""
+        if not self._luggage:
+            return
+        pending, self._luggage = self._luggage, {}
+        keys = list(pending)
+        pids = [pg_text(p) for p, _ in keys]
+        names = [pg_text(n) for _, n in keys]
+        shas = [pending[k][0] for k in keys]
+        missing = self._conn.execute(
+            "SELECT i FROM unnest(%s::text[]) WITH ORDINALITY AS u(sha, i) "
+            "WHERE NOT EXISTS (SELECT 1 FROM taskpack.blobs b WHERE b.sha256 = u.sha) LIMIT 1",
+            (shas,),
+        ).fetchone()
+        if missing is not None:  # the blob is not stored: nothing of this is kept
+            raise no_blob_for(keys[int(missing[0]) - 1][1])
+        self._conn.execute(
+            "DELETE FROM taskpack.luggage l USING unnest(%s::text[], %s::text[]) AS u(p, n) "
+            "WHERE l.passport_id = u.p AND l.name = u.n",
+            (pids, names),
+        )
+        self._conn.execute(
+            "INSERT INTO taskpack.luggage (passport_id, name, sha256, size, added_at) "
+            "SELECT p, n, s, z, %s FROM unnest(%s::text[], %s::text[], %s::text[], "
+            "%s::bigint[]) WITH ORDINALITY AS u(p, n, s, z, i) ORDER BY i",
+            (self.now, pids, names, shas, [pending[k][1] for k in keys]),
+        )
 
     # -- reads that see this transaction's own writes --
 
@@ -179,16 +212,9 @@ class PgTx:
         self._history(passport_id, int(row[0]), event, detail)
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None:
-        if self._one("SELECT 1 FROM taskpack.blobs WHERE sha256 = %s", (sha256,)) is None:
-            raise no_blob_for(name)
-        self._run(
-            "DELETE FROM taskpack.luggage WHERE passport_id = %s AND name = %s", (passport_id, name)
-        )
-        self._run(
-            "INSERT INTO taskpack.luggage (passport_id, name, sha256, size, added_at) "
-            "VALUES (%s,%s,%s,%s,%s)",
-            (passport_id, name, sha256, size, self.now),
-        )
+        # kept until the next statement: a pack of 10,000 files is written at once
+        self._luggage.pop((passport_id, name), None)  # added again: it moves to the end
+        self._luggage[(passport_id, name)] = (sha256, size)
 
     def remove_luggage(self, passport_id: str, name: str) -> bool:
         found = self._one(
@@ -270,6 +296,7 @@ class PgTx:
 
     def announce(self) -> None:
         """One NOTIFY for what this transaction changed (sent only if it commits)."""
+        self.flush()
         if self.events:
             ids = sorted({pid for pid, _ in self.events})
             payload = json.dumps({"by": self.store.token, "ids": ids[:50]})
