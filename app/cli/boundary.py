@@ -168,3 +168,12 @@ def answered_words(ask: Any, came: str | None) -> str:
         return f"{token(ask.answered_by)} {token(ask.answered_at)}"
     when = f", {token(ask.answered_at)}" if ask.answered_at else ""
     return f"answered by {token(ask.answered_by or 'someone')}, in a {came} (not here){when}"
+
+
+def ask_named(desk: Any, passport_id: str, given: str) -> str:
+    """The id of the ask `given` names: its id, or the ``#`` handle of one that is not plain
+    (the agents' tools give the same handles)."""
+    from taskpack.app.mcp import refs
+
+    asks = desk.get(passport_id).asks or []
+    return refs.resolve(given, (a.id for a in asks), "ask", passport_id)

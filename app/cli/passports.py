@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from taskpack.app.cli.boundary import (
     answered_words,
+    ask_named,
     history_detail,
     ident,
     name,
@@ -468,11 +469,10 @@ def cmd_check(args: argparse.Namespace, desk: Desk) -> int:
 
 @_verb
 def cmd_answer(args: argparse.Namespace, desk: Desk) -> int:
-    status = "dropped" if args.drop else "answered"
-    lp = desk.answer(
-        _pid(args.id), args.ask, args.answer, status=status, expected_version=args.expected_version
-    )
-    return _done(args, lp, f"ask {args.ask} {status}; send it home with `pack --kind receipt`")
+    status, pid = "dropped" if args.drop else "answered", _pid(args.id)
+    ask = ask_named(desk, pid, args.ask)  # its id, or the #handle a non-plain id is given
+    lp = desk.answer(pid, ask, args.answer, status=status, expected_version=args.expected_version)
+    return _done(args, lp, f"ask {ident(ask)} {status}; send it home with `pack --kind receipt`")
 
 
 @_verb

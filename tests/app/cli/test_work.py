@@ -62,3 +62,21 @@ def test_confirm_a_check_and_save_the_luggage(tmp_path: Path) -> None:
     assert (out / "keep.txt").read_bytes() == b"mine"
     missing = _taskpack(home, "save-luggage", pid, tmp_path / "nowhere")
     assert missing.returncode == 1 and not (tmp_path / "nowhere").exists()
+
+
+def test_answer_takes_the_handle_of_an_ask_whose_id_is_not_plain(tmp_path: Path) -> None:
+    from taskpack.app.mcp.refs import handle
+
+    home = tmp_path / "alpha"
+    data = hz.pack_data()
+    data["asks"] = [{"id": "问题 1", "what": "Which region?", "accept": "a code", "status": "open"}]
+    pack = tmp_path / "p.taskpack.json"
+    pack.write_text(json.dumps(hz.flat_doc([], passport=data)), encoding="utf-8")
+    pid = json.loads(_taskpack(home, "land", pack, "--json").stdout)["passport"]
+    done = _taskpack(home, "answer", pid, handle("问题 1"), "--answer", "eu-west")
+    assert done.returncode == 0, done.stderr
+    assert "ask «问题 1» answered" in done.stdout
+    opened = json.loads(_taskpack(home, "open", pid, "--json").stdout)
+    assert opened["asks"][0]["answer"] == "eu-west"
+    wrong = _taskpack(home, "answer", pid, "a9", "--answer", "x")
+    assert wrong.returncode == 1 and "has no ask a9" in wrong.stderr
