@@ -112,8 +112,9 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-#: signals that end a long-running verb (`watch`, `serve`) cleanly
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: signals that end a long-running verb (`watch`, `serve`) cleanly (and Ctrl-Break in a
+#: Windows console)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, *filter(None, [getattr(signal, "SIGBREAK", None)]))
 
 
 class StopSignals:
@@ -136,7 +137,8 @@ class StopSignals:
     def __enter__(self) -> StopSignals:
         if threading.current_thread() is threading.main_thread():
             self._previous = {s: signal.signal(s, self._on_signal) for s in STOP_SIGNALS}
-            self._mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+            if hasattr(signal, "pthread_sigmask"):  # POSIX: a parent may hand down a mask
+                self._mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         return self
 
     def __exit__(self, *exc: object) -> None:
