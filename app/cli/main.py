@@ -53,7 +53,7 @@ VERB_HOMES = {
         (
             "passports",
             "new list open fact decide next checkpoint ask check answer attach pack land "
-            "restore move take result history settings",
+            "restore move take result history settings confirm save-luggage",
         ),
         ("watch", "watch"),
         ("a2a", "serve token send fetch-receipt"),
@@ -204,10 +204,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except TaskPackError as exc:  # each class says its exit code (core/errors.py)
-        warn(visible(str(exc)))  # one line, whatever pack text the message quotes
+        from taskpack.app.cli.boundary import error_line, finding_line
+
+        warn(error_line(exc))  # one line, whatever pack text it names quoted
         if isinstance(exc, Refused):
             for finding in exc.findings[3:]:
-                warn(f"  also: {finding}")
+                warn(f"  also: {finding_line(finding)}")
         return exc.exit_code
     except KeyboardInterrupt:
         warn("interrupted; nothing was left half-written.")

@@ -14,8 +14,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 from taskpack.core.errors import StoreError
 
-from .choose import describe
-from .url import check
+from .url import check, describe
 
 # the pool retries on its own and says so at WARNING; our errors say it once, in one line
 logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
