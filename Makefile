@@ -6,7 +6,7 @@ STAMP_RUN  := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
 .PHONY: run test postgres-deps lint mypy-team bench package package-test install-desktop clean \
-	windows-env
+	windows-env test-windows package-windows
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,7 @@ test: $(STAMP_TEST) postgres-deps $(TS_CLIENT)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check --quiet .
 	$(VENV)/bin/ruff format --check --quiet .
+	$(VENV)/bin/actionlint
 	$(VENV)/bin/mypy core
 	$(MAKE) --no-print-directory mypy-team
 
@@ -56,6 +57,7 @@ lint: $(STAMP_TEST)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/actionlint
 	$(VENV)/bin/mypy core
 	$(MAKE) --no-print-directory mypy-team
 
@@ -76,6 +78,17 @@ WINE_PREFIX := build/wine
 
 windows-env: | $(PY)
 	$(PY) packaging/windows/winenv.py setup --prefix $(WINE_PREFIX)
+
+# the Windows lane: the portability tests under Windows' Python (tests/windows_lane.py
+# names them and every exclusion), then the Windows <-> Linux round trip and the window's
+# smoke test under Wine, driven from Linux (tests/packaging/test_wine_round_trip.py)
+WINDOWS_PYTEST_ARGS ?= -q -n 2
+test-windows: windows-env $(STAMP_TEST)
+	QT_QPA_PLATFORM=offscreen $(PY) packaging/windows/winenv.py run --prefix $(WINE_PREFIX) -- \
+		tests/windows_lane.py $(WINDOWS_PYTEST_ARGS)
+	TASKPACK_WINDOWS_LANE=1 TASKPACK_WINE_PREFIX=$(abspath $(WINE_PREFIX)) \
+		QT_QPA_PLATFORM=offscreen $(PY) -m pytest -p no:cacheprovider -q -n 0 \
+		tests/packaging/test_wine_round_trip.py
 
 bench: $(STAMP_TEST)
 	$(PY) benchmarks/bench_codec.py
@@ -99,7 +112,7 @@ CI_DEPS := update-mime-database:shared-mime-info xdg-mime:xdg-utils node:nodejs 
 	Xvfb:xvfb xauth:xauth lib/libxcb-icccm.so.4:libxcb-icccm4 \
 	lib/libxcb-keysyms.so.1:libxcb-keysyms1 lib/libxcb-cursor.so.0:libxcb-cursor0 \
 	lib/libxkbcommon-x11.so.0:libxkbcommon-x11-0 \
-	$(PG_BIN)/initdb:postgresql-15 \
+	$(PG_BIN)/initdb:postgresql-15 makensis:nsis \
 	/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc:fonts-wqy-zenhei
 
 .PHONY: ci-deps uninstall-desktop
@@ -117,6 +130,16 @@ package: $(STAMP_PACKAGE)
 
 package-test: package
 	$(PY) packaging/check_frozen.py dist/taskpack-desk
+
+# make package-windows  dist/windows/: taskpack-desk.exe (window) + taskpack.exe (CLI), frozen by
+#                       PyInstaller run by Windows' CPython under Wine, and the per-user
+#                       installer (Debian's NSIS); then checked under Wine: smoke test, CLI,
+#                       install, file types, a pack opened by `start`, uninstall
+#                       (packaging/windows/build.py)
+package-windows: windows-env
+	@command -v makensis >/dev/null 2>&1 || $(MAKE) --no-print-directory ci-deps
+	$(PY) packaging/windows/build.py build --prefix $(WINE_PREFIX)
+	$(PY) packaging/windows/build.py check --prefix $(WINE_PREFIX)
 
 install-desktop:
 	sh resources/desktop/install-desktop.sh --exec "$(CURDIR)/$(VENV)/bin/taskpack-desk"

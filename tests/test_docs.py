@@ -8,7 +8,7 @@ What is checked:
   that defines that name;
 * a dotted name in backticks whose first part is the project (`taskpack.core.format.
   reading.open_pack`, or `app.desk.Desk` without the `taskpack.`), one of its modules
-  (`canonical.json_text`) or one of its classes (`Desk.accept`) must resolve: the module
+  (`canonical.json_text`) or one of its classes (`Desk.land`) must resolve: the module
   exists and defines each following name;
 * `from taskpack.… import a, b` in a code block must import names the module defines.
 
@@ -96,7 +96,8 @@ def _imported_from(path: Path, node: ast.ImportFrom) -> Path | None:
 
 def defines(path: Path, names: list[str]) -> bool:
     """Does the module at `path` define `names[0]` (and its class `names[1]`, …)? A name
-    it imports from another project module (a package's re-export) is followed there."""
+    it imports from another project module (a package's re-export) is followed there, and
+    a class's member may come from one of its bases (a mixin of the project's)."""
     scope: list[ast.stmt] = tree_of(path).body
     for i, name in enumerate(names):
         found = _bound(scope).get(name)
@@ -109,6 +110,9 @@ def defines(path: Path, names: list[str]) -> bool:
         if i + 1 < len(names):
             if not isinstance(found, ast.ClassDef):
                 return False  # only a class's own names are followed
+            if names[i + 1] not in _bound(found.body):
+                bases = [b.id for b in found.bases if isinstance(b, ast.Name)]
+                return any(defines(path, [base, *names[i + 1 :]]) for base in bases)
             scope = found.body
     return True
 
@@ -241,11 +245,11 @@ def test_a_path_that_is_not_there_is_found(ref: str, wrong: bool) -> None:
         ("taskpack.core.format.reading.open_pack", False),
         ("taskpack.core.format.reading.no_such_name", True),
         ("taskpack.core.chokepoint", True),
-        ("app.desk.Desk.accept", False),
+        ("app.desk.Desk.land", False),
         ("app.isolated", False),
         ("canonical.json_text", False),
         ("canonical.no_such_name", True),
-        ("Desk.accept", False),
+        ("Desk.land", False),
         ("Desk.no_such_method", True),
         ("json.dumps", False),  # not the project's: not checked
         ("store.sqlite3", False),  # a file name

@@ -16,6 +16,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 from taskpack.core.errors import TaskPackError
 from taskpack.ui import i18n, style
+from taskpack.ui.file_open import FileOpenRelay
 from taskpack.ui.single_instance import InstanceServer, hand_off, server_name
 
 #: set by benchmarks/bench_gui_start.py: print "shown <time>" when the frame is painted,
@@ -67,6 +68,8 @@ def install_excepthook(window: object) -> None:
 def run(files: list[Path], *, new_instance: bool = False) -> int:
     """The desk's window: its frame at once, the desk opened after the frame is painted."""
     app = make_application(sys.argv[:1])
+    relay = FileOpenRelay(app)  # macOS: packs opened from Finder or the Dock arrive as events
+    app.installEventFilter(relay)
     from taskpack.app import paths
 
     home = paths.home()
@@ -89,6 +92,7 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
             return  # closed while it was opening
         try:
             opened.append(_open_desk(home, name, files, frame, new_instance=new_instance))
+            relay.attach(opened[0][1].open_files)
         except TaskPackError as exc:
             QMessageBox.critical(frame, "TaskPack Desk", str(exc))
             app.exit(1)

@@ -126,6 +126,10 @@ def packed_detail(detail: dict[str, Any]) -> str:
 
 def mailed_detail(detail: dict[str, Any]) -> str:
     """The window opened an email with the pack attached (sent or not is the person's)."""
+    if detail.get("how") == "not_opened":
+        return tr("No email was opened: {file} is in the outbox, not sent.").format(
+            file=_file(detail)
+        )
     if detail.get("how") == "attached":
         return tr("Your mail program opened a new email with {file} attached.").format(
             file=_file(detail)
@@ -198,7 +202,13 @@ def history_detail(detail: dict[str, Any]) -> str:
                 value = reason_label(value)
             elif key == "kind" and value in ("receipt", "handoff"):
                 value = tr("receipt") if value == "receipt" else tr("handoff")
+            elif key == "status" and isinstance(value, str):
+                value = {
+                    "open": tr("open"),
+                    "answered": tr("answered"),
+                    "dropped": tr("dropped"),
+                }.get(value, value)
             if isinstance(value, list):
                 value = ", ".join(map(str, value[:12])) + (" …" if len(value) > 12 else "")
-            parts.append(f"{name}: {one_line(value, 200)}")
-    return "; ".join(parts)
+            parts.append(tr("{name}: {value}").format(name=name, value=one_line(value, 200)))
+    return tr("; ").join(parts)

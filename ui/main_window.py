@@ -42,7 +42,7 @@ from taskpack.app.a2a.endpoint import A2AEndpoint, EndpointState
 from taskpack.app.desk import Desk
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.core.desk.identity import display_name, sender_label
-from taskpack.ui import dialogs, i18n, paging, style
+from taskpack.ui import dialogs, i18n, paging, style, tones
 from taskpack.ui.at_home import AtHome
 from taskpack.ui.composer.composer import Composer
 from taskpack.ui.composer.welcome import sender_half
@@ -56,7 +56,7 @@ from taskpack.ui.ops import Detail, Reviewed
 from taskpack.ui.passport_view import PassportView
 from taskpack.ui.review_view import ReviewView
 from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
-from taskpack.ui.widgets import Banner, button, heading, plain
+from taskpack.ui.widgets import Banner, FloatingBanner, button, heading, plain
 from taskpack.ui.window.a2a_panel import A2APanelMixin
 from taskpack.ui.window.drop_paste import DropPasteMixin, pack_paths
 from taskpack.ui.window.inbox import ELSEWHERE_POLL_MS, InboxMixin
@@ -102,6 +102,9 @@ class MainWindow(
         self._senders: dict[tuple[str, int], str] = {}
         self._reviews: dict[Path, Reviewed] = {}
         self._at_home: dict[Path, AtHome] = {}
+        #: "encoding:content digest" of each incoming file listed (the same pack at two
+        #: paths is one row)
+        self._digests: dict[Path, str] = {}
         self._current: str | None = None  # the key the right side shows
         self._highlight: dict[str, tuple[set[str], str]] = {}
         self._loaded = False
@@ -164,11 +167,11 @@ class MainWindow(
         lay.setContentsMargins(6, 6, 6, 0)
         self.name_bar = self._build_name_bar()
         lay.addWidget(self.name_bar)
-        self.banner = Banner()
-        lay.addWidget(self.banner)
         self.stack = QStackedWidget()
         self.stack.currentChanged.connect(self.schedule_tab_order)
         lay.addWidget(self.stack, 1)
+        # over the page, not above it: a message coming or going moves nothing beneath
+        self.banner: Banner = FloatingBanner(self.stack)
         self.welcome = self._build_welcome()
         self.review_view = ReviewView()
         self.review_view.land_requested.connect(self.land_current)
@@ -278,7 +281,8 @@ class MainWindow(
         bar = QFrame()
         bar.setObjectName("namebar")
         bar.setStyleSheet(
-            "#namebar { background: #e8f1fd; border: 1px solid #1c3f9b; border-radius: 3px; }"
+            f"#namebar {{ background: {tones.wash('info')}; border: 1px solid {tones.edge('info')};"
+            " border-radius: 3px; }"
         )
         lay = QVBoxLayout(bar)
         lay.setContentsMargins(10, 6, 6, 6)
@@ -292,6 +296,7 @@ class MainWindow(
         line = QHBoxLayout()
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText(tr("e.g. Wei Zhang"))
+        self.name_edit.setAccessibleName(tr("Your name"))
         self.name_edit.returnPressed.connect(self.save_name)
         line.addWidget(self.name_edit, 1)
         self.name_save = button(tr("Use this name"), self.save_name, primary=True)

@@ -209,49 +209,55 @@ def export_passport(
     if file_sha is None and result.size <= FILE_DIGEST_MAX_BYTES:
         file_sha = hash_file(Path(result.path))
     moved: str | None = None
-    with store.write() as tx:
-        tx.record_pack_written(
-            result.content_digest,
-            passport_id,
-            lp.version,
-            kind,
-            open_sent,
-            encoding=result.encoding,
-            path=str(Path(result.path).resolve()),
-            file_sha256=file_sha,
-            size=result.size,
-            to=(to or "").strip() or None,
-            via=via,
-            # which facts this desk proved here and sealed in this pack: the one record
-            # a later restore of their ✓ may rely on (restore.py)
-            stub={**pack_stub(pack), "sealed_here": list(proven)},
-        )
-        tx.log(
-            passport_id,
-            "packed",
-            {
-                "kind": kind,
-                "file": Path(result.path).name,
-                "encoding": result.encoding,
-                "content_digest": result.content_digest,
-                "version": lp.version,
-                "chain": pack.lineage.chain if pack.lineage else [],
-                "asks_sent": open_sent,
-                "sealed": list(result.sealed),
-            },
-        )
-        if kind == "handoff" and open_sent and tx.state_of(passport_id)[0] == "working":
-            # §4.3: a passport that sent questions now waits for the answers (a move
-            # changes no ask: many stay pages)
-            record_move(
-                tx,
-                tx.get(passport_id, pages=True),
-                "waiting",
-                "human",
-                reason=SENT_OPEN_ASKS,
+    try:
+        with store.write() as tx:
+            tx.record_pack_written(
+                result.content_digest,
+                passport_id,
+                lp.version,
+                kind,
+                open_sent,
+                encoding=result.encoding,
+                path=str(Path(result.path).resolve()),
+                file_sha256=file_sha,
+                size=result.size,
+                to=(to or "").strip() or None,
+                via=via,
+                # which facts this desk proved here and sealed in this pack: the one record
+                # a later restore of their ✓ may rely on (restore.py)
+                stub={**pack_stub(pack), "sealed_here": list(proven)},
             )
-            moved = "waiting[human]"
-        changes = list(tx.events)
+            tx.log(
+                passport_id,
+                "packed",
+                {
+                    "kind": kind,
+                    "file": Path(result.path).name,
+                    "encoding": result.encoding,
+                    "content_digest": result.content_digest,
+                    "version": lp.version,
+                    "chain": pack.lineage.chain if pack.lineage else [],
+                    "asks_sent": open_sent,
+                    "sealed": list(result.sealed),
+                },
+            )
+            if kind == "handoff" and open_sent and tx.state_of(passport_id)[0] == "working":
+                # §4.3: a passport that sent questions now waits for the answers (a move
+                # changes no ask: many stay pages)
+                record_move(
+                    tx,
+                    tx.get(passport_id, pages=True),
+                    "waiting",
+                    "human",
+                    reason=SENT_OPEN_ASKS,
+                )
+                moved = "waiting[human]"
+            changes = list(tx.events)
+    except BaseException:
+        # the store kept nothing of this pack (a read-only role, a lost connection): the
+        # file it would have recorded goes too, so what is on disk matches what is said
+        Path(result.path).unlink(missing_ok=True)
+        raise
     return PackOutcome(
         path=Path(result.path),
         encoding=result.encoding,

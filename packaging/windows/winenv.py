@@ -55,6 +55,8 @@ APT_PACKAGES = {  # command on PATH (or a file) -> Debian package
 }
 # the test extras that run under Windows' Python (the linters run on Linux only)
 LINUX_ONLY_TOOLS = {"ruff", "mypy", "import-linter"}
+# bagit's last wheel (1.8.1; 1.9 is an sdist) imports pkg_resources, gone from setuptools 81
+WHEEL_ONLY_EXTRAS = ["setuptools<81"]
 # what pip would see on Windows' CPython 3.11 (pip evaluates markers for the interpreter it
 # runs on: without this, Linux-only wheels are asked for and Windows-only ones left out)
 WINDOWS_MARKERS = {
@@ -147,11 +149,26 @@ def requirements() -> list[str]:
     """The project's dependencies and its test extras (less the Linux-side linters)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     reqs = list(project["dependencies"])
-    for req in project["optional-dependencies"]["test"]:
+    for req in _extra(project, "test"):
         name = req.split(">")[0].split("=")[0].split("<")[0].split("[")[0].strip().lower()
         if name not in LINUX_ONLY_TOOLS:
             reqs.append(req)
-    return reqs
+    return [*reqs, *WHEEL_ONLY_EXTRAS]
+
+
+def _extra(project: Mapping[str, Any], extra: str) -> list[str]:
+    """An extra's requirements, with the project's own extras it names (`taskpack-desk[team]`,
+    which no index serves) replaced by theirs."""
+    own = project["name"].lower()
+    out: list[str] = []
+    for req in project["optional-dependencies"][extra]:
+        head = req.split(";")[0].strip()
+        if head.lower().startswith(own + "[") and head.endswith("]"):
+            for name in head[len(own) + 1 : -1].split(","):
+                out += _extra(project, name.strip())
+        else:
+            out.append(req)
+    return out
 
 
 def pip(args: Sequence[str]) -> None:

@@ -1,5 +1,5 @@
 """A pack with many asks lands from its held review without a model per ask, and is
-stored exactly as an ordinary landing stores it (issue 15: a 100,000-ask landing helper
+stored exactly as an ordinary landing stores it (a 100,000-ask landing helper
 peaked at 934 MB holding the asks four times over)."""
 
 from __future__ import annotations
@@ -67,14 +67,14 @@ def held_review(desk: Desk, path: Path) -> Any:
     """The review as the window holds it for a large pack: made as a helper makes it,
     then unpickled as the landing helper does."""
     made = ops.review_elsewhere(desk, path, lambda *a: None, lambda: False)
-    assert made.held is not None
-    return pickle.loads(made.held)
+    assert made.review_pickle is not None
+    return pickle.loads(made.review_pickle)
 
 
 def test_a_held_review_keeps_its_asks_as_pages_not_models(tmp_path: Path) -> None:
     pack = many_asks_pack(tmp_path)
     with Desk(tmp_path / "recv", "recv-box", actor="Ru") as desk:
-        held = ops.review_elsewhere(desk, pack, lambda *a: None, lambda: False).held
+        held = ops.review_elsewhere(desk, pack, lambda *a: None, lambda: False).review_pickle
     assert held is not None
     review = pickle.loads(held)
     assert isinstance(review.asks, AskPages) and len(review.asks) == ASKS

@@ -1,4 +1,4 @@
-"""The round trip as a person meets it (issue 11): what they type, what they read, what they click.
+"""The round trip as a person meets it: what they type, what they read, what they click.
 
 Each test drives the window with typing, clicks and drops and asserts the text on screen.
 """

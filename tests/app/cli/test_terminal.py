@@ -1,4 +1,4 @@
-"""Nothing in a pack acts on the terminal that shows it (issue 10 item 6).
+"""Nothing in a pack acts on the terminal that shows it.
 
 A hostile sender puts escape sequences (clear the screen, set the window title, paint
 a fake green line), the one-byte C1 CSI (U+009B), bidi overrides (U+202E) and lone

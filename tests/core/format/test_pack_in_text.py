@@ -454,7 +454,7 @@ def test_the_senders_markup_is_written_not_rendered(tmp_path: Path) -> None:
     assert find_pack_in_text(msg).top == json.loads(text)
 
 
-# --- linear in the text: no backtracking pattern, one digest per pack (issue 22, 2) -----
+# --- linear in the text: no backtracking pattern, one digest per pack -----
 
 _SMALL = (
     '{"taskpack": "0.1", "encoding": "flat", "passport": {"spec": "task-passport-bag/0.1", '
