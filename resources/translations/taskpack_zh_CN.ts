@@ -156,7 +156,7 @@
       <translation>；</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="32" />
+      <location filename="../../ui/guide.py" line="57" />
       <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
       <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
     </message>
@@ -321,6 +321,11 @@
       <location filename="../../ui/passport_view.py" line="430" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="37" />
+      <source>Add fact… for what is true, and say where: this machine (it arrives “unproven there” and the receiver checks it), your organisation, or anywhere. Add ask… for each question, with what counts as an answer: the line under it says at once whether an answer could be judged against it. Add landing check… for what the receiver confirms first; Add next step… for what follows. Attach files… (or drop files on the composer) for the files. Every item has Edit… and Remove.</source>
+      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“删除”。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="148" />
@@ -601,7 +606,7 @@
       <translation>清楚：可以据此判断回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="90" />
+      <location filename="../../ui/guide.py" line="115" />
       <location filename="../../ui/widgets.py" line="229" />
       <source>Close</source>
       <translation>关闭</translation>
@@ -762,7 +767,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="46" />
+      <location filename="../../ui/guide.py" line="71" />
       <source>Drop the file on the window (or open it, or paste the message it came in). Read the review: the checks to do first, what is proven, the questions. Nothing is stored until you press Land.</source>
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
@@ -889,9 +894,14 @@
       <translation>封存为“本机未证实”的事实：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="37" />
+      <location filename="../../ui/guide.py" line="62" />
       <source>Facts that hold everywhere (an agreement, a requirement) keep their ✓. On the desk that proved a fact, its own passport keeps “✓ proven here”.</source>
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="32" />
+      <source>File → New passport… (Ctrl+N), or “New passport…” on the empty desk, opens the composer. Give the work a title, a goal and where it stands; press Create passport.</source>
+      <translation>文件 → 新建护照…（Ctrl+N），或空工作台上的“新建护照…”，会打开编写器。给工作一个标题、目标和当前进展，然后按“创建护照”。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="208" />
@@ -1042,7 +1052,7 @@
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="83" />
+      <location filename="../../ui/guide.py" line="108" />
       <source>How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用</translation>
     </message>
@@ -1422,7 +1432,7 @@
       <translation>打开回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="60" />
+      <location filename="../../ui/guide.py" line="85" />
       <source>Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.</source>
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
@@ -1943,6 +1953,11 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>发送交接包…</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="46" />
+      <source>Send a handoff… shows exactly what the receiver will see, and stops before anything is written if a password or key is in your note or files (it says which and where). Then save it as a file, copy it for a chat, or email it. The answers come back as a receipt: open it and merge.</source>
+      <translation>“发出交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
+    </message>
+    <message>
       <location filename="../../ui/next_step.py" line="114" />
       <source>Send a receipt…</source>
       <translation>发送回执…</translation>
@@ -1966,6 +1981,11 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/settings_dialog.py" line="113" />
       <source>Senders whose tasks skip your approval</source>
       <translation>任务无需你批准的发送方</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="30" />
+      <source>Sending your own work</source>
+      <translation>发出你自己的工作</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="173" />
@@ -2357,7 +2377,7 @@ Store: {home}</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="51" />
+      <location filename="../../ui/guide.py" line="76" />
       <source>Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
@@ -2713,7 +2733,7 @@ Store: {home}</source>
       <translation>{who} 会看到的内容</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="30" />
+      <location filename="../../ui/guide.py" line="55" />
       <source>What “unproven here” means</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
@@ -2723,12 +2743,12 @@ Store: {home}</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="44" />
+      <location filename="../../ui/guide.py" line="69" />
       <source>When a handoff arrives</source>
       <translation>收到交接包时</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="58" />
+      <location filename="../../ui/guide.py" line="83" />
       <source>When a receipt comes back</source>
       <translation>收到回执时</translation>
     </message>

@@ -28,6 +28,10 @@ TRANSLATIONS: dict[str, str] = {
     "Hop {n} of {total}: {text}": "第 {n} 站，共 {total} 站：{text}",
     "Its journey": "它走过的路",
     # -- the composer (ui/composer/) --
+    "Sending your own work": "发出你自己的工作",
+    "File → New passport… (Ctrl+N), or “New passport…” on the empty desk, opens the composer. Give the work a title, a goal and where it stands; press Create passport.": "文件 → 新建护照…（Ctrl+N），或空工作台上的“新建护照…”，会打开编写器。给工作一个标题、目标和当前进展，然后按“创建护照”。",
+    "Add fact… for what is true, and say where: this machine (it arrives “unproven there” and the receiver checks it), your organisation, or anywhere. Add ask… for each question, with what counts as an answer: the line under it says at once whether an answer could be judged against it. Add landing check… for what the receiver confirms first; Add next step… for what follows. Attach files… (or drop files on the composer) for the files. Every item has Edit… and Remove.": "用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“删除”。",
+    "Send a handoff… shows exactly what the receiver will see, and stops before anything is written if a password or key is in your note or files (it says which and where). Then save it as a file, copy it for a chat, or email it. The answers come back as a receipt: open it and merge.": "“发出交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。",
     " — how: {how}": " — 做法：{how}",
     " — to {who}": " — 给 {who}",
     " — your suggestion: {how}": " — 发送方建议的做法：{how}",
