@@ -74,22 +74,18 @@ def payload(
 
 def from_desk_error(exc: TaskPackError, *, doing: str) -> A2AError:
     """A desk error as the A2A error a client should see (a 4xx with the one sentence)."""
+    from taskpack.app.a2a.mapping import wire  # a lone surrogate a pack chose, escaped
+
     meta = {"taskpack_error": type(exc).__name__}
     place = getattr(exc, "place", None)
     if place:
-        meta["place"] = _escaped(str(place)[:200])
-    text = _escaped(str(exc))
+        meta["place"] = wire(str(place)[:200])
+    text = wire(str(exc))
     if isinstance(exc, PackError):
         return InvalidParamsError(message=f"The pack was refused: {text}", data=meta)
     if isinstance(exc, NotFound):
         return InvalidParamsError(message=text, data=meta)
     return InvalidParamsError(message=f"Could not {doing}: {text}", data=meta)
-
-
-def _escaped(text: str) -> str:
-    """`text` as a JSON response can carry it: a lone surrogate (a pack's name or field may
-    hold one) written as its escape, ``\\ud800``."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def task_not_found(task_id: str) -> TaskNotFoundError:

@@ -38,6 +38,7 @@ from taskpack.app.a2a import (
 from taskpack.app.a2a.card import CARD_MAX_AGE, CARD_PATH
 from taskpack.app.a2a.ledger import A2AStore
 from taskpack.app.a2a.tokens import principal_for, token_hash
+from taskpack.core.errors import TaskPackError
 
 SUPPORTED_EXTENSIONS = frozenset({EXTENSION_URI})
 VERSION_RE = re.compile(r"^1\.0(\.\d+)?$")
@@ -147,7 +148,16 @@ class Guard:
             await self._card(scope, receive, send, headers)
             return
         send = _a2a_media_type(send)
-        principal = await self._principal(headers)
+        try:
+            principal = await self._principal(headers)
+        except TaskPackError as exc:  # the store is out of reach (a restart, a failover)
+            response = json_response(
+                503,
+                errors.payload(503, "UNAVAILABLE", "STORE_UNAVAILABLE", str(exc)),
+                {"Retry-After": "5"},
+            )
+            await response(scope, receive, send)
+            return
         refusal = self._refuse(scope, headers, principal)
         if refusal is None and scope["method"] == "GET" and scope["path"] == "/tasks":
             refusal = _query_refusal(scope)

@@ -67,8 +67,7 @@ def receipt_key(lp: LocalPassport) -> str:
     text = json.dumps(
         {"asks": asks, "state": lp.state}, sort_keys=True, ensure_ascii=False, default=str
     )
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # (a pack's
-    # answers and ids may hold a lone surrogate: valid JSON, kept exactly by the desk)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # (lone ones too)
 
 
 class ReceiptPublisher:

@@ -98,7 +98,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     from taskpack.app import paths
     from taskpack.app.team.choose import describe
     from taskpack.app.team.migrate import migrate
-    from taskpack.app.team.migrate_a2a import migrate_a2a
+    from taskpack.app.a2a.migrate_team import migrate_a2a
     from taskpack.app.team.pg_store import PgStore
 
     home = paths.home()

@@ -14,8 +14,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 from taskpack.core.errors import StoreError
 
-from .choose import describe
-from .url import check
+from .url import check, describe
 
 # the pool retries on its own and says so at WARNING; our errors say it once, in one line
 logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
@@ -76,7 +75,12 @@ def problem(url: str, exc: BaseException) -> StoreError:
             f"{what} names a database that does not exist",
             hint="Create it (createdb) or fix TASKPACK_STORE; nothing was written.",
         )
-    if "connection refused" in low or "could not translate host" in low or "timeout" in low:
+    if (
+        "connection refused" in low
+        or "could not translate host" in low
+        or "timeout" in low
+        or "couldn't get a connection" in low  # the pool waited and none came
+    ):
         return StoreError(
             f"{what} cannot be reached ({text})",
             hint="Check the host and port in TASKPACK_STORE and that PostgreSQL runs; "
@@ -126,7 +130,9 @@ class Pool:
             max_size=max(1, max_size),
             kwargs={"connect_timeout": 10, "autocommit": True, "options": SESSION_OPTIONS},
             open=False,
-            timeout=30,
+            # a request waits this long for a connection while the server is away, then
+            # says it cannot be reached (the pool goes on reconnecting behind it)
+            timeout=10,
             reconnect_timeout=30,
             # a connection the server dropped (a restart, a failover) is found and replaced
             # when it is taken, not handed to a request that then fails

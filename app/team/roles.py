@@ -24,7 +24,7 @@ import psycopg
 from psycopg import sql
 from taskpack.core.errors import StoreError
 
-from .choose import describe
+from .url import describe
 
 #: the tables whose rows only move forward (no member updates or deletes them)
 APPEND_ONLY = ("history", "versions")

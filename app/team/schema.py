@@ -15,9 +15,9 @@ from typing import Any
 import psycopg
 from taskpack.core.errors import StoreError
 
-from .choose import describe
 from .connect import connect, problem
 from .roles import regrant
+from .url import describe
 
 APP = "taskpack-desk"
 #: the advisory lock key every migration takes (any fixed 64-bit number)

@@ -312,6 +312,10 @@ class Store(BlobStore, Protocol):
 
     clock: Callable[[], str]
 
+    def commit_blobs(self, staged: Sequence[StagedBlob]) -> None:
+        """Every one of `staged`, at once where the store can (one transaction)."""
+        ...
+
     def close(self) -> None: ...
 
     def __enter__(self) -> Store: ...

@@ -268,7 +268,7 @@ def test_migrate_carries_the_a2a_tokens_and_message_ids(
     import keyring
     from taskpack.app.a2a import tokens
     from taskpack.app.a2a.ledger import A2AStore, open_ledger
-    from taskpack.app.team.migrate_a2a import migrate_a2a
+    from taskpack.app.a2a.migrate_team import migrate_a2a
 
     previous = keyring.get_keyring()
     keyring.set_keyring(tokens.MemoryKeyring())
