@@ -556,7 +556,7 @@
     <message>
       <location filename="../../ui/window/inbox.py" line="245" />
       <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
-      <translation type="unfinished" />
+      <translation>无法连接团队工作台 {where}，正在重试。列表可能不是最新的。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="281" />
@@ -3651,7 +3651,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/window/inbox.py" line="314" />
       <source>team desk {where} out of reach</source>
-      <translation type="unfinished" />
+      <translation>团队工作台 {where} 无法连接</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="115" />

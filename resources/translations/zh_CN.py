@@ -232,6 +232,8 @@ TRANSLATIONS: dict[str, str] = {
     "It was merged before: opening it again changes nothing.": "它之前已经合并过：再次打开不会改变任何东西。",
     "It landed before: opening it again changes nothing.": "它之前已经落地过：再次打开不会改变任何东西。",
     "team desk {where}": "团队工作台 {where}",
+    "team desk {where} out of reach": "团队工作台 {where} 无法连接",
+    "Cannot reach the team desk {where}; trying again. The list may be out of date.": "无法连接团队工作台 {where}，正在重试。列表可能不是最新的。",
     "Checked on {machine} by {who} on {when}; not yet on this machine.": (
         "{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。"
     ),
