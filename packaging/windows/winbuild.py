@@ -1,7 +1,7 @@
 """`make package-windows`: the Windows app and its installer, built and checked here under Wine.
 
-    python packaging/windows/build.py build [--prefix build/wine]
-    python packaging/windows/build.py check [--prefix build/wine] [--screenshot PNG]
+    python packaging/windows/winbuild.py build [--prefix build/wine]
+    python packaging/windows/winbuild.py check [--prefix build/wine] [--screenshot PNG]
 
 ``build`` runs PyInstaller — the win_amd64 wheel, run by Windows' own CPython in the Wine
 environment of ``winenv.py`` (``make windows-env``) — on ``packaging/taskpack-desk.spec``,
@@ -408,7 +408,7 @@ class Check:
 
     def run(self) -> int:
         if not (APP / "taskpack-desk.exe").is_file() or not installer().is_file():
-            raise SystemExit("package-windows: nothing built yet: run build.py build first")
+            raise SystemExit("package-windows: nothing built yet: run winbuild.py build first")
         size = size_mib(APP)
         say(
             f"== size: {APP.relative_to(ROOT)} {size:.1f} MiB unpacked, installer "
@@ -433,7 +433,7 @@ class Check:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="winbuild.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=["build", "check"])
     parser.add_argument("--prefix", type=Path, default=winenv.DEFAULT_PREFIX)
     parser.add_argument("--screenshot", type=Path, help="save the landing review's screen here")
