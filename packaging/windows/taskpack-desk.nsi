@@ -1,5 +1,5 @@
 ; TaskPack Desk for Windows: a per-user installer (no administrator rights), built on Linux
-; with Debian's NSIS by `make package-windows` (packaging/windows/build.py):
+; with Debian's NSIS by `make package-windows` (packaging/windows/winbuild.py):
 ;
 ;   makensis -DDIST=dist/windows/taskpack-desk -DOUT=dist/windows -DVERSION=0.1.0 taskpack-desk.nsi
 ;
