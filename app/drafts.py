@@ -17,11 +17,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import threading
 from pathlib import Path
 
 from taskpack.core.files import write_bytes_atomically
+from taskpack.core.portable import replacing
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class Drafts:
                     "drafts file %s is damaged (%s); set aside, starting empty", self.path, exc
                 )
                 with contextlib.suppress(OSError):
-                    os.replace(self.path, self.path.with_suffix(".json.damaged"))
+                    replacing.replace(self.path, self.path.with_suffix(".json.damaged"))
             self._data = data
         return self._data
 

@@ -45,6 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     import multiprocessing
 
     multiprocessing.freeze_support()  # a frozen app's helper processes (app/isolated.py) start here
+    from taskpack.app.platform.console import use_utf8
+
+    use_utf8()  # the smoke test's report, through a pipe on Windows too
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--smoke-test" in argv:  # the frozen build's self-check (packaging/README.md)
         from taskpack.app.smoke import run as smoke

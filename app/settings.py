@@ -202,21 +202,20 @@ class Settings:
 
 
 def store_url_problem(url: str, *, where: str) -> None:
-    """SettingsError unless `url` is a PostgreSQL URL without a password in it (libpq
-    finds the password in PGPASSWORD or ~/.pgpass; settings never hold one)."""
-    from urllib.parse import urlsplit
+    """SettingsError unless `url` is a PostgreSQL URL libpq reads (one host or several),
+    without a password in it (libpq finds the password in PGPASSWORD or ~/.pgpass;
+    settings never hold one)."""
+    from taskpack.app.team.url import BadUrl, parse
 
     try:
-        parts = urlsplit(url)
-        has_password = parts.password is not None
-    except ValueError:
-        raise SettingsError(f"{where}: {url!r} is not a URL") from None
-    if parts.scheme not in ("postgresql", "postgres"):
+        parsed = parse(url)
+    except BadUrl as exc:
         raise SettingsError(
-            f"{where}: a team desk is a PostgreSQL URL (postgresql://USER@HOST:PORT/DB)",
-            hint="Clear it (taskpack settings set store '') for the desk on this machine.",
-        )
-    if has_password or "password=" in (parts.query or ""):
+            f"{where}: the URL {exc}",
+            hint="A team desk is postgresql://USER@HOST:PORT/DB; clear it "
+            "(taskpack settings set store '') for the desk on this machine.",
+        ) from None
+    if parsed.has_password:
         raise SettingsError(
             f"{where}: the URL holds a password; settings never keep one",
             hint="Put the password in PGPASSWORD or ~/.pgpass and leave it out of the URL.",

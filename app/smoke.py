@@ -338,6 +338,9 @@ def step_window(ctx: Context) -> str:
         closer = getattr(window, "shutdown", None)
         if callable(closer):
             closer()
+        desk = getattr(window, "desk", None)  # build() opened it: on Windows an open store
+        if desk is not None:  # cannot be deleted with the smoke test's folder
+            desk.close()
         window.deleteLater()
         app.processEvents()
     return f"{type(window).__name__} '{title}' shown on {platform_name} and closed"
@@ -425,6 +428,8 @@ def run(
     else:
         out.write(f"smoke test passed: {len(results)} steps in {total:.1f} s\n")
     out.flush()
+    if out not in (sys.stdout, sys.__stderr__):
+        out.close()  # the --smoke-log file (or devnull): no handle outlives the run
     return 1 if failed else 0
 
 

@@ -13,8 +13,8 @@ candidate is reported only when
    temporary one (``.part``, ``.crdownload``, ``.tmp``, ``.download`` …, or a hidden
    dot-file such as our own writer's ``.x.taskpack.123.partial``);
 2. it is complete: it arrived by a rename (a browser's ``.part`` renamed, a file moved in
-   from elsewhere) or its writer closed it (inotify's moved-to and close-write, on
-   Linux), or else its size and mtime have not changed for `settle` seconds; and
+   from elsewhere) or its writer closed it (inotify's moved-to and close-write on
+   Linux, a rename on Windows: :mod:`taskpack.app.platform.observer`), or else its size and mtime have not changed for `settle` seconds; and
 3. it opens as a pack (container, manifests and pack object; luggage is not read).
 
 A file said complete by its event is opened at once; should it not open (a writer that
@@ -43,8 +43,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from taskpack.app.platform.observer import platform_observer
 from taskpack.core.desk.identity import sender_label
 from taskpack.core.errors import TaskPackError, sentence
 from taskpack.core.format import vocabulary
@@ -285,6 +285,16 @@ class FolderWatcher:
         self._thread.start()
 
     @property
+    def live_folders(self) -> list[Path]:
+        """The folders whose changes arrive as events now. The others are found by the
+        rescans alone, every `rescan_every` seconds (a folder not there yet, a system or
+        file system without change events, an observer that died)."""
+        observer = self._observer
+        if observer is None or not observer.is_alive():  # type: ignore[attr-defined]
+            return []
+        return [f for f in self.folders if f not in self.unwatchable]
+
+    @property
     def alive(self) -> bool:
         """True while the watcher's thread runs."""
         return self._thread is not None and self._thread.is_alive()
@@ -503,7 +513,12 @@ class FolderWatcher:
             return
 
         watcher = self
-        observer, inotify = _observer()
+        try:
+            events = platform_observer()
+        except ImportError:  # watchdog has no observer here: rescans alone find packs
+            self.unwatchable = list(self._folders)
+            return
+        observer = events.observer
 
         class Handler(FileSystemEventHandler):
             def on_any_event(self, event: FileSystemEvent) -> None:
@@ -511,10 +526,10 @@ class FolderWatcher:
                     return
                 dest = getattr(event, "dest_path", "")
                 if event.src_path:  # complete once its writer closed it (not a reader)
-                    closed = inotify and event.event_type == "closed"
+                    closed = events.closed_is_complete and event.event_type == "closed"
                     watcher.hint(os.fsdecode(event.src_path), complete=closed)
-                if dest:  # renamed into place: complete
-                    watcher.hint(os.fsdecode(dest), complete=inotify)
+                if dest:  # renamed into place
+                    watcher.hint(os.fsdecode(dest), complete=events.moved_is_complete)
 
         handler = Handler()
         for folder in self._folders:
@@ -539,20 +554,6 @@ class FolderWatcher:
         if observer is not None:
             observer.stop()  # type: ignore[attr-defined]
             observer.join(2.0)  # type: ignore[attr-defined]
-
-
-def _observer() -> tuple[Any, bool]:
-    """Watchdog's observer for this platform, and whether it is inotify's (whose moved-to
-    and close-write events say a file is complete). That one is asked to report a file
-    moved in from an unwatched folder as moved: by default it calls that created."""
-    from watchdog.observers import Observer
-
-    with contextlib.suppress(ImportError):
-        from watchdog.observers.inotify import InotifyObserver
-
-        if Observer is InotifyObserver:
-            return InotifyObserver(generate_full_events=True), True
-    return Observer(), False
 
 
 def _unique(folders: Iterable[Path | str]) -> list[Path]:

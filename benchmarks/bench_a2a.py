@@ -243,11 +243,11 @@ MACHINE: list[tuple[float, float, float]] = []
 class CpuSplit:
     """Where the server's CPU goes, per send: its event-loop thread (HTTP, the A2A SDK's
     parsing and serialising, the gate) and its worker threads, and there the landing
-    (`Desk.accept`) and the idempotency record (`A2AStore.message` / `complete`), each
+    (`Desk.land`) and the idempotency record (`A2AStore.message` / `complete`), each
     measured with the CPU clock of the thread that runs it."""
 
     THREADS = (("taskpack-a2a-worker", "worker threads"), ("taskpack-a2a", "event-loop thread"))
-    TIMED = ((Desk, "accept", "landing (Desk.accept)"), (A2AStore, "message", "idempotency record"))
+    TIMED = ((Desk, "land", "landing (Desk.land)"), (A2AStore, "message", "idempotency record"))
     TIMED += ((A2AStore, "complete", "idempotency record"),)
 
     def __init__(self) -> None:

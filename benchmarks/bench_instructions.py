@@ -11,7 +11,7 @@ units: the start-up, the warm-up and the shutdown cancel out.
 | row | one unit | baseline, measured the same way in the same run |
 |---|---|---|
 | `send` | an A2A `message:send` of a 10 KiB pack to a one-process server, landed and answered (the senders: `http.client` in a process of their own, not counted) | the same bodies POSTed to a trivial Starlette route served the same way |
-| `landing` | `Desk.accept` of one such pack, in the process (no HTTP) | the sha256 of the same pack's bytes, in a loop of the same shape |
+| `landing` | `Desk.land` of one such pack, in the process (no HTTP) | the sha256 of the same pack's bytes, in a loop of the same shape |
 
 User-space instructions only: what the kernel does for a process (its syscalls, page
 faults, context switches) is not counted, nor is time spent waiting. Each row prints the
@@ -110,7 +110,9 @@ if kind == "landing":
     from taskpack.app.desk import Desk
     desk = Desk(Path(tempfile.mkdtemp(prefix="bench-instr-")) / "receiver", machine="bench")
     for data in datas:
-        desk.accept(io.BytesIO(data), name="a2a-bench.taskpack", admit=lambda review: None)
+        desk.land(
+            io.BytesIO(data), name="a2a-bench.taskpack", expect=None, admit=lambda review: None
+        )
     desk.close()
 else:
     for data in datas:
@@ -224,7 +226,7 @@ def main() -> None:
             else:
                 ours = per_unit(landed, "landing", datas, args, work)
                 base = per_unit(landed, "copy", datas, args, work)
-                what, floor = "landing (Desk.accept)", "the sha256 of the pack"
+                what, floor = "landing (Desk.land)", "the sha256 of the pack"
             print(
                 f"{what:32} {ours / 1e6:7.3f} M instructions a unit = {ours / base:5.1f}× "
                 f"{floor} ({base / 1e6:.3f} M)",

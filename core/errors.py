@@ -12,6 +12,7 @@ store's. The number after each class is the exit code the CLI ends with::
     │   ├── InvalidMove             a lifecycle move the table does not allow (invalid_state) 1
     │   ├── RestoreRefused          restoring a ✓ is not allowed here (spec §4.2)           2
     │   ├── MergeRefused            a receipt into the wrong passport; a handoff never (§4.4.1) 2
+    │   ├── ClaimTaken              a landing's key (A2A: principal, messageId) went to another pack 1
     │   ├── SettingsError  (app)    the desk's settings.json cannot be read                 1
     │   └── KeyringUnavailable (app) no system keyring to keep A2A tokens in                1
     ├── PackError                   the file is at fault: corrupt, hostile or not a pack    1
@@ -265,7 +266,7 @@ class Refused(TaskPackError):
 
 class LandingRefused(Refused):
     """A pack or receipt carrying a credential or a chat transcript is not landed (§4.1):
-    the accept path refuses it before anything is stored."""
+    the landing path refuses it before anything is stored."""
 
     hint = (
         "Nothing was stored. Ask the sender to rotate that secret (treat it as leaked) "
@@ -273,6 +274,21 @@ class LandingRefused(Refused):
     )
     code = "landing_refused"
     verb = "Not landing this pack, it carries"
+
+
+class ClaimTaken(UsageError):
+    """A landing's idempotency key was claimed first by a pack with other content: the
+    landing was refused whole, nothing stored (A2A answers 409 DUPLICATE_MESSAGE_ID)."""
+
+    hint = "Send other content under a new key; a retry of the same content gets its result."
+    code = "claim_taken"
+
+    def __init__(self, scope: str, key: str, passport_id: str) -> None:
+        super().__init__(
+            f"the key {key!r} already names another landing; nothing was landed",
+            params={"scope": scope, "key": key, "passport_id": passport_id},
+        )
+        self.passport_id = passport_id
 
 
 # --- the store's fault ----------------------------------------------------------------

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .errors import DiskFull
+from .portable import replacing
 
 __all__ = [
     "atomic_write",
@@ -53,7 +54,7 @@ def atomic_write(path: Path | str, *, fsync: bool = True) -> Iterator[BinaryIO]:
             f.flush()
             if fsync:
                 os.fsync(f.fileno())
-        os.replace(tmp, path)
+        replacing.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -8,7 +8,7 @@ What is checked:
   that defines that name;
 * a dotted name in backticks whose first part is the project (`taskpack.core.format.
   reading.open_pack`, or `app.desk.Desk` without the `taskpack.`), one of its modules
-  (`canonical.json_text`) or one of its classes (`Desk.accept`) must resolve: the module
+  (`canonical.json_text`) or one of its classes (`Desk.land`) must resolve: the module
   exists and defines each following name;
 * `from taskpack.… import a, b` in a code block must import names the module defines.
 
@@ -241,11 +241,11 @@ def test_a_path_that_is_not_there_is_found(ref: str, wrong: bool) -> None:
         ("taskpack.core.format.reading.open_pack", False),
         ("taskpack.core.format.reading.no_such_name", True),
         ("taskpack.core.chokepoint", True),
-        ("app.desk.Desk.accept", False),
+        ("app.desk.Desk.land", False),
         ("app.isolated", False),
         ("canonical.json_text", False),
         ("canonical.no_such_name", True),
-        ("Desk.accept", False),
+        ("Desk.land", False),
         ("Desk.no_such_method", True),
         ("json.dumps", False),  # not the project's: not checked
         ("store.sqlite3", False),  # a file name

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from taskpack.app.desk import Desk
 from taskpack.core.format.model import Ask
 from taskpack.core.format.record_pages import AskPages, open_count
+from taskpack.ui import tones
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.pack_items import recipient_words
 from taskpack.ui.paging import add_paged
@@ -104,7 +105,7 @@ class AskCard(QFrame):
         self.ask = ask
         self.ask_id = ask.id or ""
         self.setObjectName("ask")
-        border = "#1b6b3a" if highlight else "#c9ccd1"
+        border = tones.edge("ok") if highlight else tones.edge()
         self.setStyleSheet(f"#ask {{ border: 1px solid {border}; border-radius: 4px; }}")
         lay = QVBoxLayout(self)
         lay.setContentsMargins(8, 4, 8, 6)
@@ -135,19 +136,19 @@ class AskCard(QFrame):
         lay.addWidget(question)
         if (ask.why or "").strip():
             why = LinkedText(tr("Why: {why}").format(why=ask.why), title=tr("Why"))
-            why.setStyleSheet("color: #5f6368;")
+            why.setStyleSheet(f"color: {tones.muted()};")
             lay.addWidget(why)
         accept_line = QHBoxLayout()
         accept_line.setSpacing(6)
         accept_label = plain(tr("What counts as an answer"), small=True, selectable=False)
-        accept_label.setStyleSheet("color: #5f6368;")
+        accept_label.setStyleSheet(f"color: {tones.muted()};")
         accept_label.setWordWrap(False)
         accept_line.addWidget(accept_label, 0, Qt.AlignmentFlag.AlignTop)
         accept = LinkedText(
             ask.accept or tr("(no accept given: this ask cannot be judged)"),
             title=tr("What counts as an answer"),
         )
-        accept.setStyleSheet("background: #fdf6e3; padding: 1px 3px;")
+        accept.setStyleSheet(f"background: {tones.wash('warn')}; padding: 1px 3px;")
         accept_line.addWidget(accept, 1)
         lay.addLayout(accept_line)
         if status == "open" and Desk.ask_warnings(ask):  # the ask lint packing warns with
@@ -159,7 +160,7 @@ class AskCard(QFrame):
                 ),
                 small=True,
             )
-            self.accept_warning.setStyleSheet("color: #8a5a00;")
+            self.accept_warning.setStyleSheet(f"color: {tones.kind_colors('warn')[1]};")
             lay.addWidget(self.accept_warning)
         self.answer_edit = AnswerEdit()
         self.answer_edit.setAccessibleName(tr("Answer"))
@@ -284,6 +285,7 @@ class AsksForm(QWidget):
         bar.addWidget(self.save_all_button)
         outer.addLayout(bar)
         self.scroll = QScrollArea()
+        self.scroll.setAccessibleName(tr("Asks"))
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         outer.addWidget(self.scroll, 1)

@@ -63,6 +63,7 @@ class Exporter:
     def __init__(self, host: Host) -> None:
         self.host = host
         self._typed: dict[str, str] = {}
+        self._note: str | None = None
 
     def export(
         self,
@@ -74,6 +75,7 @@ class Exporter:
         typed: dict[str, str] | None = None,
         to: str | None = None,
         unanswered: int = 0,
+        note: str | None = None,
     ) -> None:
         """Write `kind` (handoff | receipt) of `passport_id` the way `mode` says.
 
@@ -81,6 +83,7 @@ class Exporter:
         first, in the same job, so the pack goes out with what the person sees. `to`: who
         it is for, kept in the outbox ledger with it. `unanswered`: asks a receipt would
         leave open (the person is asked first: a receipt is not the end while they remain).
+        `note`: the sender's note in the pack.
         """
         host = self.host
         if kind == "receipt" and unanswered > 0:
@@ -98,6 +101,7 @@ class Exporter:
             ):
                 return
         self._typed = dict(typed or {})
+        self._note = note
         base = f"{slug(title)}-{kind}"
         if mode in ("save_bag", "save_flat"):
             suffix = ".taskpack" if mode == "save_bag" else ".taskpack.json"
@@ -137,11 +141,12 @@ class Exporter:
 
         host = self.host
         typed, self._typed = self._typed, {}
+        note, self._note = self._note, None
 
         def work(p: Any, c: Any) -> PackOutcome:
             if typed:  # (a large passport is changed in a helper process, as it is packed)
                 ops.change(host.desk, passport_id, "answer_all", (passport_id, typed), {}, p, c)
-            return ops.export(host.desk, passport_id, out, kind, None, p, c, to=to)
+            return ops.export(host.desk, passport_id, out, kind, note, p, c, to=to)
 
         host.jobs.run(
             work,

@@ -198,7 +198,13 @@ def history_detail(detail: dict[str, Any]) -> str:
                 value = reason_label(value)
             elif key == "kind" and value in ("receipt", "handoff"):
                 value = tr("receipt") if value == "receipt" else tr("handoff")
+            elif key == "status" and isinstance(value, str):
+                value = {
+                    "open": tr("open"),
+                    "answered": tr("answered"),
+                    "dropped": tr("dropped"),
+                }.get(value, value)
             if isinstance(value, list):
                 value = ", ".join(map(str, value[:12])) + (" …" if len(value) > 12 else "")
-            parts.append(f"{name}: {one_line(value, 200)}")
-    return "; ".join(parts)
+            parts.append(tr("{name}: {value}").format(name=name, value=one_line(value, 200)))
+    return tr("; ").join(parts)

@@ -15,13 +15,15 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 CONTEXT = "taskpack"
 #: language code → its own name, as a person looks for it in a list
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 
 _installed: QTranslator | None = None
+#: Qt's own words (file dialogs, message box buttons, context menus) in that language
+_qt_installed: QTranslator | None = None
 _current = "en"
 _tried = False
 
@@ -47,6 +49,11 @@ def translations_dir() -> Path:
     return Path(str(resources.files("taskpack.resources") / "translations"))
 
 
+def qt_translations_dir() -> str:
+    """Where Qt's own translations are (in PySide6's wheel, or the frozen app's Qt)."""
+    return QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+
+
 def system_language() -> str:
     name = QLocale.system().name()
     return "zh_CN" if name.startswith("zh") else "en"
@@ -63,13 +70,16 @@ def resolve(language: str | None) -> str:
 
 def install(language: str | None) -> str:
     """Make `language` (None = the system's) current for new text; returns its code."""
-    global _installed, _current, _tried
+    global _installed, _current, _tried, _qt_installed
     app = QCoreApplication.instance()
     _tried = app is not None
     code = resolve(language)
     if _installed is not None and app is not None:
         app.removeTranslator(_installed)
         _installed = None
+    if _qt_installed is not None and app is not None:
+        app.removeTranslator(_qt_installed)
+        _qt_installed = None
     if app is not None:
         translator = QTranslator(app)
         if translator.load(f"taskpack_{code}", str(translations_dir())):
@@ -77,6 +87,10 @@ def install(language: str | None) -> str:
             _installed = translator
         else:  # a missing .qm leaves the English text: readable, never broken
             code = "en"
+        qt_words = QTranslator(app)
+        if code != "en" and qt_words.load(f"qtbase_{code}", qt_translations_dir()):
+            app.installTranslator(qt_words)
+            _qt_installed = qt_words
     _current = code
     return code
 

@@ -16,6 +16,7 @@ from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from taskpack.app.desk import PackWritten
 from taskpack.core.format.model import LocalPassport
+from taskpack.ui import tones
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.pack_items import sender_text
@@ -27,12 +28,16 @@ EARLIER_SHOWN = 3
 #: and at most this many packs sent on from here (the newest)
 SENT_SHOWN = 3
 
-_STYLE = (
-    "#journey QLabel[node='true'] { border: 1px solid #c9ccd1; border-radius: 6px;"
-    " padding: 3px 7px; background: #f8f9fa; }"
-    " #journey QLabel[here='true'] { border: 2px solid #1c3f9b; background: #e8f1fd; }"
-    " #journey QLabel[arrow='true'] { color: #5f6368; }"
-)
+
+def _style() -> str:
+    """The nodes' boxes, in the theme's colours (a light box under white text is not)."""
+    return (
+        f"#journey QLabel[node='true'] {{ border: 1px solid {tones.edge()}; border-radius: 6px;"
+        f" padding: 3px 7px; background: {tones.wash('plain')}; }}"
+        f" #journey QLabel[here='true'] {{ border: 2px solid {tones.edge('info')};"
+        f" background: {tones.wash('info')}; }}"
+        f" #journey QLabel[arrow='true'] {{ color: {tones.muted()}; }}"
+    )
 
 
 @dataclass(frozen=True)
@@ -76,9 +81,16 @@ def entry_words(entry: str) -> str:
     return one_line(entry, 48)
 
 
-def hops(lp: LocalPassport, machine: str, sent: Sequence[PackWritten] = ()) -> list[Hop]:
+def hops(
+    lp: LocalPassport,
+    machine: str,
+    sent: Sequence[PackWritten] = (),
+    merged: Sequence[tuple[str, str]] = (),
+) -> list[Hop]:
     """The chain's nodes, oldest first: the desks before the sender (the first one, and
-    the last EARLIER_SHOWN), the sender, this desk, and the packs sent on from here."""
+    the last EARLIER_SHOWN), the sender, this desk, then what went out from here and what
+    came back — packs sent on, and receipts merged (`merged`: (when, the passport entry
+    that answered, ``TP-…@3``)) — the newest SENT_SHOWN of them."""
     chain = [c for c in (lp.lineage.chain if lp.lineage else None) or [] if isinstance(c, str)]
     received = lp.received
     out: list[Hop] = []
@@ -110,12 +122,17 @@ def hops(lp: LocalPassport, machine: str, sent: Sequence[PackWritten] = ()) -> l
             here=True,
         )
     )
-    for entry in list(sent)[-SENT_SHOWN:]:
+    later: list[tuple[str, Hop]] = []
+    for entry in sent:
         to = one_line(entry.to, 60) if entry.to else tr("someone")
         words = tr("receipt sent {when}") if entry.kind == "receipt" else tr("handoff sent {when}")
-        out.append(
-            Hop(tr("to {who}").format(who=to), words.format(when=short_when(entry.written_at)))
-        )
+        hop = Hop(tr("to {who}").format(who=to), words.format(when=short_when(entry.written_at)))
+        later.append((entry.written_at or "", hop))
+    for at, answered_from in merged:  # the answers coming home
+        words = tr("answers merged {when}").format(when=short_when(at))
+        later.append((at or "", Hop(tr("answers came home"), words, entry_words(answered_from))))
+    later.sort(key=lambda item: item[0])
+    out += [hop for _at, hop in later[-SENT_SHOWN:]]
     return out
 
 
@@ -125,7 +142,7 @@ class JourneyChain(QWidget):
     def __init__(self, nodes: list[Hop], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("journey")
-        self.setStyleSheet(_STYLE)  # once for the chain (a few nodes), not per node
+        self.setStyleSheet(_style())  # once for the chain (a few nodes), not per node
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         flow = FlowLayout(spacing=4)

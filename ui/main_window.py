@@ -42,8 +42,10 @@ from taskpack.app.a2a.endpoint import A2AEndpoint, EndpointState
 from taskpack.app.desk import Desk
 from taskpack.app.paths import ACTOR_ENV, actor_name
 from taskpack.core.desk.identity import display_name, sender_label
-from taskpack.ui import dialogs, i18n, paging, style
+from taskpack.ui import dialogs, i18n, paging, style, tones
 from taskpack.ui.at_home import AtHome
+from taskpack.ui.composer.composer import Composer
+from taskpack.ui.composer.welcome import sender_half
 from taskpack.ui.export import Exporter
 from taskpack.ui.guide import GuideWindow
 from taskpack.ui.i18n import tr
@@ -54,7 +56,7 @@ from taskpack.ui.ops import Detail, Reviewed
 from taskpack.ui.passport_view import PassportView
 from taskpack.ui.review_view import ReviewView
 from taskpack.ui.settings_dialog import SettingsDialog, a2a_wanted, watch_enabled, watched_folders
-from taskpack.ui.widgets import Banner, button, heading, plain
+from taskpack.ui.widgets import Banner, FloatingBanner, button, heading, plain
 from taskpack.ui.window.a2a_panel import A2APanelMixin
 from taskpack.ui.window.drop_paste import DropPasteMixin, pack_paths
 from taskpack.ui.window.inbox import ELSEWHERE_POLL_MS, InboxMixin
@@ -100,6 +102,8 @@ class MainWindow(
         self._senders: dict[tuple[str, int], str] = {}
         self._reviews: dict[Path, Reviewed] = {}
         self._at_home: dict[Path, AtHome] = {}
+        #: the content digest of each incoming file listed (the same pack at two paths is one row)
+        self._digests: dict[Path, str] = {}
         self._current: str | None = None  # the key the right side shows
         self._highlight: dict[str, tuple[set[str], str]] = {}
         self._loaded = False
@@ -162,11 +166,11 @@ class MainWindow(
         lay.setContentsMargins(6, 6, 6, 0)
         self.name_bar = self._build_name_bar()
         lay.addWidget(self.name_bar)
-        self.banner = Banner()
-        lay.addWidget(self.banner)
         self.stack = QStackedWidget()
         self.stack.currentChanged.connect(self.schedule_tab_order)
         lay.addWidget(self.stack, 1)
+        # over the page, not above it: a message coming or going moves nothing beneath
+        self.banner: Banner = FloatingBanner(self.stack)
         self.welcome = self._build_welcome()
         self.review_view = ReviewView()
         self.review_view.land_requested.connect(self.land_current)
@@ -190,9 +194,21 @@ class MainWindow(
         pv.answer_requested.connect(self.answer_ask)
         pv.add_requested.connect(self.add_to_current)
         pv.save_luggage_requested.connect(self.save_stored_luggage)
+        self.composer = Composer(self.desk, self.jobs)
+        self.composer.message.connect(self.info)
+        self.composer.failed.connect(self.error)
+        self.composer.created.connect(self._composed)
+        self.composer.send_requested.connect(self.send_handoff)
+        self.composer.packs_dropped.connect(self.open_files)
         self.loading = plain(tr("Reading…"), muted=True)
         self.loading.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        for page in (self.welcome, self.review_view, self.passport_view, self.loading):
+        for page in (
+            self.welcome,
+            self.review_view,
+            self.passport_view,
+            self.loading,
+            self.composer,
+        ):
             self.stack.addWidget(page)
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 2)
@@ -211,6 +227,12 @@ class MainWindow(
         self._action(file_menu, tr("Open the sa&mple packs"), self.open_samples)
         self._action(
             file_menu, tr("&New passport…"), self.new_passport, QKeySequence.StandardKey.New
+        )
+        self.compose_action = self._action(
+            file_menu, tr("&Compose this passport…"), self.compose_current, "Ctrl+E"
+        )
+        self.send_action = self._action(
+            file_menu, tr("Send a &handoff…"), self.send_current, "Ctrl+Shift+S"
         )
         file_menu.addSeparator()
         self._action(
@@ -258,7 +280,8 @@ class MainWindow(
         bar = QFrame()
         bar.setObjectName("namebar")
         bar.setStyleSheet(
-            "#namebar { background: #e8f1fd; border: 1px solid #1c3f9b; border-radius: 3px; }"
+            f"#namebar {{ background: {tones.wash('info')}; border: 1px solid {tones.edge('info')};"
+            " border-radius: 3px; }"
         )
         lay = QVBoxLayout(bar)
         lay.setContentsMargins(10, 6, 6, 6)
@@ -272,6 +295,7 @@ class MainWindow(
         line = QHBoxLayout()
         self.name_edit = QLineEdit()
         self.name_edit.setPlaceholderText(tr("e.g. Wei Zhang"))
+        self.name_edit.setAccessibleName(tr("Your name"))
         self.name_edit.returnPressed.connect(self.save_name)
         line.addWidget(self.name_edit, 1)
         self.name_save = button(tr("Use this name"), self.save_name, primary=True)
@@ -338,6 +362,7 @@ class MainWindow(
         buttons.addWidget(self.samples_button)
         buttons.addStretch(1)
         lay.addLayout(buttons)
+        lay.addWidget(sender_half(self.new_passport))
         lay.addStretch(1)
         return page
 

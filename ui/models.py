@@ -23,7 +23,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 from taskpack.core.desk import lifecycle
-from taskpack.ui.i18n import tr
+from taskpack.ui import tones
+from taskpack.ui.i18n import tr, trn
 from taskpack.ui.kind_icons import kind_icon
 from taskpack.ui.ops import TAKE_ON_WHY, PassportRow
 from taskpack.ui.widgets import plain_tip
@@ -66,6 +67,25 @@ def row_state(row: Row) -> str:
     if isinstance(row, Incoming):
         return SENT if row.sent else INCOMING
     return row.state
+
+
+def state_key(row: Row) -> str:
+    """What the State filter matches: a row's state, and whom a waiting task waits on
+    (``waiting[owner_approval]``) — the list says these in different words, so does the filter."""
+    state = row_state(row)
+    waiting_on = getattr(row, "waiting_on", None)
+    return f"{state}[{waiting_on}]" if state == "waiting" and waiting_on else state
+
+
+def state_filter_choices() -> list[tuple[str, str]]:
+    """(words, key) for the State filter, in the words the list's State column uses."""
+    keys: list[str] = [INCOMING, SENT]
+    for state in lifecycle.STATES:
+        if state == "waiting":
+            keys += [f"waiting[{w}]" for w in lifecycle.WAITING_ON] + ["waiting"]
+        else:
+            keys.append(state)
+    return [(described_label(k), k) for k in keys]
 
 
 def incoming_label(row: Incoming) -> str:
@@ -231,9 +251,9 @@ class InboxModel(QAbstractTableModel):
             return plain_tip(tip) if isinstance(tip, str) else tip
         if role == Qt.ItemDataRole.ForegroundRole:
             if isinstance(r, Incoming) and r.problem:
-                return QBrush(QColor("#9b1c1c"))
+                return QBrush(QColor(tones.kind_colors("error")[1]))
             if row_state(r) in lifecycle.TERMINAL:
-                return QBrush(QColor("#80868b"))
+                return QBrush(QColor(tones.muted()))
         if role == Qt.ItemDataRole.DecorationRole and isinstance(r, Incoming) and col == self.STATE:
             # what kind of file it is, at a glance, even where the State's words are cut
             return kind_icon("problem" if r.problem else "sent" if r.sent else r.kind or "handoff")
@@ -269,7 +289,13 @@ class InboxModel(QAbstractTableModel):
                 return "" if sort else tr("you")
             return r.sender[:200].casefold() if sort else one_line(r.sender)
         if col == self.ASKS:
-            return r.open_asks if sort else (number(r.open_asks) if r.open_asks else "")
+            drafts = getattr(r, "drafts", 0)
+            if role == Qt.ItemDataRole.ToolTipRole and drafts:
+                return trn("%n answers you typed wait here, not saved yet", drafts)
+            if sort:
+                return r.open_asks
+            shown = number(r.open_asks) if r.open_asks else ""
+            return f"{shown} ✎".strip() if drafts else shown  # a draft waits: it shows
         if col == self.UPDATED:
             stamp = r.seen_at if isinstance(r, Incoming) else r.updated_at
             return f"{stamp}\t{row_key(r)}" if sort else short_time(stamp)  # ties keep one order
@@ -327,7 +353,7 @@ class InboxFilter(QSortFilterProxyModel):
             return False
         if self.incoming_only and row_state(r) != INCOMING:
             return False
-        if self.state and row_state(r) != self.state:
+        if self.state and state_key(r) != self.state:
             return False
         if self.sender and r.sender != self.sender:
             return False

@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
+from taskpack.ui import tones
 from taskpack.ui.i18n import tr
 
 #: where the window's place is kept in the settings (`Settings.other`)
@@ -84,7 +85,9 @@ class OpeningWindow(QMainWindow):
         self.message = QLabel(tr("Opening your desk…"))
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setStyleSheet("color: #5f6368;")  # muted, as the window's "Reading…" page
+        self.message.setStyleSheet(
+            f"color: {tones.muted()};"
+        )  # muted, as the window's "Reading…" page
         self.setCentralWidget(self.message)
         self.statusBar()
 

@@ -24,13 +24,13 @@ from taskpack.app.desk import (
     PackWritten,
     StoredLuggage,
 )
-from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 
 # "Take this on" (the passport view offers it when there is a path; see Desk.take_on)
 from taskpack.core.desk.authoring import TAKE_ON_WHY as TAKE_ON_WHY
 from taskpack.core.desk.authoring import take_on_path as take_on_path
 from taskpack.core.desk.export import PackOutcome
 from taskpack.core.desk.identity import origin_label
+from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.files import atomic_write
@@ -65,7 +65,7 @@ class Reviewed:
     #: made in a helper process (a large pack): the whole review, pickled — never unpickled
     #: in the window's process; landing hands it back to a helper. `review` is then the
     #: review to show, its asks as pages (`core.pages.AskPages`) and no sealed pack.
-    held: bytes | None = None
+    review_pickle: bytes | None = None
     #: how many facts are not proven on `machine`, counted where the review was made
     #: (None: count them from `review.facts`, which are then all here)
     unproven: int | None = None
@@ -110,14 +110,14 @@ def review_elsewhere(
     *,
     source: BinaryIO | None = None,
 ) -> Reviewed:
-    """Run in a helper process: the review, compact to send back (`Reviewed.held`).
+    """Run in a helper process: the review, compact to send back (`Reviewed.review_pickle`).
 
     The judge's findings come from the review's own pass over the luggage (the file is
     read once); the pack as read is let go before the review is made compact."""
     out = _review(desk, path, progress, cancelled, source=source)
     out.unproven = unproven_facts(out.review.facts, out.machine)
     full = _held_form(out.review)
-    out.held = pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL)
+    out.review_pickle = pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL)
     out.review = replace(full, sealed_pack=None, facts=compact_facts(full.facts))  # type: ignore[arg-type]
     out.still_open = compact(out.still_open)  # type: ignore[assignment]
     del full
@@ -269,7 +269,7 @@ def _accept(
     """``desk.<how>(path, *args)`` from the review held: here, reading the file from the
     one descriptor that also told it is not large; or in a helper process, for a review
     made in one or a large pack."""
-    if held is None or held.held is None:
+    if held is None or held.review_pickle is None:
         with isolated.opened(path) as f:
             if f is None or not isolated.pack_is_large(f):
                 return getattr(desk, how)(
@@ -286,7 +286,7 @@ def _accept(
         how,
         path,
         args,
-        held.held if held else None,
+        held.review_pickle if held else None,
         progress=progress,
         cancel=cancelled,
     )
@@ -299,11 +299,11 @@ def _accept_elsewhere(
     how: str,
     path: Path,
     args: tuple[Any, ...],
-    held: bytes | None,
+    review_pickle: bytes | None,
     progress: Progress,
     cancelled: CancelCheck,
 ) -> Any:
-    review = pickle.loads(held) if held is not None else None
+    review = pickle.loads(review_pickle) if review_pickle is not None else None
     outcome = getattr(desk, how)(path, *args, review=review, progress=progress, cancel=cancelled)
     return _compact_outcome(outcome)
 
@@ -554,6 +554,8 @@ class PassportRow:
     open_asks: int
     updated_at: str
     came_from: str
+    #: answers typed and not saved yet (kept across restarts, app/drafts.py)
+    drafts: int = 0
 
 
 def load_rows(
@@ -581,6 +583,7 @@ def load_rows(
                 s.open_asks,
                 s.updated_at,
                 s.came_from,
+                sum(1 for text in desk.drafts.of(s.id).values() if text.strip()),
             )
         )
     return rows

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLay
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.format.model import Ask, Fact, LandingCheck
 from taskpack.core.trust.sealing import Standing, standing
-from taskpack.ui.i18n import tr
+from taskpack.ui import tones
+from taskpack.ui.i18n import tr, trn
 from taskpack.ui.widgets import LinkedText, QuotedBlock, badge, plain, row
 from taskpack.ui.words import local_time, number, one_line
 
@@ -193,11 +194,16 @@ def by_line(who: str | None, when: str | None) -> str:
     return tr("The receipt does not say who answered or when.")
 
 
-def receipt_answer_widget(ask: Ask, rv: LandingReview) -> QWidget:
-    """One question and its answer, as a mail message shows a quoted question and a reply."""
+def receipt_answer_widget(
+    ask: Ask, rv: LandingReview, open_here: set[str] | None = None
+) -> QWidget:
+    """One question and its answer, as a mail message shows a quoted question and a reply.
+
+    `open_here`: the asks still open in the passport the receipt answers (None: not known);
+    an ask the receipt does not answer anew is "stays open" only if it is one of them."""
     box = QFrame()
     box.setObjectName("answer")
-    box.setStyleSheet("#answer { border: 1px solid #c9ccd1; border-radius: 4px; }")
+    box.setStyleSheet(f"#answer {{ border: 1px solid {tones.edge()}; border-radius: 4px; }}")
     lay = QVBoxLayout(box)
     lay.setContentsMargins(10, 6, 10, 6)
     lay.setSpacing(3)
@@ -207,6 +213,8 @@ def receipt_answer_widget(ask: Ask, rv: LandingReview) -> QWidget:
         tag = badge(tr("answers your question"), "ok")
     elif ask_id in rv.would_adopt:
         tag = badge(tr("a new question for you"), "info")
+    elif open_here is not None and ask_id not in open_here:
+        tag = badge(tr("answered here already"), "info")
     else:
         tag = badge(tr("stays open"), "warn")
     lay.addWidget(row(plain(one_line(ask_id or "?", 40), bold=True, selectable=False), tag))
@@ -379,3 +387,18 @@ def imperative_block(imp: dict[str, Any]) -> QuotedBlock:
             ),
         )
     return QuotedBlock(sentence, tr("in {place}").format(place=where))
+
+
+def merge_writes(rv: LandingReview) -> str:
+    """What merging this receipt writes into the passport that asked, in one sentence."""
+    parts = [trn("%n answers", len(rv.would_answer))]
+    if rv.would_adopt:
+        parts.append(trn("%n new questions, kept as open asks", len(rv.would_adopt)))
+    if rv.facts:
+        parts.append(tr("the facts it carries that your passport does not hold yet, sealed"))
+    if rv.luggage:
+        parts.append(trn("%n attached files", len(rv.luggage)))
+    return tr(
+        "Merging writes into {id}: {what}. It never changes the goal, the current state or "
+        "the next steps."
+    ).format(id=rv.receipt_target or "?", what=tr("; ").join(parts))

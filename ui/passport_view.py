@@ -30,6 +30,7 @@ from taskpack.core.desk import lifecycle
 from taskpack.core.format.model import LandingCheck
 from taskpack.core.format.record_pages import open_count
 from taskpack.core.trust.visible_text import visible
+from taskpack.ui import tones
 from taskpack.ui.asks_form import AsksForm
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.history_view import HistoryTimeline
@@ -108,6 +109,7 @@ class PassportView(FactsMixin, QWidget):
         self.tabs = QTabWidget()
         outer.addWidget(self.tabs, 1)
         self.overview = QScrollArea()
+        self.overview.setAccessibleName(tr("Overview"))
         self.overview.setWidgetResizable(True)
         self.overview.setFrameShape(QFrame.Shape.NoFrame)
         self.asks = AsksForm()
@@ -116,6 +118,7 @@ class PassportView(FactsMixin, QWidget):
         self.luggage = QWidget()
         self.luggage_lay = QVBoxLayout(self.luggage)
         self.history = HistoryTimeline()
+        self.history.setAccessibleName(tr("History"))
         self.tabs.addTab(self.overview, tr("Overview"))
         self.tabs.addTab(self.asks, tr("Asks"))
         self.tabs.addTab(self.luggage, tr("Attached files"))
@@ -217,7 +220,7 @@ class PassportView(FactsMixin, QWidget):
         self.next_button.clicked.connect(lambda _c=False, a=step.action: self._next_action(a))
         line = QFrame()
         line.setObjectName("nextline")
-        line.setStyleSheet("#nextline { background: #eef3fb; border-radius: 3px; }")
+        line.setStyleSheet(f"#nextline {{ background: {tones.wash('info')}; border-radius: 3px; }}")
         lay = QHBoxLayout(line)
         lay.setContentsMargins(8, 4, 4, 4)
         lay.addWidget(self.next_label, 1)  # the sentence takes the width, the button its size
@@ -325,7 +328,12 @@ class PassportView(FactsMixin, QWidget):
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 8, 4, 8)
-        nodes = hops(lp, detail.machine, detail.sent)  # who handed it to whom, and this desk
+        merged = [
+            (e.at, str((e.detail or {}).get("from") or ""))
+            for e in detail.history
+            if e.event == "merged"
+        ]
+        nodes = hops(lp, detail.machine, detail.sent, merged)  # who handed it to whom
         self.journey = JourneyChain(nodes) if len(nodes) > 1 else None
         if self.journey is not None:
             lay.addWidget(plain(tr("Its journey"), bold=True))

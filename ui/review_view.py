@@ -36,6 +36,7 @@ from taskpack.ui.pack_items import (
     imperative_block,
     item_text,
     labels_text,
+    merge_writes,
     receipt_answer_widget,
     sender_text,
 )
@@ -69,6 +70,7 @@ class ReviewView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.scroll = QScrollArea()
+        self.scroll.setAccessibleName(tr("What the pack holds"))
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         outer.addWidget(self.scroll, 1)
@@ -329,18 +331,12 @@ class ReviewView(QWidget):
                         )
                     )
                 )
-            sec.add(
-                plain(
-                    tr(
-                        "Merging writes the answers only; it never changes the goal, the "
-                        "current state or the next steps."
-                    ),
-                    small=True,
-                    muted=True,
-                )
-            )
+            sec.add(plain(merge_writes(rv), small=True, muted=True))
+        open_here = (
+            {str(getattr(a, "id", "")) for a in reviewed.still_open} if rv.target_here else None
+        )
         if rv.asks:
-            self._paged(sec, rv.asks, lambda a: receipt_answer_widget(a, rv))
+            self._paged(sec, rv.asks, lambda a: receipt_answer_widget(a, rv, open_here))
         else:
             sec.add(plain(tr("The receipt carries no answers.")))
         if rv.target_here:

@@ -27,9 +27,9 @@ from taskpack.app.a2a import DEFAULT_HOST
 from taskpack.app.settings import Settings, SettingsError, store_url_problem
 from taskpack.app.watcher import default_folders
 from taskpack.core.desk.identity import display_name
-from taskpack.ui import dialogs
+from taskpack.ui import dialogs, tones
 from taskpack.ui.i18n import LANGUAGES, tr
-from taskpack.ui.widgets import COLORS, plain
+from taskpack.ui.widgets import plain
 
 #: keys this window keeps in Settings.other (the settings file keeps unknown keys)
 WATCH_ENABLED = "watch_enabled"
@@ -125,7 +125,7 @@ class SettingsDialog(QDialog):
         self.store.textChanged.connect(lambda _t: self.store_error.hide())
         form.addRow(tr("Team desk"), self.store)
         self.store_error = plain("", small=True)
-        self.store_error.setStyleSheet(f"color: {COLORS['error'][1]};")
+        self.store_error.setStyleSheet(f"color: {tones.kind_colors('error')[1]};")
         self.store_error.hide()
         form.addRow("", self.store_error)
 
@@ -198,7 +198,7 @@ class SettingsDialog(QDialog):
                 "over plain HTTP, without TLS. Put a TLS proxy in front of it."
             )
         )
-        self.a2a_warning.setStyleSheet(f"color: {COLORS['warn'][1]};")
+        self.a2a_warning.setStyleSheet(f"color: {tones.kind_colors('warn')[1]};")
         lay.addWidget(self.a2a_warning)
         self.a2a_enabled.toggled.connect(self._a2a_changed)
         self.a2a_host.textChanged.connect(self._a2a_changed)

@@ -17,8 +17,9 @@ from PySide6.QtWidgets import (
     QStyleOption,
     QWidget,
 )
+from taskpack.ui import tones
 
-FOCUS_COLOR = "#1a66d2"
+FOCUS_COLOR = "#1a66d2"  # (in a light theme; `tones.focus()` gives the theme's)
 _installed: list[QProxyStyle] = []  # kept alive: the application does not own a Python object
 
 
@@ -54,7 +55,7 @@ class FocusRingStyle(QProxyStyle):
 def ring(painter: QPainter, rect: QRect) -> None:
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setPen(QPen(QColor(FOCUS_COLOR), 2))
+    painter.setPen(QPen(QColor(tones.focus()), 2))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawRoundedRect(QRectF(rect).adjusted(1, 1, -1, -1), 3, 3)
     painter.restore()

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 from PySide6 import QtGui
-from PySide6.QtCore import QRectF, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.core.trust.visible_text import has_hidden, visible
-from taskpack.ui import dialogs, launch
+from taskpack.ui import dialogs, launch, tones
 from taskpack.ui.i18n import tr
 from taskpack.ui.words import size_words
 
@@ -58,13 +58,8 @@ SHOW_ALL = "taskpack:show-all"
 
 _URL = re.compile(r"\bhttps?://[^\s<>\"'«»“”]+", re.IGNORECASE)
 
-MUTED = "#5f6368"
-COLORS = {
-    "error": ("#fde8e8", "#9b1c1c"),
-    "warn": ("#fdf6e3", "#7a5200"),
-    "info": ("#e8f1fd", "#1c3f9b"),
-    "ok": ("#e6f6ec", "#1b6b3a"),
-}
+MUTED = "#5f6368"  # (in a light theme; `tones.muted()` gives the theme's)
+COLORS = tones.LIGHT
 
 
 def plain_tip(text: str) -> str:
@@ -74,6 +69,21 @@ def plain_tip(text: str) -> str:
     if not QtGui.Qt.mightBeRichText(text):
         return text
     return "<p style='white-space:pre-wrap'>" + html.escape(text, quote=False) + "</p>"
+
+
+#: a run of this many characters without a space cannot wrap: it would set the label's
+#: least width, and with it the width of the whole page that holds it
+_UNBROKEN = re.compile(r"\S{60,}")
+
+
+def keep_width(label: QLabel) -> None:
+    """A wrapped label holding one long unbroken string (a digest, a path, a token) takes
+    the width its page gives it instead of asking for the string's: the string is cut at the
+    label's edge, and every other line of the page still wraps at the window's width."""
+    if _UNBROKEN.search(label.text()):
+        policy = label.sizePolicy()  # (keeps height-for-width, which a wrapped label needs)
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+        label.setSizePolicy(policy)
 
 
 def plain(
@@ -89,6 +99,7 @@ def plain(
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setText(text)
     label.setWordWrap(True)
+    keep_width(label)
     if selectable:
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     font = label.font()
@@ -99,7 +110,7 @@ def plain(
     label.setFont(font)
     if muted:  # (a palette, not a style sheet: many muted lines lay out quickly)
         palette = label.palette()
-        palette.setColor(QPalette.ColorRole.WindowText, QColor(MUTED))
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(tones.muted()))
         label.setPalette(palette)
     return label
 
@@ -167,6 +178,7 @@ class LinkedText(QLabel):
             self.setText(shown)
             self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.setWordWrap(True)
+        keep_width(self)
 
     def _ask_then_open(self, url: str) -> None:
         if url == SHOW_ALL:
@@ -288,7 +300,8 @@ class QuotedBlock(QFrame):
         self.text = text
         self.setObjectName("quoted")
         self.setStyleSheet(
-            "#quoted { border-left: 4px solid #9aa0a6; background: #f4f5f7; border-radius: 2px; }"
+            f"#quoted {{ border-left: 4px solid {tones.edge()}; background: {tones.wash('plain')};"
+            " border-radius: 2px; }"
         )
         lay = QVBoxLayout(self)
         lay.setContentsMargins(10, 6, 6, 6)
@@ -352,7 +365,7 @@ class Banner(QFrame):
             b.clicked.connect(lambda _c=False, f=callback: f())
             self.actions_lay.addWidget(b)
             self.action_buttons.append(b)
-        bg, fg = COLORS.get(kind, COLORS["info"])
+        bg, fg = tones.kind_colors(kind)
         self.kind = kind
         self.setStyleSheet(
             f"#banner {{ background: {bg}; border: 1px solid {fg}; border-radius: 3px; }}"
@@ -378,6 +391,46 @@ class Banner(QFrame):
         self.action_buttons = []
 
 
+class FloatingBanner(Banner):
+    """A banner laid over the top of `over` (a sibling), not above it in a layout: when a
+    message comes or goes nothing beneath moves, so a click meant for a button lands on
+    that button."""
+
+    MARGIN = 8
+
+    def __init__(self, over: QWidget) -> None:
+        super().__init__(over.parentWidget())
+        self.over = over
+        self.setAutoFillBackground(True)
+        over.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.over and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+            self.place()
+        return False
+
+    def show_message(
+        self,
+        text: str,
+        kind: str = "info",
+        *,
+        actions: Sequence[tuple[str, Callable[[], object]]] = (),
+    ) -> None:
+        super().show_message(text, kind, actions=actions)
+        self.place()
+        self.raise_()
+
+    def place(self) -> None:
+        """Over the top of `over`, as wide as it less a margin, as tall as the text needs."""
+        area = self.over.geometry()
+        width = max(area.width() - 2 * self.MARGIN, 120)
+        lay = self.layout()
+        height = (
+            lay.totalHeightForWidth(width) if lay.hasHeightForWidth() else self.sizeHint().height()
+        )
+        self.setGeometry(area.x() + self.MARGIN, area.y() + self.MARGIN, width, height)
+
+
 #: a badge up to this many characters stays on one line whatever the width
 PILL_ONE_LINE = 24
 
@@ -388,7 +441,7 @@ class Pill(QLabel):
 
     def __init__(self, text: str, kind: str = "info") -> None:
         super().__init__()
-        bg, fg = COLORS.get(kind, COLORS["info"])
+        bg, fg = tones.kind_colors(kind)
         self.fill, self.edge = QColor(bg), QColor(fg)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setText(text)

@@ -1,7 +1,7 @@
 """The desk's Agent Card (A2A §8): who it is, what it takes, how to authenticate.
 
 The card is built from the endpoint's public URL; the SDK's card route serves it (with
-its ETag), and :mod:`.gate` adds Last-Modified and answers If-Modified-Since.
+its ETag), and :mod:`.guard` adds Last-Modified and answers If-Modified-Since.
 """
 
 from __future__ import annotations

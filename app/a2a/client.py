@@ -13,7 +13,7 @@ passport its receipt may merge into.
 
 The receipt comes back as the Task's artifact ``receipt`` (a ``.taskpack`` file part).
 It is read as a stream (inline bytes from memory; a download spooled as it arrives) and
-merged through the desk's one accept path (`Desk.accept`, spec §4.4.1); nothing in it
+merged through the desk's one landing path (`Desk.land`, spec §4.4.1); nothing in it
 is run. A receipt offered by URL is
 fetched only from the same origin as the agent, with the same token.
 """
@@ -47,7 +47,7 @@ from taskpack.core.format.streams import hash_file
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
-    from taskpack.core.desk.accept import MergeOutcome
+    from taskpack.core.desk.landing import MergeOutcome
 
 del _errors
 
@@ -434,7 +434,7 @@ def _fetch_one(
         stream.seek(0)
         outcome = cast(
             "MergeOutcome",
-            desk.accept(stream, name=name, into=target, expect="receipt", review=review),
+            desk.land(stream, name=name, into=target, expect="receipt", review=review),
         )
     store.mark_merged(row.seq, review.content_digest)
     result.merged = True

@@ -12,7 +12,7 @@ contexts that never join foreign work, a bounded blocking send — happens here.
 Receiving (``message:send`` / ``message:stream``): exactly one file part carrying a
 ``.taskpack`` or ``.taskpack.json`` (by filename or media type, raw bytes) is read as a
 stream from memory (never written to disk first) and given to the desk's one accept
-path, ``Desk.accept`` — a handoff lands as a new passport (its id is the Task id); a
+path, ``Desk.land`` — a handoff lands as a new passport (its id is the Task id); a
 receipt merges into the passport it answers (§4.4.1), and only if that passport is a
 task of the sending principal or was sent to that principal over A2A (anything else is
 "task not found"). Nothing in the pack is executed. Text parts are not kept:
@@ -62,8 +62,8 @@ from taskpack.app.a2a.ledger import A2AStore, Conflict, ReceiptRow, TaskGrant
 from taskpack.app.a2a.receipts import ReceiptPublisher, receipt_due
 from taskpack.core.desk.history_words import CANCELLED_OVER_A2A
 from taskpack.core.desk.review import LandingReview
-from taskpack.core.desk.store import PassportSummary
-from taskpack.core.errors import InvalidMove, TaskPackError
+from taskpack.core.desk.store import Claim, PassportSummary
+from taskpack.core.errors import ClaimTaken, InvalidMove, TaskPackError
 from taskpack.core.format.model import LocalPassport
 
 if TYPE_CHECKING:
@@ -256,11 +256,18 @@ class DeskRequestHandler(RequestHandler):
 
         try:
             # one read of the bytes: the desk reviews the pack, asks `admit`, then lands it
-            outcome = self.desk.accept(io.BytesIO(data), name=name, admit=admit)
+            # (principal, messageId) is claimed first, in the landing's transaction: of two
+            # payloads under one id at once (two processes), one lands, the other nothing
+            claim = Claim(principal, message.message_id, digest)
+            outcome = self.desk.land(
+                io.BytesIO(data), name=name, expect=None, admit=admit, claim=claim
+            )
             kind, root = outcome.kind, root_of(outcome.review.lineage)
             task_id = outcome.id
         except A2AError:
             raise
+        except ClaimTaken:
+            raise DuplicateMessageIdError() from None
         except TaskPackError as exc:
             raise from_desk_error(exc, doing="land this pack") from None
         except (OSError, sqlite3.Error, MemoryError):

@@ -8,8 +8,8 @@
 What comes from a2a-sdk: the protocol types, the HTTP+JSON routes and their
 parsing/serialising/SSE (``create_rest_routes``), the Agent Card route, the §11.6
 error bodies. What is ours (see docs/a2a.md for why): the request handler over the
-desk (:mod:`.handler`), the Agent Card (:mod:`.card`), the gate in front of every
-route but the card (:mod:`.gate`: bearer → principal, A2A-Version 1.0 only, a body
+desk (:mod:`.handler`), the Agent Card (:mod:`.card`), the guard in front of every
+route but the card (:mod:`.guard`: bearer → principal, A2A-Version 1.0 only, a body
 size cap, the extension echo), and this module: the Starlette app and uvicorn on a
 thread (:mod:`.http_protocol`: its HTTP protocol, with a deadline for each request's
 head, and its event loop).
@@ -52,7 +52,7 @@ from taskpack.app.a2a import (
 )
 from taskpack.app.a2a.card import CARD_MAX_AGE, build_card
 from taskpack.app.a2a.dealing import Dealer, Taker, serve_accepted
-from taskpack.app.a2a.gate import Gate, PrincipalContextBuilder, json_response
+from taskpack.app.a2a.guard import Guard, PrincipalContextBuilder, json_response
 from taskpack.app.a2a.handler import DeskRequestHandler, Limits
 from taskpack.app.a2a.http_protocol import run_loop, timed_protocol
 from taskpack.app.a2a.hub import Hub
@@ -83,8 +83,8 @@ def create_app(
     on_started: Callable[[asyncio.AbstractEventLoop, Hub], None] | None = None,
     shared: bool = False,
     receipts: bool = True,
-) -> Gate:
-    """The ASGI app of one desk's endpoint (wrapped in its gate). `shared`: other server
+) -> Guard:
+    """The ASGI app of one desk's endpoint (wrapped in its guard). `shared`: other server
     processes serve this desk too; `receipts`: this one packs the receipts (one does)."""
     from taskpack.app.desk import harness_name
 
@@ -156,7 +156,7 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={HTTPException: not_found, A2AError: not_found},
     )
-    return Gate(app, store, max_body_bytes=max_body_bytes, body_timeout=body_timeout)
+    return Guard(app, store, max_body_bytes=max_body_bytes, body_timeout=body_timeout)
 
 
 def settle_heap() -> None:

@@ -2,6 +2,7 @@
 
     taskpack doctor [--json]          check everything; exit 0 whole, 1 damaged
     taskpack doctor --restore         put the newest sound backup back (damaged file kept)
+    taskpack doctor --sweep           also remove stored bytes nothing points at any more
 
 The check reads the database read-only (SQLite's full integrity check, the foreign keys,
 every luggage blob's sha256), so it works on a store too damaged to open and writes
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from taskpack.app.cli.main import EXIT_ERROR, EXIT_OK, emit_json, say, warn
+from taskpack.core.errors import UsageError
 
 if TYPE_CHECKING:  # imported when the verb runs: every other verb starts without sqlite3
     from taskpack.core.desk import health
@@ -33,6 +35,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--restore", action="store_true", help="bring back the newest sound backup")
     p.add_argument(
         "--force", action="store_true", help="with --restore: replace a store that is whole, too"
+    )
+    p.add_argument(
+        "--sweep",
+        action="store_true",
+        help="remove unused luggage blobs and old receipts (untouched for 15 minutes)",
     )
     p.add_argument("--json", action="store_true", help="print the findings as JSON")
     p.set_defaults(handler=cmd_doctor)
@@ -55,7 +62,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if team is not None:
         from taskpack.app.team.doctor_cli import team_doctor
 
-        return team_doctor(team, as_json=args.json, restore=args.restore)
+        return team_doctor(team, as_json=args.json, restore=args.restore, sweep=args.sweep)
     found = _diagnose(home)
     if args.restore:
         if not found.damaged and not args.force:
@@ -81,6 +88,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         with Desk.open(home) as desk:
             done_now = desk.housekeep()
         found.backups = health.backups(home)
+        if args.sweep and found.unused:
+            done_now.append(_sweep(found))
+    elif args.sweep and found.damaged:
+        raise UsageError(
+            "the store is damaged, so nothing is swept",
+            hint="Restore a backup first (taskpack doctor --restore).",
+        )
     if args.json:
         emit_json(
             {
@@ -92,6 +106,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                 "leftovers": found.leftovers,
                 "leftover_bytes": found.leftover_bytes,
                 "backups": [str(b) for b in found.backups],
+                "unused": [{"kind": u.kind, "name": u.name, "size": u.size} for u in found.unused],
                 "done": done_now,
             }
         )
@@ -128,12 +143,37 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             f"{found.leftovers} half-written luggage file(s) belong to a landing still "
             "in progress (or younger than 15 minutes) and were left alone."
         )
+    if found.unused and not args.sweep:
+        size = sum(u.size for u in found.unused)
+        say(
+            f"{len(found.unused)} stored file(s) or row(s) ({size:,} bytes) are used by "
+            "nothing: luggage of landings that failed or was replaced, old receipts. "
+            "`taskpack doctor --sweep` removes them."
+        )
     if found.backups:
         say(
             f"Newest backup: {health.describe_backup(found.backups[0])} "
             f"({len(found.backups)} kept)."
         )
     return EXIT_OK
+
+
+def _sweep(found: health.Diagnosis) -> str:
+    import sqlite3
+
+    from taskpack.core.desk.store_audit import SWEEP_AFTER, sweep
+
+    db = sqlite3.connect(found.db_path, timeout=30.0)
+    try:
+        gone = sweep(db, found.db_path.parent)
+    finally:
+        db.close()
+    left = len(found.unused) - len(gone)
+    young = f"; {left} younger than {SWEEP_AFTER / 60:.0f} minutes were left alone" if left else ""
+    return (
+        f"removed {len(gone)} unused stored file(s) or row(s) "
+        f"({sum(u.size for u in gone):,} bytes){young}"
+    )
 
 
 def _team_store(home: Path) -> str | None:

@@ -189,6 +189,9 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from taskpack.app.platform.console import use_utf8
+
+    use_utf8()  # ✓, → and pack titles print through a pipe on Windows too
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv == ["--version"]:  # as the whole parser answers it, without importing every verb
         sys.stdout.write(f"taskpack {version()}\n")

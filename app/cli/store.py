@@ -93,8 +93,11 @@ def cmd_where(args: argparse.Namespace) -> int:
     from taskpack.app import paths
     from taskpack.app.settings import Settings
     from taskpack.app.team.choose import describe, store_url
+    from taskpack.app.team.url import check
 
     home = paths.home()
     url = store_url(Settings.load(home).store)
+    if url:
+        check(url)  # a URL libpq cannot read is said in one sentence here too
     say(describe(url) if url else f"the desk on this machine at {home}")
     return EXIT_OK

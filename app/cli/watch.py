@@ -106,7 +106,16 @@ def cmd_watch(args: argparse.Namespace) -> int:
     with StopSignals() as signals:
         watcher.start()
         if not args.json:
-            warn("watching " + ", ".join(str(f) for f in folders) + " (Ctrl-C to stop)")
+            live = watcher.live_folders
+            if live:
+                warn("watching " + ", ".join(str(f) for f in live) + " (Ctrl-C to stop)")
+            rescanned = [f for f in watcher.folders if f not in live]
+            if rescanned:
+                every = f"{watcher.rescan_every:g}"
+                warn(
+                    f"checking {', '.join(str(f) for f in rescanned)} every {every} s: no "
+                    "change events reach this desk from there (Ctrl-C to stop)"
+                )
         try:
             signals.wait()
         finally:

@@ -27,10 +27,11 @@ from taskpack.app.desk.service import (
     harness_name,
     load_json_file,
 )
-from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
 from taskpack.core.desk.answer_source import AnswerSources, answer_sources
 from taskpack.core.desk.authoring import is_checked_here
+from taskpack.core.desk.compose import HandoffPreview
 from taskpack.core.desk.export import PackOutcome
+from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import (
     HistoryEntry,
@@ -45,6 +46,7 @@ __all__ = [
     "AnswerSources",
     "ChangeReport",
     "Desk",
+    "HandoffPreview",
     "HistoryEntry",
     "LandingOutcome",
     "LandingReview",

@@ -13,20 +13,22 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, cast
+from typing import TYPE_CHECKING, BinaryIO, Literal, cast, overload
 
 from taskpack.app import paths
+from taskpack.app.desk.composing import Composing
 from taskpack.app.desk.edits import Edits
 from taskpack.app.desk.first_contact import FirstContact
 from taskpack.app.drafts import Drafts
 from taskpack.app.settings import Settings
 from taskpack.app.team.choose import open_store, store_url, where
-from taskpack.core.desk import accept, export, lifecycle, review
-from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.desk import export, landing, lifecycle, review
 from taskpack.core.desk.answer_source import AnswerSources, answer_sources
 from taskpack.core.desk.export import PackOutcome
+from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
 from taskpack.core.desk.review import LandingReview
 from taskpack.core.desk.store import (
+    Claim,
     HistoryEntry,
     PackWritten,
     PassportSummary,
@@ -96,7 +98,7 @@ class MoveOption:
         return lifecycle.describe(self.state, self.waiting_on)
 
 
-class Desk(Edits, FirstContact):
+class Desk(Edits, Composing, FirstContact):
     """This machine's passports. Thread-safe; share one per process."""
 
     def __init__(
@@ -431,7 +433,7 @@ class Desk(Edits, FirstContact):
         why it (or, given `into`, a merge into that passport) would be refused.
 
         Reads every luggage byte once (digests checked, secrets scanned: `review.secrets`).
-        Hold on to it and give it to :meth:`accept` as `review=` to land from it without
+        Hold on to it and give it to :meth:`land` as `review=` to land from it without
         reading the luggage again — with `stage=True` (the window) not even to store it: each
         luggage file is staged in the blob folder as the review reads it, and landing from
         the review commits what was staged (parts of a review never landed are swept as
@@ -455,21 +457,68 @@ class Desk(Edits, FirstContact):
             ),
         )
 
-    def accept(
+    @overload
+    def land(
+        self,
+        path: PackSource,
+        *,
+        name: str | None = None,
+        into: None = None,
+        expect: Literal["handoff"] = "handoff",
+        review: LandingReview | None = None,
+        admit: Callable[[LandingReview], None] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
+        claim: Claim | None = None,
+    ) -> LandingOutcome: ...
+
+    @overload
+    def land(
         self,
         path: PackSource,
         *,
         name: str | None = None,
         into: str | None = None,
-        expect: str | None = None,
+        expect: Literal["receipt"],
         review: LandingReview | None = None,
         admit: Callable[[LandingReview], None] | None = None,
         progress: Progress | None = None,
         cancel: CancelCheck | None = None,
+        claim: Claim | None = None,
+    ) -> MergeOutcome: ...
+
+    @overload
+    def land(
+        self,
+        path: PackSource,
+        *,
+        name: str | None = None,
+        into: str | None = None,
+        expect: None,
+        review: LandingReview | None = None,
+        admit: Callable[[LandingReview], None] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
+        claim: Claim | None = None,
+    ) -> LandingOutcome | MergeOutcome: ...
+
+    def land(
+        self,
+        path: PackSource,
+        *,
+        name: str | None = None,
+        into: str | None = None,
+        expect: Literal["handoff", "receipt"] | None = "handoff",
+        review: LandingReview | None = None,
+        admit: Callable[[LandingReview], None] | None = None,
+        progress: Progress | None = None,
+        cancel: CancelCheck | None = None,
+        claim: Claim | None = None,
     ) -> LandingOutcome | MergeOutcome:
         """THE way a pack comes in (window, CLI, watcher, A2A): a handoff lands as a new
         passport, a receipt merges into the passport it answers (`into`, when given, must
-        be that one). `expect="handoff"` refuses a receipt with the way to merge it.
+        be that one). `expect` says which kind the caller wants: "handoff" (the default:
+        a receipt is refused with the way to merge it), "receipt", or None for either.
 
         `review` is one this desk made of the same file (:meth:`review`): it is trusted
         only while the file's content digest still matches, else the file is re-read.
@@ -479,11 +528,13 @@ class Desk(Edits, FirstContact):
         (received bytes need not be written to disk first); `name` is how the history
         calls it. `admit(review)` is the caller's own admission rule, run before the
         target rule and before any luggage is read (A2A: may this sender answer that task).
+        `claim` is the caller's idempotency key, taken in the landing's own transaction
+        (A2A: principal and messageId); claimed for other content → ClaimTaken.
         """
         outcome = read_once(
             path,
             name,
-            lambda opened: accept.accept(
+            lambda opened: landing.land(
                 self.store,
                 opened,
                 machine=self.machine,
@@ -495,26 +546,12 @@ class Desk(Edits, FirstContact):
                 admit=admit,
                 progress=progress,
                 cancel=cancel,
+                claim=claim,
             ),
             defer_model=review is not None,
         )
         self._notify(outcome.changes)
         return outcome
-
-    def land(
-        self,
-        path: PackSource,
-        *,
-        name: str | None = None,
-        review: LandingReview | None = None,
-        progress: Progress | None = None,
-        cancel: CancelCheck | None = None,
-    ) -> LandingOutcome:
-        """:meth:`accept` for a handoff: a new passport (the same pack twice: the same one)."""
-        outcome = self.accept(
-            path, name=name, expect="handoff", review=review, progress=progress, cancel=cancel
-        )
-        return cast(LandingOutcome, outcome)  # accept lets only a handoff through
 
     def merge_receipt(
         self,
@@ -526,8 +563,8 @@ class Desk(Edits, FirstContact):
         progress: Progress | None = None,
         cancel: CancelCheck | None = None,
     ) -> MergeOutcome:
-        """:meth:`accept` for a receipt, into the passport that asked (spec §4.4.1)."""
-        outcome = self.accept(
+        """:meth:`land` for a receipt, into the passport that asked (spec §4.4.1)."""
+        return self.land(
             path,
             name=name,
             into=into,
@@ -536,7 +573,6 @@ class Desk(Edits, FirstContact):
             progress=progress,
             cancel=cancel,
         )
-        return cast(MergeOutcome, outcome)  # accept lets only a receipt through
 
     def _repair(self, opened: OpenedPack, pack: PackObject) -> list[str]:
         """`core.repair` at this desk's clock: what a hand or an AI got wrong, put right."""

@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.desk.store import Store, utc_now
 from taskpack.core.errors import StoreError
+
+from .url import BadUrl, parse
 
 STORE_ENV = "TASKPACK_STORE"
 
@@ -24,31 +25,28 @@ def store_url(settings_store: str | None) -> str | None:
 def shown(url: str) -> str:
     """The URL with any password taken out: safe for messages and logs."""
     try:
-        parts = urlsplit(url)
-    except ValueError:
+        return parse(url).shown()
+    except BadUrl:
         return "a team desk URL that cannot be read"
-    host = parts.hostname or ""
-    if parts.port:
-        host += f":{parts.port}"
-    user = f"{parts.username}@" if parts.username else ""
-    query = "&".join(q for q in (parts.query or "").split("&") if not q.startswith("password="))
-    return urlunsplit((parts.scheme, user + host, parts.path, query, ""))
 
 
 def where(url: str) -> str:
     """A team desk in a few words for a status line: ``DB on HOST:PORT``."""
     try:
-        parts = urlsplit(url)
-        port = parts.port
-    except ValueError:
+        return parse(url).where()
+    except BadUrl:
         return shown(url)
-    db = parts.path.lstrip("/") or (parts.username or "")
-    host = (parts.hostname or "localhost") + (f":{port}" if port else "")
-    return f"{db} on {host}" if db else host
 
 
 def describe(url: str) -> str:
     return f"the team desk {shown(url)}"
+
+
+def _team_extra_missing(exc: ImportError) -> bool:
+    """The driver itself is not installed (the `team` extra was left out), as opposed to
+    a driver that is there but cannot load its C library."""
+    name = exc.name if isinstance(exc, ModuleNotFoundError) else None
+    return (name or "").split(".")[0] in {"psycopg", "psycopg_pool"}
 
 
 def open_store(
@@ -63,20 +61,19 @@ def open_store(
         return SqliteStore(home, clock=clock)
     try:
         from .pg_store import PgStore  # psycopg is loaded only for a team desk
-    except ModuleNotFoundError as exc:  # installed without the `team` extra
-        if (exc.name or "").split(".")[0] not in {"psycopg", "psycopg_pool"}:
-            raise
+    except ImportError as exc:
+        if not _team_extra_missing(exc):  # e.g. a build without the PostgreSQL client library
+            raise StoreError(
+                f"{describe(url)} cannot be opened here: the PostgreSQL client library did "
+                f"not load ({exc})",
+                hint="Install libpq (Debian: sudo apt-get install libpq5), "
+                "or unset TASKPACK_STORE.",
+            ) from None
         raise StoreError(
             f"{describe(url)} is a team desk, and this installation has no PostgreSQL "
             f"driver ({exc.name} is not installed)",
             hint="Install the team extra (pip install 'taskpack-desk[team]'), "
             "or unset TASKPACK_STORE.",
-        ) from None
-    except ImportError as exc:  # e.g. a build without the PostgreSQL client library
-        raise StoreError(
-            f"{describe(url)} cannot be opened here: the PostgreSQL client library did not "
-            f"load ({exc})",
-            hint="Install libpq (Debian: sudo apt-get install libpq5), or unset TASKPACK_STORE.",
         ) from None
 
     return PgStore(url, home=home, who=who, clock=clock)

@@ -9,18 +9,28 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import psycopg
 from psycopg_pool import ConnectionPool
 from taskpack.core.errors import StoreError
 
 from .choose import describe
+from .url import check
 
 # the pool retries on its own and says so at WARNING; our errors say it once, in one line
 logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
 #: connections one process keeps open to the team desk (readers and writers share them)
 POOL_MAX = int(os.environ.get("TASKPACK_STORE_POOL", "4"))
+#: seconds a statement waits for a lock (a row, an advisory lock on a pack) before the
+#: change is given up with a sentence, rather than hanging on a session that holds it
+LOCK_TIMEOUT_S = float(os.environ.get("TASKPACK_STORE_LOCK_TIMEOUT", "30"))
+#: seconds one statement may run (a luggage chunk is 4 MiB: none needs long)
+STATEMENT_TIMEOUT_S = float(os.environ.get("TASKPACK_STORE_STATEMENT_TIMEOUT", "300"))
+#: the session settings every connection starts with (libpq's `options`)
+SESSION_OPTIONS = (
+    f"-c lock_timeout={int(LOCK_TIMEOUT_S * 1000)} "
+    f"-c statement_timeout={int(STATEMENT_TIMEOUT_S * 1000)}"
+)
 
 
 class Lost(StoreError):
@@ -32,14 +42,28 @@ def problem(url: str, exc: BaseException) -> StoreError:
     """A psycopg failure as one sentence naming the store (never its password)."""
     what = describe(url)
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    password = urlsplit(url).password if "://" in url else None
-    if password:
-        text = text.replace(password, "***")
     low = text.lower()
-    if "password authentication failed" in low or "no password supplied" in low:
+    if "no password supplied" in low:
+        return StoreError(
+            f"{what} asks for a password and none was given",
+            hint="Put it in PGPASSWORD or ~/.pgpass for this role; nothing was written.",
+        )
+    if "password authentication failed" in low:
         return StoreError(
             f"{what} refused the password",
             hint="Check PGPASSWORD or ~/.pgpass for this role; nothing was written.",
+        )
+    if "lock timeout" in low:
+        return StoreError(
+            f"{what} waited {LOCK_TIMEOUT_S:g} s for a lock another session holds",
+            hint="Nothing of that change was kept; run the command again. If it keeps "
+            "waiting, look for the session holding it (pg_locks) and end it.",
+        )
+    if "statement timeout" in low:
+        return StoreError(
+            f"{what} took longer than {STATEMENT_TIMEOUT_S:g} s for one statement",
+            hint="Nothing of that change was kept; run the command again when the database "
+            "is less busy.",
         )
     if "does not exist" in low and "database" in low:
         return StoreError(
@@ -55,22 +79,26 @@ def problem(url: str, exc: BaseException) -> StoreError:
     return StoreError(f"{what} failed ({text})", hint="Nothing was written.")
 
 
+def change_failed(url: str, exc: BaseException) -> StoreError:
+    """A write transaction that failed, rolled back whole: one sentence, and what to do."""
+    error = problem(url, exc)
+    if "waited" in error.message or "took longer" in error.message:
+        return error
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return StoreError(
+        f"{describe(url)} failed during a change ({text})",
+        hint="Nothing of that change was kept; run the command again.",
+    )
+
+
 def check_url(url: str) -> None:
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises on a port that is not a number
-    except ValueError as exc:
-        raise StoreError(f"{describe(url)} is not a URL PostgreSQL reads ({exc})") from None
-    if parts.scheme not in ("postgresql", "postgres"):
-        raise StoreError(
-            f"{describe(url)} is not a PostgreSQL URL",
-            hint="Use postgresql://USER@HOST:PORT/DB, or unset TASKPACK_STORE.",
-        )
+    check(url)
 
 
 def connect(url: str, **kw: Any) -> psycopg.Connection[Any]:
     """One connection (for LISTEN, init and the doctor), errors as StoreError."""
     check_url(url)
+    kw.setdefault("options", SESSION_OPTIONS)
     try:
         return psycopg.connect(url, connect_timeout=10, **kw)
     except psycopg.Error as exc:
@@ -88,7 +116,7 @@ class Pool:
             url,
             min_size=1,
             max_size=max(1, max_size),
-            kwargs={"connect_timeout": 10, "autocommit": True},
+            kwargs={"connect_timeout": 10, "autocommit": True, "options": SESSION_OPTIONS},
             open=False,
             timeout=30,
             reconnect_timeout=30,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import secrets
 import shutil
 import tempfile
@@ -25,6 +24,7 @@ from taskpack.core.desk.blob_folder import StoredBlob, blob_path, check_claim, c
 from taskpack.core.desk.store import Readable, StagedBlob
 from taskpack.core.errors import IntegrityError
 from taskpack.core.format.streams import CHUNK
+from taskpack.core.portable import replacing
 
 from .connect import Pool
 
@@ -139,7 +139,7 @@ class PgBlobs:
                 with self.open_blob(sha256) as src, open(tmp, "xb") as out:
                     while chunk := src.read(CHUNK):
                         out.write(chunk)
-                os.replace(tmp, final)
+                replacing.replace(tmp, final)
             finally:
                 tmp.unlink(missing_ok=True)
         return final

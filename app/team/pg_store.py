@@ -38,7 +38,7 @@ from taskpack.core.errors import StoreError
 from taskpack.core.format.model import JSON, LocalPassport
 
 from .choose import describe
-from .connect import Lost, Pool, spool_dir
+from .connect import Lost, Pool, change_failed, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
@@ -175,10 +175,7 @@ class PgStore(HeldBlobs):
                     yield tx
                     tx.announce()
             except psycopg.Error as exc:
-                raise StoreError(
-                    f"{self.describe()} failed during a change ({str(exc).splitlines()[0]})",
-                    hint="Nothing of that change was kept; run the command again.",
-                ) from None
+                raise change_failed(self.url, exc) from None
             finally:
                 self._in_tx.conn = None
 
@@ -218,7 +215,7 @@ class PgStore(HeldBlobs):
         row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def exists(self, passport_id: str) -> bool:
         return (
@@ -263,7 +260,7 @@ class PgStore(HeldBlobs):
         )
         if row is None:
             raise no_version(passport_id, version)
-        return passport_of(row[0], pages=False)
+        return passport_of(row[0], pages=False, passport_id=passport_id)
 
     def summaries(
         self,

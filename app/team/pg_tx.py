@@ -3,8 +3,10 @@
 Many processes write at once, so each rule the embedded desk gets from SQLite's single
 writer is made explicit here:
 
-* a save locks the passport's row (``FOR UPDATE``) and compares versions: of two saves
-  over one version, one wins and the other gets VersionConflict ("read it again");
+* reading a passport in a write transaction locks its row (``FOR UPDATE``): edits of one
+  passport follow each other, each over the version the one before committed; a save
+  compares versions, so an edit begun on an older copy (or an `expected_version` that
+  moved) gets VersionConflict ("read it again");
 * a landing takes an advisory lock on the pack's digest before it looks, so the same
   pack landed by four processes at once is one passport (the others get AlreadyLanded);
 * every history row names who (``name@machine``); a move into ``accepted`` or
@@ -21,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from psycopg import errors as pg_errors
 from taskpack.core.desk.sqlite_schema import dumps, open_asks_of, passport_text, root_of
-from taskpack.core.desk.store import Landing
+from taskpack.core.desk.store import Claim, Landing
 from taskpack.core.desk.store_rules import next_version, no_blob_for, no_passport, passport_of
 from taskpack.core.errors import (
     AlreadyLanded,
+    ClaimTaken,
     UsageError,
 )
 from taskpack.core.format.model import JSON, LocalPassport
@@ -54,10 +57,15 @@ class PgTx:
     # -- reads that see this transaction's own writes --
 
     def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
+        # the row stays locked until this transaction ends: an edit reads the version the
+        # previous writer committed (as under SQLite's one writer), so two people adding a
+        # fact at once both succeed; only an expected_version that moved is a conflict
+        row = self._one(
+            "SELECT data FROM taskpack.passports WHERE id = %s FOR UPDATE", (passport_id,)
+        )
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def state_of(self, passport_id: str) -> tuple[str, str | None]:
         row = self._one(
@@ -182,6 +190,13 @@ class PgTx:
             (passport_id, name, sha256, size, self.now),
         )
 
+    def remove_luggage(self, passport_id: str, name: str) -> bool:
+        found = self._one(
+            "DELETE FROM taskpack.luggage WHERE passport_id = %s AND name = %s RETURNING 1",
+            (passport_id, name),
+        )
+        return found is not None
+
     def record_pack_written(
         self,
         sha256: str,
@@ -232,6 +247,26 @@ class PgTx:
             )
         except pg_errors.UniqueViolation:  # pragma: no cover - the advisory lock prevents it
             raise AlreadyLanded(passport_id) from None
+
+    def claim(self, claim: Claim, passport_id: str) -> None:
+        """The claim is the A2A ledger's own idempotency row, written in the landing's
+        transaction: a second claimer waits on the row until the first commits or rolls
+        back, then sees it."""
+        taken = self._one(
+            "INSERT INTO taskpack.a2a_messages (principal, message_id, digest, task_id, "
+            "created_at) VALUES (%s,%s,%s,%s,%s) "
+            "ON CONFLICT (principal, message_id) DO NOTHING RETURNING 1",
+            (claim.scope, claim.key, claim.digest, passport_id, self.now),
+        )
+        if taken is not None:
+            return
+        row = self._one(
+            "SELECT digest, task_id FROM taskpack.a2a_messages "
+            "WHERE principal = %s AND message_id = %s",
+            (claim.scope, claim.key),
+        )
+        if row is not None and row[0] != claim.digest:
+            raise ClaimTaken(claim.scope, claim.key, str(row[1]))
 
     def announce(self) -> None:
         """One NOTIFY for what this transaction changed (sent only if it commits)."""

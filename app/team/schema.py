@@ -198,9 +198,13 @@ def version_of(conn: psycopg.Connection[Any], url: str) -> int:
     database of another program, or one made by a newer TaskPack Desk."""
     row = conn.execute("SELECT to_regclass('taskpack.meta')").fetchone()
     if row is None or row[0] is None:
+        # the desk keeps to its own schema: tables in `taskpack` it did not make, or in
+        # `public` (where a program keeps its tables), say the database is another's;
+        # a schema of its own (an audit log kept by the organisation) is not our business
         others = conn.execute(
-            "SELECT count(*) FROM pg_catalog.pg_tables "
-            "WHERE schemaname NOT IN ('pg_catalog', 'information_schema', 'taskpack')"
+            "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+            "ON n.oid = c.relnamespace WHERE n.nspname IN ('taskpack', 'public') "
+            "AND c.relkind IN ('r', 'p', 'v', 'm', 'f')"
         ).fetchone()
         if others is not None and int(others[0]) > 0:
             raise StoreError(
@@ -228,7 +232,8 @@ def version_of(conn: psycopg.Connection[Any], url: str) -> int:
 def init(url: str) -> tuple[int, int]:
     """Create or migrate the schema; returns (version before, version after). Safe to run
     twice and from two processes at once (one advisory lock, one transaction)."""
-    with connect(url, autocommit=True) as conn:
+    # a migration may rewrite a large table: no statement limit here
+    with connect(url, autocommit=True, options="-c statement_timeout=0") as conn:
         try:
             before = version_of(conn, url)
             if before == LATEST:
@@ -237,14 +242,16 @@ def init(url: str) -> tuple[int, int]:
             # its migration committed and sees its tables
             conn.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
             try:
-                return before, _migrate(conn, url)
+                return _migrate(conn, url)
             finally:
                 conn.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
         except psycopg.Error as exc:
             raise problem(url, exc) from None
 
 
-def _migrate(conn: psycopg.Connection[Any], url: str) -> int:
+def _migrate(conn: psycopg.Connection[Any], url: str) -> tuple[int, int]:
+    """(version found under the lock, version now): a starter that waited for another
+    finds the work done and says so."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
         current = version_of(conn, url)  # again, under the lock
@@ -259,7 +266,7 @@ def _migrate(conn: psycopg.Connection[Any], url: str) -> int:
                 "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 (APP, str(LATEST)),
             )
-    return LATEST
+    return current, LATEST
 
 
 def require_current(conn: psycopg.Connection[Any], url: str) -> None:

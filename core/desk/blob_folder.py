@@ -24,6 +24,7 @@ from .. import files
 from ..errors import IntegrityError, UsageError
 from ..files import fsync_dir
 from ..format.streams import CHUNK, Background, Hasher, VerifyingReader, hash_file
+from ..portable import replacing
 from .store import Readable, StagedBlob
 
 BLOB_DIR = "blobs"
@@ -167,10 +168,10 @@ class BlobFolder:
                 staged.path.unlink(missing_ok=True)
                 return
             try:
-                os.replace(staged.path, final)
+                replacing.replace(staged.path, final)
             except FileNotFoundError:  # the digest's folder is new (or the staged part is gone)
                 final.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(staged.path, final)
+                replacing.replace(staged.path, final)
             fsync_dir(final.parent)
         except BaseException:
             self.discard_blob(staged)

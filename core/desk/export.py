@@ -119,6 +119,36 @@ def build_pack_object(
     return pack
 
 
+def pack_object_for(
+    store: Store,
+    passport_id: str,
+    *,
+    kind: str,
+    machine: str,
+    actor: str,
+    harness: str,
+    note: str | None,
+) -> tuple[LocalPassport, list[Ask], PackObject]:
+    """The stored passport, the asks that travel, and the pack object made of them (not
+    sealed yet): what `export_passport` writes and the composer's preview shows."""
+    lp = store.get(passport_id, pages=True)  # many asks stay pages: packing only reads them
+    sent_before = {
+        a for p in store.packs_written(passport_id) if p.kind == "handoff" for a in p.asks
+    }
+    asks = asks_for_pack(lp, kind, sent_before)
+    pack = build_pack_object(
+        lp,
+        kind=kind,
+        asks=asks,
+        machine=machine,
+        actor=actor,
+        harness=harness,
+        note=note,
+        packed_at=store.clock(),
+    )
+    return lp, asks, pack
+
+
 def export_passport(
     store: Store,
     passport_id: str,
@@ -143,20 +173,8 @@ def export_passport(
     ledger records the pack with `to` (who it is for) and `via` (which front end).
     Asks whose `accept` is too vague to judge an answer against are warned about.
     """
-    lp = store.get(passport_id, pages=True)  # many asks stay pages: packing only reads them
-    sent_before = {
-        a for p in store.packs_written(passport_id) if p.kind == "handoff" for a in p.asks
-    }
-    asks = asks_for_pack(lp, kind, sent_before)
-    pack = build_pack_object(
-        lp,
-        kind=kind,
-        asks=asks,
-        machine=machine,
-        actor=actor,
-        harness=harness,
-        note=note,
-        packed_at=store.clock(),
+    lp, asks, pack = pack_object_for(
+        store, passport_id, kind=kind, machine=machine, actor=actor, harness=harness, note=note
     )
     extra = {f.name for f in files}
     luggage = [_blob_source(store, s.name, s.sha256, s.size) for s in store.luggage(passport_id)]
@@ -191,49 +209,55 @@ def export_passport(
     if file_sha is None and result.size <= FILE_DIGEST_MAX_BYTES:
         file_sha = hash_file(Path(result.path))
     moved: str | None = None
-    with store.write() as tx:
-        tx.record_pack_written(
-            result.content_digest,
-            passport_id,
-            lp.version,
-            kind,
-            open_sent,
-            encoding=result.encoding,
-            path=str(Path(result.path).resolve()),
-            file_sha256=file_sha,
-            size=result.size,
-            to=(to or "").strip() or None,
-            via=via,
-            # which facts this desk proved here and sealed in this pack: the one record
-            # a later restore of their ✓ may rely on (restore.py)
-            stub={**pack_stub(pack), "sealed_here": list(proven)},
-        )
-        tx.log(
-            passport_id,
-            "packed",
-            {
-                "kind": kind,
-                "file": Path(result.path).name,
-                "encoding": result.encoding,
-                "content_digest": result.content_digest,
-                "version": lp.version,
-                "chain": pack.lineage.chain if pack.lineage else [],
-                "asks_sent": open_sent,
-                "sealed": list(result.sealed),
-            },
-        )
-        if kind == "handoff" and open_sent and tx.state_of(passport_id)[0] == "working":
-            # §4.3: a passport that sent questions now waits for the answers (a move
-            # changes no ask: many stay pages)
-            record_move(
-                tx,
-                tx.get(passport_id, pages=True),
-                "waiting",
-                "human",
-                reason=SENT_OPEN_ASKS,
+    try:
+        with store.write() as tx:
+            tx.record_pack_written(
+                result.content_digest,
+                passport_id,
+                lp.version,
+                kind,
+                open_sent,
+                encoding=result.encoding,
+                path=str(Path(result.path).resolve()),
+                file_sha256=file_sha,
+                size=result.size,
+                to=(to or "").strip() or None,
+                via=via,
+                # which facts this desk proved here and sealed in this pack: the one record
+                # a later restore of their ✓ may rely on (restore.py)
+                stub={**pack_stub(pack), "sealed_here": list(proven)},
             )
-            moved = "waiting[human]"
-        changes = list(tx.events)
+            tx.log(
+                passport_id,
+                "packed",
+                {
+                    "kind": kind,
+                    "file": Path(result.path).name,
+                    "encoding": result.encoding,
+                    "content_digest": result.content_digest,
+                    "version": lp.version,
+                    "chain": pack.lineage.chain if pack.lineage else [],
+                    "asks_sent": open_sent,
+                    "sealed": list(result.sealed),
+                },
+            )
+            if kind == "handoff" and open_sent and tx.state_of(passport_id)[0] == "working":
+                # §4.3: a passport that sent questions now waits for the answers (a move
+                # changes no ask: many stay pages)
+                record_move(
+                    tx,
+                    tx.get(passport_id, pages=True),
+                    "waiting",
+                    "human",
+                    reason=SENT_OPEN_ASKS,
+                )
+                moved = "waiting[human]"
+            changes = list(tx.events)
+    except BaseException:
+        # the store kept nothing of this pack (a read-only role, a lost connection): the
+        # file it would have recorded goes too, so what is on disk matches what is said
+        Path(result.path).unlink(missing_ok=True)
+        raise
     return PackOutcome(
         path=Path(result.path),
         encoding=result.encoding,

@@ -33,8 +33,10 @@ from pathlib import Path
 from ..errors import TaskPackError
 from ..files import write_bytes_atomically
 from ..format.streams import hash_file
+from ..portable import locking, replacing
 from ..trust.visible_text import visible
 from .blob_rows import is_kept_as_row, row_problem
+from .store_audit import Unused, row_problems, unused
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BACKUP_DIR = "backups"
@@ -200,8 +202,9 @@ def _is_store(path: Path) -> bool:
     return True
 
 
-#: where SQLite's unix VFS keeps the "a connection is open" lock in a WAL store's -shm
-#: file: every open connection holds a shared lock on this byte while it is open
+#: where SQLite keeps the "a connection is open" lock in a WAL store's -shm file (its
+#: unix and its Windows VFS alike): every open connection holds a shared lock on this
+#: byte while it is open
 _SHM_DMS_BYTE = 128
 
 
@@ -211,20 +214,16 @@ def in_use(db_path: Path) -> bool:
     caller must have no connection to it itself."""
     shm = db_path.with_name(db_path.name + "-shm")
     try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on POSIX: nothing to ask
-        return False
-    try:
         fd = os.open(shm, os.O_RDWR)
     except OSError:
         return False  # no WAL index: no connection has the store open
     try:
-        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, _SHM_DMS_BYTE)
-    except OSError:
-        return True
-    else:
-        fcntl.lockf(fd, fcntl.LOCK_UN, 1, _SHM_DMS_BYTE)
+        if not locking.try_lock_byte(fd, _SHM_DMS_BYTE):
+            return True
+        locking.unlock_byte(fd, _SHM_DMS_BYTE)
         return False
+    except OSError:  # a file system without locks: as before, say it is in use
+        return True
     finally:
         os.close(fd)
 
@@ -278,7 +277,7 @@ def backup(db: sqlite3.Connection, home: Path, *, reason: str, keep: int = KEEP)
         os.chmod(tmp, 0o600)  # the desk's whole history: for its owner only
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
-        os.replace(tmp, final)
+        replacing.replace(tmp, final)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -333,6 +332,8 @@ class Diagnosis:
     leftovers: int = 0
     leftover_bytes: int = 0
     backups: list[Path] = field(default_factory=list)
+    #: stored bytes nothing points at (not damage: `doctor --sweep` removes them)
+    unused: list[Unused] = field(default_factory=list)
 
     @property
     def damaged(self) -> bool:
@@ -367,6 +368,10 @@ def diagnose(home: Path, *, blob_path: Callable[[str], Path]) -> Diagnosis:
                 f"a dangling reference in {r[0]} row {r[1]}"
                 for r in db.execute("PRAGMA foreign_key_check").fetchall()
             ]
+            out.problems += row_problems(db, home)
+            if any(p.startswith("the table") for p in out.problems):
+                return out
+            out.unused = unused(db, home)
             out.passports = int(db.execute("SELECT count(*) FROM passports").fetchone()[0])
             lug = db.execute("SELECT passport_id, name, sha256, size FROM luggage").fetchall()
             seen: dict[str, str | None] = {}
@@ -459,17 +464,32 @@ def restore(home: Path, *, error: type[TaskPackError]) -> Restored:
     os.chmod(tmp, 0o600)
     at = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     kept: Path | None = None
-    if db_path.exists():
-        kept = db_path.with_name(f"store-damaged-{at}.sqlite3")
-        os.replace(db_path, kept)
-    for side in ("-wal", "-shm"):
-        p = db_path.with_name(db_path.name + side)
-        if p.exists():
-            if kept is not None:
-                os.replace(p, kept.with_name(kept.name + side))
-            else:
-                p.unlink()
-    os.replace(tmp, db_path)
+    moved: list[tuple[Path, Path]] = []  # undone, last first, should a later move fail
+    try:
+        if db_path.exists():
+            kept = db_path.with_name(f"store-damaged-{at}.sqlite3")
+            replacing.replace(db_path, kept)
+            moved.append((kept, db_path))
+        for side in ("-wal", "-shm"):
+            p = db_path.with_name(db_path.name + side)
+            if p.exists():
+                if kept is not None:
+                    replacing.replace(p, kept.with_name(kept.name + side))
+                    moved.append((kept.with_name(kept.name + side), p))
+                else:
+                    replacing.unlink(p, missing_ok=True)
+        replacing.replace(tmp, db_path)
+    except OSError as exc:  # Windows: another program holds the store (nothing moves then)
+        for aside, place in reversed(moved):
+            with contextlib.suppress(OSError):
+                replacing.replace(aside, place)
+        with contextlib.suppress(OSError):
+            replacing.unlink(tmp, missing_ok=True)
+        raise error(
+            f"the store could not be replaced ({visible(str(exc))}); nothing was restored",
+            hint="Close every TaskPack window and command, then run taskpack doctor "
+            "--restore again.",
+        ) from None
     with contextlib.suppress(OSError):
         (home / STAMP).unlink()
     return Restored(chosen, kept, passports)

@@ -4,7 +4,7 @@
 small texts kept for the imperative scan), seals a copy of its facts once, and says what
 this desk makes of it: the gate's answer for a handoff, the passport a receipt answers and
 which asks it would answer or adopt. The review is what a person is shown, and what
-:func:`taskpack.core.desk.accept.accept` lands from.
+:func:`taskpack.core.desk.landing.land` lands from.
 
 Every byte of a pack is data. Nothing here executes, opens or follows anything from it.
 """
@@ -128,7 +128,7 @@ class LandingReview:
     kept_lineage_id: str | None = None
     #: the pack object as it will be stored: repaired, then sealed — sealed once, here
     sealed_pack: PackObject | None = field(default=None, repr=False, compare=False)
-    #: every luggage byte was read and scanned for this review (see `accept(held=…)`)
+    #: every luggage byte was read and scanned for this review (see `land(held=…)`)
     luggage_scanned: bool = field(default=False, repr=False)
     #: the passport the caller asked the pack to go into (`review(into=…)`), if any
     into: str | None = None
@@ -138,7 +138,7 @@ class LandingReview:
     refusal: TaskPackError | None = field(default=None, repr=False, compare=False)
     #: made with `stage=True`: (name, staged blob) of every luggage file, staged in the
     #: blob folder as the review read it, so landing from this review stores them without
-    #: reading the pack again (`accept(held=…)`); never landed, they are swept as stale
+    #: reading the pack again (`land(held=…)`); never landed, they are swept as stale
     staged: list[tuple[str, StagedBlob]] = field(default_factory=list, repr=False, compare=False)
     #: made with `judge_up_to=…` and luggage within it: the strict judge's report on the
     #: file (spec §6, C0–C10), worked out in the review's own pass over the luggage
@@ -428,10 +428,10 @@ def review(
     """Everything a person should see before a pack lands. Writes nothing.
 
     Reads every luggage byte once (digests checked, secrets scanned), so the review
-    carries the same findings the accept path refuses on. Hold on to it: :func:`accept`
+    carries the same findings the landing path refuses on. Hold on to it: :func:`landing.land`
     given this review (and the same file, checked by digest) reads the luggage only to
     store it. `into`: the passport a receipt is to merge into; `refusal` then says why
-    accepting it so would be refused (without `into`: why a receipt has nowhere to go).
+    landing it so would be refused (without `into`: why a receipt has nowhere to go).
     `stage`: keep each luggage file in the blob folder's staging area as it is read (see
     `LandingReview.staged`), so landing from the review reads nothing of the pack again.
     `judge_up_to`: when the luggage's declared sizes add up to no more than this, the

@@ -124,6 +124,20 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        4,
+        "claims: a caller's key for a landing (A2A: principal, messageId), taken in its transaction",
+        (
+            """CREATE TABLE claims (
+                scope       TEXT NOT NULL,
+                key         TEXT NOT NULL,
+                digest      TEXT NOT NULL,            -- what was sent under the key
+                passport_id TEXT NOT NULL,            -- the passport it landed as or into
+                claimed_at  TEXT NOT NULL,
+                PRIMARY KEY (scope, key)
+            ) WITHOUT ROWID""",
+        ),
+    ),
 )
 
 

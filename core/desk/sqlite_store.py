@@ -202,7 +202,7 @@ class SqliteStore(HeldBlobs):
         row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))
         if row is None:
             raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages)
+        return passport_of(row[0], pages=pages, passport_id=passport_id)
 
     def exists(self, passport_id: str) -> bool:
         return self._one("SELECT 1 FROM passports WHERE id = ?", (passport_id,)) is not None
@@ -248,7 +248,7 @@ class SqliteStore(HeldBlobs):
         )
         if row is None:
             raise no_version(passport_id, version)
-        return passport_of(row[0], pages=False)
+        return passport_of(row[0], pages=False, passport_id=passport_id)
 
     def summaries(
         self,

@@ -8,10 +8,10 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import AlreadyLanded, UsageError
+from ..errors import AlreadyLanded, ClaimTaken, UsageError
 from ..format.model import JSON, LocalPassport
 from .sqlite_schema import dumps, open_asks_of, passport_text, root_of, sql_text
-from .store import Landing
+from .store import Claim, Landing
 from .store_rules import next_version, no_blob_for, no_passport
 
 if TYPE_CHECKING:
@@ -133,6 +133,12 @@ class SqliteTx:
             (passport_id, name, sha256, size, self.now),
         )
 
+    def remove_luggage(self, passport_id: str, name: str) -> bool:
+        cur = self._db.execute(
+            "DELETE FROM luggage WHERE passport_id = ? AND name = ?", (passport_id, name)
+        )
+        return cur.rowcount > 0
+
     def record_pack_written(
         self,
         sha256: str,
@@ -185,6 +191,21 @@ class SqliteTx:
             if found is None:
                 raise
             raise AlreadyLanded(found.passport_id) from None
+
+    def claim(self, claim: Claim, passport_id: str) -> None:
+        # the write turn is this process's alone (BEGIN IMMEDIATE): look, then take
+        row = self._db.execute(
+            "SELECT digest, passport_id FROM claims WHERE scope = ? AND key = ?",
+            (claim.scope, claim.key),
+        ).fetchone()
+        if row is None:
+            self._db.execute(
+                "INSERT INTO claims (scope, key, digest, passport_id, claimed_at) "
+                "VALUES (?,?,?,?,?)",
+                (claim.scope, claim.key, claim.digest, passport_id, self.now),
+            )
+        elif row[0] != claim.digest:
+            raise ClaimTaken(claim.scope, claim.key, str(row[1]))
 
     def _version_row(
         self, pid: str, version: int, data: str, event: str, detail: dict[str, JSON] | None

@@ -178,6 +178,18 @@ class Landing:
     landed_at: str
 
 
+@dataclass(frozen=True)
+class Claim:
+    """A caller's idempotency key for one landing (A2A: the principal and the messageId,
+    with the digest of what was sent). The landing claims it in its own transaction, before
+    it writes anything: one key lands one content, ever; a key claimed with another digest
+    refuses the landing whole (:class:`~taskpack.core.errors.ClaimTaken`)."""
+
+    scope: str
+    key: str
+    digest: str
+
+
 # --- the protocols --------------------------------------------------------------------
 
 
@@ -264,6 +276,11 @@ class Tx(Protocol):
 
     def add_luggage(self, passport_id: str, name: str, sha256: str, size: int) -> None: ...
 
+    def remove_luggage(self, passport_id: str, name: str) -> bool:
+        """Take one file off the passport's luggage (its bytes stay until housekeeping);
+        False when it has none by that name."""
+        ...
+
     def record_pack_written(
         self,
         sha256: str,
@@ -282,6 +299,12 @@ class Tx(Protocol):
     ) -> int: ...
 
     def record_landing(self, pack_sha256: str, passport_id: str, kind: str, data: JSON) -> None: ...
+
+    def claim(self, claim: Claim, passport_id: str) -> None:
+        """Take `claim` for a landing into `passport_id`: waits for whoever holds the key in
+        a transaction now; the same digest again is no change; another digest raises
+        ClaimTaken (the caller's transaction then rolls back)."""
+        ...
 
 
 class Store(BlobStore, Protocol):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import IntegrityError, NotFound, VersionConflict
+from ..errors import FormatError, IntegrityError, NotFound, StoreError, VersionConflict
 from ..format.model import JSON, LocalPassport
 from ..format.record_pages import PAGED_OVER, AskPages
 from .store import BlobStore, Readable, StagedBlob
@@ -47,18 +47,33 @@ def no_outbox_entry(seq: int) -> NotFound:
     )
 
 
-def passport_of(text: str, *, pages: bool) -> LocalPassport:
+def passport_of(text: str, *, pages: bool, passport_id: str = "") -> LocalPassport:
     """A stored passport's JSON as the record. `pages=True` (to show it, not to change
     it): more than a few hundred asks come back as read-only pages (`AskPages`), never a
-    model each."""
-    data = json.loads(text)
-    asks = data.get("asks") if pages and isinstance(data, dict) else None
-    if not isinstance(asks, list) or len(asks) <= PAGED_OVER:
-        return LocalPassport.from_data(data)
-    data["asks"] = []
-    lp = LocalPassport.from_data(data)
-    lp.asks = AskPages.of_data(asks)  # type: ignore[assignment]
-    return lp
+    model each. A record that no longer reads (damaged in the database) is a StoreError
+    naming the passport: one sentence, and `taskpack doctor` to find the rest."""
+    try:
+        data = json.loads(text)
+        asks = data.get("asks") if pages and isinstance(data, dict) else None
+        if not isinstance(asks, list) or len(asks) <= PAGED_OVER:
+            return LocalPassport.from_data(data)
+        data["asks"] = []
+        lp = LocalPassport.from_data(data)
+        lp.asks = AskPages.of_data(asks)  # type: ignore[assignment]
+        return lp
+    except (ValueError, TypeError, RecursionError, FormatError) as exc:
+        raise damaged_record(passport_id, exc) from None
+
+
+def damaged_record(passport_id: str, exc: BaseException) -> StoreError:
+    why = exc.message if isinstance(exc, FormatError) else type(exc).__name__
+    return StoreError(
+        f"the stored record of passport {passport_id or '(unnamed)'} is damaged and cannot "
+        f"be read ({why})",
+        hint="Run `taskpack doctor` to see what else is damaged; restore a backup to bring it back.",
+        code="damaged_record",
+        params={"id": passport_id},
+    )
 
 
 def origin_in(row: tuple[object, ...] | None, passport_id: str) -> dict[str, JSON]:

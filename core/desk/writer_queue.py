@@ -5,12 +5,12 @@ handler: 1, 2, 5, 10, 15 … up to 100 ms between tries), so with writers in two
 (`taskpack serve --processes 2` on one desk) a write that waits often waits well past
 the moment the other commits: the tail of every landing's latency. Before its
 ``BEGIN IMMEDIATE`` a writer here takes an exclusive ``flock`` on a file beside the
-database (``store.sqlite3-writer``), trying again every few hundred microseconds, so it
+database (``store.sqlite3-writer``; :mod:`taskpack.core.portable.locking`), trying again every few hundred microseconds, so it
 starts the moment the other one is done.
 
 The queue orders writers; it is not what keeps them apart — SQLite's own locking still
 does that. So a writer that cannot have the queue in `timeout` seconds (or on a system
-or file system without ``flock``) goes on without it, and SQLite decides, as before.
+or file system without file locks) goes on without it, and SQLite decides, as before.
 """
 
 from __future__ import annotations
@@ -21,10 +21,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: SQLite's busy handler alone
-    fcntl = None  # type: ignore[assignment]
+from ..portable.locking import open_lock_file, try_lock_file, unlock_file
 
 #: the longest pause between two tries for the queue, for its first `_QUICK_FOR` seconds of
 #: waiting. A writer that finds the queue taken competes with the next writer of the
@@ -50,7 +47,7 @@ class WriterQueue:
         self._timeout = timeout
         self._fd: int | None = None
         self._depth = 0
-        self._usable = fcntl is not None and str(db_path) != ":memory:"
+        self._usable = str(db_path) != ":memory:"
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
@@ -62,28 +59,26 @@ class WriterQueue:
         finally:
             self._depth -= 1
             if got:
-                assert fcntl is not None and self._fd is not None
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
+                assert self._fd is not None
+                unlock_file(self._fd)
 
     def _take(self) -> bool:
-        if not self._usable or fcntl is None:
+        if not self._usable:
             return False
         try:
             if self._fd is None:
-                self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                self._fd = open_lock_file(self._path)
             start = _clock()
             deadline, patient = start + self._timeout, start + _QUICK_FOR
             pause = 0.0002
             while True:
-                try:
-                    fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if try_lock_file(self._fd):
                     return True
-                except BlockingIOError:
-                    now = _clock()
-                    if now >= deadline:
-                        return False
-                    _sleep(pause)
-                    pause = min(pause * 2, _QUICK_PAUSE if now < patient else _MOST_PAUSE)
+                now = _clock()
+                if now >= deadline:
+                    return False
+                _sleep(pause)
+                pause = min(pause * 2, _QUICK_PAUSE if now < patient else _MOST_PAUSE)
         except OSError:  # no flock here (a network file system): SQLite's lock alone
             self._usable = False
             return False

@@ -17,6 +17,7 @@ from typing import Any, BinaryIO, cast
 
 from .. import files
 from ..errors import Cancelled
+from ..portable import replacing
 from ..progress import CancelCheck, Progress
 from . import bag, canonical, flat
 from .luggage import (
@@ -167,7 +168,7 @@ def _write(
                 file_sha = tap.hexdigest()
         if before_commit:
             before_commit()
-        os.replace(tmp, out)
+        replacing.replace(tmp, out)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()

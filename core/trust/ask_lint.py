@@ -79,20 +79,81 @@ _FILLER = frozenset(
 )
 _WORD = re.compile(r"[^\W_]+(?:['’/-][^\W_]+)*|[?!]", re.UNICODE)
 
+# Chinese, Japanese and Korean write without spaces: a run of their letters is not one
+# word. Each such letter is weighed as two Latin ones (about what it carries), and its
+# filler is struck out of the run before deciding whether anything is left.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+CJK_WEIGHT = 2
+_CJK_FILLER = sorted(
+    (
+        "任何",
+        "任意",
+        "随便",
+        "都行",
+        "都可以",
+        "可以",
+        "没问题",
+        "回答",
+        "答复",
+        "回复",
+        "答案",
+        "信息",
+        "意见",
+        "想法",
+        "反馈",
+        "详情",
+        "细节",
+        "东西",
+        "什么",
+        "一些",
+        "一个",
+        "等等",
+        "你的",
+        "我的",
+        "好的",
+        "好",
+        "行",
+        "是",
+        "否",
+        "不是",
+        "请",
+        "的",
+        "个",
+        "些",
+    ),
+    key=len,
+    reverse=True,
+)
+
+
+def _measure(text: str) -> tuple[int, list[str], bool]:
+    """(weighed length, the words, whether some CJK letter is not filler)."""
+    runs = _CJK.findall(text)
+    rest = _CJK.sub(" ", text)
+    words = _WORD.findall(rest.casefold())
+    length = len(" ".join(rest.split())) + CJK_WEIGHT * sum(len(r) for r in runs)
+    meaning = False
+    for run in runs:
+        words.extend(run)  # one word a letter: the length rule, not the count, decides
+        for filler in _CJK_FILLER:
+            run = run.replace(filler, "")
+        meaning = meaning or bool(run)
+    return length, words, meaning
+
 
 def lint_accept(accept: str | None, what: str | None = None) -> list[str]:
     """Sentences (at most one) saying why `accept` is too short or vague; [] when it is fine."""
     text = " ".join((accept or "").split())
     if not text:
         return []  # a missing accept is the refusal's business, not a warning
-    words = _WORD.findall(text.casefold())
+    length, words, cjk_meaning = _measure(text)
     hint = (
         "say what would count as an answer (e.g. 'a number in euros', 'yes or no, with the reason')"
     )
     if what and text.casefold().rstrip("?. ") == " ".join(what.split()).casefold().rstrip("?. "):
         return [f"its accept only repeats the question; {hint}"]
-    if words and all(w in _FILLER for w in words):
+    if words and not cjk_meaning and all(w in _FILLER or _CJK.fullmatch(w) for w in words):
         return [f"its accept «{text[:60]}» is too vague to judge an answer against; {hint}"]
-    if len(text) < MIN_ACCEPT_CHARS or len(words) < MIN_ACCEPT_WORDS:
+    if length < MIN_ACCEPT_CHARS or len(words) < MIN_ACCEPT_WORDS:
         return [f"its accept «{text[:60]}» is too short to judge an answer against; {hint}"]
     return []

@@ -55,6 +55,8 @@ APT_PACKAGES = {  # command on PATH (or a file) -> Debian package
 }
 # the test extras that run under Windows' Python (the linters run on Linux only)
 LINUX_ONLY_TOOLS = {"ruff", "mypy", "import-linter"}
+# bagit's last wheel (1.8.1; 1.9 is an sdist) imports pkg_resources, gone from setuptools 81
+WHEEL_ONLY_EXTRAS = ["setuptools<81"]
 # what pip would see on Windows' CPython 3.11 (pip evaluates markers for the interpreter it
 # runs on: without this, Linux-only wheels are asked for and Windows-only ones left out)
 WINDOWS_MARKERS = {
@@ -151,7 +153,7 @@ def requirements() -> list[str]:
         name = req.split(">")[0].split("=")[0].split("<")[0].split("[")[0].strip().lower()
         if name not in LINUX_ONLY_TOOLS:
             reqs.append(req)
-    return reqs
+    return [*reqs, *WHEEL_ONLY_EXTRAS]
 
 
 def _extra(project: Mapping[str, Any], extra: str) -> list[str]:

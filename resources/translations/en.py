@@ -5,6 +5,16 @@ this table into taskpack_en.qm, which the window loads for English.
 """
 
 PLURALS: dict[str, tuple[str, str]] = {
+    "%n answers you typed wait here, not saved yet": (
+        "%n answer you typed waits here, not saved yet",
+        "%n answers you typed wait here, not saved yet",
+    ),
+    "%n answers": ("%n answer", "%n answers"),
+    "%n new questions, kept as open asks": (
+        "%n new question, kept as an open ask",
+        "%n new questions, kept as open asks",
+    ),
+    "%n attached files": ("%n attached file", "%n attached files"),
     "%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.": (
         "%n question is still unanswered. The receipt will say so, and it stays open here: answer it later and send another receipt.",
         "%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.",
@@ -45,4 +55,8 @@ PLURALS: dict[str, tuple[str, str]] = {
         "Saved %n answers. Export a receipt to send the answers home.",
     ),
     "watching %n folders": ("watching %n folder", "watching %n folders"),
+    "%n folders checked every {seconds} s (no change events)": (
+        "%n folder checked every {seconds} s (no change events)",
+        "%n folders checked every {seconds} s (no change events)",
+    ),
 }

@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="535" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -12,7 +12,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="433" />
+      <location filename="../../ui/asks_form.py" line="435" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n answer is not saved yet.</numerusform>
@@ -20,11 +20,35 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="536" />
+      <location filename="../../ui/pack_items.py" line="394" />
+      <source>%n answers</source>
+      <translation>
+        <numerusform>%n answer</numerusform>
+        <numerusform>%n answers</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/models.py" line="294" />
+      <source>%n answers you typed wait here, not saved yet</source>
+      <translation>
+        <numerusform>%n answer you typed waits here, not saved yet</numerusform>
+        <numerusform>%n answers you typed wait here, not saved yet</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
         <numerusform>%n asks stay open</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/pack_items.py" line="400" />
+      <source>%n attached files</source>
+      <translation>
+        <numerusform>%n attached file</numerusform>
+        <numerusform>%n attached files</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -36,7 +60,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="309" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
+        <numerusform>%n folders checked every {seconds} s (no change events)</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -44,7 +76,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="89" />
+      <location filename="../../ui/journey.py" line="101" />
       <source>%n more desks</source>
       <translation>
         <numerusform>%n more desk</numerusform>
@@ -52,7 +84,15 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="404" />
+      <location filename="../../ui/pack_items.py" line="396" />
+      <source>%n new questions, kept as open asks</source>
+      <translation>
+        <numerusform>%n new question, kept as an open ask</numerusform>
+        <numerusform>%n new questions, kept as open asks</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="400" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -60,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -68,7 +108,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/export.py" line="91" />
+      <location filename="../../ui/export.py" line="94" />
       <source>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</source>
       <translation>
         <numerusform>%n question is still unanswered. The receipt will say so, and it stays open here: answer it later and send another receipt.</numerusform>
@@ -76,7 +116,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="255" />
+      <location filename="../../ui/window/incoming.py" line="262" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -92,7 +132,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="175" />
+      <location filename="../../ui/passport_view.py" line="178" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>Asks (%n open)</numerusform>
@@ -100,7 +140,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="498" />
+      <location filename="../../ui/review_view.py" line="494" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>Attached file (%n, {size})</numerusform>
@@ -124,7 +164,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="439" />
+      <location filename="../../ui/asks_form.py" line="441" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>Save all answers (%n)</numerusform>
@@ -132,7 +172,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="274" />
+      <location filename="../../ui/window/passport_actions.py" line="276" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -148,7 +188,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/window/inbox.py" line="307" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

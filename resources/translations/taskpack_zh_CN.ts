@@ -4,113 +4,133 @@
   <context>
     <name>taskpack</name>
     <message>
+      <location filename="../../ui/composer/composer.py" line="121" />
+      <source> — how: {how}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/step_text.py" line="25" />
       <source> — sender's suggestion, not run: «{how}»</source>
       <translation> — 发送方的建议，未运行：«{how}»</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="246" />
+      <location filename="../../ui/composer/composer.py" line="118" />
+      <source> — to {who}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="102" />
+      <source> — your suggestion: {how}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="269" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="237" />
+      <location filename="../../ui/main_window.py" line="260" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
-      <location filename="../../ui/opening.py" line="82" />
+      <location filename="../../ui/main_window.py" line="232" />
+      <source>&amp;Compose this passport…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="248" />
+      <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="206" />
-      <location filename="../../ui/opening.py" line="82" />
+      <location filename="../../ui/main_window.py" line="223" />
+      <location filename="../../ui/opening.py" line="83" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
-      <location filename="../../ui/opening.py" line="82" />
+      <location filename="../../ui/main_window.py" line="262" />
+      <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="242" />
+      <location filename="../../ui/main_window.py" line="265" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/main_window.py" line="259" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="212" />
+      <location filename="../../ui/main_window.py" line="229" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="208" />
+      <location filename="../../ui/main_window.py" line="225" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="250" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="221" />
+      <location filename="../../ui/main_window.py" line="244" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="238" />
+      <location filename="../../ui/main_window.py" line="261" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="216" />
+      <location filename="../../ui/main_window.py" line="239" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
-      <location filename="../../ui/opening.py" line="82" />
+      <location filename="../../ui/main_window.py" line="258" />
+      <location filename="../../ui/opening.py" line="83" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="147" />
+      <location filename="../../ui/asks_form.py" line="148" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="166" />
+      <location filename="../../ui/pack_items.py" line="167" />
       <source>(no accept: this ask cannot be judged)</source>
       <translation>（没有验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="134" />
+      <location filename="../../ui/pack_items.py" line="135" />
       <location filename="../../ui/step_text.py" line="22" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="101" />
+      <location filename="../../ui/pack_items.py" line="102" />
       <source>(no claim)</source>
       <translation>（没有陈述）</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="133" />
-      <location filename="../../ui/pack_items.py" line="213" />
+      <location filename="../../ui/asks_form.py" line="134" />
+      <location filename="../../ui/pack_items.py" line="221" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="224" />
+      <location filename="../../ui/pack_items.py" line="232" />
       <source>(not answered)</source>
       <translation>（未回答）</translation>
     </message>
@@ -125,14 +145,25 @@
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="147" />
+      <location filename="../../ui/review_view.py" line="149" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
+    </message>
+    <message>
+      <location filename="../../ui/history_text.py" line="210" />
+      <location filename="../../ui/pack_items.py" line="404" />
+      <source>; </source>
+      <translation>；</translation>
     </message>
     <message>
       <location filename="../../ui/guide.py" line="32" />
       <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
       <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="165" />
+      <source>A few words for the receiver</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/guide.py" line="23" />
@@ -145,12 +176,18 @@
       <translation>交接包从不合并到已有护照：它会作为一本新护照落地。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="329" />
+      <location filename="../../ui/composer/item_dialog.py" line="52" />
+      <location filename="../../ui/window/passport_actions.py" line="331" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="235" />
+      <location filename="../../ui/composer/send.py" line="162" />
+      <source>A name; kept in your outbox with the pack</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="240" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
@@ -160,7 +197,7 @@
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="76" />
+      <location filename="../../ui/window/watching.py" line="79" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
@@ -170,7 +207,12 @@
       <translation>任务包是一个文件，把没做完的工作从一个人（或一台机器、一个 AI 助手）交给下一个：目标、当前进展、已经证实的事、要先做的检查，以及发送方需要回答的问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="76" />
+      <location filename="../../ui/composer/composer.py" line="434" />
+      <source>A passport needs a title and a goal.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/window/watching.py" line="79" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
@@ -185,7 +227,7 @@
       <translation>结果已交回：请在“概览”中核对证据，然后确认它成立。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="150" />
+      <location filename="../../ui/window/passport_actions.py" line="152" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
@@ -220,7 +262,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="462" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -230,32 +272,53 @@
       <translation>接受</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="323" />
+      <location filename="../../ui/composer/item_dialog.py" line="129" />
+      <source>Add</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="56" />
+      <source>Add a decision</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="52" />
+      <location filename="../../ui/window/passport_actions.py" line="325" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="312" />
+      <location filename="../../ui/composer/item_dialog.py" line="65" />
+      <location filename="../../ui/window/passport_actions.py" line="314" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="331" />
+      <location filename="../../ui/composer/item_dialog.py" line="60" />
+      <location filename="../../ui/window/passport_actions.py" line="333" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="303" />
+      <location filename="../../ui/composer/item_dialog.py" line="62" />
+      <location filename="../../ui/window/passport_actions.py" line="305" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="411" />
+      <location filename="../../ui/composer/composer.py" line="74" />
+      <location filename="../../ui/passport_view.py" line="419" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="413" />
+      <location filename="../../ui/composer/composer.py" line="74" />
+      <source>Add decision…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="74" />
+      <location filename="../../ui/passport_view.py" line="421" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
@@ -265,17 +328,24 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="412" />
+      <location filename="../../ui/composer/composer.py" line="75" />
+      <location filename="../../ui/passport_view.py" line="420" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="414" />
+      <location filename="../../ui/composer/composer.py" line="74" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="429" />
+      <location filename="../../ui/composer/composer.py" line="391" />
+      <source>Added. It travels with the next handoff.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="425" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -291,24 +361,35 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="389" />
+      <location filename="../../ui/window/incoming.py" line="417" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="73" />
+      <location filename="../../ui/window/inbox.py" line="89" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="309" />
+      <location filename="../../ui/composer/item_dialog.py" line="73" />
+      <source>An ask cannot go without what counts as an answer.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="62" />
+      <location filename="../../ui/window/passport_actions.py" line="311" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="165" />
-      <location filename="../../ui/pack_items.py" line="220" />
-      <location filename="../../ui/pack_items.py" line="222" />
+      <location filename="../../ui/composer/send.py" line="65" />
+      <source>An ask without what counts as an answer cannot go ({place}).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="166" />
+      <location filename="../../ui/pack_items.py" line="228" />
+      <location filename="../../ui/pack_items.py" line="230" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
@@ -319,30 +400,30 @@
       <translation>回答问题</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="211" />
-      <location filename="../../ui/pack_items.py" line="190" />
+      <location filename="../../ui/asks_form.py" line="212" />
+      <location filename="../../ui/pack_items.py" line="191" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="207" />
-      <location filename="../../ui/pack_items.py" line="188" />
+      <location filename="../../ui/asks_form.py" line="208" />
+      <location filename="../../ui/pack_items.py" line="189" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="198" />
+      <location filename="../../ui/asks_form.py" line="199" />
       <source>Answered by {who}, in a receipt</source>
       <translation>{who} 回答，来自一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="200" />
+      <location filename="../../ui/asks_form.py" line="201" />
       <source>Answered by {who}, in the handoff</source>
       <translation>{who} 回答，来自交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="213" />
-      <location filename="../../ui/pack_items.py" line="192" />
+      <location filename="../../ui/asks_form.py" line="214" />
+      <location filename="../../ui/pack_items.py" line="193" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
     </message>
@@ -352,12 +433,12 @@
       <translation>已回答：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="300" />
+      <location filename="../../ui/review_view.py" line="302" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="323" />
+      <location filename="../../ui/review_view.py" line="325" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -367,8 +448,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="81" />
-      <location filename="../../ui/window/inbox.py" line="232" />
+      <location filename="../../ui/window/inbox.py" line="98" />
+      <location filename="../../ui/window/inbox.py" line="281" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -378,18 +459,18 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="268" />
+      <location filename="../../ui/passport_view.py" line="271" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="360" />
-      <location filename="../../ui/review_view.py" line="460" />
+      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/review_view.py" line="456" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="202" />
+      <location filename="../../ui/window/incoming.py" line="209" />
       <source>As your passport {id} has it (this file carries it sealed).</source>
       <translation>这是你的护照 {id} 里的样子（这个文件里它是封存的）。</translation>
     </message>
@@ -399,31 +480,60 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="214" />
-      <location filename="../../ui/passport_view.py" line="120" />
-      <location filename="../../ui/passport_view.py" line="175" />
+      <location filename="../../ui/asks_form.py" line="288" />
+      <location filename="../../ui/composer/composer.py" line="188" />
+      <location filename="../../ui/composer/send.py" line="124" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="268" />
+      <location filename="../../ui/asks_form.py" line="269" />
       <source>Asks answered or dropped; the others are still open.</source>
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="353" />
+      <location filename="../../ui/review_view.py" line="349" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/composer/composer.py" line="60" />
+      <location filename="../../ui/composer/composer.py" line="63" />
+      <source>Attach files</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="212" />
+      <location filename="../../ui/composer/composer.py" line="213" />
+      <source>Attach files…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="207" />
+      <location filename="../../ui/composer/send.py" line="137" />
+      <location filename="../../ui/passport_view.py" line="124" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/dialogs.py" line="60" />
-      <location filename="../../ui/dialogs.py" line="119" />
-      <location filename="../../ui/jobs.py" line="196" />
+      <location filename="../../ui/composer/composer.py" line="488" />
+      <source>Attached {name}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="490" />
+      <source>Attached {n} files.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="493" />
+      <source>Attaching…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="130" />
+      <location filename="../../ui/composer/send.py" line="209" />
+      <location filename="../../ui/composer/send.py" line="210" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
@@ -434,81 +544,118 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="174" />
+      <location filename="../../ui/window/incoming.py" line="181" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="279" />
+      <location filename="../../ui/window/inbox.py" line="245" />
+      <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="281" />
       <source>Check the file's format</source>
       <translation>检查文件格式</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="99" />
+      <location filename="../../ui/pack_items.py" line="100" />
       <source>Checked by {who}.</source>
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="439" />
+      <location filename="../../ui/passport_view.py" line="447" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="444" />
+      <location filename="../../ui/passport_view.py" line="452" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="227" />
+      <location filename="../../ui/composer/send.py" line="260" />
+      <location filename="../../ui/composer/send.py" line="309" />
+      <source>Checking the attached files for credentials…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/window/incoming.py" line="234" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="325" />
+      <location filename="../../ui/window/passport_actions.py" line="385" />
+      <source>Choose one of your passports first, or start a new one.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="132" />
+      <location filename="../../ui/window/passport_actions.py" line="327" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/item_dialog.py" line="87" />
+      <source>Clear: an answer can be judged against this.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/guide.py" line="90" />
-      <location filename="../../ui/widgets.py" line="217" />
+      <location filename="../../ui/widgets.py" line="229" />
       <source>Close</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="81" />
+      <location filename="../../ui/review_view.py" line="83" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="328" />
+      <location filename="../../ui/pack_items.py" line="336" />
       <source>Commit</source>
       <translation>提交</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="314" />
+      <location filename="../../ui/composer/composer.py" line="143" />
+      <source>Composer</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="263" />
+      <source>Composing {id}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/widgets.py" line="327" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="174" />
+      <location filename="../../ui/export.py" line="179" />
       <source>Copied a message for your chat, with the pack in it. Paste it into the chat; {name} is also on the clipboard as a file.</source>
       <translation>已复制一条可发到聊天中的消息，任务包就在其中。把它粘贴到聊天里；{name} 也作为文件放在剪贴板上。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="179" />
+      <location filename="../../ui/export.py" line="184" />
       <source>Copied a message for your chat. The pack is too large to paste as text: attach {name} (it is on the clipboard as a file).</source>
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="300" />
-      <location filename="../../ui/widgets.py" line="315" />
+      <location filename="../../ui/widgets.py" line="313" />
+      <location filename="../../ui/widgets.py" line="328" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="213" />
+      <location filename="../../ui/widgets.py" line="225" />
       <source>Copy all</source>
       <translation>全部复制</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="200" />
+      <source>Copy for chat</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="54" />
@@ -516,7 +663,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="281" />
+      <location filename="../../ui/export.py" line="286" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -526,19 +673,38 @@
       <translation>复制回执用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="301" />
+      <location filename="../../ui/widgets.py" line="314" />
       <source>Copy the sender's text to the clipboard. Nothing is run.</source>
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="353" />
-      <location filename="../../ui/review_view.py" line="455" />
+      <location filename="../../ui/composer/composer.py" line="174" />
+      <location filename="../../ui/composer/composer.py" line="175" />
+      <location filename="../../ui/composer/composer.py" line="234" />
+      <source>Create passport</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="457" />
+      <source>Created {id}. Add facts, asks, checks and files; then send a handoff.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="165" />
+      <location filename="../../ui/composer/composer.py" line="172" />
+      <source>Current state</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="361" />
+      <location filename="../../ui/review_view.py" line="451" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="346" />
-      <location filename="../../ui/review_view.py" line="448" />
+      <location filename="../../ui/composer/composer.py" line="184" />
+      <location filename="../../ui/composer/send.py" line="130" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -558,39 +724,40 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="204" />
-      <location filename="../../ui/window/passport_actions.py" line="240" />
+      <location filename="../../ui/window/passport_actions.py" line="206" />
+      <location filename="../../ui/window/passport_actions.py" line="242" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="79" />
+      <location filename="../../ui/review_view.py" line="81" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="310" />
+      <location filename="../../ui/window/incoming.py" line="317" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="335" />
+      <location filename="../../ui/widgets.py" line="348" />
       <source>Dismiss</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="428" />
-      <location filename="../../ui/review_view.py" line="380" />
+      <location filename="../../ui/composer/send.py" line="104" />
+      <location filename="../../ui/passport_view.py" line="436" />
+      <location filename="../../ui/review_view.py" line="376" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="319" />
+      <location filename="../../ui/main_window.py" line="344" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="180" />
+      <location filename="../../ui/asks_form.py" line="181" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
@@ -600,14 +767,49 @@
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="286" />
+      <location filename="../../ui/window/passport_actions.py" line="288" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="218" />
+      <location filename="../../ui/pack_items.py" line="226" />
       <source>Dropped: it will not be answered.</source>
       <translation>已放弃：不会回答它。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="62" />
+      <source>Edit ask</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="56" />
+      <source>Edit decision</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="52" />
+      <source>Edit fact</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="65" />
+      <source>Edit landing check</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="60" />
+      <source>Edit next step</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="306" />
+      <source>Edit {kind} {n}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="303" />
+      <source>Edit…</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="55" />
@@ -620,12 +822,17 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="107" />
+      <location filename="../../ui/composer/send.py" line="201" />
+      <source>Email…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/window/passport_actions.py" line="109" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="103" />
+      <location filename="../../ui/window/passport_actions.py" line="105" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
@@ -635,7 +842,7 @@
       <translation>所有问题都已回答：把回答送回给 {sender}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="147" />
+      <location filename="../../ui/window/passport_actions.py" line="149" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -651,19 +858,25 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="143" />
+      <location filename="../../ui/window/passport_actions.py" line="145" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="129" />
+      <location filename="../../ui/passport_view.py" line="132" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="101" />
+      <location filename="../../ui/pack_items.py" line="102" />
       <source>Fact</source>
       <translation>事实</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="183" />
+      <location filename="../../ui/composer/send.py" line="118" />
+      <source>Facts</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="115" />
@@ -681,9 +894,29 @@
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="208" />
+      <source>Files that travel with the handoff. Drop files here, or attach them.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="97" />
+      <source>Filter by sender</source>
+      <translation>按发送者筛选</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="95" />
+      <source>Filter by state</source>
+      <translation>按状态筛选</translation>
+    </message>
+    <message>
       <location filename="../../ui/next_step.py" line="91" />
       <source>First the required check: “{check}”. Do it on this machine, then say “I checked this here” in the Overview.</source>
       <translation>先做必须的检查：“{check}”。在这台机器上完成后，在“概览”中点“我在这里检查过了”。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="311" />
+      <source>Fix what is listed above; the preview follows as you type.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/window/watching.py" line="54" />
@@ -691,29 +924,34 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="404" />
+      <location filename="../../ui/passport_view.py" line="412" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="143" />
+      <location filename="../../ui/passport_view.py" line="146" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="137" />
+      <location filename="../../ui/passport_view.py" line="140" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="214" />
+      <location filename="../../ui/models.py" line="234" />
       <source>From</source>
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="151" />
+      <location filename="../../ui/review_view.py" line="153" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="230" />
+      <source>Give the work a title and a goal; then add what the receiver needs.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="48" />
@@ -721,52 +959,54 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="334" />
-      <location filename="../../ui/passport_view.py" line="335" />
-      <location filename="../../ui/review_view.py" line="157" />
+      <location filename="../../ui/composer/composer.py" line="162" />
+      <location filename="../../ui/composer/composer.py" line="171" />
+      <location filename="../../ui/passport_view.py" line="342" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="157" />
+      <location filename="../../ui/composer/send.py" line="87" />
+      <location filename="../../ui/review_view.py" line="159" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="201" />
-      <location filename="../../ui/review_view.py" line="171" />
+      <location filename="../../ui/passport_view.py" line="204" />
+      <location filename="../../ui/review_view.py" line="173" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="194" />
+      <location filename="../../ui/passport_view.py" line="197" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="104" />
-      <location filename="../../ui/review_view.py" line="143" />
-      <location filename="../../ui/review_view.py" line="216" />
+      <location filename="../../ui/export.py" line="108" />
+      <location filename="../../ui/review_view.py" line="145" />
+      <location filename="../../ui/review_view.py" line="218" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="313" />
+      <location filename="../../ui/passport_view.py" line="316" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="94" />
+      <location filename="../../ui/window/inbox.py" line="111" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="377" />
+      <location filename="../../ui/pack_items.py" line="385" />
       <source>Hidden text in {place}: invisible characters, decoded here as data</source>
       <translation>{place}藏有隐藏文字：屏幕上看不见的字符，这里解码出来，仅作数据显示</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/passport_view.py" line="121" />
+      <location filename="../../ui/passport_view.py" line="125" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -786,7 +1026,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="167" />
+      <location filename="../../ui/journey.py" line="184" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -796,7 +1036,8 @@
       <translation>主机</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="315" />
+      <location filename="../../ui/composer/item_dialog.py" line="181" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
@@ -806,31 +1047,31 @@
       <translation>TaskPack Desk 怎么用</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="468" />
-      <location filename="../../ui/review_view.py" line="469" />
+      <location filename="../../ui/review_view.py" line="464" />
+      <location filename="../../ui/review_view.py" line="465" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="214" />
-      <location filename="../../ui/window/passport_actions.py" line="250" />
+      <location filename="../../ui/window/passport_actions.py" line="216" />
+      <location filename="../../ui/window/passport_actions.py" line="252" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="62" />
-      <location filename="../../ui/passport_view.py" line="453" />
+      <location filename="../../ui/passport_view.py" line="461" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="96" />
+      <location filename="../../ui/window/inbox.py" line="113" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="390" />
-      <location filename="../../ui/review_view.py" line="478" />
+      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/review_view.py" line="474" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
@@ -840,27 +1081,37 @@
       <translation>包里发现的指令（只显示，从不执行）：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="320" />
+      <location filename="../../ui/review_view.py" line="322" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="561" />
+      <location filename="../../ui/composer/send.py" line="301" />
+      <source>It can go, but an answer may be hard to judge:</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="292" />
+      <source>It cannot go yet; nothing has been written:</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="557" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="202" />
+      <location filename="../../ui/review_view.py" line="204" />
       <source>It claims to be from you, but this desk did not write it: someone else used your name and machine. Treat it as from a stranger; nothing in it is proven here.</source>
       <translation>它自称来自你，但本工作台没有写过它：有人冒用了你的名字和机器。请把它当作陌生人发来的；其中的内容在这里都未经证实。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="134" />
+      <location filename="../../ui/widgets.py" line="145" />
       <source>It contains hidden or direction-changing characters, shown as \uXXXX: it may not be the address it seems.</source>
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="555" />
+      <location filename="../../ui/review_view.py" line="551" />
       <source>It landed before: opening it again changes nothing.</source>
       <translation>它之前已经落地过：再次打开不会改变任何东西。</translation>
     </message>
@@ -870,38 +1121,38 @@
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="531" />
+      <location filename="../../ui/review_view.py" line="527" />
       <source>It was merged before: opening it again changes nothing.</source>
       <translation>它之前已经合并过：再次打开不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="350" />
+      <location filename="../../ui/pack_items.py" line="358" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="550" />
+      <location filename="../../ui/review_view.py" line="546" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="331" />
+      <location filename="../../ui/passport_view.py" line="339" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="84" />
-      <location filename="../../ui/review_view.py" line="548" />
+      <location filename="../../ui/review_view.py" line="86" />
+      <location filename="../../ui/review_view.py" line="544" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="546" />
+      <location filename="../../ui/review_view.py" line="542" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="249" />
+      <location filename="../../ui/window/incoming.py" line="256" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -911,7 +1162,7 @@
       <translation>从 {file} 落地（发送方的护照 {sender}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="134" />
+      <location filename="../../ui/pack_items.py" line="135" />
       <source>Landing check</source>
       <translation>落地检查</translation>
     </message>
@@ -921,7 +1172,12 @@
       <translation>落地检查（{kind}）：{check}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="263" />
+      <location filename="../../ui/composer/composer.py" line="193" />
+      <source>Landing checks</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/window/incoming.py" line="270" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -931,18 +1187,18 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="361" />
-      <location filename="../../ui/review_view.py" line="461" />
+      <location filename="../../ui/passport_view.py" line="369" />
+      <location filename="../../ui/review_view.py" line="457" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="326" />
+      <location filename="../../ui/pack_items.py" line="334" />
       <source>Link</source>
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="148" />
+      <location filename="../../ui/window/passport_actions.py" line="150" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
@@ -952,27 +1208,33 @@
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="181" />
+      <location filename="../../ui/composer/send.py" line="192" />
+      <location filename="../../ui/composer/send.py" line="237" />
+      <source>Making the preview…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="182" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="66" />
+      <location filename="../../ui/pack_items.py" line="67" />
       <source>Marked verified on {machine} but not sealed: check it again here.</source>
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="524" />
+      <location filename="../../ui/review_view.py" line="520" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="334" />
-      <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
-      <translation>合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
+      <location filename="../../ui/pack_items.py" line="401" />
+      <source>Merging writes into {id}: {what}. It never changes the goal, the current state or the next steps.</source>
+      <translation>合并会写入 {id}：{what}。它从不改变目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="294" />
+      <location filename="../../ui/window/incoming.py" line="301" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -983,22 +1245,22 @@
       <translation>已修正文件中的错误：{n} 处。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="117" />
+      <location filename="../../ui/window/passport_actions.py" line="119" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="281" />
+      <location filename="../../ui/passport_view.py" line="284" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="104" />
+      <location filename="../../ui/window/passport_actions.py" line="106" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="111" />
+      <location filename="../../ui/window/passport_actions.py" line="113" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -1008,46 +1270,55 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="375" />
-      <location filename="../../ui/window/passport_actions.py" line="388" />
+      <location filename="../../ui/composer/composer.py" line="146" />
+      <location filename="../../ui/composer/composer.py" line="228" />
+      <location filename="../../ui/composer/composer.py" line="440" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="327" />
+      <location filename="../../ui/composer/welcome.py" line="28" />
+      <location filename="../../ui/composer/welcome.py" line="29" />
+      <source>New passport…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="329" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="113" />
-      <location filename="../../ui/window/incoming.py" line="283" />
+      <location filename="../../ui/window/incoming.py" line="290" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="476" />
-      <location filename="../../ui/review_view.py" line="442" />
-      <location filename="../../ui/window/passport_actions.py" line="331" />
+      <location filename="../../ui/composer/item_dialog.py" line="167" />
+      <location filename="../../ui/passport_view.py" line="484" />
+      <location filename="../../ui/review_view.py" line="438" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="471" />
+      <location filename="../../ui/composer/composer.py" line="185" />
+      <location filename="../../ui/composer/send.py" line="126" />
+      <location filename="../../ui/passport_view.py" line="479" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="349" />
+      <location filename="../../ui/asks_form.py" line="351" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="484" />
+      <location filename="../../ui/passport_view.py" line="492" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="268" />
+      <location filename="../../ui/export.py" line="273" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -1062,12 +1333,12 @@
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="367" />
+      <location filename="../../ui/review_view.py" line="363" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="217" />
+      <location filename="../../ui/asks_form.py" line="218" />
       <source>Not answered.</source>
       <translation>未回答。</translation>
     </message>
@@ -1082,12 +1353,14 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="278" />
+      <location filename="../../ui/main_window.py" line="303" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="329" />
+      <location filename="../../ui/composer/send.py" line="164" />
+      <location filename="../../ui/composer/send.py" line="169" />
+      <location filename="../../ui/pack_items.py" line="337" />
       <source>Note</source>
       <translation>说明</translation>
     </message>
@@ -1097,17 +1370,17 @@
       <translation>没有回答任何问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="529" />
+      <location filename="../../ui/review_view.py" line="525" />
       <source>Nothing in it is new.</source>
       <translation>里面没有任何新内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="557" />
+      <location filename="../../ui/review_view.py" line="553" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="527" />
+      <location filename="../../ui/review_view.py" line="523" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -1118,17 +1391,17 @@
       <translation>确定</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="267" />
+      <location filename="../../ui/widgets.py" line="279" />
       <source>Open a link from the pack?</source>
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="230" />
+      <location filename="../../ui/main_window.py" line="253" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="335" />
+      <location filename="../../ui/main_window.py" line="360" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1143,7 +1416,7 @@
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="275" />
+      <location filename="../../ui/asks_form.py" line="276" />
       <source>Open only</source>
       <translation>只看未答</translation>
     </message>
@@ -1153,22 +1426,22 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="88" />
+      <location filename="../../ui/review_view.py" line="90" />
       <source>Open the original</source>
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="210" />
+      <location filename="../../ui/main_window.py" line="227" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="336" />
+      <location filename="../../ui/main_window.py" line="361" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="273" />
+      <location filename="../../ui/widgets.py" line="285" />
       <source>Open this address</source>
       <translation>打开这个地址</translation>
     </message>
@@ -1178,25 +1451,42 @@
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
     <message>
-      <location filename="../../ui/opening.py" line="84" />
+      <location filename="../../ui/opening.py" line="85" />
       <source>Opening your desk…</source>
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="246" />
-      <location filename="../../ui/export.py" line="220" />
+      <location filename="../../ui/export.py" line="251" />
+      <location filename="../../ui/export.py" line="225" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="119" />
+      <location filename="../../ui/composer/composer.py" line="119" />
+      <location filename="../../ui/composer/send.py" line="101" />
+      <source>Optional</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="40" />
+      <source>Organisation</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="112" />
+      <location filename="../../ui/passport_view.py" line="122" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="148" />
+      <location filename="../../ui/export.py" line="153" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="120" />
+      <source>Passports and incoming packs</source>
+      <translation>护照和新到的包</translation>
     </message>
     <message>
       <location filename="../../ui/jobs.py" line="46" />
@@ -1214,39 +1504,49 @@
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="285" />
+      <location filename="../../ui/composer/send.py" line="190" />
+      <source>Preview</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="287" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="327" />
+      <location filename="../../ui/pack_items.py" line="335" />
       <source>Pull request</source>
       <translation>合并请求</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="248" />
+      <location filename="../../ui/review_view.py" line="250" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
     <message>
+      <location filename="../../ui/asks_form.py" line="135" />
       <location filename="../../ui/asks_form.py" line="134" />
-      <location filename="../../ui/asks_form.py" line="133" />
-      <location filename="../../ui/pack_items.py" line="213" />
+      <location filename="../../ui/composer/item_dialog.py" line="169" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="405" />
+      <location filename="../../ui/passport_view.py" line="413" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="428" />
+      <location filename="../../ui/composer/composer.py" line="189" />
+      <source>Questions for the receiver; each says what counts as an answer.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="424" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="157" />
+      <location filename="../../ui/window/inbox.py" line="176" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
@@ -1261,34 +1561,35 @@
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="60" />
+      <location filename="../../ui/composer/composer.py" line="252" />
+      <location filename="../../ui/window/passport_actions.py" line="62" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="171" />
+      <location filename="../../ui/window/incoming.py" line="178" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="192" />
+      <location filename="../../ui/main_window.py" line="203" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="104" />
-      <location filename="../../ui/review_view.py" line="143" />
-      <location filename="../../ui/review_view.py" line="216" />
+      <location filename="../../ui/export.py" line="108" />
+      <location filename="../../ui/review_view.py" line="145" />
+      <location filename="../../ui/review_view.py" line="218" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="311" />
+      <location filename="../../ui/passport_view.py" line="314" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="205" />
+      <location filename="../../ui/window/passport_actions.py" line="207" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1301,7 +1602,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="241" />
+      <location filename="../../ui/window/passport_actions.py" line="243" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1314,14 +1615,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="223" />
-      <location filename="../../ui/window/passport_actions.py" line="259" />
+      <location filename="../../ui/window/passport_actions.py" line="225" />
+      <location filename="../../ui/window/passport_actions.py" line="261" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="218" />
-      <location filename="../../ui/window/passport_actions.py" line="254" />
+      <location filename="../../ui/window/passport_actions.py" line="220" />
+      <location filename="../../ui/window/passport_actions.py" line="256" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1336,32 +1637,57 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>拒绝打包：{what}。请把它从护照或行李中删除后再打包。</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="319" />
+      <location filename="../../ui/composer/composer.py" line="303" />
       <location filename="../../ui/settings_dialog.py" line="150" />
       <source>Remove</source>
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="134" />
+      <location filename="../../ui/window/inbox.py" line="153" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="314" />
+      <location filename="../../ui/composer/composer.py" line="306" />
+      <source>Remove {kind} {n}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="320" />
+      <source>Remove {name}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="375" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="316" />
+      <location filename="../../ui/composer/composer.py" line="419" />
+      <source>Removed.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="417" />
+      <location filename="../../ui/composer/composer.py" line="503" />
+      <source>Removing…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="119" />
+      <location filename="../../ui/composer/item_dialog.py" line="183" />
+      <location filename="../../ui/composer/send.py" line="101" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="429" />
+      <location filename="../../ui/passport_view.py" line="437" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="381" />
+      <location filename="../../ui/review_view.py" line="377" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
@@ -1371,7 +1697,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>放在最前面的必做检查：{n} 项。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="179" />
+      <location filename="../../ui/composer/item_dialog.py" line="182" />
+      <source>Required: the receiver does it first</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/window/passport_actions.py" line="181" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1384,13 +1715,13 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
 本工作台曾在本机（{machine}）上验证过它，并在打包时把它封存：这是本工作台自己的记录说的，不是包说的。请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="178" />
+      <location filename="../../ui/window/passport_actions.py" line="180" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="42" />
-      <location filename="../../ui/window/passport_actions.py" line="184" />
+      <location filename="../../ui/window/passport_actions.py" line="186" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
@@ -1401,12 +1732,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="188" />
+      <location filename="../../ui/window/passport_actions.py" line="190" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="168" />
+      <location filename="../../ui/window/passport_actions.py" line="170" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1416,7 +1747,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="138" />
+      <location filename="../../ui/window/passport_actions.py" line="140" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1427,13 +1758,13 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="374" />
-      <location filename="../../ui/passport_view.py" line="375" />
+      <location filename="../../ui/passport_view.py" line="382" />
+      <location filename="../../ui/passport_view.py" line="383" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="161" />
+      <location filename="../../ui/window/passport_actions.py" line="163" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1443,29 +1774,40 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>分派</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/item_dialog.py" line="129" />
       <location filename="../../ui/settings_dialog.py" line="163" />
       <source>Save</source>
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="487" />
-      <location filename="../../ui/review_view.py" line="504" />
+      <location filename="../../ui/passport_view.py" line="495" />
+      <location filename="../../ui/review_view.py" line="500" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="281" />
-      <location filename="../../ui/asks_form.py" line="439" />
+      <location filename="../../ui/asks_form.py" line="282" />
+      <location filename="../../ui/asks_form.py" line="441" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="183" />
+      <location filename="../../ui/asks_form.py" line="184" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="282" />
+      <location filename="../../ui/composer/send.py" line="199" />
+      <source>Save as .taskpack.json…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="198" />
+      <source>Save as .taskpack…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="283" />
       <source>Save every answer you typed and have not saved yet.</source>
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
@@ -1490,67 +1832,100 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="387" />
+      <location filename="../../ui/window/incoming.py" line="415" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="108" />
+      <location filename="../../ui/composer/composer.py" line="273" />
+      <location filename="../../ui/composer/composer.py" line="274" />
+      <source>Save title, goal and state</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="112" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="284" />
+      <location filename="../../ui/window/passport_actions.py" line="286" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="155" />
+      <location filename="../../ui/export.py" line="160" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="396" />
+      <location filename="../../ui/window/incoming.py" line="424" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="419" />
+      <location filename="../../ui/composer/composer.py" line="408" />
+      <location filename="../../ui/composer/composer.py" line="451" />
+      <source>Saved.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="445" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="395" />
+      <location filename="../../ui/window/incoming.py" line="423" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="269" />
-      <location filename="../../ui/window/passport_actions.py" line="289" />
+      <location filename="../../ui/composer/composer.py" line="389" />
+      <location filename="../../ui/composer/composer.py" line="406" />
+      <location filename="../../ui/composer/composer.py" line="449" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="326" />
+      <location filename="../../ui/composer/item_dialog.py" line="152" />
+      <location filename="../../ui/window/passport_actions.py" line="328" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="325" />
+      <location filename="../../ui/composer/item_dialog.py" line="141" />
+      <source>Scope: {name}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="333" />
       <source>Screenshot</source>
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="67" />
+      <location filename="../../ui/window/inbox.py" line="82" />
+      <location filename="../../ui/window/inbox.py" line="83" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="230" />
+      <location filename="../../ui/review_view.py" line="232" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
+      <location filename="../../ui/main_window.py" line="235" />
+      <source>Send a &amp;handoff…</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="155" />
+      <location filename="../../ui/composer/send.py" line="156" />
+      <source>Send a handoff</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="216" />
+      <location filename="../../ui/composer/composer.py" line="217" />
       <location filename="../../ui/next_step.py" line="140" />
       <source>Send a handoff…</source>
       <translation>发送交接包…</translation>
@@ -1566,12 +1941,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>送交签收</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="96" />
+      <location filename="../../ui/export.py" line="99" />
       <source>Send it anyway</source>
       <translation>仍然发送</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="90" />
+      <location filename="../../ui/export.py" line="93" />
       <source>Send the receipt?</source>
       <translation>发送回执？</translation>
     </message>
@@ -1591,32 +1966,32 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="413" />
+      <location filename="../../ui/main_window.py" line="439" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="410" />
+      <location filename="../../ui/main_window.py" line="436" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="407" />
+      <location filename="../../ui/main_window.py" line="433" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="158" />
+      <location filename="../../ui/widgets.py" line="169" />
       <source>Show all ({size})</source>
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="280" />
+      <location filename="../../ui/export.py" line="285" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="276" />
+      <location filename="../../ui/asks_form.py" line="277" />
       <source>Show only the asks that still need an answer.</source>
       <translation>只显示仍需要回答的提问。</translation>
     </message>
@@ -1626,8 +2001,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>查看这项检查</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="521" />
-      <location filename="../../ui/review_view.py" line="544" />
+      <location filename="../../ui/review_view.py" line="517" />
+      <location filename="../../ui/review_view.py" line="540" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -1658,9 +2033,19 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>出错了：{error}。</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/item_dialog.py" line="162" />
+      <source>Source (how you know)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/move_words.py" line="32" />
       <source>Start</source>
       <translation>开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/welcome.py" line="17" />
+      <source>Start your own work and hand it off</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/window/a2a_panel.py" line="70" />
@@ -1668,12 +2053,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在启动 A2A 端点…</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="214" />
+      <location filename="../../ui/models.py" line="234" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="352" />
+      <location filename="../../ui/review_view.py" line="348" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
@@ -1688,24 +2073,24 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="138" />
+      <location filename="../../ui/window/inbox.py" line="157" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="117" />
       <location filename="../../ui/next_step.py" line="86" />
-      <location filename="../../ui/passport_view.py" line="266" />
+      <location filename="../../ui/passport_view.py" line="269" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="125" />
+      <location filename="../../ui/window/passport_actions.py" line="127" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="463" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -1721,7 +2106,7 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="200" />
+      <location filename="../../ui/export.py" line="205" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
@@ -1731,12 +2116,12 @@ Store: {home}</source>
       <translation>团队工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="324" />
+      <location filename="../../ui/pack_items.py" line="332" />
       <source>Test output</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/main_window.py" line="329" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -1761,12 +2146,12 @@ Store: {home}</source>
       <translation>回答已经回来了（见“提问”标签页）：继续做，完成后交回结果。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="201" />
+      <location filename="../../ui/export.py" line="206" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="274" />
+      <location filename="../../ui/review_view.py" line="276" />
       <source>The attached files are large ({size}); checking the format reads all of them.</source>
       <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
@@ -1808,7 +2193,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="286" />
+      <location filename="../../ui/review_view.py" line="288" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -1818,7 +2203,7 @@ Store: {home}</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="265" />
+      <location filename="../../ui/review_view.py" line="267" />
       <source>The file is well-formed: it passes every check of the TaskPack format</source>
       <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
@@ -1833,7 +2218,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="249" />
+      <location filename="../../ui/review_view.py" line="251" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -1843,7 +2228,7 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="271" />
+      <location filename="../../ui/review_view.py" line="273" />
       <source>The file's format is not checked yet</source>
       <translation>尚未检查文件格式</translation>
     </message>
@@ -1853,7 +2238,7 @@ Store: {home}</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="268" />
+      <location filename="../../ui/widgets.py" line="280" />
       <source>The pack contains this address. It was written by the sender; open it in your browser only if you trust it:
 
 {url}</source>
@@ -1862,7 +2247,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="342" />
+      <location filename="../../ui/pack_items.py" line="350" />
       <source>The pack does not say where this fact was proven; check it again here.</source>
       <translation>包里没有说这条事实是在哪里证实的；请在这里再检查一遍。</translation>
     </message>
@@ -1877,27 +2262,28 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="279" />
+      <location filename="../../ui/window/incoming.py" line="286" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="345" />
+      <location filename="../../ui/review_view.py" line="341" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="193" />
+      <location filename="../../ui/pack_items.py" line="194" />
       <source>The receipt does not say who answered or when.</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="281" />
+      <location filename="../../ui/window/incoming.py" line="288" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="318" />
+      <location filename="../../ui/composer/item_dialog.py" line="65" />
+      <location filename="../../ui/window/passport_actions.py" line="320" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -1907,34 +2293,34 @@ Store: {home}</source>
       <translation>结果在等你签字确认。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="552" />
+      <location filename="../../ui/review_view.py" line="548" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="391" />
-      <location filename="../../ui/review_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="399" />
+      <location filename="../../ui/review_view.py" line="475" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="439" />
+      <location filename="../../ui/review_view.py" line="435" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="341" />
-      <location filename="../../ui/review_view.py" line="155" />
+      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/review_view.py" line="157" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="375" />
+      <location filename="../../ui/review_view.py" line="371" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="144" />
+      <location filename="../../ui/pack_items.py" line="145" />
       <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
@@ -1944,7 +2330,7 @@ Store: {home}</source>
       <translation>团队工作台的 PostgreSQL 地址。不要把密码写进去：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="178" />
+      <location filename="../../ui/widgets.py" line="190" />
       <source>The whole text</source>
       <translation>全文</translation>
     </message>
@@ -1954,7 +2340,7 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="193" />
+      <location filename="../../ui/window/passport_actions.py" line="195" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
@@ -1964,17 +2350,17 @@ Store: {home}</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="176" />
+      <location filename="../../ui/review_view.py" line="178" />
       <source>These answers were already merged into {id}, and nothing in this receipt is new. Merging it again changes nothing.</source>
       <translation>这些回答已经合并进 {id}，这份回执里没有任何新内容。再次合并不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="376" />
+      <location filename="../../ui/review_view.py" line="372" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="356" />
+      <location filename="../../ui/pack_items.py" line="364" />
       <source>This desk has no record of proving it here and sealing it when it packed, so the pack's word that it was proven here cannot be trusted; check it again.</source>
       <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
     </message>
@@ -1984,12 +2370,12 @@ Store: {home}</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="346" />
+      <location filename="../../ui/pack_items.py" line="354" />
       <source>This desk proved it on this machine and sealed it when it packed it.</source>
       <translation>本工作台在本机证实了它，并在打包时把它封存。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="339" />
+      <location filename="../../ui/pack_items.py" line="347" />
       <source>This fact is not sealed, so there is no ✓ to restore.</source>
       <translation>这条事实没有被封存，所以没有可以恢复的 ✓。</translation>
     </message>
@@ -2004,9 +2390,19 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="189" />
+      <location filename="../../ui/review_view.py" line="191" />
       <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="313" />
+      <source>This is what the receiver will see. Choose how to send it.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="43" />
+      <source>This machine</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="106" />
@@ -2014,7 +2410,12 @@ Store: {home}</source>
       <translation>本机名称</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="181" />
+      <location filename="../../ui/composer/item_dialog.py" line="76" />
+      <source>This only repeats the question: say what would count as an answer.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="183" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -2024,22 +2425,32 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="220" />
+      <location filename="../../ui/review_view.py" line="222" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="223" />
+      <location filename="../../ui/review_view.py" line="225" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="251" />
+      <location filename="../../ui/window/incoming.py" line="258" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="310" />
+      <location filename="../../ui/composer/composer.py" line="544" />
+      <source>This passport changed since you read it (elsewhere, or in another window), so nothing was saved. It has been reloaded; your words are kept here: check them and save again.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="421" />
+      <source>This passport changed since you read it, so nothing was removed. It has been reloaded: check the list and remove again.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="312" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -2059,7 +2470,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="304" />
+      <location filename="../../ui/review_view.py" line="306" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -2069,7 +2480,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="277" />
+      <location filename="../../ui/window/incoming.py" line="284" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -2079,13 +2490,55 @@ Store: {home}</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="214" />
-      <location filename="../../ui/window/passport_actions.py" line="376" />
+      <location filename="../../ui/composer/composer.py" line="159" />
+      <location filename="../../ui/composer/composer.py" line="170" />
+      <location filename="../../ui/models.py" line="234" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="214" />
+      <location filename="../../ui/composer/send.py" line="161" />
+      <location filename="../../ui/composer/send.py" line="168" />
+      <source>To whom</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="173" />
+      <source>To whom (optional)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="83" />
+      <source>Too short to judge an answer against: say what shape the answer takes (a number and its unit, yes or no with the reason, a date…).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="78" />
+      <source>Too vague to judge an answer against: say what shape the answer takes (a number and its unit, yes or no with the reason, a date…).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="36" />
+      <source>True anywhere: an agreement, a requirement, a fact anyone could check.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="40" />
+      <source>True inside your organisation: a convention, a shared server, a team's rule.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="43" />
+      <source>True on this machine: a path, a version, what runs here. Sealed unproven when it leaves; the receiver checks it on theirs.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="36" />
+      <source>Universal</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="234" />
       <source>Updated</source>
       <translation>更新</translation>
     </message>
@@ -2095,17 +2548,24 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="276" />
+      <location filename="../../ui/main_window.py" line="301" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="327" />
+      <location filename="../../ui/composer/item_dialog.py" line="158" />
+      <location filename="../../ui/composer/item_dialog.py" line="156" />
+      <location filename="../../ui/window/passport_actions.py" line="329" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="53" />
+      <location filename="../../ui/composer/item_dialog.py" line="154" />
+      <source>Verified here, on {machine}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="54" />
       <source>Verified on this machine.</source>
       <translation>在本机验证过。</translation>
     </message>
@@ -2115,9 +2575,19 @@ Store: {home}</source>
       <translation>版本</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="265" />
+      <source>Version {version}. Every change is saved as you make it.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/next_step.py" line="120" />
       <source>Waiting for the answers to come back: open the receipt when it arrives (drop it on this window, or paste the reply).</source>
       <translation>正在等回答回来：回执到了就打开它（拖到这个窗口上，或粘贴回复）。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="181" />
+      <source>Warnings</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="215" />
@@ -2135,11 +2605,16 @@ Store: {home}</source>
       <translation>什么是任务包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="142" />
-      <location filename="../../ui/asks_form.py" line="148" />
-      <location filename="../../ui/pack_items.py" line="165" />
+      <location filename="../../ui/asks_form.py" line="143" />
+      <location filename="../../ui/asks_form.py" line="149" />
+      <location filename="../../ui/composer/item_dialog.py" line="171" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="163" />
+      <source>What done looks like</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/history_view.py" line="141" />
@@ -2148,26 +2623,82 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="33" />
-      <location filename="../../ui/review_view.py" line="408" />
+      <location filename="../../ui/review_view.py" line="404" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="265" />
+      <location filename="../../ui/composer/composer.py" line="183" />
+      <source>What is true, and where: the receiver sees what is proven.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/main_window.py" line="289" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="314" />
+      <location filename="../../ui/composer/send.py" line="174" />
+      <source>What stops it going</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="124" />
+      <source>What the ask lint says</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/review_view.py" line="73" />
+      <source>What the pack holds</source>
+      <translation>包里的内容</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="194" />
+      <source>What the receiver confirms on their machine first.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="185" />
+      <source>What the receiver does after the checks.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="160" />
+      <source>What the work is, in a few words</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="180" />
+      <location filename="../../ui/window/passport_actions.py" line="316" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="359" />
-      <location filename="../../ui/review_view.py" line="459" />
-      <location filename="../../ui/window/passport_actions.py" line="140" />
+      <location filename="../../ui/composer/item_dialog.py" line="164" />
+      <source>What was decided</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="184" />
+      <source>What was decided and why.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_dialog.py" line="56" />
+      <source>What was decided, and why: the receiver does not undo it by accident.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/review_view.py" line="455" />
+      <location filename="../../ui/window/passport_actions.py" line="142" />
       <source>What was done</source>
       <translation>做了什么</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="82" />
+      <source>What {who} will see</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/guide.py" line="30" />
@@ -2195,16 +2726,22 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="337" />
-      <location filename="../../ui/passport_view.py" line="338" />
-      <location filename="../../ui/review_view.py" line="162" />
+      <location filename="../../ui/passport_view.py" line="345" />
+      <location filename="../../ui/passport_view.py" line="346" />
+      <location filename="../../ui/review_view.py" line="164" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="161" />
+      <location filename="../../ui/composer/send.py" line="88" />
+      <location filename="../../ui/review_view.py" line="163" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="166" />
+      <source>Where the work stands now</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/history_view.py" line="141" />
@@ -2212,33 +2749,40 @@ Store: {home}</source>
       <translation>谁</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="137" />
-      <location filename="../../ui/pack_items.py" line="163" />
+      <location filename="../../ui/asks_form.py" line="138" />
+      <location filename="../../ui/composer/item_dialog.py" line="165" />
+      <location filename="../../ui/pack_items.py" line="164" />
       <source>Why</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="306" />
+      <location filename="../../ui/composer/item_dialog.py" line="170" />
+      <location filename="../../ui/window/passport_actions.py" line="308" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="137" />
+      <location filename="../../ui/asks_form.py" line="138" />
       <source>Why: {why}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="316" />
+      <location filename="../../ui/main_window.py" line="341" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="167" />
+      <location filename="../../ui/asks_form.py" line="168" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="189" />
+      <location filename="../../ui/composer/welcome.py" line="20" />
+      <source>Write down what you are doing: the goal, what is true and where, the questions you need answered, the checks the next person does first, and the files. Then send it as a handoff: a file, a chat message or an email.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="194" />
       <source>Writing the chat message…</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
@@ -2248,17 +2792,17 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="455" />
+      <location filename="../../ui/passport_view.py" line="463" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="129" />
+      <location filename="../../ui/window/passport_actions.py" line="131" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="129" />
+      <location filename="../../ui/asks_form.py" line="130" />
       <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
@@ -2268,12 +2812,12 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="327" />
+      <location filename="../../ui/main_window.py" line="352" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="229" />
+      <location filename="../../ui/export.py" line="234" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -2283,12 +2827,18 @@ Store: {home}</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
     <message>
+      <location filename="../../ui/main_window.py" line="298" />
       <location filename="../../ui/settings_dialog.py" line="110" />
       <source>Your name</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="189" />
+      <location filename="../../ui/composer/send.py" line="91" />
+      <source>Your note: {note}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/window/incoming.py" line="196" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
@@ -2303,12 +2853,12 @@ Store: {home}</source>
       <translation>.taskpack.json 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="209" />
+      <location filename="../../ui/pack_items.py" line="215" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="122" />
+      <location filename="../../ui/models.py" line="142" />
       <source>a result with evidence was returned</source>
       <translation>已交回带证据的结果</translation>
     </message>
@@ -2323,36 +2873,51 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="91" />
-      <location filename="../../ui/journey.py" line="88" />
+      <location filename="../../ui/journey.py" line="103" />
+      <location filename="../../ui/journey.py" line="100" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="148" />
+      <location filename="../../ui/review_view.py" line="150" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="26" />
-      <location filename="../../ui/pack_items.py" line="48" />
+      <location filename="../../ui/pack_items.py" line="27" />
+      <location filename="../../ui/pack_items.py" line="49" />
       <source>an unnamed machine</source>
       <translation>一台未命名的机器</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="57" />
+      <location filename="../../ui/asks_form.py" line="58" />
       <location filename="../../ui/history_text.py" line="185" />
-      <location filename="../../ui/pack_items.py" line="151" />
+      <location filename="../../ui/history_text.py" line="204" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="126" />
+      <location filename="../../ui/asks_form.py" line="127" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="207" />
+      <location filename="../../ui/pack_items.py" line="217" />
+      <source>answered here already</source>
+      <translation>这里已经回答过</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="133" />
+      <source>answers came home</source>
+      <translation>答复已送回</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="132" />
+      <source>answers merged {when}</source>
+      <translation>{when} 合并答复</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="213" />
       <source>answers your question</source>
       <translation>回答了你的提问</translation>
     </message>
@@ -2362,7 +2927,7 @@ Store: {home}</source>
       <translation>出现了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="279" />
+      <location filename="../../ui/pack_items.py" line="287" />
       <source>artifact {n}</source>
       <translation>第 {n} 个产出</translation>
     </message>
@@ -2372,6 +2937,7 @@ Store: {home}</source>
       <translation>作为 A2A 回复</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="538" />
       <location filename="../../ui/history_text.py" line="183" />
       <source>ask</source>
       <translation>提问</translation>
@@ -2387,7 +2953,7 @@ Store: {home}</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="277" />
+      <location filename="../../ui/pack_items.py" line="285" />
       <source>ask {n}</source>
       <translation>第 {n} 个提问</translation>
     </message>
@@ -2407,8 +2973,8 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="352" />
-      <location filename="../../ui/review_view.py" line="454" />
+      <location filename="../../ui/passport_view.py" line="360" />
+      <location filename="../../ui/review_view.py" line="450" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -2423,7 +2989,7 @@ Store: {home}</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="97" />
+      <location filename="../../ui/models.py" line="117" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
@@ -2433,17 +2999,17 @@ Store: {home}</source>
       <translation>发送方通过 A2A 取消了它</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="262" />
+      <location filename="../../ui/models.py" line="282" />
       <source>cannot be opened</source>
       <translation>无法打开</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="61" />
+      <location filename="../../ui/pack_items.py" line="62" />
       <source>carried</source>
       <translation>随行有效</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="127" />
+      <location filename="../../ui/models.py" line="147" />
       <source>changes were asked for</source>
       <translation>要求修改</translation>
     </message>
@@ -2458,7 +3024,7 @@ Store: {home}</source>
       <translation>已在本机检查</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="124" />
+      <location filename="../../ui/models.py" line="144" />
       <source>checked work waits for sign-off</source>
       <translation>核验过的工作等待签字</translation>
     </message>
@@ -2498,34 +3064,36 @@ Store: {home}</source>
       <translation>已创建</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="536" />
       <location filename="../../ui/history_text.py" line="42" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="274" />
+      <location filename="../../ui/pack_items.py" line="282" />
       <source>decision {n}</source>
       <translation>第 {n} 项决定</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="96" />
+      <location filename="../../ui/models.py" line="116" />
       <source>declined</source>
       <translation>已拒绝</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="95" />
-      <location filename="../../ui/pack_items.py" line="125" />
+      <location filename="../../ui/models.py" line="115" />
+      <location filename="../../ui/pack_items.py" line="126" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="57" />
-      <location filename="../../ui/pack_items.py" line="151" />
+      <location filename="../../ui/asks_form.py" line="58" />
+      <location filename="../../ui/history_text.py" line="205" />
+      <location filename="../../ui/pack_items.py" line="152" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="273" />
+      <location filename="../../ui/main_window.py" line="297" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -2540,6 +3108,7 @@ Store: {home}</source>
       <translation>已打开邮件</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="535" />
       <location filename="../../ui/history_text.py" line="181" />
       <source>fact</source>
       <translation>事实</translation>
@@ -2550,7 +3119,7 @@ Store: {home}</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="273" />
+      <location filename="../../ui/pack_items.py" line="281" />
       <source>fact {n}</source>
       <translation>第 {n} 条事实</translation>
     </message>
@@ -2565,17 +3134,17 @@ Store: {home}</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="262" />
+      <location filename="../../ui/pack_items.py" line="270" />
       <source>for the owner</source>
       <translation>给负责人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="260" />
+      <location filename="../../ui/pack_items.py" line="268" />
       <source>for whoever receives it</source>
       <translation>给收到它的人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="263" />
+      <location filename="../../ui/pack_items.py" line="271" />
       <source>for {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -2595,17 +3164,17 @@ Store: {home}</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="98" />
+      <location filename="../../ui/journey.py" line="110" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="98" />
+      <location filename="../../ui/journey.py" line="110" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="151" />
+      <location filename="../../ui/journey.py" line="168" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
@@ -2617,7 +3186,7 @@ Store: {home}</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="75" />
+      <location filename="../../ui/models.py" line="95" />
       <source>handoff arrived</source>
       <translation>收到交接包</translation>
     </message>
@@ -2627,12 +3196,12 @@ Store: {home}</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="115" />
+      <location filename="../../ui/journey.py" line="128" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="94" />
       <source>handoff you sent</source>
       <translation>你发出的交接包</translation>
     </message>
@@ -2653,27 +3222,57 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="53" />
-      <location filename="../../ui/models.py" line="114" />
+      <location filename="../../ui/models.py" line="134" />
       <source>held for your approval</source>
       <translation>等待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="286" />
+      <location filename="../../ui/pack_items.py" line="294" />
       <source>how to check it (the sender's suggestion)</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="92" />
+      <location filename="../../ui/composer/send.py" line="54" />
+      <source>in ask {n}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="51" />
+      <source>in fact {n}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="57" />
+      <source>in landing check {n}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/models.py" line="112" />
       <source>in progress</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="381" />
+      <location filename="../../ui/composer/send.py" line="60" />
+      <source>in the file {place}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="59" />
+      <source>in the passport’s {field}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="48" />
+      <source>in your note</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="389" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="98" />
+      <location filename="../../ui/models.py" line="118" />
       <source>incoming</source>
       <translation>新到的</translation>
     </message>
@@ -2718,7 +3317,7 @@ Store: {home}</source>
       <translation>它在交接包里发出了未答的问题，正在等回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="89" />
+      <location filename="../../ui/models.py" line="109" />
       <source>just arrived</source>
       <translation>刚到达</translation>
     </message>
@@ -2733,9 +3332,14 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="104" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="539" />
+      <source>landing check</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="37" />
@@ -2743,12 +3347,12 @@ Store: {home}</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="276" />
+      <location filename="../../ui/pack_items.py" line="284" />
       <source>landing check {n}</source>
       <translation>第 {n} 项落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="280" />
+      <location filename="../../ui/pack_items.py" line="288" />
       <source>learning {n}</source>
       <translation>第 {n} 条心得</translation>
     </message>
@@ -2759,17 +3363,17 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="188" />
-      <location filename="../../ui/pack_items.py" line="31" />
+      <location filename="../../ui/pack_items.py" line="32" />
       <source>machine</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="297" />
+      <location filename="../../ui/window/passport_actions.py" line="299" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="104" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -2779,9 +3383,14 @@ Store: {home}</source>
       <translation>状态变更</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="84" />
+      <location filename="../../ui/models.py" line="104" />
       <source>needs your approval</source>
       <translation>待你批准</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="537" />
+      <source>next step</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="38" />
@@ -2789,17 +3398,17 @@ Store: {home}</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="275" />
+      <location filename="../../ui/pack_items.py" line="283" />
       <source>next step {n}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="264" />
+      <location filename="../../ui/export.py" line="269" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="257" />
+      <location filename="../../ui/export.py" line="262" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
@@ -2809,49 +3418,50 @@ Store: {home}</source>
       <translation>未写明收件人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="37" />
+      <location filename="../../ui/pack_items.py" line="38" />
       <source>none</source>
       <translation>无</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="64" />
+      <location filename="../../ui/pack_items.py" line="65" />
       <source>not proven here</source>
       <translation>在这里未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="127" />
+      <location filename="../../ui/asks_form.py" line="128" />
       <source>not saved yet</source>
       <translation>尚未保存</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="77" />
+      <location filename="../../ui/pack_items.py" line="78" />
       <source>not verified</source>
       <translation>未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="87" />
+      <location filename="../../ui/models.py" line="107" />
       <source>on hold</source>
       <translation>暂停中</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="57" />
-      <location filename="../../ui/pack_items.py" line="151" />
+      <location filename="../../ui/asks_form.py" line="58" />
+      <location filename="../../ui/history_text.py" line="203" />
+      <location filename="../../ui/pack_items.py" line="152" />
       <source>open</source>
       <translation>未答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="128" />
+      <location filename="../../ui/pack_items.py" line="129" />
       <location filename="../../ui/step_text.py" line="20" />
       <source>optional</source>
       <translation>可选</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="31" />
+      <location filename="../../ui/pack_items.py" line="32" />
       <source>organisation</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="299" />
+      <location filename="../../ui/window/passport_actions.py" line="301" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -2861,7 +3471,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="59" />
+      <location filename="../../ui/journey.py" line="64" />
       <source>passport {id}</source>
       <translation>护照 {id}</translation>
     </message>
@@ -2871,7 +3481,7 @@ Store: {home}</source>
       <translation>护照 {id} 没有第 {version} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="120" />
+      <location filename="../../ui/models.py" line="140" />
       <source>paused for an answer</source>
       <translation>暂停，等待回答</translation>
     </message>
@@ -2881,7 +3491,7 @@ Store: {home}</source>
       <translation>postgresql://用户@主机:端口/数据库（留空：只用本机）</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="90" />
+      <location filename="../../ui/models.py" line="110" />
       <source>ready to be taken on</source>
       <translation>可以接手</translation>
     </message>
@@ -2893,7 +3503,7 @@ Store: {home}</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="75" />
+      <location filename="../../ui/models.py" line="95" />
       <source>receipt arrived</source>
       <translation>收到回执</translation>
     </message>
@@ -2913,23 +3523,23 @@ Store: {home}</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="115" />
+      <location filename="../../ui/journey.py" line="128" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="74" />
+      <location filename="../../ui/models.py" line="94" />
       <source>receipt you sent</source>
       <translation>你发出的回执</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="128" />
+      <location filename="../../ui/pack_items.py" line="129" />
       <location filename="../../ui/step_text.py" line="20" />
       <source>required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="93" />
+      <location filename="../../ui/models.py" line="113" />
       <source>result being checked</source>
       <translation>结果核验中</translation>
     </message>
@@ -2939,7 +3549,7 @@ Store: {home}</source>
       <translation>提交了结果</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="99" />
+      <location filename="../../ui/models.py" line="119" />
       <source>sent by you</source>
       <translation>由你发出</translation>
     </message>
@@ -2949,24 +3559,29 @@ Store: {home}</source>
       <translation>已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="128" />
+      <location filename="../../ui/models.py" line="148" />
       <source>sign-off refused</source>
       <translation>拒绝签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="126" />
+      <location filename="../../ui/models.py" line="146" />
       <source>signed off</source>
       <translation>已签字</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="196" />
-      <location filename="../../ui/journey.py" line="114" />
-      <location filename="../../ui/pack_items.py" line="25" />
+      <location filename="../../ui/asks_form.py" line="197" />
+      <location filename="../../ui/journey.py" line="127" />
+      <location filename="../../ui/pack_items.py" line="26" />
       <source>someone</source>
       <translation>某人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="60" />
+      <location filename="../../ui/composer/composer.py" line="110" />
+      <source>source: {source}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="61" />
       <source>source: {who}</source>
       <translation>来源：{who}</translation>
     </message>
@@ -2981,25 +3596,30 @@ Store: {home}</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="211" />
+      <location filename="../../ui/pack_items.py" line="219" />
       <source>stays open</source>
       <translation>仍未解决</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="56" />
-      <location filename="../../ui/models.py" line="130" />
+      <location filename="../../ui/models.py" line="150" />
       <source>taken on here by its owner, who also does the work</source>
       <translation>由负责人在这里接手，并由其本人完成</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="91" />
+      <location filename="../../ui/models.py" line="111" />
       <source>taken on, not started</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="255" />
+      <location filename="../../ui/window/inbox.py" line="316" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="314" />
+      <source>team desk {where} out of reach</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="115" />
@@ -3022,17 +3642,17 @@ Store: {home}</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="292" />
+      <location filename="../../ui/pack_items.py" line="300" />
       <source>the answer</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="121" />
+      <location filename="../../ui/models.py" line="141" />
       <source>the answer came</source>
       <translation>回答已到</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="315" />
+      <location filename="../../ui/pack_items.py" line="323" />
       <source>the attached file {name}, line {line}</source>
       <translation>随附文件 {name} 第 {line} 行</translation>
     </message>
@@ -3062,19 +3682,24 @@ Store: {home}</source>
       <translation>附件 {name} 不是有效的 base64</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="288" />
+      <location filename="../../ui/pack_items.py" line="296" />
       <source>the claim</source>
       <translation>陈述</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="125" />
+      <location filename="../../ui/models.py" line="145" />
       <source>the evidence does not hold</source>
       <translation>证据不成立</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="123" />
+      <location filename="../../ui/models.py" line="143" />
       <source>the evidence holds</source>
       <translation>证据成立</translation>
+    </message>
+    <message>
+      <location filename="../../ui/pack_items.py" line="398" />
+      <source>the facts it carries that your passport does not hold yet, sealed</source>
+      <translation>它带来的、你的护照还没有的事实（已封存）</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="159" />
@@ -3107,12 +3732,12 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="256" />
+      <location filename="../../ui/export.py" line="261" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="270" />
+      <location filename="../../ui/pack_items.py" line="278" />
       <source>the goal</source>
       <translation>目标</translation>
     </message>
@@ -3127,12 +3752,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="262" />
+      <location filename="../../ui/export.py" line="267" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="258" />
+      <location filename="../../ui/export.py" line="263" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -3157,7 +3782,7 @@ Store: {home}</source>
       <translation>护照对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="289" />
+      <location filename="../../ui/pack_items.py" line="297" />
       <source>the question</source>
       <translation>问题</translation>
     </message>
@@ -3167,23 +3792,28 @@ Store: {home}</source>
       <translation>回执回答了它在等的每一个问题</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/send.py" line="79" />
+      <source>the receiver</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/next_step.py" line="60" />
       <source>the sender</source>
       <translation>发送方</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="52" />
-      <location filename="../../ui/models.py" line="113" />
+      <location filename="../../ui/models.py" line="133" />
       <source>the sender is on your allow list</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="269" />
+      <location filename="../../ui/pack_items.py" line="277" />
       <source>the sender's note</source>
       <translation>发送方的附言</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="271" />
+      <location filename="../../ui/pack_items.py" line="279" />
       <source>the title</source>
       <translation>标题</translation>
     </message>
@@ -3283,7 +3913,7 @@ Store: {home}</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="107" />
+      <location filename="../../ui/journey.py" line="119" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
@@ -3293,17 +3923,17 @@ Store: {home}</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="117" />
+      <location filename="../../ui/journey.py" line="129" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="31" />
+      <location filename="../../ui/pack_items.py" line="32" />
       <source>universal</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="298" />
+      <location filename="../../ui/window/passport_actions.py" line="300" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -3313,52 +3943,52 @@ Store: {home}</source>
       <translation>未知</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="72" />
+      <location filename="../../ui/pack_items.py" line="73" />
       <source>unproven here</source>
       <translation>此处未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="74" />
+      <location filename="../../ui/pack_items.py" line="75" />
       <source>verified on {machine}; not proven on this machine</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="94" />
+      <location filename="../../ui/models.py" line="114" />
       <source>waiting for sign-off</source>
       <translation>等待签字</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="85" />
+      <location filename="../../ui/models.py" line="105" />
       <source>waiting on a person</source>
       <translation>等待某人</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="86" />
+      <location filename="../../ui/models.py" line="106" />
       <source>waiting on an agent</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="291" />
+      <location filename="../../ui/pack_items.py" line="299" />
       <source>what counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="287" />
+      <location filename="../../ui/pack_items.py" line="295" />
       <source>what to check</source>
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="278" />
+      <location filename="../../ui/pack_items.py" line="286" />
       <source>what was done, item {n}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="88" />
+      <location filename="../../ui/journey.py" line="100" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="272" />
+      <location filename="../../ui/pack_items.py" line="280" />
       <source>where it stands</source>
       <translation>当前进展</translation>
     </message>
@@ -3369,42 +3999,42 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="290" />
+      <location filename="../../ui/pack_items.py" line="298" />
       <source>why it is asked</source>
       <translation>提问原因</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="129" />
+      <location filename="../../ui/models.py" line="149" />
       <source>withdrawn before it finished</source>
       <translation>完成前被撤回</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="119" />
+      <location filename="../../ui/models.py" line="139" />
       <source>work started</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="269" />
+      <location filename="../../ui/models.py" line="289" />
       <source>you</source>
       <translation>你</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="115" />
+      <location filename="../../ui/models.py" line="135" />
       <source>you approved it</source>
       <translation>你批准了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="118" />
+      <location filename="../../ui/models.py" line="138" />
       <source>you declined it</source>
       <translation>你拒绝了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="116" />
+      <location filename="../../ui/models.py" line="136" />
       <source>you denied it</source>
       <translation>你否决了</translation>
     </message>
     <message>
-      <location filename="../../ui/models.py" line="117" />
+      <location filename="../../ui/models.py" line="137" />
       <source>you took it on</source>
       <translation>你接手了</translation>
     </message>
@@ -3414,17 +4044,32 @@ Store: {home}</source>
       <translation>压缩包条目</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="27" />
+      <location filename="../../ui/pack_items.py" line="28" />
       <source>{actor} on {machine}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="534" />
+      <location filename="../../ui/review_view.py" line="530" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="332" />
+      <location filename="../../ui/composer/send.py" line="116" />
+      <source>{claim} — not verified</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="109" />
+      <source>{claim} — unproven there — verified on {machine}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="114" />
+      <source>{claim} — ✓ verified</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/asks_form.py" line="334" />
       <source>{done} of {total} answered</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
@@ -3434,7 +4079,7 @@ Store: {home}</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="40" />
+      <location filename="../../ui/pack_items.py" line="41" />
       <source>{ids} and {n} more</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
@@ -3444,7 +4089,7 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="235" />
+      <location filename="../../ui/review_view.py" line="237" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
@@ -3459,6 +4104,11 @@ Store: {home}</source>
       <translation>{kind}已写入 {file}</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/send.py" line="68" />
+      <source>{kind} {place}: remove it before sending (treat it as leaked).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/window/drop_paste.py" line="43" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
@@ -3469,7 +4119,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="167" />
+      <location filename="../../ui/window/incoming.py" line="174" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -3484,6 +4134,11 @@ Store: {home}</source>
       <translation>{name} 在读取过程中发生了变化</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="478" />
+      <source>{name} is a folder: folders are not attached. Open it and choose the files inside.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="153" />
       <source>{name} is empty</source>
       <translation>{name} 是空文件</translation>
@@ -3494,12 +4149,17 @@ Store: {home}</source>
       <translation>{name} 既不是 .taskpack（zip）也不是 .taskpack.json 文件</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="505" />
+      <source>{name} is no longer attached.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/window/drop_paste.py" line="39" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="99" />
+      <location filename="../../ui/window/watching.py" line="105" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -3509,7 +4169,12 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="248" />
+      <location filename="../../ui/history_text.py" line="209" />
+      <source>{name}: {value}</source>
+      <translation>{name}：{value}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/inbox.py" line="299" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -3535,22 +4200,22 @@ Store: {home}</source>
       <translation>{person}（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="56" />
+      <location filename="../../ui/pack_items.py" line="57" />
       <source>{scope} fact — keeps its ✓ across machines</source>
       <translation>{scope}事实 — 跨机器保留 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="79" />
+      <location filename="../../ui/pack_items.py" line="80" />
       <source>{scope} fact, never verified</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
     <message>
-      <location filename="../../ui/widgets.py" line="199" />
+      <location filename="../../ui/widgets.py" line="211" />
       <source>{size}, shown as written (hidden characters as \uXXXX). It is the sender's text: nothing in it is run.</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="79" />
+      <location filename="../../ui/window/watching.py" line="82" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -3600,6 +4265,16 @@ Store: {home}</source>
       <translation>{what} 以 UTF-8 字节顺序标记（BOM）开头</translation>
     </message>
     <message>
+      <location filename="../../ui/composer/composer.py" line="117" />
+      <source>{what} — answer: {accept}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../ui/composer/send.py" line="120" />
+      <source>{what} — what counts as an answer: {accept}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="161" />
       <source>{where} declares the version {spec}, which this desk does not know</source>
       <translation>{where} 声明的版本是 {spec}，本工作台不认识</translation>
@@ -3610,17 +4285,17 @@ Store: {home}</source>
       <translation>{where} 不是 JSON 对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="312" />
+      <location filename="../../ui/pack_items.py" line="320" />
       <source>{where}, {part}</source>
       <translation>{where}，{part}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="155" />
+      <location filename="../../ui/asks_form.py" line="156" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="51" />
+      <location filename="../../ui/pack_items.py" line="52" />
       <source>✓ proven here ({machine})</source>
       <translation>✓ 已在本机证实（{machine}）</translation>
     </message>
@@ -3629,25 +4304,51 @@ Store: {home}</source>
       <source>✓ restored</source>
       <translation>✓ 已恢复</translation>
     </message>
+    <message>
+      <location filename="../../ui/composer/composer.py" line="108" />
+      <source>✓ verified here</source>
+      <translation type="unfinished" />
+    </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="535" />
+      <location filename="../../ui/review_view.py" line="531" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="433" />
+      <location filename="../../ui/asks_form.py" line="435" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="536" />
+      <location filename="../../ui/pack_items.py" line="394" />
+      <source>%n answers</source>
+      <translation>
+        <numerusform>%n 个回答</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/models.py" line="294" />
+      <source>%n answers you typed wait here, not saved yet</source>
+      <translation>
+        <numerusform>这里有 %n 个你输入但尚未保存的回答</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="532" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/pack_items.py" line="400" />
+      <source>%n attached files</source>
+      <translation>
+        <numerusform>%n 个附件</numerusform>
       </translation>
     </message>
     <message numerus="yes">
@@ -3658,42 +4359,56 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="309" />
+      <source>%n folders checked every {seconds} s (no change events)</source>
+      <translation>
+        <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="89" />
+      <location filename="../../ui/journey.py" line="101" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="404" />
+      <location filename="../../ui/pack_items.py" line="396" />
+      <source>%n new questions, kept as open asks</source>
+      <translation>
+        <numerusform>%n 个新问题，作为未答提问保留</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <location filename="../../ui/review_view.py" line="400" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="249" />
+      <location filename="../../ui/window/inbox.py" line="300" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/export.py" line="91" />
+      <location filename="../../ui/export.py" line="94" />
       <source>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</source>
       <translation>
         <numerusform>还有 %n 个问题没有答复。回执会如实说明，这些问题在这里仍然待答：以后答完再发一份回执。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="255" />
+      <location filename="../../ui/window/incoming.py" line="262" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -3707,14 +4422,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="175" />
+      <location filename="../../ui/passport_view.py" line="178" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="498" />
+      <location filename="../../ui/review_view.py" line="494" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>随附文件（%n 个，{size}）</numerusform>
@@ -3735,14 +4450,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="439" />
+      <location filename="../../ui/asks_form.py" line="441" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="274" />
+      <location filename="../../ui/window/passport_actions.py" line="276" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
@@ -3756,7 +4471,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="252" />
+      <location filename="../../ui/window/inbox.py" line="307" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>
@@ -3825,6 +4540,10 @@ Store: {home}</source>
     <message>
       <source>Luggage ({n} files, {size})</source>
       <translation type="vanished">随附文件（{n} 个，{size}）</translation>
+    </message>
+    <message>
+      <source>Merging writes the answers only; it never changes the goal, the current state or the next steps.</source>
+      <translation type="vanished">合并只写入答案；绝不改动目标、当前状态或下一步。</translation>
     </message>
     <message>
       <source>Move to {state}: {why}</source>

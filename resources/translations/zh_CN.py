@@ -5,6 +5,18 @@ Keep every {placeholder} of the source; the order may change.
 """
 
 TRANSLATIONS: dict[str, str] = {
+    "answers came home": "答复已送回",
+    "answers merged {when}": "{when} 合并答复",
+    "the facts it carries that your passport does not hold yet, sealed": "它带来的、你的护照还没有的事实（已封存）",
+    "Merging writes into {id}: {what}. It never changes the goal, the current state or the next steps.": "合并会写入 {id}：{what}。它从不改变目标、当前状态或下一步。",
+    "answered here already": "这里已经回答过",
+    "{name}: {value}": "{name}：{value}",
+    "; ": "；",
+    "Filter by state": "按状态筛选",
+    "Filter by sender": "按发送者筛选",
+    "Passports and incoming packs": "护照和新到的包",
+    "Your name": "你的名字",
+    "What the pack holds": "包里的内容",
     "First the required check: “{check}”. Do it on this machine, then say “I checked this here” in the Overview.": "先做必须的检查：“{check}”。在这台机器上完成后，在“概览”中点“我在这里检查过了”。",
     "Show the check": "查看这项检查",
     "Send the receipt?": "发送回执？",
@@ -401,7 +413,6 @@ TRANSLATIONS: dict[str, str] = {
     "You typed this and it is kept as a draft. Save it to answer the ask.": "这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。",
     "Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.": "你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。",
     "Your mail client opened with {name} attached.": "邮件客户端已打开，并附上了 {name}。",
-    "Your name": "你的名字",
     "a new question for you": "给你的新问题",
     "a result with evidence was returned": "已交回带证据的结果",
     "a value in the file is larger than {limit} bytes": "文件中的某个值超过 {limit} 字节",
@@ -754,6 +765,10 @@ TRANSLATIONS: dict[str, str] = {
 }
 
 PLURALS: dict[str, str] = {
+    "%n answers you typed wait here, not saved yet": "这里有 %n 个你输入但尚未保存的回答",
+    "%n answers": "%n 个回答",
+    "%n new questions, kept as open asks": "%n 个新问题，作为未答提问保留",
+    "%n attached files": "%n 个附件",
     "%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.": "还有 %n 个问题没有答复。回执会如实说明，这些问题在这里仍然待答：以后答完再发一份回执。",
     "Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.": "你的回执已送回，但还有 %n 个问题没有答复：在“提问”标签页回答它们，然后再发一份回执。",
     "%n more desks": "还有 %n 个工作台",
@@ -773,4 +788,5 @@ PLURALS: dict[str, str] = {
     "Save all answers (%n)": "保存全部回答（%n）",
     "Saved %n answers. Export a receipt to send the answers home.": "已保存 %n 个回答。导出回执把回答送回去。",
     "watching %n folders": "正在监视 %n 个文件夹",
+    "%n folders checked every {seconds} s (no change events)": "%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）",
 }

@@ -47,7 +47,7 @@ def test_review_says_where_a_receipt_goes_and_why_a_merge_would_be_refused(
         assert into is not None and into.code == "merge_handoff"
         assert ana.review(handoff).refusal is None
         # and landing from the review does what it said
-        merged = ana.accept(receipt, review=rv)
+        merged = ana.land(receipt, expect=None, review=rv)
         assert merged.id == pid and merged.answered == ["a1"]  # type: ignore[union-attr]
     finally:
         ana.close()
@@ -66,7 +66,7 @@ def test_accept_asks_the_callers_admission_rule_before_anything_is_stored(
             raise PermissionError("not this sender")
 
         with pytest.raises(PermissionError):
-            ana.accept(receipt, admit=admit)
+            ana.land(receipt, expect=None, admit=admit)
         assert seen == [pid]
         assert ana.get(pid).asks[0].status == "open"  # nothing merged
     finally:

@@ -67,14 +67,14 @@ def held_review(desk: Desk, path: Path) -> Any:
     """The review as the window holds it for a large pack: made as a helper makes it,
     then unpickled as the landing helper does."""
     made = ops.review_elsewhere(desk, path, lambda *a: None, lambda: False)
-    assert made.held is not None
-    return pickle.loads(made.held)
+    assert made.review_pickle is not None
+    return pickle.loads(made.review_pickle)
 
 
 def test_a_held_review_keeps_its_asks_as_pages_not_models(tmp_path: Path) -> None:
     pack = many_asks_pack(tmp_path)
     with Desk(tmp_path / "recv", "recv-box", actor="Ru") as desk:
-        held = ops.review_elsewhere(desk, pack, lambda *a: None, lambda: False).held
+        held = ops.review_elsewhere(desk, pack, lambda *a: None, lambda: False).review_pickle
     assert held is not None
     review = pickle.loads(held)
     assert isinstance(review.asks, AskPages) and len(review.asks) == ASKS

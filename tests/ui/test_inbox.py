@@ -94,7 +94,7 @@ def test_search_and_filters(
     # landing moves the pack from "incoming" to a passport with a sender and a state
     window.review_view.land_button.click()
     settle(qtbot, window)
-    window.state_box.setCurrentIndex(window.state_box.findData("waiting"))
+    window.state_box.setCurrentIndex(window.state_box.findData("waiting[owner_approval]"))
     assert visible_titles(window) == ["Invoice export"]
 
 

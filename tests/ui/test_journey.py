@@ -71,3 +71,26 @@ def test_a_passport_made_here_and_never_sent_has_no_chain(
     open_passport(qtbot, window, "Q3 report charts")
     assert window.passport_view.journey is None
     assert "Its journey" not in window.passport_view.overview_text()
+
+
+def test_on_the_desk_that_asked_the_answers_coming_home_are_a_hop(
+    tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    from conftest import make_handoff
+
+    alpha = make_desk("alpha", "Wei")
+    pid = make_handoff(alpha, tmp_path / "to-beta.taskpack")
+    beta = make_desk("beta", "Zhang")
+    there = beta.land(tmp_path / "to-beta.taskpack").id
+    beta.answer(there, "a1", "Fiona, fiona@example.com")
+    beta.pack(there, tmp_path / "receipt.taskpack", kind="receipt")
+    alpha.merge_receipt(tmp_path / "receipt.taskpack", pid)
+    window = make_window(alpha)
+    window.select_key(pid)
+    settle(qtbot, window)
+    journey = window.passport_view.journey
+    assert journey is not None
+    texts = journey.node_texts()
+    assert texts[-2].startswith("to someone\nhandoff sent ")  # it went out …
+    assert re.fullmatch(r"answers came home\nanswers merged \d\d-\d\d \d\d:\d\d", texts[-1])
+    assert re.search(rf", passport {there} v\d+$", journey.nodes[-1].accessibleName())

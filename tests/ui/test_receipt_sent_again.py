@@ -81,3 +81,29 @@ def test_the_same_receipt_file_opened_again_does_not_offer_to_store_anything(
     assert receiver.review_view.summary.text() == (
         "It landed before: opening it again changes nothing."
     )
+
+
+def test_a_second_receipt_calls_an_ask_answered_at_home_answered_not_open(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    """The first receipt answered a1, the second answers a2 (and carries a1 again): its
+    review said a1 "stays open" above a footer saying 0 asks stay open."""
+    home = make_desk(SENDER, actor="wei")
+    pid = make_handoff(home, tmp_path / "invoice.taskpack")
+    away = make_desk(RECEIVER, actor="zhang")
+    there = away.land(tmp_path / "invoice.taskpack").passport.id
+    away.answer(there, "a1", "Fiona, fiona@example.com")
+    first, second = tmp_path / "first.taskpack.json", tmp_path / "second.taskpack.json"
+    away.pack(there, first, kind="receipt")
+    away.answer(there, "a2", "Yes, Fiona decided")
+    away.pack(there, second, kind="receipt")
+    home.merge_receipt(first, pid)
+
+    window = make_window(home)
+    window.open_files([second])
+    settle(qtbot, window)
+    review = window.review_view
+    assert review.summary.text().startswith("1 answer comes home, 0 asks stay open.")
+    said = review.section_text("receipt")
+    assert "stays open" not in said
+    assert said.count("answered here already") == 1 and said.count("answers your question") == 1

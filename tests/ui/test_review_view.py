@@ -61,3 +61,31 @@ def test_opening_this_desks_own_sent_pack_offers_the_original_not_a_copy(
     settle(qtbot, window)
     assert shown_passport_id(window) == pid
     assert [p.id for p in alpha.passports()] == [pid]  # nothing landed
+
+
+def test_the_merge_review_says_what_merging_writes(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    """It said "writes the answers only" and then added the receipt's (sealed) facts."""
+
+    home = make_desk(SENDER, actor="wei")
+    pid = make_handoff(home, tmp_path / "invoice.taskpack")
+    away = make_desk(RECEIVER, actor="zhang")
+    there = away.land(tmp_path / "invoice.taskpack").passport.id
+    away.answer(there, "a1", "Fiona, fiona@example.com")
+    away.add_fact(there, "The billing database answers from here.", scope="machine", verified=True)
+    receipt = tmp_path / "answers.taskpack.json"
+    away.pack(there, receipt, kind="receipt")
+    window = make_window(home)
+    window.open_files([receipt])
+    settle(qtbot, window)
+    said = window.review_view.section_text("receipt")
+    assert "writes the answers only" not in said
+    assert (
+        f"Merging writes into {pid}: 1 answer; the facts it carries that your passport does "
+        "not hold yet, sealed. It never changes the goal, the current state or the next steps."
+    ) in said
+    window.review_view.land_button.click()
+    settle(qtbot, window)
+    claims = [f.claim for f in home.get(pid).passport.facts or []]
+    assert "The billing database answers from here." in claims  # as the review said

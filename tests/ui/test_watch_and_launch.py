@@ -53,6 +53,26 @@ def test_watched_folder_brings_packs_to_incoming_once(
     assert desk.passports() == []  # nothing lands without the person
 
 
+def test_a_folder_without_change_events_is_not_called_watched(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
+    from taskpack.app import watcher
+
+    def none_here() -> object:
+        raise ImportError("watchdog has no observer for this platform")
+
+    monkeypatch.setattr(watcher, "platform_observer", none_here)
+    inbox = tmp_path / "Downloads"
+    inbox.mkdir()
+    desk = make_desk(RECEIVER)
+    desk.settings.watched_folders = [str(inbox)]
+    window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
+    qtbot.waitUntil(lambda: window.bridge is not None)
+    summary = window.status_summary()
+    assert summary.endswith("1 folder checked every 60 s (no change events)")
+    assert "watching" not in summary
+
+
 def test_watcher_ignores_packs_already_landed_or_discarded(
     tmp_path: Path, qtbot: QtBot, make_desk, make_window
 ) -> None:

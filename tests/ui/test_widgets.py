@@ -12,7 +12,7 @@ from conftest import RECEIVER, drop, settle
 from PySide6 import QtGui
 from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QTreeWidget, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel, QTreeWidget, QWidget
 from pytestqt.qtbot import QtBot
 
 BOLD = "<b>PWNED</b>"  # renders bold, the tags gone, when read as HTML
@@ -117,3 +117,32 @@ def test_a_hostile_pack_shows_its_markup_as_characters_everywhere(
     assert any("row tooltip" in p for p in places)  # the From column
     restore = [b for b in page.findChildren(QWidget) if b.toolTip().count("PWNED")]
     assert restore, places  # Restore ✓'s reason names the machine the fact was proven on
+
+
+def test_a_message_coming_and_going_moves_nothing_beneath(
+    tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    desk = make_desk(RECEIVER)
+    pid = desk.new("Fix the invoice export", "Invoices open in Excel").id
+    window = make_window(desk)
+    window.resize(900, 650)
+    window.select_key(pid)
+    settle(qtbot, window)
+    page = window.passport_view
+
+    def where() -> tuple[int, int]:
+        point = page.tabs.mapTo(window, page.tabs.rect().topLeft())
+        return point.x(), point.y()
+
+    before = where()
+    window.info("Saved /home/someone/Downloads/fix-the-invoice-export-handoff.taskpack. " * 3)
+    qtbot.waitUntil(window.banner.isVisible)
+    QApplication.processEvents()
+    assert where() == before  # the page did not move down under the pointer
+    label = window.banner.label
+    assert label.height() >= label.heightForWidth(label.width())  # every line of it shows
+    assert window.stack.geometry().contains(window.banner.geometry())
+    assert window.banner.label.text().startswith("Saved /home/someone")
+    window.banner.close_button.click()
+    QApplication.processEvents()
+    assert not window.banner.isVisible() and where() == before

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,12 +25,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.core.desk import lifecycle
 from taskpack.core.errors import TaskPackError
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui import ops, paging
 from taskpack.ui.i18n import tr, trn
-from taskpack.ui.models import INCOMING, KEY_ROLE, InboxModel, state_label
+from taskpack.ui.models import KEY_ROLE, InboxModel, state_filter_choices
 from taskpack.ui.ops import PassportRow
 from taskpack.ui.window.incoming import sample_packs
 from taskpack.ui.window.keys_columns import FITTED_COLUMNS
@@ -45,7 +44,21 @@ HEARD_READ_AFTER_MS = 50
 UNREACHABLE_RETRY_MS = 2000
 
 
-class MiddleElided(QStyledItemDelegate):
+class RoomyRows(QStyledItemDelegate):
+    """Rows a little taller than a line of text: the font's own height left descenders
+    (g, y, p) and the bold title touching the next row."""
+
+    PADDING = 6
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        size = super().sizeHint(option, index)
+        line = max(option.fontMetrics.height(), option.fontMetrics.lineSpacing())  # type: ignore[attr-defined]
+        return QSize(size.width(), max(size.height(), line + self.PADDING))
+
+
+class MiddleElided(RoomyRows):
     """A cell cut in the middle when it is narrow ("Wei Zha…@wei-laptop"): a sender's name
     and machine both stay in view; the whole of it is in the tooltip."""
 
@@ -67,19 +80,21 @@ class InboxMixin:
         lay.setContentsMargins(6, 6, 0, 6)
         self.search = QLineEdit()
         self.search.setPlaceholderText(tr("Search titles"))
+        self.search.setAccessibleName(tr("Search titles"))  # (a placeholder is not a name)
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(lambda text: self.proxy.set_filters(search=text))
         lay.addWidget(self.search)
         filters = QHBoxLayout()
         self.state_box = QComboBox()
         self.state_box.addItem(tr("All states"), "")
-        self.state_box.addItem(state_label(INCOMING), INCOMING)
-        for state in lifecycle.STATES:
-            self.state_box.addItem(state_label(state), state)
+        for words, key in state_filter_choices():  # the words the State column says
+            self.state_box.addItem(words, key)
         self.state_box.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(state=self.state_box.currentData() or "")
         )
+        self.state_box.setAccessibleName(tr("Filter by state"))
         self.sender_box = QComboBox()
+        self.sender_box.setAccessibleName(tr("Filter by sender"))
         self.sender_box.addItem(tr("Anyone"), "")
         self.sender_box.currentIndexChanged.connect(
             lambda _i: self.proxy.set_filters(sender=self.sender_box.currentData() or "")
@@ -102,6 +117,7 @@ class InboxMixin:
         checks.addStretch(1)
         lay.addLayout(checks)
         self.list = QTreeView()
+        self.list.setAccessibleName(tr("Passports and incoming packs"))
         self.list.setModel(self.proxy)
         self.list.setRootIsDecorated(False)
         self.list.setUniformRowHeights(True)
@@ -111,6 +127,7 @@ class InboxMixin:
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setItemDelegate(RoomyRows(self.list))
         self.list.setItemDelegateForColumn(InboxModel.SENDER, MiddleElided(self.list))
         header = self.list.header()
         header.setStretchLastSection(False)
@@ -271,7 +288,9 @@ class InboxMixin:
         empty = self._loaded and self.model.rowCount() == 0
         self.welcome_samples.setVisible(empty)
         self.samples_button.setVisible(bool(sample_packs()))  # cached: no disk here
-        if self._current is None and self.stack.currentWidget() is not self.welcome:
+        # the composer stays: someone is typing in it
+        page = self.stack.currentWidget()
+        if self._current is None and page is not self.welcome and page is not self.composer:
             self.stack.setCurrentWidget(self.welcome)
 
     def _update_status(self) -> None:
@@ -280,8 +299,16 @@ class InboxMixin:
         text = tr("{passports}, {incoming}").format(
             passports=trn("%n passports", passports), incoming=trn("%n incoming", incoming)
         )
-        if self.bridge is not None:
-            text += " · " + trn("watching %n folders", len(self.bridge.watcher.folders))
+        if self.bridge is not None:  # only folders whose change events arrive are "watched"
+            watcher = self.bridge.watcher
+            live = len(watcher.live_folders)
+            rescanned = len(watcher.folders) - live
+            if live or not rescanned:
+                text += " · " + trn("watching %n folders", live)
+            if rescanned:
+                text += " · " + trn(
+                    "%n folders checked every {seconds} s (no change events)", rescanned
+                ).format(seconds=f"{watcher.rescan_every:g}")
         team = self.desk.team_desk
         if team and self._unreachable_text:
             text += " · " + tr("team desk {where} out of reach").format(where=team)

@@ -14,7 +14,7 @@ from typing import Any
 from taskpack.app import isolated
 from taskpack.app.desk import utc_now
 from taskpack.app.watcher import withhold
-from taskpack.core.desk.accept import LandingOutcome, MergeOutcome
+from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
 from taskpack.core.desk.merge import claim_key
 from taskpack.core.errors import TaskPackError
 from taskpack.core.format.record_pages import open_count
@@ -144,9 +144,16 @@ class IncomingMixin:
             self.stack.setCurrentWidget(self.loading)
 
         def done(result: tuple[Reviewed, AtHome]) -> None:
-            reviewed, self._at_home[path] = result
-            self._reviews[path] = reviewed
+            reviewed, at_home = result
             rv = reviewed.review
+            other = self.listed_as(rv.content_digest, path)
+            if other is not None:  # the same pack is listed already (dropped, and found)
+                self._drop_row(path)
+                if self._current == "file:" + str(path):
+                    self.select_key("file:" + str(other))
+                return
+            self._digests[path] = rv.content_digest
+            self._at_home[path], self._reviews[path] = at_home, reviewed
             self._add_incoming(
                 path,
                 title=rv.title or rv.goal or path.name,
@@ -351,6 +358,26 @@ class IncomingMixin:
             other[OPENED_AT_KEY] = {k: t for k, t in opened_times(other).items() if k != str(path)}
             self._save_settings()
 
+    def listed_as(self, digest: str, path: Path) -> Path | None:
+        """Another listed file holding the same pack as `path` (the same bytes, another
+        place: dropped from a chat's cache, and saved in the watched Downloads)."""
+        for other, known in self._digests.items():
+            if (
+                known == digest
+                and other != path
+                and self.model.row_for_key("file:" + str(other)) >= 0
+            ):
+                return other
+        return None
+
+    def _drop_row(self, path: Path) -> None:
+        selection = self.list.selectionModel()
+        selection.blockSignals(True)
+        self.model.remove_incoming(path)
+        selection.blockSignals(False)
+        self._forget_opened(path)
+        self._update_status()
+
     def _forget_incoming(self, path: Path) -> None:
         # removing the selected row would select its neighbour and show it: not wanted here
         selection = self.list.selectionModel()
@@ -359,6 +386,7 @@ class IncomingMixin:
         selection.blockSignals(False)
         self._reviews.pop(path, None)
         self._at_home.pop(path, None)
+        self._digests.pop(path, None)
         if self.bridge is not None:
             self.bridge.watcher.forget(path)
         self._forget_opened(path)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QTabBar,
     QWidget,
 )
+from shiboken6 import isValid
 from taskpack.ui.models import InboxModel
 
 #: the inbox columns sized to their contents (the title takes what is left)
@@ -146,6 +147,27 @@ class KeysColumnsMixin:
             chain += [w for *_k, w in sorted(found, key=lambda k: k[:3])]
         for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
+        self._tab_chain = chain
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab and Shift+Tab follow the chain `_order_tabs` made, round the whole window.
+        Qt's own focus ring also holds widgets that hand their focus on (a tab widget to
+        its tab bar): reaching one sent Tab back into the page, never to the list again."""
+        chain = [
+            w
+            for w in getattr(self, "_tab_chain", [])
+            if isValid(w) and w.isVisibleTo(self) and w.isEnabled()
+        ]
+        here: QWidget | None = QApplication.focusWidget()
+        while here is not None and here not in chain:
+            here = here.parentWidget()  # (the line edit inside a combo box: the combo box)
+        if here is None or len(chain) < 2:
+            return bool(super().focusNextPrevChild(next))  # type: ignore[misc]
+        step = 1 if next else -1
+        target = chain[(chain.index(here) + step) % len(chain)]
+        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        target.setFocus(reason)
+        return True
 
     # -- columns ---------------------------------------------------------------
 

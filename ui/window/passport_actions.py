@@ -10,6 +10,7 @@ from typing import Any
 from taskpack.core.desk import lifecycle
 from taskpack.core.trust.visible_text import visible
 from taskpack.ui import dialogs, ops
+from taskpack.ui.composer.send import SendDialog
 from taskpack.ui.export import unanswered_after
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.models import state_label
@@ -49,7 +50,8 @@ class PassportActionsMixin:
             if scroll is not None:
                 view.restore_scroll_positions(scroll)
             self._wanted_tab = None
-            self.stack.setCurrentWidget(view)
+            if not (keep_tab and self.stack.currentWidget() is self.composer):
+                self.stack.setCurrentWidget(view)  # (a change made in the composer keeps it)
             self._select_row(passport_id)
             if self._pending_note:
                 self.info(self._pending_note, "ok")
@@ -370,26 +372,34 @@ class PassportActionsMixin:
             self._desk_call(title, pid, "add_next", pid, str(v["step"]))
 
     def new_passport(self) -> None:
-        v = dialogs.ask_form(
-            self,
-            tr("New passport"),
-            [("title", tr("Title"), "line", None), ("goal", tr("Goal"), "text", None)],
-        )
-        if not v:
+        """ "New passport…": the composer, empty, on the right side."""
+        self._current = None
+        self.composer.start_new()
+        self.stack.setCurrentWidget(self.composer)
+        self.composer.title_edit.setFocus()
+
+    def compose_current(self) -> None:
+        """The passport shown, in the composer."""
+        pid = self.current_passport_id()
+        if pid is None:
+            self.info(tr("Choose one of your passports first, or start a new one."), "info")
             return
+        self.composer.open_passport(pid, then=lambda: self.stack.setCurrentWidget(self.composer))
 
-        def done(lp: Any) -> None:
-            self._current = lp.id
-            self.refresh()
-            self._load_passport(lp.id)
+    def _composed(self, passport_id: str) -> None:
+        """A passport was created in the composer: it joins the list; the composer stays."""
+        self.refresh()
 
-        self.jobs.run(
-            lambda p, c: self.desk.new(str(v["title"]), str(v["goal"])),
-            title=tr("New passport"),
-            on_done=done,
-            on_error=self.error,
-            show_progress=False,
-        )
+    def send_current(self) -> None:
+        pid = self.composer.pid if self.stack.currentWidget() is self.composer else None
+        pid = pid or self.current_passport_id()
+        if pid is not None:
+            self.send_handoff(pid)
+
+    def send_handoff(self, passport_id: str) -> None:
+        """ "Send a handoff…": to whom, a note, the preview; then out the way chosen."""
+        self.send_dialog = SendDialog(self, passport_id)  # type: ignore[arg-type]
+        self.send_dialog.open()
 
     def save_stored_luggage(self, name: str, size: int) -> None:
         pid = self.current_passport_id()

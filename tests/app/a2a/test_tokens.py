@@ -12,7 +12,7 @@ import httpx
 import pytest
 from a2a_testkit import V1
 from taskpack.app.a2a import tokens
-from taskpack.app.a2a.gate import Gate
+from taskpack.app.a2a.guard import Guard
 from taskpack.app.a2a.ledger import A2AStore
 from taskpack.app.cli import main as cli
 from taskpack.core.errors import NotFound, UsageError
@@ -72,9 +72,9 @@ def test_the_cli_prints_a_token_once_lists_names_and_revokes(desk_b, serve, monk
     headers = {**V1, "Authorization": f"Bearer {token}"}
     assert httpx.get(f"{server.url}/tasks", headers=headers).status_code == 200
     assert cli.main(["token", "revoke", "carol"]) == 0
-    # the gate trusts a looked-up token for PRINCIPAL_TTL: move its clock past that
-    later = time.monotonic() + Gate.PRINCIPAL_TTL + 0.01
-    monkeypatch.setattr(Gate, "clock", staticmethod(lambda: later))
+    # the guard trusts a looked-up token for PRINCIPAL_TTL: move its clock past that
+    later = time.monotonic() + Guard.PRINCIPAL_TTL + 0.01
+    monkeypatch.setattr(Guard, "clock", staticmethod(lambda: later))
     assert httpx.get(f"{server.url}/tasks", headers=headers).status_code == 401
     assert cli.main(["token", "revoke", "carol"]) == 1  # a second revoke: not found
     assert "no accept token named 'carol'" in capsys.readouterr().err

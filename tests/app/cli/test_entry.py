@@ -72,6 +72,7 @@ def test_a_reader_that_goes_away_gets_no_traceback() -> None:
     assert p.stdout is not None and p.stderr is not None
     p.stdout.close()  # as `| head -0` does, before the verdict is written
     err = p.stderr.read().decode()
+    p.stderr.close()
     assert p.wait(timeout=120) == 1
     assert "Traceback" not in err and "Exception ignored" not in err
 

@@ -95,7 +95,8 @@ def test_runs_until_interrupted_and_reports_a_new_file(tmp_path: Path) -> None:
         time.sleep(0.1)
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(60)
+        proc.communicate(timeout=60)  # the rest of its output; closes the pipes
+        code = proc.returncode
     assert code == 0
 
 
@@ -119,7 +120,8 @@ def test_watch_survives_a_file_with_the_wrong_json_types(tmp_path: Path) -> None
         assert second["event"] == "found" and second["path"].endswith("arrived.taskpack")
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(60)
+        proc.communicate(timeout=60)  # the rest of its output; closes the pipes
+        code = proc.returncode
     assert code == 0
 
 
@@ -137,7 +139,8 @@ def test_stops_cleanly_however_it_was_started(tmp_path: Path, how: str) -> None:
     finally:
         proc.send_signal(signal.SIGINT if ignored else signal.SIGTERM)
         try:
-            code = proc.wait(60)
+            proc.communicate(timeout=60)  # the rest of its output; closes the pipes
+            code = proc.returncode
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

@@ -136,3 +136,99 @@ def test_the_mcp_server_answers_after_a_restart(
     *errors, listed = anyio.run(go)
     assert errors == [False, False, False]
     assert listed["total"] == 4  # one made before the restart, three after
+
+
+def _cli(tmp_path: Path, url: str, *args: str, **env_more: str) -> subprocess.CompletedProcess[str]:
+    env = dict(
+        os.environ,
+        TASKPACK_HOME=str(tmp_path / "cli-home"),
+        TASKPACK_MACHINE="cli-box",
+        TASKPACK_ACTOR="cli",
+        TASKPACK_NO_PROGRESS="1",
+        TASKPACK_STORE=url,
+        **env_more,
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "taskpack.app.cli.main", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _role_url(url: str, role: str) -> str:
+    return url.replace("postgresql://postgres@", f"postgresql://{role}@")
+
+
+def test_a_role_that_needs_a_password_is_told_so_when_none_was_given(
+    postgres: Any, tmp_path: Path
+) -> None:
+    import psycopg
+
+    with psycopg.connect(postgres.admin_url, autocommit=True) as conn:
+        conn.execute(
+            "DO $$ BEGIN CREATE ROLE locked LOGIN PASSWORD 'right-one'; "
+            "EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+        )
+    env = {"PGPASSFILE": str(tmp_path / "no-such-pgpass")}
+    done = _cli(tmp_path, _role_url(postgres.url("postgres"), "locked"), "list", **env)
+    assert done.returncode != 0
+    assert "asks for a password and none was given" in done.stderr
+    assert "refused" not in done.stderr
+
+
+def test_a_landing_waiting_on_a_lock_held_elsewhere_ends_in_a_sentence(
+    team_desk_url: str, tmp_path: Path
+) -> None:
+    import psycopg
+    from taskpack.app.desk import Desk
+
+    os.environ.pop("TASKPACK_STORE", None)
+    with Desk(tmp_path / "sender", "wei-box", actor="wei") as sender:
+        lp = sender.new("Invoice export", "CSV for finance")
+        packed = sender.pack(lp.id, tmp_path / "job.taskpack")
+    with psycopg.connect(team_desk_url, autocommit=True) as holder:  # any role can take one
+        holder.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (packed.content_digest,))
+        done = _cli(
+            tmp_path,
+            team_desk_url,
+            "land",
+            str(packed.path),
+            TASKPACK_STORE_LOCK_TIMEOUT="2",
+        )
+    assert done.returncode != 0
+    assert "waited 2 s for a lock another session holds" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    again = _cli(tmp_path, team_desk_url, "land", str(packed.path))
+    assert again.returncode == 0, again.stderr
+
+
+def test_a_read_only_roles_pack_leaves_no_file_when_nothing_was_kept(
+    team_desk_url: str, tmp_path: Path
+) -> None:
+    import psycopg
+
+    made = _cli(tmp_path, team_desk_url, "new", "--title", "Invoice export", "--goal", "CSV")
+    assert made.returncode == 0, made.stderr
+    with psycopg.connect(team_desk_url, autocommit=True) as conn:
+        pid = conn.execute("SELECT id FROM taskpack.passports").fetchone()[0]  # type: ignore[index]
+        conn.execute(
+            "DO $$ BEGIN CREATE ROLE reader LOGIN; "
+            "EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+        )
+        conn.execute("GRANT USAGE ON SCHEMA taskpack TO reader")
+        conn.execute("GRANT SELECT ON ALL TABLES IN SCHEMA taskpack TO reader")
+    out = tmp_path / "out"
+    out.mkdir()
+    done = _cli(
+        tmp_path,
+        _role_url(team_desk_url, "reader"),
+        "pack",
+        pid,
+        "--out",
+        str(out / "job.taskpack"),
+    )
+    assert done.returncode != 0
+    assert "Nothing of that change was kept" in done.stderr
+    assert list(out.iterdir()) == []

@@ -149,7 +149,10 @@ def test_a_wrong_url_and_a_refused_password_are_one_line_without_the_password(
     assert "cannot be reached" in done.stderr and "127.0.0.1:1" in done.stderr
     port = postgres.port  # type: ignore[attr-defined]
     with psycopg.connect(postgres.admin_url, autocommit=True) as conn:  # type: ignore[attr-defined]
-        conn.execute("CREATE ROLE locked LOGIN PASSWORD 'right-one'")
+        conn.execute(  # another test may have made it already (one cluster per session)
+            "DO $$ BEGIN CREATE ROLE locked LOGIN PASSWORD 'right-one'; "
+            "EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+        )
     wrong = f"postgresql://locked@127.0.0.1:{port}/postgres"
     done = _cli(["list"], _env(tmp_path, wrong, PGPASSWORD="s3cret-wrong"))
     assert done.returncode != 0

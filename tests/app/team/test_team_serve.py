@@ -89,3 +89,29 @@ def test_two_servers_share_idempotency_and_a_token_added_elsewhere(
     assert len({ids[0] for ids in answered}) == 8
     with PgStore(team_desk_url, home=tmp_path / "t", who="t@t", listen=False) as team:
         assert team.count() == 8
+
+
+def test_two_team_servers_land_one_payload_per_message_id(
+    team_desk_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two payloads under one messageId at once, one to each server: one lands whole, the
+    other gets 409 with nothing landed (no orphan passport, no refused receipt's answer)."""
+    from claim_race import serve_processes
+    from taskpack.app.desk import Desk
+    from test_a2a_message_claims import check_handoffs, check_receipts
+
+    ring = tokens.MemoryKeyring()
+    previous = keyring.get_keyring()
+    keyring.set_keyring(ring)
+    monkeypatch.setenv("TASKPACK_STORE", team_desk_url)
+    desk = Desk(tmp_path / "here", "here", actor="ana")
+    try:
+        with open_ledger(tmp_path / "here") as ledger:
+            token = tokens.add_token(ledger, "alice").token
+            with serve_processes(tmp_path, store=team_desk_url) as urls:
+                check_handoffs(urls, token, tmp_path, desk)
+                monkeypatch.delenv("TASKPACK_STORE")  # the peers answering are desks of their own
+                check_receipts(urls, token, tmp_path, desk, ledger, rounds=3)  # type: ignore[arg-type]
+    finally:
+        desk.close()
+        keyring.set_keyring(previous)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from taskpack.core.desk import accept, export, review
+from taskpack.core.desk import export, landing, review
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.format import ids
 from taskpack.core.format.luggage import LuggageSource
@@ -45,13 +45,13 @@ class Machine:
             self.store, pid, out, kind=kind, machine=self.name, actor=self.actor, **kw
         )
 
-    def land(self, path: Path) -> accept.LandingOutcome:
+    def land(self, path: Path) -> landing.LandingOutcome:
         with open_pack(path) as opened:
-            return accept.land_handoff(self.store, opened, machine=self.name, allow=self.allow)
+            return landing.land_handoff(self.store, opened, machine=self.name, allow=self.allow)
 
-    def merge(self, path: Path, into: str) -> accept.MergeOutcome:
+    def merge(self, path: Path, into: str) -> landing.MergeOutcome:
         with open_pack(path) as opened:
-            return accept.merge_receipt(self.store, opened, into, machine=self.name)
+            return landing.merge_receipt(self.store, opened, into, machine=self.name)
 
     def review(self, path: Path) -> review.LandingReview:
         with open_pack(path) as opened:

@@ -38,7 +38,7 @@ def landed(tmp_path: Path) -> tuple[Desk, str, Path]:
     sender.close()
     home = tmp_path / "b"
     desk = Desk(home, "machine-b")
-    got = desk.accept(pack)
+    got = desk.land(pack, expect=None)
     return desk, got.id, home
 
 

@@ -93,9 +93,7 @@ def test_restore_is_refused_while_another_taskpack_process_has_the_store_open(
         assert "another TaskPack process has this store open" in done.stderr
         assert not list(home.glob("store-damaged-*"))
     finally:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(timeout=30)
+        holder.communicate(timeout=30)  # closes its stdin, reads the rest, closes stdout
     time.sleep(0.1)
     done = cli(home, "doctor", "--restore", "--force")
     assert done.returncode == 0, done.stderr
@@ -147,3 +145,31 @@ def test_a_damage_report_quoting_bytes_that_are_not_utf8_is_one_line(tmp_path: P
     assert len(said) == 1 and "is damaged (SQLite: NULL value in t\ufffd\ufffdQQ.a)" in said[0]
     doctor = cli(home, "doctor")
     assert "Traceback" not in doctor.stderr and "NULL value in t\ufffd\ufffdQQ.a" in doctor.stderr
+
+
+def test_a_store_that_cannot_be_replaced_is_left_as_it_was_with_no_restoring_file(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import pytest
+    from taskpack.core.errors import StoreError
+    from taskpack.core.portable import replacing
+
+    home = tmp_path / "home"
+    pid = _desk(home)
+    before = (home / "store.sqlite3").read_bytes()
+    real = replacing.replace
+
+    def held_at_the_last_step(src, dst, **kw):  # Windows: a program opened the store again
+        if Path(src).name.endswith(".restoring"):
+            raise PermissionError(13, "The process cannot access the file", str(dst))
+        real(src, dst, **kw)
+
+    monkeypatch.setattr(replacing, "replace", held_at_the_last_step)
+    with pytest.raises(StoreError) as raised:
+        health.restore(home, error=StoreError)
+    assert "could not be replaced" in str(raised.value)
+    assert "nothing was restored" in str(raised.value)
+    assert not list(home.glob("*.restoring")) and not list(home.glob("store-damaged-*"))
+    assert (home / "store.sqlite3").read_bytes() == before
+    with Desk(home, MACHINE, actor="tester") as desk:
+        assert desk.get(pid).passport.title == "Keep me"

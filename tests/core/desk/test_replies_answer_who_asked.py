@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from taskpack.core.desk import accept, export
+from taskpack.core.desk import export, landing
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import MergeRefused
 from taskpack.core.format import ids
@@ -53,9 +53,9 @@ def _hand_receipt(tmp: Path, pid: str, asks: list[dict[str, object]]) -> Path:
     return path
 
 
-def _merge(store: SqliteStore, path: Path, into: str) -> accept.MergeOutcome:
+def _merge(store: SqliteStore, path: Path, into: str) -> landing.MergeOutcome:
     with open_pack(path) as opened:
-        return accept.merge_receipt(store, opened, into, machine="alpha")
+        return landing.merge_receipt(store, opened, into, machine="alpha")
 
 
 def test_a_receipt_never_merges_into_a_passport_that_sent_no_handoff(tmp_path: Path) -> None:

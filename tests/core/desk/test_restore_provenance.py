@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from taskpack.core.desk import accept, export, restore
+from taskpack.core.desk import export, landing, restore
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import RestoreRefused, TaskPackError
 from taskpack.core.format import ids
@@ -41,11 +41,11 @@ class Desk:
 
     def land(self, path: Path) -> str:
         with open_pack(path) as opened:
-            return accept.land_handoff(self.store, opened, machine=self.name, allow=["*"]).id
+            return landing.land_handoff(self.store, opened, machine=self.name, allow=["*"]).id
 
     def merge(self, path: Path, into: str) -> str:
         with open_pack(path) as opened:
-            return accept.merge_receipt(self.store, opened, into, machine=self.name).id
+            return landing.merge_receipt(self.store, opened, into, machine=self.name).id
 
 
 CLAIM = "the disk is encrypted"

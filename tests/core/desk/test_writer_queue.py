@@ -56,7 +56,7 @@ def test_a_write_waits_its_turn_behind_another_process(tmp_path: Path) -> None:
         assert done.wait(60), "the write did not start once the other process let go"
     finally:
         other.kill()
-        other.wait()
+        other.communicate()  # reaps it and closes its pipes
         t.join(60)
         store.close()
 
@@ -70,7 +70,7 @@ def test_a_queue_not_had_in_time_does_not_stop_the_write(tmp_path: Path) -> None
             pass
     finally:
         other.kill()
-        other.wait()
+        other.communicate()  # reaps it and closes its pipes
 
 
 PROBE = """
@@ -127,7 +127,7 @@ def test_a_waiting_writer_tries_often_at_first_and_seldom_after(
             pass
     finally:
         other.kill()
-        other.wait()
+        other.communicate()  # reaps it and closes its pipes
     early = [p for at, p in pauses if at < 0.1]
     late = [p for at, p in pauses if at >= 0.11]
     assert early and max(early) <= 0.0003

@@ -337,7 +337,7 @@ def test_the_judge_reads_a_spec_that_is_not_a_string_as_an_unreadable_pack_objec
 def test_a_lone_surrogate_escape_is_conformant_and_it_lands(tmp_path: Path) -> None:
     """`"a\\udbffb"` is valid JSON the judge accepts: landing must store it, not crash in
     SQLite's UTF-8 encoder; the stored passport reads back the same text."""
-    from taskpack.core.desk import accept
+    from taskpack.core.desk import landing
     from taskpack.core.desk.sqlite_store import SqliteStore
     from taskpack.core.trust.conformance import judge
 
@@ -354,12 +354,12 @@ def test_a_lone_surrogate_escape_is_conformant_and_it_lands(tmp_path: Path) -> N
     assert judge(src).conformant
     store = SqliteStore(tmp_path / "home")
     with open_pack(src) as opened:
-        outcome = accept.land_handoff(store, opened, machine="m", allow=["*"])
+        outcome = landing.land_handoff(store, opened, machine="m", allow=["*"])
     lp = store.get(outcome.passport.id)
     assert lp.passport.title == "Q3 \ud800 report"
     assert store.landed_data(outcome.review.content_digest)["note"] == "a\udbffb"
     with open_pack(src) as opened:  # the same pack again: recognised, not a second passport
-        assert accept.land_handoff(store, opened, machine="m", allow=["*"]).already
+        assert landing.land_handoff(store, opened, machine="m", allow=["*"]).already
 
 
 def test_convert_refuses_a_flat_attachment_declaring_2_to_the_70_bytes(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 from hostile_zips import BAGIT, build_zip, entry
-from taskpack.core.desk import accept, export
+from taskpack.core.desk import export, landing
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import TaskPackError
 from taskpack.core.format import ids
@@ -115,7 +115,7 @@ def seeds(tmp_path_factory: pytest.TempPathFactory) -> Seeds:
         )
         packs[f"handoff{suffix}"] = out.read_bytes()
     with open_pack(root / "handoff.taskpack") as opened:
-        landed = accept.land_handoff(b, opened, machine="B", allow=["*"])
+        landed = landing.land_handoff(b, opened, machine="B", allow=["*"])
     with b.write() as tx:
         got = tx.get(landed.passport.id)
         for ask in got.asks or []:
@@ -605,9 +605,9 @@ def drive(path: Path, store: SqliteStore, out_dir: Path, target: str) -> list[st
     def land() -> None:  # both review the pack first, as the window does before Land
         with open_pack(path) as o:
             if o.pack.kind == "receipt":
-                accept.merge_receipt(store, o, target, machine="A")
+                landing.merge_receipt(store, o, target, machine="A")
             else:
-                accept.land_handoff(store, o, machine="A", allow=["*"])
+                landing.land_handoff(store, o, machine="A", allow=["*"])
 
     other = "out.taskpack" if path.name.endswith(".json") else "out.taskpack.json"
     attempt("open+verify", verify)

@@ -111,12 +111,12 @@ def test_the_desk_lands_a_stream_without_a_file(packs: dict[str, Path], tmp_path
     receiver = Desk(tmp_path / "b", "machine-b")
     raw = packs["flat"].read_bytes()
     rv = receiver.review(io.BytesIO(raw), name="from-a2a.taskpack.json")
-    landed = receiver.accept(io.BytesIO(raw), name="from-a2a.taskpack.json", review=rv)
+    landed = receiver.land(io.BytesIO(raw), name="from-a2a.taskpack.json", expect=None, review=rv)
     assert not landed.already and landed.passport.passport.title == "Invoice export"
     assert sorted(x.name for x in receiver.luggage(landed.id)) == ["brief.txt", "data.bin"]
     [entry] = [h for h in receiver.history(landed.id) if h.event == "landed"]
     assert entry.detail["file"] == "from-a2a.taskpack.json"
-    again = receiver.accept(io.BytesIO(packs["bag"].read_bytes()), name="again.taskpack")
+    again = receiver.land(io.BytesIO(packs["bag"].read_bytes()), name="again.taskpack", expect=None)
     assert again.already and again.id == landed.id  # the same content, the other encoding
     receiver.close()
 

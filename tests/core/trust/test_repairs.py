@@ -145,7 +145,7 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
     repair hook (core alone, as a third party embeds it) the merge now writes answered."""
     import json
 
-    from taskpack.core.desk import accept, export
+    from taskpack.core.desk import export, landing
     from taskpack.core.desk.sqlite_store import SqliteStore
     from taskpack.core.format import ids
     from taskpack.core.format.model import Ask, LocalPassport, PassportState
@@ -167,7 +167,7 @@ def test_an_answer_with_status_open_merges_as_answered_without_the_hook(tmp_path
     reply = tmp_path / "reply.taskpack.json"
     reply.write_text(json.dumps(top), encoding="utf-8")
     with open_pack(reply) as opened:
-        merged = accept.merge_receipt(store, opened, lp.id, machine="alpha")
+        merged = landing.merge_receipt(store, opened, lp.id, machine="alpha")
     assert merged.answered == ["a1"]
     ask = (store.get(lp.id).asks or [])[0]
     assert ask.status == "answered" and ask.answer == "4000 EUR"

@@ -1,7 +1,7 @@
-"""How a pack comes in: the one accept path (spec §4.1–§4.4.1).
+"""How a pack comes in: the one landing path (spec §4.1–§4.4.1).
 
 Every way a pack arrives — the window's Land, `taskpack land`, the watcher, the A2A
-handler, MCP — ends in :func:`accept`, through `app.desk.Desk.accept`. One open (the
+handler, MCP — ends in :func:`land`, through `app.desk.Desk.land`. One open (the
 caller's), one review (held by the window, or built here from the same pass that stages
 the luggage), one sealing (in the review), then ONE transaction:
 
@@ -54,12 +54,12 @@ from .review import (
     with_luggage,
     working_copy,
 )
-from .store import Store, Tx
+from .store import Claim, Store, Tx
 
 
 @dataclass
 class Accepted:
-    """What :func:`accept` did: a handoff landed or a receipt merged (or, `already`, it
+    """What :func:`land` did: a handoff landed or a receipt merged (or, `already`, it
     had before and nothing changed). `repairs` and `warnings` are plain sentences."""
 
     passport: LocalPassport
@@ -103,7 +103,7 @@ class MergeOutcome(Accepted):
     moved_to: str | None = None
 
 
-def accept(
+def land(
     store: Store,
     opened: OpenedPack,
     *,
@@ -116,8 +116,9 @@ def accept(
     admit: Callable[[LandingReview], None] | None = None,
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
+    claim: Claim | None = None,
 ) -> LandingOutcome | MergeOutcome:
-    """Accept a pack: a handoff lands as a new passport, a receipt merges `into` the one
+    """Land a pack: a handoff lands as a new passport, a receipt merges `into` the one
     passport it answers (§4.4.1). Lands a pack once, ever (idempotent on its content).
 
     `held` is a review the caller already holds (the window's): it is used when its
@@ -130,6 +131,10 @@ def accept(
     `admit(review)` is the caller's own admission rule (A2A: may this sender answer that
     task?), called with the review before the target rule and before any luggage is read;
     what it raises refuses the pack, nothing stored.
+
+    `claim` is the caller's idempotency key (A2A: principal and messageId): taken in the
+    landing's own transaction before anything is written — also when the pack landed
+    before — so a key claimed for other content refuses this landing whole (ClaimTaken).
     """
     allow = list(allow)
     trusted = (
@@ -165,7 +170,7 @@ def accept(
         discard_staged(store, kept)  # (landed meanwhile: what the review staged is not needed)
         if not trusted:  # (a fresh read finds them with the luggage's texts, which it skips)
             rv.imperatives = [imperative_data(i) for i in find_imperatives(opened.data)]
-        return _already(store, rv)
+        return _already(store, rv, claim)
     # one pass: each luggage file is staged in the blob folder as it is read (and, unless
     # the held review already did, scanned); nothing is stored until the scan is clean
     if kept:
@@ -191,15 +196,15 @@ def accept(
     file_name = opened.path.name
     try:
         if rv.kind == "handoff":
-            return _land(store, opened, rv, stored, file_name, machine)
-        return _merge(store, opened, rv, stored, file_name)
+            return _land(store, opened, rv, stored, file_name, machine, claim)
+        return _merge(store, opened, rv, stored, file_name, claim)
     except AlreadyLanded as exc:  # another process landed the same pack first
         rv.already = exc.passport_id
-        return _already(store, rv)
+        return _already(store, rv, claim)
 
 
 def _own_copy(held: LandingReview) -> LandingReview:
-    """A held review is shared with its holder (another thread): accept works on a copy
+    """A held review is shared with its holder (another thread): landing works on a copy
     (its asks shared, as landing copies an ask before it changes one)."""
     pack = working_copy(held.sealed_pack) if held.sealed_pack else None
     return replace(
@@ -212,8 +217,13 @@ def _own_copy(held: LandingReview) -> LandingReview:
     )
 
 
-def _already(store: Store, rv: LandingReview) -> LandingOutcome | MergeOutcome:
+def _already(
+    store: Store, rv: LandingReview, claim: Claim | None = None
+) -> LandingOutcome | MergeOutcome:
     passport_id = rv.already or ""
+    if claim is not None:  # the key still names this content, or the answer is "taken"
+        with store.write() as tx:
+            tx.claim(claim, passport_id)
     if rv.kind == "receipt":
         return MergeOutcome(passport=store.get(passport_id), already=True, review=rv)
     return LandingOutcome(passport=store.get(passport_id), already=True, review=rv)
@@ -226,15 +236,18 @@ def _land(
     stored: list[tuple[str, str, int]],
     file_name: str,
     machine: str,
+    claim: Claim | None = None,
 ) -> LandingOutcome:
     """A handoff becomes a new local passport, in one transaction."""
     pack = rv.sealed_pack or opened.pack
     digest = rv.content_digest
     with store.write() as tx:
+        lp = _new_local_passport(tx, pack, rv, digest, machine)
+        if claim is not None:  # first: a loser waits here, then leaves with nothing written
+            tx.claim(claim, lp.id)
         winner = tx.landing(digest)
         if winner is not None:
             raise AlreadyLanded(winner.passport_id)
-        lp = _new_local_passport(tx, pack, rv, digest, machine)
         tx.insert(
             lp,
             event="landed",
@@ -266,6 +279,7 @@ def _merge(
     rv: LandingReview,
     stored: list[tuple[str, str, int]],
     file_name: str,
+    claim: Claim | None = None,
 ) -> MergeOutcome:
     """§4.4.1 rules 2–5: answers onto the asks, new asks adopted open, new facts added
     (sealed, rule 4), the sender's landing checks reported and never adopted; the goal,
@@ -274,6 +288,8 @@ def _merge(
     digest = rv.content_digest
     into = rv.receipt_target or ""
     with store.write() as tx:
+        if claim is not None:  # first: a loser waits here, then leaves with nothing written
+            tx.claim(claim, into)
         winner = tx.landing(digest)
         if winner is not None:
             raise AlreadyLanded(winner.passport_id)
@@ -339,8 +355,8 @@ def land_handoff(
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> LandingOutcome:
-    """:func:`accept` for a handoff (a receipt is refused with the way to merge it)."""
-    out = accept(
+    """:func:`land` for a handoff (a receipt is refused with the way to merge it)."""
+    out = land(
         store,
         opened,
         machine=machine,
@@ -361,8 +377,8 @@ def merge_receipt(
     progress: Progress | None = None,
     cancel: CancelCheck | None = None,
 ) -> MergeOutcome:
-    """:func:`accept` for a receipt, which must answer `into` (§4.4.1 rules 1–5)."""
-    out = accept(
+    """:func:`land` for a receipt, which must answer `into` (§4.4.1 rules 1–5)."""
+    out = land(
         store,
         opened,
         machine=machine,

@@ -1,4 +1,4 @@
-"""Landing a handoff (`core/desk/accept.py`, spec §3.1, §4.1–§4.3): a new id, the lineage kept,
+"""Landing a handoff (`core/desk/landing.py`, spec §3.1, §4.1–§4.3): a new id, the lineage kept,
 machine facts sealed, luggage by content, the gate, one landing per pack, nothing stored
 from a pack that is damaged or carries a secret, and landing from a held review."""
 
@@ -12,7 +12,7 @@ from typing import Any
 import hostile_zips
 import pytest
 from desk_machines import Machine, _blobs, _handoff, _leftovers
-from taskpack.core.desk import accept, review
+from taskpack.core.desk import landing, review
 from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.errors import (
     IntegrityError,
@@ -104,14 +104,14 @@ def test_the_same_pack_lands_once_whatever_its_encoding(
 def test_concurrent_landings_make_one_passport(world: dict[str, Machine], tmp_path: Path) -> None:
     _, path = _handoff(world, tmp_path)
     home = tmp_path / "B"
-    results: list[accept.LandingOutcome] = []
+    results: list[landing.LandingOutcome] = []
     barrier = threading.Barrier(4)
 
     def run() -> None:
         store = SqliteStore(home)  # one connection each, like separate processes
         barrier.wait()
         with open_pack(path) as opened:
-            results.append(accept.land_handoff(store, opened, machine="B", allow=["*"]))
+            results.append(landing.land_handoff(store, opened, machine="B", allow=["*"]))
         store.close()
 
     threads = [threading.Thread(target=run) for _ in range(4)]
@@ -186,12 +186,12 @@ def test_progress_follows_the_luggage_and_cancel_lands_nothing(
     _, path = _handoff(world, tmp_path)
     b = world["B"]
     with open_pack(path) as opened, pytest.raises(Cancelled):
-        accept.land_handoff(b.store, opened, machine="B", cancel=lambda: True)
+        landing.land_handoff(b.store, opened, machine="B", cancel=lambda: True)
     assert b.store.count() == 0
     assert list((tmp_path / "B" / "blobs" / "tmp").iterdir()) == []
     ticks: list[tuple[int, int]] = []
     with open_pack(path) as opened:
-        accept.land_handoff(
+        landing.land_handoff(
             b.store, opened, machine="B", progress=lambda d, t: ticks.append((d, t))
         )
     assert ticks and ticks[-1][0] == ticks[-1][1] == len(b"The brief.\n") + len(b"\x00\x01binary")
@@ -275,9 +275,9 @@ def test_landing_from_a_held_review_reads_the_luggage_once_to_store_it(
 
     monkeypatch.setattr(review, "StreamScanner", counting)
     with open_pack(path) as opened:
-        out = accept.accept(b.store, opened, machine="B", held=held)
+        out = landing.land(b.store, opened, machine="B", held=held)
     assert scans == []  # the held review's scan is trusted: the digest still matches
-    assert isinstance(out, accept.LandingOutcome) and not out.already
+    assert isinstance(out, landing.LandingOutcome) and not out.already
     assert sorted(x.name for x in b.store.luggage(out.id)) == ["brief.txt", "evil name.txt"]
     assert held.already is None  # the holder's review was not changed behind its back
 
@@ -307,14 +307,14 @@ def test_a_file_changed_since_its_review_is_read_again_not_trusted(
         open_pack(path) as opened,
         pytest.raises(LandingRefused, match=r"GitHub token at brief\.txt"),
     ):
-        accept.accept(b.store, opened, machine="B", held=held)
+        landing.land(b.store, opened, machine="B", held=held)
     assert b.store.count() == 0 and _blobs(b) == []
     # and a changed title lands as it is now, not as it was reviewed
     data = hostile_zips.pack_data()
     data["passport"]["title"] = "The title now"
     path.write_bytes(hostile_zips.canonical_json(hostile_zips.flat_doc(passport=data)))
     with open_pack(path) as opened:
-        out = accept.accept(b.store, opened, machine="B", held=held)
+        out = landing.land(b.store, opened, machine="B", held=held)
     assert out.passport.passport.title == "The title now"
 
 

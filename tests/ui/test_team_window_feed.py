@@ -1,6 +1,6 @@
-"""Two windows on one team desk ride out a PostgreSQL restart: while the server is down
-each says it cannot reach the team desk; once it is back, each catches up on what a
-colleague wrote meanwhile and the warning goes away — nobody has to click anything."""
+"""Windows on a team desk keep up with it whatever the feed does: they ride out a
+PostgreSQL restart (saying meanwhile that they cannot reach it, then catching up on what a
+colleague wrote) and a storm of notices from a session with no rights."""
 
 from __future__ import annotations
 
@@ -56,4 +56,39 @@ def test_two_windows_say_they_cannot_reach_the_desk_then_catch_up(
             qtbot.waitUntil(lambda w=w: w.banner.text() == "", timeout=WITHIN_MS)
             assert "out of reach" not in w.status_summary()
     finally:
+        wei.close()
+
+
+def test_a_storm_of_notices_does_not_keep_the_window_stale(
+    tmp_path: Path,
+    qtbot: QtBot,
+    make_desk: Any,
+    make_window: Any,
+    team_desk_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A session with no rights at all may still NOTIFY the channel every few ms; the
+    window reads a burst soon after its first notice, not after the last one."""
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("TASKPACK_STORE", team_desk_url)
+    window = make_window(make_desk("alpha", "Ana"))
+    storm = (  # another process, as a colleague's rogue script would be
+        "import sys, time, psycopg\n"
+        "with psycopg.connect(sys.argv[1], autocommit=True) as conn:\n"
+        "    while True:\n"
+        "        conn.execute(\"NOTIFY taskpack_changes, 'noise'\")\n"
+        "        time.sleep(0.002)\n"  # far closer together than the window's 50 ms
+    )
+    noisy = subprocess.Popen([sys.executable, "-c", storm, team_desk_url])
+    wei = Desk(tmp_path / "wei-home", "gamma", actor="Wei")
+    try:
+        qtbot.wait(500)  # the storm is on
+        wei.new("Made during the storm", "seen anyway")
+        qtbot.waitUntil(lambda: titles(window) == ["Made during the storm"], timeout=WITHIN_MS)
+        assert noisy.poll() is None  # it was still storming when the window showed it
+    finally:
+        noisy.kill()
+        noisy.wait(timeout=30)
         wei.close()

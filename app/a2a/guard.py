@@ -1,4 +1,4 @@
-"""The gate: ASGI middleware in front of every A2A route but the card.
+"""The guard: ASGI middleware in front of every A2A route but the card.
 
 * ``Authorization: Bearer <token>`` → principal (401 ``UNAUTHENTICATED`` otherwise);
 * ``A2A-Version`` must be 1.0 (a patch level is ignored; missing means 0.3): else
@@ -8,7 +8,7 @@
   extension), on every response including the card;
 * the Agent Card answers a conditional GET (If-Modified-Since → 304).
 
-The principal the gate found reaches the request handler through
+The principal the guard found reaches the request handler through
 :class:`PrincipalContextBuilder`.
 """
 
@@ -105,7 +105,7 @@ def _not_modified_since(header: str | None, modified: float) -> bool:
         return False
 
 
-class Gate:
+class Guard:
     """ASGI middleware in front of the A2A routes (see the module doc)."""
 
     #: a principal found for a token hash is trusted this long; a revoked token stops
@@ -309,7 +309,7 @@ async def _read_body(receive: Receive, limit: int) -> bytes | None:
 
 
 def _replay(body: bytes, then: Receive) -> Receive:
-    """The body read by the gate, once; then the connection's own messages (a disconnect)."""
+    """The body read by the guard, once; then the connection's own messages (a disconnect)."""
     sent = False
 
     async def receive() -> MutableMapping[str, Any]:
@@ -358,7 +358,7 @@ class _Principal(User):
 
 
 class PrincipalContextBuilder(DefaultServerCallContextBuilder):
-    """The SDK's call context, plus the principal the gate found for the bearer token."""
+    """The SDK's call context, plus the principal the guard found for the bearer token."""
 
     def build(self, request: Request) -> ServerCallContext:
         context = super().build(request)

@@ -1,0 +1,11 @@
+"""Files the same way on every system the desk runs on: one module per concern, so that
+no other module of the core asks which platform it runs on.
+
+* :mod:`.replacing` — replace or move a file while another program briefly holds it
+  (Windows refuses both while any handle is open: a virus scanner, the search indexer)
+* :mod:`.locking`   — a lock on a whole file or on one byte of it, without ``fcntl``
+  where there is none
+
+The application's own platform seams (console, folder observer) are in
+``taskpack.app.platform``.
+"""
