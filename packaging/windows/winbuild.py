@@ -168,6 +168,19 @@ class Check:
                 del self.env[name]
         self.env["TASKPACK_NO_PROGRESS"] = "1"
 
+    def start_wineserver(self) -> None:
+        """One wineserver for the whole check, started here with no pipe of ours: a server
+        that a `wine` call starts outlives it holding that call's stdout, and reading the
+        output to its end would wait for the server to exit."""
+        subprocess.run(
+            [winenv.wineserver(), "-p"], env=self.env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60,
+        )  # fmt: skip
+
+    def stop_wineserver(self) -> None:
+        subprocess.run([winenv.wineserver(), "-k"], env=self.env, timeout=60)
+        subprocess.run([winenv.wineserver(), "-w"], env=self.env, timeout=TIMEOUT)
+
     def fail(self, what: str) -> None:
         self.failures.append(what)
         say(f"FAIL  {what}")
@@ -215,11 +228,13 @@ class Check:
         log = self.tmp / "smoke.txt"
         display = winenv._Xvfb()
         try:
-            env = dict(self.env, DISPLAY=display.display, QT_QPA_PLATFORM="windows")
-            out = self.wine(
-                str(APP / "taskpack-desk.exe"), "--smoke-test", f"--smoke-log={win_path(log)}",
-                env=env,
-            )  # fmt: skip
+            # Wine does not hand QT_* variables to Windows programs: set it in cmd instead;
+            # start /wait: cmd waits for a windowed program only when told to
+            line = (
+                'set QT_QPA_PLATFORM=windows&& start /wait "" '
+                f'"{win_path(APP / "taskpack-desk.exe")}" --smoke-test "--smoke-log={win_path(log)}"'
+            )
+            out = self.wine("cmd", "/c", line, env=dict(self.env, DISPLAY=display.display))
         finally:
             display.close()
         text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
@@ -341,8 +356,9 @@ class Check:
             if self.screenshot is not None:
                 self.grab(display.display, self.screenshot)
         finally:
-            subprocess.run([winenv.wineserver(), "-k"], env=self.env, timeout=60)
+            self.stop_wineserver()  # ends the desk, as logging out would
             display.close()
+            self.start_wineserver()
 
     def wait_for_review(self, home: Path, pack: Path) -> str:
         """The desk records a pack opened from outside its folders in its settings."""
@@ -416,6 +432,7 @@ class Check:
         )
         if size > LIMIT_MIB:
             self.fail(f"{APP.name} is {size:.1f} MiB unpacked, over {LIMIT_MIB} MiB")
+        self.start_wineserver()
         try:
             self.smoke()
             self.cli()
@@ -424,6 +441,7 @@ class Check:
                 self.open_the_windows_way()
             self.uninstall()
         finally:
+            self.stop_wineserver()
             shutil.rmtree(self.tmp, ignore_errors=True)
         if self.failures:
             say(f"package-windows check FAILED: {len(self.failures)} problem(s)")

@@ -37,7 +37,9 @@ pytestmark = [
 @pytest.fixture
 def check():
     found = winbuild.Check(LAYOUT, None)
+    found.start_wineserver()
     yield found
+    found.stop_wineserver()
     shutil.rmtree(found.tmp, ignore_errors=True)
 
 
