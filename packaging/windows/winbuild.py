@@ -31,6 +31,7 @@ import argparse
 import hashlib
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -188,17 +189,38 @@ class Check:
     def wine(
         self, *args: str, env: dict[str, str] | None = None, timeout: float = TIMEOUT
     ) -> subprocess.CompletedProcess[str]:
-        """A Windows program, its output through pipes (what a script reading it sees)."""
-        return subprocess.run(
-            ["wine", *args],
-            env=env or self.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-        )
+        """A Windows program, its output through pipes (what a script reading it sees).
+
+        The output is read until the program has exited and its pipes are quiet, not to
+        their end: services Wine starts along with a program (winedevice, the desktop
+        process) inherit its pipes and outlive it."""
+        proc = subprocess.Popen(
+            ["wine", *args], env=env or self.env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        assert proc.stdout is not None and proc.stderr is not None
+        streams = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+        deadline = time.monotonic() + timeout
+        open_fds = list(streams)
+        while open_fds:
+            ready, _, _ = select.select(open_fds, [], [], 0.5)
+            for fd in ready:
+                chunk = os.read(fd, 65536)
+                if chunk:
+                    streams[fd] += chunk
+                else:
+                    open_fds.remove(fd)
+            if not ready and proc.poll() is not None:
+                break  # exited, and nothing more came for half a second
+            if time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                raise subprocess.TimeoutExpired(proc.args, timeout)
+        proc.stdout.close()
+        proc.stderr.close()
+        code = proc.wait()
+        out, err = (bytes(b).decode("utf-8", "replace") for b in streams.values())
+        return subprocess.CompletedProcess(proc.args, code, out, err)
 
     def wine_wait(self) -> None:
         subprocess.run([winenv.wineserver(), "--wait"], env=self.env, timeout=TIMEOUT)
@@ -228,11 +250,11 @@ class Check:
         log = self.tmp / "smoke.txt"
         display = winenv._Xvfb()
         try:
-            # Wine does not hand QT_* variables to Windows programs: set it in cmd instead;
-            # start /wait: cmd waits for a windowed program only when told to
+            # Wine does not hand QT_* variables to Windows programs: set it in cmd (which
+            # waits for the program; `start /wait` would hang under Wine)
             line = (
-                'set QT_QPA_PLATFORM=windows&& start /wait "" '
-                f'"{win_path(APP / "taskpack-desk.exe")}" --smoke-test "--smoke-log={win_path(log)}"'
+                f'set QT_QPA_PLATFORM=windows&& "{win_path(APP / "taskpack-desk.exe")}" '
+                f'--smoke-test "--smoke-log={win_path(log)}"'
             )
             out = self.wine("cmd", "/c", line, env=dict(self.env, DISPLAY=display.display))
         finally:
