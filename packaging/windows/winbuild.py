@@ -222,9 +222,6 @@ class Check:
         out, err = (bytes(b).decode("utf-8", "replace") for b in streams.values())
         return subprocess.CompletedProcess(proc.args, code, out, err)
 
-    def wine_wait(self) -> None:
-        subprocess.run([winenv.wineserver(), "--wait"], env=self.env, timeout=TIMEOUT)
-
     def user_dir(self) -> Path:
         users = self.layout.wineprefix / "drive_c" / "users"
         return users / os.environ.get("USER", "root")
@@ -253,8 +250,8 @@ class Check:
             # Wine does not hand QT_* variables to Windows programs: set it in cmd (which
             # waits for the program; `start /wait` would hang under Wine)
             line = (
-                f'set QT_QPA_PLATFORM=windows&& "{win_path(APP / "taskpack-desk.exe")}" '
-                f'--smoke-test "--smoke-log={win_path(log)}"'
+                f"set QT_QPA_PLATFORM=windows&& {win_path(APP / 'taskpack-desk.exe')} "
+                f"--smoke-test --smoke-log={win_path(log)}"
             )
             out = self.wine("cmd", "/c", line, env=dict(self.env, DISPLAY=display.display))
         finally:
@@ -322,7 +319,6 @@ class Check:
     def install(self) -> None:
         say(f"== {installer().name} /S (per user)")
         out = self.wine(str(installer()), "/S")
-        self.wine_wait()
         if out.returncode != 0:
             self.fail(f"the installer exited {out.returncode}")
         where = self.installed()
@@ -426,7 +422,6 @@ class Check:
             return
         # _?= runs it in place (otherwise it copies itself to TEMP and returns at once)
         out = self.wine(str(uninstaller), "/S", f"_?={self.windows_install_dir()}")
-        self.wine_wait()
         if out.returncode != 0:
             self.fail(f"the uninstaller exited {out.returncode}")
         if where.exists():
