@@ -168,6 +168,18 @@ class Check:
             if name.startswith(("TASKPACK_", "QT_")):
                 del self.env[name]
         self.env["TASKPACK_NO_PROGRESS"] = "1"
+        self.display: winenv._Xvfb | None = None
+
+    def start_display(self) -> None:
+        """One X display for every windowed step: Wine's desktop process, started with the
+        first window, keeps the display it was started on."""
+        self.display = winenv._Xvfb()
+        self.env["DISPLAY"] = self.display.display
+
+    def stop_display(self) -> None:
+        if self.display is not None:
+            self.display.close()
+            self.display = None
 
     def start_wineserver(self) -> None:
         """One wineserver for the whole check, started here with no pipe of ours: a server
@@ -245,17 +257,13 @@ class Check:
     def smoke(self) -> None:
         say("== taskpack-desk.exe --smoke-test (Windows' Qt platform, Xvfb)")
         log = self.tmp / "smoke.txt"
-        display = winenv._Xvfb()
-        try:
-            # Wine does not hand QT_* variables to Windows programs: set it in cmd (which
-            # waits for the program; `start /wait` would hang under Wine)
-            line = (
-                f"set QT_QPA_PLATFORM=windows&& {win_path(APP / 'taskpack-desk.exe')} "
-                f"--smoke-test --smoke-log={win_path(log)}"
-            )
-            out = self.wine("cmd", "/c", line, env=dict(self.env, DISPLAY=display.display))
-        finally:
-            display.close()
+        # Wine does not hand QT_* variables to Windows programs: set it in cmd (which
+        # waits for the program; `start /wait` would hang under Wine)
+        line = (
+            f"set QT_QPA_PLATFORM=windows&& {win_path(APP / 'taskpack-desk.exe')} "
+            f"--smoke-test --smoke-log={win_path(log)}"
+        )
+        out = self.wine("cmd", "/c", line)
         text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
         for line in text.splitlines():
             say(f"    {line}")
@@ -357,8 +365,7 @@ class Check:
         pack = self.source_pack()
         home = self.tmp / "windows-desk"
         home.mkdir(exist_ok=True)
-        display = winenv._Xvfb()
-        env = dict(self.env, DISPLAY=display.display, TASKPACK_HOME=win_path(home))
+        env = dict(self.env, TASKPACK_HOME=win_path(home))
         env.update(TASKPACK_MACHINE="windows-box", TASKPACK_ACTOR="Lena")
         try:
             started = self.wine("start", "/unix", str(pack), env=env)
@@ -368,14 +375,13 @@ class Check:
             reviewed = self.wait_for_review(home, pack)
             if not reviewed:
                 self.fail("the desk did not open the pack within 180 s")
-                return
-            say(f"    the desk opened {pack.name} for review ({reviewed})")
-            time.sleep(5)  # the review is read and drawn after the pack is listed
-            if self.screenshot is not None:
-                self.grab(display.display, self.screenshot)
+            else:
+                say(f"    the desk opened {pack.name} for review ({reviewed})")
+                time.sleep(5)  # the review is read and drawn after the pack is listed
+            if self.screenshot is not None and self.display is not None:
+                self.grab(self.display.display, self.screenshot)
         finally:
             self.stop_wineserver()  # ends the desk, as logging out would
-            display.close()
             self.start_wineserver()
 
     def wait_for_review(self, home: Path, pack: Path) -> str:
@@ -449,6 +455,7 @@ class Check:
         )
         if size > LIMIT_MIB:
             self.fail(f"{APP.name} is {size:.1f} MiB unpacked, over {LIMIT_MIB} MiB")
+        self.start_display()
         self.start_wineserver()
         try:
             self.smoke()
@@ -459,6 +466,7 @@ class Check:
             self.uninstall()
         finally:
             self.stop_wineserver()
+            self.stop_display()
             shutil.rmtree(self.tmp, ignore_errors=True)
         if self.failures:
             say(f"package-windows check FAILED: {len(self.failures)} problem(s)")

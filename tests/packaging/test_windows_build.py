@@ -37,9 +37,11 @@ pytestmark = [
 @pytest.fixture
 def check():
     found = winbuild.Check(LAYOUT, None)
+    found.start_display()
     found.start_wineserver()
     yield found
     found.stop_wineserver()
+    found.stop_display()
     shutil.rmtree(found.tmp, ignore_errors=True)
 
 
