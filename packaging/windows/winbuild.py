@@ -430,6 +430,9 @@ class Check:
         out = self.wine(str(uninstaller), "/S", f"_?={self.windows_install_dir()}")
         if out.returncode != 0:
             self.fail(f"the uninstaller exited {out.returncode}")
+        deadline = time.monotonic() + 120  # Wine may hand back before the last file is gone
+        while where.exists() and time.monotonic() < deadline:
+            time.sleep(2)
         if where.exists():
             left = sorted(str(p.relative_to(where)) for p in where.rglob("*"))
             self.fail(f"the install folder is still there: {left[:5]}")
