@@ -52,6 +52,8 @@ test: $(STAMP_TEST) postgres-deps $(TS_CLIENT)
 	$(VENV)/bin/actionlint
 	$(VENV)/bin/mypy core
 	$(MAKE) --no-print-directory mypy-team
+	@if [ "$(SKIP_WINDOWS_LANE)" = 1 ]; then echo "test: the Windows lane skipped (SKIP_WINDOWS_LANE=1)"; \
+	else $(MAKE) --no-print-directory test-windows; fi
 
 lint: $(STAMP_TEST)
 	$(VENV)/bin/ruff check .
