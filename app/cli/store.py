@@ -82,7 +82,7 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_grant(args: argparse.Namespace) -> int:
     from taskpack.app.team.choose import describe
-    from taskpack.app.team.roles import grant
+    from taskpack.app.team.members import grant
 
     url = _url(args.url)
     group, joined = grant(url, list(args.roles), admin=args.admin)
@@ -96,9 +96,9 @@ def cmd_grant(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     from taskpack.app import paths
+    from taskpack.app.a2a.migrate_team import migrate_a2a
     from taskpack.app.team.choose import describe
     from taskpack.app.team.migrate import migrate
-    from taskpack.app.a2a.migrate_team import migrate_a2a
     from taskpack.app.team.pg_store import PgStore
 
     home = paths.home()

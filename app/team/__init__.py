@@ -5,7 +5,8 @@ the front ends do not know which one they use.
 
 * :mod:`.choose`   which store a desk opens; :mod:`.url` its URL read and in words; :mod:`.connect`
   the pool, one-line errors naming the store (never the password)
-* :mod:`.schema`   versioned migrations under an advisory lock
+* :mod:`.schema`   versioned migrations under an advisory lock; :mod:`.roles` what a
+  member and an admin may do; :mod:`.members` `taskpack store grant`
 * :mod:`.pg_store` reads; :mod:`.pg_tx` the write transaction; :mod:`.pg_blobs` luggage
   in chunks; :mod:`.listen` LISTEN/NOTIFY for changes made elsewhere
 * :mod:`.migrate`  copy an embedded desk into a team desk; :mod:`.doctor` its checks;

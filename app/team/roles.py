@@ -1,4 +1,5 @@
-"""Who may do what on a team desk, as PostgreSQL roles (``taskpack store grant``).
+"""Who may do what on a team desk, as PostgreSQL roles (the command that makes members is
+:mod:`.members`: ``taskpack store grant``).
 
 Two group roles per desk database, named after it (database ``taskpack``:
 ``taskpack_member`` and ``taskpack_admin``), made on first use:
@@ -22,9 +23,6 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
-from taskpack.core.errors import StoreError
-
-from .url import describe
 
 #: the tables whose rows only move forward (no member updates or deletes them)
 APPEND_ONLY = ("history", "versions")
@@ -107,47 +105,3 @@ def regrant(conn: psycopg.Connection[Any]) -> None:
         "CREATE TRIGGER accept_tokens_by_admin BEFORE INSERT OR UPDATE OR DELETE "
         "ON taskpack.a2a_tokens FOR EACH ROW EXECUTE FUNCTION taskpack.accept_tokens_by_admin()"
     )
-
-
-def grant(url: str, roles: list[str], *, admin: bool) -> tuple[str, list[str]]:
-    """Make `roles` members (and admins with `admin`) of the desk at `url`; returns the
-    group role they joined and the roles that were not members before."""
-    from .connect import connect, problem
-    from .schema import LATEST, LOCK_KEY, version_of
-
-    with connect(url, autocommit=True) as conn:
-        try:
-            if version_of(conn, url) < LATEST:
-                raise StoreError(
-                    f"{describe(url)} has no up-to-date team desk schema",
-                    hint="Run `taskpack store init` first (as the role that owns the desk).",
-                )
-            missing = [r for r in roles if not _exists(conn, r)]
-            if missing:
-                raise StoreError(
-                    f"{describe(url)} has no role {', '.join(missing)}",
-                    hint='Make it first: psql -c "CREATE ROLE NAME LOGIN"; nothing was changed.',
-                )
-            member, admin_role = group_names(conn)
-            group = admin_role if admin else member
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK_KEY,))
-                for name in (member, admin_role):
-                    if not _exists(conn, name):
-                        conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(name)))
-                regrant(conn)
-                joined = []
-                for role in roles:
-                    already = conn.execute(
-                        "SELECT pg_has_role(%s, %s, 'MEMBER')", (role, group)
-                    ).fetchone()
-                    if not (already and already[0]):
-                        joined.append(role)
-                    conn.execute(
-                        sql.SQL("GRANT {} TO {}").format(
-                            sql.Identifier(group), sql.Identifier(role)
-                        )
-                    )
-            return group, joined
-        except psycopg.Error as exc:
-            raise problem(url, exc) from None

@@ -59,19 +59,18 @@ class Side:
         self.count += 1
         out = self.tmp / f"{self.name}-{self.count}-{args[0]}.out"
         err = out.with_suffix(".err")
-        with open(out, "wb") as stdout, open(err, "wb") as stderr:
-            if self.windows:
-                cmd = ["wine", str(LAYOUT.python_exe), "-m", "taskpack.app.cli.main", *args]
-                env = winenv.wine_env(LAYOUT, self.env())
-                # Wine's python cannot start with a regular file as stdout: a pipe in between
-                wine = subprocess.Popen(
-                    cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr
-                )
-                assert wine.stdout is not None
-                for chunk in iter(lambda: wine.stdout.read(65536), b""):  # type: ignore[union-attr]
-                    stdout.write(chunk)
-                code = wine.wait(timeout=600)
-            else:
+        if self.windows:  # Wine's python cannot start with a regular file as stdout or
+            # stderr (Windows' can): pipes in between, each written to its file whole
+            cmd = ["wine", str(LAYOUT.python_exe), "-m", "taskpack.app.cli.main", *args]
+            env = winenv.wine_env(LAYOUT, self.env())
+            proc = subprocess.run(
+                cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=600
+            )
+            out.write_bytes(proc.stdout)
+            err.write_bytes(proc.stderr)
+            code = proc.returncode
+        else:
+            with open(out, "wb") as stdout, open(err, "wb") as stderr:
                 code = subprocess.run(
                     [sys.executable, "-m", "taskpack.app.cli.main", *args],
                     env=self.env(),
@@ -116,18 +115,15 @@ def test_the_window_smoke_test_passes_and_leaves_nothing_open(tmp_path: Path) ->
     log = tmp_path / "smoke.out"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TASKPACK_"))}
     env["TEMP"] = env["TMP"] = windows_path(tmp_path)  # the folder it makes and deletes
-    with open(log, "wb") as out:
-        wine = subprocess.Popen(
-            ["wine", str(LAYOUT.python_exe), "-m", "taskpack.app.gui_main", "--smoke-test"],
-            env=winenv.wine_env(LAYOUT, env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        assert wine.stdout is not None
-        for chunk in iter(lambda: wine.stdout.read(65536), b""):  # type: ignore[union-attr]
-            out.write(chunk)
-        code = wine.wait(timeout=900)
+    proc = subprocess.run(
+        ["wine", str(LAYOUT.python_exe), "-m", "taskpack.app.gui_main", "--smoke-test"],
+        env=winenv.wine_env(LAYOUT, env),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=900,
+    )
+    log.write_bytes(proc.stdout + proc.stderr)
+    code = proc.returncode
     text = log.read_bytes().decode("utf-8")
     assert code == 0, text
     assert "Traceback" not in text and "FAIL" not in text, text
