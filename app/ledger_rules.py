@@ -341,6 +341,9 @@ class LedgerRules:
         """The context a new task joins: the caller's own `requested` context if it owns it;
         else the principal's context for this lineage root; else a fresh one. A context id
         the principal does not own (another's, or made up) never joins anything."""
+        if root_id:  # a pack's text: a lone surrogate in it is kept as its escape (neither
+            # database takes one)
+            root_id = root_id.encode("utf-8", "backslashreplace").decode("utf-8")
         if (
             requested
             and db.execute(

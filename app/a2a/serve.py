@@ -156,7 +156,22 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={HTTPException: not_found, A2AError: not_found},
     )
-    return Guard(app, store, max_body_bytes=max_body_bytes, body_timeout=body_timeout)
+    return Guard(
+        app,
+        store,
+        max_body_bytes=max_body_bytes,
+        body_timeout=body_timeout,
+        out_of_reach=lambda: _out_of_reach(desk),
+    )
+
+
+def _out_of_reach(desk: Desk) -> str | None:
+    """Why the desk's shared store cannot be reached now: its change feed lost the server
+    and is not back (a restart, a failover); None when it can, or cannot tell."""
+    listener = getattr(desk.store, "listener", None)
+    if listener is not None and getattr(listener, "lost", False):
+        return f"{desk.store.describe()} cannot be reached now; the desk keeps trying"
+    return None
 
 
 def settle_heap() -> None:

@@ -30,7 +30,7 @@ from pydantic import Field
 from taskpack.app.desk import Desk, harness_name
 from taskpack.app.mcp import models as m
 from taskpack.app.mcp import refs, views, work_tools
-from taskpack.app.mcp.boundary import render
+from taskpack.app.mcp.boundary import fit, render
 from taskpack.app.mcp.briefing import INSTRUCTIONS, briefing, review_summary
 from taskpack.app.mcp.config import skill_text
 from taskpack.app.mcp.inputs import (
@@ -552,7 +552,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             data = view_of(parse_pid(passport_id))
         except TaskPackError as exc:  # a bad argument: the protocol's invalid-params error
             raise MCPError(INVALID_PARAMS, views.line(str(exc)) or "") from None
-        return render(briefing(data), data)
+        return render(briefing(data), fit(data))  # within the same budget as a result
 
     @server.resource(
         "taskpack://skill",

@@ -6,7 +6,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="121" />
       <source> — how: {how}</source>
-      <translation type="unfinished" />
+      <translation> — 做法：{how}</translation>
     </message>
     <message>
       <location filename="../../ui/step_text.py" line="25" />
@@ -16,12 +16,12 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="118" />
       <source> — to {who}</source>
-      <translation type="unfinished" />
+      <translation> — 给 {who}</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="102" />
       <source> — your suggestion: {how}</source>
-      <translation type="unfinished" />
+      <translation> — 发送方建议的做法：{how}</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="270" />
@@ -36,7 +36,7 @@
     <message>
       <location filename="../../ui/main_window.py" line="233" />
       <source>&amp;Compose this passport…</source>
-      <translation type="unfinished" />
+      <translation>在编写器中编辑这本护照(&amp;C)…</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="249" />
@@ -156,14 +156,14 @@
       <translation>；</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="32" />
+      <location filename="../../ui/guide.py" line="57" />
       <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
       <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="165" />
       <source>A few words for the receiver</source>
-      <translation type="unfinished" />
+      <translation>给接收方的几句话</translation>
     </message>
     <message>
       <location filename="../../ui/guide.py" line="23" />
@@ -184,7 +184,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="162" />
       <source>A name; kept in your outbox with the pack</source>
-      <translation type="unfinished" />
+      <translation>一个名字；和包一起记在你的发件箱里</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="240" />
@@ -209,7 +209,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="434" />
       <source>A passport needs a title and a goal.</source>
-      <translation type="unfinished" />
+      <translation>护照需要标题和目标。</translation>
     </message>
     <message>
       <location filename="../../ui/window/watching.py" line="79" />
@@ -274,12 +274,12 @@
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="129" />
       <source>Add</source>
-      <translation type="unfinished" />
+      <translation>添加</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="56" />
       <source>Add a decision</source>
-      <translation type="unfinished" />
+      <translation>添加决定</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="52" />
@@ -314,13 +314,18 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
       <source>Add decision…</source>
-      <translation type="unfinished" />
+      <translation>添加决定…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
       <location filename="../../ui/passport_view.py" line="430" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="37" />
+      <source>Add fact… for what is true, and say where: this machine (it arrives “unproven there” and the receiver checks it), your organisation, or anywhere. Add ask… for each question, with what counts as an answer: the line under it says at once whether an answer could be judged against it. Add landing check… for what the receiver confirms first; Add next step… for what follows. Attach files… (or drop files on the composer) for the files. Every item has Edit… and Remove.</source>
+      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“删除”。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="148" />
@@ -342,7 +347,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="391" />
       <source>Added. It travels with the next handoff.</source>
-      <translation type="unfinished" />
+      <translation>已添加。它随下一次交接一起发出。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="425" />
@@ -373,7 +378,7 @@
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="73" />
       <source>An ask cannot go without what counts as an answer.</source>
-      <translation type="unfinished" />
+      <translation>没有“什么算作回答”，提问不能发出。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="62" />
@@ -384,7 +389,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="65" />
       <source>An ask without what counts as an answer cannot go ({place}).</source>
-      <translation type="unfinished" />
+      <translation>没有“什么算作回答”的提问不能发出（{place}）。</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="166" />
@@ -500,13 +505,13 @@
       <location filename="../../ui/composer/composer.py" line="60" />
       <location filename="../../ui/composer/composer.py" line="63" />
       <source>Attach files</source>
-      <translation type="unfinished" />
+      <translation>附加文件</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="212" />
       <location filename="../../ui/composer/composer.py" line="213" />
       <source>Attach files…</source>
-      <translation type="unfinished" />
+      <translation>附加文件…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="207" />
@@ -518,17 +523,17 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="488" />
       <source>Attached {name}.</source>
-      <translation type="unfinished" />
+      <translation>已附加 {name}。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="490" />
       <source>Attached {n} files.</source>
-      <translation type="unfinished" />
+      <translation>已附加 {n} 个文件。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="493" />
       <source>Attaching…</source>
-      <translation type="unfinished" />
+      <translation>正在附加…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="130" />
@@ -551,7 +556,7 @@
     <message>
       <location filename="../../ui/window/inbox.py" line="245" />
       <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
-      <translation type="unfinished" />
+      <translation>无法连接团队工作台 {where}，正在重试。列表可能不是最新的。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="281" />
@@ -577,7 +582,7 @@
       <location filename="../../ui/composer/send.py" line="260" />
       <location filename="../../ui/composer/send.py" line="309" />
       <source>Checking the attached files for credentials…</source>
-      <translation type="unfinished" />
+      <translation>正在检查随附文件里有没有凭据…</translation>
     </message>
     <message>
       <location filename="../../ui/window/incoming.py" line="234" />
@@ -587,7 +592,7 @@
     <message>
       <location filename="../../ui/window/passport_actions.py" line="385" />
       <source>Choose one of your passports first, or start a new one.</source>
-      <translation type="unfinished" />
+      <translation>先选一本你的护照，或新建一本。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="132" />
@@ -598,10 +603,10 @@
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="87" />
       <source>Clear: an answer can be judged against this.</source>
-      <translation type="unfinished" />
+      <translation>清楚：可以据此判断回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="90" />
+      <location filename="../../ui/guide.py" line="115" />
       <location filename="../../ui/widgets.py" line="229" />
       <source>Close</source>
       <translation>关闭</translation>
@@ -619,12 +624,12 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="143" />
       <source>Composer</source>
-      <translation type="unfinished" />
+      <translation>编写器</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="263" />
       <source>Composing {id}</source>
-      <translation type="unfinished" />
+      <translation>正在编写 {id}</translation>
     </message>
     <message>
       <location filename="../../ui/widgets.py" line="327" />
@@ -655,7 +660,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="200" />
       <source>Copy for chat</source>
-      <translation type="unfinished" />
+      <translation>复制到聊天</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="54" />
@@ -682,18 +687,18 @@
       <location filename="../../ui/composer/composer.py" line="175" />
       <location filename="../../ui/composer/composer.py" line="234" />
       <source>Create passport</source>
-      <translation type="unfinished" />
+      <translation>创建护照</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="457" />
       <source>Created {id}. Add facts, asks, checks and files; then send a handoff.</source>
-      <translation type="unfinished" />
+      <translation>已创建 {id}。添加事实、提问、检查和文件，然后发出交接包。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="165" />
       <location filename="../../ui/composer/composer.py" line="172" />
       <source>Current state</source>
-      <translation type="unfinished" />
+      <translation>当前状态</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="370" />
@@ -762,7 +767,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="46" />
+      <location filename="../../ui/guide.py" line="71" />
       <source>Drop the file on the window (or open it, or paste the message it came in). Read the review: the checks to do first, what is proven, the questions. Nothing is stored until you press Land.</source>
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
@@ -779,37 +784,37 @@
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="62" />
       <source>Edit ask</source>
-      <translation type="unfinished" />
+      <translation>编辑提问</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="56" />
       <source>Edit decision</source>
-      <translation type="unfinished" />
+      <translation>编辑决定</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="52" />
       <source>Edit fact</source>
-      <translation type="unfinished" />
+      <translation>编辑事实</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="65" />
       <source>Edit landing check</source>
-      <translation type="unfinished" />
+      <translation>编辑落地检查</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="60" />
       <source>Edit next step</source>
-      <translation type="unfinished" />
+      <translation>编辑下一步</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="306" />
       <source>Edit {kind} {n}</source>
-      <translation type="unfinished" />
+      <translation>编辑{kind} {n}</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="303" />
       <source>Edit…</source>
-      <translation type="unfinished" />
+      <translation>编辑…</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="55" />
@@ -824,7 +829,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="201" />
       <source>Email…</source>
-      <translation type="unfinished" />
+      <translation>发邮件…</translation>
     </message>
     <message>
       <location filename="../../ui/window/passport_actions.py" line="109" />
@@ -876,7 +881,7 @@
       <location filename="../../ui/composer/composer.py" line="183" />
       <location filename="../../ui/composer/send.py" line="118" />
       <source>Facts</source>
-      <translation type="unfinished" />
+      <translation>事实</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="115" />
@@ -889,14 +894,19 @@
       <translation>封存为“本机未证实”的事实：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="37" />
+      <location filename="../../ui/guide.py" line="62" />
       <source>Facts that hold everywhere (an agreement, a requirement) keep their ✓. On the desk that proved a fact, its own passport keeps “✓ proven here”.</source>
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="32" />
+      <source>File → New passport… (Ctrl+N), or “New passport…” on the empty desk, opens the composer. Give the work a title, a goal and where it stands; press Create passport.</source>
+      <translation>文件 → 新建护照…（Ctrl+N），或空工作台上的“新建护照…”，会打开编写器。给工作一个标题、目标和当前进展，然后按“创建护照”。</translation>
+    </message>
+    <message>
       <location filename="../../ui/composer/composer.py" line="208" />
       <source>Files that travel with the handoff. Drop files here, or attach them.</source>
-      <translation type="unfinished" />
+      <translation>随交接包一起发出的文件。把文件拖到这里，或附加它们。</translation>
     </message>
     <message>
       <location filename="../../ui/window/inbox.py" line="97" />
@@ -916,7 +926,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="311" />
       <source>Fix what is listed above; the preview follows as you type.</source>
-      <translation type="unfinished" />
+      <translation>修正上面列出的问题；预览随你的输入更新。</translation>
     </message>
     <message>
       <location filename="../../ui/window/watching.py" line="54" />
@@ -951,7 +961,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="230" />
       <source>Give the work a title and a goal; then add what the receiver needs.</source>
-      <translation type="unfinished" />
+      <translation>给这项工作一个标题和目标；再添加接收方需要的内容。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="48" />
@@ -1042,7 +1052,7 @@
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="83" />
+      <location filename="../../ui/guide.py" line="108" />
       <source>How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用</translation>
     </message>
@@ -1089,12 +1099,12 @@
     <message>
       <location filename="../../ui/composer/send.py" line="301" />
       <source>It can go, but an answer may be hard to judge:</source>
-      <translation type="unfinished" />
+      <translation>可以发出，但回答可能难以判断：</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="292" />
       <source>It cannot go yet; nothing has been written:</source>
-      <translation type="unfinished" />
+      <translation>还不能发出；什么都没有写入：</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="557" />
@@ -1180,7 +1190,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="193" />
       <source>Landing checks</source>
-      <translation type="unfinished" />
+      <translation>落地检查</translation>
     </message>
     <message>
       <location filename="../../ui/window/incoming.py" line="270" />
@@ -1217,7 +1227,7 @@
       <location filename="../../ui/composer/send.py" line="192" />
       <location filename="../../ui/composer/send.py" line="237" />
       <source>Making the preview…</source>
-      <translation type="unfinished" />
+      <translation>正在生成预览…</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="182" />
@@ -1286,7 +1296,7 @@
       <location filename="../../ui/composer/welcome.py" line="28" />
       <location filename="../../ui/composer/welcome.py" line="29" />
       <source>New passport…</source>
-      <translation type="unfinished" />
+      <translation>新建护照…</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="329" />
@@ -1422,7 +1432,7 @@
       <translation>打开回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="60" />
+      <location filename="../../ui/guide.py" line="85" />
       <source>Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.</source>
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
@@ -1477,12 +1487,12 @@
       <location filename="../../ui/composer/composer.py" line="119" />
       <location filename="../../ui/composer/send.py" line="101" />
       <source>Optional</source>
-      <translation type="unfinished" />
+      <translation>可选</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="40" />
       <source>Organisation</source>
-      <translation type="unfinished" />
+      <translation>组织内</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="112" />
@@ -1518,7 +1528,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="190" />
       <source>Preview</source>
-      <translation type="unfinished" />
+      <translation>预览</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="287" />
@@ -1550,7 +1560,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="189" />
       <source>Questions for the receiver; each says what counts as an answer.</source>
-      <translation type="unfinished" />
+      <translation>给接收方的问题；每个都说明什么算作回答。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="424" />
@@ -1663,12 +1673,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
     <message>
       <location filename="../../ui/composer/composer.py" line="306" />
       <source>Remove {kind} {n}</source>
-      <translation type="unfinished" />
+      <translation>删除{kind} {n}</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="320" />
       <source>Remove {name}</source>
-      <translation type="unfinished" />
+      <translation>删除 {name}</translation>
     </message>
     <message>
       <location filename="../../ui/window/inbox.py" line="375" />
@@ -1678,13 +1688,13 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
     <message>
       <location filename="../../ui/composer/composer.py" line="419" />
       <source>Removed.</source>
-      <translation type="unfinished" />
+      <translation>已删除。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="417" />
       <location filename="../../ui/composer/composer.py" line="503" />
       <source>Removing…</source>
-      <translation type="unfinished" />
+      <translation>正在删除…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="119" />
@@ -1711,7 +1721,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="182" />
       <source>Required: the receiver does it first</source>
-      <translation type="unfinished" />
+      <translation>必做：接收方先做这一项</translation>
     </message>
     <message>
       <location filename="../../ui/window/passport_actions.py" line="181" />
@@ -1811,12 +1821,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/composer/send.py" line="199" />
       <source>Save as .taskpack.json…</source>
-      <translation type="unfinished" />
+      <translation>另存为 .taskpack.json…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="198" />
       <source>Save as .taskpack…</source>
-      <translation type="unfinished" />
+      <translation>另存为 .taskpack…</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="283" />
@@ -1852,7 +1862,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/composer/composer.py" line="273" />
       <location filename="../../ui/composer/composer.py" line="274" />
       <source>Save title, goal and state</source>
-      <translation type="unfinished" />
+      <translation>保存标题、目标和状态</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="112" />
@@ -1878,7 +1888,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/composer/composer.py" line="408" />
       <location filename="../../ui/composer/composer.py" line="451" />
       <source>Saved.</source>
-      <translation type="unfinished" />
+      <translation>已保存。</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="446" />
@@ -1906,7 +1916,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="141" />
       <source>Scope: {name}</source>
-      <translation type="unfinished" />
+      <translation>范围：{name}</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="333" />
@@ -1927,13 +1937,13 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/main_window.py" line="236" />
       <source>Send a &amp;handoff…</source>
-      <translation type="unfinished" />
+      <translation>发出交接包(&amp;H)…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="155" />
       <location filename="../../ui/composer/send.py" line="156" />
       <source>Send a handoff</source>
-      <translation type="unfinished" />
+      <translation>发出交接包</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="216" />
@@ -1941,6 +1951,11 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/next_step.py" line="140" />
       <source>Send a handoff…</source>
       <translation>发送交接包…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="46" />
+      <source>Send a handoff… shows exactly what the receiver will see, and stops before anything is written if a password or key is in your note or files (it says which and where). Then save it as a file, copy it for a chat, or email it. The answers come back as a receipt: open it and merge.</source>
+      <translation>“发出交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="114" />
@@ -1966,6 +1981,11 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/settings_dialog.py" line="113" />
       <source>Senders whose tasks skip your approval</source>
       <translation>任务无需你批准的发送方</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="30" />
+      <source>Sending your own work</source>
+      <translation>发出你自己的工作</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="173" />
@@ -2047,7 +2067,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="162" />
       <source>Source (how you know)</source>
-      <translation type="unfinished" />
+      <translation>来源（你怎么知道的）</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="32" />
@@ -2057,7 +2077,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/composer/welcome.py" line="17" />
       <source>Start your own work and hand it off</source>
-      <translation type="unfinished" />
+      <translation>开始你自己的工作，并把它交出去</translation>
     </message>
     <message>
       <location filename="../../ui/window/a2a_panel.py" line="70" />
@@ -2357,7 +2377,7 @@ Store: {home}</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="51" />
+      <location filename="../../ui/guide.py" line="76" />
       <source>Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
@@ -2409,12 +2429,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="313" />
       <source>This is what the receiver will see. Choose how to send it.</source>
-      <translation type="unfinished" />
+      <translation>这就是接收方会看到的内容。选择发送方式。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="43" />
       <source>This machine</source>
-      <translation type="unfinished" />
+      <translation>本机</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="106" />
@@ -2424,7 +2444,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="76" />
       <source>This only repeats the question: say what would count as an answer.</source>
-      <translation type="unfinished" />
+      <translation>这只是重复了问题：请说明什么算作回答。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="183" />
@@ -2454,12 +2474,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="544" />
       <source>This passport changed since you read it (elsewhere, or in another window), so nothing was saved. It has been reloaded; your words are kept here: check them and save again.</source>
-      <translation type="unfinished" />
+      <translation>你读取之后，这本护照已被改动（在别处，或另一个窗口），所以没有保存。已重新载入；你输入的内容保留在这里：检查后再保存一次。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="421" />
       <source>This passport changed since you read it, so nothing was removed. It has been reloaded: check the list and remove again.</source>
-      <translation type="unfinished" />
+      <translation>你读取之后，这本护照已被改动，所以没有删除。已重新载入：检查列表后再删除一次。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="312" />
@@ -2512,42 +2532,42 @@ Store: {home}</source>
       <location filename="../../ui/composer/send.py" line="161" />
       <location filename="../../ui/composer/send.py" line="168" />
       <source>To whom</source>
-      <translation type="unfinished" />
+      <translation>给谁</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="173" />
       <source>To whom (optional)</source>
-      <translation type="unfinished" />
+      <translation>给谁（可选）</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="83" />
       <source>Too short to judge an answer against: say what shape the answer takes (a number and its unit, yes or no with the reason, a date…).</source>
-      <translation type="unfinished" />
+      <translation>太短，无法据此判断回答：请说明回答的形式（一个数字及单位、是或否并说明理由、一个日期……）。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="78" />
       <source>Too vague to judge an answer against: say what shape the answer takes (a number and its unit, yes or no with the reason, a date…).</source>
-      <translation type="unfinished" />
+      <translation>太含糊，无法据此判断回答：请说明回答的形式（一个数字及单位、是或否并说明理由、一个日期……）。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="36" />
       <source>True anywhere: an agreement, a requirement, a fact anyone could check.</source>
-      <translation type="unfinished" />
+      <translation>在哪里都成立：一项约定、一个要求、任何人都能核实的事实。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="40" />
       <source>True inside your organisation: a convention, a shared server, a team's rule.</source>
-      <translation type="unfinished" />
+      <translation>在你的组织内成立：一项惯例、一台共用服务器、团队的规则。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="43" />
       <source>True on this machine: a path, a version, what runs here. Sealed unproven when it leaves; the receiver checks it on theirs.</source>
-      <translation type="unfinished" />
+      <translation>在这台机器上成立：路径、版本、这里运行的东西。离开时被封为“未证实”；接收方在自己的机器上核实。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="36" />
       <source>Universal</source>
-      <translation type="unfinished" />
+      <translation>普遍</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="234" />
@@ -2574,7 +2594,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="154" />
       <source>Verified here, on {machine}</source>
-      <translation type="unfinished" />
+      <translation>已在这里（{machine}）核实</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="54" />
@@ -2589,7 +2609,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="265" />
       <source>Version {version}. Every change is saved as you make it.</source>
-      <translation type="unfinished" />
+      <translation>版本 {version}。每个改动都会立即保存。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="120" />
@@ -2599,7 +2619,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="181" />
       <source>Warnings</source>
-      <translation type="unfinished" />
+      <translation>提醒</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="215" />
@@ -2626,7 +2646,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="163" />
       <source>What done looks like</source>
-      <translation type="unfinished" />
+      <translation>做完是什么样子</translation>
     </message>
     <message>
       <location filename="../../ui/history_view.py" line="141" />
@@ -2642,7 +2662,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="183" />
       <source>What is true, and where: the receiver sees what is proven.</source>
-      <translation type="unfinished" />
+      <translation>什么是真的，在哪里成立：接收方会看到哪些已被证实。</translation>
     </message>
     <message>
       <location filename="../../ui/main_window.py" line="290" />
@@ -2652,12 +2672,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="174" />
       <source>What stops it going</source>
-      <translation type="unfinished" />
+      <translation>阻止发出的原因</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="124" />
       <source>What the ask lint says</source>
-      <translation type="unfinished" />
+      <translation>提问检查的意见</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="73" />
@@ -2667,17 +2687,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="194" />
       <source>What the receiver confirms on their machine first.</source>
-      <translation type="unfinished" />
+      <translation>接收方先在自己的机器上确认的事项。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="185" />
       <source>What the receiver does after the checks.</source>
-      <translation type="unfinished" />
+      <translation>接收方做完检查后要做的事。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="160" />
       <source>What the work is, in a few words</source>
-      <translation type="unfinished" />
+      <translation>用几个词说明这项工作</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="180" />
@@ -2688,17 +2708,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="164" />
       <source>What was decided</source>
-      <translation type="unfinished" />
+      <translation>决定了什么</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="184" />
       <source>What was decided and why.</source>
-      <translation type="unfinished" />
+      <translation>决定了什么，为什么。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="56" />
       <source>What was decided, and why: the receiver does not undo it by accident.</source>
-      <translation type="unfinished" />
+      <translation>决定了什么，为什么：接收方不会无意中推翻它。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="376" />
@@ -2710,10 +2730,10 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="82" />
       <source>What {who} will see</source>
-      <translation type="unfinished" />
+      <translation>{who} 会看到的内容</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="30" />
+      <location filename="../../ui/guide.py" line="55" />
       <source>What “unproven here” means</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
@@ -2723,12 +2743,12 @@ Store: {home}</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="44" />
+      <location filename="../../ui/guide.py" line="69" />
       <source>When a handoff arrives</source>
       <translation>收到交接包时</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="58" />
+      <location filename="../../ui/guide.py" line="83" />
       <source>When a receipt comes back</source>
       <translation>收到回执时</translation>
     </message>
@@ -2753,7 +2773,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="166" />
       <source>Where the work stands now</source>
-      <translation type="unfinished" />
+      <translation>工作现在进行到哪里</translation>
     </message>
     <message>
       <location filename="../../ui/history_view.py" line="141" />
@@ -2791,7 +2811,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/welcome.py" line="20" />
       <source>Write down what you are doing: the goal, what is true and where, the questions you need answered, the checks the next person does first, and the files. Then send it as a handoff: a file, a chat message or an email.</source>
-      <translation type="unfinished" />
+      <translation>写下你在做的事：目标、什么是真的以及在哪里成立、需要回答的问题、下一个人先做的检查，以及文件。然后把它作为交接包发出：一个文件、一条聊天消息或一封邮件。</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="194" />
@@ -2847,7 +2867,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="91" />
       <source>Your note: {note}</source>
-      <translation type="unfinished" />
+      <translation>你的留言：{note}</translation>
     </message>
     <message>
       <location filename="../../ui/window/incoming.py" line="196" />
@@ -3246,17 +3266,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="54" />
       <source>in ask {n}</source>
-      <translation type="unfinished" />
+      <translation>在提问 {n} 中</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="51" />
       <source>in fact {n}</source>
-      <translation type="unfinished" />
+      <translation>在事实 {n} 中</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="57" />
       <source>in landing check {n}</source>
-      <translation type="unfinished" />
+      <translation>在落地检查 {n} 中</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="112" />
@@ -3266,17 +3286,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="60" />
       <source>in the file {place}</source>
-      <translation type="unfinished" />
+      <translation>在文件 {place} 中</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="59" />
       <source>in the passport’s {field}</source>
-      <translation type="unfinished" />
+      <translation>在护照的 {field} 中</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="48" />
       <source>in your note</source>
-      <translation type="unfinished" />
+      <translation>在你的留言中</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="389" />
@@ -3351,7 +3371,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="539" />
       <source>landing check</source>
-      <translation type="unfinished" />
+      <translation>落地检查</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="37" />
@@ -3402,7 +3422,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="537" />
       <source>next step</source>
-      <translation type="unfinished" />
+      <translation>下一步</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="38" />
@@ -3590,7 +3610,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="110" />
       <source>source: {source}</source>
-      <translation type="unfinished" />
+      <translation>来源：{source}</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="61" />
@@ -3631,7 +3651,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/window/inbox.py" line="314" />
       <source>team desk {where} out of reach</source>
-      <translation type="unfinished" />
+      <translation>团队工作台 {where} 无法连接</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="115" />
@@ -3806,7 +3826,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="79" />
       <source>the receiver</source>
-      <translation type="unfinished" />
+      <translation>接收方</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="60" />
@@ -4073,17 +4093,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="116" />
       <source>{claim} — not verified</source>
-      <translation type="unfinished" />
+      <translation>{claim} — 未核实</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="109" />
       <source>{claim} — unproven there — verified on {machine}</source>
-      <translation type="unfinished" />
+      <translation>{claim} — 在那里未证实 — 在 {machine} 上核实过</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="114" />
       <source>{claim} — ✓ verified</source>
-      <translation type="unfinished" />
+      <translation>{claim} — ✓ 已核实</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="334" />
@@ -4123,7 +4143,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="68" />
       <source>{kind} {place}: remove it before sending (treat it as leaked).</source>
-      <translation type="unfinished" />
+      <translation>{kind}{place}：发出前删除它（按已泄露处理）。</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="43" />
@@ -4153,7 +4173,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="478" />
       <source>{name} is a folder: folders are not attached. Open it and choose the files inside.</source>
-      <translation type="unfinished" />
+      <translation>{name} 是文件夹：文件夹不会被附加。打开它，选择里面的文件。</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="153" />
@@ -4168,7 +4188,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="505" />
       <source>{name} is no longer attached.</source>
-      <translation type="unfinished" />
+      <translation>{name} 不再随附。</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="39" />
@@ -4284,12 +4304,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="117" />
       <source>{what} — answer: {accept}</source>
-      <translation type="unfinished" />
+      <translation>{what} — 回答：{accept}</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="120" />
       <source>{what} — what counts as an answer: {accept}</source>
-      <translation type="unfinished" />
+      <translation>{what} — 什么算作回答：{accept}</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="161" />
@@ -4329,7 +4349,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="108" />
       <source>✓ verified here</source>
-      <translation type="unfinished" />
+      <translation>✓ 在这里核实过</translation>
     </message>
     <message numerus="yes">
       <location filename="../../ui/review_view.py" line="531" />

@@ -180,6 +180,8 @@ def test_a_list_with_a_huge_title_stays_within_budget_and_pages(tmp_path: Path) 
         assert "more characters not shown" in listed["passports"][0]["sender_wrote"]["title"]
         rest = await call("taskpack_list", offset=listed["next_offset"])
         assert len(listed["passports"]) + len(rest["passports"]) == 4
+        brief = await c.get_prompt("take_over", {"passport_id": listed["passports"][0]["id"]})
+        assert len(brief.messages[0].content.text) < 100_000
 
     _session(tmp_path, body)
 

@@ -125,3 +125,42 @@ def test_a_member_writes_history_under_its_own_role_whatever_it_calls_itself(
     wei = own_postgres.url("taskpack").replace("postgres@", "wei@")
     with psycopg.connect(wei) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("UPDATE taskpack.history SET who = 'bo@gamma'")
+
+
+def test_grant_says_what_is_missing_in_one_sentence_and_twice_is_nothing(
+    team_url: str, tmp_path: Path
+) -> None:
+    env = dict(os.environ, TASKPACK_HOME=str(tmp_path / "h"), TASKPACK_MACHINE="m")
+    env.pop("TASKPACK_STORE", None)
+
+    def grant(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "taskpack.app.cli.main",
+                "store",
+                "grant",
+                *args,
+                "--url",
+                team_url,
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    early = grant("postgres")
+    assert early.returncode != 0 and "taskpack store init" in early.stderr
+    schema.init(team_url)
+    nobody = grant("no_such_role_here")
+    assert nobody.returncode != 0 and "has no role no_such_role_here" in nobody.stderr
+    assert len(nobody.stderr.strip().splitlines()) == 1
+    with psycopg.connect(team_url, autocommit=True) as conn:
+        conn.execute(
+            "DO $$ BEGIN CREATE ROLE lin LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+        )
+    first, again = grant("lin"), grant("lin")
+    assert first.returncode == 0 and first.stdout.startswith("Made lin members of"), first.stderr
+    assert again.returncode == 0 and "already" in again.stdout
