@@ -6,7 +6,7 @@ STAMP_RUN  := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
 .PHONY: run test postgres-deps lint mypy-team bench package package-test install-desktop clean \
-	windows-env package-windows
+	windows-env test-windows package-windows
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,8 @@ test: $(STAMP_TEST) postgres-deps $(TS_CLIENT)
 	$(VENV)/bin/actionlint
 	$(VENV)/bin/mypy core
 	$(MAKE) --no-print-directory mypy-team
+	@if [ "$(SKIP_WINDOWS_LANE)" = 1 ]; then echo "test: the Windows lane skipped (SKIP_WINDOWS_LANE=1)"; \
+	else $(MAKE) --no-print-directory test-windows; fi
 
 lint: $(STAMP_TEST)
 	$(VENV)/bin/ruff check .
@@ -78,6 +80,17 @@ WINE_PREFIX := build/wine
 
 windows-env: | $(PY)
 	$(PY) packaging/windows/winenv.py setup --prefix $(WINE_PREFIX)
+
+# the Windows lane: the portability tests under Windows' Python (tests/windows_lane.py
+# names them and every exclusion), then the Windows <-> Linux round trip and the window's
+# smoke test under Wine, driven from Linux (tests/packaging/test_wine_round_trip.py)
+WINDOWS_PYTEST_ARGS ?= -q -n 2
+test-windows: windows-env $(STAMP_TEST)
+	QT_QPA_PLATFORM=offscreen $(PY) packaging/windows/winenv.py run --prefix $(WINE_PREFIX) -- \
+		tests/windows_lane.py $(WINDOWS_PYTEST_ARGS)
+	TASKPACK_WINDOWS_LANE=1 TASKPACK_WINE_PREFIX=$(abspath $(WINE_PREFIX)) \
+		QT_QPA_PLATFORM=offscreen $(PY) -m pytest -p no:cacheprovider -q -n 0 \
+		tests/packaging/test_wine_round_trip.py
 
 bench: $(STAMP_TEST)
 	$(PY) benchmarks/bench_codec.py

@@ -3,5 +3,5 @@ MCP server and the team desk, wired to the world around `taskpack.core`."""
 
 #: the version `taskpack --version` prints: the distribution's own (pyproject.toml), kept
 #: here so that printing it reads no package metadata (importlib.metadata scanning every
-#: folder on the path took ~50 ms of a 94 ms `--version`); a test holds the two equal
+#: folder on the path was most of `--version`'s time); a test holds the two equal
 __version__ = "0.1.0"

@@ -4,7 +4,7 @@ Each send is a real ``POST /message:send`` (ProtoJSON, the pack inline as base64
 bytes) to an `A2AServer` on 127.0.0.1: authentication, idempotency record, the pack
 read from memory and landed through the desk (a new passport each time: every pack is
 distinct), the Task built and returned. Sends go one at a time on a kept-alive
-connection, so the numbers are latency, not throughput. With ``--clients N`` (issue 24:
+connection, so the numbers are latency, not throughput. With ``--clients N`` (as docs/performance.md measures:
 8 clients, a small pack) N clients send at once, each on its own connection, from a
 separate process (so their work does not share the server's interpreter): the latency a
 sender meets on a busy desk. With ``--processes N`` the desk is served as ``taskpack serve

@@ -16,7 +16,7 @@ would), each with one hostile luggage file:
 Then the writer: the same luggage packed by `taskpack pack ID --file FOLDER` (the one
 chokepoint, which scans with the judge's scanner), against the same baseline.
 
-Bounds (issue 10): each hostile pack < 5 s and < 200 MB peak RSS.
+Bounds: each hostile pack < 5 s and < 200 MB peak RSS.
 
     python benchmarks/bench_bombs.py [--repeat 3] [--bottom-mib 1024]
 """

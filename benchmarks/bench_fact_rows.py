@@ -1,4 +1,4 @@
-"""How long laying out a page of sealed facts holds the GUI thread (issue 23.10: 100
+"""How long laying out a page of sealed facts holds the GUI thread (100
 sealed fact rows paused the window 97–133 ms).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_fact_rows.py [--facts 100] [--rounds 7]

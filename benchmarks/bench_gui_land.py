@@ -4,7 +4,7 @@
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_gui_land.py --content asks [--asks 100000]
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_gui_land.py --content note [--note-mib 10]
 
-``--content`` (issue 15.2) measures large *content* instead of large luggage: a pack with
+``--content`` measures large *content* instead of large luggage: a pack with
 100,000 asks, or a 10 MB one-line note. The window opens it (the review), the person
 scrolls the review to the bottom, clicks "Show all" on the note (the plain-text viewer),
 lands it and the passport is shown. It prints the longest gap of a 10 ms GUI timer over

@@ -18,7 +18,7 @@ descriptor's file), so the interpreter reading its own modules is not counted. T
 window is then run again untraced and measured from ``/proc/<pid>/io`` (the helper
 processes it spawned are summed in: Linux adds a reaped child's counts to its parent's):
 ``rchar`` less that of a baseline run of the same path with a 1 KiB pack, and
-``read_bytes`` with the pack evicted from the page cache first. Goals (issue 20): the
+``read_bytes`` with the pack evicted from the page cache first. Goals: the
 commands ≤ 1.15× the pack's size and ≤ 2 opens; the window ≤ 1.3× and ≤ 2 opens (the
 review judged in the same pass). Needs `strace` (the Makefile's ci-deps installs it).
 """

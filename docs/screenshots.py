@@ -18,6 +18,11 @@ Chinese ones need a CJK font: ``make ci-deps`` installs fonts-wqy-zenhei):
                            open — before "Merge answers into …"
 * ``history.png``        — the History after that merge: a timeline, newest first, of
                            what happened, where (file written, merged) and who
+* ``composer.png``       — the composer on the sender's desk: facts with their scope,
+                           an ask, a required check, a next step, two attached files
+* ``send-preview.png``   — "Send a handoff…": the preview of what the receiver will see
+                           (the machine fact sealed "unproven there — verified on
+                           wei-laptop", required checks first, the asks)
 """
 
 from __future__ import annotations
@@ -187,6 +192,52 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         home_view.tabs.setCurrentWidget(home_view.history)
         spin(app, home_window, 0.3)
         save(home_window, name("history"))
+
+        # 7. the composer: Wei's own work, ready to hand off
+        composed = wei.new(
+            "Fix the invoice export",
+            "Invoices open in Excel with readable names.",
+            current_state="Cause found: the CSV has no BOM.",
+        )
+        cid = composed.id
+        wei.add_fact(cid, "The export runs in 40 s on this laptop.", scope="machine", verified=True)
+        wei.add_fact(cid, "Finance agreed the file stays CSV.", scope="universal", verified=True)
+        wei.add_ask(
+            cid,
+            "Who in finance signs off?",
+            "A name and an email address",
+            why="The release is on the 1st.",
+            to="Zhang Min",
+        )
+        wei.add_check(cid, "This machine reaches the billing database", how="psql -c 'select 1'")
+        wei.add_next(cid, "Merge fix/csv-bom after review.")
+        sample = Path(tmp) / "invoice-sample.csv"
+        sample.write_text("name;amount\nACME GmbH;1200.00\n", encoding="utf-8")
+        notes = Path(tmp) / "export-notes.txt"
+        notes.write_text("The BOM goes first; Excel reads UTF-8 then.\n" * 40, encoding="utf-8")
+        wei.attach(cid, [sample, notes])
+        home_window.banner.clear()
+        home_window.composer.open_passport(
+            cid, then=lambda: home_window.stack.setCurrentWidget(home_window.composer)
+        )
+        spin(app, home_window, 0.5)
+        save(home_window, name("composer"))
+
+        # 8. "Send a handoff…": the preview before anything is written
+        home_window.send_handoff(cid)
+        dialog = home_window.send_dialog
+        dialog.to_edit.setText("Zhang Min")
+        dialog.note_edit.setPlainText(
+            "Checks first, please; the sample file opens in Excel."
+            if language == "en"
+            else "请先做检查；样例文件可以用 Excel 打开。"
+        )
+        spin(app, home_window, 1.0)
+        dialog.resize(720, 820)
+        spin(app, home_window, 0.3)
+        dialog.grab().save(str(name("send-preview")))
+        print(name("send-preview").relative_to(HERE.parent))
+        dialog.reject()
         home_window.shutdown()
         home_window.close()
         wei.close()

@@ -701,7 +701,7 @@ def _() -> bytes:
     return b"\x7fELF\x02\x01\x01" + bytes(100)
 
 
-# -- values a reader once crashed on (issue 10 item 4) --
+# -- values a reader once crashed on --
 
 
 @case("Payload-Oxum written with superscript digits (²547.1)", IntegrityError, "Payload")
@@ -898,7 +898,7 @@ def _() -> bytes:
     return doc.replace(b'"a-b"', b'"a\x01b"')
 
 
-# -- values a reader once crashed on (issue 10 item 4) --
+# -- values a reader once crashed on --
 
 
 @flat_case("flat: the pack object's spec is a list", FormatError, "spec")

@@ -134,3 +134,61 @@ def running_cluster() -> Iterator[Cluster]:
     finally:
         cluster.stop("immediate")
         shutil.rmtree(root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def standby_of(primary: Cluster) -> Iterator[Cluster]:
+    """A streaming standby of `primary` (pg_basebackup -R), on a port of its own."""
+    root = Path(tempfile.mkdtemp(prefix="taskpack-pg-standby-"))
+    standby = Cluster(root, _free_port())
+    standby.socket.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres")
+        os.chmod(root, 0o700)
+        shutil.chown(standby.socket, "postgres", "postgres")
+    try:
+        subprocess.run(
+            _as_owner(
+                [
+                    str(BIN / "pg_basebackup"),
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    str(primary.port),
+                    "-U",
+                    "postgres",
+                    "-D",
+                    str(standby.data),
+                    "-R",
+                    "-X",
+                    "stream",
+                    "--no-sync",
+                ]
+            ),
+            check=True,
+            capture_output=True,
+        )
+        standby.start()
+        yield standby
+    finally:
+        standby.stop("immediate")
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def wait_replicated(primary: Cluster, timeout: float = 120) -> None:
+    """Until the standby has replayed everything the primary wrote so far."""
+    import time
+
+    import psycopg
+
+    with psycopg.connect(primary.admin_url, autocommit=True) as conn:
+        target = conn.execute("SELECT pg_current_wal_lsn()").fetchone()[0]  # type: ignore[index]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            row = conn.execute(
+                "SELECT bool_and(replay_lsn >= %s::pg_lsn) FROM pg_stat_replication", (target,)
+            ).fetchone()
+            if row is not None and row[0]:
+                return
+            time.sleep(0.1)
+    raise TimeoutError("the standby did not catch up")

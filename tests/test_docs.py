@@ -96,7 +96,8 @@ def _imported_from(path: Path, node: ast.ImportFrom) -> Path | None:
 
 def defines(path: Path, names: list[str]) -> bool:
     """Does the module at `path` define `names[0]` (and its class `names[1]`, …)? A name
-    it imports from another project module (a package's re-export) is followed there."""
+    it imports from another project module (a package's re-export) is followed there, and
+    a class's member may come from one of its bases (a mixin of the project's)."""
     scope: list[ast.stmt] = tree_of(path).body
     for i, name in enumerate(names):
         found = _bound(scope).get(name)
@@ -109,6 +110,9 @@ def defines(path: Path, names: list[str]) -> bool:
         if i + 1 < len(names):
             if not isinstance(found, ast.ClassDef):
                 return False  # only a class's own names are followed
+            if names[i + 1] not in _bound(found.body):
+                bases = [b.id for b in found.bases if isinstance(b, ast.Name)]
+                return any(defines(path, [base, *names[i + 1 :]]) for base in bases)
             scope = found.body
     return True
 

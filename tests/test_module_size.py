@@ -1,4 +1,4 @@
-"""No module of the application is over 600 lines (issue 20): a module is one idea. The
+"""No module of the application is over 600 lines: a module is one idea. The
 generated translation tables are data, not code, and are left out. This test guards it: the
 A2A handler grew to 606 lines in a round where nothing checked."""
 

@@ -245,6 +245,14 @@ class Exporter:
                 )
             else:
                 self.email_failed(path, result)
+                # History (and the journey) say it: the file is written, no email carried it
+                self.host.jobs.run(
+                    lambda p, c: desk.note_mailed(pid, path, how="not_opened"),
+                    title=tr("Opening your mail client…"),
+                    on_error=self.host.error,
+                    show_progress=False,
+                    cancellable=False,
+                )
 
         self.host.jobs.run(
             lambda p, c: opened(launch.email_attached(path, subject, body)),

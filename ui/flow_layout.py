@@ -10,7 +10,7 @@ class FlowLayout(QLayout):
     """Widgets in a row that wraps onto the next line when the space runs out.
 
     Qt has no wrapping layout (its "flow layout" is an example, not a class); the passport's
-    move buttons need one so the window stays usable at 800×600 (issue 11.13). Widgets
+    move buttons need one so the window stays usable at 800×600. Widgets
     added with `add_right` go to the end of the last line. Its minimum width is the widest
     single item.
     """

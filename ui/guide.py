@@ -27,6 +27,31 @@ def guide_sections() -> list[tuple[str, list[str]]]:
             ],
         ),
         (
+            tr("Sending your own work"),
+            [
+                tr(
+                    "File → New passport… (Ctrl+N), or “New passport…” on the empty desk, opens "
+                    "the composer. Give the work a title, a goal and where it stands; press "
+                    "Create passport."
+                ),
+                tr(
+                    "Add fact… for what is true, and say where: this machine (it arrives "
+                    "“unproven there” and the receiver checks it), your organisation, or "
+                    "anywhere. Add ask… for each question, with what counts as an answer: the "
+                    "line under it says at once whether an answer could be judged against it. "
+                    "Add landing check… for what the receiver confirms first; Add next step… "
+                    "for what follows. Attach files… (or drop files on the composer) for the "
+                    "files. Every item has Edit… and Remove."
+                ),
+                tr(
+                    "Send a handoff… shows exactly what the receiver will see, and stops "
+                    "before anything is written if a password or key is in your note or "
+                    "files (it says which and where). Then save it as a file, copy it for a "
+                    "chat, or email it. The answers come back as a receipt: open it and merge."
+                ),
+            ],
+        ),
+        (
             tr("What “unproven here” means"),
             [
                 tr(

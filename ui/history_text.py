@@ -126,6 +126,10 @@ def packed_detail(detail: dict[str, Any]) -> str:
 
 def mailed_detail(detail: dict[str, Any]) -> str:
     """The window opened an email with the pack attached (sent or not is the person's)."""
+    if detail.get("how") == "not_opened":
+        return tr("No email was opened: {file} is in the outbox, not sent.").format(
+            file=_file(detail)
+        )
     if detail.get("how") == "attached":
         return tr("Your mail program opened a new email with {file} attached.").format(
             file=_file(detail)

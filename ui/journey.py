@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -86,11 +87,16 @@ def hops(
     machine: str,
     sent: Sequence[PackWritten] = (),
     merged: Sequence[tuple[str, str]] = (),
+    unsent: frozenset[str] = frozenset(),
+    landed_by: str = "",
 ) -> list[Hop]:
     """The chain's nodes, oldest first: the desks before the sender (the first one, and
     the last EARLIER_SHOWN), the sender, this desk, then what went out from here and what
     came back — packs sent on, and receipts merged (`merged`: (when, the passport entry
-    that answered, ``TP-…@3``)) — the newest SENT_SHOWN of them."""
+    that answered, ``TP-…@3``)) — the newest SENT_SHOWN of them. A pack whose email did
+    not open (its file name in `unsent`) is said to be written, not sent. On a team desk
+    `landed_by` (``person@machine``, from History) names who landed it: another machine's
+    landing is not "this desk (beta) landed"."""
     chain = [c for c in (lp.lineage.chain if lp.lineage else None) or [] if isinstance(c, str)]
     received = lp.received
     out: list[Hop] = []
@@ -114,9 +120,13 @@ def hops(
     made = received.landed_at if received else lp.passport.created_at
     when = short_when(made)
     said = (tr("landed {when}") if received else tr("made here {when}")).format(when=when)
+    where = tr("this desk ({machine})").format(machine=one_line(machine or "?", 60))
+    by_machine = landed_by.rpartition("@")[2]
+    if received and by_machine and by_machine != machine:
+        where = tr("{who}, on this team desk").format(who=one_line(landed_by, 60))
     out.append(
         Hop(
-            tr("this desk ({machine})").format(machine=one_line(machine or "?", 60)),
+            where,
             said if when else "",
             f"{one_line(lp.id, 40)} v{number(lp.version)}",
             here=True,
@@ -126,6 +136,8 @@ def hops(
     for entry in sent:
         to = one_line(entry.to, 60) if entry.to else tr("someone")
         words = tr("receipt sent {when}") if entry.kind == "receipt" else tr("handoff sent {when}")
+        if entry.path and Path(entry.path).name in unsent:
+            words = tr("written {when}, not sent: no email opened")
         hop = Hop(tr("to {who}").format(who=to), words.format(when=short_when(entry.written_at)))
         later.append((entry.written_at or "", hop))
     for at, answered_from in merged:  # the answers coming home

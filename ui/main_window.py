@@ -102,7 +102,8 @@ class MainWindow(
         self._senders: dict[tuple[str, int], str] = {}
         self._reviews: dict[Path, Reviewed] = {}
         self._at_home: dict[Path, AtHome] = {}
-        #: the content digest of each incoming file listed (the same pack at two paths is one row)
+        #: "encoding:content digest" of each incoming file listed (the same pack at two
+        #: paths is one row)
         self._digests: dict[Path, str] = {}
         self._current: str | None = None  # the key the right side shows
         self._highlight: dict[str, tuple[set[str], str]] = {}

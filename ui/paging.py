@@ -20,13 +20,13 @@ T = TypeVar("T")
 PAGE = 40
 
 
-#: fact rows per page: each is a wrapped claim beside its standing, and Qt laying out 40 of
-#: them (with the rest of a review) held the GUI thread 80–150 ms; 20 take 50–70 ms
+#: fact rows per page: each is a wrapped claim beside its standing, and Qt laying out twice
+#: as many (with the rest of a review) held the GUI thread long enough to be felt
 FACT_PAGE = 20
 
 
 #: a page is built a few widgets per turn of the event loop, for at most this long per
-#: turn (40 ask cards took ~300 ms on a busy machine), so building a page never blocks the
+#: turn (a page of ask cards at once was a visible stall on a busy machine), so building a page never blocks the
 #: GUI thread for long; the "Show more" button appears once the page is complete
 BATCH_MS = 20
 

@@ -70,9 +70,33 @@ class FactsMixin:
                 c.clicked.connect(lambda _c=False, k=n: self.check_fact_requested.emit(k))
                 self.check_buttons[n] = c
                 extra.append(c)
+            elif proven_elsewhere(fact, detail.machine):
+                # a team desk: proven on another of its machines, never on this one
+                c = QPushButton(tr("I checked this here"))
+                c.setToolTip(
+                    tr(
+                        "It was proven on another machine, not on this one. If you checked it "
+                        "yourself here, say so: it becomes verified here too, with a history "
+                        "entry."
+                    )
+                )
+                c.clicked.connect(lambda _c=False, k=n: self.check_fact_requested.emit(k))
+                self.check_buttons[n] = c
+                extra.append(c)
             return fact_widget(fact, detail.machine or None, extra=extra, note=note)
 
         add_paged(
             sec.add, Numbered(facts), one, page=FACT_PAGE, parent_layout=sec.lay
         )  # (facts may be pages)
         lay.addWidget(sec)
+
+
+def proven_elsewhere(fact: Any, machine: str) -> bool:
+    """A machine fact verified (✓) on another machine than this one: it holds there."""
+    return bool(
+        fact.verified
+        and fact.effective_scope == "machine"
+        and fact.verified_on
+        and machine
+        and fact.verified_on != machine
+    )

@@ -333,7 +333,16 @@ class PassportView(FactsMixin, QWidget):
             for e in detail.history
             if e.event == "merged"
         ]
-        nodes = hops(lp, detail.machine, detail.sent, merged)  # who handed it to whom
+        mailed = {  # each file's last email: one that never opened did not carry it
+            str(e.detail.get("file")): str(e.detail.get("how"))
+            for e in detail.history
+            if e.event == "mailed"
+        }
+        unsent = frozenset(f for f, how in mailed.items() if how == "not_opened")
+        landed_by = next((e.who or "" for e in detail.history if e.event == "landed"), "")
+        nodes = hops(  # who handed it to whom
+            lp, detail.machine, detail.sent, merged, unsent, landed_by=landed_by
+        )
         self.journey = JourneyChain(nodes) if len(nodes) > 1 else None
         if self.journey is not None:
             lay.addWidget(plain(tr("Its journey"), bold=True))

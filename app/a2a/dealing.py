@@ -3,8 +3,8 @@
 The kernel's own way to share a port (SO_REUSEPORT) hashes each connection to one of the
 processes: eight kept-alive senders over two processes split four and four only about a
 quarter of the time, and seven and one now and then, when one process does nearly all the
-work while the other idles (bench_a2a, 8 senders: p50 41-45 ms in such runs against
-27-33 ms in even ones). A socket all the processes accept on is worse: connections that
+work while the other idles (`benchmarks/bench_a2a.py` shows such runs' median far above
+even ones'). A socket all the processes accept on is worse: connections that
 arrive together go to whichever wakes first. So the first process accepts every
 connection and deals them out in turn, itself included, handing each to another process
 over a UNIX socket (its descriptor, SCM_RIGHTS); that process serves it as if it had

@@ -74,11 +74,13 @@ def payload(
 
 def from_desk_error(exc: TaskPackError, *, doing: str) -> A2AError:
     """A desk error as the A2A error a client should see (a 4xx with the one sentence)."""
+    from taskpack.app.a2a.mapping import wire  # a lone surrogate a pack chose, escaped
+
     meta = {"taskpack_error": type(exc).__name__}
     place = getattr(exc, "place", None)
     if place:
-        meta["place"] = str(place)[:200]
-    text = str(exc)
+        meta["place"] = wire(str(place)[:200])
+    text = wire(str(exc))
     if isinstance(exc, PackError):
         return InvalidParamsError(message=f"The pack was refused: {text}", data=meta)
     if isinstance(exc, NotFound):

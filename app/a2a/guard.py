@@ -38,6 +38,7 @@ from taskpack.app.a2a import (
 from taskpack.app.a2a.card import CARD_MAX_AGE, CARD_PATH
 from taskpack.app.a2a.ledger import A2AStore
 from taskpack.app.a2a.tokens import principal_for, token_hash
+from taskpack.core.errors import TaskPackError
 
 SUPPORTED_EXTENSIONS = frozenset({EXTENSION_URI})
 VERSION_RE = re.compile(r"^1\.0(\.\d+)?$")
@@ -124,9 +125,12 @@ class Guard:
         *,
         max_body_bytes: int = MAX_BODY_BYTES,
         body_timeout: float = BODY_TIMEOUT,
+        out_of_reach: Callable[[], str | None] | None = None,
     ) -> None:
         self.app = app
         self.store = store
+        #: why the desk's store cannot be reached now (None: it can), asked per request
+        self.out_of_reach = out_of_reach
         self.max_body_bytes = max_body_bytes
         self.body_timeout = body_timeout
         self.card_modified = time.time()  # the card is built once per server: its age
@@ -147,7 +151,20 @@ class Guard:
             await self._card(scope, receive, send, headers)
             return
         send = _a2a_media_type(send)
-        principal = await self._principal(headers)
+        why = self.out_of_reach() if self.out_of_reach is not None else None
+        if why is None:
+            try:
+                principal = await self._principal(headers)
+            except TaskPackError as exc:  # the store is out of reach (a restart, a failover)
+                why = str(exc)
+        if why is not None:  # say so at once, rather than wait for a connection
+            response = json_response(
+                503,
+                errors.payload(503, "UNAVAILABLE", "STORE_UNAVAILABLE", why),
+                {"Retry-After": "5"},
+            )
+            await response(scope, receive, send)
+            return
         refusal = self._refuse(scope, headers, principal)
         if refusal is None and scope["method"] == "GET" and scope["path"] == "/tasks":
             refusal = _query_refusal(scope)

@@ -259,9 +259,8 @@ class DeskRequestHandler(RequestHandler):
             # (principal, messageId) is claimed first, in the landing's transaction: of two
             # payloads under one id at once (two processes), one lands, the other nothing
             claim = Claim(principal, message.message_id, digest)
-            outcome = self.desk.land(
-                io.BytesIO(data), name=name, expect=None, admit=admit, claim=claim
-            )
+            got = io.BytesIO(data)
+            outcome = self.desk.land(got, name=name, expect=None, admit=admit, claim=claim)
             kind, root = outcome.kind, root_of(outcome.review.lineage)
             task_id = outcome.id
         except A2AError:

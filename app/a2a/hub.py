@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: seconds between two looks the change feed asked for (a storm of notices is one look
+#: every this often, not a look per notice)
+HEARD_GAP = 0.02
+
 
 class Hub:
     def __init__(
@@ -65,6 +69,10 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self._publishing: set[str] = set()
         self._again: set[str] = set()
+        #: set when a shared store's change feed hears another process commit: the poll
+        #: looks at once instead of at its next tick
+        self._heard: asyncio.Event | None = None
+        self._unhear: Callable[[], None] | None = None
 
     # -- lifecycle (call in the server's loop) --
 
@@ -73,6 +81,13 @@ class Hub:
         self.closing = asyncio.Event()
         self._handoffs = await asyncio.to_thread(self.store.a2a_task_ids, "handoff")
         self._unsubscribe = self.desk.subscribe(self._from_desk)
+        # other processes' changes as they commit, where the store can say (a team desk's
+        # change feed); the embedded desk has none and is polled
+        heard, loop = asyncio.Event(), self.loop
+        self._unhear = await asyncio.to_thread(
+            self.desk.on_changes_elsewhere, lambda: loop.call_soon_threadsafe(heard.set)
+        )
+        self._heard = heard if self._unhear is not None else None
         # learn the versions before serving: a change after this point is never missed
         watermark = await asyncio.to_thread(self._look, "")
         self._spawn(self._poll(watermark))
@@ -84,6 +99,9 @@ class Hub:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._unhear is not None:
+            self._unhear()
+            self._unhear = None
         if self.closing is not None:
             self.closing.set()
         for queues in self._listeners.values():
@@ -174,7 +192,13 @@ class Hub:
 
     async def _poll(self, watermark: str) -> None:
         while True:
-            await asyncio.sleep(self.interval)
+            if self._heard is None:
+                await asyncio.sleep(self.interval)
+            else:  # at the next tick, or as soon as another process commits
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._heard.wait(), self.interval)
+                self._heard.clear()
+                await asyncio.sleep(HEARD_GAP)  # a burst of commits is one look
             try:
                 watermark = await asyncio.to_thread(self._look, watermark)
             except asyncio.CancelledError:

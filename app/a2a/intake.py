@@ -68,10 +68,16 @@ def pick_pack_part(message: pb.Message) -> tuple[bytes, str]:
 
 
 def root_of(lineage: dict[str, Any] | None) -> str | None:
-    """The root passport of a pack's lineage (as the review has it), if it names one."""
+    """The root passport of a pack's lineage (as the review has it), if it names one: the
+    key the ledger groups a principal's tasks by, a lone surrogate in it escaped (no
+    database driver binds one)."""
+    from taskpack.app.a2a.mapping import wire
+
     if not lineage:
         return None
     if lineage.get("root_id"):
-        return str(lineage["root_id"])
+        return wire(str(lineage["root_id"]))  # type: ignore[no-any-return]
     chain = lineage.get("chain") or []
-    return str(chain[0]).rsplit("@", 1)[0] if isinstance(chain, list) and chain else None
+    if not isinstance(chain, list) or not chain:
+        return None
+    return wire(str(chain[0]).rsplit("@", 1)[0])  # type: ignore[no-any-return]

@@ -67,7 +67,7 @@ def receipt_key(lp: LocalPassport) -> str:
     text = json.dumps(
         {"asks": asks, "state": lp.state}, sort_keys=True, ensure_ascii=False, default=str
     )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # (lone ones too)
 
 
 class ReceiptPublisher:

@@ -156,15 +156,30 @@ def create_app(
         lifespan=lifespan,
         exception_handlers={HTTPException: not_found, A2AError: not_found},
     )
-    return Guard(app, store, max_body_bytes=max_body_bytes, body_timeout=body_timeout)
+    return Guard(
+        app,
+        store,
+        max_body_bytes=max_body_bytes,
+        body_timeout=body_timeout,
+        out_of_reach=lambda: _out_of_reach(desk),
+    )
+
+
+def _out_of_reach(desk: Desk) -> str | None:
+    """Why the desk's shared store cannot be reached now: its change feed lost the server
+    and is not back (a restart, a failover); None when it can, or cannot tell."""
+    listener = getattr(desk.store, "listener", None)
+    if listener is not None and getattr(listener, "lost", False):
+        return f"{desk.store.describe()} cannot be reached now; the desk keeps trying"
+    return None
 
 
 def settle_heap() -> None:
     """For a process that only serves (`taskpack serve`, its other processes): what is alive
     once it serves (the modules, the app, the SDK's tables) lives as long as the process,
     so the cyclic collector stops walking it (`gc.freeze`). A full collection walked all
-    of it with the GIL held, ~40 ms in which no send of the process moved: about one in
-    600 sends of 8 senders at once. What is made later is collected as before. Not for a
+    of it with the GIL held, long enough that no send of the process moved meanwhile.
+    What is made later is collected as before. Not for a
     process that serves on the side (the window): it would keep what it drops later."""
     gc.freeze()
 

@@ -40,8 +40,18 @@ NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
 class KeyringUnavailable(UsageError):
     hint = (
         "Install or unlock a system keyring (GNOME Keyring / KWallet via Secret Service, "
-        "macOS Keychain, Windows Credential Locker) and try again."
+        "macOS Keychain, Windows Credential Manager) and try again."
     )
+
+
+def _unavailable(exc: Exception, failed: str) -> KeyringUnavailable:
+    """One sentence for a keyring that failed: none at all (keyring's own message is a
+    paragraph of package advice), or the one there refused."""
+    import keyring.errors
+
+    if isinstance(exc, keyring.errors.NoKeyringError):
+        return KeyringUnavailable(f"no system keyring works on this computer, so {failed}")
+    return KeyringUnavailable(f"the system keyring failed, so {failed} ({exc})")
 
 
 def token_hash(token: str) -> str:
@@ -93,7 +103,7 @@ def _keyring_set(entry: str, secret: str) -> None:
     try:
         keyring.set_password(SERVICE, entry, secret)
     except keyring.errors.KeyringError as exc:
-        raise KeyringUnavailable(f"the system keyring refused to store the token ({exc})") from None
+        raise _unavailable(exc, "the token was not stored") from None
 
 
 def _keyring_get(entry: str) -> str | None:
@@ -104,7 +114,7 @@ def _keyring_get(entry: str) -> str | None:
     try:
         return keyring.get_password(SERVICE, entry)
     except keyring.errors.KeyringError as exc:
-        raise KeyringUnavailable(f"the system keyring could not be read ({exc})") from None
+        raise _unavailable(exc, "the token could not be read") from None
 
 
 def _keyring_delete(entry: str) -> None:
@@ -116,7 +126,7 @@ def _keyring_delete(entry: str) -> None:
     except keyring.errors.PasswordDeleteError:
         pass  # already gone: revoking is about the index row, which is removed anyway
     except keyring.errors.KeyringError as exc:
-        raise KeyringUnavailable(f"the system keyring could not delete the token ({exc})") from None
+        raise _unavailable(exc, "the token could not be deleted") from None
 
 
 @dataclass(frozen=True)

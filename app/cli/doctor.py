@@ -60,7 +60,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     home = paths.home()
     team = _team_store(home)
     if team is not None:
-        from taskpack.app.team.doctor_cli import team_doctor
+        from taskpack.app.cli.team_doctor import team_doctor
 
         return team_doctor(team, as_json=args.json, restore=args.restore, sweep=args.sweep)
     found = _diagnose(home)

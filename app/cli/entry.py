@@ -1,10 +1,11 @@
-"""The `taskpack` command's entry point: what runs after the command is done.
+"""The `taskpack` command's entry point: what runs before the command line is imported
+(:mod:`.startup`'s one measure), and after the command is done.
 
 The judge's verbs (`conformance`, `verify`) only read; once one has said its verdict
 (from bytes it read and hashed itself, nothing computed ahead of it), the process leaves at once
 (:func:`_leave`): its output flushed and every exit handler run, but without the
 interpreter's teardown, which freed each of the modules the judge imported one by one
-(a fifth of a small pack's judging: ~12 ms, 24 M of 308 M instructions).
+(a fifth of a small pack's judging).
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ _READS_ALL = frozenset({"conformance", "verify"})
 def main() -> int:
     argv = sys.argv[1:]
     reads_all = len(argv) >= 2 and argv[0] in _READS_ALL
+    from taskpack.app.cli.startup import defer_inspect
+
+    defer_inspect()
     from taskpack.app.cli.main import main as run
 
     code = run()

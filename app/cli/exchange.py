@@ -15,8 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from taskpack.app.cli.boundary import desk_sentence, ident, place, quoted, token
 from taskpack.app.cli.main import EXIT_OK, emit_json, say, warn
-from taskpack.app.cli.passports import _add_json, _pid, _show_list, _verb, safe
+from taskpack.app.cli.passports import _add_json, _pid, _verb, safe
 from taskpack.core.desk import lifecycle
 from taskpack.core.desk.identity import origin_label
 from taskpack.core.errors import LandingRefused
@@ -69,6 +70,10 @@ def register(verb: Verb) -> None:
     p.add_argument("--into", help="merge a receipt into the passport that asked (TP-…)")
     _add_json(p)
 
+    from taskpack.app.cli import work
+
+    work.register(verb)
+
 
 @_verb
 def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
@@ -110,10 +115,10 @@ def cmd_pack(args: argparse.Namespace, desk: Desk) -> int:
         f"Wrote {out.path} ({out.kind}, {out.encoding}, {out.size} bytes) from {out.passport_id} v{out.version}."
     )
     for s in out.sealed:
-        report(f"  sealed: {safe(s)}")
+        report(f"  sealed: {desk_sentence(s)}")
     if out.asks_sent:
         report(
-            f"  asks sent: {', '.join(safe(a) for a in out.asks_sent)} (kept on {out.passport_id} for the answers)"
+            f"  asks sent: {', '.join(ident(a) for a in out.asks_sent)} (kept on {out.passport_id} for the answers)"
         )
     if out.moved_to:
         report(f"  {out.passport_id} is now {out.moved_to} until a receipt answers them.")
@@ -169,17 +174,17 @@ def cmd_land(args: argparse.Namespace, desk: Desk) -> int:
             say(f"Already merged into {merged.id}; nothing changed.")
             return EXIT_OK
         say(f"Merged {safe(shown)} into {merged.id} (now v{merged.passport.version}).")
-        say(f"  answered: {', '.join(safe(a) for a in merged.answered) or 'none'}")
+        say(f"  answered: {', '.join(ident(a) for a in merged.answered) or 'none'}")
         for r in merged.repairs:  # the same words the history keeps
-            say(f"  repaired: {safe(r)}")
+            say(f"  repaired: {desk_sentence(r)}")
         for old, new in merged.adopted:
-            say(f"  adopted as an open ask for you: {safe(old)} → {safe(new)}")
+            say(f"  adopted as an open ask for you: {ident(old)} → {ident(new)}")
         if merged.facts_added:
             say(f"  facts added: {merged.facts_added} (machine facts arrive sealed)")
         if merged.sender_checks:
             say("  the sender's landing checks (about their machine; reported, not adopted):")
             for c in merged.sender_checks:
-                say(f"    - {safe(c.check)}")
+                say(f"    - {quoted(c.check)}")
         if merged.moved_to:
             say(f"  {merged.id} is now {merged.moved_to}: every ask it was waiting on is answered.")
         _say_imperatives(merged.review)
@@ -226,9 +231,9 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
     origin = rv.origin
     if dry:
         verb = "would merge into" if rv.kind == "receipt" else "would land as a new passport"
-        target = safe(rv.receipt_target) if rv.kind == "receipt" else ""
+        target = token(rv.receipt_target) if rv.kind == "receipt" else ""
         say(
-            f"{safe(rv.path.name)}: {safe(rv.kind)} from {safe(origin_label(origin))}"
+            f"{safe(rv.path.name)}: {token(rv.kind)} from {quoted(origin_label(origin))}"
             f" — {verb} {target}".rstrip()
         )
         if rv.nothing_new:
@@ -240,35 +245,46 @@ def _say_review(rv: LandingReview, *, dry: bool) -> None:
         else:
             say(
                 f"  target here: {'yes' if rv.target_here else 'no'}; "
-                f"would answer: {', '.join(map(safe, rv.would_answer)) or 'none'}; "
-                f"would adopt: {', '.join(map(safe, rv.would_adopt)) or 'none'}"
+                f"would answer: {', '.join(map(ident, rv.would_answer)) or 'none'}; "
+                f"would adopt: {', '.join(map(ident, rv.would_adopt)) or 'none'}"
             )
-        say(f"  Title: {safe(rv.title)}")
-        say(f"  Goal:  {safe(rv.goal)}")
+        say(f"  Title: {quoted(rv.title)}")
+        say(f"  Goal:  {quoted(rv.goal)}")
     if rv.note:
-        say(f"  Note (the sender's words): «{safe(rv.note)}»")
+        say(f"  Note (the sender's words): {quoted(rv.note)}")
     if rv.kind == "handoff":
-        _show_list(
-            "Next steps (required landing checks first; suggestions are quoted, never run)",
-            rv.next_steps,
-        )
+        _say_next_steps(rv)
     for s in rv.sealed:
-        say(f"  sealed: {safe(s)}")
+        say(f"  sealed: {desk_sentence(s)}")
     if rv.asks:
         say("  Asks:")
         for a in rv.asks:
             say(
-                f"    {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})"
+                f"    {ident(a.id)} [{token(a.status or 'open')}] {quoted(a.what)}  (accept: {quoted(a.accept)})"
             )
     for r in rv.repairs:
-        say(f"  {'would repair' if dry else 'repaired'}: {safe(r)}")
+        say(f"  {'would repair' if dry else 'repaired'}: {desk_sentence(r)}")
     for n in rv.notes:
-        say(f"  note: {safe(n)}")
+        say(f"  note: {desk_sentence(n)}")
     _say_imperatives(rv)
+
+
+def _say_next_steps(rv: LandingReview) -> None:
+    """The required landing checks first, then the sender's next steps: each quoted."""
+    checks = [c for c in rv.landing_checks if c.is_required]
+    steps = [
+        f"Landing check (required): {quoted(c.check)}"
+        + (f" — sender's suggestion, not run: {quoted(c.how)}" if c.how else "")
+        for c in checks
+    ] + [quoted(s) for s in rv.next_steps[len(checks) :]]
+    if steps:
+        say("Next steps (required landing checks first; suggestions are quoted, never run):")
+        for n, step in enumerate(steps, 1):
+            say(f"  {n}. {step}")
 
 
 def _say_imperatives(rv: LandingReview) -> None:
     if rv.imperatives:
         say("  Imperative sentences found (data, not instructions; nothing was run):")
         for imp in rv.imperatives:
-            say(f"    {safe(imp.get('place'))}: «{safe(imp.get('sentence'))}»")
+            say(f"    {place(imp.get('place'))}: {quoted(imp.get('sentence'))}")

@@ -53,7 +53,7 @@ VERB_HOMES = {
         (
             "passports",
             "new list open fact decide next checkpoint ask check answer attach pack land "
-            "restore move take result history settings",
+            "restore move take result history settings confirm save-luggage",
         ),
         ("watch", "watch"),
         ("a2a", "serve token send fetch-receipt"),
@@ -112,8 +112,9 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-#: signals that end a long-running verb (`watch`, `serve`) cleanly
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: signals that end a long-running verb (`watch`, `serve`) cleanly (and Ctrl-Break in a
+#: Windows console)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, *filter(None, [getattr(signal, "SIGBREAK", None)]))
 
 
 class StopSignals:
@@ -136,7 +137,8 @@ class StopSignals:
     def __enter__(self) -> StopSignals:
         if threading.current_thread() is threading.main_thread():
             self._previous = {s: signal.signal(s, self._on_signal) for s in STOP_SIGNALS}
-            self._mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+            if hasattr(signal, "pthread_sigmask"):  # POSIX: a parent may hand down a mask
+                self._mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -202,10 +204,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except TaskPackError as exc:  # each class says its exit code (core/errors.py)
-        warn(visible(str(exc)))  # one line, whatever pack text the message quotes
+        from taskpack.app.cli.boundary import error_line, finding_line
+
+        warn(error_line(exc))  # one line, whatever pack text it names quoted
         if isinstance(exc, Refused):
             for finding in exc.findings[3:]:
-                warn(f"  also: {finding}")
+                warn(f"  also: {finding_line(finding)}")
         return exc.exit_code
     except KeyboardInterrupt:
         warn("interrupted; nothing was left half-written.")

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from taskpack.app.cli.boundary import name, quoted, token
 from taskpack.app.cli.main import EXIT_ERROR, EXIT_OK, EXIT_REFUSED, emit_json, say, warn
 from taskpack.app.heap import BIG_PACK, keep_freed_heap
 from taskpack.core.trust.visible_text import visible
@@ -214,7 +215,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
             mark = "✓" if c.ok else ("✗" if c.ok is False else "–")
             say(f"{c.id:>3} {mark} {c.requirement}")
             for r in c.reasons[:5]:
-                say(f"      {visible(r)}")
+                say(f"      {quoted(r)}")  # the judge's reason quotes the pack
             if len(c.reasons) > 5:
                 say(f"      … and {len(c.reasons) - 5} more")
         passed = sum(c.ok is True for c in report.checks)
@@ -292,27 +293,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _q(text: Any) -> str:
-    """Pack text, quoted and on one line: it is the sender's data, never an instruction.
-    A text holding a credential reads ``(withheld: …)``: the kind, never the value."""
-    from taskpack.core.trust.refusals import shown_text
-
-    return f"«{visible(shown_text('' if text is None else str(text)))}»"
-
-
-_TOKEN = re.compile(r"^[A-Za-z0-9_.:@+-]{1,80}$")
-
-
-def _t(value: Any) -> str:
-    """A short token (an id, a kind, a time) printed bare when it is one; else quoted."""
-    text = "" if value is None else str(value)
-    return text if _TOKEN.match(text) and not _holds_credential(text) else _q(text)
-
-
-def _holds_credential(text: str) -> bool:
-    from taskpack.core.trust.refusals import holds_credential
-
-    return holds_credential(text)
+_q = quoted
+_t = token
 
 
 def describe(opened: OpenedPack) -> str:
@@ -383,7 +365,7 @@ def describe(opened: OpenedPack) -> str:
                 out.append(f"        answer: {_q(a.answer)}")
     if opened.luggage:
         out.append("luggage:")
-        out += [f"  {_q(i.name)[1:-1]}  ({i.size} bytes)" for i in opened.luggage]
+        out += [f"  {name(i.name)}  ({i.size} bytes)" for i in opened.luggage]
     for note in opened.notes:
         out.append(f"note: {visible(note)}")
     return "\n".join(out)

@@ -31,6 +31,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from taskpack.app.cli.boundary import (
+    answered_words,
+    ask_named,
+    history_detail,
+    ident,
+    name,
+    place,
+    quoted,
+    standing_words,
+    token,
+)
 from taskpack.app.cli.main import EXIT_ERROR, EXIT_OK, emit_json, say, warn
 from taskpack.app.settings import Settings
 from taskpack.core.desk import lifecycle
@@ -290,7 +301,7 @@ def cmd_list(args: argparse.Namespace, desk: Desk) -> int:
     for r in rows:
         state = lifecycle.describe(r.state, r.waiting_on)
         asks = f"  {r.open_asks} open ask(s)" if r.open_asks else ""
-        say(f"{r.id}  v{r.version:<3} {state:<24} {r.updated_at}  {safe(r.title)}{asks}")
+        say(f"{r.id}  v{r.version:<3} {state:<24} {r.updated_at}  {quoted(r.title)}{asks}")
     return EXIT_OK
 
 
@@ -311,9 +322,6 @@ def show_passport(args: argparse.Namespace) -> int:
 
 @_verb
 def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
-    from taskpack.core.desk.review import check_line
-    from taskpack.core.trust.sealing import standing
-
     pid = _pid(args.id)
     lp = desk.get_version(pid, args.version) if args.version else desk.get(pid)
     luggage = desk.luggage(pid)
@@ -326,83 +334,77 @@ def cmd_open(args: argparse.Namespace, desk: Desk) -> int:
         return EXIT_OK
     ps = lp.passport
     say(f"{lp.id}  v{lp.version}  {lifecycle.describe(lp.state, lp.waiting_on)}")
-    say(f"Title:   {safe(ps.title)}")
-    say(f"Goal:    {safe(ps.goal)}")
+    say(f"Title:   {quoted(ps.title)}")
+    say(f"Goal:    {quoted(ps.goal)}")
     if ps.current_state:
-        say(f"Now:     {safe(ps.current_state)}")
+        say(f"Now:     {quoted(ps.current_state)}")
     received = lp.received
     if received:
         origin = received.origin.to_data() if received.origin else {}
         say(
-            f"From:    {safe(origin_label(origin))} "
-            f"({safe(received.sender_entry)}), packed {safe(received.packed_at)}"
+            f"From:    {quoted(origin_label(origin))} "
+            f"({token(received.sender_entry)}), packed {token(received.packed_at)}"
         )
         if received.note:
-            say(f"Note:    «{safe(received.note)}» (the sender's words)")
+            say(f"Note:    {quoted(received.note)} (the sender's words)")
     if lp.lineage and lp.lineage.chain:
-        say(f"Lineage: {' → '.join(safe(c) for c in lp.lineage.chain)} → {lp.id}")
+        say(f"Lineage: {' → '.join(token(c) for c in lp.lineage.chain)} → {lp.id}")
     checks = lp.landing_checks or []
     if checks:
         say("Landing checks (from the sender; confirm these here first — nothing was run):")
         for c in checks:
-            say(f"  [{safe(c.id or '-')}] {safe(check_line(c))}")
+            kind = "required" if c.is_required else "optional"
+            how = f" — sender's suggestion, not run: {quoted(c.how)}" if c.how else ""
+            say(f"  [{ident(c.id or '-')}] ({kind}) {quoted(c.check)}{how}")
     _show_list("Next steps", ps.next_steps or [])
     facts = ps.facts or []
     if facts:
         say("Facts:")
         for n, f in enumerate(facts, 1):
-            say(f"  {n}. {safe(f.claim)} — {safe(standing(f, machine=desk.machine).text)}")
+            say(f"  {n}. {quoted(f.claim)} — {standing_words(f, desk.machine)}")
     decisions = ps.decisions or []
     if decisions:
         say("Decisions:")
         for d in decisions:
-            say(f"  - {safe(d.what)} — because {safe(d.why)}")
+            say(f"  - {quoted(d.what)} — because {quoted(d.why)}")
     asks = lp.asks or []
     if asks:
         say("Asks:")
         came = desk.answer_sources(pid, args.version)
         for a in asks:
             say(
-                f"  {safe(a.id)} [{safe(a.status or 'open')}] {safe(a.what)}  (accept: {safe(a.accept)})"
+                f"  {ident(a.id)} [{token(a.status or 'open')}] {quoted(a.what)}  (accept: {quoted(a.accept)})"
             )
             if a.answer is not None:
-                say(f"       answer: {safe(a.answer)}  — {_answered(a, came.of(a.id))}")
+                say(f"       answer: {quoted(a.answer)}  — {answered_words(a, came.of(a.id))}")
     outgoing = lp.checks_to_send or []
     if outgoing:
         say("Checks to send with the next pack:")
         for c in outgoing:
-            say(f"  [{safe(c.id)}] {safe(c.check)}")
+            say(f"  [{ident(c.id)}] {quoted(c.check)}")
     if isinstance(lp.result, dict):
         say(
-            f"Result:  {safe(lp.result.get('summary'))} ({len(lp.result.get('evidence') or [])} evidence)"
+            f"Result:  {quoted(lp.result.get('summary'))} ({len(lp.result.get('evidence') or [])} evidence)"
         )
     if luggage:
         say("Luggage:")
         for x in luggage:
-            say(f"  {safe(x.name)}  {x.size} bytes  sha256 {x.sha256[:12]}…")
+            say(f"  {name(x.name)}  {x.size} bytes  sha256 {x.sha256[:12]}…")
     imperatives = (received.imperatives if received else None) or []
     if imperatives:
         say("Imperative sentences found in the pack (data, not instructions; nothing was run):")
         for imp in imperatives:
-            say(f"  {safe(imp.get('place'))}: «{safe(imp.get('sentence'))}»")
+            say(f"  {place(imp.get('place'))}: {quoted(imp.get('sentence'))}")
     if moves:
         say(f"Can move to: {', '.join(m.label for m in moves)}")
     return EXIT_OK
-
-
-def _answered(ask: Any, came: str | None) -> str:
-    """Who answered: an answer that came in a pack says so, whatever its answered_by says."""
-    if not came:
-        return f"{safe(ask.answered_by)} {safe(ask.answered_at)}"
-    when = f", {safe(ask.answered_at)}" if ask.answered_at else ""
-    return f"answered by {safe(ask.answered_by or 'someone')}, in a {came} (not here){when}"
 
 
 def _show_list(title: str, items: list[Any]) -> None:
     if items:
         say(f"{title}:")
         for n, item in enumerate(items, 1):
-            say(f"  {n}. {safe(item)}")
+            say(f"  {n}. {quoted(item)}")
 
 
 @_verb
@@ -467,11 +469,10 @@ def cmd_check(args: argparse.Namespace, desk: Desk) -> int:
 
 @_verb
 def cmd_answer(args: argparse.Namespace, desk: Desk) -> int:
-    status = "dropped" if args.drop else "answered"
-    lp = desk.answer(
-        _pid(args.id), args.ask, args.answer, status=status, expected_version=args.expected_version
-    )
-    return _done(args, lp, f"ask {args.ask} {status}; send it home with `pack --kind receipt`")
+    status, pid = "dropped" if args.drop else "answered", _pid(args.id)
+    ask = ask_named(desk, pid, args.ask)  # its id, or the #handle a non-plain id is given
+    lp = desk.answer(pid, ask, args.answer, status=status, expected_version=args.expected_version)
+    return _done(args, lp, f"ask {ident(ask)} {status}; send it home with `pack --kind receipt`")
 
 
 @_verb
@@ -552,8 +553,9 @@ def cmd_history(args: argparse.Namespace, desk: Desk) -> int:
         return EXIT_OK
     for e in entries:
         words = english_detail(e.detail)
-        detail = ", ".join(f"{k}={safe(v)}" for k, v in words.items() if v not in (None, [], ""))
-        say(f"{e.at}  v{e.version:<3} {e.event:<10} {detail}")
+        detail = history_detail(words)
+        by = f"  by {safe(e.who)}" if e.who else ""  # a team desk says who (and their role)
+        say(f"{e.at}  v{e.version:<3} {e.event:<10} {detail}{by}")
     return EXIT_OK
 
 

@@ -4,6 +4,8 @@
                                         twice, safe with two starters at once)
     taskpack store migrate --to URL     copy this machine's desk into a team desk
                                         (digests checked; twice changes nothing)
+    taskpack store grant ROLE… [--admin] let database roles use the desk (members; admins
+                                        also mint and revoke the tokens peers present)
     taskpack store where                which store this desk uses
 
 URL defaults to TASKPACK_STORE, then the settings' `store` key. The password comes from
@@ -34,6 +36,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mig = verbs.add_parser("migrate", help="copy this machine's desk into a team desk")
     mig.add_argument("--to", required=True, metavar="URL", help="the team desk")
     mig.set_defaults(handler=cmd_migrate)
+    grant = verbs.add_parser(
+        "grant",
+        help="let database roles use the team desk (members; --admin: also mint and "
+        "revoke the tokens peers present)",
+    )
+    grant.add_argument("roles", nargs="+", metavar="ROLE", help="login roles (CREATE ROLE … LOGIN)")
+    grant.add_argument(
+        "--admin", action="store_true", help="admins also mint and revoke A2A accept tokens"
+    )
+    grant.add_argument("--url", help="the team desk (default: TASKPACK_STORE or settings)")
+    grant.set_defaults(handler=cmd_grant)
     where = verbs.add_parser("where", help="say which store this desk uses")
     where.set_defaults(handler=cmd_where)
 
@@ -67,11 +80,25 @@ def cmd_init(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_grant(args: argparse.Namespace) -> int:
+    from taskpack.app.team.choose import describe
+    from taskpack.app.team.members import grant
+
+    url = _url(args.url)
+    group, joined = grant(url, list(args.roles), admin=args.admin)
+    what = "admins" if args.admin else "members"
+    if joined:
+        say(f"Made {', '.join(joined)} {what} of {describe(url)} (role {group}).")
+    else:
+        say(f"{', '.join(args.roles)} were {what} of {describe(url)} already; nothing to do.")
+    return EXIT_OK
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     from taskpack.app import paths
+    from taskpack.app.a2a.migrate_team import migrate_a2a
     from taskpack.app.team.choose import describe
     from taskpack.app.team.migrate import migrate
-    from taskpack.app.team.migrate_a2a import migrate_a2a
     from taskpack.app.team.pg_store import PgStore
 
     home = paths.home()

@@ -97,8 +97,33 @@ class FirstContact:
             flat_text = p.read_text(encoding="utf-8")
         lang = language or self.settings.language or os.environ.get("LANG")
         return chat_message.chat_message(
-            pack, file_name=p.name, file_size=size, flat_text=flat_text, language=lang
+            pack,
+            file_name=p.name,
+            file_size=size,
+            flat_text=flat_text,
+            language=lang,
+            passed_on=self._passed_on(pack.passport.id if pack.passport else None),
         )
+
+    def _passed_on(self, passport_id: str | None) -> dict[str, str]:
+        """The asks of this desk's passport `passport_id` that came in the pack it landed
+        from, each with who sent that pack: another sender's words, never ours."""
+        from taskpack.core.desk.identity import origin_label
+        from taskpack.core.errors import TaskPackError
+
+        try:
+            lp = self.get(passport_id) if passport_id else None
+        except TaskPackError:
+            return {}
+        if lp is None or lp.received is None:
+            return {}
+        landed = next((e.version for e in self.history(lp.id) if e.event == "landed"), None)
+        if landed is None:
+            return {}
+        origin = lp.received.origin.to_data() if lp.received.origin else {}
+        who = origin_label(origin) or "another sender"
+        then = self.get_version(lp.id, landed)
+        return {a.id: who for a in then.asks or [] if a.id}
 
 
 def _secrets_in(opened: OpenedPack) -> list[Finding]:

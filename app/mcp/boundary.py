@@ -63,6 +63,36 @@ def clean(value: Any) -> Any:
     return value
 
 
+#: how much of an answer's structured part (JSON characters) a result may hold: its text
+#: repeats it, and agent harnesses refuse a result over ~25,000 tokens (Claude Code)
+BUDGET = 40_000
+#: the longest a sender's string is shown whole; past the budget, shorter still
+LONGEST = 8_000
+
+
+def _cut(value: Any, limit: int, inside: bool) -> Any:
+    if isinstance(value, str):
+        if not inside or len(value) <= limit:
+            return value
+        return f"{value[:limit]}… [{len(value) - limit} more characters not shown]"
+    if isinstance(value, Mapping):
+        return {k: _cut(v, limit, inside or k == SENDER) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cut(v, limit, inside) for v in value]
+    return value
+
+
+def fit(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with each string a sender wrote cut short enough that the whole stays within
+    :data:`BUDGET` (as far as cutting strings can: a tool that lists pages its rows)."""
+    limit = LONGEST
+    out = _cut(data, limit, False)
+    while limit > 64 and len(json.dumps(out, ensure_ascii=False)) > BUDGET:
+        limit //= 4
+        out = _cut(data, limit, False)
+    return out  # type: ignore[no-any-return]
+
+
 def render(summary: str, structured: Mapping[str, Any]) -> str:
     """The text content of an answer: the desk's summary, its data with every
     ``sender_wrote`` part replaced by a reference, then those parts inside markers."""

@@ -102,6 +102,11 @@ class FactView(_Out):
 
 class AskView(_Out):
     id: str | None
+    ref: str | None = Field(
+        None,
+        description="what to pass back to name it (ask_id, check): the id when plain, "
+        "else an opaque handle (#…)",
+    )
     status: str
     answered_by: str | None = None
     answered_at: str | None = None
@@ -118,6 +123,11 @@ class AskView(_Out):
 
 class CheckView(_Out):
     id: str | None
+    ref: str | None = Field(
+        None,
+        description="what to pass back to name it (ask_id, check): the id when plain, "
+        "else an opaque handle (#…)",
+    )
     required: bool
     checked_here: bool = Field(False, description="someone confirmed it on this machine")
     sender_wrote: CheckText
@@ -171,6 +181,9 @@ class PassportSummary(_Out):
 class ListOut(_Out):
     total: int
     offset: int
+    next_offset: int | None = Field(
+        None, description="more passports follow: pass this as offset (rows are kept short)"
+    )
     passports: list[PassportSummary]
 
 
@@ -210,8 +223,11 @@ class PackOut(_Out):
     size: int
     content_digest: str
     passport_id: str
-    version: int
-    asks_sent: list[str]
+    version: int = Field(description="the version written into the pack")
+    current_version: int = Field(
+        description="the passport's version now (packing may move it): pass it as expected_version"
+    )
+    asks_sent: list[str] = Field(description="the `ref` of each ask the pack carries")
     sealed: list[str] = Field(description="facts sealed as unproven for the receiver")
     warnings: list[str]
     moved_to: str | None = None
@@ -256,6 +272,10 @@ class LandOut(_Out):
     state: str | None = None
     counts: Counts
     answered: list[str] = Field(default_factory=list)
+    replaced: list[str] = Field(
+        default_factory=list,
+        description="asks whose earlier answer this receipt replaced (a `ref` each)",
+    )
     adopted: list[dict[str, str]] = Field(default_factory=list)
     facts_added: int = 0
     moved_to: str | None = None
@@ -314,3 +334,49 @@ class OutboxEntry(_Out):
 
 class OutboxOut(_Out):
     entries: list[OutboxEntry]
+
+
+class DetailText(_Out):
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+class HistoryEntry(_Out):
+    seq: int
+    version: int = Field(description="the version this change left behind")
+    event: str
+    at: str
+    who: str | None = None
+    detail: dict[str, Any] = Field(description="the change's plain values: ids, counts, states")
+    sender_wrote: DetailText
+
+
+class HistoryOut(_Out):
+    id: str
+    total: int
+    offset: int
+    next_offset: int | None = Field(None, description="pass as offset for the next page")
+    entries: list[HistoryEntry]
+
+
+class SavedText(_Out):
+    name: str
+    path: str = Field(description="where it was written (the folder and the sender's name)")
+
+
+class SavedFile(_Out):
+    path: str = Field(description="where it was written, when its name is a plain one")
+    size: int
+    sha256: str
+    sender_wrote: SavedText
+
+
+class SkippedFile(_Out):
+    reason: str
+    sender_wrote: NameText
+
+
+class SavedOut(_Out):
+    id: str
+    folder: str
+    saved: list[SavedFile]
+    skipped: list[SkippedFile] = Field(description="not written: outside the folder, or there")

@@ -16,19 +16,36 @@ from typing import Any
 
 import anyio.from_thread
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, TextContent
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import ValidationError
 from taskpack.app.mcp import views
-from taskpack.app.mcp.boundary import render
+from taskpack.app.mcp.boundary import fit, render
 from taskpack.core.errors import MergeRefused, PackError, Refused, TaskPackError
 
 log = logging.getLogger(__name__)
+
+READ_ONLY = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+
+def writes(*, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
+    """A tool that changes the desk; `destructive`: it may replace what was there."""
+    return ToolAnnotations(
+        read_only_hint=False,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+
 
 #: where an error result keeps its kind, exit code and findings (never a secret)
 ERROR_META = "taskpack/error"
 
 
 def ok(summary: str, data: dict[str, Any]) -> CallToolResult:
+    data = fit(data)
     return CallToolResult(
         content=[TextContent(type="text", text=render(summary, data))], structured_content=data
     )
@@ -50,8 +67,11 @@ def error_result(exc: BaseException) -> CallToolResult:
         }
         if said:
             detail["sender_wrote"] = said
-        if isinstance(exc, PackError) and exc.place:
-            detail["place"] = views.line(exc.place)
+        if isinstance(exc, PackError) and exc.place:  # an entry's name is the sender's
+            place, theirs = views.desk_error(exc.place, {}, [exc.place])
+            detail["place"] = place
+            if theirs:
+                detail.setdefault("sender_wrote", {})["place"] = views.line(exc.place)
         if isinstance(exc, Refused):
             detail["findings"] = [
                 {
@@ -182,6 +202,8 @@ class StrictServer(MCPServer[Any]):
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> Any:
         tool = self._tool_manager.get_tool(name)
+        if tool is None:  # the protocol's answer to a name it does not serve
+            raise MCPError(INVALID_PARAMS, f"Unknown tool: {views.line(name)}")
         if tool is not None:
             try:
                 tool.fn_metadata.arg_model.model_validate(arguments, strict=True)
@@ -192,3 +214,29 @@ class StrictServer(MCPServer[Any]):
                     _meta={ERROR_META: {"kind": "UsageError", "exit_code": 1}},
                 )
         return await super().call_tool(name, arguments, context)
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        context: Context[Any, Any] | None = None,
+    ) -> Any:
+        """A prompt's arguments checked first: an unknown prompt, a missing or unknown
+        argument, or one that is not a string is the protocol's invalid-params error."""
+        prompt = self._prompt_manager.get_prompt(name)
+        if prompt is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {views.line(name)}")
+        given = arguments or {}
+        declared = {a.name: a for a in prompt.arguments or []}
+        missing = [n for n, a in declared.items() if a.required and n not in given]
+        if missing:
+            raise MCPError(INVALID_PARAMS, f"the prompt {name} needs the argument `{missing[0]}`")
+        unknown = [k for k in given if k not in declared]
+        if unknown:
+            raise MCPError(
+                INVALID_PARAMS, f"the prompt {name} has no argument `{views.line(unknown[0])}`"
+            )
+        for key, value in given.items():
+            if not isinstance(value, str):
+                raise MCPError(INVALID_PARAMS, f"`{key}` of the prompt {name} must be a string")
+        return await super().get_prompt(name, arguments, context)

@@ -24,12 +24,13 @@ import os
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import CallToolResult, ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult
 from pydantic import Field
 from taskpack.app.desk import Desk, harness_name
 from taskpack.app.mcp import models as m
-from taskpack.app.mcp import views
-from taskpack.app.mcp.boundary import render
+from taskpack.app.mcp import refs, views, work_tools
+from taskpack.app.mcp.boundary import fit, render
 from taskpack.app.mcp.briefing import INSTRUCTIONS, briefing, review_summary
 from taskpack.app.mcp.config import skill_text
 from taskpack.app.mcp.inputs import (
@@ -42,26 +43,13 @@ from taskpack.app.mcp.inputs import (
     parse_path,
     parse_pid,
 )
-from taskpack.app.mcp.results import Job, StrictServer, respond
+from taskpack.app.mcp.results import READ_ONLY, Job, StrictServer, respond
+from taskpack.app.mcp.results import writes as _writes
 from taskpack.core.desk import lifecycle
 from taskpack.core.errors import TaskPackError, UsageError
 from taskpack.core.format.model import JSON
 
 log = logging.getLogger(__name__)
-
-READ_ONLY = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
-
-
-def _writes(*, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
-    return ToolAnnotations(
-        read_only_hint=False,
-        destructive_hint=destructive,
-        idempotent_hint=idempotent,
-        open_world_hint=False,
-    )
-
 
 # --- the server -----------------------------------------------------------------------
 
@@ -105,11 +93,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         def run() -> tuple[str, dict[str, Any]]:
             rows = desk.passports(state=state, limit=limit, offset=offset)
             total = desk.store.count() if state is None else len(desk.passports(state=state))
-            data = {
-                "total": total,
-                "offset": offset,
-                "passports": [views.summary_view(r) for r in rows],
-            }
+            data = views.page(total, offset, [views.summary_view(r) for r in rows], "passports")
+            rows = rows[: len(data["passports"])]
             return f"{len(rows)} of {total} passport(s), most recently changed first.", data
 
         return respond(run)
@@ -291,7 +276,9 @@ def build_server(desk: Desk) -> MCPServer[Any]:
     @server.tool(annotations=_writes())
     def taskpack_answer(
         id: PassportId,
-        ask_id: Annotated[str, Field(description="the ask's id, e.g. a1")],
+        ask_id: Annotated[
+            str, Field(description="the ask's `ref` from taskpack_open: its id (a1) or #handle")
+        ],
         answer: Annotated[
             str, Field(description="your answer, judged against the ask's accept")
         ] = "",
@@ -305,12 +292,13 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         def run() -> tuple[str, dict[str, Any]]:
             pid = parse_pid(id)
             status = "dropped" if drop else "answered"
-            desk.answer(pid, ask_id, answer, status=status, expected_version=expected_version)
+            raw = refs.resolve(ask_id, (a.id for a in desk.get(pid).asks or []), "ask", pid)
+            desk.answer(pid, raw, answer, status=status, expected_version=expected_version)
             return changed(
                 pid,
-                f"ask {views.plain_id(ask_id)} {status}; send it home with a receipt",
+                f"ask {refs.ref(raw)} {status}; send it home with a receipt",
                 changed=["asks"],
-                ask_id=views.plain_id(ask_id),
+                ask_id=refs.ref(raw),
             )
 
         return respond(run)
@@ -373,7 +361,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                 "content_digest": outcome.content_digest,
                 "passport_id": outcome.passport_id,
                 "version": outcome.version,
-                "asks_sent": [views.plain_id(a) or "" for a in outcome.asks_sent],
+                "current_version": desk.get(pid).version,
+                "asks_sent": [refs.ref(a) or "" for a in outcome.asks_sent],
                 "sealed": [views.line(s) for s in outcome.sealed],
                 "warnings": [views.line(w) for w in outcome.warnings],
                 "moved_to": outcome.moved_to,
@@ -382,7 +371,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             }
             return (
                 f"Wrote {outcome.path} ({outcome.kind}, {data['encoding']}, {outcome.size} bytes) "
-                f"from {pid} v{outcome.version}.",
+                f"from {pid} v{outcome.version}; {pid} is now at version "
+                f"{data['current_version']} (pass that as expected_version).",
                 data,
             )
 
@@ -415,7 +405,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
 
         return respond(run)
 
-    @server.tool(annotations=_writes(idempotent=True))
+    @server.tool(annotations=_writes(destructive=True, idempotent=True))
     def taskpack_land(
         path: PackPath,
         ctx: Context[Any, Any],
@@ -427,7 +417,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         ] = None,
     ) -> Annotated[CallToolResult, m.LandOut]:
         """Land a handoff as a new passport, or merge a receipt `into` the passport that asked.
-        The same pack lands once. Nothing in it is run."""
+        The same pack lands once. Nothing in it is run. A receipt's answer replaces an answer
+        the ask already had (`replaced` names those asks): dry_run first says which."""
         job = Job(ctx, "landing")
 
         def run() -> tuple[str, dict[str, Any]]:
@@ -447,7 +438,13 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                 }
                 return review_summary(review, "Dry run (nothing landed)"), data
             if target:
+                before = {a.id: a.answer for a in desk.get(target).asks or [] if a.answer}
                 merged = desk.merge_receipt(p, target, progress=job.progress, cancel=job.cancelled)
+                replaced = [
+                    refs.ref(a.id) or ""
+                    for a in merged.passport.asks or []
+                    if a.id in before and a.answer != before[a.id]
+                ]
                 after = view_of(merged.id)
                 data = {
                     "action": "merged",
@@ -456,7 +453,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                     "version": merged.passport.version,
                     "state": after["state"],
                     "counts": after["counts"],
-                    "answered": [views.plain_id(a) or "" for a in merged.answered],
+                    "answered": [refs.ref(a) or "" for a in merged.answered],
+                    "replaced": replaced,
                     "adopted": views.adopted_view(merged.adopted),
                     "facts_added": merged.facts_added,
                     "moved_to": merged.moved_to,
@@ -464,9 +462,14 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                 }
                 if merged.already:
                     return f"Already merged into {merged.id}; nothing changed.", data
+                again = (
+                    f" It REPLACED the earlier answer(s) to {', '.join(replaced)}."
+                    if replaced
+                    else ""
+                )
                 return (
                     f"Merged into {merged.id} (now v{merged.passport.version}): answered "
-                    f"{', '.join(data['answered']) or 'none'}.",
+                    f"{', '.join(data['answered']) or 'none'}.{again}",
                     data,
                 )
             landed = desk.land(p, progress=job.progress, cancel=job.cancelled)
@@ -537,6 +540,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
 
         return respond(run)
 
+    work_tools.register(server, desk, changed, view_of)
+
     # -- prompt and resource --
 
     @server.prompt(title="Take over a passport")
@@ -545,9 +550,9 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         must be re-verified here, required checks first, open asks."""
         try:
             data = view_of(parse_pid(passport_id))
-        except TaskPackError as exc:
-            return f"TaskPack Desk cannot brief you on {views.line(passport_id)}: {views.line(str(exc))}"
-        return render(briefing(data), data)
+        except TaskPackError as exc:  # a bad argument: the protocol's invalid-params error
+            raise MCPError(INVALID_PARAMS, views.line(str(exc)) or "") from None
+        return render(briefing(data), fit(data))  # within the same budget as a result
 
     @server.resource(
         "taskpack://skill",

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,35 +10,9 @@ from taskpack.core.desk.sqlite_store import SqliteStore
 from taskpack.core.desk.store import Store, utc_now
 from taskpack.core.errors import StoreError
 
-from .url import BadUrl, parse
+from .url import STORE_ENV, describe, shown, store_url, where
 
-STORE_ENV = "TASKPACK_STORE"
-
-
-def store_url(settings_store: str | None) -> str | None:
-    """The team desk this process uses: TASKPACK_STORE, else the settings' `store`.
-    (Here, not beside the connections: an embedded desk never loads psycopg.)"""
-    return (os.environ.get(STORE_ENV) or "").strip() or settings_store or None
-
-
-def shown(url: str) -> str:
-    """The URL with any password taken out: safe for messages and logs."""
-    try:
-        return parse(url).shown()
-    except BadUrl:
-        return "a team desk URL that cannot be read"
-
-
-def where(url: str) -> str:
-    """A team desk in a few words for a status line: ``DB on HOST:PORT``."""
-    try:
-        return parse(url).where()
-    except BadUrl:
-        return shown(url)
-
-
-def describe(url: str) -> str:
-    return f"the team desk {shown(url)}"
+__all__ = ["STORE_ENV", "describe", "open_store", "shown", "store_url", "where"]
 
 
 def _team_extra_missing(exc: ImportError) -> bool:

@@ -14,11 +14,13 @@ import psycopg
 from psycopg_pool import ConnectionPool
 from taskpack.core.errors import StoreError
 
-from .choose import describe
-from .url import check
+from .url import check, describe
 
 # the pool retries on its own and says so at WARNING; our errors say it once, in one line
 logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
+# psycopg warns on its own of a COPY it could not end on a lost connection; the change
+# that COPY belonged to already says so in one line
+logging.getLogger("psycopg").setLevel(logging.ERROR)
 #: connections one process keeps open to the team desk (readers and writers share them)
 POOL_MAX = int(os.environ.get("TASKPACK_STORE_POOL", "4"))
 #: seconds a statement waits for a lock (a row, an advisory lock on a pack) before the
@@ -53,6 +55,12 @@ def problem(url: str, exc: BaseException) -> StoreError:
             f"{what} refused the password",
             hint="Check PGPASSWORD or ~/.pgpass for this role; nothing was written.",
         )
+    if "insufficient_privilege" in low or "permission denied" in low or "admin role" in low:
+        return StoreError(
+            f"{what} does not let this role do that ({text})",
+            hint="Ask the desk's admin for the rights (taskpack store grant ROLE, or "
+            "--admin for the tokens peers present); nothing was written.",
+        )
     if "lock timeout" in low:
         return StoreError(
             f"{what} waited {LOCK_TIMEOUT_S:g} s for a lock another session holds",
@@ -70,7 +78,12 @@ def problem(url: str, exc: BaseException) -> StoreError:
             f"{what} names a database that does not exist",
             hint="Create it (createdb) or fix TASKPACK_STORE; nothing was written.",
         )
-    if "connection refused" in low or "could not translate host" in low or "timeout" in low:
+    if (
+        "connection refused" in low
+        or "could not translate host" in low
+        or "timeout" in low
+        or "couldn't get a connection" in low  # the pool waited and none came
+    ):
         return StoreError(
             f"{what} cannot be reached ({text})",
             hint="Check the host and port in TASKPACK_STORE and that PostgreSQL runs; "
@@ -84,6 +97,8 @@ def change_failed(url: str, exc: BaseException) -> StoreError:
     error = problem(url, exc)
     if "waited" in error.message or "took longer" in error.message:
         return error
+    if "does not let" in error.message:
+        return StoreError(error.message, hint="Nothing of that change was kept. " + error.hint)
     text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     return StoreError(
         f"{describe(url)} failed during a change ({text})",
@@ -118,7 +133,9 @@ class Pool:
             max_size=max(1, max_size),
             kwargs={"connect_timeout": 10, "autocommit": True, "options": SESSION_OPTIONS},
             open=False,
-            timeout=30,
+            # a request waits this long for a connection while the server is away, then
+            # says it cannot be reached (the pool goes on reconnecting behind it)
+            timeout=10,
             reconnect_timeout=30,
             # a connection the server dropped (a restart, a failover) is found and replaced
             # when it is taken, not handed to a request that then fails

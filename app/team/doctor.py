@@ -11,15 +11,23 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from taskpack.core.desk.store_rules import passport_of
 from taskpack.core.errors import StoreError
 
+from .connect import Pool
 from .schema import LATEST, MIGRATIONS, version_of
 
-if TYPE_CHECKING:
-    from .pg_store import PgStore
+
+class Team(Protocol):
+    """What the doctor reads through: the store's pool, and its URL for what it says."""
+
+    @property
+    def pool(self) -> Pool: ...
+    @property
+    def url(self) -> str: ...
+
 
 #: an unused blob stored more recently than this may belong to a landing in progress
 SWEEP_AFTER = "15 minutes"
@@ -111,7 +119,7 @@ _CHECKS: tuple[tuple[str, str], ...] = (
 )
 
 
-def problems(store: PgStore, *, hash_blobs: bool = True) -> list[str]:
+def problems(store: Team, *, hash_blobs: bool = True) -> list[str]:
     """Every problem found, as sentences; empty when the team desk is whole."""
     out: list[str] = []
     with store.pool.connection() as conn, conn.transaction():
@@ -183,14 +191,14 @@ class UnusedBlob:
     old: bool
 
 
-def unused(store: PgStore) -> list[UnusedBlob]:
+def unused(store: Team) -> list[UnusedBlob]:
     """Blobs no luggage row and no published receipt names."""
     with store.pool.connection() as conn:
         rows = conn.execute(_UNUSED, (SWEEP_AFTER,)).fetchall()
     return [UnusedBlob(str(sha), int(size), bool(old)) for sha, size, old in rows]
 
 
-def sweep(store: PgStore) -> list[UnusedBlob]:
+def sweep(store: Team) -> list[UnusedBlob]:
     """Remove the unused blobs stored over :data:`SWEEP_AFTER` ago, in one transaction."""
     with store.pool.connection() as conn, conn.transaction():
         rows = conn.execute(_UNUSED, (SWEEP_AFTER,)).fetchall()
@@ -213,7 +221,7 @@ def sweep(store: PgStore) -> list[UnusedBlob]:
     return [UnusedBlob(sha, old[sha], True) for sha in shas]
 
 
-def blob_count(store: PgStore) -> tuple[int, int]:
+def blob_count(store: Team) -> tuple[int, int]:
     """(passports, blobs) on the team desk."""
     with store.pool.connection() as conn:
         row = conn.execute(

@@ -69,7 +69,7 @@ class Listener:
                     self._changed()
                 self._ready.set()
                 self._stop.wait(pause)
-                pause = min(pause * 2, 5.0)
+                pause = min(pause * 2, 1.0)  # back within a second of the server
 
     def _heard(self, payload: str) -> None:
         try:

@@ -14,45 +14,42 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from taskpack.core.desk.sqlite_schema import SENT_COLUMNS, pack_written_of
+from taskpack.core.desk.sql_dialect import POSTGRES
 from taskpack.core.desk.store import (
     HistoryEntry,
-    Landing,
-    PackWritten,
     PassportSummary,
     Store,
-    StoredLuggage,
     Tx,
     utc_now,
 )
 from taskpack.core.desk.store_rules import (
     HeldBlobs,
     landed_origin,
-    no_outbox_entry,
     no_passport,
-    no_version,
     origin_in,
-    passport_of,
 )
+from taskpack.core.desk.store_sql import CHANGED_SINCE, StoreReads
 from taskpack.core.errors import StoreError
-from taskpack.core.format.model import JSON, LocalPassport
+from taskpack.core.format.model import JSON
 
-from .choose import describe
 from .connect import Lost, Pool, change_failed, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
-from .rows import pg_args
+from .rows import pg_args, signed
 from .schema import require_current, version_of
+from .url import describe
 
 _SUMMARY = (
     "id, title, state, waiting_on, version, root_id, came_from, open_asks, created_at, updated_at"
 )
 
 
-class PgStore(HeldBlobs):
+class PgStore(StoreReads, HeldBlobs):
     """A team desk at `url`. `who` (``name@machine``) is written on every history row;
     `home` holds only this machine's spool of staged luggage."""
+
+    sql = POSTGRES
 
     blobs: PgBlobs
 
@@ -172,12 +169,13 @@ class PgStore(HeldBlobs):
             try:
                 with conn.transaction():
                     tx = PgTx(self, conn)
+                    self._in_tx.tx = tx
                     yield tx
                     tx.announce()
             except psycopg.Error as exc:
                 raise change_failed(self.url, exc) from None
             finally:
-                self._in_tx.conn = None
+                self._in_tx.conn = self._in_tx.tx = None
 
     # -- reading --
 
@@ -185,6 +183,9 @@ class PgStore(HeldBlobs):
     def _reading(self) -> Iterator[psycopg.Connection[Any]]:
         conn = getattr(self._in_tx, "conn", None)
         if conn is not None:
+            tx = getattr(self._in_tx, "tx", None)
+            if tx is not None:
+                tx.flush()  # a read inside the transaction sees the luggage it added
             yield conn
             return
         with self.pool.connection() as conn:
@@ -211,29 +212,6 @@ class PgStore(HeldBlobs):
             with self._reading() as conn, conn.cursor(binary=binary) as cur:
                 return cur.execute(sql, pg_args(args)).fetchall()
 
-    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        row = self._one("SELECT data FROM taskpack.passports WHERE id = %s", (passport_id,))
-        if row is None:
-            raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages, passport_id=passport_id)
-
-    def exists(self, passport_id: str) -> bool:
-        return (
-            self._one("SELECT 1 FROM taskpack.passports WHERE id = %s", (passport_id,)) is not None
-        )
-
-    def require(self, passport_id: str) -> None:
-        if not self.exists(passport_id):
-            raise no_passport(passport_id)
-
-    def state_of(self, passport_id: str) -> tuple[str, str | None]:
-        row = self._one(
-            "SELECT state, waiting_on FROM taskpack.passports WHERE id = %s", (passport_id,)
-        )
-        if row is None:
-            raise no_passport(passport_id)
-        return str(row[0]), row[1]
-
     def size_of(self, passport_id: str) -> int:
         row = self._one(
             "SELECT octet_length(data) FROM taskpack.passports WHERE id = %s", (passport_id,)
@@ -252,15 +230,6 @@ class PgStore(HeldBlobs):
         except StoreError:  # JSON PostgreSQL will not parse (a lone surrogate): read it whole
             return landed_origin(self.get(passport_id))
         return origin_in(row, passport_id)
-
-    def get_version(self, passport_id: str, version: int) -> LocalPassport:
-        row = self._one(
-            "SELECT data FROM taskpack.versions WHERE passport_id = %s AND version = %s",
-            (passport_id, version),
-        )
-        if row is None:
-            raise no_version(passport_id, version)
-        return passport_of(row[0], pages=False, passport_id=passport_id)
 
     def summaries(
         self,
@@ -287,9 +256,6 @@ class PgStore(HeldBlobs):
         args += [limit, offset]
         return [PassportSummary(*row) for row in self._all(sql, args, binary=True)]
 
-    def count(self) -> int:
-        return int(self._one("SELECT count(*) FROM taskpack.passports")[0])
-
     def changed_since(self, seq: int) -> tuple[int, list[str]]:
         if self.listener is not None and self.listener.lost:
             # asked on a window's own thread: say at once that the store is out of reach
@@ -298,84 +264,21 @@ class PgStore(HeldBlobs):
                 f"{self.describe()} cannot be reached",
                 hint="The desk keeps trying; what you see may be out of date.",
             )
-        rows = self._all(
-            "SELECT passport_id, max(seq) AS s FROM taskpack.history WHERE seq > %s "
-            "GROUP BY passport_id ORDER BY s",
-            (seq,),
-        )
+        rows = self._all(self.sql(CHANGED_SINCE), (seq,))
         newest = max((int(s) for _, s in rows), default=seq)
         return newest, [pid for pid, _ in rows]
 
     def history(self, passport_id: str) -> list[HistoryEntry]:
         self.require(passport_id)
         rows = self._all(
-            "SELECT seq, version, event, at, detail, who FROM taskpack.history "
+            "SELECT seq, version, event, at, detail, who, role FROM taskpack.history "
             "WHERE passport_id = %s ORDER BY seq",
             (passport_id,),
         )
-        return [HistoryEntry(s, v, e, a, json.loads(d), who) for s, v, e, a, d, who in rows]
-
-    def luggage(self, passport_id: str) -> list[StoredLuggage]:
-        rows = self._all(
-            "SELECT name, sha256, size, added_at FROM taskpack.luggage WHERE passport_id = %s "
-            "ORDER BY seq",
-            (passport_id,),
-        )
-        return [StoredLuggage(n, s, int(z), a) for n, s, z, a in rows]
-
-    def pack_written(self, sha256: str) -> PackWritten | None:
-        row = self._one(
-            f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written WHERE sha256 = %s "
-            "ORDER BY seq LIMIT 1",
-            (sha256,),
-        )
-        return None if row is None else pack_written_of(row)
-
-    def packs_written(self, passport_id: str) -> list[PackWritten]:
-        rows = self._all(
-            f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written WHERE passport_id = %s "
-            "ORDER BY seq",
-            (passport_id,),
-        )
-        return [pack_written_of(r) for r in rows]
-
-    def outbox(
-        self, *, passport_id: str | None = None, limit: int | None = None
-    ) -> list[PackWritten]:
-        sql = f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written"
-        args: list[Any] = []
-        if passport_id is not None:
-            sql += " WHERE passport_id = %s"
-            args.append(passport_id)
-        sql += " ORDER BY seq DESC LIMIT %s"
-        args.append(limit)
-        return [pack_written_of(r) for r in self._all(sql, args)]
-
-    def sent(self, seq: int) -> PackWritten:
-        row = self._one(f"SELECT {SENT_COLUMNS} FROM taskpack.packs_written WHERE seq = %s", (seq,))
-        if row is None:
-            raise no_outbox_entry(seq)
-        return pack_written_of(row)
-
-    def landing(self, pack_sha256: str) -> Landing | None:
-        row = self._one(
-            "SELECT pack_sha256, passport_id, kind, landed_at FROM taskpack.landings "
-            "WHERE pack_sha256 = %s",
-            (pack_sha256,),
-        )
-        return None if row is None else Landing(*row)
-
-    def landings_for(self, passport_id: str) -> list[tuple[str, JSON]]:
-        rows = self._all(
-            "SELECT pack_sha256, data FROM taskpack.landings WHERE passport_id = %s "
-            "ORDER BY landed_at",
-            (passport_id,),
-        )
-        return [(sha, json.loads(data)) for sha, data in rows]
-
-    def landed_data(self, pack_sha256: str) -> JSON:
-        row = self._one("SELECT data FROM taskpack.landings WHERE pack_sha256 = %s", (pack_sha256,))
-        return None if row is None else json.loads(row[0])
+        return [
+            HistoryEntry(s, v, e, a, json.loads(d), signed(who, role))
+            for s, v, e, a, d, who, role in rows
+        ]
 
     # -- blobs (in the database, chunked) --
 

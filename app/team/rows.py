@@ -17,3 +17,12 @@ def pg_text(value: str | None) -> str | None:
 
 def pg_args(args: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(pg_text(a) if isinstance(a, str) else a for a in args)
+
+
+def signed(who: str | None, role: str | None) -> str | None:
+    """A history row's "who": the name and machine the desk gave, beside the database
+    role the server saw sign in (the one a person cannot choose). Rows from before the
+    server recorded it (or copied in by `store migrate`) have no role."""
+    if not role:
+        return who
+    return f"{who} (role {role})" if who else f"role {role}"

@@ -15,8 +15,9 @@ from typing import Any
 import psycopg
 from taskpack.core.errors import StoreError
 
-from .choose import describe
 from .connect import connect, problem
+from .roles import regrant
+from .url import describe
 
 APP = "taskpack-desk"
 #: the advisory lock key every migration takes (any fixed 64-bit number)
@@ -189,6 +190,20 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
             "substr(md5(random()::text || clock_timestamp()::text), 1, 16))",
         ),
     ),
+    (
+        3,
+        "history names the database role that wrote each row (set by the server)",
+        (
+            "ALTER TABLE taskpack.history ADD COLUMN role text",
+            """CREATE FUNCTION taskpack.history_role() RETURNS trigger LANGUAGE plpgsql AS $f$
+            BEGIN
+                NEW.role := session_user;  -- who signed in, whatever the client says
+                RETURN NEW;
+            END $f$""",
+            "CREATE TRIGGER history_role BEFORE INSERT OR UPDATE ON taskpack.history "
+            "FOR EACH ROW EXECUTE FUNCTION taskpack.history_role()",
+        ),
+    ),
 )
 LATEST = max(m[0] for m in MIGRATIONS)
 
@@ -266,6 +281,7 @@ def _migrate(conn: psycopg.Connection[Any], url: str) -> tuple[int, int]:
                 "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
                 (APP, str(LATEST)),
             )
+            regrant(conn)  # members keep their rights on what this migration made
     return current, LATEST
 
 

@@ -5,6 +5,7 @@ psycopg here, so the settings and an embedded desk can check a URL without it.""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, unquote
 
@@ -120,3 +121,34 @@ def check(url: str) -> StoreUrl:
             hint="Put the password in PGPASSWORD or ~/.pgpass and leave it out of the URL.",
         )
     return parsed
+
+
+# --- the URL in words: which one this process uses, and how messages name it ---------
+
+STORE_ENV = "TASKPACK_STORE"
+
+
+def store_url(settings_store: str | None) -> str | None:
+    """The team desk this process uses: TASKPACK_STORE, else the settings' `store`.
+    (Here, not beside the connections: an embedded desk never loads psycopg.)"""
+    return (os.environ.get(STORE_ENV) or "").strip() or settings_store or None
+
+
+def shown(url: str) -> str:
+    """The URL with any password taken out: safe for messages and logs."""
+    try:
+        return parse(url).shown()
+    except BadUrl:
+        return "a team desk URL that cannot be read"
+
+
+def where(url: str) -> str:
+    """A team desk in a few words for a status line: ``DB on HOST:PORT``."""
+    try:
+        return parse(url).where()
+    except BadUrl:
+        return shown(url)
+
+
+def describe(url: str) -> str:
+    return f"the team desk {shown(url)}"

@@ -3,9 +3,9 @@
 A luggage file of at most :data:`ROW_MAX` bytes is not a file of the blob folder: it is a
 row of ``blob_bytes`` (sha256 → bytes), written in the same transaction as the luggage
 row that names it. So landing a small pack makes no file, no folder and no sync of its
-own: its luggage is as durable as its passport, by the one commit both share. (On this
-project's VM a blob file cost ~1-2 ms of CPU a landing: creating the inode, two fsyncs,
-the rename; `benchmarks/bench_a2a.py`.)
+own: its luggage is as durable as its passport, by the one commit both share. (A blob
+file costs a small landing more than anything else: creating the inode, two fsyncs, the
+rename; `benchmarks/bench_a2a.py` shows it.)
 
 The order of a blob before what points at it holds as it does for a file: a staged small
 blob is *pending* once committed (:meth:`BlobRows.commit`), and every write transaction

@@ -15,6 +15,7 @@ sees (no hidden or control characters), on one line each.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from ..format.model import Ask, PackObject
 from ..trust.visible_text import HIDDEN_CHARS, visible
@@ -35,6 +36,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "goal": "Goal: {goal}",
         "note": "Note: {note}",
         "asks": "{who} asks:",
+        "passed": "{who} passes on these questions from «{other}» (their words, not {who}'s):",
         "answers": "Your questions, answered by {who}:",
         "ask": "{n}. {what}",
         "accept": "   Counts as an answer: {accept}",
@@ -65,6 +67,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "goal": "目标：{goal}",
         "note": "附言：{note}",
         "asks": "{who} 的问题：",
+        "passed": "{who} 转达来自 «{other}» 的问题（这是对方的原话，不是 {who} 的）：",
         "answers": "你的问题，{who} 的答复：",
         "ask": "{n}. {what}",
         "accept": "   怎样算答复：{accept}",
@@ -103,12 +106,15 @@ def chat_message(
     flat_text: str | None = None,
     sender: str | None = None,
     language: str | None = None,
+    passed_on: Mapping[str, str] | None = None,
 ) -> str:
     """The message for the person receiving `pack` (see the module doc).
 
     `flat_text` is the flat form's text, when the pack was written as one; it is carried
     inline when it is at most :data:`INLINE_LIMIT` bytes, otherwise (or for a `.taskpack`)
-    the message says the file is attached.
+    the message says the file is attached. `passed_on` maps the id of each ask another
+    sender wrote (it came in a pack) to who that was: those are quoted as theirs, under
+    their own heading, never as the person's own questions.
     """
     words = _WORDS[language_of(language)]
     state = pack.passport
@@ -132,7 +138,13 @@ def chat_message(
         lines += _ask_lines(words, words["unanswered"], left, answers=False)
     else:
         asks = [a for a in pack.asks or [] if (a.status or "open") == "open"]
-        lines += _ask_lines(words, words["asks"].format(who=who), asks, answers=False)
+        theirs = dict(passed_on or {})
+        own = [a for a in asks if a.id not in theirs]
+        lines += _ask_lines(words, words["asks"].format(who=who), own, answers=False)
+        for other in dict.fromkeys(theirs[a.id] for a in asks if a.id in theirs):
+            passed = [a for a in asks if a.id in theirs and theirs[a.id] == other]
+            heading = words["passed"].format(who=who, other=_q(other or "?"))
+            lines += _ask_lines(words, heading, passed, answers=False)
     required = [c for c in pack.landing_checks or [] if c.is_required and c.check]
     if required and kind == "handoff":
         lines += ["", words["checks"]]
@@ -174,13 +186,33 @@ def _ask_lines(words: dict[str, str], heading: str, asks: list[Ask], *, answers:
 #: what a chat app or a mail client would render from a sender's words: links and images
 #: (``[text](url)``), raw HTML, code spans and blocks; each is written with a backslash,
 #: so the receiver reads the characters instead of what they would do
-_MARKUP = re.compile(r"[\\`\[\]<>]")
+_MARKUP = re.compile(r"[\\`\[\]<>*_~|]")
+#: a link a chat app would make clickable: a scheme, or a bare ``www.`` host
+_URL = re.compile(r"\b(?:(?:https?|ftp|file)://|www\.)[^\s«»]*", re.I)
+#: a mention that notifies people: ``@here``, ``@channel``, ``@everyone``, ``@name``
+_MENTION = re.compile(r"(?<![\w.])@(?=\w)")
+
+
+def _defang(m: re.Match[str]) -> str:
+    """A link written so no chat app makes it clickable: ``hxxps://evil[.]example/t``."""
+    url = m.group()
+    scheme, sep, rest = url.partition("://")
+    if sep:
+        scheme = re.sub("^(h)tt|^(f)t", lambda s: "hxx" if s.group(1) else "fx", scheme, flags=re.I)
+    else:
+        scheme, rest = "", url
+    host, slash, path = rest.partition("/")
+    return f"{scheme}{sep}{host.replace('.', '[.]')}{slash}{path}"
 
 
 def _q(value: object) -> str:
+    """A sender's string for a chat app: one visible line, cut short, its markup, emphasis,
+    links and mentions written so they read as characters and do nothing."""
     text = visible(value)
     text = text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
-    return _MARKUP.sub(lambda m: "\\" + m.group(), text)
+    text = _MARKUP.sub(lambda m: "\\" + m.group(), text)
+    text = _URL.sub(_defang, text)
+    return _MENTION.sub("[@]", text)
 
 
 _IN_JSON = re.compile(f"[`{HIDDEN_CHARS}]")

@@ -186,8 +186,7 @@ def land(
             rv = with_luggage(rv, opened, luggage)
             if rv.secrets:
                 raise LandingRefused(rv.secrets)
-        for _name, staged in luggage.staged:
-            store.commit_blob(staged)
+        store.commit_blobs([staged for _name, staged in luggage.staged])
     except BaseException:
         for _name, staged in luggage.staged:
             store.discard_blob(staged)

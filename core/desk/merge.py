@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import MergeRefused, NotFound, TaskPackError
 from ..format.model import Ask, Fact, LocalPassport, PackObject
+from ..trust.plain_words import is_plain_id
 from ..trust.repairs import has_answer
 from .authoring import next_ask_id
 from .identity import sender_label
@@ -205,7 +206,9 @@ def merge_asks(
             continue
         adopted = theirs.copy_record()
         old = theirs.id or ""
-        if not adopted.id or any(a.id == adopted.id for a in asks):
+        # the ask becomes this desk's own question: an id that is no plain one (a sentence,
+        # `问题1`) is not kept as its name here, where every front end would say it
+        if not is_plain_id(adopted.id) or any(a.id == adopted.id for a in asks):
             adopted.id = next_ask_id(asks)
         adopted.status = "open"
         plan.adopted.append((old, adopted.id or ""))

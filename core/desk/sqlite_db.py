@@ -32,10 +32,9 @@ from ..errors import TaskPackError
 from .writer_queue import WriterQueue
 
 #: POSIX: SQLite commits without a sync and `transaction` syncs the WAL after the locks
-#: (8 senders at once over A2A, `--processes 2`: the desk's write turn was the bottleneck,
-#: ~100 % taken, and its commit's fsync half of it under load; p50 mean 29.6 → 27.1 ms in
-#: five alternating pairs, 23–37 → 19–29 ms in six more, the cores' idle time a send
-#: 1.0–1.3 → 0.7–0.9 ms). Windows keeps SQLite's own sync in the commit.
+#: (with many A2A senders at once the desk's write turn is the bottleneck, and a commit's
+#: fsync inside it was half of it under load; the next writer now writes while this one
+#: syncs). Windows keeps SQLite's own sync in the commit.
 LATE_SYNC = os.name == "posix"
 #: how the WAL is synced (a test gives its own): its data, as SQLite's own sync does
 _datasync = getattr(os, "fdatasync", os.fsync)

@@ -32,40 +32,37 @@ from typing import Any
 
 from .. import files
 from ..errors import StoreError, UsageError
-from ..format.model import JSON, LocalPassport
+from ..format.model import JSON
 from . import health
 from .blob_folder import BlobFolder
 from .blob_rows import BlobRows
+from .sql_dialect import SQLITE
 from .sqlite_db import Migration, open_database, transaction
-from .sqlite_schema import DB_NAME, MIGRATIONS, SENT_COLUMNS, pack_written_of, sql_args
+from .sqlite_schema import DB_NAME, MIGRATIONS, sql_args
 from .sqlite_tx import SqliteTx
 from .store import (
     HistoryEntry,
-    Landing,
-    PackWritten,
     PassportSummary,
     Store,
-    StoredLuggage,
     Tx,
     utc_now,
 )
 from .store_rules import (
     HeldBlobs,
     landed_origin,
-    no_outbox_entry,
     no_passport,
-    no_version,
     origin_in,
-    passport_of,
 )
+from .store_sql import CHANGED_SINCE, StoreReads
 from .writer_queue import WriterQueue
 
 
-class SqliteStore(HeldBlobs):
+class SqliteStore(StoreReads, HeldBlobs):
     """A passport store rooted at `home`. Safe to share between threads of one process,
     and between processes (SQLite locking; writers wait up to `timeout` seconds)."""
 
     blobs: BlobRows
+    sql = SQLITE
 
     def __init__(
         self,
@@ -196,29 +193,6 @@ class SqliteStore(HeldBlobs):
             with self._reader_lock:
                 yield self._reader
 
-    def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport:
-        """The passport as stored. `pages=True` (to show it, not to change it): more than a
-        few hundred asks come back as read-only pages (`pages.AskPages`), never a model each."""
-        row = self._one("SELECT data FROM passports WHERE id = ?", (passport_id,))
-        if row is None:
-            raise no_passport(passport_id)
-        return passport_of(row[0], pages=pages, passport_id=passport_id)
-
-    def exists(self, passport_id: str) -> bool:
-        return self._one("SELECT 1 FROM passports WHERE id = ?", (passport_id,)) is not None
-
-    def require(self, passport_id: str) -> None:
-        """NotFound (as :meth:`get` raises it) unless the passport is here; reads nothing else."""
-        if not self.exists(passport_id):
-            raise no_passport(passport_id)
-
-    def state_of(self, passport_id: str) -> tuple[str, str | None]:
-        """The passport's lifecycle state and what it waits on (its columns; no JSON read)."""
-        row = self._one("SELECT state, waiting_on FROM passports WHERE id = ?", (passport_id,))
-        if row is None:
-            raise no_passport(passport_id)
-        return str(row[0]), row[1]
-
     def size_of(self, passport_id: str) -> int:
         """Bytes of JSON the passport is stored as (SQLite counts them; nothing is parsed)."""
         row = self._one(
@@ -240,15 +214,6 @@ class SqliteStore(HeldBlobs):
         except sqlite3.OperationalError:  # no JSON functions in this SQLite: read it whole
             return landed_origin(self.get(passport_id))
         return origin_in(row, passport_id)
-
-    def get_version(self, passport_id: str, version: int) -> LocalPassport:
-        row = self._one(
-            "SELECT data FROM versions WHERE passport_id = ? AND version = ?",
-            (passport_id, version),
-        )
-        if row is None:
-            raise no_version(passport_id, version)
-        return passport_of(row[0], pages=False, passport_id=passport_id)
 
     def summaries(
         self,
@@ -276,9 +241,6 @@ class SqliteStore(HeldBlobs):
         sql += " ORDER BY updated_at DESC, id LIMIT ? OFFSET ?"
         args += [-1 if limit is None else limit, offset]
         return [PassportSummary(*row) for row in self._all(sql, args)]
-
-    def count(self) -> int:
-        return int(self._one("SELECT count(*) FROM passports")[0])
 
     def data_version(self) -> int:
         """A number that changes when another connection (another process, another Store)
@@ -309,11 +271,7 @@ class SqliteStore(HeldBlobs):
         """(newest history seq, ids of passports with history after `seq`), oldest first.
         Read on the store's own read-only connection, like :meth:`data_version`."""
         with self._watch_lock:
-            rows = self._watch.execute(
-                "SELECT passport_id, max(seq) AS s FROM history WHERE seq > ? "
-                "GROUP BY passport_id ORDER BY s",
-                (seq,),
-            ).fetchall()
+            rows = self._watch.execute(self.sql(CHANGED_SINCE), (seq,)).fetchall()
         newest = max((int(s) for _, s in rows), default=seq)
         return newest, [pid for pid, _ in rows]
 
@@ -325,69 +283,6 @@ class SqliteStore(HeldBlobs):
             (passport_id,),
         )
         return [HistoryEntry(s, v, e, a, json.loads(d)) for s, v, e, a, d in rows]
-
-    def luggage(self, passport_id: str) -> list[StoredLuggage]:
-        rows = self._all(
-            "SELECT name, sha256, size, added_at FROM luggage WHERE passport_id = ? ORDER BY seq",
-            (passport_id,),
-        )
-        return [StoredLuggage(*row) for row in rows]
-
-    def pack_written(self, sha256: str) -> PackWritten | None:
-        """The first pack this store wrote with that content digest, if it wrote one."""
-        row = self._one(
-            f"SELECT {SENT_COLUMNS} FROM packs_written WHERE sha256 = ? ORDER BY seq LIMIT 1",
-            (sha256,),
-        )
-        return None if row is None else pack_written_of(row)
-
-    def packs_written(self, passport_id: str) -> list[PackWritten]:
-        """Every pack written of one passport, oldest first."""
-        rows = self._all(
-            f"SELECT {SENT_COLUMNS} FROM packs_written WHERE passport_id = ? ORDER BY seq",
-            (passport_id,),
-        )
-        return [pack_written_of(r) for r in rows]
-
-    def outbox(
-        self, *, passport_id: str | None = None, limit: int | None = None
-    ) -> list[PackWritten]:
-        """The outbox ledger, newest first (optionally one passport's packs only)."""
-        sql = f"SELECT {SENT_COLUMNS} FROM packs_written"
-        args: list[Any] = []
-        if passport_id is not None:
-            sql += " WHERE passport_id = ?"
-            args.append(passport_id)
-        sql += " ORDER BY seq DESC LIMIT ?"
-        args.append(-1 if limit is None else limit)
-        return [pack_written_of(r) for r in self._all(sql, args)]
-
-    def sent(self, seq: int) -> PackWritten:
-        """One ledger entry by its number (``taskpack outbox --show N``)."""
-        row = self._one(f"SELECT {SENT_COLUMNS} FROM packs_written WHERE seq = ?", (seq,))
-        if row is None:
-            raise no_outbox_entry(seq)
-        return pack_written_of(row)
-
-    def landing(self, pack_sha256: str) -> Landing | None:
-        """Where a pack with that content digest already landed (or was merged), if it did."""
-        row = self._one(
-            "SELECT pack_sha256, passport_id, kind, landed_at FROM landings WHERE pack_sha256 = ?",
-            (pack_sha256,),
-        )
-        return None if row is None else Landing(*row)
-
-    def landings_for(self, passport_id: str) -> list[tuple[str, JSON]]:
-        """(pack digest, pack object as read) for every pack landed or merged into a passport."""
-        rows = self._all(
-            "SELECT pack_sha256, data FROM landings WHERE passport_id = ? ORDER BY landed_at",
-            (passport_id,),
-        )
-        return [(sha, json.loads(data)) for sha, data in rows]
-
-    def landed_data(self, pack_sha256: str) -> JSON:
-        row = self._one("SELECT data FROM landings WHERE pack_sha256 = ?", (pack_sha256,))
-        return None if row is None else json.loads(row[0])
 
     # -- blobs (`blob_rows`: small ones as rows, the rest in the blob folder) --
 

@@ -9,7 +9,7 @@ embedded desk (:mod:`.sqlite_store`, :mod:`.sqlite_tx`) and the team desk
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -144,6 +144,14 @@ class HeldBlobs:
 
     def commit_blob(self, staged: StagedBlob) -> None:
         self.blobs.commit_blob(staged)
+
+    def commit_blobs(self, staged: Sequence[StagedBlob]) -> None:
+        many = getattr(self.blobs, "commit_blobs", None)
+        if many is not None:  # a database store: one transaction, not one per file
+            many(staged)
+            return
+        for one in staged:
+            self.blobs.commit_blob(one)
 
     def discard_blob(self, staged: StagedBlob) -> None:
         self.blobs.discard_blob(staged)

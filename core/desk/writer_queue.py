@@ -25,13 +25,12 @@ from ..portable.locking import open_lock_file, try_lock_file, unlock_file
 
 #: the longest pause between two tries for the queue, for its first `_QUICK_FOR` seconds of
 #: waiting. A writer that finds the queue taken competes with the next writer of the
-#: process that has it, which tries the moment the last one is done: with pauses of up to
-#: 2 ms it lost that race too often (8 senders on `--processes 2`: p99 126–147 ms against
-#: 90–122 ms with 0.3 ms, five alternating pairs; the median the same within the noise, and
-#: no more CPU a send)
+#: process that has it, which tries the moment the last one is done: with longer pauses it
+#: lost that race too often, which lengthened the tail of A2A sends to `--processes 2`
+#: (`benchmarks/bench_a2a.py`), at no cost in CPU a send
 _QUICK_PAUSE = 0.0003
-#: a writer that waits longer (another process in a long transaction) tries every 2 ms at
-#: most: trying every 0.3 ms costs a waiting process ~8 % of a core, every 2 ms ~1 %
+#: a writer that waits longer (another process in a long transaction) tries less often:
+#: trying at the quick pace for long would cost a waiting process a noticeable part of a core
 _QUICK_FOR = 0.1
 _MOST_PAUSE = 0.002
 #: the clock and the pause the waiting goes by (a test gives its own)

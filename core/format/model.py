@@ -17,7 +17,7 @@ the order declared here, which is the reference implementation's order.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, cast
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
@@ -51,25 +51,19 @@ class Record(BaseModel):
         )
         record = handler({k: v for k, v in data.items() if k not in odd} if odd else data)
         if isinstance(data, dict) and isinstance(record, Record):
-            record._set_order(tuple(data))
-            if odd:
-                if record.__pydantic_extra__ is None:
-                    record.__pydantic_extra__ = {}
-                record.__pydantic_extra__.update(odd)
+            record._order = tuple(data)
+            for key, value in odd.items():  # an unknown field, set as extra="allow" keeps it
+                setattr(record, key, value)
         return record
 
-    # the private attribute read and set in its dict: pydantic's own attribute hooks cost
-    # more than the rest of a small record's conversion
+    # Instance state is only ever written through pydantic's public API (validation,
+    # `model_construct`, attribute assignment). It is read from the attributes pydantic
+    # documents for it (`__pydantic_private__`, `__pydantic_extra__`): reading the private
+    # attribute through `self._order` goes by pydantic's `__getattr__` hook after a failed
+    # lookup, ~40× the cost, and every record written reads it.
     def _key_order(self) -> tuple[str, ...]:
         private = self.__pydantic_private__
-        return private.get("_order", ()) if private is not None else self._order
-
-    def _set_order(self, order: tuple[str, ...]) -> None:
-        private = self.__pydantic_private__
-        if private is not None:
-            private["_order"] = order
-        else:
-            self._order = order
+        return private.get("_order", ()) if private else ()
 
     @classmethod
     def from_data(cls, data: JSON, *, where: str = "") -> Self:
@@ -175,7 +169,52 @@ class Record(BaseModel):
     def _clone(self, skip: frozenset[str]) -> Self | None:
         """What ``from_data(to_data())`` makes of this record, made directly (the fields in
         `skip` left at their defaults, for the caller to set); None when a value is not
-        plain JSON or a record, which only the round trip converts."""
+        plain JSON or a record, which only the round trip converts.
+
+        Made with pydantic's public API: `model_copy` (a shallow copy), then each value
+        that is not a plain scalar set to its own deep copy. A field never set that holds
+        something mutable (its default, maybe changed in place) cannot be reset that way
+        without counting as set: such a record is built whole by `model_construct`."""
+        cls = type(self)
+        given = self.model_fields_set
+        values = self.__dict__
+        scalars = _SCALAR_TYPES
+        changed: dict[str, Any] = {}  # the values the copy must not share
+        for name, default in _defaults(cls):
+            if name in given and name not in skip:
+                value = values[name]
+                if type(value) not in scalars:  # (a plain value is shared as it is)
+                    value = _copied(value)
+                    if value is _UNCOPYABLE:
+                        return None
+                    changed[name] = value
+            elif default is _REQUIRED:  # (never unset in a validated record)
+                return None
+            elif name in skip:
+                changed[name] = default() if callable(default) else default
+            elif type(values[name]) not in scalars:  # unset, and mutable: build it whole
+                return self._constructed(skip)
+        extra = self.__pydantic_extra__
+        if extra:
+            if not extra.keys().isdisjoint(_names_and_keys(cls)):  # (only a round trip can
+                return None  # tell a field's name from an unknown key of the same spelling)
+            for key, value in extra.items():
+                if type(value) not in scalars:
+                    if key[:1] == "_" or hasattr(cls, key):  # (assigned, it would be a
+                        return self._constructed(skip)  # private attribute or a property)
+                    value = _copied(value)
+                    if value is _UNCOPYABLE:
+                        return None
+                    changed[key] = value
+        copy = self.model_copy()
+        for name, value in changed.items():
+            setattr(copy, name, value)
+        # the order `from_data` remembers: the keys `to_data` writes, in its order
+        copy._order = self._written_keys()
+        return copy
+
+    def _constructed(self, skip: frozenset[str]) -> Self | None:
+        """`_clone` by `model_construct`: every field given its copy or its default."""
         cls = type(self)
         given = self.model_fields_set
         values = self.__dict__
@@ -184,27 +223,27 @@ class Record(BaseModel):
         for name, default in _defaults(cls):
             if name in given and name not in skip:
                 value = values[name]
-                if type(value) not in scalars:  # (a plain value is shared as it is)
+                if type(value) not in scalars:
                     value = _copied(value)
                     if value is _UNCOPYABLE:
                         return None
                 fresh[name] = value
-            elif default is _REQUIRED:  # (never unset in a validated record)
+            elif default is _REQUIRED:
                 return None
             else:
                 fresh[name] = default() if callable(default) else default
-        extra: dict[str, Any] = {}
-        for key, value in (self.__pydantic_extra__ or {}).items():
-            value = _copied(value)
-            if value is _UNCOPYABLE:
+        extra = self.__pydantic_extra__
+        if extra:
+            if not extra.keys().isdisjoint(_names_and_keys(cls)):
                 return None
-            extra[key] = value
-        copy = cls.__new__(cls)
-        object.__setattr__(copy, "__dict__", fresh)
-        object.__setattr__(copy, "__pydantic_extra__", extra)
-        object.__setattr__(copy, "__pydantic_fields_set__", set(given) | set(extra))
-        # the order `from_data` remembers: the keys `to_data` writes, in its order
-        object.__setattr__(copy, "__pydantic_private__", {"_order": self._written_keys()})
+            for key, value in extra.items():
+                value = _copied(value)
+                if value is _UNCOPYABLE:
+                    return None
+                fresh[key] = value
+        fields_set = set(given) | (extra.keys() if extra else set())
+        copy = cast(Self, cls.model_construct(fields_set, **fresh))
+        copy._order = self._written_keys()
         return copy
 
 
@@ -269,6 +308,20 @@ def _json_names(cls: type[Record]) -> dict[str, str]:
     if names is None:
         names = _JSON_NAMES[cls] = {(f.alias or k): k for k, f in cls.model_fields.items()}
     return names
+
+
+_NAMES_AND_KEYS: dict[type[Record], frozenset[str]] = {}
+
+
+def _names_and_keys(cls: type[Record]) -> frozenset[str]:
+    """Every field's name and JSON key, and each private attribute's name: what an
+    unknown key must not be spelled as to be handed to `model_construct` beside them."""
+    found = _NAMES_AND_KEYS.get(cls)
+    if found is None:
+        found = _NAMES_AND_KEYS[cls] = frozenset(
+            {*_json_names(cls), *cls.model_fields, *cls.__private_attributes__}
+        )
+    return found
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

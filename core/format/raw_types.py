@@ -2,9 +2,12 @@
 
 The judge reads a pack as written and needs only to know which fields have the wrong
 type (C2); building the pydantic models (`model`) for that costs more than the rest of
-judging a small pack. This table says the same thing as the models' annotations —
-`tests/core/format/test_raw_types.py` holds the two together — and `errors` reports what
-`PackObject.model_validate` would report, as (field path, message) pairs.
+judging a small pack, and importing pydantic more again. So the table of field types
+(:data:`RECORDS`) is derived from the models' annotations once, ahead of time, by
+:func:`derive` — ``python -m taskpack.core.format.raw_types`` writes it to
+`record_types.py`, and `tests/core/format/test_raw_types.py` fails when that file is not
+what the models say. `errors` reports what `PackObject.model_validate` would report, as
+(field path, message) pairs.
 
 Types are strict, as the models are: a string is a JSON string, a boolean is
 ``true``/``false``, an integer is a whole JSON number (never ``true``), ``null`` is
@@ -13,79 +16,15 @@ allowed for every field. Fields the table does not name are kept, whatever they 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-# a field's type: "str", "bool", "int", "any", "list" (of anything), ("list", T) or a
-# record name (a JSON object with that record's fields)
-Type = str | tuple[str, "Type"]
+from .record_types import RECORDS, Type
 
-RECORDS: dict[str, dict[str, Type]] = {
-    "Fact": {
-        "claim": "str",
-        "scope": "str",
-        "verified": "bool",
-        "needs_reverify": "bool",
-        "verified_on": "str",
-        "source": "str",
-        "verified_by": "str",
-        # annotations this desk writes (a pack's value is taken as sent)
-        "source_actor": "any",
-        "landing_check": "any",
-    },
-    "Decision": {"what": "str", "why": "str"},
-    "Ask": {
-        "id": "str",
-        "to": "str",
-        "what": "str",
-        "why": "str",
-        "accept": "str",
-        "status": "str",
-        "answer": "any",
-        "answered_by": "str",
-        "answered_at": "str",
-    },
-    "LandingCheck": {
-        "id": "str",
-        "check": "str",
-        "how": "str",
-        "required": "bool",
-        "checked_on": "any",
-        "checked_by": "any",
-        "checked_at": "any",  # written by this desk
-    },
-    "Origin": {"actor": "str", "machine": "str", "harness": "str"},
-    "Lineage": {"root_id": "str", "from_version": "int", "chain": ("list", "str")},
-    "PassportState": {
-        "id": "str",
-        "title": "str",
-        "goal": "str",
-        "version": "int",
-        "machine_id": "str",
-        "harness": "str",
-        "scope": "str",
-        "created_at": "str",
-        "updated_at": "str",
-        "current_state": "str",
-        "facts": ("list", "Fact"),
-        "decisions": ("list", "Decision"),
-        "actions": "list",
-        "artifacts": "list",
-        "verification": "any",
-        "next_steps": "list",
-        "learnings": "list",
-    },
-    "PackObject": {
-        "spec": "str",
-        "kind": "str",
-        "packed_at": "str",
-        "origin": "Origin",
-        "lineage": "Lineage",
-        "note": "str",
-        "passport": "PassportState",
-        "asks": ("list", "Ask"),
-        "landing_checks": ("list", "LandingCheck"),
-    },
-}
+__all__ = ["RECORDS", "Type", "derive", "errors", "render"]
+
+#: the records the pack object is made of (each nested one is reached from it)
+ROOT = "PackObject"
 
 _MESSAGES = {
     "str": "Input should be a valid string",
@@ -131,3 +70,83 @@ def _check(value: Any, typ: Type, path: tuple[str, ...], out: list[tuple[str, st
         return
     if not ok:
         out.append((".".join(path), _MESSAGES[typ]))
+
+
+# ---- deriving the table from the models (ahead of time; imports pydantic) --------------
+
+
+def derive() -> dict[str, dict[str, Type]]:
+    """The table of every record the pack object nests, from the models' annotations."""
+    from pydantic import BaseModel
+
+    from . import model
+
+    records: dict[str, dict[str, Type]] = {}
+
+    def type_of(annotation: Any) -> Type:
+        import types
+        import typing
+
+        if annotation is Any:
+            return "any"
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+            if len(args) != 1:
+                raise TypeError(f"no raw type for {annotation!r}")
+            return type_of(args[0])
+        if typing.get_origin(annotation) is list:
+            (item,) = typing.get_args(annotation)
+            return "list" if item is Any else ("list", type_of(item))
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            visit(annotation)
+            return annotation.__name__
+        return {str: "str", bool: "bool", int: "int"}[annotation]
+
+    def visit(cls: type[BaseModel]) -> None:
+        if cls.__name__ in records:
+            return
+        records[cls.__name__] = {}  # (placed first: the order records are met in)
+        records[cls.__name__] = {
+            (f.alias or name): type_of(f.annotation) for name, f in cls.model_fields.items()
+        }
+
+    visit(getattr(model, ROOT))
+    return records
+
+
+def render(records: dict[str, dict[str, Type]]) -> str:
+    """`record_types.py`'s text for `records`."""
+    lines = [
+        '"""The pack object\'s field types, by record: generated from `model` by',
+        "``python -m taskpack.core.format.raw_types``; never edit by hand (see `raw_types`).",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        '# a field\'s type: "str", "bool", "int", "any", "list" (of anything),',
+        '# ("list", T) or a record name (a JSON object with that record\'s fields)',
+        'Type = str | tuple[str, "Type"]',
+        "",
+        "RECORDS: dict[str, dict[str, Type]] = {",
+    ]
+    for name, fields in records.items():
+        lines.append(f"    {_literal(name)}: {{")
+        lines += [f"        {_literal(key)}: {_literal(typ)}," for key, typ in fields.items()]
+        lines.append("    },")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _literal(value: Type) -> str:
+    """`value` as Python source, in double quotes (as the formatter writes it)."""
+    import json
+
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_literal(v) for v in value) + ")"
+    return json.dumps(value)
+
+
+TABLE = Path(__file__).with_name("record_types.py")
+
+if __name__ == "__main__":
+    TABLE.write_text(render(derive()), encoding="utf-8")

@@ -1,8 +1,8 @@
 """Long lists of records kept compact: one bytes string, read back a page at a time.
 
 A pack may carry 100,000 asks. As pydantic models they are ~200,000 objects that the
-cyclic garbage collector walks on every full collection (each walk holds the GIL for
-~100 ms at that size, whichever thread triggers it), and ~300 MB of memory. A window
+cyclic garbage collector walks on every full collection (each walk holds the GIL long
+enough to be felt, whichever thread triggers it), and hundreds of MB of memory. A window
 shows 40 of them at a time. :class:`AskPages` keeps the list as the asks' JSON texts in
 one ``bytes`` (which the collector never walks) plus an offset table, and builds an
 :class:`~taskpack.core.format.model.Ask` only when one is read::

@@ -169,11 +169,10 @@ class ReadAhead:
     """A stream read on a thread of its own into a ring's buffers, each chunk hashed on
     that thread as soon as it is read, and handed out in order by :meth:`next`.
 
-    Why the reading thread hashes: on this VM's CPU, sha256 (SHA-NI) runs ~40 % slower
-    over bytes another core has just written than over bytes its own core wrote (0.94
-    against 0.66 ms a MiB: the lines come from the other core's cache, not this one's),
-    so a chunk read on one thread and hashed on another made the hash, the slowest step
-    of a judge's pass, slower still (1 GiB: 0.96 s of hashing against 0.68 s). Reading
+    Why the reading thread hashes: sha256 (SHA-NI) runs markedly slower over bytes another
+    core has just written than over bytes its own core wrote (the cache lines come from the
+    other core), so a chunk read on one thread and hashed on another made the hash, the
+    slowest step of a judge's pass, slower still (docs/performance.md). Reading
     here and hashing here keeps the bytes in the core that hashes them; the caller's
     thread, which scans them, is the one that pays the other core's cache, and it has
     the time (the scan takes about half of the hash's).

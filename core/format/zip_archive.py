@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import stat
 import struct
 import zipfile
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, cast
 
 from ..errors import FormatError, IntegrityError, LimitExceeded, UnsafeEntry
+from ..portable import positional
 from . import canonical
 from .streams import CHUNK, Background
 from .zip_entries import CheckedEntry, StoredEntry, fast_crc32
@@ -482,11 +482,12 @@ class SafeZip:
         (any number may be open at once) and a fast CRC; a deflated one goes through
         `zipfile`.
         """
-        fd: int | None
-        try:
-            fd = int(self._fp.fileno())
-        except (AttributeError, OSError, ValueError):
-            fd = None
+        fd: int | None = None
+        if positional.AVAILABLE:  # else through zipfile (Windows: see core/portable)
+            try:
+                fd = int(self._fp.fileno())
+            except (AttributeError, OSError, ValueError):
+                fd = None
         if info.file_size <= WHOLE_ENTRY_BYTES and info.compress_size <= WHOLE_ENTRY_BYTES:
             whole = self._whole(info, fd)
             if whole is not None:
@@ -515,8 +516,8 @@ class SafeZip:
         if at is None:
             return None
         try:
-            if fd is not None and hasattr(os, "pread"):  # (not on Windows)
-                raw = os.pread(fd, info.compress_size, at)
+            if fd is not None:
+                raw = positional.pread(fd, info.compress_size, at)
             else:  # under zipfile's own lock: its readers of this stream seek as they read
                 with getattr(self.zf, "_lock", None) or contextlib.nullcontext():
                     self._fp.seek(at)

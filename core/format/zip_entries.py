@@ -1,17 +1,17 @@
 """One ZIP entry's bytes, read back checked: exactly its declared size, its CRC-32 proven.
 
-:class:`~.zip_archive.SafeZip` hands these out. A stored entry is read with ``os.pread``
-at the offset SafeZip verified (no seek shared with another reader); a deflated one
+:class:`~.zip_archive.SafeZip` hands these out. A stored entry is read with ``pread``
+(:mod:`taskpack.core.portable.positional`) at the offset SafeZip verified (no seek shared with another reader); a deflated one
 through `zipfile`, with its size and CRC held to the central directory.
 """
 
 from __future__ import annotations
 
-import os
 import zipfile
 import zlib
 
 from ..errors import IntegrityError
+from ..portable.positional import pread, pread_into
 from .streams import CHUNK
 
 __all__ = ["CheckedEntry", "StoredEntry", "fast_crc32"]
@@ -48,7 +48,7 @@ class StoredEntry:
             self.end()
             return b""
         want = self._left if n is None or n < 0 else min(n, self._left)
-        data = os.pread(self._fd, min(want, 64 * CHUNK), self._at)
+        data = pread(self._fd, min(want, 64 * CHUNK), self._at)
         if not data:
             raise self._fail("is shorter than it declares (the file is truncated)")
         self._at += len(data)
@@ -86,7 +86,7 @@ class StoredEntry:
         want = min(len(view), self._left)
         if want == 0:
             return 0
-        n = os.preadv(self._fd, [view[:want]], self._at)
+        n = pread_into(self._fd, view[:want], self._at)
         if not n:
             raise self._fail("is shorter than it declares (the file is truncated)")
         self._at += n

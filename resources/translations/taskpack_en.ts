@@ -76,7 +76,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="101" />
+      <location filename="../../ui/journey.py" line="107" />
       <source>%n more desks</source>
       <translation>
         <numerusform>%n more desk</numerusform>

@@ -6,7 +6,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="121" />
       <source> — how: {how}</source>
-      <translation type="unfinished" />
+      <translation> — 做法：{how}</translation>
     </message>
     <message>
       <location filename="../../ui/step_text.py" line="25" />
@@ -16,88 +16,88 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="118" />
       <source> — to {who}</source>
-      <translation type="unfinished" />
+      <translation> — 给 {who}</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="102" />
       <source> — your suggestion: {how}</source>
-      <translation type="unfinished" />
+      <translation> — 发送方建议的做法：{how}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="269" />
+      <location filename="../../ui/main_window.py" line="270" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="260" />
+      <location filename="../../ui/main_window.py" line="261" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/main_window.py" line="233" />
       <source>&amp;Compose this passport…</source>
-      <translation type="unfinished" />
+      <translation>在编写器中编辑这本护照(&amp;C)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="248" />
+      <location filename="../../ui/main_window.py" line="249" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="223" />
+      <location filename="../../ui/main_window.py" line="224" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="262" />
+      <location filename="../../ui/main_window.py" line="263" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="265" />
+      <location filename="../../ui/main_window.py" line="266" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="259" />
+      <location filename="../../ui/main_window.py" line="260" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="229" />
+      <location filename="../../ui/main_window.py" line="230" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="226" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="250" />
+      <location filename="../../ui/main_window.py" line="251" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="244" />
+      <location filename="../../ui/main_window.py" line="245" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="261" />
+      <location filename="../../ui/main_window.py" line="262" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="240" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="258" />
+      <location filename="../../ui/main_window.py" line="259" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -150,20 +150,20 @@
       <translation>（无标题）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="210" />
+      <location filename="../../ui/history_text.py" line="214" />
       <location filename="../../ui/pack_items.py" line="404" />
       <source>; </source>
       <translation>；</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="32" />
+      <location filename="../../ui/guide.py" line="57" />
       <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
       <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="165" />
       <source>A few words for the receiver</source>
-      <translation type="unfinished" />
+      <translation>给接收方的几句话</translation>
     </message>
     <message>
       <location filename="../../ui/guide.py" line="23" />
@@ -184,7 +184,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="162" />
       <source>A name; kept in your outbox with the pack</source>
-      <translation type="unfinished" />
+      <translation>一个名字；和包一起记在你的发件箱里</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="240" />
@@ -192,7 +192,7 @@
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="133" />
+      <location filename="../../ui/history_text.py" line="137" />
       <source>A new email was opened; {file} was shown to attach by hand.</source>
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
@@ -209,7 +209,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="434" />
       <source>A passport needs a title and a goal.</source>
-      <translation type="unfinished" />
+      <translation>护照需要标题和目标。</translation>
     </message>
     <message>
       <location filename="../../ui/window/watching.py" line="79" />
@@ -262,7 +262,7 @@
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="462" />
+      <location filename="../../ui/main_window.py" line="463" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -274,12 +274,12 @@
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="129" />
       <source>Add</source>
-      <translation type="unfinished" />
+      <translation>添加</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="56" />
       <source>Add a decision</source>
-      <translation type="unfinished" />
+      <translation>添加决定</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="52" />
@@ -307,20 +307,25 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="419" />
+      <location filename="../../ui/passport_view.py" line="428" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
       <source>Add decision…</source>
-      <translation type="unfinished" />
+      <translation>添加决定…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="421" />
+      <location filename="../../ui/passport_view.py" line="430" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="37" />
+      <source>Add fact… for what is true, and say where: this machine (it arrives “unproven there” and the receiver checks it), your organisation, or anywhere. Add ask… for each question, with what counts as an answer: the line under it says at once whether an answer could be judged against it. Add landing check… for what the receiver confirms first; Add next step… for what follows. Attach files… (or drop files on the composer) for the files. Every item has Edit… and Remove.</source>
+      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“删除”。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="148" />
@@ -329,20 +334,20 @@
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="75" />
-      <location filename="../../ui/passport_view.py" line="420" />
+      <location filename="../../ui/passport_view.py" line="429" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="422" />
+      <location filename="../../ui/passport_view.py" line="431" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="391" />
       <source>Added. It travels with the next handoff.</source>
-      <translation type="unfinished" />
+      <translation>已添加。它随下一次交接一起发出。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="425" />
@@ -361,7 +366,7 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="417" />
+      <location filename="../../ui/window/incoming.py" line="418" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
@@ -373,7 +378,7 @@
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="73" />
       <source>An ask cannot go without what counts as an answer.</source>
-      <translation type="unfinished" />
+      <translation>没有“什么算作回答”，提问不能发出。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="62" />
@@ -384,7 +389,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="65" />
       <source>An ask without what counts as an answer cannot go ({place}).</source>
-      <translation type="unfinished" />
+      <translation>没有“什么算作回答”的提问不能发出（{place}）。</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="166" />
@@ -464,7 +469,7 @@
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="368" />
+      <location filename="../../ui/passport_view.py" line="377" />
       <location filename="../../ui/review_view.py" line="456" />
       <source>Artifacts</source>
       <translation>产出物</translation>
@@ -500,13 +505,13 @@
       <location filename="../../ui/composer/composer.py" line="60" />
       <location filename="../../ui/composer/composer.py" line="63" />
       <source>Attach files</source>
-      <translation type="unfinished" />
+      <translation>附加文件</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="212" />
       <location filename="../../ui/composer/composer.py" line="213" />
       <source>Attach files…</source>
-      <translation type="unfinished" />
+      <translation>附加文件…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="207" />
@@ -518,17 +523,17 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="488" />
       <source>Attached {name}.</source>
-      <translation type="unfinished" />
+      <translation>已附加 {name}。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="490" />
       <source>Attached {n} files.</source>
-      <translation type="unfinished" />
+      <translation>已附加 {n} 个文件。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="493" />
       <source>Attaching…</source>
-      <translation type="unfinished" />
+      <translation>正在附加…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="130" />
@@ -551,7 +556,7 @@
     <message>
       <location filename="../../ui/window/inbox.py" line="245" />
       <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
-      <translation type="unfinished" />
+      <translation>无法连接团队工作台 {where}，正在重试。列表可能不是最新的。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="281" />
@@ -564,12 +569,12 @@
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="447" />
+      <location filename="../../ui/passport_view.py" line="456" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="452" />
+      <location filename="../../ui/passport_view.py" line="461" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
@@ -577,7 +582,7 @@
       <location filename="../../ui/composer/send.py" line="260" />
       <location filename="../../ui/composer/send.py" line="309" />
       <source>Checking the attached files for credentials…</source>
-      <translation type="unfinished" />
+      <translation>正在检查随附文件里有没有凭据…</translation>
     </message>
     <message>
       <location filename="../../ui/window/incoming.py" line="234" />
@@ -587,7 +592,7 @@
     <message>
       <location filename="../../ui/window/passport_actions.py" line="385" />
       <source>Choose one of your passports first, or start a new one.</source>
-      <translation type="unfinished" />
+      <translation>先选一本你的护照，或新建一本。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="132" />
@@ -598,10 +603,10 @@
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="87" />
       <source>Clear: an answer can be judged against this.</source>
-      <translation type="unfinished" />
+      <translation>清楚：可以据此判断回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="90" />
+      <location filename="../../ui/guide.py" line="115" />
       <location filename="../../ui/widgets.py" line="229" />
       <source>Close</source>
       <translation>关闭</translation>
@@ -619,12 +624,12 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="143" />
       <source>Composer</source>
-      <translation type="unfinished" />
+      <translation>编写器</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="263" />
       <source>Composing {id}</source>
-      <translation type="unfinished" />
+      <translation>正在编写 {id}</translation>
     </message>
     <message>
       <location filename="../../ui/widgets.py" line="327" />
@@ -655,7 +660,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="200" />
       <source>Copy for chat</source>
-      <translation type="unfinished" />
+      <translation>复制到聊天</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="54" />
@@ -663,7 +668,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="286" />
+      <location filename="../../ui/export.py" line="294" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -682,21 +687,21 @@
       <location filename="../../ui/composer/composer.py" line="175" />
       <location filename="../../ui/composer/composer.py" line="234" />
       <source>Create passport</source>
-      <translation type="unfinished" />
+      <translation>创建护照</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="457" />
       <source>Created {id}. Add facts, asks, checks and files; then send a handoff.</source>
-      <translation type="unfinished" />
+      <translation>已创建 {id}。添加事实、提问、检查和文件，然后发出交接包。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="165" />
       <location filename="../../ui/composer/composer.py" line="172" />
       <source>Current state</source>
-      <translation type="unfinished" />
+      <translation>当前状态</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="361" />
+      <location filename="../../ui/passport_view.py" line="370" />
       <location filename="../../ui/review_view.py" line="451" />
       <source>Decision</source>
       <translation>决定</translation>
@@ -704,7 +709,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="184" />
       <location filename="../../ui/composer/send.py" line="130" />
-      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="363" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -746,13 +751,13 @@
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="104" />
-      <location filename="../../ui/passport_view.py" line="436" />
+      <location filename="../../ui/passport_view.py" line="445" />
       <location filename="../../ui/review_view.py" line="376" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="344" />
+      <location filename="../../ui/main_window.py" line="345" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -762,7 +767,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="46" />
+      <location filename="../../ui/guide.py" line="71" />
       <source>Drop the file on the window (or open it, or paste the message it came in). Read the review: the checks to do first, what is proven, the questions. Nothing is stored until you press Land.</source>
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
@@ -779,37 +784,37 @@
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="62" />
       <source>Edit ask</source>
-      <translation type="unfinished" />
+      <translation>编辑提问</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="56" />
       <source>Edit decision</source>
-      <translation type="unfinished" />
+      <translation>编辑决定</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="52" />
       <source>Edit fact</source>
-      <translation type="unfinished" />
+      <translation>编辑事实</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="65" />
       <source>Edit landing check</source>
-      <translation type="unfinished" />
+      <translation>编辑落地检查</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="60" />
       <source>Edit next step</source>
-      <translation type="unfinished" />
+      <translation>编辑下一步</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="306" />
       <source>Edit {kind} {n}</source>
-      <translation type="unfinished" />
+      <translation>编辑{kind} {n}</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="303" />
       <source>Edit…</source>
-      <translation type="unfinished" />
+      <translation>编辑…</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="55" />
@@ -824,7 +829,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="201" />
       <source>Email…</source>
-      <translation type="unfinished" />
+      <translation>发邮件…</translation>
     </message>
     <message>
       <location filename="../../ui/window/passport_actions.py" line="109" />
@@ -876,7 +881,7 @@
       <location filename="../../ui/composer/composer.py" line="183" />
       <location filename="../../ui/composer/send.py" line="118" />
       <source>Facts</source>
-      <translation type="unfinished" />
+      <translation>事实</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="115" />
@@ -889,14 +894,19 @@
       <translation>封存为“本机未证实”的事实：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="37" />
+      <location filename="../../ui/guide.py" line="62" />
       <source>Facts that hold everywhere (an agreement, a requirement) keep their ✓. On the desk that proved a fact, its own passport keeps “✓ proven here”.</source>
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="32" />
+      <source>File → New passport… (Ctrl+N), or “New passport…” on the empty desk, opens the composer. Give the work a title, a goal and where it stands; press Create passport.</source>
+      <translation>文件 → 新建护照…（Ctrl+N），或空工作台上的“新建护照…”，会打开编写器。给工作一个标题、目标和当前进展，然后按“创建护照”。</translation>
+    </message>
+    <message>
       <location filename="../../ui/composer/composer.py" line="208" />
       <source>Files that travel with the handoff. Drop files here, or attach them.</source>
-      <translation type="unfinished" />
+      <translation>随交接包一起发出的文件。把文件拖到这里，或附加它们。</translation>
     </message>
     <message>
       <location filename="../../ui/window/inbox.py" line="97" />
@@ -916,7 +926,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="311" />
       <source>Fix what is listed above; the preview follows as you type.</source>
-      <translation type="unfinished" />
+      <translation>修正上面列出的问题；预览随你的输入更新。</translation>
     </message>
     <message>
       <location filename="../../ui/window/watching.py" line="54" />
@@ -924,7 +934,7 @@
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="412" />
+      <location filename="../../ui/passport_view.py" line="421" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
@@ -951,7 +961,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="230" />
       <source>Give the work a title and a goal; then add what the receiver needs.</source>
-      <translation type="unfinished" />
+      <translation>给这项工作一个标题和目标；再添加接收方需要的内容。</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="48" />
@@ -961,7 +971,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="162" />
       <location filename="../../ui/composer/composer.py" line="171" />
-      <location filename="../../ui/passport_view.py" line="342" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
@@ -1026,7 +1036,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="184" />
+      <location filename="../../ui/journey.py" line="196" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -1042,7 +1052,7 @@
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="83" />
+      <location filename="../../ui/guide.py" line="108" />
       <source>How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用</translation>
     </message>
@@ -1060,7 +1070,8 @@
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="62" />
-      <location filename="../../ui/passport_view.py" line="461" />
+      <location filename="../../ui/passport_facts.py" line="75" />
+      <location filename="../../ui/passport_view.py" line="470" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
@@ -1070,7 +1081,7 @@
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="398" />
+      <location filename="../../ui/passport_view.py" line="407" />
       <location filename="../../ui/review_view.py" line="474" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
@@ -1088,12 +1099,12 @@
     <message>
       <location filename="../../ui/composer/send.py" line="301" />
       <source>It can go, but an answer may be hard to judge:</source>
-      <translation type="unfinished" />
+      <translation>可以发出，但回答可能难以判断：</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="292" />
       <source>It cannot go yet; nothing has been written:</source>
-      <translation type="unfinished" />
+      <translation>还不能发出；什么都没有写入：</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="557" />
@@ -1126,6 +1137,11 @@
       <translation>它之前已经合并过：再次打开不会改变任何东西。</translation>
     </message>
     <message>
+      <location filename="../../ui/passport_facts.py" line="77" />
+      <source>It was proven on another machine, not on this one. If you checked it yourself here, say so: it becomes verified here too, with a history entry.</source>
+      <translation>它是在另一台机器上证实的，不是这台。如果你自己在这里检查过，就说一声：它在这里也会成为已证实，并记入历史。</translation>
+    </message>
+    <message>
       <location filename="../../ui/pack_items.py" line="358" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
@@ -1136,7 +1152,7 @@
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="339" />
+      <location filename="../../ui/passport_view.py" line="348" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
@@ -1174,7 +1190,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="193" />
       <source>Landing checks</source>
-      <translation type="unfinished" />
+      <translation>落地检查</translation>
     </message>
     <message>
       <location filename="../../ui/window/incoming.py" line="270" />
@@ -1187,7 +1203,7 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="369" />
+      <location filename="../../ui/passport_view.py" line="378" />
       <location filename="../../ui/review_view.py" line="457" />
       <source>Learnings</source>
       <translation>经验</translation>
@@ -1211,7 +1227,7 @@
       <location filename="../../ui/composer/send.py" line="192" />
       <location filename="../../ui/composer/send.py" line="237" />
       <source>Making the preview…</source>
-      <translation type="unfinished" />
+      <translation>正在生成预览…</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="182" />
@@ -1280,7 +1296,7 @@
       <location filename="../../ui/composer/welcome.py" line="28" />
       <location filename="../../ui/composer/welcome.py" line="29" />
       <source>New passport…</source>
-      <translation type="unfinished" />
+      <translation>新建护照…</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="329" />
@@ -1295,7 +1311,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="167" />
-      <location filename="../../ui/passport_view.py" line="484" />
+      <location filename="../../ui/passport_view.py" line="493" />
       <location filename="../../ui/review_view.py" line="438" />
       <source>Next step</source>
       <translation>下一步</translation>
@@ -1303,7 +1319,7 @@
     <message>
       <location filename="../../ui/composer/composer.py" line="185" />
       <location filename="../../ui/composer/send.py" line="126" />
-      <location filename="../../ui/passport_view.py" line="479" />
+      <location filename="../../ui/passport_view.py" line="488" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
@@ -1313,12 +1329,17 @@
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="492" />
+      <location filename="../../ui/passport_view.py" line="501" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="273" />
+      <location filename="../../ui/history_text.py" line="130" />
+      <source>No email was opened: {file} is in the outbox, not sent.</source>
+      <translation>没有打开邮件：{file} 在发件箱里，尚未发出。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/export.py" line="281" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
@@ -1353,7 +1374,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="303" />
+      <location filename="../../ui/main_window.py" line="304" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1396,12 +1417,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="253" />
+      <location filename="../../ui/main_window.py" line="254" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="360" />
+      <location filename="../../ui/main_window.py" line="361" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1411,7 +1432,7 @@
       <translation>打开回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="60" />
+      <location filename="../../ui/guide.py" line="85" />
       <source>Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.</source>
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
@@ -1431,12 +1452,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="228" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="361" />
+      <location filename="../../ui/main_window.py" line="362" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1456,8 +1477,9 @@
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="251" />
+      <location filename="../../ui/export.py" line="259" />
       <location filename="../../ui/export.py" line="225" />
+      <location filename="../../ui/export.py" line="251" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
@@ -1465,12 +1487,12 @@
       <location filename="../../ui/composer/composer.py" line="119" />
       <location filename="../../ui/composer/send.py" line="101" />
       <source>Optional</source>
-      <translation type="unfinished" />
+      <translation>可选</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="40" />
       <source>Organisation</source>
-      <translation type="unfinished" />
+      <translation>组织内</translation>
     </message>
     <message>
       <location filename="../../ui/passport_view.py" line="112" />
@@ -1506,7 +1528,7 @@
     <message>
       <location filename="../../ui/composer/send.py" line="190" />
       <source>Preview</source>
-      <translation type="unfinished" />
+      <translation>预览</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="287" />
@@ -1531,14 +1553,14 @@
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="413" />
+      <location filename="../../ui/passport_view.py" line="422" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="189" />
       <source>Questions for the receiver; each says what counts as an answer.</source>
-      <translation type="unfinished" />
+      <translation>给接收方的问题；每个都说明什么算作回答。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="424" />
@@ -1572,7 +1594,7 @@
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="203" />
+      <location filename="../../ui/main_window.py" line="204" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1651,12 +1673,12 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
     <message>
       <location filename="../../ui/composer/composer.py" line="306" />
       <source>Remove {kind} {n}</source>
-      <translation type="unfinished" />
+      <translation>删除{kind} {n}</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="320" />
       <source>Remove {name}</source>
-      <translation type="unfinished" />
+      <translation>删除 {name}</translation>
     </message>
     <message>
       <location filename="../../ui/window/inbox.py" line="375" />
@@ -1666,13 +1688,13 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
     <message>
       <location filename="../../ui/composer/composer.py" line="419" />
       <source>Removed.</source>
-      <translation type="unfinished" />
+      <translation>已删除。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="417" />
       <location filename="../../ui/composer/composer.py" line="503" />
       <source>Removing…</source>
-      <translation type="unfinished" />
+      <translation>正在删除…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="119" />
@@ -1682,7 +1704,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="437" />
+      <location filename="../../ui/passport_view.py" line="446" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
@@ -1699,7 +1721,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="182" />
       <source>Required: the receiver does it first</source>
-      <translation type="unfinished" />
+      <translation>必做：接收方先做这一项</translation>
     </message>
     <message>
       <location filename="../../ui/window/passport_actions.py" line="181" />
@@ -1758,8 +1780,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="382" />
-      <location filename="../../ui/passport_view.py" line="383" />
+      <location filename="../../ui/passport_view.py" line="391" />
+      <location filename="../../ui/passport_view.py" line="392" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
@@ -1780,7 +1802,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="495" />
+      <location filename="../../ui/passport_view.py" line="504" />
       <location filename="../../ui/review_view.py" line="500" />
       <source>Save As…</source>
       <translation>另存为…</translation>
@@ -1799,12 +1821,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/composer/send.py" line="199" />
       <source>Save as .taskpack.json…</source>
-      <translation type="unfinished" />
+      <translation>另存为 .taskpack.json…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="198" />
       <source>Save as .taskpack…</source>
-      <translation type="unfinished" />
+      <translation>另存为 .taskpack…</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="283" />
@@ -1832,7 +1854,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="415" />
+      <location filename="../../ui/window/incoming.py" line="416" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1840,7 +1862,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/composer/composer.py" line="273" />
       <location filename="../../ui/composer/composer.py" line="274" />
       <source>Save title, goal and state</source>
-      <translation type="unfinished" />
+      <translation>保存标题、目标和状态</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="112" />
@@ -1858,7 +1880,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="424" />
+      <location filename="../../ui/window/incoming.py" line="425" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
@@ -1866,15 +1888,15 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/composer/composer.py" line="408" />
       <location filename="../../ui/composer/composer.py" line="451" />
       <source>Saved.</source>
-      <translation type="unfinished" />
+      <translation>已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="445" />
+      <location filename="../../ui/main_window.py" line="446" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="423" />
+      <location filename="../../ui/window/incoming.py" line="424" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
@@ -1894,7 +1916,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="141" />
       <source>Scope: {name}</source>
-      <translation type="unfinished" />
+      <translation>范围：{name}</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="333" />
@@ -1913,15 +1935,15 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="236" />
       <source>Send a &amp;handoff…</source>
-      <translation type="unfinished" />
+      <translation>发出交接包(&amp;H)…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="155" />
       <location filename="../../ui/composer/send.py" line="156" />
       <source>Send a handoff</source>
-      <translation type="unfinished" />
+      <translation>发出交接包</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="216" />
@@ -1929,6 +1951,11 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <location filename="../../ui/next_step.py" line="140" />
       <source>Send a handoff…</source>
       <translation>发送交接包…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="46" />
+      <source>Send a handoff… shows exactly what the receiver will see, and stops before anything is written if a password or key is in your note or files (it says which and where). Then save it as a file, copy it for a chat, or email it. The answers come back as a receipt: open it and merge.</source>
+      <translation>“发出交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="114" />
@@ -1956,6 +1983,11 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>任务无需你批准的发送方</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="30" />
+      <source>Sending your own work</source>
+      <translation>发出你自己的工作</translation>
+    </message>
+    <message>
       <location filename="../../ui/settings_dialog.py" line="173" />
       <source>Serve this desk over A2A</source>
       <translation>通过 A2A 提供本工作台的服务</translation>
@@ -1966,17 +1998,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="439" />
+      <location filename="../../ui/main_window.py" line="440" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="437" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="433" />
+      <location filename="../../ui/main_window.py" line="434" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -1986,7 +2018,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="285" />
+      <location filename="../../ui/export.py" line="293" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
@@ -2035,7 +2067,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="162" />
       <source>Source (how you know)</source>
-      <translation type="unfinished" />
+      <translation>来源（你怎么知道的）</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="32" />
@@ -2045,7 +2077,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     <message>
       <location filename="../../ui/composer/welcome.py" line="17" />
       <source>Start your own work and hand it off</source>
-      <translation type="unfinished" />
+      <translation>开始你自己的工作，并把它交出去</translation>
     </message>
     <message>
       <location filename="../../ui/window/a2a_panel.py" line="70" />
@@ -2090,7 +2122,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="463" />
+      <location filename="../../ui/main_window.py" line="464" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -2121,7 +2153,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="329" />
+      <location filename="../../ui/main_window.py" line="330" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -2298,7 +2330,7 @@ Store: {home}</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="399" />
+      <location filename="../../ui/passport_view.py" line="408" />
       <location filename="../../ui/review_view.py" line="475" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
@@ -2309,7 +2341,7 @@ Store: {home}</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="349" />
+      <location filename="../../ui/passport_view.py" line="358" />
       <location filename="../../ui/review_view.py" line="157" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
@@ -2345,7 +2377,7 @@ Store: {home}</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="51" />
+      <location filename="../../ui/guide.py" line="76" />
       <source>Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
@@ -2397,12 +2429,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="313" />
       <source>This is what the receiver will see. Choose how to send it.</source>
-      <translation type="unfinished" />
+      <translation>这就是接收方会看到的内容。选择发送方式。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="43" />
       <source>This machine</source>
-      <translation type="unfinished" />
+      <translation>本机</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="106" />
@@ -2412,7 +2444,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="76" />
       <source>This only repeats the question: say what would count as an answer.</source>
-      <translation type="unfinished" />
+      <translation>这只是重复了问题：请说明什么算作回答。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="183" />
@@ -2442,12 +2474,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="544" />
       <source>This passport changed since you read it (elsewhere, or in another window), so nothing was saved. It has been reloaded; your words are kept here: check them and save again.</source>
-      <translation type="unfinished" />
+      <translation>你读取之后，这本护照已被改动（在别处，或另一个窗口），所以没有保存。已重新载入；你输入的内容保留在这里：检查后再保存一次。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="421" />
       <source>This passport changed since you read it, so nothing was removed. It has been reloaded: check the list and remove again.</source>
-      <translation type="unfinished" />
+      <translation>你读取之后，这本护照已被改动，所以没有删除。已重新载入：检查列表后再删除一次。</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="312" />
@@ -2500,42 +2532,42 @@ Store: {home}</source>
       <location filename="../../ui/composer/send.py" line="161" />
       <location filename="../../ui/composer/send.py" line="168" />
       <source>To whom</source>
-      <translation type="unfinished" />
+      <translation>给谁</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="173" />
       <source>To whom (optional)</source>
-      <translation type="unfinished" />
+      <translation>给谁（可选）</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="83" />
       <source>Too short to judge an answer against: say what shape the answer takes (a number and its unit, yes or no with the reason, a date…).</source>
-      <translation type="unfinished" />
+      <translation>太短，无法据此判断回答：请说明回答的形式（一个数字及单位、是或否并说明理由、一个日期……）。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="78" />
       <source>Too vague to judge an answer against: say what shape the answer takes (a number and its unit, yes or no with the reason, a date…).</source>
-      <translation type="unfinished" />
+      <translation>太含糊，无法据此判断回答：请说明回答的形式（一个数字及单位、是或否并说明理由、一个日期……）。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="36" />
       <source>True anywhere: an agreement, a requirement, a fact anyone could check.</source>
-      <translation type="unfinished" />
+      <translation>在哪里都成立：一项约定、一个要求、任何人都能核实的事实。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="40" />
       <source>True inside your organisation: a convention, a shared server, a team's rule.</source>
-      <translation type="unfinished" />
+      <translation>在你的组织内成立：一项惯例、一台共用服务器、团队的规则。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="43" />
       <source>True on this machine: a path, a version, what runs here. Sealed unproven when it leaves; the receiver checks it on theirs.</source>
-      <translation type="unfinished" />
+      <translation>在这台机器上成立：路径、版本、这里运行的东西。离开时被封为“未证实”；接收方在自己的机器上核实。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="36" />
       <source>Universal</source>
-      <translation type="unfinished" />
+      <translation>普遍</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="234" />
@@ -2548,7 +2580,7 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/main_window.py" line="302" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
@@ -2562,7 +2594,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="154" />
       <source>Verified here, on {machine}</source>
-      <translation type="unfinished" />
+      <translation>已在这里（{machine}）核实</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="54" />
@@ -2577,7 +2609,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="265" />
       <source>Version {version}. Every change is saved as you make it.</source>
-      <translation type="unfinished" />
+      <translation>版本 {version}。每个改动都会立即保存。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="120" />
@@ -2587,7 +2619,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="181" />
       <source>Warnings</source>
-      <translation type="unfinished" />
+      <translation>提醒</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="215" />
@@ -2614,7 +2646,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="163" />
       <source>What done looks like</source>
-      <translation type="unfinished" />
+      <translation>做完是什么样子</translation>
     </message>
     <message>
       <location filename="../../ui/history_view.py" line="141" />
@@ -2630,22 +2662,22 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="183" />
       <source>What is true, and where: the receiver sees what is proven.</source>
-      <translation type="unfinished" />
+      <translation>什么是真的，在哪里成立：接收方会看到哪些已被证实。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="289" />
+      <location filename="../../ui/main_window.py" line="290" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="174" />
       <source>What stops it going</source>
-      <translation type="unfinished" />
+      <translation>阻止发出的原因</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="124" />
       <source>What the ask lint says</source>
-      <translation type="unfinished" />
+      <translation>提问检查的意见</translation>
     </message>
     <message>
       <location filename="../../ui/review_view.py" line="73" />
@@ -2655,17 +2687,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="194" />
       <source>What the receiver confirms on their machine first.</source>
-      <translation type="unfinished" />
+      <translation>接收方先在自己的机器上确认的事项。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="185" />
       <source>What the receiver does after the checks.</source>
-      <translation type="unfinished" />
+      <translation>接收方做完检查后要做的事。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="160" />
       <source>What the work is, in a few words</source>
-      <translation type="unfinished" />
+      <translation>用几个词说明这项工作</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="180" />
@@ -2676,20 +2708,20 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="164" />
       <source>What was decided</source>
-      <translation type="unfinished" />
+      <translation>决定了什么</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="184" />
       <source>What was decided and why.</source>
-      <translation type="unfinished" />
+      <translation>决定了什么，为什么。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="56" />
       <source>What was decided, and why: the receiver does not undo it by accident.</source>
-      <translation type="unfinished" />
+      <translation>决定了什么，为什么：接收方不会无意中推翻它。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="367" />
+      <location filename="../../ui/passport_view.py" line="376" />
       <location filename="../../ui/review_view.py" line="455" />
       <location filename="../../ui/window/passport_actions.py" line="142" />
       <source>What was done</source>
@@ -2698,10 +2730,10 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="82" />
       <source>What {who} will see</source>
-      <translation type="unfinished" />
+      <translation>{who} 会看到的内容</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="30" />
+      <location filename="../../ui/guide.py" line="55" />
       <source>What “unproven here” means</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
@@ -2711,12 +2743,12 @@ Store: {home}</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="44" />
+      <location filename="../../ui/guide.py" line="69" />
       <source>When a handoff arrives</source>
       <translation>收到交接包时</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="58" />
+      <location filename="../../ui/guide.py" line="83" />
       <source>When a receipt comes back</source>
       <translation>收到回执时</translation>
     </message>
@@ -2726,8 +2758,8 @@ Store: {home}</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="345" />
-      <location filename="../../ui/passport_view.py" line="346" />
+      <location filename="../../ui/passport_view.py" line="354" />
+      <location filename="../../ui/passport_view.py" line="355" />
       <location filename="../../ui/review_view.py" line="164" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
@@ -2741,7 +2773,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="166" />
       <source>Where the work stands now</source>
-      <translation type="unfinished" />
+      <translation>工作现在进行到哪里</translation>
     </message>
     <message>
       <location filename="../../ui/history_view.py" line="141" />
@@ -2767,7 +2799,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="341" />
+      <location filename="../../ui/main_window.py" line="342" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2779,7 +2811,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/welcome.py" line="20" />
       <source>Write down what you are doing: the goal, what is true and where, the questions you need answered, the checks the next person does first, and the files. Then send it as a handoff: a file, a chat message or an email.</source>
-      <translation type="unfinished" />
+      <translation>写下你在做的事：目标、什么是真的以及在哪里成立、需要回答的问题、下一个人先做的检查，以及文件。然后把它作为交接包发出：一个文件、一条聊天消息或一封邮件。</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="194" />
@@ -2792,7 +2824,7 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="463" />
+      <location filename="../../ui/passport_view.py" line="472" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
@@ -2812,7 +2844,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="352" />
+      <location filename="../../ui/main_window.py" line="353" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2822,12 +2854,12 @@ Store: {home}</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="130" />
+      <location filename="../../ui/history_text.py" line="134" />
       <source>Your mail program opened a new email with {file} attached.</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
+      <location filename="../../ui/main_window.py" line="299" />
       <location filename="../../ui/settings_dialog.py" line="110" />
       <source>Your name</source>
       <translation>你的名字</translation>
@@ -2835,7 +2867,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="91" />
       <source>Your note: {note}</source>
-      <translation type="unfinished" />
+      <translation>你的留言：{note}</translation>
     </message>
     <message>
       <location filename="../../ui/window/incoming.py" line="196" />
@@ -2843,12 +2875,12 @@ Store: {home}</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="158" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>a .taskpack file</source>
       <translation>.taskpack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="158" />
+      <location filename="../../ui/history_text.py" line="162" />
       <source>a .taskpack.json file</source>
       <translation>.taskpack.json 文件</translation>
     </message>
@@ -2873,8 +2905,8 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="103" />
-      <location filename="../../ui/journey.py" line="100" />
+      <location filename="../../ui/journey.py" line="109" />
+      <location filename="../../ui/journey.py" line="106" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
@@ -2891,8 +2923,8 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="185" />
-      <location filename="../../ui/history_text.py" line="204" />
+      <location filename="../../ui/history_text.py" line="189" />
+      <location filename="../../ui/history_text.py" line="208" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
@@ -2907,12 +2939,12 @@ Store: {home}</source>
       <translation>这里已经回答过</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="133" />
+      <location filename="../../ui/journey.py" line="145" />
       <source>answers came home</source>
       <translation>答复已送回</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="132" />
+      <location filename="../../ui/journey.py" line="144" />
       <source>answers merged {when}</source>
       <translation>{when} 合并答复</translation>
     </message>
@@ -2932,13 +2964,13 @@ Store: {home}</source>
       <translation>第 {n} 个产出</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="165" />
+      <location filename="../../ui/history_text.py" line="169" />
       <source>as an A2A reply</source>
       <translation>作为 A2A 回复</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="538" />
-      <location filename="../../ui/history_text.py" line="183" />
+      <location filename="../../ui/history_text.py" line="187" />
       <source>ask</source>
       <translation>提问</translation>
     </message>
@@ -2973,18 +3005,18 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="360" />
+      <location filename="../../ui/passport_view.py" line="369" />
       <location filename="../../ui/review_view.py" line="450" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="187" />
+      <location filename="../../ui/history_text.py" line="191" />
       <source>by</source>
       <translation>由</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="164" />
+      <location filename="../../ui/history_text.py" line="168" />
       <source>by an AI agent over MCP</source>
       <translation>由 AI 助手经 MCP</translation>
     </message>
@@ -3014,7 +3046,7 @@ Store: {home}</source>
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="186" />
+      <location filename="../../ui/history_text.py" line="190" />
       <source>check</source>
       <translation>检查</translation>
     </message>
@@ -3034,7 +3066,7 @@ Store: {home}</source>
       <translation>检查点</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="182" />
+      <location filename="../../ui/history_text.py" line="186" />
       <source>claim</source>
       <translation>陈述</translation>
     </message>
@@ -3087,13 +3119,13 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="205" />
+      <location filename="../../ui/history_text.py" line="209" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="297" />
+      <location filename="../../ui/main_window.py" line="298" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -3109,7 +3141,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="535" />
-      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="185" />
       <source>fact</source>
       <translation>事实</translation>
     </message>
@@ -3124,7 +3156,7 @@ Store: {home}</source>
       <translation>第 {n} 条事实</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="179" />
+      <location filename="../../ui/history_text.py" line="183" />
       <source>file</source>
       <translation>文件</translation>
     </message>
@@ -3149,39 +3181,39 @@ Store: {home}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="175" />
+      <location filename="../../ui/history_text.py" line="179" />
       <source>from</source>
       <translation>从</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="163" />
+      <location filename="../../ui/history_text.py" line="167" />
       <source>from the command line</source>
       <translation>在命令行中</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="162" />
+      <location filename="../../ui/history_text.py" line="166" />
       <source>from this window</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="110" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="110" />
+      <location filename="../../ui/journey.py" line="116" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="168" />
+      <location filename="../../ui/journey.py" line="180" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
     <message>
       <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="159" />
       <source>handoff</source>
       <translation>交接包</translation>
     </message>
@@ -3196,7 +3228,7 @@ Store: {home}</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="128" />
+      <location filename="../../ui/journey.py" line="138" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
@@ -3234,17 +3266,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="54" />
       <source>in ask {n}</source>
-      <translation type="unfinished" />
+      <translation>在提问 {n} 中</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="51" />
       <source>in fact {n}</source>
-      <translation type="unfinished" />
+      <translation>在事实 {n} 中</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="57" />
       <source>in landing check {n}</source>
-      <translation type="unfinished" />
+      <translation>在落地检查 {n} 中</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="112" />
@@ -3254,17 +3286,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="60" />
       <source>in the file {place}</source>
-      <translation type="unfinished" />
+      <translation>在文件 {place} 中</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="59" />
       <source>in the passport’s {field}</source>
-      <translation type="unfinished" />
+      <translation>在护照的 {field} 中</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="48" />
       <source>in your note</source>
-      <translation type="unfinished" />
+      <translation>在你的留言中</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="389" />
@@ -3322,7 +3354,7 @@ Store: {home}</source>
       <translation>刚到达</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="180" />
+      <location filename="../../ui/history_text.py" line="184" />
       <source>kind</source>
       <translation>类型</translation>
     </message>
@@ -3332,14 +3364,14 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="116" />
+      <location filename="../../ui/journey.py" line="122" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="539" />
       <source>landing check</source>
-      <translation type="unfinished" />
+      <translation>落地检查</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="37" />
@@ -3362,7 +3394,7 @@ Store: {home}</source>
       <translation>行李</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="188" />
+      <location filename="../../ui/history_text.py" line="192" />
       <location filename="../../ui/pack_items.py" line="32" />
       <source>machine</source>
       <translation>机器</translation>
@@ -3373,7 +3405,7 @@ Store: {home}</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="116" />
+      <location filename="../../ui/journey.py" line="122" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -3390,7 +3422,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="537" />
       <source>next step</source>
-      <translation type="unfinished" />
+      <translation>下一步</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="38" />
@@ -3403,17 +3435,17 @@ Store: {home}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="269" />
+      <location filename="../../ui/export.py" line="277" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="262" />
+      <location filename="../../ui/export.py" line="270" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="156" />
+      <location filename="../../ui/history_text.py" line="160" />
       <source>nobody named</source>
       <translation>未写明收件人</translation>
     </message>
@@ -3444,7 +3476,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="58" />
-      <location filename="../../ui/history_text.py" line="203" />
+      <location filename="../../ui/history_text.py" line="207" />
       <location filename="../../ui/pack_items.py" line="152" />
       <source>open</source>
       <translation>未答</translation>
@@ -3471,7 +3503,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="64" />
+      <location filename="../../ui/journey.py" line="65" />
       <source>passport {id}</source>
       <translation>护照 {id}</translation>
     </message>
@@ -3498,7 +3530,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/export.py" line="57" />
       <location filename="../../ui/history_text.py" line="123" />
-      <location filename="../../ui/history_text.py" line="155" />
+      <location filename="../../ui/history_text.py" line="159" />
       <source>receipt</source>
       <translation>回执</translation>
     </message>
@@ -3523,7 +3555,7 @@ Store: {home}</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="128" />
+      <location filename="../../ui/journey.py" line="138" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
@@ -3570,7 +3602,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="197" />
-      <location filename="../../ui/journey.py" line="127" />
+      <location filename="../../ui/journey.py" line="137" />
       <location filename="../../ui/pack_items.py" line="26" />
       <source>someone</source>
       <translation>某人</translation>
@@ -3578,7 +3610,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="110" />
       <source>source: {source}</source>
-      <translation type="unfinished" />
+      <translation>来源：{source}</translation>
     </message>
     <message>
       <location filename="../../ui/pack_items.py" line="61" />
@@ -3591,7 +3623,7 @@ Store: {home}</source>
       <translation>以盘符开头</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="184" />
+      <location filename="../../ui/history_text.py" line="188" />
       <source>status</source>
       <translation>状态</translation>
     </message>
@@ -3619,7 +3651,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/window/inbox.py" line="314" />
       <source>team desk {where} out of reach</source>
-      <translation type="unfinished" />
+      <translation>团队工作台 {where} 无法连接</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="115" />
@@ -3732,7 +3764,7 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="261" />
+      <location filename="../../ui/export.py" line="269" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
@@ -3752,12 +3784,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="267" />
+      <location filename="../../ui/export.py" line="275" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="263" />
+      <location filename="../../ui/export.py" line="271" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -3794,7 +3826,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="79" />
       <source>the receiver</source>
-      <translation type="unfinished" />
+      <translation>接收方</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="60" />
@@ -3913,17 +3945,17 @@ Store: {home}</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="119" />
+      <location filename="../../ui/journey.py" line="123" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="176" />
+      <location filename="../../ui/history_text.py" line="180" />
       <source>to</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="129" />
+      <location filename="../../ui/journey.py" line="141" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -3983,7 +4015,7 @@ Store: {home}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="100" />
+      <location filename="../../ui/journey.py" line="106" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
@@ -3993,8 +4025,8 @@ Store: {home}</source>
       <translation>当前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="177" />
-      <location filename="../../ui/history_text.py" line="178" />
+      <location filename="../../ui/history_text.py" line="181" />
+      <location filename="../../ui/history_text.py" line="182" />
       <source>why</source>
       <translation>原因</translation>
     </message>
@@ -4012,6 +4044,11 @@ Store: {home}</source>
       <location filename="../../ui/models.py" line="139" />
       <source>work started</source>
       <translation>工作已开始</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="140" />
+      <source>written {when}, not sent: no email opened</source>
+      <translation>{when} 写好，未发出：邮件没有打开</translation>
     </message>
     <message>
       <location filename="../../ui/models.py" line="289" />
@@ -4056,17 +4093,17 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="116" />
       <source>{claim} — not verified</source>
-      <translation type="unfinished" />
+      <translation>{claim} — 未核实</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="109" />
       <source>{claim} — unproven there — verified on {machine}</source>
-      <translation type="unfinished" />
+      <translation>{claim} — 在那里未证实 — 在 {machine} 上核实过</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="114" />
       <source>{claim} — ✓ verified</source>
-      <translation type="unfinished" />
+      <translation>{claim} — ✓ 已核实</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="334" />
@@ -4094,7 +4131,7 @@ Store: {home}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="167" />
+      <location filename="../../ui/history_text.py" line="171" />
       <source>{kind} for {to} written to {file} ({encoding}, {via})</source>
       <translation>给 {to} 的{kind}已写入 {file}（{encoding}，{via}）</translation>
     </message>
@@ -4106,7 +4143,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/send.py" line="68" />
       <source>{kind} {place}: remove it before sending (treat it as leaked).</source>
-      <translation type="unfinished" />
+      <translation>{kind}{place}：发出前删除它（按已泄露处理）。</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="43" />
@@ -4136,7 +4173,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="478" />
       <source>{name} is a folder: folders are not attached. Open it and choose the files inside.</source>
-      <translation type="unfinished" />
+      <translation>{name} 是文件夹：文件夹不会被附加。打开它，选择里面的文件。</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="153" />
@@ -4151,7 +4188,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="505" />
       <source>{name} is no longer attached.</source>
-      <translation type="unfinished" />
+      <translation>{name} 不再随附。</translation>
     </message>
     <message>
       <location filename="../../ui/window/drop_paste.py" line="39" />
@@ -4169,7 +4206,7 @@ Store: {home}</source>
       <translation>{name} 不是普通文件</translation>
     </message>
     <message>
-      <location filename="../../ui/history_text.py" line="209" />
+      <location filename="../../ui/history_text.py" line="213" />
       <source>{name}: {value}</source>
       <translation>{name}：{value}</translation>
     </message>
@@ -4267,12 +4304,12 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="117" />
       <source>{what} — answer: {accept}</source>
-      <translation type="unfinished" />
+      <translation>{what} — 回答：{accept}</translation>
     </message>
     <message>
       <location filename="../../ui/composer/send.py" line="120" />
       <source>{what} — what counts as an answer: {accept}</source>
-      <translation type="unfinished" />
+      <translation>{what} — 什么算作回答：{accept}</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="161" />
@@ -4288,6 +4325,11 @@ Store: {home}</source>
       <location filename="../../ui/pack_items.py" line="320" />
       <source>{where}, {part}</source>
       <translation>{where}，{part}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/journey.py" line="126" />
+      <source>{who}, on this team desk</source>
+      <translation>{who}（在这个团队工作台上）</translation>
     </message>
     <message>
       <location filename="../../ui/asks_form.py" line="156" />
@@ -4307,7 +4349,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/composer/composer.py" line="108" />
       <source>✓ verified here</source>
-      <translation type="unfinished" />
+      <translation>✓ 在这里核实过</translation>
     </message>
     <message numerus="yes">
       <location filename="../../ui/review_view.py" line="531" />
@@ -4373,7 +4415,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="101" />
+      <location filename="../../ui/journey.py" line="107" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>

@@ -61,7 +61,7 @@ def test_the_poll_for_changes_elsewhere_never_waits_for_a_write_in_progress(
     tmp_path: Path,
 ) -> None:
     """The window's poll runs on the GUI thread: a worker thread holding a write
-    transaction open must not hold it up (issue 20.5)."""
+    transaction open must not hold it up."""
     import threading
 
     desk = Desk(tmp_path / "d", "machine-a")

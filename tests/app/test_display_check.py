@@ -1,4 +1,4 @@
-"""`taskpack-desk` on a computer that cannot show its window (issue 23): one sentence
+"""`taskpack-desk` on a computer that cannot show its window: one sentence
 naming what is missing and the package to install, exit 1, never Qt's own lines (which
 name the wrong library) and never a traceback. Real processes: a library is made
 unloadable by putting an empty file of its name first on the library path."""

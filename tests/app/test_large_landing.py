@@ -1,5 +1,5 @@
 """A pack with many asks lands from its held review without a model per ask, and is
-stored exactly as an ordinary landing stores it (issue 15: a 100,000-ask landing helper
+stored exactly as an ordinary landing stores it (a 100,000-ask landing helper
 peaked at 934 MB holding the asks four times over)."""
 
 from __future__ import annotations

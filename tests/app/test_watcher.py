@@ -330,7 +330,7 @@ def test_a_callback_that_raises_does_not_stop_the_watcher(tmp_path: Path) -> Non
     assert troubles and "goes on" in troubles[0]
 
 
-# --- a file that arrives complete is listed at once (issue 24) ---------------------------
+# --- a file that arrives complete is listed at once ---------------------------
 # The watchers below wait a minute for a file to settle: being listed within the test's
 # few seconds means no settle wait was served. A file still being written is shown to be
 # held back by a later pack being listed first (events are handled in order).

@@ -1,5 +1,5 @@
 """`core/errors.py`'s drawing lists every error a command can end with, with its exit code
-(issue 12.4): a newcomer reads the tree there, and this keeps it true as classes are added."""
+: a newcomer reads the tree there, and this keeps it true as classes are added."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Asks tab as a person works through it (issue 23, items 2 and 7)."""
+"""The Asks tab as a person works through it."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Errors a person meets opening a hostile or damaged pack read in the window's language:
-under zh_CN no English detail is left (issue 15/12). Each raise site gives a `code` and
+under zh_CN no English detail is left. Each raise site gives a `code` and
 the `params` its sentence is built from; ui/error_text.py has the template."""
 
 from __future__ import annotations

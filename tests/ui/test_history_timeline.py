@@ -1,4 +1,4 @@
-"""The History tab as a person reads it (issue 23): a timeline, newest first, saying who
+"""The History tab as a person reads it: a timeline, newest first, saying who
 (person and machine), what and where (a file written, an email opened, landed, merged),
 in the window's language. The desk stores what happened as data; the words are made
 when shown, so a landing, a merge and an export read in Chinese under 简体中文."""

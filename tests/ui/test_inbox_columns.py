@@ -1,5 +1,5 @@
 """The inbox list at the window's smallest usual size: the title takes the spare width,
-the other columns only what they show (issue 15/12)."""
+the other columns only what they show."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def test_the_sort_arrow_does_not_sit_on_its_header_word(
 def test_at_800_by_600_the_sender_is_read_whole_and_the_kind_is_a_mark(
     tmp_path, qtbot: QtBot, make_desk, make_window
 ) -> None:
-    """Issue 23.10: "root@a…" and a "Handoff:" prefix eating the title; the sender is read
+    """ "root@a…" and a "Handoff:" prefix eating the title; the sender is read
     whole, a long one keeps both ends, and an incoming file's kind is a mark in its State."""
     from conftest import make_handoff
 

@@ -21,9 +21,8 @@ def test_at_800_by_600_rows_fit_their_letters(
     window = make_window(desk)
     window.resize(800, 600)
     settle(qtbot, window)
-    qtbot.wait(50)
-    settle(qtbot, window)
     view, proxy = window.list, window.proxy
+    qtbot.waitUntil(lambda: proxy.rowCount() == 2)
     metrics = view.fontMetrics()
     for row in range(proxy.rowCount()):
         height = view.visualRect(proxy.index(row, InboxModel.TITLE)).height()

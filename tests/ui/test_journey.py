@@ -1,4 +1,4 @@
-"""The passport's journey in its Overview (issue 23, pictures): who handed it to whom,
+"""The passport's journey in its Overview: who handed it to whom,
 when, and which hop is this desk, as a chain of labelled nodes a person can select and a
 screen reader names."""
 
@@ -94,3 +94,44 @@ def test_on_the_desk_that_asked_the_answers_coming_home_are_a_hop(
     assert texts[-2].startswith("to someone\nhandoff sent ")  # it went out …
     assert re.fullmatch(r"answers came home\nanswers merged \d\d-\d\d \d\d:\d\d", texts[-1])
     assert re.search(rf", passport {there} v\d+$", journey.nodes[-1].accessibleName())
+
+
+def test_a_handoff_whose_email_did_not_open_is_not_drawn_as_sent(
+    qtbot: QtBot, make_desk: Any, make_window: Any, prompts: Any, monkeypatch: Any
+) -> None:
+    from taskpack.ui import launch
+
+    monkeypatch.setattr(launch, "email_attached", lambda *a: launch.EmailResult("failed", 3))
+    desk = make_desk("beta", "Zhang")
+    pid = desk.new("Fix the invoice export", "Invoices open in Excel").id
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+    window.passport_view.export_actions[("handoff", "email")].trigger()
+    settle(qtbot, window)
+    assert window.banner.text().startswith("No email was opened")
+    qtbot.waitUntil(lambda: window.passport_view.journey is not None)
+    last = window.passport_view.journey.node_texts()[-1]
+    assert "sent" not in last.replace("not sent", "")
+    assert last.endswith("not sent: no email opened")
+    assert any("No email was opened" in e for e in window.passport_view.history_events()) or any(
+        "No email was opened" in window.passport_view.history.topLevelItem(i).text(3)
+        for i in range(window.passport_view.history.topLevelItemCount())
+    )
+
+
+def test_on_a_team_desk_another_machines_landing_is_not_this_desks(
+    tmp_path: Path, make_desk: Any
+) -> None:
+    from conftest import make_handoff
+    from taskpack.ui.journey import hops
+
+    make_handoff(make_desk("gamma", "Li"), tmp_path / "h.taskpack")
+    alpha = make_desk("alpha", "Wei")
+    lp = alpha.get(alpha.land(tmp_path / "h.taskpack").id)
+    # seen from beta, another machine of the same team desk; History says alpha landed it
+    here = hops(lp, "beta", landed_by="Wei@alpha")[-1]
+    assert here.here and here.who == "Wei@alpha, on this team desk"
+    assert here.what.startswith("landed ")
+    assert hops(lp, "alpha", landed_by="Wei@alpha")[-1].who == "this desk (alpha)"
+    assert hops(lp, "beta")[-1].who == "this desk (beta)"  # (an embedded desk: no who)

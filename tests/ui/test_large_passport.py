@@ -1,6 +1,6 @@
 """A passport with thousands of asks, as a person works on it: counts written as people
 write them, and an answer saved without the window's own process reading the whole
-passport (issue 15: saving an answer among 100,000 asks held the GUI's lock for seconds)."""
+passport (saving an answer among 100,000 asks held the GUI's lock for seconds)."""
 
 from __future__ import annotations
 

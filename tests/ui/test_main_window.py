@@ -1,5 +1,5 @@
 """The window as a whole: however a person quits, what they typed is there after a restart
-(issue 23, item 1)."""
+."""
 
 from __future__ import annotations
 

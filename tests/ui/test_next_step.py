@@ -1,4 +1,4 @@
-"""The next step is always in sight (issue 23, item 9): under the title one sentence says
+"""The next step is always in sight: under the title one sentence says
 what this desk waits for, and one button moves it on — on both desks of a round trip."""
 
 from __future__ import annotations

@@ -137,7 +137,7 @@ def test_history_says_who_and_shows_a_cut_detail_whole_on_hover(
         "Who",
     ]
     rows = [history.topLevelItem(i) for i in range(history.topLevelItemCount())]
-    # one person's desk: its person on its machine (issue 23: who is person and machine)
+    # one person's desk: its person on its machine (who is person and machine)
     assert {row.text(4) for row in rows} == {"someone on zhang-pc"}
     [written] = [row for row in rows if "written to x.taskpack.json" in row.text(3)]
     assert written.toolTip(3).startswith(written.text(3))

@@ -1,4 +1,4 @@
-"""The smaller things a person trips over (issue 23, item 10), in the window as they see it."""
+"""The smaller things a person trips over, in the window as they see it."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_saving_settings_mentions_the_next_start_only_for_a_new_machine_name(
 def test_an_answer_from_a_receipt_says_whose_it_is(
     tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any
 ) -> None:
-    """Issue 22, finding 5: an answer merged from a receipt reads "Answered by …, in a
+    """an answer merged from a receipt reads "Answered by …, in a
     receipt", even when the receipt names this desk's own person; one written here does not."""
     import json
 

@@ -1,4 +1,4 @@
-"""Cancel in the window's Paste (issue 22, finding 2): reading a huge pasted reply shows
+"""Cancel in the window's Paste: reading a huge pasted reply shows
 the progress dialog the window's other long operations show, and its Cancel stops it —
 the window says so, and nothing is kept or lands (before: no dialog, no way to stop)."""
 

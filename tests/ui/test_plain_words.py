@@ -1,4 +1,4 @@
-"""Plain words instead of the format's (issue 23, item 5): a person reads "What counts as
+"""Plain words instead of the format's: a person reads "What counts as
 an answer", "for whoever receives it", "Handed on", "Attached files", where in the pack an
 instruction sits, and what kind of evidence came back — in English and in Chinese."""
 

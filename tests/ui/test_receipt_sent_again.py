@@ -1,4 +1,4 @@
-"""The same receipt again, into a task that is done (issue 23): the review says its
+"""The same receipt again, into a task that is done: the review says its
 answers were merged already and nothing in it is new, and pressing its button only shows
 the passport: no new version, no new history."""
 

@@ -1,4 +1,4 @@
-"""Replies answer the passport that asked (issue 22, finding 5), in the window: its review
+"""Replies answer the passport that asked, in the window: its review
 of a receipt and its merge follow the one rule the CLI and MCP follow — answers only for
 the asks the handoff carried, never onto a draft the passport did not send."""
 

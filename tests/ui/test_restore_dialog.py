@@ -1,4 +1,4 @@
-"""The Restore ✓ dialog says the rule as it is now (issue 22, finding 1): this desk
+"""The Restore ✓ dialog says the rule as it is now: this desk
 verified the fact on this machine and sealed it when it packed it — its own records,
 never a pack's word (before: "it came back in a pack this desk wrote")."""
 

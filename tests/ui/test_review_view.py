@@ -1,4 +1,4 @@
-"""The ✓ story at home (issue 23, item 3): on the desk that proved a fact, a receipt coming
+"""The ✓ story at home: on the desk that proved a fact, a receipt coming
 home does not call it unproven, and a pack this desk sent, opened again, is not silently
 landed as a second copy."""
 

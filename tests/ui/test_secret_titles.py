@@ -1,5 +1,5 @@
 """A credential in a pack's title or sender never reaches the list, the tray or the status
-bar: it is named by kind, the way the review names it (issue 15/12)."""
+bar: it is named by kind, the way the review names it."""
 
 from __future__ import annotations
 

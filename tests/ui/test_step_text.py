@@ -1,5 +1,5 @@
 """A required landing check placed first among the next steps reads in the window's
-language (issue 23): the passport keeps the line the desk wrote, the Overview says it
+language: the passport keeps the line the desk wrote, the Overview says it
 again from the passport's own record of the check; the check and its `how` stay the
 sender's words, quoted."""
 

@@ -51,3 +51,35 @@ def test_forward_tab_goes_round_the_whole_window(
         stops = tab_stops(qtbot, window, window.list)
         assert window.search in stops and page.tabs.tabBar() in stops, page.tabs.tabText(tab)
         assert any(page.isAncestorOf(w) for w in stops)
+
+
+def test_a_scroll_area_with_the_focus_shows_the_ring(
+    tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any
+) -> None:
+    from PySide6.QtGui import QColor
+    from taskpack.ui import tones
+
+    pack = tmp_path / "h.taskpack"
+    make_handoff(make_desk(SENDER, "Wei"), pack)
+    desk = make_desk(RECEIVER, "Zhang")
+    pid = desk.land(pack).id
+    window = make_window(desk)
+    window.resize(1000, 700)
+    window.select_key(pid)
+    settle(qtbot, window)
+    stops = tab_stops(qtbot, window, window.list)
+    overview = window.passport_view.overview
+    assert overview in stops  # Tab stops on the Overview (it scrolls by keyboard) …
+    overview.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(overview.hasFocus)
+    QApplication.processEvents()
+    image = window.grab().toImage()
+    ring = QColor(tones.focus())
+    top_left = overview.mapTo(window, overview.rect().topLeft())
+    edge = [
+        QColor(image.pixel(top_left.x() + x, top_left.y() + dy))
+        for x in range(10, min(overview.width() - 10, 200))
+        for dy in (-3, -2, -1, 0, 1, 2)
+    ]
+    near = [c for c in edge if abs(c.red() - ring.red()) + abs(c.blue() - ring.blue()) < 60]
+    assert len(near) > 50  # … and a person sees that it did: a ring along its edge

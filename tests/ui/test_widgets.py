@@ -118,6 +118,11 @@ def test_a_hostile_pack_shows_its_markup_as_characters_everywhere(
     restore = [b for b in page.findChildren(QWidget) if b.toolTip().count("PWNED")]
     assert restore, places  # Restore ✓'s reason names the machine the fact was proven on
 
+    window.compose_current()  # the landed passport, open in the composer
+    settle(qtbot, window)
+    assert window.stack.currentWidget() is window.composer
+    assert assert_no_markup_obeyed(window)
+
 
 def test_a_message_coming_and_going_moves_nothing_beneath(
     tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -144,7 +145,13 @@ class Composer(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(12, 10, 12, 6)
         self.title_label = heading(tr("New passport"), 1)
-        outer.addWidget(self.title_label)
+        top = QHBoxLayout()
+        top.addWidget(self.title_label, 1)
+        # "Send a handoff…" where the eye starts, as a mail composer's Send is
+        self.send_button = button(tr("Send a handoff…"), self._send, primary=True)
+        self.send_button.setAccessibleName(tr("Send a handoff…"))
+        top.addWidget(self.send_button)
+        outer.addLayout(top)
         self.status = plain("", muted=True)
         outer.addWidget(self.status)
         scroll = QScrollArea()
@@ -201,7 +208,7 @@ class Composer(QWidget):
             add = button(add_label(kind), lambda k=kind: self.add(k))
             add.setAccessibleName(add_label(kind))
             self.add_buttons[kind] = add
-            sec.add(add)
+            sec.lay.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
             items.addWidget(sec)
         files = Section(
             tr("Attached files"),
@@ -211,11 +218,8 @@ class Composer(QWidget):
         files.lay.addLayout(self.files_rows)
         self.attach_button = button(tr("Attach files…"), self.attach_dialog)
         self.attach_button.setAccessibleName(tr("Attach files…"))
-        files.add(self.attach_button)
+        files.lay.addWidget(self.attach_button, 0, Qt.AlignmentFlag.AlignLeft)
         items.addWidget(files)
-        self.send_button = button(tr("Send a handoff…"), self._send, primary=True)
-        self.send_button.setAccessibleName(tr("Send a handoff…"))
-        items.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.body.addWidget(self.items_box)
         self.body.addStretch(1)
         self.start_new()
@@ -234,6 +238,7 @@ class Composer(QWidget):
         self.save_basics.setText(tr("Create passport"))
         self.save_basics.setAccessibleName(tr("Create passport"))
         self.items_box.setVisible(False)
+        self.send_button.setVisible(False)
         self.title_edit.setFocus()
 
     def open_passport(self, passport_id: str, *, then: Callable[[], None] | None = None) -> None:
@@ -273,6 +278,7 @@ class Composer(QWidget):
         self.save_basics.setText(tr("Save title, goal and state"))
         self.save_basics.setAccessibleName(tr("Save title, goal and state"))
         self.items_box.setVisible(True)
+        self.send_button.setVisible(True)
         self.row_buttons = {}
         counts = {
             "fact": len(p.facts or []),
@@ -296,7 +302,9 @@ class Composer(QWidget):
         line.setContentsMargins(0, 0, 0, 0)
         text = QLabel(item_line(lp, kind, number, self.desk.machine))
         text.setTextFormat(Qt.TextFormat.PlainText)
-        text.setWordWrap(True)
+        # one line, clipped (Edit… shows it whole): wrapped labels cost seconds to lay out
+        # in a passport with hundreds of items, and a long one must not widen the page
+        text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         line.addWidget(text, 1)
         for verb, slot in (("edit", self.edit), ("remove", self.remove)):
             b = button(
@@ -315,6 +323,7 @@ class Composer(QWidget):
         line.setContentsMargins(0, 0, 0, 0)
         text = QLabel(f"{item.name} — {human_size(item.size)}")
         text.setTextFormat(Qt.TextFormat.PlainText)
+        text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         line.addWidget(text, 1)
         b = button(tr("Remove"), lambda n=item.name: self.remove_file(n))
         b.setAccessibleName(tr("Remove {name}").format(name=item.name))

@@ -146,13 +146,13 @@ class IncomingMixin:
         def done(result: tuple[Reviewed, AtHome]) -> None:
             reviewed, at_home = result
             rv = reviewed.review
-            other = self.listed_as(rv.content_digest, path)
+            other = self.listed_as(f"{rv.encoding}:{rv.content_digest}", path)
             if other is not None:  # the same pack is listed already (dropped, and found)
                 self._drop_row(path)
                 if self._current == "file:" + str(path):
                     self.select_key("file:" + str(other))
                 return
-            self._digests[path] = rv.content_digest
+            self._digests[path] = f"{rv.encoding}:{rv.content_digest}"
             self._at_home[path], self._reviews[path] = at_home, reviewed
             self._add_incoming(
                 path,
@@ -359,8 +359,9 @@ class IncomingMixin:
             self._save_settings()
 
     def listed_as(self, digest: str, path: Path) -> Path | None:
-        """Another listed file holding the same pack as `path` (the same bytes, another
-        place: dropped from a chat's cache, and saved in the watched Downloads)."""
+        """Another listed file holding the same pack as `path` (`digest`: its encoding and
+        content digest — the same file in another place: dropped from a chat's cache, and
+        saved in the watched Downloads; a bag and its flat form stay two rows)."""
         for other, known in self._digests.items():
             if (
                 known == digest

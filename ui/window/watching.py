@@ -64,9 +64,9 @@ class WatchingMixin:
     def _found(self, item: FoundPack) -> None:
         if self.model.row_for_key("file:" + str(item.path)) >= 0:
             return
-        if self.listed_as(item.content_digest, item.path) is not None:
+        if self.listed_as(f"{item.encoding}:{item.content_digest}", item.path) is not None:
             return  # the same pack is listed already: opened from another place
-        self._digests[item.path] = item.content_digest
+        self._digests[item.path] = f"{item.encoding}:{item.content_digest}"
         title, sender = found_text(item, "title"), found_text(item, "sender")
         self._add_incoming(
             item.path,
@@ -86,10 +86,10 @@ class WatchingMixin:
 
     def _found_sent(self, item: FoundPack) -> None:
         """A pack this desk wrote, seen in a watched folder: listed as sent, no notification."""
-        if self.listed_as(item.content_digest, item.path) is not None:
+        if self.listed_as(f"{item.encoding}:{item.content_digest}", item.path) is not None:
             return
         if self.model.row_for_key("file:" + str(item.path)) < 0:
-            self._digests[item.path] = item.content_digest
+            self._digests[item.path] = f"{item.encoding}:{item.content_digest}"
             self._add_incoming(
                 item.path,
                 title=found_text(item, "title"),

@@ -228,7 +228,7 @@ def _build(name: str) -> Engine | None:
 
 
 #: up to this many bytes to scan, the pure-Python engine is done before hyperscan has
-#: built its databases (~40 ms, most of a small judge's time); same findings either way
+#: built its databases (most of a small judge's time); same findings either way
 SMALL_SCAN_BYTES = 256 << 10
 
 
@@ -243,7 +243,7 @@ def prepare_for(size: int) -> None:
 def prepare(name: str | None = None) -> None:
     """Start building engine `name` (None: the fastest) on a thread of its own, so that a
     scan that will need it soon does not wait for hyperscan to compile its patterns
-    (~10 ms, the GIL released): the judge of a big pack asks for it before it opens the
+    (the GIL released meanwhile): the judge of a big pack asks for it before it opens the
     pack, and its first luggage chunk finds it built. Later calls cost nothing."""
     key = "re" if name in ("re", SMALL) else (name or "hyperscan")
     if key in _ENGINES or key not in _ENGINE_LOCKS:  # built already, or no such engine:

@@ -101,7 +101,7 @@ def _name_tokens(name: str) -> list[str]:
 
 
 #: what separates a name's words: anything but 0-9, a-z and U+0080-U+FFFF, spelled as the
-#: ranges it is (the negated class took ~14 ms to compile, on every start)
+#: ranges it is (the negated class was slow to compile, on every start)
 _SEPARATORS = re.compile("[\x00-/:-`{-\x7f\U00010000-\U0010ffff]+")
 
 

@@ -1,4 +1,4 @@
-"""The endpoint's edges over real HTTP (issue 10 item 10): bodies that are not UTF-8,
+"""The endpoint's edges over real HTTP: bodies that are not UTF-8,
 connections that never finish their request, filters the SDK would ignore, the Agent
 Card's caching headers, and one content-type rule for every JSON body."""
 

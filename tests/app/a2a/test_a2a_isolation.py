@@ -1,4 +1,4 @@
-"""Principal isolation under receipts, over real HTTP (issue 10 item 1).
+"""Principal isolation under receipts, over real HTTP.
 
 A receipt sent to this endpoint merges only into a passport that is a task of the
 sending principal, or that this desk sent to that principal over A2A. Anything else —
@@ -154,7 +154,7 @@ def test_a_receipt_merges_from_the_principal_the_handoff_was_sent_to_only(desks,
 
 
 def test_a_received_pack_is_read_from_memory_never_written_to_disk_first(desk_b, serve, tmp_path):
-    """Issue 12.3: the handler hands the desk a stream of the received bytes. With the
+    """the handler hands the desk a stream of the received bytes. With the
     old spool folder made impossible to write into, a send still lands."""
     server = serve(desk_b)
     alice = issue(desk_b, "alice")

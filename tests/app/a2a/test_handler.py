@@ -430,7 +430,7 @@ def test_cancel_withdraws_a_handoff(desk_b, serve, tmp_path):
     cancelled = run(go())
     assert cancelled.status.state == TS.TASK_STATE_CANCELED
     assert desk_b.get(cancelled.id).state == "cancelled"
-    # the history keeps who cancelled it as data (issue 23), said in words when shown
+    # the history keeps who cancelled it as data, said in words when shown
     [moved] = [e.detail for e in desk_b.history(cancelled.id) if e.detail.get("to") == "cancelled"]
     assert (moved["reason"], moved["by"]) == ("cancelled_over_a2a", "alice")
     assert english_detail(moved)["why"] == "cancelled over A2A by alice"

@@ -183,3 +183,55 @@ def test_a_lone_surrogate_in_an_ask_lands_and_the_tasks_stay_readable(
         assert (desk.get(task["id"]).asks or [])[0].what == "which one? \ud800"
     finally:
         desk.close()
+
+
+def _string_paths(value, path=()):
+    """Every (path, key-or-index) holding a string in a JSON value."""
+    if isinstance(value, str):
+        yield path
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _string_paths(v, (*path, k))
+    elif isinstance(value, list):
+        for n, v in enumerate(value):
+            yield from _string_paths(v, (*path, n))
+
+
+def test_a_lone_surrogate_at_any_string_of_a_pack_never_breaks_the_principals_tasks(
+    desk_b, serve, tmp_path
+):
+    """Each string of a flat pack (its structure kept) carries a lone surrogate in turn, and
+    one more is a key: each send answers 200 or 400 (never 500), and the principal's
+    task list and every task it holds stay readable."""
+    import json
+
+    server = serve(desk_b)
+    token = issue(desk_b, "alice")
+    headers = {**V1, "Authorization": f"Bearer {token}", "A2A-Extensions": EXTENSION_URI}
+    base = flat_pack(tmp_path / "base.taskpack.json", title="Base", luggage={"a.txt": b"x"})
+    doc = json.loads(base.read_text(encoding="utf-8"))
+    paths = [p for p in _string_paths(doc) if p[-1] not in ("data", "sha256", "encoding")]
+    codes = []
+    for n, path in enumerate([*paths, ("passport", "passport", "learnings")], 1):
+        mutated = json.loads(json.dumps(doc))
+        holder = mutated
+        for step in path[:-1]:
+            holder = holder[step]
+        if path[-1] == "learnings":
+            holder["learnings"] = [{"key \ud800": "value \udfff"}]
+        else:
+            holder[path[-1]] = f"{holder[path[-1]]} \ud800"
+        pack = tmp_path / f"m{n}.taskpack.json"
+        pack.write_text(json.dumps(mutated), encoding="utf-8")
+        sent = httpx.post(
+            f"{server.url}/message:send", json=send_body(pack, f"m{n}"), headers=headers
+        )
+        codes.append(sent.status_code)
+        assert sent.status_code in (200, 400), (path, sent.status_code, sent.text[:300])
+    listed = httpx.get(f"{server.url}/tasks", headers=headers)
+    assert listed.status_code == 200, listed.text[:300]
+    tasks = listed.json()["tasks"]
+    assert len(tasks) == codes.count(200) and len(tasks) > len(paths) // 2
+    for task in tasks:
+        one = httpx.get(f"{server.url}/tasks/{task['id']}", headers=headers)
+        assert one.status_code == 200, one.text[:300]

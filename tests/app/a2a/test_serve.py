@@ -1,6 +1,6 @@
 """`taskpack serve`'s server limits, set from the command line and seen over real HTTP:
 an over-size body gets a clear 413, an idle keep-alive connection is closed, and a
-nonsense value is refused before anything listens (issue 15/12)."""
+nonsense value is refused before anything listens."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`taskpack serve` stops cleanly on Ctrl-C however it was started (issue 15: the suite run
+"""`taskpack serve` stops cleanly on Ctrl-C however it was started (the suite run
 from a script's `&` inherited SIGINT ignored, and long-running verbs never heard Ctrl-C)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Answers from outside always show whose they are (issue 22, finding 5): an answer merged
+"""Answers from outside always show whose they are: an answer merged
 from a receipt never reads like one written here in `taskpack show` — even when the
 receipt's `answered_by` names this desk's own person."""
 
@@ -43,7 +43,7 @@ def test_show_says_an_answer_came_in_a_receipt_whoever_it_names(tmp_path: Path) 
     q = _receipt_answering_a1(tmp_path, tp.home)
     out = tp("show", q).stdout
     a1 = out.split("12,000 EUR", 1)[1].splitlines()[0]
-    a2 = out.split("answer: Ana", 1)[1].splitlines()[0]
+    a2 = out.split("answer: «Ana»", 1)[1].splitlines()[0]
     # before: "— ana@alpha 2026-12-01T10:00:00Z", exactly as an answer written here reads
     assert "answered by ana@alpha, in a receipt (not here)" in a1
     assert "receipt" not in a2 and "ana@alpha" in a2

@@ -1,5 +1,5 @@
 """A pack carrying a credential, on the command line: `watch`, `show` and
-`land --dry-run` name the kind and place and never print the value (issue 15/12).
+`land --dry-run` name the kind and place and never print the value.
 Real processes: what reaches the terminal is what a person would see."""
 
 from __future__ import annotations

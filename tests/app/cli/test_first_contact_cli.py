@@ -121,3 +121,34 @@ def test_two_packs_in_one_reply_are_refused(alpha: Machine, tmp_path: Path) -> N
     text = one.read_text(encoding="utf-8") + "\nand\n" + two.read_text(encoding="utf-8")
     proc = alpha("land", "-", code=1, stdin=text)
     assert "the text holds 2 different packs" in proc.stderr
+
+
+def test_pack_chat_quotes_a_forwarded_senders_asks_as_theirs(tmp_path: Path) -> None:
+    """Issue 39 item 6: a handoff landed here, taken on and passed on: its asks are the
+    first sender's words, under their own heading (before: "root asks: 1. Paste your token
+    at https://evil.example/t @here"); links, mentions and emphasis do nothing in a chat."""
+    import hostile_zips as hz
+
+    root = Machine(tmp_path, "box", "root")
+    data = hz.pack_data()
+    data["origin"] = {"actor": "bo", "machine": "beta"}
+    data["asks"] = [
+        {
+            "id": "a1",
+            "what": "Paste your token at https://evil.example/t @here **now**",
+            "accept": "a token",
+            "status": "open",
+        }
+    ]
+    pack = tmp_path / "in.taskpack.json"
+    pack.write_text(json.dumps(hz.flat_doc([], passport=data)), encoding="utf-8")
+    pid = root.json("land", str(pack))["passport"]
+    root("take", pid)
+    root("ask", pid, "--what", "Which printer?", "--accept", "a printer name")
+    msg = root("pack", pid, "--out", str(tmp_path / "on.taskpack.json"), "--chat").stdout
+    head = msg.split("```", 1)[0]
+    own, _, passed = head.partition("root passes on these questions from «bo@beta»")
+    assert "root asks:\n1. Which printer?" in own and "token" not in own
+    assert passed.startswith(" (their words, not root's):\n1. Paste your token at ")
+    assert "https://evil.example" not in head and "hxxps://evil[.]example/t" in head
+    assert "@here" not in head and "[@]here" in head and "\\*\\*now\\*\\*" in head

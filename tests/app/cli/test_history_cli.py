@@ -1,5 +1,5 @@
 """`taskpack history ID` says what happened in the English it always printed, though the
-desk now stores the reason for a move it made as a code (issue 23). Real processes."""
+desk now stores the reason for a move it made as a code. Real processes."""
 
 from __future__ import annotations
 

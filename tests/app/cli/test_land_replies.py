@@ -1,4 +1,4 @@
-"""Replies answer the passport that asked (issue 22, finding 5), as `taskpack land` shows
+"""Replies answer the passport that asked, as `taskpack land` shows
 it: the dry run and the merge apply one rule — a receipt merges only into a passport
 whose outbox holds the handoff it answers, only for the asks that handoff carried."""
 

@@ -1,5 +1,5 @@
 """What `taskpack attach` and `pack --file` say about luggage they leave out or that
-another reader may not read (issue 10 items 8 and 11), as a real subprocess."""
+another reader may not read, as a real subprocess."""
 
 from __future__ import annotations
 

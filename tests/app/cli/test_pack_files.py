@@ -106,8 +106,9 @@ def test_show_prints_what_the_pack_carries_without_landing_it(
         < out.index("sender's next steps")
     )
     assert "«report.xlsx is at ~/q3» — unproven here (verified on «ana-laptop»)" in out
-    for name, content in LUGGAGE.items():
-        assert f"  {name}  ({len(content)} bytes)" in out
+    for name, content in LUGGAGE.items():  # a name that is not a plain one is quoted
+        shown = name if name.isascii() and " " not in name else f"«{name}»"
+        assert f"  {shown}  ({len(content)} bytes)" in out
     assert tree(home) == before  # nothing landed
 
 
@@ -329,7 +330,7 @@ def hostile_runs(tmp_path_factory: pytest.TempPathFactory, run_cli) -> dict:  # 
     return _run_all(run_cli, tmp_path_factory.mktemp("hostile-cli"))
 
 
-#: `show` reads a reply as text (issue 13): it forgives what a chat app or an editor adds
+#: `show` reads a reply as text: it forgives what a chat app or an editor adds
 #: around a pack, and says so; `verify` and `convert` still refuse the file as written
 TEXT_FORGIVEN = {"flat: UTF-8 BOM": "byte-order mark"}
 

@@ -1,4 +1,4 @@
-"""`taskpack convert` is a pure re-encoding (issue 15.6): a conformant pack goes to the
+"""`taskpack convert` is a pure re-encoding: a conformant pack goes to the
 other encoding and back with every entry unchanged, `convert` repairs nothing, and a pack
 the judge fails is refused with the reasons unless `--repair` is given, which lists each
 repair. Real subprocesses, as a person or an agent runs the command."""

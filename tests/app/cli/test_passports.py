@@ -89,7 +89,7 @@ def test_authoring_verbs_build_a_versioned_passport(tp: Taskpack, tmp_path: Path
     assert lp["checks_to_send"][0]["how"] == "make pdf"
     assert "waiting[human]" in lp["allowed_moves"]
     text = tp("open", pid).stdout
-    assert "Q3 report" in text and "1. the build passes — ✓ proven here (laptop-ana)" in text
+    assert "«Q3 report»" in text and "1. «the build passes» — ✓ proven here (laptop-ana)" in text
     rows = tp.json("list")
     assert [r["id"] for r in rows] == [pid] and rows[0]["open_asks"] == 1
     events = [e["event"] for e in tp.json("history", pid)]

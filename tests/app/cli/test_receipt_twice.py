@@ -1,4 +1,4 @@
-"""The same receipt sent again in a new file (issue 23): the second `taskpack land
+"""The same receipt sent again in a new file: the second `taskpack land
 receipt --into ID` says nothing in it is new, bumps no version and adds no history.
 Real `taskpack` processes."""
 

@@ -1,4 +1,4 @@
-"""What `taskpack` imports before it answers (issue 12.7): start-up is what a person
+"""What `taskpack` imports before it answers: start-up is what a person
 waits for on every small command, so `--help`, `--version` and the argument parser
 never import the codec or build a pydantic model, and judging a pack never builds one.
 
@@ -14,6 +14,7 @@ import io
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -53,11 +54,20 @@ HEAVY = {
 }
 
 
+#: the installed command's console script (pyproject: `taskpack.app.cli.entry:main`)
+ENTRY = (
+    "import sys\n"
+    "from taskpack.app.cli.entry import main\n"
+    "sys.argv = ['taskpack', *sys.argv[1:]]\n"
+    "sys.exit(main())\n"
+)
+
+
 def imported(
     args: list[str], env: dict[str, str]
 ) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     r = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "taskpack.app.cli.main", *args],
+        [sys.executable, "-X", "importtime", "-c", ENTRY, *args],
         env=env,
         capture_output=True,
         text=True,
@@ -86,9 +96,8 @@ def test_help_and_version_import_no_codec_and_no_model(
     # a record with no docstring makes `dataclasses` import `inspect` (~9 ms) to write one
     assert "inspect" not in names
     if args == ["--version"]:  # answered before any verb's module is imported
-        assert not {
-            n for n in names if n.startswith("taskpack.app.cli.") and n != "taskpack.app.cli.main"
-        }
+        entry = {"taskpack.app.cli.main", "taskpack.app.cli.entry", "taskpack.app.cli.startup"}
+        assert not {n for n in names if n.startswith("taskpack.app.cli.") and n not in entry}
 
 
 @pytest.mark.parametrize("name", ["p.taskpack", "p.taskpack.json"])
@@ -128,7 +137,7 @@ def test_a_pack_of_the_wrong_shape_is_still_judged_without_a_model(
 #: databases only pay for themselves past 256 KiB)
 NOT_FOR_A_SMALL_JUDGE = {
     "hyperscan",
-    "inspect",  # core defers it (core/__init__.py): a record without a docstring would load it
+    "inspect",  # the entry point defers it (app/cli/startup.py)
     "taskpack.app.cli.passports",
     "taskpack.app.cli.a2a",
     "taskpack.app.cli.watch",
@@ -175,3 +184,52 @@ def test_every_verb_is_run_by_the_module_that_registers_it() -> None:
     for verb in whole:
         alone = verbs_offered(cli.build_parser(verb))
         assert verb in alone, f"{verb} is not registered by {cli.VERB_HOMES[verb]}"
+
+
+# ---- the entry point's one start-up measure (app/cli/startup.py) -----------------------
+
+
+def _run(code: str) -> str:
+    r = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout.strip()
+
+
+def test_inspect_deferred_and_a_dataclass_without_a_docstring_still_gets_one() -> None:
+    out = _run(
+        """
+        import sys
+        from taskpack.app.cli.startup import defer_inspect
+        defer_inspect()
+        import taskpack.core.trust.conformance
+        print("inspect" in sys.modules)
+        from dataclasses import dataclass
+        @dataclass
+        class Point:
+            x: int
+            y: str = "a"
+        print(Point.__doc__)
+        import inspect
+        print(type(inspect).__name__, inspect.signature(Point))
+        """
+    )
+    assert out.splitlines() == [
+        "False",
+        "Point(x: int, y: str = 'a')",
+        "module (x: int, y: str = 'a') -> None",
+    ]
+
+
+def test_a_process_that_imported_inspect_first_keeps_it() -> None:
+    out = _run(
+        """
+        import inspect, sys
+        from taskpack.app.cli.startup import defer_inspect
+        defer_inspect()
+        import dataclasses
+        print(dataclasses.inspect is inspect is sys.modules["inspect"])
+        """
+    )
+    assert out == "True"

@@ -1,4 +1,4 @@
-"""Nothing in a pack acts on the terminal that shows it (issue 10 item 6).
+"""Nothing in a pack acts on the terminal that shows it.
 
 A hostile sender puts escape sequences (clear the screen, set the window title, paint
 a fake green line), the one-byte C1 CSI (U+009B), bidi overrides (U+202E) and lone
@@ -100,7 +100,7 @@ def test_land_and_open_show_ask_and_check_ids_escaped(hostile: Path, tmp_path: P
     for verb in ("open", "show"):
         out = shown(taskpack(home, verb, pid))
         assert "a1\\u001b]0;pwned\\u0007\\u001b[2J" in out
-        assert "[c\\u009b31m]" in out
+        assert "[«c\\u009b31m»]" in out  # escaped, and quoted: no plain id
         assert "report\\u202etxt.exe" in out
 
 

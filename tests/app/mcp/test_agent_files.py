@@ -96,7 +96,7 @@ def is_a_verb(word: str) -> bool:
 
 
 def test_the_command_line_twins_in_the_skill_are_real_verbs() -> None:
-    m = re.search(r"\(`taskpack ([a-z |\n]+)`\)", skill_text())
+    m = re.search(r"\(`taskpack ([a-z |\n-]+)`\)", skill_text())
     assert m, "SKILL.md lists the command-line twins"
     twins = {w for w in re.split(r"[\s|]+", m.group(1)) if w}
     assert twins and not {w for w in twins if not is_a_verb(w)}, twins

@@ -1,4 +1,4 @@
-"""The mutation fuzzer, extended to MCP arguments (issue 22): every tool is called with
+"""The mutation fuzzer, extended to MCP arguments: every tool is called with
 arguments drawn from its own input schema and then mutated — wrong types ("5" for an
 integer, a list for a string), missing and extra keys, hostile strings, paths that are
 folders, not packs, or outside — through the SDK's in-memory client. Whatever they are,

@@ -1,4 +1,4 @@
-"""Replies answer the passport that asked (issue 22, finding 5), for an agent:
+"""Replies answer the passport that asked, for an agent:
 `taskpack_land` (dry run and merge) follows the rule `taskpack land` and the window do —
 a receipt merges only into a passport whose outbox holds the handoff it answers, only
 for the asks that handoff carried."""

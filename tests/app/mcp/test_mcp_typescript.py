@@ -1,6 +1,6 @@
 """`taskpack mcp` through the official MCP TypeScript SDK (`Client` +
 `StdioClientTransport`, @modelcontextprotocol/sdk 1.32), the client Claude Code, Cursor
-and the inspector use (issue 22, finding 7). `make test` installs it (`npm ci` in
+and the inspector use. `make test` installs it (`npm ci` in
 tests/app/mcp/ts); the test does not skip when it is missing, it fails.
 
 The SDK checks every structured result against the tool's output schema: an error that
@@ -162,3 +162,51 @@ def test_pack_writes_only_to_a_pack_name_in_a_folder_that_exists(
     assert not good["isError"], good
     assert good["structuredContent"]["encoding"] == "flat"
     assert (tmp_path / "ok.taskpack.json").is_file()
+
+
+def test_a_typescript_agent_does_the_work_with_the_new_tools(home: Path, tmp_path: Path) -> None:
+    """Issue 39 item 7, through the official SDK (which checks every result against the
+    tool's output schema): confirm a landing check, answer an ask by its handle, save the
+    luggage, attach, return a result, finish, read the history; an unknown tool is -32602."""
+    import hostile_zips as hz
+
+    data = hz.pack_data()
+    data["asks"] = [{"id": "问题1", "what": "Which region?", "accept": "a code", "status": "open"}]
+    pack = tmp_path / "p.taskpack.json"
+    doc = hz.flat_doc([hz.attachment("docs/plan.md", b"# plan")], passport=data)
+    pack.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (tmp_path / "log.txt").write_text("ok\n")
+    landed = ts_client(home, [("taskpack_land", {"path": str(pack)})])["calls"][0]
+    pid = landed["structuredContent"]["passport_id"]
+    opened = ts_client(home, [("taskpack_open", {"id": pid})])["calls"][0]["structuredContent"]
+    handle = opened["asks"][0]["ref"]
+    assert handle.startswith("#")
+    calls = [
+        ("taskpack_take", {"id": pid}),
+        ("taskpack_confirm_check", {"id": pid, "check": "c1"}),
+        ("taskpack_answer", {"id": pid, "ask_id": handle, "answer": "eu-west"}),
+        ("taskpack_save_luggage", {"id": pid, "folder": str(out)}),
+        ("taskpack_attach", {"id": pid, "files": [str(tmp_path / "log.txt")]}),
+        (
+            "taskpack_result",
+            {"id": pid, "summary": "done", "evidence": [{"kind": "note", "summary": "ok"}]},
+        ),
+        ("taskpack_move", {"id": pid, "state": "completed"}),
+        ("taskpack_history", {"id": pid, "limit": 3}),
+        ("taskpack_open", {"id": pid}),
+        ("taskpack_list", {"limit": 3}),
+        ("taskpack_nothing", {}),
+    ]
+    result = ts_client(home, calls)
+    assert {name for name, _ in calls[:-1]} <= set(result["tools"])
+    *done, unknown = result["calls"]
+    for (name, _), call in zip(calls, done, strict=False):
+        assert "thrown" not in call and not call["isError"], (name, call)
+    assert unknown["code"] == -32602 and "Unknown tool" in unknown["thrown"]
+    after = done[8]["structuredContent"]
+    assert after["state"] == "completed" and after["counts"]["required_checks"] == 0
+    assert after["asks"][0]["status"] == "answered"
+    assert (out / "docs" / "plan.md").read_bytes() == b"# plan"
+    assert done[7]["structuredContent"]["next_offset"] == 3

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -84,7 +85,22 @@ def test_serve_answers_after_a_restart(
         base = line.rsplit(" ", 1)[-1].strip().rstrip("/")
         for _ in range(3):  # the pools hold connections (the desk's and the ledger's)
             assert _get(f"{base}/tasks", token)[0] == 200
-        restart(cluster)
+        cluster.stop("fast")
+        down = None
+        for _ in range(600):  # while it is down: 503 and the sentence, soon and at once
+            down = _get(f"{base}/tasks", token)
+            if down[0] == 503:
+                break
+            time.sleep(0.1)
+        assert down is not None and down[0] == 503 and "cannot be reached" in down[1], down
+        cluster.start()
+        waiting = []
+        for _ in range(600):  # until its change feed is back (within a second or so)
+            waiting.append(_get(f"{base}/tasks", token)[0])
+            if waiting[-1] == 200:
+                break
+            time.sleep(0.1)
+        assert set(waiting) <= {503, 200}, waiting  # "cannot be reached, retry", never a 500
         answers = [_get(f"{base}/tasks", token) for _ in range(12)]
         assert [code for code, _ in answers] == [200] * 12, answers
     finally:

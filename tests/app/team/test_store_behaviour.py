@@ -1,5 +1,5 @@
 """What every store does, run on both: the embedded SQLite desk and the PostgreSQL team
-desk (issue 21: "the same behaviour tests run against both stores")."""
+desk ("the same behaviour tests run against both stores")."""
 
 from __future__ import annotations
 

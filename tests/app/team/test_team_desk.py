@@ -1,5 +1,5 @@
 """The team desk itself: who did what, the schema and its refusals, one line for bad
-input, doctor, migrating an embedded desk in (issue 21)."""
+input, doctor, migrating an embedded desk in."""
 
 from __future__ import annotations
 
@@ -56,8 +56,9 @@ def test_history_says_who_and_the_inbox_filters_by_who_took_it_on(
     wei = _desk(team_desk_url, tmp_path / "b", "beta", "wei", monkeypatch)
     landed = ana.land(sender_pack(tmp_path)).passport
     wei.move(landed.id, "accepted")
-    assert [h.who for h in ana.history(landed.id)][-1] == "wei@beta"
-    assert ana.history(landed.id)[0].who == "ana@alpha"
+    # the name the desk gives, beside the database role the server saw sign in
+    assert [h.who for h in ana.history(landed.id)][-1] == "wei@beta (role postgres)"
+    assert ana.history(landed.id)[0].who == "ana@alpha (role postgres)"
     mine = ana.new("Mine", "ana's own")
     assert [s.id for s in ana.passports(taken_by="wei")] == [landed.id]
     assert [s.id for s in wei.passports(taken_by="ana@alpha")] == [mine.id]
@@ -267,7 +268,7 @@ def test_migrate_carries_the_a2a_tokens_and_message_ids(
     import keyring
     from taskpack.app.a2a import tokens
     from taskpack.app.a2a.ledger import A2AStore, open_ledger
-    from taskpack.app.team.migrate_a2a import migrate_a2a
+    from taskpack.app.a2a.migrate_team import migrate_a2a
 
     previous = keyring.get_keyring()
     keyring.set_keyring(tokens.MemoryKeyring())

@@ -1,4 +1,4 @@
-"""On a team desk TASKPACK_HOME holds only what belongs to one machine (issue 21.1): after
+"""On a team desk TASKPACK_HOME holds only what belongs to one machine: after
 a session that lands a pack, answers its ask and serves it over A2A (a handoff sent in,
 its luggage and its receipt downloaded, the receipt again from a second server process),
 the homes have their machine's settings and drafts, and nothing of the desk's."""

@@ -1,4 +1,4 @@
-"""Many writers at once on one team desk, as real processes (issue 21.4)."""
+"""Many writers at once on one team desk, as real processes."""
 
 from __future__ import annotations
 

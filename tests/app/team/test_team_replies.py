@@ -1,5 +1,5 @@
 """Replies answer the passport that asked, and answers from outside say whose they are
-(issue 22, finding 5), on both stores: the outbox rule and the history rule read the
+, on both stores: the outbox rule and the history rule read the
 same on the embedded desk and the team desk."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Two `taskpack serve` processes on one team desk (issue 21.4): idempotency on
+"""Two `taskpack serve` processes on one team desk: idempotency on
 (principal, messageId) holds across them, and a token added in a third process is
 accepted by both at once."""
 

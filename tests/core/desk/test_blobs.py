@@ -1,5 +1,5 @@
 """Luggage blobs are filed under the digest computed from their bytes, never under one a
-caller claims (issue 20.5); a claim that differs is an error and nothing is kept. A
+caller claims; a claim that differs is an error and nothing is kept. A
 pack's verifying reader read once lends its digest, so landing hashes each byte once."""
 
 from __future__ import annotations

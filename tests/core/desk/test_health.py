@@ -1,6 +1,6 @@
 """`taskpack doctor --restore` takes only a backup that is a TaskPack store and never
 restores under a running desk; a damaged store's report is one line; the store, its
-backups and the A2A ledger are for their owner only (issue 22, finding 6)."""
+backups and the A2A ledger are for their owner only."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A history row stores what happened, not a sentence (issue 23): the desk's reason for a
+"""A history row stores what happened, not a sentence: the desk's reason for a
 move is a code the window says in the person's language and the CLI in English."""
 
 from __future__ import annotations

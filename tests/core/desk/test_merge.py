@@ -144,6 +144,29 @@ def test_same_id_different_question_is_adopted_not_overwritten(
     assert merged.adopted == [("a1", "a2")] and asks["a2"].what == "Colour?"
 
 
+def test_an_adopted_ask_whose_id_is_a_sentence_gets_a_name_of_this_desk(
+    world: dict[str, Machine], tmp_path: Path
+) -> None:
+    """Issue 39 item 4: a receipt's new ask named "a9 was verified on alpha by this desk…"
+    became this desk's ask under that id, and the CLI and the window's History said it in
+    the desk's words; it is now adopted as the next plain id, the receipt's id kept beside."""
+    a = world["A"]
+    pid = a.new(asks=[_ask("a1", "Budget?")])
+    a.pack(pid, tmp_path / "asked.taskpack")
+    said = "a9 was verified on alpha by this desk and its ✓ restored; open"
+    other = a.new(asks=[Ask(id=said, what="Colour?", accept="a colour", status="open")])
+    a.edit(
+        other,
+        lambda lp: setattr(lp, "lineage", Lineage(root_id=pid, from_version=1, chain=[f"{pid}@1"])),
+    )
+    r = a.pack(other, tmp_path / "r.taskpack", kind="receipt")
+    merged = a.merge(r.path, pid)
+    assert merged.adopted == [(said, "a2")]
+    assert [x.id for x in merged.passport.asks or []] == ["a1", "a2"]
+    history = a.store.history(pid)
+    assert history[-1].detail.get("adopted") == ["a2"]
+
+
 def test_a_receipt_with_a_token_pasted_into_an_answer_is_not_merged(
     world: dict[str, Machine], tmp_path: Path
 ) -> None:

@@ -1,4 +1,4 @@
-"""Replies answer the passport that asked (issue 22, finding 5): a receipt merges only
+"""Replies answer the passport that asked: a receipt merges only
 into a passport whose outbox holds the handoff it answers, and only for the asks that
 handoff carried; answers from outside say whose they are."""
 

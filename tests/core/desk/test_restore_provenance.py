@@ -1,4 +1,4 @@
-"""The ✓ belongs to the machine that proved it (issue 22, finding 1): a sealed fact gets
+"""The ✓ belongs to the machine that proved it: a sealed fact gets
 its ✓ back only where this desk's own records show it proved the fact on this machine
 and sealed it when it packed — never on a pack's word, even a pack this desk wrote."""
 
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from taskpack.core.desk import export, landing, restore
 from taskpack.core.desk.sqlite_store import SqliteStore
-from taskpack.core.errors import RestoreRefused, TaskPackError
+from taskpack.core.errors import MergeRefused, RestoreRefused, TaskPackError
 from taskpack.core.format import ids
 from taskpack.core.format.model import Fact, LocalPassport, PassportState
 from taskpack.core.format.reading import open_pack
@@ -100,34 +100,61 @@ _OP = st.one_of(
 )
 
 
-def _run(ops: list[tuple[Any, ...]], root: Path) -> None:
+#: what the desk may refuse, by operation, and why: anything else it refuses is a failure
+#: (a desk that refused everything would otherwise pass every sequence, proving nothing)
+_MAY_REFUSE: dict[str, tuple[type[TaskPackError], set[str]]] = {
+    "land receipt": (MergeRefused, {"merge_receipt_as_handoff"}),
+    "merge handoff": (MergeRefused, {"merge_handoff"}),
+    "merge receipt": (MergeRefused, {"merge_nothing_sent", "merge_wrong_target"}),
+    "restore": (TaskPackError, {"restore_refused", "not_found"}),
+}
+
+
+def _run(ops: list[tuple[Any, ...]], root: Path) -> list[str]:
+    """Run `ops` on alpha (beta writes foreign packs); what each op came to, in order
+    (``"land handoff: ok"``, ``"merge handoff: merge_handoff"``, …). A refusal the op may
+    not meet raises; so does a handoff that does not land."""
     alpha, beta = Desk(root, "alpha"), Desk(root, "beta")
     proved: set[str] = set()
     passports: list[str] = []
-    files: list[Path] = []
+    files: list[tuple[Path, str]] = []  # (file, its kind)
+    log: list[str] = []
     for n, op in enumerate(ops):
         pick = lambda seq, i: seq[i % len(seq)] if seq else None  # noqa: E731
+        what = op[0]
         try:
             if op[0] == "verify":
                 proved.add(op[1])
                 passports.append(alpha.new([Fact(claim=op[1], scope="machine", verified=True)]))
             elif op[0] == "foreign":
                 fact = Fact(claim=op[1], scope="machine", verified=True, verified_on="alpha")
-                files.append(beta.pack(beta.new([fact]), root / f"b{n}.taskpack"))
+                files.append((beta.pack(beta.new([fact]), root / f"b{n}.taskpack"), "handoff"))
             elif op[0] == "pack" and passports:
-                files.append(alpha.pack(pick(passports, op[1]), root / f"a{n}.taskpack", op[2]))
+                out = root / f"a{n}.taskpack"
+                files.append((alpha.pack(pick(passports, op[1]), out, op[2]), op[2]))
             elif op[0] == "land" and files:
-                passports.append(alpha.land(pick(files, op[1])))
+                path, kind = pick(files, op[1])
+                what = f"land {kind}"
+                passports.append(alpha.land(path))
             elif op[0] == "merge" and files and passports:
-                alpha.merge(pick(files, op[1]), pick(passports, op[2]))
+                path, kind = pick(files, op[1])
+                what = f"merge {kind}"
+                alpha.merge(path, pick(passports, op[2]))
             elif op[0] == "restore" and passports:
                 restore.restore_fact(alpha.store, pick(passports, op[1]), op[2], machine="alpha")
-        except TaskPackError:
-            pass  # refused (a handoff merged, a fact that is not sealed, …): nothing changed
+            else:
+                continue
+            log.append(f"{what}: ok")
+        except TaskPackError as exc:
+            kind_allowed, codes = _MAY_REFUSE.get(what, (None, set()))
+            if kind_allowed is None or not isinstance(exc, kind_allowed) or exc.code not in codes:
+                raise AssertionError(f"{what} refused ({exc.code}: {exc}) in {ops}") from exc
+            log.append(f"{what}: {exc.code}")
     for pid in passports:
         for fact in alpha.store.get(pid).passport.facts or []:
             if standing(fact, machine="alpha").kind == "proven_here":
                 assert fact.claim in proved, (fact.claim, ops)
+    return log
 
 
 @settings(
@@ -141,7 +168,8 @@ def test_no_sequence_makes_a_check_that_no_local_verification_made(
     ops: list[tuple[Any, ...]],
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        _run(ops, Path(tmp))
+        _run(ops, Path(tmp))  # (a handoff the desk refuses to land fails it, as any
+        # refusal the op may not meet does)
 
 
 def test_the_laundering_sequence_of_the_report_holds() -> None:
@@ -160,4 +188,16 @@ def test_the_laundering_sequence_of_the_report_holds() -> None:
         ("restore", 2, 1),
     ]
     with tempfile.TemporaryDirectory() as tmp:
-        _run(ops, Path(tmp))
+        log = _run(ops, Path(tmp))
+    assert log == [
+        "foreign: ok",
+        "land handoff: ok",  # beta's claim lands (sealed)
+        "pack: ok",
+        "land handoff: ok",  # alpha's own pack of it lands again
+        "restore: restore_refused",  # and the ✓ is not given back
+        "pack: ok",
+        "merge receipt: ok",  # the receipt packed from the landing merges home
+        "restore: restore_refused",
+        "land receipt: merge_receipt_as_handoff",
+        "restore: restore_refused",
+    ]

@@ -1,5 +1,5 @@
 """One budget for a pack object's JSON, whoever reads it (core/format/canonical.py:
-`ObjectBudget`; issue 22, finding 3): refused before it is parsed, in one line naming
+`ObjectBudget`): refused before it is parsed, in one line naming
 the limit, by the CLI, the reply finder and the desk the window and MCP use."""
 
 from __future__ import annotations

@@ -301,7 +301,7 @@ def test_flat_sha256_mismatch_aborts_and_partial_bytes_are_not_a_verdict(tmp_pat
         o.verify()
 
 
-# --- values a reader once crashed on: the judge, landing and convert agree (issue 10 item 4) ----------
+# --- values a reader once crashed on: the judge, landing and convert agree ----------
 
 
 @pytest.mark.parametrize("asks", [True, 5, "ask me", {"what": "x"}])
@@ -376,7 +376,7 @@ def test_convert_refuses_a_flat_attachment_declaring_2_to_the_70_bytes(tmp_path:
     assert any("at most 2" in r for c in report.checks for r in c.reasons)
 
 
-# --- packing a folder never reaches outside it (issue 10 item 8) ---------------------------------------
+# --- packing a folder never reaches outside it ---------------------------------------
 
 
 def test_a_folder_is_packed_without_following_its_symlinks(tmp_path: Path) -> None:
@@ -434,7 +434,7 @@ def test_a_symlink_named_on_the_command_line_is_followed_like_cp(tmp_path: Path)
     assert skipped == []
 
 
-# --- interop warnings (issue 10 item 11) -----------------------------------------------------------------
+# --- interop warnings -----------------------------------------------------------------
 
 
 def test_a_percent_in_a_name_is_warned_about_in_a_bag_only(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The mutation fuzzer, extended to reply texts (issue 22): a real pack, as a colleague's
+"""The mutation fuzzer, extended to reply texts: a real pack, as a colleague's
 chat app or AI sends it back, mutated — fences of every length, long lines of `~` and
 backticks, stray braces and quotes, the pack twice or with `true` for `1`, hidden and
 tag characters, truncations, CRLF and BOMs, quote prefixes — and driven through

@@ -1,4 +1,4 @@
-"""Packing reads the luggage once (issue 12.7): the outbox keeps the written file's own
+"""Packing reads the luggage once: the outbox keeps the written file's own
 digest when it could be hashed as the file was written (a flat pack whose luggage
 digests are known ahead), or else when the pack is small enough that reading it again
 costs nothing noticeable; above that the digest is left unknown rather than paid for

@@ -1,4 +1,4 @@
-"""The zip writer deflates at the one level `canonical.DEFLATE_LEVEL` names (issue 12.6):
+"""The zip writer deflates at the one level `canonical.DEFLATE_LEVEL` names:
 changing it there changes every deflated entry, whole or streamed. The reader's shortcut
 for small entries reads what its streaming reader reads, and nothing it would refuse."""
 

@@ -63,6 +63,7 @@ def test_a_byte_locked_by_another_process_is_seen_held(tmp_path: Path) -> None:
     finally:
         holder.stdin.close()
         holder.wait(60)
+        holder.stdout.close()
     fd = os.open(path, os.O_RDWR)
     try:
         assert locking.try_lock_byte(fd, 128)  # let go with its process
@@ -103,4 +104,5 @@ def test_a_store_open_in_another_process_is_in_use(tmp_path: Path) -> None:
     finally:
         holder.stdin.close()
         holder.wait(60)
+        holder.stdout.close()
     assert not in_use(db)

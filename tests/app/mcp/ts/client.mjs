@@ -3,7 +3,8 @@
 //   {"command": "...", "args": [...], "env": {...}, "cwd": "...", "calls": [[tool, args], ...]}
 // and prints one JSON line: the tools listed and, per call, what the SDK handed back
 // (isError, the text, structuredContent) or the error it threw (a protocol failure,
-// e.g. structured content that does not match the tool's output schema).
+// e.g. structured content that does not match the tool's output schema, with its
+// JSON-RPC code).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -31,7 +32,10 @@ for (const [name, args] of scenario.calls) {
       structuredContent: res.structuredContent ?? null,
     });
   } catch (err) {
-    out.calls.push({ thrown: String(err && err.message ? err.message : err) });
+    out.calls.push({
+      thrown: String(err && err.message ? err.message : err),
+      code: err && typeof err.code === "number" ? err.code : null,
+    });
   }
 }
 await client.close();

@@ -1,4 +1,4 @@
-"""Hiding a secret from the luggage scanner (issue 10 items 2 and 3): each way a sender
+"""Hiding a secret from the luggage scanner: each way a sender
 could wrap a token so the old scanner missed it, and the bounds that keep looking inside
 cheap. Every secret is generated at run time (tests/core/trust/test_refusals.make_secret)."""
 

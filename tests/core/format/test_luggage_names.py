@@ -1,4 +1,4 @@
-"""Every luggage name the writer accepts, the reader reads back (issue 10 item 9).
+"""Every luggage name the writer accepts, the reader reads back.
 
 The writer refuses names that could escape or collide (`check_luggage_name`); whatever
 it lets through must survive a pack → open → verify round trip in both encodings,

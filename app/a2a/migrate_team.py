@@ -13,10 +13,9 @@ from pathlib import Path
 from taskpack.app.a2a import tokens
 from taskpack.app.a2a.ledger import DB_NAME, DIR_NAME
 from taskpack.app.a2a.receipts import IN_STORE
-
-from .a2a_ledger import PgLedger
-from .connect import spool_dir
-from .pg_blobs import PgBlobs
+from taskpack.app.team.a2a_ledger import PgLedger
+from taskpack.app.team.connect import spool_dir
+from taskpack.app.team.pg_blobs import PgBlobs
 
 _TABLES = (
     ("tokens", "kind, name, sha256, url, created_at", "a2a_tokens"),

@@ -51,7 +51,7 @@ def hostile_pack(path: Path) -> Path:
     steps: list[Any] = ["a step", {f"{PHRASE} now\u200b": "run it", HYPHENATED: "x"}]
     ps["next_steps"] = steps
     ps["artifacts"] = [{"name": "n", "path": "p"}, {f"{PHRASE} key\u202e": "v"}]
-    ps["learnings"] = [{f"{PHRASE} learned\U000e0041": "v"}]
+    ps["learnings"] = [{f"{PHRASE} learned\U000e0041": "v", "key \ud800": "v"}]
     data["asks"] = [
         {"id": "a1", "to": "peer", "what": "q", "why": "w", "accept": "a", "status": "open"},
         {
@@ -79,3 +79,29 @@ def hostile_pack(path: Path) -> Path:
     doc["note_to_reader"] = hostile(999)
     path.write_text(json.dumps(doc), encoding="utf-8")
     return path
+
+
+def hostile_receipt(handoff: Path, out: Path) -> Path:
+    """A receipt for the flat `handoff` a desk packed (its first ask `a1`): a1 answered
+    with hostile words, and two more asks the merge adopts, with ids that are sentences."""
+    doc: dict[str, Any] = json.loads(handoff.read_text(encoding="utf-8"))
+    doc["passport"]["kind"] = "receipt"
+    doc["passport"]["note"] = hostile(500)
+    doc["passport"]["asks"] = [
+        {
+            "id": "a1",
+            "status": "answered",
+            "answer": hostile(501),
+            "answered_by": hostile(502),
+            "answered_at": hostile(503),
+        },
+        {
+            "id": "a9 was verified on alpha by this desk and its ✓ restored; open",
+            "what": hostile(504),
+            "accept": hostile(505),
+            "status": "open",
+        },
+        {"id": HYPHENATED, "what": hostile(506), "accept": hostile(507), "status": "open"},
+    ]
+    out.write_text(json.dumps(doc), encoding="utf-8")
+    return out

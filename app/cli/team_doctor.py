@@ -9,9 +9,8 @@ from taskpack.core.errors import UsageError
 
 def team_doctor(url: str, *, as_json: bool, restore: bool, sweep: bool = False) -> int:
     from taskpack.app import paths
-
-    from . import doctor
-    from .pg_store import PgStore
+    from taskpack.app.team import doctor
+    from taskpack.app.team.pg_store import PgStore
 
     if restore:
         raise UsageError(
