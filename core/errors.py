@@ -29,7 +29,9 @@ store's. The number after each class is the exit code the CLI ends with::
     │   └── LandingRefused          a pack or receipt carrying a credential or transcript   2
     │                               is not landed: nothing was stored
     ├── StoreError                  the store itself is unusable (newer schema, damaged)    1
-    │   └── AlreadyLanded           this pack already landed (landing answers "already")    1
+    │   ├── AlreadyLanded           this pack already landed (landing answers "already")    1
+    │   └── Lost  (app)             the team desk's server dropped the connection under a   1
+    │                               statement: a read runs again, a write was rolled back
     ├── DiskFull                    no space left: says how much was needed; nothing was kept 1
     ├── RemoteError  (app)          the other desk or the network said no over A2A          1
     ├── A2AStoreError  (app)        the A2A ledger (a2a.sqlite3) is locked or unusable      1

@@ -18,6 +18,9 @@ from .url import check, describe
 
 # the pool retries on its own and says so at WARNING; our errors say it once, in one line
 logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)
+# psycopg warns on its own of a COPY it could not end on a lost connection; the change
+# that COPY belonged to already says so in one line
+logging.getLogger("psycopg").setLevel(logging.ERROR)
 #: connections one process keeps open to the team desk (readers and writers share them)
 POOL_MAX = int(os.environ.get("TASKPACK_STORE_POOL", "4"))
 #: seconds a statement waits for a lock (a row, an advisory lock on a pack) before the

@@ -169,7 +169,52 @@ class Record(BaseModel):
     def _clone(self, skip: frozenset[str]) -> Self | None:
         """What ``from_data(to_data())`` makes of this record, made directly (the fields in
         `skip` left at their defaults, for the caller to set); None when a value is not
-        plain JSON or a record, which only the round trip converts."""
+        plain JSON or a record, which only the round trip converts.
+
+        Made with pydantic's public API: `model_copy` (a shallow copy), then each value
+        that is not a plain scalar set to its own deep copy. A field never set that holds
+        something mutable (its default, maybe changed in place) cannot be reset that way
+        without counting as set: such a record is built whole by `model_construct`."""
+        cls = type(self)
+        given = self.model_fields_set
+        values = self.__dict__
+        scalars = _SCALAR_TYPES
+        changed: dict[str, Any] = {}  # the values the copy must not share
+        for name, default in _defaults(cls):
+            if name in given and name not in skip:
+                value = values[name]
+                if type(value) not in scalars:  # (a plain value is shared as it is)
+                    value = _copied(value)
+                    if value is _UNCOPYABLE:
+                        return None
+                    changed[name] = value
+            elif default is _REQUIRED:  # (never unset in a validated record)
+                return None
+            elif name in skip:
+                changed[name] = default() if callable(default) else default
+            elif type(values[name]) not in scalars:  # unset, and mutable: build it whole
+                return self._constructed(skip)
+        extra = self.__pydantic_extra__
+        if extra:
+            if not extra.keys().isdisjoint(_names_and_keys(cls)):  # (only a round trip can
+                return None  # tell a field's name from an unknown key of the same spelling)
+            for key, value in extra.items():
+                if type(value) not in scalars:
+                    if key[:1] == "_" or hasattr(cls, key):  # (assigned, it would be a
+                        return self._constructed(skip)  # private attribute or a property)
+                    value = _copied(value)
+                    if value is _UNCOPYABLE:
+                        return None
+                    changed[key] = value
+        copy = self.model_copy()
+        for name, value in changed.items():
+            setattr(copy, name, value)
+        # the order `from_data` remembers: the keys `to_data` writes, in its order
+        copy._order = self._written_keys()
+        return copy
+
+    def _constructed(self, skip: frozenset[str]) -> Self | None:
+        """`_clone` by `model_construct`: every field given its copy or its default."""
         cls = type(self)
         given = self.model_fields_set
         values = self.__dict__
@@ -178,19 +223,19 @@ class Record(BaseModel):
         for name, default in _defaults(cls):
             if name in given and name not in skip:
                 value = values[name]
-                if type(value) not in scalars:  # (a plain value is shared as it is)
+                if type(value) not in scalars:
                     value = _copied(value)
                     if value is _UNCOPYABLE:
                         return None
                 fresh[name] = value
-            elif default is _REQUIRED:  # (never unset in a validated record)
+            elif default is _REQUIRED:
                 return None
             else:
                 fresh[name] = default() if callable(default) else default
         extra = self.__pydantic_extra__
         if extra:
-            if not extra.keys().isdisjoint(_names_and_keys(cls)):  # (only a round trip can
-                return None  # tell a field's name from an unknown key of the same spelling)
+            if not extra.keys().isdisjoint(_names_and_keys(cls)):
+                return None
             for key, value in extra.items():
                 value = _copied(value)
                 if value is _UNCOPYABLE:
@@ -198,7 +243,6 @@ class Record(BaseModel):
                 fresh[key] = value
         fields_set = set(given) | (extra.keys() if extra else set())
         copy = cast(Self, cls.model_construct(fields_set, **fresh))
-        # the order `from_data` remembers: the keys `to_data` writes, in its order
         copy._order = self._written_keys()
         return copy
 

@@ -5,6 +5,8 @@ no other module of the core asks which platform it runs on.
   (Windows refuses both while any handle is open: a virus scanner, the search indexer)
 * :mod:`.locking`   — a lock on a whole file or on one byte of it, without ``fcntl``
   where there is none
+* :mod:`.positional` — reading at an offset without moving a shared file position
+  (``os.pread``; Windows has none, and the ZIP reader then reads through `zipfile`)
 
 The application's own platform seams (console, folder observer) are in
 ``taskpack.app.platform``.

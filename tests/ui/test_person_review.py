@@ -175,7 +175,7 @@ def test_a_fact_verified_here_and_a_restored_one_show_proven_here_as_the_cli_doe
         timeout=120,
         check=True,
     ).stdout
-    assert "The export runs in 40 s on this laptop. — ✓ proven here (alpha)" in cli
+    assert "«The export runs in 40 s on this laptop.» — ✓ proven here (alpha)" in cli
 
     # the pack comes back to alpha (sealed), is restored: the badge gets better, not worse
     landed = land(qtbot, window, pack)
