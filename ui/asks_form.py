@@ -28,9 +28,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.app.desk import Desk
-from taskpack.core.format.model import Ask
-from taskpack.core.format.record_pages import AskPages, open_count
+from taskpack.app.desk import Ask, AskPages, Desk, open_count
 from taskpack.ui import tones
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.pack_items import recipient_words

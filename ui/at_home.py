@@ -8,8 +8,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from taskpack.core.format.model import Fact
-from taskpack.core.trust.visible_text import HIDDEN_CHARS
+from taskpack.app.desk import HIDDEN_CHARS, Fact
 
 __all__ = ["AtHome", "claims_this_desk"]
 

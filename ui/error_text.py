@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from taskpack.app.desk import visible
 from taskpack.core.errors import Refused, TaskPackError
-from taskpack.core.trust.visible_text import visible
 from taskpack.ui.i18n import current, tr, trn
 
 

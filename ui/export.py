@@ -18,11 +18,8 @@ from typing import Any, Protocol
 from PySide6.QtCore import QMimeData, QUrl
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
-from taskpack.app.desk import Desk
-from taskpack.core.desk.chat_message import INLINE_LIMIT
-from taskpack.core.desk.export import PackOutcome
+from taskpack.app.desk import INLINE_LIMIT, Desk, PackOutcome, open_count
 from taskpack.core.errors import TaskPackError
-from taskpack.core.format.record_pages import open_count
 from taskpack.ui import dialogs, i18n, launch, ops
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import JobRunner, human_size

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from taskpack.core.desk import history_words as hw
-from taskpack.core.trust.visible_text import visible
+from taskpack.app.desk import history_words as hw
+from taskpack.app.desk import visible
 from taskpack.ui.i18n import tr
 from taskpack.ui.models import described_label, why_label
 from taskpack.ui.words import one_line

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QTreeWidgetItem,
     QWidget,
 )
-from taskpack.core.trust.visible_text import visible
+from taskpack.app.desk import visible
 from taskpack.ui.history_text import entry_detail, history_label, sent_detail
 from taskpack.ui.i18n import tr
 from taskpack.ui.widgets import plain_tip

@@ -15,8 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
-from taskpack.app.desk import PackWritten
-from taskpack.core.format.model import LocalPassport
+from taskpack.app.desk import LocalPassport, PackWritten
 from taskpack.ui import tones
 from taskpack.ui.flow_layout import FlowLayout
 from taskpack.ui.i18n import tr, trn

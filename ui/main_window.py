@@ -39,9 +39,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.app.a2a.endpoint import A2AEndpoint, EndpointState
-from taskpack.app.desk import Desk
+from taskpack.app.desk import Desk, display_name, sender_label
 from taskpack.app.paths import ACTOR_ENV, actor_name
-from taskpack.core.desk.identity import display_name, sender_label
 from taskpack.ui import dialogs, i18n, paging, style, tones
 from taskpack.ui.at_home import AtHome
 from taskpack.ui.composer.composer import Composer

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QBrush, QColor
-from taskpack.core.desk import lifecycle
+from taskpack.app.desk import lifecycle
 from taskpack.ui import tones
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.kind_icons import kind_icon

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taskpack.core.desk import lifecycle
-from taskpack.core.desk.authoring import is_checked_here
-from taskpack.core.format.model import LandingCheck
-from taskpack.core.format.record_pages import open_count
+from taskpack.app.desk import LandingCheck, is_checked_here, lifecycle, open_count
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.ops import Detail, sender_of, take_on_path
 from taskpack.ui.words import one_line
@@ -40,7 +37,7 @@ class NextStep:
 
 def next_step(detail: Detail) -> NextStep:
     """What this desk waits for on `detail`'s passport, and the one button that moves it."""
-    lp = detail.passport
+    lp = detail.local
     state, waiting_on = lp.state, lp.waiting_on
     asks = lp.asks or []
     still_open = open_count(asks)

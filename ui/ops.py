@@ -17,28 +17,32 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from taskpack.app import isolated
 from taskpack.app.desk import (
+    CHUNK,
+    Ask,
     ChangeReport,
     Desk,
+    Fact,
     HistoryEntry,
+    LandingOutcome,
+    LandingReview,
+    LocalPassport,
+    MergeOutcome,
     MoveOption,
+    PackOutcome,
     PackWritten,
     StoredLuggage,
+    compact,
+    compact_facts,
+    origin_label,
+    standing,
 )
 
 # "Take this on" (the passport view offers it when there is a path; see Desk.take_on)
-from taskpack.core.desk.authoring import TAKE_ON_WHY as TAKE_ON_WHY
-from taskpack.core.desk.authoring import take_on_path as take_on_path
-from taskpack.core.desk.export import PackOutcome
-from taskpack.core.desk.identity import origin_label
-from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
-from taskpack.core.desk.review import LandingReview
+from taskpack.app.desk import TAKE_ON_WHY as TAKE_ON_WHY
+from taskpack.app.desk import take_on_path as take_on_path
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.files import atomic_write
-from taskpack.core.format.model import Ask, Fact, LocalPassport
-from taskpack.core.format.record_pages import compact, compact_facts
-from taskpack.core.format.streams import CHUNK
 from taskpack.core.progress import CancelCheck, Progress
-from taskpack.core.trust.sealing import standing
 
 if TYPE_CHECKING:
     from taskpack.app.desk.service import ConformanceReport
@@ -479,7 +483,8 @@ def save_stored_luggage(
 
 @dataclass
 class Detail:
-    passport: LocalPassport
+    #: the passport as this desk keeps it (its task state is `local.passport`)
+    local: LocalPassport
     history: list[HistoryEntry]
     luggage: list[StoredLuggage]
     moves: list[MoveOption]
@@ -512,7 +517,7 @@ def _detail_elsewhere(
     desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck
 ) -> Detail:
     detail = _load_detail(desk, passport_id, progress, cancelled, pages=True)
-    detail.passport = _compact_passport(detail.passport)
+    detail.local = _compact_passport(detail.local)
     return detail
 
 

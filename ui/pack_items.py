@@ -10,9 +10,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
-from taskpack.core.desk.review import LandingReview
-from taskpack.core.format.model import Ask, Fact, LandingCheck
-from taskpack.core.trust.sealing import Standing, standing
+from taskpack.app.desk import Ask, Fact, LandingCheck, LandingReview, Standing, standing
 from taskpack.ui import tones
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.widgets import LinkedText, QuotedBlock, badge, plain, row

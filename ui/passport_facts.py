@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
-from taskpack.core.format.record_pages import Numbered
+from taskpack.app.desk import Numbered
 from taskpack.ui.i18n import tr
 from taskpack.ui.ops import Detail, is_sealed
 from taskpack.ui.pack_items import fact_widget, restore_reason
@@ -26,7 +26,7 @@ class FactsMixin:
     restore_reasons: dict[int, str]
 
     def _facts(self, lay: QVBoxLayout, detail: Detail) -> None:
-        facts = detail.passport.passport.facts or []
+        facts = detail.local.passport.facts or []
         self.restore_buttons, self.restore_reasons, self.check_buttons = {}, {}, {}
         if not facts:
             return

@@ -25,11 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
     QWidgetAction,
 )
-from taskpack.app.desk import answer_sources, is_checked_here
-from taskpack.core.desk import lifecycle
-from taskpack.core.format.model import LandingCheck
-from taskpack.core.format.record_pages import open_count
-from taskpack.core.trust.visible_text import visible
+from taskpack.app.desk import (
+    LandingCheck,
+    answer_sources,
+    is_checked_here,
+    lifecycle,
+    open_count,
+    visible,
+)
 from taskpack.ui import tones
 from taskpack.ui.asks_form import AsksForm
 from taskpack.ui.flow_layout import FlowLayout
@@ -159,7 +162,7 @@ class PassportView(FactsMixin, QWidget):
         self, detail: Detail, *, answered: set[str] | frozenset[str] = frozenset(), note: str = ""
     ) -> None:
         self.detail = detail
-        lp = detail.passport
+        lp = detail.local
         self._fill_header(detail)
         self._fill_actions(detail)
         self._fill_overview(detail)
@@ -181,7 +184,7 @@ class PassportView(FactsMixin, QWidget):
 
     def _fill_header(self, detail: Detail) -> None:
         clear_layout(self.header)
-        lp = detail.passport
+        lp = detail.local
         kind = "ok" if lp.state == "completed" else "warn" if lp.state == "waiting" else "info"
         self.header.addWidget(
             row(
@@ -238,7 +241,7 @@ class PassportView(FactsMixin, QWidget):
             self.tabs.setCurrentIndex(1)
             self.asks.focus_first_open()
         elif action == CHECK:
-            check = first_unchecked(detail.passport.landing_checks or [], detail.machine)
+            check = first_unchecked(detail.local.landing_checks or [], detail.machine)
             self.tabs.setCurrentIndex(0)
             found = self.landing_check_buttons.get(check.id or "") if check else None
             if found is not None:
@@ -264,7 +267,7 @@ class PassportView(FactsMixin, QWidget):
             self.actions_bar.takeAt(keep)  # the Export button is reused, not deleted
         clear_layout(self.actions_bar)
         self.move_buttons = {}
-        lp = detail.passport
+        lp = detail.local
         if len(take_on_path(lp.state, lp.waiting_on)) > 1:  # you own it and you do it: one click
             b = QPushButton(tr("Take this on"))
             b.setToolTip(
@@ -301,10 +304,10 @@ class PassportView(FactsMixin, QWidget):
         menu = self.export_menu
         menu.clear()
         self.export_actions = {}
-        received = detail.passport.received is not None
-        if self.export_to.property("passport") != detail.passport.id:  # keep what was typed
-            self.export_to.setProperty("passport", detail.passport.id)
-            self.export_to.setText(visible(sender_of(detail.passport)) if received else "")
+        received = detail.local.received is not None
+        if self.export_to.property("passport") != detail.local.id:  # keep what was typed
+            self.export_to.setProperty("passport", detail.local.id)
+            self.export_to.setText(visible(sender_of(detail.local)) if received else "")
         menu.addAction(self._export_to_action)
         kinds = ("receipt", "handoff") if received else ("handoff", "receipt")
         for n, kind in enumerate(kinds):
@@ -323,7 +326,7 @@ class PassportView(FactsMixin, QWidget):
                 self.export_actions[(kind, mode)] = action
 
     def _fill_overview(self, detail: Detail) -> None:
-        lp = detail.passport
+        lp = detail.local
         state = lp.passport
         body = QWidget()
         lay = QVBoxLayout(body)
@@ -482,11 +485,11 @@ class PassportView(FactsMixin, QWidget):
         lay.addWidget(sec)
 
     def _steps(self, lay: QVBoxLayout, detail: Detail) -> None:
-        steps = detail.passport.passport.next_steps or []
+        steps = detail.local.passport.next_steps or []
         if not steps:
             return
         sec = Section(tr("Next steps"))
-        checks = detail.passport.landing_checks or []
+        checks = detail.local.landing_checks or []
         add_paged(
             sec.add,
             list(enumerate(steps, 1)),

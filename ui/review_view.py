@@ -21,9 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QScrollArea, QVBoxLayout, QWidget
-from taskpack.core.desk.merge import claim_key
-from taskpack.core.desk.review import LandingReview
-from taskpack.core.format.model import Fact
+from taskpack.app.desk import Fact, LandingReview, claim_key
 from taskpack.ui.at_home import AtHome
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import human_size

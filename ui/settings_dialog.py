@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from taskpack.app.a2a import DEFAULT_HOST
+from taskpack.app.desk import display_name
 from taskpack.app.settings import Settings, SettingsError, store_url_problem
 from taskpack.app.watcher import default_folders
-from taskpack.core.desk.identity import display_name
 from taskpack.ui import dialogs, tones
 from taskpack.ui.i18n import LANGUAGES, tr
 from taskpack.ui.widgets import plain

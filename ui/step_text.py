@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from taskpack.core.desk.review import check_line
-from taskpack.core.format.model import LandingCheck
+from taskpack.app.desk import LandingCheck, check_line
 from taskpack.ui.i18n import tr
 from taskpack.ui.pack_items import item_text
 

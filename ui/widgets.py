@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.core.trust.visible_text import has_hidden, visible
+from taskpack.app.desk import has_hidden, visible
 from taskpack.ui import dialogs, launch, tones
 from taskpack.ui.i18n import tr
 from taskpack.ui.words import size_words

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import QDateTime, QLocale, Qt
-from taskpack.core.trust.visible_text import visible
+from taskpack.app.desk import visible
 from taskpack.ui import i18n
 from taskpack.ui.i18n import trn
 

@@ -27,12 +27,16 @@ from taskpack.app.desk.service import (
     harness_name,
     load_json_file,
 )
+from taskpack.core.desk import history_words, lifecycle
 from taskpack.core.desk.answer_source import AnswerSources, answer_sources
-from taskpack.core.desk.authoring import is_checked_here
+from taskpack.core.desk.authoring import TAKE_ON_WHY, is_checked_here, take_on_path
+from taskpack.core.desk.chat_message import INLINE_LIMIT
 from taskpack.core.desk.compose import HandoffPreview
 from taskpack.core.desk.export import PackOutcome
+from taskpack.core.desk.identity import display_name, origin_label, sender_label
 from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
-from taskpack.core.desk.review import LandingReview
+from taskpack.core.desk.merge import claim_key
+from taskpack.core.desk.review import LandingReview, check_line
 from taskpack.core.desk.store import (
     HistoryEntry,
     PackWritten,
@@ -40,28 +44,59 @@ from taskpack.core.desk.store import (
     StoredLuggage,
     utc_now,
 )
-from taskpack.core.format.model import LocalPassport
+from taskpack.core.format import vocabulary
+from taskpack.core.format.model import Ask, Fact, LandingCheck, LocalPassport
+from taskpack.core.format.record_pages import AskPages, Numbered, compact, compact_facts, open_count
+from taskpack.core.format.streams import CHUNK
+from taskpack.core.trust.sealing import Standing, standing
+from taskpack.core.trust.visible_text import HIDDEN_CHARS, has_hidden, safe_file_name, visible
 
 # what the window needs of the store's records, so `ui/` talks to the desk alone
 __all__ = [
+    "CHUNK",
+    "HIDDEN_CHARS",
+    "INLINE_LIMIT",
+    "TAKE_ON_WHY",
     "AnswerSources",
+    "Ask",
+    "AskPages",
     "ChangeReport",
     "Desk",
+    "Fact",
     "HandoffPreview",
     "HistoryEntry",
+    "LandingCheck",
     "LandingOutcome",
     "LandingReview",
     "LocalPassport",
     "MergeOutcome",
     "MoveOption",
+    "Numbered",
     "PackOutcome",
     "PackWritten",
     "PassportSummary",
     "PastedPack",
+    "Standing",
     "StoredLuggage",
     "answer_sources",
+    "check_line",
+    "claim_key",
+    "compact",
+    "compact_facts",
+    "display_name",
     "harness_name",
+    "has_hidden",
+    "history_words",
     "is_checked_here",
+    "lifecycle",
     "load_json_file",
+    "open_count",
+    "origin_label",
+    "safe_file_name",
+    "sender_label",
+    "standing",
+    "take_on_path",
     "utc_now",
+    "visible",
+    "vocabulary",
 ]

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import RECEIVER, settle
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 from taskpack.app.a2a import EXTENSION_URI
 from taskpack.app.a2a.serve import A2AServer
@@ -212,8 +213,12 @@ def test_a_port_in_use_is_one_sentence_and_the_desk_keeps_working(
     assert window.a2a.server is None
 
     # the desk works as before
-    prompts.forms.append({"title": "Still working", "goal": "The desk works without its endpoint."})
-    window.new_passport()
+    window.new_passport()  # the composer, as File → New passport… opens it
+    composer = window.composer
+    qtbot.keyClicks(composer.title_edit, "Still working")
+    qtbot.keyClicks(composer.goal_edit, "The desk works without its endpoint.")
+    qtbot.mouseClick(composer.save_basics, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: composer.pid is not None)
     settle(qtbot, window)
     assert [p.title for p in desk.passports()] == ["Still working"]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from PySide6.QtCore import QMimeData, QTimer
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication
+from taskpack.app.desk import vocabulary
 from taskpack.core.errors import TaskPackError
-from taskpack.core.format import vocabulary
 from taskpack.ui.i18n import tr
 
 PACK_SUFFIXES = (*vocabulary.PACK_SUFFIXES, ".json")

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from taskpack.app.desk import visible
 from taskpack.core.errors import TaskPackError
-from taskpack.core.trust.visible_text import visible
 from taskpack.ui import ops, paging
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.models import KEY_ROLE, InboxModel, state_filter_choices

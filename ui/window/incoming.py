@@ -12,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from taskpack.app import isolated
-from taskpack.app.desk import utc_now
+from taskpack.app.desk import (
+    LandingOutcome,
+    MergeOutcome,
+    claim_key,
+    open_count,
+    safe_file_name,
+    utc_now,
+)
 from taskpack.app.watcher import withhold
-from taskpack.core.desk.landing import LandingOutcome, MergeOutcome
-from taskpack.core.desk.merge import claim_key
 from taskpack.core.errors import TaskPackError
-from taskpack.core.format.record_pages import open_count
-from taskpack.core.trust.visible_text import safe_file_name
 from taskpack.ui import dialogs, ops
 from taskpack.ui.at_home import AtHome, claims_this_desk
 from taskpack.ui.i18n import tr, trn

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from taskpack.core.desk import lifecycle
-from taskpack.core.trust.visible_text import visible
+from taskpack.app.desk import lifecycle, visible
 from taskpack.ui import dialogs, ops
 from taskpack.ui.composer.send import SendDialog
 from taskpack.ui.export import unanswered_after
@@ -174,7 +173,7 @@ class PassportActionsMixin:
         pid = self.current_passport_id()
         if pid is None or self.detail is None:
             return
-        fact = (self.detail.passport.passport.facts or [])[fact_no - 1]
+        fact = (self.detail.local.passport.facts or [])[fact_no - 1]
         if not dialogs.confirm(
             self,
             tr("Restore the ✓?"),
@@ -200,7 +199,7 @@ class PassportActionsMixin:
         pid = self.current_passport_id()
         if pid is None or self.detail is None:
             return
-        fact = (self.detail.passport.passport.facts or [])[fact_no - 1]
+        fact = (self.detail.local.passport.facts or [])[fact_no - 1]
         if not dialogs.confirm(
             self,
             tr("Did you check this here?"),
@@ -232,9 +231,7 @@ class PassportActionsMixin:
         pid = self.current_passport_id()
         if pid is None or self.detail is None:
             return
-        check = next(
-            (c for c in self.detail.passport.landing_checks or [] if c.id == check_id), None
-        )
+        check = next((c for c in self.detail.local.landing_checks or [] if c.id == check_id), None)
         if check is None:
             return
         if not dialogs.confirm(
@@ -415,7 +412,7 @@ class PassportActionsMixin:
         pid = self.current_passport_id()
         if pid is None or self.detail is None:
             return
-        title = self.detail.passport.passport.title or pid
+        title = self.detail.local.passport.title or pid
         luggage = sum(i.size for i in self.detail.luggage)
         # a receipt goes out with what is on screen: answers typed and not saved are saved first
         typed = self.passport_view.asks.unsaved() if kind == "receipt" else None
@@ -427,5 +424,5 @@ class PassportActionsMixin:
             mode,
             typed,
             to=self.passport_view.recipient(),
-            unanswered=unanswered_after(self.detail.passport.asks or [], typed or {}),
+            unanswered=unanswered_after(self.detail.local.asks or [], typed or {}),
         )

@@ -8,8 +8,8 @@ import html
 from pathlib import Path
 
 from PySide6.QtWidgets import QSystemTrayIcon
+from taskpack.app.desk import visible
 from taskpack.app.watcher import FoundPack
-from taskpack.core.trust.visible_text import visible
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import sentence
 from taskpack.ui.settings_dialog import watch_enabled, watched_folders
