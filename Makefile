@@ -137,11 +137,11 @@ package-test: package
 #                       PyInstaller run by Windows' CPython under Wine, and the per-user
 #                       installer (Debian's NSIS); then checked under Wine: smoke test, CLI,
 #                       install, file types, a pack opened by `start`, uninstall
-#                       (packaging/windows/build.py)
+#                       (packaging/windows/winbuild.py)
 package-windows: windows-env
 	@command -v makensis >/dev/null 2>&1 || $(MAKE) --no-print-directory ci-deps
-	$(PY) packaging/windows/build.py build --prefix $(WINE_PREFIX)
-	$(PY) packaging/windows/build.py check --prefix $(WINE_PREFIX)
+	$(PY) packaging/windows/winbuild.py build --prefix $(WINE_PREFIX)
+	$(PY) packaging/windows/winbuild.py check --prefix $(WINE_PREFIX)
 
 install-desktop:
 	sh resources/desktop/install-desktop.sh --exec "$(CURDIR)/$(VENV)/bin/taskpack-desk"

@@ -40,6 +40,7 @@ from taskpack.core.desk.store import (
     StoredLuggage,
     utc_now,
 )
+from taskpack.core.format.model import LocalPassport
 
 # what the window needs of the store's records, so `ui/` talks to the desk alone
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "HistoryEntry",
     "LandingOutcome",
     "LandingReview",
+    "LocalPassport",
     "MergeOutcome",
     "MoveOption",
     "PackOutcome",

@@ -1,5 +1,5 @@
 ; TaskPack Desk for Windows: a per-user installer (no administrator rights), built on Linux
-; with Debian's NSIS by `make package-windows` (packaging/windows/build.py):
+; with Debian's NSIS by `make package-windows` (packaging/windows/winbuild.py):
 ;
 ;   makensis -DDIST=dist/windows/taskpack-desk -DOUT=dist/windows -DVERSION=0.1.0 taskpack-desk.nsi
 ;
@@ -43,9 +43,6 @@ SetCompressor /SOLID lzma
 !define WM_SETTINGCHANGE 0x001A
 
 !include "LogicLib.nsh"
-!include "StrFunc.nsh"
-${StrRep}
-${UnStrRep}
 
 Name "${APP}"
 OutFile "${OUT}\taskpack-desk-${VERSION}-setup.exe"
@@ -64,31 +61,104 @@ UninstPage uninstConfirm
 UninstPage instfiles
 
 ; --- one file type: extension, ProgID, icon, the open verb, MIME type ---------------------
+!macro FileTypeIn ROOT EXT PROGID DESCRIPTION MIME
+  WriteRegStr ${ROOT} "${CLASSES}\${EXT}" "" "${PROGID}"
+  WriteRegStr ${ROOT} "${CLASSES}\${EXT}" "Content Type" "${MIME}"
+  WriteRegStr ${ROOT} "${CLASSES}\${EXT}\OpenWithProgids" "${PROGID}" ""
+  WriteRegStr ${ROOT} "${CLASSES}\${PROGID}" "" "${DESCRIPTION}"
+  WriteRegStr ${ROOT} "${CLASSES}\${PROGID}\DefaultIcon" "" '"$INSTDIR\${EXE}",0'
+  WriteRegStr ${ROOT} "${CLASSES}\${PROGID}\shell" "" "open"
+  WriteRegStr ${ROOT} "${CLASSES}\${PROGID}\shell\open" "" "Open with ${APP}"
+  WriteRegStr ${ROOT} "${CLASSES}\${PROGID}\shell\open\command" "" '"$INSTDIR\${EXE}" "%1"'
+  WriteRegStr ${ROOT} "${CLASSES}\MIME\Database\Content Type\${MIME}" "Extension" "${EXT}"
+!macroend
+
 !macro FileType EXT PROGID DESCRIPTION MIME
-  WriteRegStr HKCU "${CLASSES}\${EXT}" "" "${PROGID}"
-  WriteRegStr HKCU "${CLASSES}\${EXT}" "Content Type" "${MIME}"
-  WriteRegStr HKCU "${CLASSES}\${EXT}\OpenWithProgids" "${PROGID}" ""
-  WriteRegStr HKCU "${CLASSES}\${PROGID}" "" "${DESCRIPTION}"
-  WriteRegStr HKCU "${CLASSES}\${PROGID}\DefaultIcon" "" '"$INSTDIR\${EXE}",0'
-  WriteRegStr HKCU "${CLASSES}\${PROGID}\shell" "" "open"
-  WriteRegStr HKCU "${CLASSES}\${PROGID}\shell\open" "" "Open with ${APP}"
-  WriteRegStr HKCU "${CLASSES}\${PROGID}\shell\open\command" "" '"$INSTDIR\${EXE}" "%1"'
-  WriteRegStr HKCU "${CLASSES}\MIME\Database\Content Type\${MIME}" "Extension" "${EXT}"
+  !insertmacro FileTypeIn HKCU "${EXT}" "${PROGID}" "${DESCRIPTION}" "${MIME}"
+  ${If} $UnderWine == 1
+    !insertmacro FileTypeIn HKLM "${EXT}" "${PROGID}" "${DESCRIPTION}" "${MIME}"
+  ${EndIf}
+!macroend
+
+!macro RemoveFileTypeIn ROOT EXT PROGID MIME
+  ; the extension keys go only while they still point at us (another app may own them now)
+  ReadRegStr $0 ${ROOT} "${CLASSES}\${EXT}" ""
+  ${If} $0 == "${PROGID}"
+    DeleteRegValue ${ROOT} "${CLASSES}\${EXT}" ""
+    DeleteRegValue ${ROOT} "${CLASSES}\${EXT}" "Content Type"
+  ${EndIf}
+  DeleteRegValue ${ROOT} "${CLASSES}\${EXT}\OpenWithProgids" "${PROGID}"
+  DeleteRegKey /ifempty ${ROOT} "${CLASSES}\${EXT}\OpenWithProgids"
+  DeleteRegKey /ifempty ${ROOT} "${CLASSES}\${EXT}"
+  DeleteRegKey ${ROOT} "${CLASSES}\${PROGID}"
+  DeleteRegKey ${ROOT} "${CLASSES}\MIME\Database\Content Type\${MIME}"
 !macroend
 
 !macro RemoveFileType EXT PROGID MIME
-  ; the extension keys go only while they still point at us (another app may own them now)
-  ReadRegStr $0 HKCU "${CLASSES}\${EXT}" ""
-  ${If} $0 == "${PROGID}"
-    DeleteRegValue HKCU "${CLASSES}\${EXT}" ""
-    DeleteRegValue HKCU "${CLASSES}\${EXT}" "Content Type"
+  !insertmacro RemoveFileTypeIn HKCU "${EXT}" "${PROGID}" "${MIME}"
+  ${If} $UnderWine == 1
+    !insertmacro RemoveFileTypeIn HKLM "${EXT}" "${PROGID}" "${MIME}"
   ${EndIf}
-  DeleteRegValue HKCU "${CLASSES}\${EXT}\OpenWithProgids" "${PROGID}"
-  DeleteRegKey /ifempty HKCU "${CLASSES}\${EXT}\OpenWithProgids"
-  DeleteRegKey /ifempty HKCU "${CLASSES}\${EXT}"
-  DeleteRegKey HKCU "${CLASSES}\${PROGID}"
-  DeleteRegKey HKCU "${CLASSES}\MIME\Database\Content Type\${MIME}"
 !macroend
+
+; Wine (8 and earlier) reads HKEY_CLASSES_ROOT from the machine's classes only, never merging
+; the user's (HKCU\Software\Classes), which Windows has done since Windows 2000: under Wine,
+; whose prefix belongs to the one user anyway, the file types are written to both, so a
+; double-click or `start x.taskpack` finds them. Wine is known by ntdll's wine_get_version.
+Var UnderWine
+!macro DetectWine
+  StrCpy $UnderWine 0
+  System::Call 'kernel32::GetModuleHandle(t "ntdll.dll") p .r0'
+  System::Call 'kernel32::GetProcAddress(p r0, m "wine_get_version") p .r1'
+  ${If} $1 != 0
+    StrCpy $UnderWine 1
+  ${EndIf}
+!macroend
+
+; $0: a PATH value -> $1: the same without this folder's entries, $6: 1 if it had one
+!macro PathWithout UN
+Function ${UN}PathWithout
+  StrCpy $1 ""
+  StrCpy $2 $0
+  StrCpy $6 0
+  next_entry:
+    StrCmp $2 "" done
+    StrCpy $3 0
+  scan:
+    StrCpy $4 $2 1 $3
+    StrCmp $4 "" cut
+    StrCmp $4 ";" cut
+    IntOp $3 $3 + 1
+    Goto scan
+  cut:
+    StrCpy $5 $2 $3
+    IntOp $3 $3 + 1
+    StrCpy $2 $2 "" $3
+    StrCmp $5 "" next_entry
+    ${If} $5 == $INSTDIR  ; NSIS compares case-insensitively, as Windows does paths
+    ${OrIf} $5 == "$INSTDIR\"
+      StrCpy $6 1
+      Goto next_entry
+    ${EndIf}
+    ${If} $1 == ""
+      StrCpy $1 $5
+    ${Else}
+      StrCpy $1 "$1;$5"
+    ${EndIf}
+    Goto next_entry
+  done:
+FunctionEnd
+!macroend
+!insertmacro PathWithout ""
+!insertmacro PathWithout "un."
+
+Function .onInit
+  !insertmacro DetectWine
+FunctionEnd
+
+Function un.onInit
+  !insertmacro DetectWine
+FunctionEnd
 
 Section "Install"
   SetShellVarContext current
@@ -109,8 +179,8 @@ Section "Install"
 
   ; taskpack.exe on the user's PATH (a new terminal sees it)
   ReadRegStr $0 HKCU "Environment" "Path"
-  ${StrRep} $1 ";$0;" ";$INSTDIR;" ";"
-  ${If} $1 == ";$0;"
+  Call PathWithout
+  ${If} $6 == 0
     ${If} $0 == ""
       WriteRegExpandStr HKCU "Environment" "Path" "$INSTDIR"
     ${Else}
@@ -145,11 +215,8 @@ Section "Uninstall"
   DeleteRegKey HKCU "${CLASSES}\Applications\${EXE}"
 
   ReadRegStr $0 HKCU "Environment" "Path"
-  ${UnStrRep} $1 ";$0;" ";$INSTDIR;" ";"
-  ${If} $1 != ";$0;"
-    ; $1 is ";rest;" (or ";" when ours was the only entry): drop the outer semicolons
-    StrCpy $1 $1 "" 1
-    StrCpy $1 $1 -1
+  Call un.PathWithout
+  ${If} $6 == 1
     ${If} $1 == ""
       DeleteRegValue HKCU "Environment" "Path"
     ${Else}

@@ -8,6 +8,7 @@ composer reloads and opens the person's words again, nothing typed is lost.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from taskpack.app.desk import Desk, StoredLuggage
+from taskpack.app.desk import Desk, LocalPassport, StoredLuggage
 from taskpack.core.errors import VersionConflict
-from taskpack.core.format.model import LocalPassport
 from taskpack.ui.composer import item_dialog
 from taskpack.ui.composer.item_dialog import scope_words
 from taskpack.ui.i18n import tr
@@ -205,7 +205,7 @@ class Composer(QWidget):
             rows = QVBoxLayout()
             sec.lay.addLayout(rows)
             self.sections[kind] = rows
-            add = button(add_label(kind), lambda k=kind: self.add(k))
+            add = button(add_label(kind), functools.partial(self.add, kind))
             add.setAccessibleName(add_label(kind))
             self.add_buttons[kind] = add
             sec.lay.addWidget(add, 0, Qt.AlignmentFlag.AlignLeft)
@@ -309,7 +309,7 @@ class Composer(QWidget):
         for verb, slot in (("edit", self.edit), ("remove", self.remove)):
             b = button(
                 tr("Edit…") if verb == "edit" else tr("Remove"),
-                lambda s=slot, k=kind, n=number: s(k, n),  # type: ignore[misc]
+                functools.partial(slot, kind, number),
             )
             name = tr("Edit {kind} {n}") if verb == "edit" else tr("Remove {kind} {n}")
             b.setAccessibleName(name.format(kind=kind_word(kind), n=number))
@@ -325,7 +325,7 @@ class Composer(QWidget):
         text.setTextFormat(Qt.TextFormat.PlainText)
         text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         line.addWidget(text, 1)
-        b = button(tr("Remove"), lambda n=item.name: self.remove_file(n))
+        b = button(tr("Remove"), functools.partial(self.remove_file, item.name))
         b.setAccessibleName(tr("Remove {name}").format(name=item.name))
         self.file_buttons[item.name] = b
         line.addWidget(b)
@@ -336,9 +336,11 @@ class Composer(QWidget):
         rows = self.files_rows if kind == "file" else self.sections[kind]
         out = []
         for i in range(rows.count()):
-            w = rows.itemAt(i).widget()
-            if w is not None:
-                out.append(w.findChild(QLabel).text())
+            item = rows.itemAt(i)
+            w = item.widget() if item is not None else None
+            label = w.findChild(QLabel) if w is not None else None
+            if label is not None:
+                out.append(label.text())
         return out
 
     # -- changes -------------------------------------------------------------------------

@@ -9,6 +9,7 @@ scanned once, when the dialog opens (`Desk.scan_luggage`).
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Protocol
 
 from PySide6.QtCore import Qt, QTimer
@@ -76,6 +77,8 @@ def receiver_view(preview: HandoffPreview, machine: str, to: str) -> list[tuple[
     pack = preview.pack
     p = pack.passport
     out: list[tuple[str, str]] = []
+    if p is None:  # (a pack object is always made with one)
+        return out
     who = to or tr("the receiver")
     out.append(
         (
@@ -118,7 +121,7 @@ def receiver_view(preview: HandoffPreview, machine: str, to: str) -> list[tuple[
         out.append((tr("Facts"), "\n".join(facts)))
     asks = [
         tr("{what} — what counts as an answer: {accept}").format(what=a.what, accept=a.accept)
-        for a in pack.asks
+        for a in pack.asks or []
     ]
     if asks:
         out.append((tr("Asks"), "\n".join(asks)))
@@ -200,7 +203,7 @@ class SendDialog(QDialog):
             ("copy", tr("Copy for chat")),
             ("email", tr("Email…")),
         ):
-            b = button(label, lambda m=mode: self.send(m))
+            b = button(label, functools.partial(self.send, mode))
             b.setAccessibleName(label)
             b.setEnabled(False)
             self.ways[mode] = b
@@ -275,7 +278,7 @@ class SendDialog(QDialog):
         machine = self.host.desk.machine
         while self.preview_lay.count():
             item = self.preview_lay.takeAt(0)
-            w = item.widget()
+            w = item.widget() if item is not None else None
             if w is not None:
                 w.deleteLater()
         for title, text in receiver_view(self.preview, machine, self.to_edit.text().strip()):
@@ -322,7 +325,8 @@ class SendDialog(QDialog):
     def send(self, mode: str) -> None:
         if self.preview is None or self.findings() or self.file_findings is None:
             return
-        title = self.preview.pack.passport.title or self.pid
+        passport = self.preview.pack.passport
+        title = (passport.title if passport else None) or self.pid
         luggage = sum(size for _name, size in self.preview.luggage)
         note = self.note_edit.toPlainText().strip() or None
         to = self.to_edit.text().strip() or None

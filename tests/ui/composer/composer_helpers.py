@@ -34,8 +34,12 @@ def when_modal(cls: type, act: Callable[[Any], None], *, tries: int = 3000) -> N
 def type_into(qtbot: QtBot, widget: QWidget, text: str, *, replace: bool = True) -> None:
     widget.setFocus()
     if replace and isinstance(widget, (QLineEdit, QPlainTextEdit)):
-        qtbot.keyClick(widget, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        # select what is there and delete it (Ctrl+A alone can reach the widget before its
+        # focus does, on a loaded machine, and the new text would be appended)
+        widget.selectAll()
         qtbot.keyClick(widget, Qt.Key.Key_Delete)
+        left = widget.text() if isinstance(widget, QLineEdit) else widget.toPlainText()
+        assert left == "", f"could not clear {widget.accessibleName()!r}"
     qtbot.keyClicks(widget, text)
 
 

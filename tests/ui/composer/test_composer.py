@@ -192,3 +192,29 @@ def test_edit_remove_and_a_stale_edit_that_keeps_the_words(
         "Step two, after review",
         "Step three",
     ]
+
+
+def test_a_stale_save_of_the_title_keeps_what_was_typed(
+    qtbot: QtBot, make_desk: Callable[..., Desk], make_window: Callable[..., Any]
+) -> None:
+    desk = make_desk("alpha", "Wei")
+    pid = desk.new("Fix the export", "Readable invoices").id
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+    window.compose_action.trigger()
+    settle(qtbot, window)
+    composer = window.composer
+    cli(desk, "next", pid, "Meanwhile, elsewhere")
+    type_into(qtbot, composer.title_edit, "Fix the invoice export")
+    click(qtbot, composer.save_basics)
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: "changed since you read it" in window.banner.text())
+    assert composer.title_edit.text() == "Fix the invoice export"  # the words are kept
+    assert composer.lines("step") == ["Meanwhile, elsewhere"]  # and the change is shown
+    assert cli_json(desk, "open", pid)["passport"]["title"] == "Fix the export"
+    click(qtbot, composer.save_basics)  # saved again, at the version now read
+    settle(qtbot, window)
+    qtbot.waitUntil(
+        lambda: cli_json(desk, "open", pid)["passport"]["title"] == "Fix the invoice export"
+    )

@@ -1,7 +1,7 @@
 """`make package-windows`: the Windows app and its installer, built and checked here under Wine.
 
-    python packaging/windows/build.py build [--prefix build/wine]
-    python packaging/windows/build.py check [--prefix build/wine] [--screenshot PNG]
+    python packaging/windows/winbuild.py build [--prefix build/wine]
+    python packaging/windows/winbuild.py check [--prefix build/wine] [--screenshot PNG]
 
 ``build`` runs PyInstaller — the win_amd64 wheel, run by Windows' own CPython in the Wine
 environment of ``winenv.py`` (``make windows-env``) — on ``packaging/taskpack-desk.spec``,
@@ -31,6 +31,7 @@ import argparse
 import hashlib
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -167,6 +168,31 @@ class Check:
             if name.startswith(("TASKPACK_", "QT_")):
                 del self.env[name]
         self.env["TASKPACK_NO_PROGRESS"] = "1"
+        self.display: winenv._Xvfb | None = None
+
+    def start_display(self) -> None:
+        """One X display for every windowed step: Wine's desktop process, started with the
+        first window, keeps the display it was started on."""
+        self.display = winenv._Xvfb()
+        self.env["DISPLAY"] = self.display.display
+
+    def stop_display(self) -> None:
+        if self.display is not None:
+            self.display.close()
+            self.display = None
+
+    def start_wineserver(self) -> None:
+        """One wineserver for the whole check, started here with no pipe of ours: a server
+        that a `wine` call starts outlives it holding that call's stdout, and reading the
+        output to its end would wait for the server to exit."""
+        subprocess.run(
+            [winenv.wineserver(), "-p"], env=self.env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60,
+        )  # fmt: skip
+
+    def stop_wineserver(self) -> None:
+        subprocess.run([winenv.wineserver(), "-k"], env=self.env, timeout=60)
+        subprocess.run([winenv.wineserver(), "-w"], env=self.env, timeout=TIMEOUT)
 
     def fail(self, what: str) -> None:
         self.failures.append(what)
@@ -175,20 +201,38 @@ class Check:
     def wine(
         self, *args: str, env: dict[str, str] | None = None, timeout: float = TIMEOUT
     ) -> subprocess.CompletedProcess[str]:
-        """A Windows program, its output through pipes (what a script reading it sees)."""
-        return subprocess.run(
-            ["wine", *args],
-            env=env or self.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-        )
+        """A Windows program, its output through pipes (what a script reading it sees).
 
-    def wine_wait(self) -> None:
-        subprocess.run([winenv.wineserver(), "--wait"], env=self.env, timeout=TIMEOUT)
+        The output is read until the program has exited and its pipes are quiet, not to
+        their end: services Wine starts along with a program (winedevice, the desktop
+        process) inherit its pipes and outlive it."""
+        proc = subprocess.Popen(
+            ["wine", *args], env=env or self.env, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        assert proc.stdout is not None and proc.stderr is not None
+        streams = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+        deadline = time.monotonic() + timeout
+        open_fds = list(streams)
+        while open_fds:
+            ready, _, _ = select.select(open_fds, [], [], 0.5)
+            for fd in ready:
+                chunk = os.read(fd, 65536)
+                if chunk:
+                    streams[fd] += chunk
+                else:
+                    open_fds.remove(fd)
+            if not ready and proc.poll() is not None:
+                break  # exited, and nothing more came for half a second
+            if time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                raise subprocess.TimeoutExpired(proc.args, timeout)
+        proc.stdout.close()
+        proc.stderr.close()
+        code = proc.wait()
+        out, err = (bytes(b).decode("utf-8", "replace") for b in streams.values())
+        return subprocess.CompletedProcess(proc.args, code, out, err)
 
     def user_dir(self) -> Path:
         users = self.layout.wineprefix / "drive_c" / "users"
@@ -213,15 +257,13 @@ class Check:
     def smoke(self) -> None:
         say("== taskpack-desk.exe --smoke-test (Windows' Qt platform, Xvfb)")
         log = self.tmp / "smoke.txt"
-        display = winenv._Xvfb()
-        try:
-            env = dict(self.env, DISPLAY=display.display, QT_QPA_PLATFORM="windows")
-            out = self.wine(
-                str(APP / "taskpack-desk.exe"), "--smoke-test", f"--smoke-log={win_path(log)}",
-                env=env,
-            )  # fmt: skip
-        finally:
-            display.close()
+        # Wine does not hand QT_* variables to Windows programs: set it in cmd (which
+        # waits for the program; `start /wait` would hang under Wine)
+        line = (
+            f"set QT_QPA_PLATFORM=windows&& {win_path(APP / 'taskpack-desk.exe')} "
+            f"--smoke-test --smoke-log={win_path(log)}"
+        )
+        out = self.wine("cmd", "/c", line)
         text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
         for line in text.splitlines():
             say(f"    {line}")
@@ -285,7 +327,6 @@ class Check:
     def install(self) -> None:
         say(f"== {installer().name} /S (per user)")
         out = self.wine(str(installer()), "/S")
-        self.wine_wait()
         if out.returncode != 0:
             self.fail(f"the installer exited {out.returncode}")
         where = self.installed()
@@ -324,8 +365,7 @@ class Check:
         pack = self.source_pack()
         home = self.tmp / "windows-desk"
         home.mkdir(exist_ok=True)
-        display = winenv._Xvfb()
-        env = dict(self.env, DISPLAY=display.display, TASKPACK_HOME=win_path(home))
+        env = dict(self.env, TASKPACK_HOME=win_path(home))
         env.update(TASKPACK_MACHINE="windows-box", TASKPACK_ACTOR="Lena")
         try:
             started = self.wine("start", "/unix", str(pack), env=env)
@@ -335,14 +375,14 @@ class Check:
             reviewed = self.wait_for_review(home, pack)
             if not reviewed:
                 self.fail("the desk did not open the pack within 180 s")
-                return
-            say(f"    the desk opened {pack.name} for review ({reviewed})")
-            time.sleep(5)  # the review is read and drawn after the pack is listed
-            if self.screenshot is not None:
-                self.grab(display.display, self.screenshot)
+            else:
+                say(f"    the desk opened {pack.name} for review ({reviewed})")
+                time.sleep(5)  # the review is read and drawn after the pack is listed
+            if self.screenshot is not None and self.display is not None:
+                self.grab(self.display.display, self.screenshot)
         finally:
-            subprocess.run([winenv.wineserver(), "-k"], env=self.env, timeout=60)
-            display.close()
+            self.stop_wineserver()  # ends the desk, as logging out would
+            self.start_wineserver()
 
     def wait_for_review(self, home: Path, pack: Path) -> str:
         """The desk records a pack opened from outside its folders in its settings."""
@@ -388,9 +428,11 @@ class Check:
             return
         # _?= runs it in place (otherwise it copies itself to TEMP and returns at once)
         out = self.wine(str(uninstaller), "/S", f"_?={self.windows_install_dir()}")
-        self.wine_wait()
         if out.returncode != 0:
             self.fail(f"the uninstaller exited {out.returncode}")
+        deadline = time.monotonic() + 120  # Wine may hand back before the last file is gone
+        while where.exists() and time.monotonic() < deadline:
+            time.sleep(2)
         if where.exists():
             left = sorted(str(p.relative_to(where)) for p in where.rglob("*"))
             self.fail(f"the install folder is still there: {left[:5]}")
@@ -408,7 +450,7 @@ class Check:
 
     def run(self) -> int:
         if not (APP / "taskpack-desk.exe").is_file() or not installer().is_file():
-            raise SystemExit("package-windows: nothing built yet: run build.py build first")
+            raise SystemExit("package-windows: nothing built yet: run winbuild.py build first")
         size = size_mib(APP)
         say(
             f"== size: {APP.relative_to(ROOT)} {size:.1f} MiB unpacked, installer "
@@ -416,6 +458,8 @@ class Check:
         )
         if size > LIMIT_MIB:
             self.fail(f"{APP.name} is {size:.1f} MiB unpacked, over {LIMIT_MIB} MiB")
+        self.start_display()
+        self.start_wineserver()
         try:
             self.smoke()
             self.cli()
@@ -424,6 +468,8 @@ class Check:
                 self.open_the_windows_way()
             self.uninstall()
         finally:
+            self.stop_wineserver()
+            self.stop_display()
             shutil.rmtree(self.tmp, ignore_errors=True)
         if self.failures:
             say(f"package-windows check FAILED: {len(self.failures)} problem(s)")
@@ -433,7 +479,7 @@ class Check:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="winbuild.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=["build", "check"])
     parser.add_argument("--prefix", type=Path, default=winenv.DEFAULT_PREFIX)
     parser.add_argument("--screenshot", type=Path, help="save the landing review's screen here")
