@@ -234,6 +234,11 @@ def main(argv: list[str]) -> int:
     os.environ[SELECT_ENV] = "1"
     paths = [a for a in argv if not a.startswith("-") and (ROOT / a).exists()]
     args = ["-p", "no:cacheprovider", "--rootdir", str(ROOT), *WINE_QUIRKS, *argv]
+    if not any(a.startswith("--basetemp") for a in argv):
+        # one folder of its own, emptied at the start: pytest's numbered temporary folders
+        # are cleaned up by every xdist worker at once, and on Windows one worker's
+        # cleanup meets another's open files and leaves a directory iterator unclosed
+        args.append(f"--basetemp={ROOT / 'build' / 'windows-lane-tmp'}")
     if not paths:
         args.append(str(ROOT / "tests"))
     return int(pytest.main(args))
