@@ -58,6 +58,23 @@ from typing import Any
 EXIT_ERROR, EXIT_REFUSED, EXIT_CANCELLED = 1, 2, 130
 
 
+#: an error's params that hold what a pack chose (a name, an id, a lineage target, a kind):
+#: every front end quotes or withholds these, never prints them as its own words
+SENDER_PARAMS = (
+    "name",
+    "other",
+    "id",
+    "path",
+    "target",
+    "named",
+    "kind",
+    "asks",
+    "key",
+    "spec",
+    "field",
+)
+
+
 class TaskPackError(Exception):
     """Base of every TaskPack error. `str()` is one sentence a person can act on."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from taskpack.core.errors import Finding, Refused, TaskPackError
+from taskpack.core.errors import SENDER_PARAMS, Finding, Refused, TaskPackError
 from taskpack.core.trust.plain_words import (
     is_plain_id,
     is_plain_name,
@@ -100,28 +100,12 @@ def detail_value(value: Any) -> str:
     return token(value)
 
 
-#: an error's params that hold what a pack chose (a name, an id, a lineage target, a kind)
-_SENDER_PARAMS = (
-    "name",
-    "other",
-    "id",
-    "path",
-    "target",
-    "named",
-    "kind",
-    "asks",
-    "key",
-    "spec",
-    "field",
-)
-
-
 def error_line(exc: TaskPackError) -> str:
     """An error's one line, each value in it that a pack chose quoted (or, for a place,
     named as a key the sender chose): the params and findings say which values."""
     sentence = str(exc)
     values: list[str] = []
-    for key in _SENDER_PARAMS:
+    for key in SENDER_PARAMS:
         value = exc.params.get(key)
         if isinstance(value, str) and value:
             values += [value, *value.split(", ")]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from taskpack.app.mcp.boundary import BUDGET, clean, fit, line, text
 from taskpack.app.mcp.refs import ref
 from taskpack.core.desk import lifecycle
-from taskpack.core.errors import LandingRefused
+from taskpack.core.errors import SENDER_PARAMS, LandingRefused
 from taskpack.core.format.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
 from taskpack.core.trust.ask_lint import lint_accept
 from taskpack.core.trust.plain_words import (
@@ -106,22 +106,6 @@ def desk_sentence(sentence: str) -> str:
     return visible(_QUOTED.sub(keep, sentence))
 
 
-#: an error's params that hold what a pack chose (a name, an id, a lineage target, a kind)
-_SENDER_PARAMS = (
-    "name",
-    "other",
-    "id",
-    "path",
-    "target",
-    "named",
-    "kind",
-    "asks",
-    "key",
-    "spec",
-    "field",
-)
-
-
 def desk_error(
     sentence: str, params: dict[str, Any], places: list[str] | tuple[str, ...] = ()
 ) -> tuple[str, dict[str, str]]:
@@ -131,7 +115,7 @@ def desk_error(
     beside it as the sender wrote it (`sender_wrote`)."""
     said: dict[str, str] = {}
     alike = look_alike(params.get("name"), params.get("other"))
-    values = [(key, params.get(key)) for key in _SENDER_PARAMS]
+    values = [(key, params.get(key)) for key in SENDER_PARAMS]
     values += [(f"place {n}", p.split(" @ byte ")[0]) for n, p in enumerate(places, 1)]
     for key, value in values:
         if not isinstance(value, str) or not value:
