@@ -273,3 +273,13 @@ def test_the_readme_tree_shows_every_package_folder() -> None:
         if (sub / "__init__.py").is_file()
     }
     assert folders | {"core/", "app/", "ui/"} <= shown, sorted(folders - shown)
+
+
+def test_the_tests_the_docs_name_exist() -> None:
+    """A doc that says which test proves something names a test that is there."""
+    named = {
+        (doc.name, ref.rstrip("."))
+        for doc in DOCS
+        for ref in re.findall(r"(?<![\w/.\-])tests/[\w/.\-]+", doc.read_text(encoding="utf-8"))
+    }
+    assert sorted(f"{doc}: {ref}" for doc, ref in named if not (ROOT / ref).exists()) == []
