@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP_RUN  := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test postgres-deps lint mypy-team bench package package-test install-desktop clean \
+.PHONY: run test postgres-deps lint mypy-linked bench package package-test install-desktop clean \
 	windows-env test-windows package-windows
 
 $(PY):
@@ -51,7 +51,7 @@ test: $(STAMP_TEST) postgres-deps $(TS_CLIENT)
 	$(VENV)/bin/ruff format --check --quiet .
 	$(VENV)/bin/actionlint
 	$(VENV)/bin/mypy core
-	$(MAKE) --no-print-directory mypy-team
+	$(MAKE) --no-print-directory mypy-linked
 	@if [ "$(SKIP_WINDOWS_LANE)" = 1 ]; then echo "test: the Windows lane skipped (SKIP_WINDOWS_LANE=1)"; \
 	else $(MAKE) --no-print-directory test-windows; fi
 
@@ -61,18 +61,19 @@ lint: $(STAMP_TEST)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/actionlint
 	$(VENV)/bin/mypy core
-	$(MAKE) --no-print-directory mypy-team
+	$(MAKE) --no-print-directory mypy-linked
 
-# app/team imports itself as taskpack.app.team (absolute, as app/ does): mypy reads it
-# through a tree of links that names the folders as the package does (an editable
-# install's import hook is invisible to mypy); the modules it imports are checked by
-# their own lanes, not here
+# app/team and ui/ import themselves as taskpack.app.team and taskpack.ui (absolute, as
+# app/ does): mypy reads them through a tree of links that names the folders as the
+# package does (an editable install's import hook is invisible to mypy); the modules they
+# import are checked by their own lanes, not here
 MYPY_ROOT := build/mypy-root
-mypy-team:
+mypy-linked:
 	mkdir -p $(MYPY_ROOT)/taskpack
 	for d in core app ui resources; do ln -sfn $(CURDIR)/$$d $(MYPY_ROOT)/taskpack/$$d; done
 	cd $(MYPY_ROOT) && $(abspath $(VENV))/bin/mypy --config-file $(CURDIR)/pyproject.toml \
-		--cache-dir $(CURDIR)/.mypy_cache/team --follow-imports=silent -p taskpack.app.team
+		--cache-dir $(CURDIR)/.mypy_cache/team --follow-imports=silent \
+		-p taskpack.app.team -p taskpack.ui
 
 # Windows' own CPython under Wine (packaging/windows/README.md): made once, cached in
 # build/wine; the Windows test lane and the Windows build run in it
