@@ -29,7 +29,7 @@ from mcp.types import INVALID_PARAMS, CallToolResult
 from pydantic import Field
 from taskpack.app.desk import Desk, harness_name
 from taskpack.app.mcp import models as m
-from taskpack.app.mcp import refs, views, work_tools
+from taskpack.app.mcp import paging, refs, views, work_tools
 from taskpack.app.mcp.boundary import fit, render
 from taskpack.app.mcp.briefing import INSTRUCTIONS, briefing, review_summary
 from taskpack.app.mcp.config import skill_text
@@ -62,10 +62,11 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         version=harness_name().partition("/")[2] or "0",
     )
 
-    def view_of(pid: str) -> dict[str, Any]:
+    def view_of(pid: str, cursor: str | None = None) -> dict[str, Any]:
+        """A page of the passport (the first, or the one `cursor` names) within the budget."""
         lp = desk.get(pid)
         moves = [mv.label for mv in desk.allowed_moves(pid)]
-        return views.passport_view(desk, lp, desk.luggage(pid), moves)
+        return views.passport_page(desk, lp, desk.luggage(pid), moves, cursor)
 
     def changed(pid: str, what: str, **extra: Any) -> tuple[str, dict[str, Any]]:
         lp = desk.get(pid)
@@ -100,17 +101,27 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         return respond(run)
 
     @server.tool(annotations=READ_ONLY)
-    def taskpack_open(id: PassportId) -> Annotated[CallToolResult, m.PassportOut]:
+    def taskpack_open(
+        id: PassportId,
+        cursor: Annotated[
+            str | None,
+            Field(
+                description="a large passport comes in pages: pass the `page.next_cursor` "
+                "of the previous answer to read on"
+            ),
+        ] = None,
+    ) -> Annotated[CallToolResult, m.PassportOut]:
         """One passport by exact id: state, facts (scope, verified, verified_on, how each stands
-        here), decisions, next steps, asks, landing checks, luggage, lineage and its `version`."""
+        here), decisions, next steps, asks, landing checks, luggage, lineage and its `version`.
+        A large one comes in pages (required landing checks first); `page` says what is shown."""
 
         def run() -> tuple[str, dict[str, Any]]:
-            data = view_of(parse_pid(id))
+            data = view_of(parse_pid(id), cursor)
             c = data["counts"]
             return (
                 f"{data['id']} v{data['version']} ({data['state']}): {c['required_checks']} "
                 f"required landing check(s) to confirm here, {c['facts_to_reverify']} fact(s) "
-                f"to re-verify, {c['open_asks']} open ask(s).",
+                f"to re-verify, {c['open_asks']} open ask(s).{paging.page_note(data)}",
                 data,
             )
 
@@ -565,19 +576,21 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         return skill_text()
 
     @server.resource(
-        "taskpack://passport/{id}",
+        "taskpack://passport/{id}{?cursor}",
         mime_type="application/json",
         title="A passport",
-        description="One passport as taskpack_open returns it; written text is under sender_wrote",
+        description="One passport as taskpack_open returns it, a page at a time (`page` says "
+        "what is shown; add ?cursor=<page.next_cursor> for the next); written text is under "
+        "sender_wrote",
     )
-    def passport_resource(id: str) -> str:
+    def passport_resource(id: str, cursor: str | None = None) -> str:
         try:
-            data = view_of(parse_pid(id))
+            data = view_of(parse_pid(id), cursor)
         except TaskPackError as exc:
             from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
-            raise ResourceNotFoundError(str(exc)) from None
-        return json.dumps(data, ensure_ascii=False, indent=1)
+            raise ResourceNotFoundError(views.line(str(exc)) or "") from None
+        return json.dumps(fit(data), ensure_ascii=False, indent=1)
 
     return server
 
