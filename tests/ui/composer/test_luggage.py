@@ -112,8 +112,8 @@ def test_a_drop_attaches_files_refuses_a_folder_and_opens_a_pack(
     qtbot.waitUntil(lambda: "logs is a folder: folders are not attached" in window.banner.text())
     assert [i["name"] for i in cli_json(desk, "open", pid)["luggage"]] == ["export.csv"]
     # the pack was opened for review, as a pack, not attached
-    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.review_view)
-    qtbot.waitUntil(lambda: "Check the backups" in labels_text(window.review_view))
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.incoming.view)
+    qtbot.waitUntil(lambda: "Check the backups" in labels_text(window.incoming.view))
 
 
 def test_attach_files_opens_in_the_home_folder_then_where_files_were_last_taken(
