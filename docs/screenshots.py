@@ -113,7 +113,7 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         save(window, name("landing-review"))
 
         # 2. the inbox: the list beside a landed passport's overview
-        window.land_current()
+        window.incoming.land_current()
         spin(app, window, 0.5)
         window.banner.clear()
         spin(app, window, 0.2)
@@ -124,7 +124,7 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         assert landed is not None
         desk.answer(landed, "a1", "Ms. Zhang Min, zhang.min@finance.example.com")
         spin(app, window, 0.3)
-        view = window.passport_view
+        view = window.passport.view
         view.tabs.setCurrentIndex(1)
         view.asks.cards["a2"].answer_edit.setPlainText("Yes — moved to 07:00; decided by finance.")
         window.banner.clear()
@@ -185,10 +185,10 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         save(home_window, name("receipt-review"))
 
         # 6. the History after the merge: a timeline of who did what, and where
-        home_window.merge_current(asked.id)
+        home_window.incoming.merge_current(asked.id)
         spin(app, home_window, 0.5)
         home_window.banner.clear()
-        home_view = home_window.passport_view
+        home_view = home_window.passport.view
         home_view.tabs.setCurrentWidget(home_view.history)
         spin(app, home_window, 0.3)
         save(home_window, name("history"))

@@ -121,6 +121,7 @@ def receiver_view(preview: HandoffPreview, machine: str, to: str) -> list[tuple[
         out.append((tr("Facts"), "\n".join(facts)))
     asks = [
         tr("{what} — what counts as an answer: {accept}").format(what=a.what, accept=a.accept)
+        + (tr(" — to {who}").format(who=a.to) if a.to and a.to != "peer" else "")
         for a in pack.asks or []
     ]
     if asks:
