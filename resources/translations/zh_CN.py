@@ -137,6 +137,7 @@ TRANSLATIONS: dict[str, str] = {
     "{claim} — not verified": "{claim} — 未核实",
     "{claim} — unproven there — verified on {machine}": "{claim} — 在那里未证实 — 在 {machine} 上核实过",
     "{claim} — ✓ verified": "{claim} — ✓ 已核实",
+    "{head}: {check}": "{head}：{check}",
     "{kind} {place}: remove it before sending (treat it as leaked).": "{kind} {place}：发出前删除它（按已泄露处理）。",
     "{name} is a folder: folders are not attached. Open it and choose the files inside.": "{name} 是文件夹：文件夹不会被附加。打开它，选择里面的文件。",
     "{name} is no longer attached.": "{name} 不再随附。",
