@@ -157,7 +157,7 @@
       <translation>；</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="57" />
+      <location filename="../../ui/guide.py" line="119" />
       <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
       <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
     </message>
@@ -167,7 +167,7 @@
       <translation>给接收方的几句话</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="23" />
+      <location filename="../../ui/guide.py" line="64" />
       <source>A handoff hands the work on. A receipt brings the answers back to the desk that asked. Nothing in a pack is ever run.</source>
       <translation>交接包把工作交出去；回执把回答带回提问的工作台。任务包里的任何内容都不会被执行。</translation>
     </message>
@@ -203,7 +203,7 @@
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="18" />
+      <location filename="../../ui/guide.py" line="59" />
       <source>A pack is a file that carries unfinished work from one person (or machine, or AI agent) to the next: the goal, where it stands, what is proven, the checks to do first and the questions the sender needs answered.</source>
       <translation>任务包是一个文件，把没做完的工作从一个人（或一台机器、一个 AI 助手）交给下一个：目标、当前进展、已经证实的事、要先做的检查，以及发送方需要回答的问题。</translation>
     </message>
@@ -313,6 +313,11 @@
       <translation>添加提问…</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="96" />
+      <source>Add ask…: the line under “What counts as an answer” says, as you type, whether an answer could be judged against it.</source>
+      <translation>添加提问…：“什么算作回答”下面的那一行会在你输入时说明，能否据此判断一个回答。</translation>
+    </message>
+    <message>
       <location filename="../../ui/composer/item_lines.py" line="29" />
       <source>Add decision…</source>
       <translation>添加决定…</translation>
@@ -324,9 +329,9 @@
       <translation>添加事实…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="37" />
+      <location filename="../../ui/guide.py" line="85" />
       <source>Add fact… for what is true, and say where: this machine (it arrives “unproven there” and the receiver checks it), your organisation, or anywhere. Add ask… for each question, with what counts as an answer: the line under it says at once whether an answer could be judged against it. Add landing check… for what the receiver confirms first; Add next step… for what follows. Attach files… (or drop files on the composer) for the files. Every item has Edit… and Remove.</source>
-      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“删除”。</translation>
+      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“移除”。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="148" />
@@ -607,7 +612,7 @@
       <translation>清楚：可以据此判断回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="115" />
+      <location filename="../../ui/guide.py" line="223" />
       <location filename="../../ui/widgets.py" line="229" />
       <source>Close</source>
       <translation>关闭</translation>
@@ -768,7 +773,7 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="71" />
+      <location filename="../../ui/guide.py" line="133" />
       <source>Drop the file on the window (or open it, or paste the message it came in). Read the review: the checks to do first, what is proven, the questions. Nothing is stored until you press Land.</source>
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
@@ -895,12 +900,12 @@
       <translation>封存为“本机未证实”的事实：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="62" />
+      <location filename="../../ui/guide.py" line="124" />
       <source>Facts that hold everywhere (an agreement, a requirement) keep their ✓. On the desk that proved a fact, its own passport keeps “✓ proven here”.</source>
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="32" />
+      <location filename="../../ui/guide.py" line="73" />
       <source>File → New passport… (Ctrl+N), or “New passport…” on the empty desk, opens the composer. Give the work a title, a goal and where it stands; press Create passport.</source>
       <translation>文件 → 新建护照…（Ctrl+N），或空工作台上的“新建护照…”，会打开编写器。给工作一个标题、目标和当前进展，然后按“创建护照”。</translation>
     </message>
@@ -1053,7 +1058,7 @@
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="108" />
+      <location filename="../../ui/guide.py" line="209" />
       <source>How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用</translation>
     </message>
@@ -1433,7 +1438,7 @@
       <translation>打开回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="85" />
+      <location filename="../../ui/guide.py" line="147" />
       <source>Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.</source>
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
@@ -1955,9 +1960,14 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="46" />
+      <location filename="../../ui/guide.py" line="101" />
       <source>Send a handoff… shows exactly what the receiver will see, and stops before anything is written if a password or key is in your note or files (it says which and where). Then save it as a file, copy it for a chat, or email it. The answers come back as a receipt: open it and merge.</source>
-      <translation>“发出交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
+      <translation>“发送交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="109" />
+      <source>Send a handoff…: what the receiver will see, the required checks first; then save it as a file, copy it for a chat, or email it.</source>
+      <translation>发送交接包…：接收方会看到的内容，必需的检查排在最前；然后把它存成文件、复制到聊天，或用邮件发出。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="111" />
@@ -1985,7 +1995,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>任务无需你批准的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="30" />
+      <location filename="../../ui/guide.py" line="71" />
       <source>Sending your own work</source>
       <translation>发出你自己的工作</translation>
     </message>
@@ -2195,6 +2205,11 @@ Store: {home}</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
     </message>
     <message>
+      <location filename="../../ui/guide.py" line="80" />
+      <source>The composer: each item with Edit… and Remove, and “Send a handoff…” at the top.</source>
+      <translation>编写器：每一项都有“编辑…”和“移除”，“发送交接包…”在最上面。</translation>
+    </message>
+    <message>
       <location filename="../../ui/error_text.py" line="275" />
       <source>The desk's store cannot be used.</source>
       <translation>工作台的存储无法使用。</translation>
@@ -2379,7 +2394,7 @@ Store: {home}</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="76" />
+      <location filename="../../ui/guide.py" line="138" />
       <source>Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
@@ -2634,7 +2649,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="16" />
+      <location filename="../../ui/guide.py" line="57" />
       <source>What a pack is</source>
       <translation>什么是任务包</translation>
     </message>
@@ -2735,7 +2750,7 @@ Store: {home}</source>
       <translation>{who} 会看到的内容</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="55" />
+      <location filename="../../ui/guide.py" line="117" />
       <source>What “unproven here” means</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
@@ -2745,12 +2760,12 @@ Store: {home}</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="69" />
+      <location filename="../../ui/guide.py" line="131" />
       <source>When a handoff arrives</source>
       <translation>收到交接包时</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="83" />
+      <location filename="../../ui/guide.py" line="145" />
       <source>When a receipt comes back</source>
       <translation>收到回执时</translation>
     </message>
