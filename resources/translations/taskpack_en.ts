@@ -60,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="309" />
+      <location filename="../../ui/window/watching.py" line="120" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
@@ -68,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="300" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -100,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="300" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -116,7 +116,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="265" />
+      <location filename="../../ui/window/incoming.py" line="311" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -172,7 +172,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="273" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -188,7 +188,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="307" />
+      <location filename="../../ui/window/watching.py" line="118" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

@@ -25,80 +25,80 @@
       <translation> — 发送方建议的做法：{how}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="269" />
+      <location filename="../../ui/main_window.py" line="251" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="260" />
+      <location filename="../../ui/main_window.py" line="242" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="232" />
+      <location filename="../../ui/main_window.py" line="214" />
       <source>&amp;Compose this passport…</source>
       <translation>在编写器中编辑这本护照(&amp;C)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="248" />
+      <location filename="../../ui/main_window.py" line="230" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="223" />
+      <location filename="../../ui/main_window.py" line="205" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="262" />
+      <location filename="../../ui/main_window.py" line="244" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="265" />
+      <location filename="../../ui/main_window.py" line="247" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="259" />
+      <location filename="../../ui/main_window.py" line="241" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="229" />
+      <location filename="../../ui/main_window.py" line="211" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="225" />
+      <location filename="../../ui/main_window.py" line="207" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="250" />
+      <location filename="../../ui/main_window.py" line="232" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="244" />
+      <location filename="../../ui/main_window.py" line="226" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="261" />
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="239" />
+      <location filename="../../ui/main_window.py" line="221" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="258" />
+      <location filename="../../ui/main_window.py" line="240" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
@@ -136,12 +136,12 @@
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="77" />
+      <location filename="../../ui/window/incoming.py" line="84" />
       <source>(sender withheld: it contains a credential — {kind})</source>
       <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="78" />
+      <location filename="../../ui/window/incoming.py" line="85" />
       <source>(title withheld: it contains a credential — {kind})</source>
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
@@ -157,7 +157,7 @@
       <translation>；</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="57" />
+      <location filename="../../ui/guide.py" line="119" />
       <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
       <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
     </message>
@@ -167,7 +167,7 @@
       <translation>给接收方的几句话</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="23" />
+      <location filename="../../ui/guide.py" line="64" />
       <source>A handoff hands the work on. A receipt brings the answers back to the desk that asked. Nothing in a pack is ever run.</source>
       <translation>交接包把工作交出去；回执把回答带回提问的工作台。任务包里的任何内容都不会被执行。</translation>
     </message>
@@ -178,7 +178,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="52" />
-      <location filename="../../ui/window/passport_actions.py" line="328" />
+      <location filename="../../ui/window/passport_actions.py" line="372" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
@@ -198,12 +198,12 @@
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="79" />
+      <location filename="../../ui/window/watching.py" line="141" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="18" />
+      <location filename="../../ui/guide.py" line="59" />
       <source>A pack is a file that carries unfinished work from one person (or machine, or AI agent) to the next: the goal, where it stands, what is proven, the checks to do first and the questions the sender needs answered.</source>
       <translation>任务包是一个文件，把没做完的工作从一个人（或一台机器、一个 AI 助手）交给下一个：目标、当前进展、已经证实的事、要先做的检查，以及发送方需要回答的问题。</translation>
     </message>
@@ -213,7 +213,7 @@
       <translation>护照需要标题和目标。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="79" />
+      <location filename="../../ui/window/watching.py" line="141" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
@@ -228,7 +228,7 @@
       <translation>结果已交回：请在“概览”中核对证据，然后确认它成立。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="151" />
+      <location filename="../../ui/window/passport_actions.py" line="195" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
@@ -238,32 +238,32 @@
       <translation>团队工作台是一个 PostgreSQL 地址：postgresql://用户@主机:端口/数据库。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="111" />
+      <location filename="../../ui/window/a2a_panel.py" line="133" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="113" />
+      <location filename="../../ui/window/a2a_panel.py" line="135" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="105" />
+      <location filename="../../ui/window/a2a_panel.py" line="127" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="107" />
+      <location filename="../../ui/window/a2a_panel.py" line="129" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="109" />
+      <location filename="../../ui/window/a2a_panel.py" line="131" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="462" />
+      <location filename="../../ui/main_window.py" line="507" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -284,25 +284,25 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="52" />
-      <location filename="../../ui/window/passport_actions.py" line="322" />
+      <location filename="../../ui/window/passport_actions.py" line="366" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="65" />
-      <location filename="../../ui/window/passport_actions.py" line="311" />
+      <location filename="../../ui/window/passport_actions.py" line="355" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="60" />
-      <location filename="../../ui/window/passport_actions.py" line="330" />
+      <location filename="../../ui/window/passport_actions.py" line="374" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="62" />
-      <location filename="../../ui/window/passport_actions.py" line="302" />
+      <location filename="../../ui/window/passport_actions.py" line="346" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
@@ -311,6 +311,11 @@
       <location filename="../../ui/passport_view.py" line="431" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="96" />
+      <source>Add ask…: the line under “What counts as an answer” says, as you type, whether an answer could be judged against it.</source>
+      <translation>添加提问…：“什么算作回答”下面的那一行会在你输入时说明，能否据此判断一个回答。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_lines.py" line="29" />
@@ -324,9 +329,9 @@
       <translation>添加事实…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="37" />
+      <location filename="../../ui/guide.py" line="85" />
       <source>Add fact… for what is true, and say where: this machine (it arrives “unproven there” and the receiver checks it), your organisation, or anywhere. Add ask… for each question, with what counts as an answer: the line under it says at once whether an answer could be judged against it. Add landing check… for what the receiver confirms first; Add next step… for what follows. Attach files… (or drop files on the composer) for the files. Every item has Edit… and Remove.</source>
-      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“删除”。</translation>
+      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“移除”。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="148" />
@@ -367,12 +372,12 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="421" />
+      <location filename="../../ui/window/incoming.py" line="109" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="89" />
+      <location filename="../../ui/window/inbox.py" line="162" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
@@ -383,7 +388,7 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="62" />
-      <location filename="../../ui/window/passport_actions.py" line="308" />
+      <location filename="../../ui/window/passport_actions.py" line="352" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
@@ -454,8 +459,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="98" />
-      <location filename="../../ui/window/inbox.py" line="281" />
+      <location filename="../../ui/window/inbox.py" line="171" />
+      <location filename="../../ui/window/inbox.py" line="361" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -476,7 +481,7 @@
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="212" />
+      <location filename="../../ui/window/incoming.py" line="493" />
       <source>As your passport {id} has it (this file carries it sealed).</source>
       <translation>这是你的护照 {id} 里的样子（这个文件里它是封存的）。</translation>
     </message>
@@ -550,12 +555,12 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="184" />
+      <location filename="../../ui/window/incoming.py" line="263" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="245" />
+      <location filename="../../ui/window/inbox.py" line="325" />
       <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
       <translation>无法连接团队工作台 {where}，正在重试。列表可能不是最新的。</translation>
     </message>
@@ -586,18 +591,18 @@
       <translation>正在检查随附文件里有没有凭据…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="237" />
+      <location filename="../../ui/window/incoming.py" line="285" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="382" />
+      <location filename="../../ui/main_window.py" line="370" />
       <source>Choose one of your passports first, or start a new one.</source>
       <translation>先选一本你的护照，或新建一本。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="132" />
-      <location filename="../../ui/window/passport_actions.py" line="324" />
+      <location filename="../../ui/window/passport_actions.py" line="368" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -607,7 +612,7 @@
       <translation>清楚：可以据此判断回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="115" />
+      <location filename="../../ui/guide.py" line="223" />
       <location filename="../../ui/widgets.py" line="229" />
       <source>Close</source>
       <translation>关闭</translation>
@@ -730,8 +735,8 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="205" />
-      <location filename="../../ui/window/passport_actions.py" line="239" />
+      <location filename="../../ui/window/passport_actions.py" line="249" />
+      <location filename="../../ui/window/passport_actions.py" line="283" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
@@ -741,7 +746,7 @@
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="320" />
+      <location filename="../../ui/window/incoming.py" line="363" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -758,7 +763,7 @@
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="344" />
+      <location filename="../../ui/window/welcome_page.py" line="37" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
@@ -768,12 +773,12 @@
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="71" />
+      <location filename="../../ui/guide.py" line="133" />
       <source>Drop the file on the window (or open it, or paste the message it came in). Read the review: the checks to do first, what is proven, the questions. Nothing is stored until you press Land.</source>
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="285" />
+      <location filename="../../ui/window/passport_actions.py" line="329" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
@@ -833,12 +838,12 @@
       <translation>发邮件…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="108" />
+      <location filename="../../ui/window/passport_actions.py" line="152" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="104" />
+      <location filename="../../ui/window/passport_actions.py" line="148" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
@@ -848,7 +853,7 @@
       <translation>所有问题都已回答：把回答送回给 {sender}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="148" />
+      <location filename="../../ui/window/passport_actions.py" line="192" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -864,7 +869,7 @@
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="144" />
+      <location filename="../../ui/window/passport_actions.py" line="188" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
@@ -895,12 +900,12 @@
       <translation>封存为“本机未证实”的事实：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="62" />
+      <location filename="../../ui/guide.py" line="124" />
       <source>Facts that hold everywhere (an agreement, a requirement) keep their ✓. On the desk that proved a fact, its own passport keeps “✓ proven here”.</source>
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="32" />
+      <location filename="../../ui/guide.py" line="73" />
       <source>File → New passport… (Ctrl+N), or “New passport…” on the empty desk, opens the composer. Give the work a title, a goal and where it stands; press Create passport.</source>
       <translation>文件 → 新建护照…（Ctrl+N），或空工作台上的“新建护照…”，会打开编写器。给工作一个标题、目标和当前进展，然后按“创建护照”。</translation>
     </message>
@@ -910,12 +915,12 @@
       <translation>随交接包一起发出的文件。把文件拖到这里，或附加它们。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="97" />
+      <location filename="../../ui/window/inbox.py" line="170" />
       <source>Filter by sender</source>
       <translation>按发送者筛选</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="95" />
+      <location filename="../../ui/window/inbox.py" line="168" />
       <source>Filter by state</source>
       <translation>按状态筛选</translation>
     </message>
@@ -930,7 +935,7 @@
       <translation>修正上面列出的问题；预览随你的输入更新。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="54" />
+      <location filename="../../ui/window/watching.py" line="85" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
@@ -1006,7 +1011,7 @@
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="111" />
+      <location filename="../../ui/window/inbox.py" line="184" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
@@ -1048,12 +1053,12 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="181" />
-      <location filename="../../ui/window/passport_actions.py" line="314" />
+      <location filename="../../ui/window/passport_actions.py" line="358" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="108" />
+      <location filename="../../ui/guide.py" line="209" />
       <source>How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用</translation>
     </message>
@@ -1064,8 +1069,8 @@
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="215" />
-      <location filename="../../ui/window/passport_actions.py" line="249" />
+      <location filename="../../ui/window/passport_actions.py" line="259" />
+      <location filename="../../ui/window/passport_actions.py" line="293" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
@@ -1077,7 +1082,7 @@
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="113" />
+      <location filename="../../ui/window/inbox.py" line="186" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
@@ -1169,7 +1174,7 @@
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="259" />
+      <location filename="../../ui/window/incoming.py" line="305" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -1194,7 +1199,7 @@
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="273" />
+      <location filename="../../ui/window/incoming.py" line="318" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -1215,12 +1220,12 @@
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="149" />
+      <location filename="../../ui/window/passport_actions.py" line="193" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="103" />
+      <location filename="../../ui/window/drop_paste.py" line="108" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
@@ -1251,7 +1256,7 @@
       <translation>合并会写入 {id}：{what}。它从不改变目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="304" />
+      <location filename="../../ui/window/incoming.py" line="347" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -1262,7 +1267,7 @@
       <translation>已修正文件中的错误：{n} 处。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="118" />
+      <location filename="../../ui/window/passport_actions.py" line="162" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
@@ -1272,12 +1277,12 @@
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="105" />
+      <location filename="../../ui/window/passport_actions.py" line="149" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="112" />
+      <location filename="../../ui/window/passport_actions.py" line="156" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -1306,7 +1311,7 @@
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="113" />
-      <location filename="../../ui/window/incoming.py" line="293" />
+      <location filename="../../ui/window/incoming.py" line="338" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
@@ -1345,12 +1350,12 @@
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="144" />
+      <location filename="../../ui/window/drop_paste.py" line="147" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="101" />
+      <location filename="../../ui/window/incoming.py" line="165" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
@@ -1375,7 +1380,7 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="303" />
+      <location filename="../../ui/window/welcome_page.py" line="96" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
@@ -1418,12 +1423,12 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="253" />
+      <location filename="../../ui/main_window.py" line="235" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="360" />
+      <location filename="../../ui/window/welcome_page.py" line="53" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
@@ -1433,7 +1438,7 @@
       <translation>打开回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="85" />
+      <location filename="../../ui/guide.py" line="147" />
       <source>Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.</source>
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
@@ -1453,12 +1458,12 @@
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="227" />
+      <location filename="../../ui/main_window.py" line="209" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="361" />
+      <location filename="../../ui/window/welcome_page.py" line="54" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1468,7 +1473,7 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="134" />
+      <location filename="../../ui/window/drop_paste.py" line="137" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
@@ -1507,7 +1512,7 @@
       <translation>正在打包 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="120" />
+      <location filename="../../ui/window/inbox.py" line="197" />
       <source>Passports and incoming packs</source>
       <translation>护照和新到的包</translation>
     </message>
@@ -1522,7 +1527,7 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="23" />
+      <location filename="../../ui/window/a2a_panel.py" line="25" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
@@ -1569,34 +1574,34 @@
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="176" />
+      <location filename="../../ui/window/inbox.py" line="254" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="147" />
+      <location filename="../../ui/window/drop_paste.py" line="150" />
       <source>Reading the pasted text was cancelled; nothing was opened.</source>
       <translation>已取消读取粘贴的文本；什么都没有打开。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="141" />
+      <location filename="../../ui/window/drop_paste.py" line="144" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/composer.py" line="214" />
       <location filename="../../ui/composer/composer.py" line="246" />
-      <location filename="../../ui/window/passport_actions.py" line="61" />
+      <location filename="../../ui/window/passport_actions.py" line="105" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="181" />
+      <location filename="../../ui/window/incoming.py" line="260" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="203" />
+      <location filename="../../ui/main_window.py" line="190" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
@@ -1613,7 +1618,7 @@
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="206" />
+      <location filename="../../ui/window/passport_actions.py" line="250" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1626,7 +1631,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="240" />
+      <location filename="../../ui/window/passport_actions.py" line="284" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1639,14 +1644,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="224" />
-      <location filename="../../ui/window/passport_actions.py" line="258" />
+      <location filename="../../ui/window/passport_actions.py" line="268" />
+      <location filename="../../ui/window/passport_actions.py" line="302" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="219" />
-      <location filename="../../ui/window/passport_actions.py" line="253" />
+      <location filename="../../ui/window/passport_actions.py" line="263" />
+      <location filename="../../ui/window/passport_actions.py" line="297" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1668,7 +1673,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="153" />
+      <location filename="../../ui/window/inbox.py" line="217" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
@@ -1683,7 +1688,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>删除 {name}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="375" />
+      <location filename="../../ui/window/incoming.py" line="379" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
@@ -1726,7 +1731,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必做：接收方先做这一项</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="180" />
+      <location filename="../../ui/window/passport_actions.py" line="224" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1739,13 +1744,13 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
 本工作台曾在本机（{machine}）上验证过它，并在打包时把它封存：这是本工作台自己的记录说的，不是包说的。请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="179" />
+      <location filename="../../ui/window/passport_actions.py" line="223" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="42" />
-      <location filename="../../ui/window/passport_actions.py" line="185" />
+      <location filename="../../ui/window/passport_actions.py" line="229" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
@@ -1756,12 +1761,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="189" />
+      <location filename="../../ui/window/passport_actions.py" line="233" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="169" />
+      <location filename="../../ui/window/passport_actions.py" line="213" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1771,7 +1776,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="139" />
+      <location filename="../../ui/window/passport_actions.py" line="183" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
@@ -1788,7 +1793,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="162" />
+      <location filename="../../ui/window/passport_actions.py" line="206" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1856,7 +1861,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="419" />
+      <location filename="../../ui/window/incoming.py" line="107" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
@@ -1872,7 +1877,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="283" />
+      <location filename="../../ui/window/passport_actions.py" line="327" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
@@ -1882,7 +1887,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="428" />
+      <location filename="../../ui/window/incoming.py" line="116" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
@@ -1893,12 +1898,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="445" />
+      <location filename="../../ui/main_window.py" line="490" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="427" />
+      <location filename="../../ui/window/incoming.py" line="115" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
@@ -1911,7 +1916,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="152" />
-      <location filename="../../ui/window/passport_actions.py" line="325" />
+      <location filename="../../ui/window/passport_actions.py" line="369" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
@@ -1926,8 +1931,8 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="82" />
-      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="155" />
+      <location filename="../../ui/window/inbox.py" line="156" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
@@ -1937,7 +1942,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="235" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>Send a &amp;handoff…</source>
       <translation>发出交接包(&amp;H)…</translation>
     </message>
@@ -1955,9 +1960,14 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="46" />
+      <location filename="../../ui/guide.py" line="101" />
       <source>Send a handoff… shows exactly what the receiver will see, and stops before anything is written if a password or key is in your note or files (it says which and where). Then save it as a file, copy it for a chat, or email it. The answers come back as a receipt: open it and merge.</source>
-      <translation>“发出交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
+      <translation>“发送交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="109" />
+      <source>Send a handoff…: what the receiver will see, the required checks first; then save it as a file, copy it for a chat, or email it.</source>
+      <translation>发送交接包…：接收方会看到的内容，必需的检查排在最前；然后把它存成文件、复制到聊天，或用邮件发出。</translation>
     </message>
     <message>
       <location filename="../../ui/next_step.py" line="111" />
@@ -1985,7 +1995,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>任务无需你批准的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="30" />
+      <location filename="../../ui/guide.py" line="71" />
       <source>Sending your own work</source>
       <translation>发出你自己的工作</translation>
     </message>
@@ -2000,17 +2010,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="439" />
+      <location filename="../../ui/main_window.py" line="484" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="436" />
+      <location filename="../../ui/main_window.py" line="481" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="433" />
+      <location filename="../../ui/main_window.py" line="478" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -2082,7 +2092,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>开始你自己的工作，并把它交出去</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="70" />
+      <location filename="../../ui/window/a2a_panel.py" line="93" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -2097,7 +2107,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="70" />
+      <location filename="../../ui/window/a2a_panel.py" line="93" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -2107,7 +2117,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="157" />
+      <location filename="../../ui/window/inbox.py" line="221" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
@@ -2119,12 +2129,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="126" />
+      <location filename="../../ui/window/passport_actions.py" line="170" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="463" />
+      <location filename="../../ui/main_window.py" line="508" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -2155,7 +2165,7 @@ Store: {home}</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="329" />
+      <location filename="../../ui/main_window.py" line="269" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -2190,9 +2200,14 @@ Store: {home}</source>
       <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="124" />
+      <location filename="../../ui/window/drop_paste.py" line="127" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="80" />
+      <source>The composer: each item with Edit… and Remove, and “Send a handoff…” at the top.</source>
+      <translation>编写器：每一项都有“编辑…”和“移除”，“发送交接包…”在最上面。</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="275" />
@@ -2215,7 +2230,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="35" />
+      <location filename="../../ui/window/a2a_panel.py" line="37" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -2267,7 +2282,7 @@ Store: {home}</source>
       <translation>尚未检查文件格式</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="44" />
+      <location filename="../../ui/window/watching.py" line="75" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -2296,7 +2311,7 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="289" />
+      <location filename="../../ui/window/incoming.py" line="334" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
@@ -2311,13 +2326,13 @@ Store: {home}</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="291" />
+      <location filename="../../ui/window/incoming.py" line="336" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="65" />
-      <location filename="../../ui/window/passport_actions.py" line="317" />
+      <location filename="../../ui/window/passport_actions.py" line="361" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
@@ -2374,12 +2389,12 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="194" />
+      <location filename="../../ui/window/passport_actions.py" line="238" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="76" />
+      <location filename="../../ui/guide.py" line="138" />
       <source>Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
@@ -2399,7 +2414,7 @@ Store: {home}</source>
       <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="32" />
+      <location filename="../../ui/window/a2a_panel.py" line="34" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
@@ -2469,7 +2484,7 @@ Store: {home}</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="261" />
+      <location filename="../../ui/window/incoming.py" line="307" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
@@ -2514,7 +2529,7 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="287" />
+      <location filename="../../ui/window/incoming.py" line="332" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
@@ -2582,14 +2597,14 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="301" />
+      <location filename="../../ui/window/welcome_page.py" line="94" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="158" />
       <location filename="../../ui/composer/item_dialog.py" line="156" />
-      <location filename="../../ui/window/passport_actions.py" line="326" />
+      <location filename="../../ui/window/passport_actions.py" line="370" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -2634,7 +2649,7 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="16" />
+      <location filename="../../ui/guide.py" line="57" />
       <source>What a pack is</source>
       <translation>什么是任务包</translation>
     </message>
@@ -2667,7 +2682,7 @@ Store: {home}</source>
       <translation>什么是真的，在哪里成立：接收方会看到哪些已被证实。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="289" />
+      <location filename="../../ui/window/welcome_page.py" line="82" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
@@ -2703,7 +2718,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="180" />
-      <location filename="../../ui/window/passport_actions.py" line="313" />
+      <location filename="../../ui/window/passport_actions.py" line="357" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
@@ -2725,7 +2740,7 @@ Store: {home}</source>
     <message>
       <location filename="../../ui/passport_view.py" line="379" />
       <location filename="../../ui/review_view.py" line="453" />
-      <location filename="../../ui/window/passport_actions.py" line="141" />
+      <location filename="../../ui/window/passport_actions.py" line="185" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
@@ -2735,7 +2750,7 @@ Store: {home}</source>
       <translation>{who} 会看到的内容</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="55" />
+      <location filename="../../ui/guide.py" line="117" />
       <source>What “unproven here” means</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
@@ -2745,12 +2760,12 @@ Store: {home}</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="69" />
+      <location filename="../../ui/guide.py" line="131" />
       <source>When a handoff arrives</source>
       <translation>收到交接包时</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="83" />
+      <location filename="../../ui/guide.py" line="145" />
       <source>When a receipt comes back</source>
       <translation>收到回执时</translation>
     </message>
@@ -2791,7 +2806,7 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="170" />
-      <location filename="../../ui/window/passport_actions.py" line="305" />
+      <location filename="../../ui/window/passport_actions.py" line="349" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
@@ -2801,7 +2816,7 @@ Store: {home}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="341" />
+      <location filename="../../ui/window/welcome_page.py" line="34" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
@@ -2831,7 +2846,7 @@ Store: {home}</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="130" />
+      <location filename="../../ui/window/passport_actions.py" line="174" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
@@ -2846,7 +2861,7 @@ Store: {home}</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="352" />
+      <location filename="../../ui/window/welcome_page.py" line="45" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
@@ -2861,8 +2876,8 @@ Store: {home}</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
       <location filename="../../ui/settings_dialog.py" line="110" />
+      <location filename="../../ui/window/welcome_page.py" line="91" />
       <source>Your name</source>
       <translation>你的名字</translation>
     </message>
@@ -2872,7 +2887,7 @@ Store: {home}</source>
       <translation>你的留言：{note}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="199" />
+      <location filename="../../ui/window/incoming.py" line="480" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
@@ -3127,7 +3142,7 @@ Store: {home}</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="297" />
+      <location filename="../../ui/window/welcome_page.py" line="90" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -3402,7 +3417,7 @@ Store: {home}</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="296" />
+      <location filename="../../ui/window/passport_actions.py" line="340" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
@@ -3495,7 +3510,7 @@ Store: {home}</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="298" />
+      <location filename="../../ui/window/passport_actions.py" line="342" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -3646,12 +3661,12 @@ Store: {home}</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="316" />
+      <location filename="../../ui/main_window.py" line="397" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="314" />
+      <location filename="../../ui/main_window.py" line="395" />
       <source>team desk {where} out of reach</source>
       <translation>团队工作台 {where} 无法连接</translation>
     </message>
@@ -3967,7 +3982,7 @@ Store: {home}</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="297" />
+      <location filename="../../ui/window/passport_actions.py" line="341" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -4113,7 +4128,13 @@ Store: {home}</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="28" />
+      <location filename="../../ui/composer/item_lines.py" line="75" />
+      <location filename="../../ui/composer/send.py" line="106" />
+      <source>{head}: {check}</source>
+      <translation>{head}：{check}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/a2a_panel.py" line="30" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
@@ -4148,7 +4169,7 @@ Store: {home}</source>
       <translation>{kind} {place}：发出前删除它（按已泄露处理）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="43" />
+      <location filename="../../ui/window/drop_paste.py" line="44" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
@@ -4158,7 +4179,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="177" />
+      <location filename="../../ui/window/incoming.py" line="254" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -4193,12 +4214,12 @@ Store: {home}</source>
       <translation>{name} 不再随附。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="39" />
+      <location filename="../../ui/window/drop_paste.py" line="40" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="105" />
+      <location filename="../../ui/window/watching.py" line="168" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -4213,7 +4234,7 @@ Store: {home}</source>
       <translation>{name}：{value}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="299" />
+      <location filename="../../ui/main_window.py" line="389" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -4228,7 +4249,7 @@ Store: {home}</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="110" />
+      <location filename="../../ui/window/incoming.py" line="174" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -4254,7 +4275,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="82" />
+      <location filename="../../ui/window/watching.py" line="144" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -4403,14 +4424,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="309" />
+      <location filename="../../ui/window/watching.py" line="120" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="300" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
@@ -4438,7 +4459,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="300" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
@@ -4452,7 +4473,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="265" />
+      <location filename="../../ui/window/incoming.py" line="311" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -4501,7 +4522,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="273" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
@@ -4515,7 +4536,7 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="307" />
+      <location filename="../../ui/window/watching.py" line="118" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

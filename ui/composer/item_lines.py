@@ -72,7 +72,7 @@ def item_line(lp: LocalPassport, kind: str, number: int, machine: str) -> str:
         line = tr("{what} — answer: {accept}").format(what=v["what"], accept=v["accept"])
         return line + (tr(" — to {who}").format(who=v["to"]) if v["to"] else "")
     head = tr("Required") if v["required"] else tr("Optional")
-    line = f"{head}: {v['check']}"
+    line = tr("{head}: {check}").format(head=head, check=v["check"])
     return line + (tr(" — how: {how}").format(how=v["how"]) if v["how"] else "")
 
 
