@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from taskpack.ui.window.inbox import HEARD_READ_AFTER_MS, UNREACHABLE_RETRY_MS, InboxMixin
+from taskpack.ui.window.inbox import HEARD_READ_AFTER_MS, UNREACHABLE_RETRY_MS, InboxPart
 
 
 @dataclass
@@ -53,7 +53,7 @@ def storm(every_ms: int, for_ms: int, timer: FakeTimer | None = None) -> FakeTim
     start = clock.now
     while clock.now < start + for_ms:
         if (clock.now - start) % every_ms == 0:
-            InboxMixin._heard_elsewhere(window)  # type: ignore[arg-type]
+            InboxPart._heard_elsewhere(window)  # type: ignore[arg-type]
         clock.now += 1
         timer.tick()
     return timer
