@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from taskpack.ui.qt_gaps import QtGaps
 
 CONTEXT = "taskpack"
 #: language code → its own name, as a person looks for it in a list
@@ -24,6 +25,8 @@ LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 _installed: QTranslator | None = None
 #: Qt's own words (file dialogs, message box buttons, context menus) in that language
 _qt_installed: QTranslator | None = None
+#: what Qt's own translation leaves in English (`qt_gaps`), searched after it
+_gaps_installed: QTranslator | None = None
 _current = "en"
 _tried = False
 
@@ -70,17 +73,23 @@ def resolve(language: str | None) -> str:
 
 def install(language: str | None) -> str:
     """Make `language` (None = the system's) current for new text; returns its code."""
-    global _installed, _current, _tried, _qt_installed
+    global _installed, _current, _tried, _qt_installed, _gaps_installed
     app = QCoreApplication.instance()
     _tried = app is not None
     code = resolve(language)
     if _installed is not None and app is not None:
         app.removeTranslator(_installed)
         _installed = None
-    if _qt_installed is not None and app is not None:
-        app.removeTranslator(_qt_installed)
-        _qt_installed = None
+    for old in (_qt_installed, _gaps_installed):
+        if old is not None and app is not None:
+            app.removeTranslator(old)
+    _qt_installed = _gaps_installed = None
     if app is not None:
+        if code != "en":  # installed first: Qt searches the translator installed last first
+            gaps = QtGaps(code, app)
+            if not gaps.isEmpty():
+                app.installTranslator(gaps)
+                _gaps_installed = gaps
         translator = QTranslator(app)
         if translator.load(f"taskpack_{code}", str(translations_dir())):
             app.installTranslator(translator)
