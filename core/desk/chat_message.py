@@ -206,7 +206,8 @@ _MARKUP = re.compile(r"[\\\[\]]")
 _URL = re.compile(r"\b(?:(?:https?|ftp|file)://|www\.)[^\s«»]*", re.I)
 #: a host name a chat app links without a scheme (``evil.example``, ``plan.md``): a dot
 #: between a word and two or more letters (of any script: ``пример.рф``)
-_HOST_DOT = re.compile(r"(?<=\w)\.(?=[^\W\d_]{2,}\b)")
+_HOST_DOT = r"(?<=\w)\.(?=[^\W\d_]{2,}\b)"
+_EMAIL_OR_DOT = re.compile(rf"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|{_HOST_DOT}")
 #: a mention that notifies people: ``@here``, ``@channel``, ``@everyone``, ``@name``
 _MENTION = re.compile(r"(?<!\w)@(?=\w)")
 
@@ -233,8 +234,8 @@ def _q(value: object, *, name: bool = False) -> str:
     text = _MARKUP.sub(lambda m: "\\" + m.group(), text)
     text = _EDGE_UNDERSCORE.sub("\u02cd", text.translate(_LOOK_ALIKE))
     text = _URL.sub(_defang, text)
-    if not name:
-        text = _HOST_DOT.sub("[.]", text)
+    if not name:  # (an e-mail address keeps its dots: a mail link opens no page)
+        text = _EMAIL_OR_DOT.sub(lambda m: m.group() if len(m.group()) > 1 else "[.]", text)
     return _MENTION.sub("[@]", text)
 
 

@@ -50,6 +50,8 @@ _MENTION = re.compile(r"(?<!\w)@\w")
 _LINK = re.compile(r"\b(?:https?|ftp|file)://|\bwww\.|\w\.[^\W\d_]{2,}\b", re.I)
 _LIVE_CHARS = re.compile(r"[<>*~`]")
 _EDGE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")
+#: an e-mail address keeps its dots (a mail link opens no page)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +113,7 @@ def test_no_sender_string_makes_a_live_mention_link_or_markup(
     assert not _LIVE_CHARS.search(head), head
     assert not _EDGE_UNDERSCORE.search(head), head
     assert not _MENTION.search(head), head
-    assert not _LINK.search(head.replace("h.taskpack.json", "")), head
+    assert not _LINK.search(_EMAIL.sub("", head.replace("h.taskpack.json", ""))), head
     # the pack inline: nothing for a chat app to act on, and the same data
     assert not re.search(r"[<>&`]|(?<!\w)@|://", inline), inline
     assert json.loads(inline) == json.loads(flat)
@@ -120,14 +122,18 @@ def test_no_sender_string_makes_a_live_mention_link_or_markup(
 def test_slacks_control_sequences_and_emphasis_read_as_characters(
     base: tuple[Any, str],
 ) -> None:
-    said = "<!channel> <@U024BE7LH> <http://evil.example|the report> *now* _all_ ~x~ `y` my_file"
+    said = (
+        "<!channel> <@U024BE7LH> <http://evil.example|the report> *now* _all_ ~x~ `y` my_file "
+        "zhang@example.com evil.example/t"
+    )
     pack, flat = _hostile_pack(base, said)
     head, inline = _parts(
         chat_message.chat_message(pack, file_name="h.taskpack.json", file_size=1, flat_text=flat)
     )
     assert (
         "\u2039!channel\u203a \u2039[@]U024BE7LH\u203a \u2039hxxp://evil[.]example|the report\u203a "
-        "\u2217now\u2217 \u02cdall\u02cd \u223cx\u223c \u02cby\u02cb my_file"
+        "\u2217now\u2217 \u02cdall\u02cd \u223cx\u223c \u02cby\u02cb my_file "
+        "zhang@example.com evil[.]example/t"
     ) in head
     assert "\\u003c!channel\\u003e" in inline and "http:\\u002f\\u002fevil" in inline
     assert find_pack_in_text(head + "```json\n" + inline + "\n```\n").top == json.loads(flat)
