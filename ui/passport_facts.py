@@ -16,11 +16,11 @@ from taskpack.ui.widgets import Section, plain_tip
 from taskpack.ui.words import one_line
 
 
-class FactsMixin:
-    """The facts section (part of `PassportView`, which has the signals)."""
+class FactsMixin(QWidget):
+    """The facts section: the base of `PassportView`, with the signals its buttons emit."""
 
-    restore_requested: Signal
-    check_fact_requested: Signal
+    restore_requested = Signal(int)  # fact number (1-based): "Restore ✓"
+    check_fact_requested = Signal(int)  # fact number (1-based): "I checked this here"
     restore_buttons: dict[int, QPushButton]
     check_buttons: dict[int, QPushButton]
     restore_reasons: dict[int, str]

@@ -67,11 +67,11 @@ class ReviewView(QWidget):
         self.at_home = AtHome()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea()
-        self.scroll.setAccessibleName(tr("What the pack holds"))
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        outer.addWidget(self.scroll, 1)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setAccessibleName(tr("What the pack holds"))
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        outer.addWidget(self.scroll_area, 1)
         bar = QHBoxLayout()
         bar.setContentsMargins(12, 6, 12, 10)
         self.summary = plain("", small=True, muted=True)
@@ -111,7 +111,7 @@ class ReviewView(QWidget):
             # none of the pack's text is shown: any field may be where the secret sits
             self._secrets(lay, rv)
             lay.addStretch(1)
-            self.scroll.setWidget(body)
+            self.scroll_area.setWidget(body)
             self._buttons(reviewed)
             return
         self._header(lay, rv)
@@ -128,7 +128,7 @@ class ReviewView(QWidget):
         self._imperatives(lay, rv)
         self._luggage(lay, rv)
         lay.addStretch(1)
-        self.scroll.setWidget(body)
+        self.scroll_area.setWidget(body)
         self._buttons(reviewed)
 
     def _add(self, lay: QVBoxLayout, key: str, section: Section) -> Section:
@@ -574,7 +574,7 @@ class ReviewView(QWidget):
 
     def visible_text(self) -> str:
         """Everything the review shows, as a person reads it."""
-        body = self.scroll.widget()
+        body = self.scroll_area.widget()
         return (
             (labels_text(body) if body else "")
             + "\n"

@@ -13,17 +13,17 @@ TITLES = ["Q3 report charts", "Fix the invoice export for finance", "Migrate the
 
 
 def columns(window) -> dict[int, int]:
-    header = window.list.header()
+    header = window.inbox.view.header()
     return {c: header.sectionSize(c) for c in range(header.count())}
 
 
 def fits(window, row: int, column: int) -> bool:
     """The text of a cell is drawn whole (not elided) in its column."""
-    index = window.proxy.index(row, column)
+    index = window.inbox.proxy.index(row, column)
     text = str(index.data())
     return (
-        window.list.fontMetrics().horizontalAdvance(text) + 6
-        <= window.list.visualRect(index).width()
+        window.inbox.view.fontMetrics().horizontalAdvance(text) + 6
+        <= window.inbox.view.visualRect(index).width()
     )
 
 
@@ -37,22 +37,24 @@ def test_at_800_by_600_the_title_is_the_widest_column(qtbot: QtBot, make_desk, m
     qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
     sizes = columns(window)
     assert sizes[InboxModel.TITLE] == max(sizes.values())
-    assert sizes[InboxModel.TITLE] >= 0.4 * window.list.viewport().width()
+    assert sizes[InboxModel.TITLE] >= 0.4 * window.inbox.view.viewport().width()
     [q3] = [
-        r for r in range(window.proxy.rowCount()) if window.proxy.index(r, 0).data() == TITLES[0]
+        r
+        for r in range(window.inbox.proxy.rowCount())
+        if window.inbox.proxy.index(r, 0).data() == TITLES[0]
     ]
     assert fits(window, q3, InboxModel.TITLE)  # a typical title is read whole
     assert fits(window, q3, InboxModel.STATE)  # and so is where it stands ("in progress")
-    assert sum(sizes.values()) <= window.list.viewport().width() + 1  # no sideways scrolling
+    assert sum(sizes.values()) <= window.inbox.view.viewport().width() + 1  # no sideways scrolling
 
     window.resize(1280, 800)  # wider: every column shows its contents, the title the rest
     settle(qtbot, window)
     qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 300)
-    for row in range(window.proxy.rowCount()):
+    for row in range(window.inbox.proxy.rowCount()):
         assert fits(window, row, InboxModel.TITLE)
-    header = window.list.header()
+    header = window.inbox.view.header()
     assert header.sectionResizeMode(InboxModel.TITLE) == header.ResizeMode.Stretch
-    assert window.proxy.headerData(InboxModel.TITLE, Qt.Orientation.Horizontal) == "Title"
+    assert window.inbox.proxy.headerData(InboxModel.TITLE, Qt.Orientation.Horizontal) == "Title"
 
 
 def test_widths_are_granted_in_order_within_the_budget() -> None:
@@ -78,11 +80,11 @@ def test_short_headers_are_read_whole_and_the_sender_gives_way_first(
     window = make_window(desk)
     window.resize(1152, 760)
     settle(qtbot, window)
-    header = window.list.header()
+    header = window.inbox.view.header()
     qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
     fm = header.fontMetrics()
     for col in (InboxModel.ASKS, InboxModel.UPDATED):
-        label = window.proxy.headerData(col, Qt.Orientation.Horizontal)
+        label = window.inbox.proxy.headerData(col, Qt.Orientation.Horizontal)
         assert header.sectionSize(col) >= fm.horizontalAdvance(label) + 8, (
             label
         )  # "Updated", not "Upda…"
@@ -97,7 +99,7 @@ def test_the_sort_arrow_does_not_sit_on_its_header_word(
     window = make_window(desk)
     window.resize(1000, 700)
     settle(qtbot, window)
-    header = window.list.header()
+    header = window.inbox.view.header()
     assert header.sortIndicatorSection() == InboxModel.UPDATED  # newest first, arrow shown
     qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
     word = header.fontMetrics().horizontalAdvance("Updated")
@@ -124,41 +126,41 @@ def test_at_800_by_600_the_sender_is_read_whole_and_the_kind_is_a_mark(
     window.resize(800, 600)
     window.open_files([arrived])
     settle(qtbot, window)
-    qtbot.waitUntil(lambda: window.proxy.rowCount() == 3)
+    qtbot.waitUntil(lambda: window.inbox.proxy.rowCount() == 3)
     qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
-    rows = {window.proxy.index(r, 0).data(): r for r in range(window.proxy.rowCount())}
+    rows = {window.inbox.proxy.index(r, 0).data(): r for r in range(window.inbox.proxy.rowCount())}
     assert set(rows) == {"Fix the invoice export for finance", "Q3 report charts", "Budget sheet"}
     for title in ("Fix the invoice export for finance", "Q3 report charts"):
-        sender = window.proxy.index(rows[title], InboxModel.SENDER)
+        sender = window.inbox.proxy.index(rows[title], InboxModel.SENDER)
         assert sender.data() == "root@alpha"
         assert fits(window, rows[title], InboxModel.SENDER)  # not "root@a…"
         assert sender.data(Qt.ItemDataRole.ToolTipRole) == "root@alpha"
-    long_sender = window.proxy.index(rows["Budget sheet"], InboxModel.SENDER)
+    long_sender = window.inbox.proxy.index(rows["Budget sheet"], InboxModel.SENDER)
     assert (
         long_sender.data(Qt.ItemDataRole.ToolTipRole) == "Wei Zhang-Longname-Of-Finance@wei-laptop"
     )
-    width = window.list.visualRect(long_sender).width()
-    option_font = window.list.fontMetrics()
+    width = window.inbox.view.visualRect(long_sender).width()
+    option_font = window.inbox.view.fontMetrics()
     assert width >= 12 * option_font.averageCharWidth()  # a readable part of it …
     drawn = option_font.elidedText(long_sender.data(), Qt.TextElideMode.ElideMiddle, width - 6)
     assert drawn.startswith("Wei") and drawn.endswith("top") and "…" in drawn  # both ends
-    delegate = window.list.itemDelegateForIndex(long_sender)
+    delegate = window.inbox.view.itemDelegateForIndex(long_sender)
     from PySide6.QtWidgets import QStyleOptionViewItem
 
     option = QStyleOptionViewItem()
     delegate.initStyleOption(option, long_sender)
     assert option.textElideMode == Qt.TextElideMode.ElideMiddle
     # the incoming file: its title alone, its kind a mark beside "handoff arrived"
-    state = window.proxy.index(rows["Q3 report charts"], InboxModel.STATE)
+    state = window.inbox.proxy.index(rows["Q3 report charts"], InboxModel.STATE)
     assert state.data() == "handoff arrived"
     assert state.data(Qt.ItemDataRole.ToolTipRole) == "handoff arrived"
     assert not state.data(Qt.ItemDataRole.DecorationRole).isNull()
     assert (
-        window.proxy.index(rows["Fix the invoice export for finance"], InboxModel.STATE).data(
+        window.inbox.proxy.index(rows["Fix the invoice export for finance"], InboxModel.STATE).data(
             Qt.ItemDataRole.DecorationRole
         )
         is None
     )  # a passport has no file mark
     sizes = columns(window)
     assert sizes[InboxModel.TITLE] == max(sizes.values())
-    assert sum(sizes.values()) <= window.list.viewport().width() + 1
+    assert sum(sizes.values()) <= window.inbox.view.viewport().width() + 1

@@ -17,7 +17,7 @@ WITHIN_MS = 90_000
 
 
 def titles(window: Any) -> list[str]:
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     return sorted(proxy.index(r, 0).data() for r in range(proxy.rowCount()))
 
 

@@ -1,12 +1,13 @@
 """The keyboard and the list's columns: Enter does what the page's default button does, Tab
-goes through the window as it reads, and the inbox columns are fitted to what they show.
+goes through the window as it reads (`TabOrder`), and the inbox columns are fitted to what
+they show (`fit_columns`).
 """
 
 from __future__ import annotations
 
 import itertools
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,8 +16,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QTabBar,
+    QTreeView,
     QWidget,
 )
 from shiboken6 import isValid
@@ -82,115 +83,120 @@ def width_steps(
 
 
 def _ancestors(w: QWidget, stop: QWidget) -> list[QWidget]:
-    out, p = [], w.parentWidget()
+    out: list[QWidget] = []
+    p = w.parentWidget()
     while p is not None and p is not stop:
         out.append(p)
         p = p.parentWidget()
     return out
 
 
-class KeysColumnsMixin:
-    """Keys, tab order and column widths (part of `MainWindow`)."""
+# -- keyboard ------------------------------------------------------------------
 
-    # -- keyboard --------------------------------------------------------------
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Enter does what the page's default button does (Land, Merge, Take this on)."""
-        plain_key = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        # only from places where Enter means nothing else: the list, the tabs, the page itself
-        # (a text field's Enter is its own, and it may have moved the focus before it gets here)
-        focus = QApplication.focusWidget()
-        browsing = (
-            focus is None
-            or focus is self
-            or isinstance(focus, QAbstractItemView | QTabBar | QScrollArea)
-        )
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain_key and browsing:
-            target = self.default_button()
-            if target is not None:
-                target.click()
-                return
-        super().keyPressEvent(event)
+def enter_pressed(event: QKeyEvent, window: QWidget) -> bool:
+    """A plain Enter or Return from a place where Enter means nothing else: the list, the
+    tabs, the page itself (a text field's Enter is its own, and it may have moved the focus
+    before the window gets it)."""
+    plain_key = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    focus = QApplication.focusWidget()
+    browsing = (
+        focus is None
+        or focus is window
+        or isinstance(focus, QAbstractItemView | QTabBar | QScrollArea)
+    )
+    return event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and bool(plain_key) and browsing
 
-    def default_button(self) -> QPushButton | None:
-        """The visible, enabled default button of what the right side shows, if any."""
-        page = self.stack.currentWidget()
-        for b in page.findChildren(QPushButton) if page is not None else []:
-            if b.isDefault() and b.isVisible() and b.isEnabled():
-                return b
-        return None
 
-    def schedule_tab_order(self, *_args: object) -> None:
-        self._tab_timer.start()
+def default_button(page: QWidget | None) -> QPushButton | None:
+    """The visible, enabled default button of `page` (Land, Merge, Take this on), if any."""
+    for b in page.findChildren(QPushButton) if page is not None else []:
+        if b.isDefault() and b.isVisible() and b.isEnabled():
+            return b
+    return None
 
-    def _order_tabs(self) -> None:
-        """Tab goes through the window as it reads: the list side top to bottom, then the
-        right side top to bottom, left to right within a line (widgets built later, like a
-        passport's buttons, would otherwise come last)."""
-        splitter = self.centralWidget()
-        if not isinstance(splitter, QSplitter) or splitter.count() < 2:
+
+class TabOrder(QObject):
+    """Tab goes through the window as it reads: the list side top to bottom, then the right
+    side top to bottom, left to right within a line (widgets built later, like a passport's
+    buttons, would otherwise come last)."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._window = window
+        self._panes: tuple[QWidget, QWidget] | None = None
+        self._chain: list[QWidget] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.order)
+
+    def set_panes(self, left: QWidget, right: QWidget) -> None:
+        self._panes = (left, right)
+
+    def schedule(self, *_args: object) -> None:
+        self._timer.start()
+
+    def order(self) -> None:
+        if self._panes is None:
             return
+        window = self._window
         chain: list[QWidget] = []
-        for pane in (splitter.widget(0), splitter.widget(1)):
-            found = []
+        for pane in self._panes:
+            found: list[tuple[int, int, int, QWidget]] = []
             for w in pane.findChildren(QWidget):
                 if (
                     w.focusPolicy() & Qt.FocusPolicy.TabFocus
-                ) != Qt.FocusPolicy.TabFocus or not w.isVisibleTo(self):
+                ) != Qt.FocusPolicy.TabFocus or not w.isVisibleTo(window):
                     continue
                 if w.focusProxy() is not None or not w.isEnabled():
                     continue
                 if any(isinstance(a, QComboBox | QAbstractSpinBox) for a in _ancestors(w, pane)):
                     continue  # the line edit inside a combo or spin box
-                top = w.mapTo(self, QPoint(0, 0))
+                top = w.mapTo(window, QPoint(0, 0))
                 found.append(((top.y() + w.height() // 2) // 12, top.x(), top.y(), w))
             chain += [w for *_k, w in sorted(found, key=lambda k: k[:3])]
         for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
-        self._tab_chain = chain
+        self._chain = chain
 
-    def focusNextPrevChild(self, next: bool) -> bool:
-        """Tab and Shift+Tab follow the chain `_order_tabs` made, round the whole window.
-        Qt's own focus ring also holds widgets that hand their focus on (a tab widget to
-        its tab bar): reaching one sent Tab back into the page, never to the list again."""
-        chain = [
-            w
-            for w in getattr(self, "_tab_chain", [])
-            if isValid(w) and w.isVisibleTo(self) and w.isEnabled()
-        ]
+    def step(self, forward: bool) -> bool:
+        """Move the focus along the chain `order` made, round the whole window; False when
+        the focus is outside it (Qt's own focus ring then decides). Qt's ring also holds
+        widgets that hand their focus on (a tab widget to its tab bar): reaching one sent
+        Tab back into the page, never to the list again."""
+        window = self._window
+        chain = [w for w in self._chain if isValid(w) and w.isVisibleTo(window) and w.isEnabled()]
         here: QWidget | None = QApplication.focusWidget()
         while here is not None and here not in chain:
             here = here.parentWidget()  # (the line edit inside a combo box: the combo box)
         if here is None or len(chain) < 2:
-            return bool(super().focusNextPrevChild(next))  # type: ignore[misc]
-        step = 1 if next else -1
-        target = chain[(chain.index(here) + step) % len(chain)]
-        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+            return False
+        target = chain[(chain.index(here) + (1 if forward else -1)) % len(chain)]
+        reason = Qt.FocusReason.TabFocusReason if forward else Qt.FocusReason.BacktabFocusReason
         target.setFocus(reason)
         return True
 
-    # -- columns ---------------------------------------------------------------
 
-    def fit_columns(self) -> None:
-        """Size State, From, Asks and Updated to what they show, within OTHER_COLUMNS_SHARE
-        of the list; Title stretches over the rest. A narrow list grants the widths in the
-        order of `width_steps`: what the rows say before the header words, the sender
-        readable before the whole state (its words are in the tooltip)."""
-        header = self.list.header()
-        avail = self.list.viewport().width()
-        fm, least = header.fontMetrics(), header.minimumSectionSize()
-        shown = {c: max(least, self.list.sizeHintForColumn(c)) for c in FITTED_COLUMNS}
-        label = {
-            c: fm.horizontalAdvance(str(self.proxy.headerData(c, Qt.Orientation.Horizontal))) + 12
-            for c in FITTED_COLUMNS
-        }
-        arrow = header.sortIndicatorSection()
-        steps = width_steps(shown, label, fm.averageCharWidth(), arrow)
-        widths = allotted(steps, FITTED_COLUMNS, least, int(avail * OTHER_COLUMNS_SHARE))
-        for col, width in widths.items():
-            header.resizeSection(col, width)
+# -- columns -------------------------------------------------------------------
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize and watched is self.list.viewport():
-            self._fit_timer.start()
-        return super().eventFilter(watched, event)
+
+def fit_columns(view: QTreeView) -> None:
+    """Size State, From, Asks and Updated to what they show, within OTHER_COLUMNS_SHARE of
+    the list; Title stretches over the rest. A narrow list grants the widths in the order of
+    `width_steps`: what the rows say before the header words, the sender readable before the
+    whole state (its words are in the tooltip)."""
+    header = view.header()
+    model = view.model()
+    avail = view.viewport().width()
+    fm, least = header.fontMetrics(), header.minimumSectionSize()
+    shown = {c: max(least, view.sizeHintForColumn(c)) for c in FITTED_COLUMNS}
+    label = {
+        c: fm.horizontalAdvance(str(model.headerData(c, Qt.Orientation.Horizontal))) + 12
+        for c in FITTED_COLUMNS
+    }
+    arrow = header.sortIndicatorSection()
+    steps = width_steps(shown, label, fm.averageCharWidth(), arrow)
+    widths = allotted(steps, FITTED_COLUMNS, least, int(avail * OTHER_COLUMNS_SHARE))
+    for col, width in widths.items():
+        header.resizeSection(col, width)

@@ -79,7 +79,7 @@ def cli_open(desk: Desk, pid: str) -> dict[str, Any]:
 
 
 def click_add(qtbot: QtBot, window: Any, label: str) -> None:
-    found = [b for b in window.passport_view.findChildren(QPushButton) if b.text() == label]
+    found = [b for b in window.passport.view.findChildren(QPushButton) if b.text() == label]
     assert found, f"no {label!r} button on the passport"
     qtbot.mouseClick(found[0], Qt.MouseButton.LeftButton)
 
@@ -113,7 +113,7 @@ def test_add_ask_stores_the_typed_ask(qtbot: QtBot, own_passport) -> None:
     settle(qtbot, window)
     assert seen == ["Add an ask"]
     assert "Something went wrong" not in window.banner.text()
-    qtbot.waitUntil(lambda: "Who in finance signs off?" in labels_text(window.passport_view.asks))
+    qtbot.waitUntil(lambda: "Who in finance signs off?" in labels_text(window.passport.view.asks))
     asks = cli_open(desk, pid)["asks"]
     assert [(a["what"], a["why"], a["accept"]) for a in asks] == [
         ("Who in finance signs off?", "Before the 1st.", "A name and an email address")
@@ -137,7 +137,7 @@ def test_add_landing_check_with_a_how_stores_it(qtbot: QtBot, own_passport) -> N
     assert seen == ["Add a landing check"]
     assert "Something went wrong" not in window.banner.text()
     qtbot.waitUntil(
-        lambda: "This machine reaches the billing database" in window.passport_view.overview_text()
+        lambda: "This machine reaches the billing database" in window.passport.view.overview_text()
     )
     checks = cli_open(desk, pid)["checks_to_send"]
     assert [(c["check"], c.get("how"), c.get("required", True)) for c in checks] == [
@@ -157,7 +157,7 @@ def test_add_fact_stores_its_scope_and_verified_here(qtbot: QtBot, own_passport)
     assert seen == ["Add a fact"]
     assert "Something went wrong" not in window.banner.text()
     qtbot.waitUntil(
-        lambda: "Finance agreed the file stays CSV." in window.passport_view.overview_text()
+        lambda: "Finance agreed the file stays CSV." in window.passport.view.overview_text()
     )
     facts = cli_open(desk, pid)["passport"]["facts"]
     assert [(f["claim"], f.get("scope"), f.get("verified")) for f in facts] == [
@@ -174,6 +174,6 @@ def test_add_next_step_stores_it(qtbot: QtBot, own_passport) -> None:
     assert seen == ["Add a next step"]
     assert "Something went wrong" not in window.banner.text()
     qtbot.waitUntil(
-        lambda: "Merge fix/csv-bom after review." in window.passport_view.overview_text()
+        lambda: "Merge fix/csv-bom after review." in window.passport.view.overview_text()
     )
     assert cli_open(desk, pid)["passport"]["next_steps"] == ["Merge fix/csv-bom after review."]
