@@ -27,6 +27,8 @@ class WatchingMixin:
     """The watcher's packs in the list (part of `MainWindow`)."""
 
     def start_watcher(self) -> None:
+        if getattr(self, "_closed", False):  # asked for (a queued start) after the window
+            return  # closed: a watcher started now would hold its folders open, unstopped
         if self.bridge is not None or not watch_enabled(self.desk.settings):
             self._update_status()
             return
