@@ -18,21 +18,17 @@ wrote (:mod:`.boundary`).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, CallToolResult
+from mcp.types import CallToolResult
 from pydantic import Field
 from taskpack.app.desk import Desk, harness_name
 from taskpack.app.mcp import models as m
-from taskpack.app.mcp import paging, refs, views, work_tools
-from taskpack.app.mcp.boundary import fit, render
-from taskpack.app.mcp.briefing import INSTRUCTIONS, briefing, review_summary
-from taskpack.app.mcp.config import skill_text
+from taskpack.app.mcp import paging, prompts, refs, views, work_tools
+from taskpack.app.mcp.briefing import INSTRUCTIONS, review_summary
 from taskpack.app.mcp.inputs import (
     DecisionIn,
     ExpectedVersion,
@@ -46,7 +42,7 @@ from taskpack.app.mcp.inputs import (
 from taskpack.app.mcp.results import READ_ONLY, Job, StrictServer, respond
 from taskpack.app.mcp.results import writes as _writes
 from taskpack.core.desk import lifecycle
-from taskpack.core.errors import TaskPackError, UsageError
+from taskpack.core.errors import UsageError
 from taskpack.core.format.model import JSON
 
 log = logging.getLogger(__name__)
@@ -553,44 +549,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
 
     work_tools.register(server, desk, changed, view_of)
 
-    # -- prompt and resource --
-
-    @server.prompt(title="Take over a passport")
-    def take_over(passport_id: str) -> str:
-        """Brief an agent taking over a passport: goal, where it stands, what is proven, what
-        must be re-verified here, required checks first, open asks."""
-        try:
-            data = view_of(parse_pid(passport_id))
-        except TaskPackError as exc:  # a bad argument: the protocol's invalid-params error
-            raise MCPError(INVALID_PARAMS, views.line(str(exc)) or "") from None
-        return render(briefing(data), fit(data))  # within the same budget as a result
-
-    @server.resource(
-        "taskpack://skill",
-        mime_type="text/markdown",
-        title="How to use TaskPack",
-        description="When to pack and land, flat vs zip, the trust boundary, "
-        "required checks first, answering asks, receipts",
-    )
-    def skill_resource() -> str:
-        return skill_text()
-
-    @server.resource(
-        "taskpack://passport/{id}{?cursor}",
-        mime_type="application/json",
-        title="A passport",
-        description="One passport as taskpack_open returns it, a page at a time (`page` says "
-        "what is shown; add ?cursor=<page.next_cursor> for the next); written text is under "
-        "sender_wrote",
-    )
-    def passport_resource(id: str, cursor: str | None = None) -> str:
-        try:
-            data = view_of(parse_pid(id), cursor)
-        except TaskPackError as exc:
-            from mcp.server.mcpserver.exceptions import ResourceNotFoundError
-
-            raise ResourceNotFoundError(views.line(str(exc)) or "") from None
-        return json.dumps(fit(data), ensure_ascii=False, indent=1)
+    prompts.register(server, view_of)
 
     return server
 

@@ -58,12 +58,12 @@ def test_show_more_keeps_the_place_and_the_bar_counts_the_answers(
     form = pv.asks
     assert form.progress.text() == "12 of 200 answered"
     [more] = [b for b in form.findChildren(QPushButton) if b.text().startswith("Show")]
-    form.scroll.ensureWidgetVisible(more)  # the person scrolled down to it …
+    form.scroll_area.ensureWidgetVisible(more)  # the person scrolled down to it …
     qtbot.mouseClick(more, Qt.MouseButton.LeftButton)  # … and clicks it
     qtbot.waitUntil(lambda: not filling())
-    bar = form.scroll.verticalScrollBar()
-    top = form.cards["a41"].mapTo(form.scroll.widget(), QPoint(0, 0)).y()
-    assert bar.value() > top - form.scroll.viewport().height()  # a41 is in view, not a1
+    bar = form.scroll_area.verticalScrollBar()
+    top = form.cards["a41"].mapTo(form.scroll_area.widget(), QPoint(0, 0)).y()
+    assert bar.value() > top - form.scroll_area.viewport().height()  # a41 is in view, not a1
     assert bar.value() > 0
 
 
@@ -130,7 +130,7 @@ def test_a_screen_at_800_by_600_shows_several_whole_ask_cards(
     window.passport.view.tabs.setCurrentIndex(1)
     qtbot.waitUntil(lambda: not filling())
     form = window.passport.view.asks
-    view = form.scroll.viewport()
+    view = form.scroll_area.viewport()
     seen = view.rect()
     whole = []
     for card in form.findChildren(AskCard):
@@ -145,4 +145,4 @@ def test_a_screen_at_800_by_600_shows_several_whole_ask_cards(
     assert labels[:3] == ["a1 · for whoever receives it", "open", "Question 1: A or B?"]
     assert "What counts as an answer" in labels and "A or B" in labels
     assert first.answer_edit.isVisible() and first.save_button.isVisible()
-    assert form.scroll.horizontalScrollBar().maximum() == 0  # nothing hangs off the side
+    assert form.scroll_area.horizontalScrollBar().maximum() == 0  # nothing hangs off the side

@@ -73,7 +73,7 @@ def test_enter_lands_and_tab_follows_the_screen(
     ]
     rv = window.incoming.view
     land, discard = seen.index(rv.land_button), seen.index(rv.discard_button)
-    inside = [n for n, w in enumerate(seen) if rv.scroll.isAncestorOf(w)]
+    inside = [n for n, w in enumerate(seen) if rv.scroll_area.isAncestorOf(w)]
     assert inside and max(inside) < discard < land  # the review's contents, then its buttons
 
     window.inbox.view.setFocus()
