@@ -55,6 +55,36 @@ def test_a_store_reads_again_after_a_restart(restartable: tuple[Any, str], tmp_p
         assert [store.count() for _ in range(5)] == [0] * 5
 
 
+def test_a_connection_the_server_ended_while_pooled_is_replaced(
+    team_desk_url: str, postgres: Any
+) -> None:
+    """An admin's pg_terminate_backend (as a restart does to every session): the next use
+    gets a fresh connection, not an error."""
+    import psycopg
+    from taskpack.app.team.connect import Pool
+
+    pool = Pool(team_desk_url, max_size=1)
+    try:
+        with pool.connection() as conn:
+            first = conn.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+        with psycopg.connect(postgres.admin_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (first,))
+            for _ in range(1200):  # until it has gone (its last words are sent by then)
+                row = admin.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (first,)
+                ).fetchone()
+                if row is not None and row[0] == 0:
+                    break
+                time.sleep(0.05)
+        answers = []
+        for _ in range(3):
+            with pool.connection() as conn:
+                answers.append(conn.execute("SELECT pg_backend_pid()").fetchone()[0])  # type: ignore[index]
+        assert first not in answers and len(set(answers)) == 1
+    finally:
+        pool.close()
+
+
 def test_serve_answers_after_a_restart(
     restartable: tuple[Any, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
