@@ -150,6 +150,7 @@ class MainWindow(QMainWindow):
         incoming.merged.connect(self._merged)
         incoming.forgotten.connect(self.watching.forget)
         passport.shown.connect(inbox.select_row)
+        passport.packs_dropped.connect(self.open_files)
         self.watching.status_changed.connect(self._update_status)
         self.watching.status_message.connect(self.statusBar().showMessage)
         self.watching.failed.connect(self.error)
