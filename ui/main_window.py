@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
 )
 from taskpack.app.desk import Desk, sender_label
 from taskpack.app.paths import ACTOR_ENV, actor_name
+from taskpack.app.watcher import WatcherOptions
 from taskpack.ui import dialogs, i18n, paging, style
 from taskpack.ui.composer.composer import Composer
 from taskpack.ui.composer.send import SendDialog
@@ -98,7 +99,7 @@ class MainWindow(QMainWindow):
         desk: Desk,
         *,
         watch: bool = True,
-        watcher_options: dict[str, object] | None = None,
+        watcher_options: WatcherOptions | None = None,
     ) -> None:
         super().__init__()
         style.install()  # the focus ring (the application may have been made elsewhere)

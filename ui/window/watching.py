@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QSystemTrayIcon, QWidget
 from taskpack.app.desk import Desk, visible
-from taskpack.app.watcher import FoundPack
+from taskpack.app.watcher import FoundPack, WatcherOptions
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import sentence
 from taskpack.ui.settings_dialog import watch_enabled, watched_folders
@@ -45,14 +45,14 @@ class WatchingPart(QObject):
         inbox: InboxPart,
         incoming: IncomingPart,
         window: QWidget,
-        options: dict[str, object] | None = None,
+        options: WatcherOptions | None = None,
     ) -> None:
         super().__init__(window)
         self.desk = desk
         self.inbox = inbox
         self.incoming = incoming
         self._window = window  # its icon is the tray's; the tray brings it back
-        self._options = options or {}
+        self._options: WatcherOptions = options or {}
         self.bridge: WatchBridge | None = None
         self.tray: QSystemTrayIcon | None = None
 
