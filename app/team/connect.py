@@ -107,6 +107,18 @@ def change_failed(url: str, exc: BaseException) -> StoreError:
     )
 
 
+def commit_unknown(url: str, exc: BaseException) -> StoreError:
+    """The connection was lost while the server committed: only the server knows whether
+    it did (a failover may even have lost a commit it made), so say both may be true."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return StoreError(
+        f"{describe(url)} lost the connection while it committed a change ({text})",
+        hint="The change may or may not have been kept: look (taskpack list, taskpack open "
+        "ID) before making it again. Landing the same pack again is always safe: it lands "
+        "once.",
+    )
+
+
 def check_url(url: str) -> None:
     check(url)
 
