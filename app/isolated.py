@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar, TypeVarTuple, cast
 
 from taskpack.core.errors import Cancelled, TaskPackError
 from taskpack.core.progress import CancelCheck, Progress
@@ -185,7 +185,7 @@ def _pickled_error(exc: BaseException) -> bytes:
 
 def _error_from(blob: bytes) -> BaseException:
     cls, args, state = pickle.loads(blob)
-    exc = cls.__new__(cls)
+    exc: BaseException = cls.__new__(cls)
     BaseException.__init__(exc, *args)
     exc.__dict__.update(state)
     return exc
@@ -248,13 +248,20 @@ def _child(
         conn.close()
 
 
+T = TypeVar("T")
+Args = TypeVarTuple("Args")
+
 _context = multiprocessing.get_context("spawn")  # never fork a process that runs Qt threads
 _start_lock = threading.Lock()
 
 
 def call(
-    desk: Desk, fn: Callable[..., Any], *args: Any, progress: Progress, cancel: CancelCheck
-) -> Any:
+    desk: Desk,
+    fn: Callable[[Desk, *Args, Progress, CancelCheck], T],
+    *args: *Args,
+    progress: Progress,
+    cancel: CancelCheck,
+) -> T:
     """``fn(desk_there, *args, progress, cancelled)`` in a helper process; see the module."""
     ours, theirs = _context.Pipe(duplex=False)
     flag = _context.Event()
@@ -286,7 +293,8 @@ def call(
                     f"the helper process stopped (exit code {child.exitcode})"
                 ) from None
             if message[:2] == b"ok":  # (a view: a large result is not copied once more)
-                return pickle.loads(memoryview(message)[2:])
+                # what `fn` returned, pickled there (pickle's own type says nothing)
+                return cast(T, pickle.loads(memoryview(message)[2:]))
             if message[:2] == b"er":
                 raise _error_from(message[2:])
             _, done, total = pickle.loads(message)

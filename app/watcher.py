@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from taskpack.app.platform.observer import platform_observer
 from taskpack.core.desk.identity import sender_label
@@ -212,6 +213,19 @@ FoundCallback = Callable[[FoundPack], None]
 RejectedCallback = Callable[[Path, str], None]
 TroubleCallback = Callable[[str], None]
 Probe = Callable[[Path], FoundPack]
+
+
+class WatcherOptions(TypedDict, total=False):
+    """`FolderWatcher`'s tuning, for a caller that passes it through (tests make it fast)."""
+
+    settle: float
+    tick: float
+    rescan_every: float
+    mount_roots: Sequence[Path] | None
+    mount_poll: float
+    probe: Probe
+    use_events: bool
+
 
 log = logging.getLogger(__name__)
 

@@ -153,7 +153,7 @@ def content_main(args: argparse.Namespace) -> int:
         timer.start()
         window.open_files([pack])
         run(lambda: window.idle() and window.review_view.reviewed is not None, "review")
-        bar = window.review_view.scroll.verticalScrollBar()
+        bar = window.review_view.scroll_area.verticalScrollBar()
         for step in range(0, bar.maximum() + 1, max(1, bar.maximum() // 20)):
             bar.setValue(step)
             run(lambda: True, "scroll")

@@ -20,9 +20,17 @@ Chinese ones need a CJK font: ``make ci-deps`` installs fonts-wqy-zenhei):
                            what happened, where (file written, merged) and who
 * ``composer.png``       — the composer on the sender's desk: facts with their scope,
                            an ask, a required check, a next step, two attached files
+* ``composer-ask.png``   — "Add ask…": the question, why, what counts as an answer, and
+                           the line under it that judges the answer rule as it is typed
 * ``send-preview.png``   — "Send a handoff…": the preview of what the receiver will see
                            (the machine fact sealed "unproven there — verified on
                            wei-laptop", required checks first, the asks)
+
+The sender's three pictures are also written, cut to the composer's side, to
+``resources/guide/`` (``--guide-out``): Help → How it works shows them.
+
+Every picture is saved with a palette of at most 256 colours (the window's flat colours
+and anti-aliased text fit in it): a fifth of the bytes, and the same bytes on every run.
 """
 
 from __future__ import annotations
@@ -36,12 +44,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QPoint, QSize
+from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 HERE = Path(__file__).resolve().parent
 SIZE = QSize(1280, 860)
+GUIDE = HERE.parent / "resources" / "guide"
 
 
 def spin(app: QApplication, window, seconds: float = 0.2) -> None:  # type: ignore[no-untyped-def]
@@ -51,35 +60,50 @@ def spin(app: QApplication, window, seconds: float = 0.2) -> None:  # type: igno
         time.sleep(0.01)
 
 
-def save(window, path: Path) -> None:  # type: ignore[no-untyped-def]
-    window.grab().save(str(path))
-    print(path.relative_to(HERE.parent))
+def compact(image: QImage) -> QImage:
+    """`image` with a palette of at most 256 colours, chosen without dithering (so the
+    bytes are the same on every run)."""
+    flags = Qt.ImageConversionFlag.ThresholdDither | Qt.ImageConversionFlag.AvoidDither
+    return image.convertToFormat(QImage.Format.Format_Indexed8, flags)
+
+
+def write(image: QImage, path: Path) -> None:
+    if not compact(image).save(str(path), "PNG", 0):
+        raise SystemExit(f"could not write {path}")
+    print(path.relative_to(HERE.parent) if path.is_relative_to(HERE.parent) else path)
+
+
+def save(window: QWidget, path: Path) -> None:
+    write(window.grab().toImage(), path)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE / "screenshots")
+    parser.add_argument("--guide-out", type=Path, default=GUIDE)
     args = parser.parse_args()
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
+    args.guide_out.mkdir(parents=True, exist_ok=True)
 
     from taskpack.ui.app import make_application
 
     app = make_application(sys.argv[:1])
+    app.setCursorFlashTime(0)  # a text cursor that never blinks: the same picture every run
     for language in ("en", "zh_CN"):
-        shoot(app, out, language)
+        shoot(app, out, language, args.guide_out)
     return 0
 
 
-def shoot(app: QApplication, out: Path, language: str) -> None:
+def shoot(app: QApplication, out: Path, language: str, guide: Path = GUIDE) -> None:
     """Every screen in `language` (file names end in -zh_CN for Chinese)."""
     from taskpack.app.desk import Desk
     from taskpack.core.format import ids
     from taskpack.ui import i18n
     from taskpack.ui.main_window import MainWindow, sample_packs
 
-    def name(screen: str) -> Path:
-        return out / (f"{screen}.png" if language == "en" else f"{screen}-{language}.png")
+    def name(screen: str, where: Path = out) -> Path:
+        return where / (f"{screen}.png" if language == "en" else f"{screen}-{language}.png")
 
     # the same ids and times on every run, so the pictures change only when the UI does
     minted = (f"TP-ZH{a}{b}-DESK" for a in "23456789" for b in "23456789")
@@ -113,7 +137,7 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         save(window, name("landing-review"))
 
         # 2. the inbox: the list beside a landed passport's overview
-        window.land_current()
+        window.incoming.land_current()
         spin(app, window, 0.5)
         window.banner.clear()
         spin(app, window, 0.2)
@@ -124,7 +148,7 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         assert landed is not None
         desk.answer(landed, "a1", "Ms. Zhang Min, zhang.min@finance.example.com")
         spin(app, window, 0.3)
-        view = window.passport_view
+        view = window.passport.view
         view.tabs.setCurrentIndex(1)
         view.asks.cards["a2"].answer_edit.setPlainText("Yes — moved to 07:00; decided by finance.")
         window.banner.clear()
@@ -146,8 +170,7 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         painter.drawImage(QPoint(x, at.y()), menu_image)
         painter.end()
         menu.hide()
-        shot.save(str(name("export-menu")))
-        print(name("export-menu").relative_to(HERE.parent))
+        write(shot, name("export-menu"))
 
         # 5. a receipt coming home: Wei's desk asked, Zhang answered one of the two asks
         wei = Desk(Path(tmp) / "wei", "wei-laptop", actor="Wei Chen", clock=lambda: next(ticks))
@@ -185,10 +208,10 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         save(home_window, name("receipt-review"))
 
         # 6. the History after the merge: a timeline of who did what, and where
-        home_window.merge_current(asked.id)
+        home_window.incoming.merge_current(asked.id)
         spin(app, home_window, 0.5)
         home_window.banner.clear()
-        home_view = home_window.passport_view
+        home_view = home_window.passport.view
         home_view.tabs.setCurrentWidget(home_view.history)
         spin(app, home_window, 0.3)
         save(home_window, name("history"))
@@ -222,6 +245,21 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
         )
         spin(app, home_window, 0.5)
         save(home_window, name("composer"))
+        save(home_window.composer, name("composer", guide))
+
+        # 7b. "Add ask…": the answer rule judged as it is typed
+        from taskpack.ui.composer.item_dialog import ItemDialog
+
+        ask = ItemDialog(home_window, "ask", machine=wei.machine, editing=False)
+        chinese_words = language != "en"
+        ask.fields["what"].setPlainText("谁在财务部签字？" if chinese_words else "Who signs off?")
+        ask.fields["why"].setText("1 号发布。" if chinese_words else "The release is on the 1st.")
+        ask.fields["accept"].setText("一个名字" if chinese_words else "a name")
+        ask.show()
+        spin(app, home_window, 0.3)
+        save(ask, name("composer-ask"))
+        save(ask, name("composer-ask", guide))
+        ask.reject()
 
         # 8. "Send a handoff…": the preview before anything is written
         home_window.send_handoff(cid)
@@ -233,10 +271,10 @@ def shoot(app: QApplication, out: Path, language: str) -> None:
             else "请先做检查；样例文件可以用 Excel 打开。"
         )
         spin(app, home_window, 1.0)
-        dialog.resize(720, 820)
+        dialog.resize(680, 600)
         spin(app, home_window, 0.3)
-        dialog.grab().save(str(name("send-preview")))
-        print(name("send-preview").relative_to(HERE.parent))
+        save(dialog, name("send-preview"))
+        save(dialog, name("send-preview", guide))
         dialog.reject()
         home_window.shutdown()
         home_window.close()

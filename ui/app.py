@@ -10,7 +10,8 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -18,6 +19,12 @@ from taskpack.core.errors import TaskPackError
 from taskpack.ui import i18n, style
 from taskpack.ui.file_open import FileOpenRelay
 from taskpack.ui.single_instance import InstanceServer, hand_off, server_name
+
+if TYPE_CHECKING:  # imported where used: the frame is shown before the desk is opened
+    from taskpack.app.desk import Desk
+    from taskpack.app.settings import Settings
+    from taskpack.ui.main_window import MainWindow
+    from taskpack.ui.opening import OpeningWindow
 
 #: set by benchmarks/bench_gui_start.py: print "shown <time>" when the frame is painted,
 #: "ready <time>" when the desk's window is, then quit
@@ -55,9 +62,9 @@ def install_excepthook(window: object) -> None:
     log = logging.getLogger("taskpack.ui")
     from taskpack.ui.jobs import sentence
 
-    def hook(kind: type[BaseException], exc: BaseException, tb: object) -> None:
-        log.error("unexpected error", exc_info=(kind, exc, tb))  # type: ignore[arg-type]
-        sys.__excepthook__(kind, exc, tb)  # type: ignore[arg-type]
+    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        log.error("unexpected error", exc_info=(kind, exc, tb))
+        sys.__excepthook__(kind, exc, tb)
         error = getattr(window, "error", None)
         if callable(error):
             error(sentence(exc))
@@ -82,7 +89,7 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
     i18n.install(settings.language if settings is not None else None)
     frame = OpeningWindow(settings.other.get(GEOMETRY_KEY) if settings is not None else None)
     report = os.environ.get(EXIT_WHEN_SHOWN)
-    opened: list[Any] = []  # (desk, window, server) once the desk is open
+    opened: list[tuple[Desk, MainWindow, InstanceServer]] = []  # once the desk is open
     failed: list[BaseException] = []
 
     def open_desk() -> None:
@@ -126,7 +133,7 @@ def run(files: list[Path], *, new_instance: bool = False) -> int:
     return code
 
 
-def _settings_or_none(home: Path) -> Any:
+def _settings_or_none(home: Path) -> Settings | None:
     """The settings (for the language and the window's place), or None if they cannot be
     read: opening the desk reads them again and says what is wrong with them."""
     from taskpack.app.settings import Settings
@@ -138,8 +145,8 @@ def _settings_or_none(home: Path) -> Any:
 
 
 def _open_desk(
-    home: Path, name: str, files: list[Path], frame: Any, *, new_instance: bool
-) -> tuple[Any, Any, InstanceServer]:
+    home: Path, name: str, files: list[Path], frame: OpeningWindow, *, new_instance: bool
+) -> tuple[Desk, MainWindow, InstanceServer]:
     """Open the desk and build its window in the frame's place; the frame closes."""
     from taskpack.app.desk import Desk
     from taskpack.ui.main_window import MainWindow
@@ -152,14 +159,15 @@ def _open_desk(
     server = InstanceServer(name, window)
     if not new_instance:
         server.listen()
-    server.files_received.connect(
-        lambda paths_: (
-            window.open_files(paths_) if paths_ else None,
-            window.showNormal(),
-            window.raise_(),
-            window.activateWindow(),
-        )
-    )
+
+    def received(paths_: list[Path]) -> None:
+        if paths_:
+            window.open_files(paths_)
+        window.showNormal()
+        window.raise_()
+        window.activateWindow()
+
+    server.files_received.connect(received)
     install_excepthook(window)
     window.show()
     frame.close()  # after the window is shown: the application does not quit in between

@@ -282,11 +282,11 @@ class AsksForm(QWidget):
         self.save_all_button.clicked.connect(self._save_all)
         bar.addWidget(self.save_all_button)
         outer.addLayout(bar)
-        self.scroll = QScrollArea()
-        self.scroll.setAccessibleName(tr("Asks"))
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        outer.addWidget(self.scroll, 1)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setAccessibleName(tr("Asks"))
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        outer.addWidget(self.scroll_area, 1)
         self.cards: dict[str, AskCard] = {}
         self.editable = True
         self.passport_id = ""
@@ -369,7 +369,7 @@ class AsksForm(QWidget):
 
         add_paged(lay.addWidget, shown, card, parent_layout=lay)
         lay.addStretch(1)
-        self.scroll.setWidget(body)
+        self.scroll_area.setWidget(body)
         if note:
             self.banner.show_message(note, "ok")
         else:
@@ -449,7 +449,7 @@ class AsksForm(QWidget):
         card = next((c for c in self.cards.values() if (c.ask.status or "open") == "open"), None)
         if card is not None:
             card.answer_edit.setFocus()
-            self.scroll.ensureWidgetVisible(card)
+            self.scroll_area.ensureWidgetVisible(card)
 
     def status_of(self, ask_id: str) -> str:
         card = self.cards.get(ask_id)

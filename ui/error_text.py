@@ -119,7 +119,11 @@ def _where(value: object) -> str:
 
 def _detail(exc: TaskPackError) -> str | None:
     """The precise problem for a code whose parameters say it (None: no template here)."""
-    code, p = exc.code, lambda name: _p(exc, name)
+    code = exc.code
+
+    def p(name: str) -> str:
+        return _p(exc, name)
+
     if code == "unsafe_name":
         problems = _name_problems()
         problem = str(exc.params.get("problem") or "")

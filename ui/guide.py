@@ -1,16 +1,57 @@
 """Help → How it works: a short guide a person can keep open beside the window — what a
-pack is, what "unproven here" means, and what to do with a handoff and with a receipt."""
+pack is, how to send your own work (with the window's own pictures of the composer, an
+item being added and the preview), what "unproven here" means, and what to do with a
+handoff and with a receipt.
+
+The pictures are ``resources/guide/<name>[-<language>].png``, made by
+``docs/screenshots.py``. A build without them (stripped, or a checkout that never made
+them) shows the same guide without pictures.
+"""
 
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QColor, QImage, QPainter, QTextDocument
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+from taskpack.ui import i18n
 from taskpack.ui.i18n import tr
 
+#: the widest a picture is shown (the guide's text column); a wider one is scaled down
+PICTURE_WIDTH = 720
 
-def guide_sections() -> list[tuple[str, list[str]]]:
-    """(heading, paragraphs) of the guide, in the window's language."""
+
+@dataclass(frozen=True)
+class Picture:
+    """One of the window's own pictures, shown between a section's paragraphs."""
+
+    name: str  # resources/guide/<name>.png (and <name>-<language>.png)
+    caption: str
+
+
+def guide_folder() -> Path:
+    return Path(str(resources.files("taskpack.resources") / "guide"))
+
+
+def picture_file(name: str, language: str | None = None) -> Path | None:
+    """The picture `name` in `language` (default: the window's), else the English one;
+    None when neither is there."""
+    language = language or i18n.current()
+    folder = guide_folder()
+    tries = [f"{name}-{language}.png"] if language != "en" else []
+    for file_name in [*tries, f"{name}.png"]:
+        path = folder / file_name
+        if path.is_file():
+            return path
+    return None
+
+
+def guide_sections() -> list[tuple[str, list[str | Picture]]]:
+    """(heading, paragraphs and pictures) of the guide, in the window's language."""
     return [
         (
             tr("What a pack is"),
@@ -34,6 +75,13 @@ def guide_sections() -> list[tuple[str, list[str]]]:
                     "the composer. Give the work a title, a goal and where it stands; press "
                     "Create passport."
                 ),
+                Picture(
+                    "composer",
+                    tr(
+                        "The composer: each item with Edit… and Remove, and “Send a handoff…” "
+                        "at the top."
+                    ),
+                ),
                 tr(
                     "Add fact… for what is true, and say where: this machine (it arrives "
                     "“unproven there” and the receiver checks it), your organisation, or "
@@ -43,11 +91,25 @@ def guide_sections() -> list[tuple[str, list[str]]]:
                     "for what follows. Attach files… (or drop files on the composer) for the "
                     "files. Every item has Edit… and Remove."
                 ),
+                Picture(
+                    "composer-ask",
+                    tr(
+                        "Add ask…: the line under “What counts as an answer” says, as you type, "
+                        "whether an answer could be judged against it."
+                    ),
+                ),
                 tr(
                     "Send a handoff… shows exactly what the receiver will see, and stops "
                     "before anything is written if a password or key is in your note or "
                     "files (it says which and where). Then save it as a file, copy it for a "
                     "chat, or email it. The answers come back as a receipt: open it and merge."
+                ),
+                Picture(
+                    "send-preview",
+                    tr(
+                        "Send a handoff…: what the receiver will see, the required checks "
+                        "first; then save it as a file, copy it for a chat, or email it."
+                    ),
                 ),
             ],
         ),
@@ -92,12 +154,51 @@ def guide_sections() -> list[tuple[str, list[str]]]:
     ]
 
 
-def guide_html() -> str:
-    parts = []
-    for head, paragraphs in guide_sections():
+def guide_html(pictures: dict[str, QImage] | None = None) -> str:
+    """The guide as HTML; a picture is shown when `pictures` has it (by name), as the
+    document resource ``guide:<name>``."""
+    pictures = pictures or {}
+    parts: list[str] = []
+    for head, blocks in guide_sections():
         parts.append(f"<h3>{html.escape(head)}</h3>")
-        parts += [f"<p>{html.escape(p)}</p>" for p in paragraphs]
+        for block in blocks:
+            if isinstance(block, str):
+                parts.append(f"<p>{html.escape(block)}</p>")
+                continue
+            image = pictures.get(block.name)
+            if image is None:
+                continue  # no picture here: the words say it all the same
+            width = min(image.width(), PICTURE_WIDTH)
+            parts.append(
+                f'<p><img src="guide:{html.escape(block.name)}" width="{width}"'
+                f' alt="{html.escape(block.caption)}"><br>'
+                f"<i>{html.escape(block.caption)}</i></p>"
+            )
     return "".join(parts)
+
+
+def load_pictures() -> dict[str, QImage]:
+    """The guide's pictures that are there and readable, by name."""
+    out: dict[str, QImage] = {}
+    for _head, blocks in guide_sections():
+        for block in blocks:
+            if isinstance(block, Picture):
+                path = picture_file(block.name)
+                image = QImage(str(path)) if path is not None else QImage()
+                if not image.isNull():
+                    out[block.name] = framed(image)
+    return out
+
+
+def framed(image: QImage) -> QImage:
+    """`image` in a thin grey frame: a picture of the window, not the window itself (a
+    person should not try to press its buttons)."""
+    out = QImage(image.width() + 2, image.height() + 2, QImage.Format.Format_RGB32)
+    out.fill(QColor("#9aa0a6"))
+    painter = QPainter(out)
+    painter.drawImage(1, 1, image)
+    painter.end()
+    return out
 
 
 class GuideWindow(QDialog):
@@ -109,13 +210,20 @@ class GuideWindow(QDialog):
         lay = QVBoxLayout(self)
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)  # the guide has no links; nothing opens from it
-        self.text.setHtml(guide_html())
+        #: the pictures shown, by name (none in a build without resources/guide)
+        self.pictures = load_pictures()
+        document = self.text.document()
+        for name, image in self.pictures.items():
+            document.addResource(
+                QTextDocument.ResourceType.ImageResource, QUrl(f"guide:{name}"), image
+            )
+        self.text.setHtml(guide_html(self.pictures))
         lay.addWidget(self.text, 1)
         box = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         box.button(QDialogButtonBox.StandardButton.Close).setText(tr("Close"))
         box.rejected.connect(self.close)
         lay.addWidget(box)
-        self.resize(560, 520)
+        self.resize(780, 640)
 
     def shown_text(self) -> str:
         return str(self.text.toPlainText())

@@ -102,15 +102,15 @@ class TimelineDelegate(QStyledItemDelegate):
         option: QStyleOptionViewItem,
         index: QModelIndex | QPersistentModelIndex,
     ) -> None:
-        rect: QRect = option.rect  # type: ignore[attr-defined]
+        rect: QRect = option.rect
         shifted = QStyleOptionViewItem(option)
-        shifted.rect = rect.adjusted(_GUTTER, 0, 0, 0)  # type: ignore[attr-defined]
+        shifted.rect = rect.adjusted(_GUTTER, 0, 0, 0)
         super().paint(painter, shifted, index)
         kind = index.data(_ROLE_KIND) or ""
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         x = rect.left() + _GUTTER / 2
-        palette: QPalette = option.palette  # type: ignore[attr-defined]
+        palette: QPalette = option.palette
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 2))
         top = rect.top() if index.row() > 0 else rect.center().y()
         last = index.model().rowCount(index.parent()) - 1

@@ -17,6 +17,7 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QDateTime,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
@@ -168,7 +169,7 @@ def short_time(stamp: str) -> str:
 class InboxModel(QAbstractTableModel):
     TITLE, STATE, SENDER, ASKS, UPDATED = range(5)
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[Row] = []
         self.me = ""
@@ -310,11 +311,12 @@ class InboxModel(QAbstractTableModel):
 class InboxFilter(QSortFilterProxyModel):
     """Search by title; filter by state, sender, open asks, incoming."""
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.search = ""
         self.state = ""  # "" = any, INCOMING, or a lifecycle state
-        self.sender = ""  # "" = anyone
+        # not `sender`: that would hide QObject.sender()
+        self.sender_only = ""  # "" = anyone
         self.open_asks_only = False
         self.incoming_only = False
         self.setSortRole(SORT_ROLE)
@@ -335,7 +337,7 @@ class InboxFilter(QSortFilterProxyModel):
         if state is not None:
             self.state = state
         if sender is not None:
-            self.sender = sender
+            self.sender_only = sender
         if open_asks_only is not None:
             self.open_asks_only = open_asks_only
         if incoming_only is not None:
@@ -355,6 +357,6 @@ class InboxFilter(QSortFilterProxyModel):
             return False
         if self.state and state_key(r) != self.state:
             return False
-        if self.sender and r.sender != self.sender:
+        if self.sender_only and r.sender != self.sender_only:
             return False
         return not (self.open_asks_only and not r.open_asks)

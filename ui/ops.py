@@ -13,7 +13,7 @@ import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO, Protocol, cast
 
 from taskpack.app import isolated
 from taskpack.app.desk import (
@@ -31,8 +31,6 @@ from taskpack.app.desk import (
     PackOutcome,
     PackWritten,
     StoredLuggage,
-    compact,
-    compact_facts,
     origin_label,
     standing,
 )
@@ -43,9 +41,29 @@ from taskpack.app.desk import take_on_path as take_on_path
 from taskpack.core.errors import Cancelled, FormatError, TaskPackError
 from taskpack.core.files import atomic_write
 from taskpack.core.progress import CancelCheck, Progress
+from taskpack.ui import as_pages
 
-if TYPE_CHECKING:
-    from taskpack.app.desk.service import ConformanceReport
+
+class JudgedCheck(Protocol):
+    """One check of the strict judge's report, as the window reads it."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def requirement(self) -> str: ...
+    @property
+    def ok(self) -> bool | None: ...
+    @property
+    def reasons(self) -> Sequence[str]: ...
+
+
+class JudgeReport(Protocol):
+    """What the window reads of the judge's report (`Desk.judge`; core's class stays
+    behind the desk)."""
+
+    @property
+    def checks(self) -> Sequence[JudgedCheck]: ...
+
 
 #: luggage up to this total is judged (C0–C10) as part of the review; larger packs on request
 JUDGE_AUTOMATICALLY_BYTES = 64 << 20
@@ -86,11 +104,12 @@ def review(desk: Desk, path: Path, progress: Progress, cancelled: CancelCheck) -
     with isolated.opened(path) as f:
         if f is not None and isolated.pack_is_large(f):
             progress(0, 0)
-            return isolated.call(  # type: ignore[no-any-return]
+            return isolated.call(
                 desk,
                 _review_handed,
                 path,
-                isolated.handed(f),
+                # a Handed is unpickled in the helper as its descriptor (Handed.__reduce__)
+                cast("int | None", isolated.handed(f)),
                 progress=progress,
                 cancel=cancelled,
             )
@@ -120,38 +139,13 @@ def review_elsewhere(
     read once); the pack as read is let go before the review is made compact."""
     out = _review(desk, path, progress, cancelled, source=source)
     out.unproven = unproven_facts(out.review.facts, out.machine)
-    full = _held_form(out.review)
+    full = as_pages.held_form(out.review)
     out.review_pickle = pickle.dumps(full, protocol=pickle.HIGHEST_PROTOCOL)
-    out.review = replace(full, sealed_pack=None, facts=compact_facts(full.facts))  # type: ignore[arg-type]
-    out.still_open = compact(out.still_open)  # type: ignore[assignment]
+    out.review = replace(full, sealed_pack=None, facts=as_pages.facts_as_pages(full.facts))
+    out.still_open = as_pages.asks_as_pages(out.still_open, every=False)
     del full
     gc.collect()  # (the helper runs with the collector off: what a reading left in cycles goes now)
     return out
-
-
-def _held_form(rv: LandingReview) -> LandingReview:
-    """The review to hold as bytes: its asks (the sealed pack's own records) as pages, so
-    neither the pickle nor the helper that lands from it holds a model per ask."""
-    sealed = rv.sealed_pack
-    pages = compact(rv.asks, over=0)
-    if sealed is not None and sealed.asks is not None:
-        mine = sealed.asks
-        if len(mine) == len(rv.asks) and all(a is b for a, b in zip(mine, rv.asks, strict=True)):
-            sealed.asks = pages  # type: ignore[assignment]
-        else:
-            sealed.asks = compact(mine, over=0)  # type: ignore[assignment]
-    return replace(rv, asks=pages)  # type: ignore[arg-type]
-
-
-def compact_review(rv: LandingReview) -> LandingReview:
-    """The review as the window shows it: asks (and many facts) as pages, no sealed pack
-    (it stays with whoever lands it)."""
-    return replace(
-        rv,
-        asks=compact(rv.asks, over=0),
-        facts=compact_facts(rv.facts),  # type: ignore[arg-type]
-        sealed_pack=None,
-    )
 
 
 def unproven_facts(facts: Sequence[Fact], machine: str | None) -> int:
@@ -228,7 +222,7 @@ def _judge(
     return failed_checks(Desk.judge(path, progress=progress, cancel=cancelled))
 
 
-def failed_checks(report: ConformanceReport) -> list[tuple[str, str, list[str]]]:
+def failed_checks(report: JudgeReport) -> list[tuple[str, str, list[str]]]:
     """The checks a judge's report fails, for a person to read: (id, requirement, reasons)."""
     return [(c.id, c.requirement, list(c.reasons)) for c in report.checks if not c.ok]
 
@@ -309,23 +303,7 @@ def _accept_elsewhere(
 ) -> Any:
     review = pickle.loads(review_pickle) if review_pickle is not None else None
     outcome = getattr(desk, how)(path, *args, review=review, progress=progress, cancel=cancelled)
-    return _compact_outcome(outcome)
-
-
-def _compact_passport(lp: LocalPassport) -> LocalPassport:
-    """`lp` with its asks (and many facts) as pages (to send from a helper process to the
-    window)."""
-    if lp.asks is not None:
-        lp.asks = compact(lp.asks, over=0)  # type: ignore[assignment]
-    if lp.passport.facts is not None:
-        lp.passport.facts = compact_facts(lp.passport.facts)  # type: ignore[assignment]
-    return lp
-
-
-def _compact_outcome(outcome: Any) -> Any:
-    outcome.passport = _compact_passport(outcome.passport)
-    outcome.review = compact_review(outcome.review)
-    return outcome
+    return as_pages.compact_outcome(outcome)
 
 
 # --- a change to one passport ------------------------------------------------------------
@@ -499,7 +477,7 @@ class Detail:
     actor: str = ""
 
 
-def is_sealed(fact: Any) -> bool:
+def is_sealed(fact: Fact) -> bool:
     return bool(fact.needs_reverify) and not fact.verified
 
 
@@ -517,7 +495,7 @@ def _detail_elsewhere(
     desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck
 ) -> Detail:
     detail = _load_detail(desk, passport_id, progress, cancelled, pages=True)
-    detail.local = _compact_passport(detail.local)
+    detail.local = as_pages.compact_passport(detail.local)
     return detail
 
 

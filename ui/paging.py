@@ -130,7 +130,8 @@ def add_paged(
         shown[0] = upto
         if shown[0] >= len(items):
             if more.hasFocus() and start >= 0:  # reading goes on at the first new item
-                _focus_first(parent_layout.itemAt(start).widget() if parent_layout else None)
+                first = parent_layout.itemAt(start) if parent_layout else None
+                _focus_first(first.widget() if first is not None else None)
             more.hide()
             more.deleteLater()
         else:

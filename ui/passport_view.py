@@ -7,7 +7,7 @@ decisions, the result, what the sender wrote), Asks (the form), Luggage, History
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 from taskpack.app.desk import (
     LandingCheck,
+    StoredLuggage,
     answer_sources,
     is_checked_here,
     lifecycle,
@@ -76,6 +77,7 @@ from taskpack.ui.widgets import (
     button,
     clear_layout,
     heading,
+    layout_widgets,
     plain,
     row,
     unwrapped,
@@ -83,14 +85,13 @@ from taskpack.ui.widgets import (
 from taskpack.ui.words import counted, local_time, one_line
 
 
-class PassportView(FactsMixin, QWidget):
+class PassportView(FactsMixin):
+    # also restore_requested, check_fact_requested (FactsMixin)
     move_requested = Signal(str, object)  # state, waiting_on
     take_on_requested = Signal()
     open_requested = Signal()  # "Open a receipt…": the window's File → Open
     result_requested = Signal()
     export_requested = Signal(str, str)  # kind, mode
-    restore_requested = Signal(int)
-    check_fact_requested = Signal(int)  # fact number (1-based): "I checked this here"
     check_landing_requested = Signal(str)  # landing check id: "I checked this here"
     answer_requested = Signal(str, str, str)
     save_answers_requested = Signal(object)  # {ask id: answer}
@@ -383,26 +384,24 @@ class PassportView(FactsMixin, QWidget):
             shown = [t for t in (item_text(i) for i in items or []) if t.strip()]
             if shown:
                 sec = Section(title)
-                add_paged(
-                    sec.add,
-                    shown,
-                    lambda t, title=title: LinkedText("• " + t, title=title),
-                    parent_layout=sec.lay,
-                )
+
+                def bullet(t: str, title: str = title) -> QWidget:
+                    return LinkedText("• " + t, title=title)
+
+                add_paged(sec.add, shown, bullet, parent_layout=sec.lay)
                 lay.addWidget(sec)
         if isinstance(lp.result, dict):
             sec = Section(tr("Returned result"))
             sec.add(LinkedText(str(lp.result.get("summary") or ""), title=tr("Returned result")))
             evidence = [ev for ev in lp.result.get("evidence") or [] if isinstance(ev, dict)]
-            add_paged(
-                sec.add,
-                evidence,
-                lambda ev: LinkedText(
+
+            def evidence_line(ev: dict[str, object]) -> QWidget:
+                return LinkedText(
                     f"• {evidence_words(ev.get('kind'))}: {ev.get('summary') or ''}"
                     + (f" {ev.get('url')}" if ev.get("url") else "")
-                ),
-                parent_layout=sec.lay,
-            )
+                )
+
+            add_paged(sec.add, evidence, evidence_line, parent_layout=sec.lay)
             lay.addWidget(sec)
         imperatives = (received.imperatives if received else None) or []
         if imperatives:
@@ -433,7 +432,7 @@ class PassportView(FactsMixin, QWidget):
             (tr("Add fact…"), "fact"),
             (tr("Add next step…"), "step"),
         ):
-            flow.addWidget(button(label, lambda w=what: self.add_requested.emit(w)))
+            flow.addWidget(button(label, partial(self.add_requested.emit, what)))
         sec.add(adds)
         lay.addWidget(sec)
         lay.addStretch(1)
@@ -503,7 +502,7 @@ class PassportView(FactsMixin, QWidget):
         if not detail.luggage:
             self.luggage_lay.addWidget(plain(tr("No attached files.")))
 
-        def one(item: Any) -> QWidget:
+        def one(item: StoredLuggage) -> QWidget:
             save = QPushButton(tr("Save As…"))
             save.clicked.connect(
                 lambda _c=False, n=item.name, s=item.size: self.save_luggage_requested.emit(n, s)
@@ -519,39 +518,34 @@ class PassportView(FactsMixin, QWidget):
         self.history.show_history(detail)
 
     def actions_text(self) -> str:
-        items = (self.actions_bar.itemAt(i).widget() for i in range(self.actions_bar.count()))
+        items = layout_widgets(self.actions_bar)
         return "\n".join(w.text() for w in items if isinstance(w, QLabel | QPushButton))
 
     def scroll_positions(self) -> tuple[int, int]:
         return (
             self.overview.verticalScrollBar().value(),
-            self.asks.scroll.verticalScrollBar().value(),
+            self.asks.scroll_area.verticalScrollBar().value(),
         )
 
     def restore_scroll_positions(self, positions: tuple[int, int]) -> None:
         overview, asks = positions
+
         # the new contents are laid out on the next pass; restore after it
-        QTimer.singleShot(
-            0,
-            self,
-            lambda: (
-                self.overview.verticalScrollBar().setValue(overview),
-                self.asks.scroll.verticalScrollBar().setValue(asks),
-            ),
-        )
+        def restore() -> None:
+            self.overview.verticalScrollBar().setValue(overview)
+            self.asks.scroll_area.verticalScrollBar().setValue(asks)
+
+        QTimer.singleShot(0, self, restore)
 
     def history_events(self) -> list[str]:
-        return [
-            self.history.topLevelItem(i).text(1) for i in range(self.history.topLevelItemCount())
-        ]
+        items = (self.history.topLevelItem(i) for i in range(self.history.topLevelItemCount()))
+        return [item.text(1) for item in items if item is not None]
 
     def header_text(self) -> str:
         """What the header reads: the state, the id and version, the title, the sender."""
-        items = (self.header.itemAt(i).widget() for i in range(self.header.count()))
         return "\n".join(
             label_text(w) if isinstance(w, QLabel) else labels_text(w)
-            for w in items
-            if w is not None
+            for w in layout_widgets(self.header)
         )
 
     def overview_text(self) -> str:

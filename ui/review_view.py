@@ -16,8 +16,8 @@ whatever the pack holds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QScrollArea, QVBoxLayout, QWidget
@@ -52,6 +52,8 @@ from taskpack.ui.widgets import (
 )
 from taskpack.ui.words import local_time, number, one_line
 
+T = TypeVar("T")
+
 
 class ReviewView(QWidget):
     land_requested = Signal()
@@ -67,11 +69,11 @@ class ReviewView(QWidget):
         self.at_home = AtHome()
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea()
-        self.scroll.setAccessibleName(tr("What the pack holds"))
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        outer.addWidget(self.scroll, 1)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setAccessibleName(tr("What the pack holds"))
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        outer.addWidget(self.scroll_area, 1)
         bar = QHBoxLayout()
         bar.setContentsMargins(12, 6, 12, 10)
         self.summary = plain("", small=True, muted=True)
@@ -111,7 +113,7 @@ class ReviewView(QWidget):
             # none of the pack's text is shown: any field may be where the secret sits
             self._secrets(lay, rv)
             lay.addStretch(1)
-            self.scroll.setWidget(body)
+            self.scroll_area.setWidget(body)
             self._buttons(reviewed)
             return
         self._header(lay, rv)
@@ -128,7 +130,7 @@ class ReviewView(QWidget):
         self._imperatives(lay, rv)
         self._luggage(lay, rv)
         lay.addStretch(1)
-        self.scroll.setWidget(body)
+        self.scroll_area.setWidget(body)
         self._buttons(reviewed)
 
     def _add(self, lay: QVBoxLayout, key: str, section: Section) -> Section:
@@ -136,7 +138,7 @@ class ReviewView(QWidget):
         lay.addWidget(section)
         return section
 
-    def _paged(self, sec: Section, items: Sequence[Any], make: Any) -> None:
+    def _paged(self, sec: Section, items: Sequence[T], make: Callable[[T], QWidget]) -> None:
         add_paged(sec.add, items, make, parent_layout=sec.lay)
 
     def _header(self, lay: QVBoxLayout, rv: LandingReview) -> None:
@@ -457,7 +459,11 @@ class ReviewView(QWidget):
             shown = [t for t in (item_text(i) for i in items or []) if t.strip()]
             if shown:
                 sec = self._add(lay, key, Section(title))
-                self._paged(sec, shown, lambda t, title=title: LinkedText("• " + t, title=title))
+
+                def bullet(t: str, title: str = title) -> QWidget:
+                    return LinkedText("• " + t, title=title)
+
+                self._paged(sec, shown, bullet)
         if rv.verification not in (None, "", [], {}):
             sec = self._add(lay, "verification", Section(tr("How the sender verified it")))
             sec.add(LinkedText(item_text(rv.verification), title=tr("How the sender verified it")))
@@ -574,7 +580,7 @@ class ReviewView(QWidget):
 
     def visible_text(self) -> str:
         """Everything the review shows, as a person reads it."""
-        body = self.scroll.widget()
+        body = self.scroll_area.widget()
         return (
             (labels_text(body) if body else "")
             + "\n"

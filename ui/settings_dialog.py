@@ -122,11 +122,11 @@ class SettingsDialog(QDialog):
                 "put it in PGPASSWORD or ~/.pgpass."
             )
         )
-        self.store.textChanged.connect(lambda _t: self.store_error.hide())
         form.addRow(tr("Team desk"), self.store)
         self.store_error = plain("", small=True)
         self.store_error.setStyleSheet(f"color: {tones.kind_colors('error')[1]};")
         self.store_error.hide()
+        self.store.textChanged.connect(lambda _t: self.store_error.hide())
         form.addRow("", self.store_error)
 
         self.watch = QCheckBox(tr("Watch folders for incoming packs"))

@@ -38,7 +38,7 @@ class FocusRingStyle(QProxyStyle):
         widget: QWidget | None = None,
     ) -> None:
         if element == QStyle.PrimitiveElement.PE_FrameFocusRect:
-            ring(painter, option.rect)  # type: ignore[attr-defined]
+            ring(painter, option.rect)
             return
         super().drawPrimitive(element, option, painter, widget)
 
@@ -54,8 +54,8 @@ class FocusRingStyle(QProxyStyle):
         if (
             element == QStyle.ControlElement.CE_PushButton
             and option.state & QStyle.StateFlag.State_HasFocus
-        ):  # type: ignore[attr-defined]
-            ring(painter, option.rect)  # type: ignore[attr-defined]
+        ):
+            ring(painter, option.rect)
 
 
 def ring(painter: QPainter, rect: QRect) -> None:
@@ -126,10 +126,10 @@ class FocusFrames(QObject):
 
 def install(app: QApplication | None = None) -> None:
     """Use Fusion with the focus ring (once per application)."""
-    app = app or QApplication.instance()  # type: ignore[assignment]
-    if not isinstance(app, QApplication) or isinstance(app.style(), FocusRingStyle):
+    current = app or QApplication.instance()
+    if not isinstance(current, QApplication) or isinstance(current.style(), FocusRingStyle):
         return
     style = FocusRingStyle(QStyleFactory.create("Fusion"))
     _installed.append(style)
-    app.setStyle(style)
-    _frames.append(FocusFrames(app))
+    current.setStyle(style)
+    _frames.append(FocusFrames(current))

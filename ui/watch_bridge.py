@@ -12,10 +12,11 @@ import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Unpack
 
 from PySide6.QtCore import QObject, Qt, Signal
 from taskpack.app.desk import Desk
-from taskpack.app.watcher import FolderWatcher, FoundPack
+from taskpack.app.watcher import FolderWatcher, FoundPack, WatcherOptions
 
 #: seconds: a pack file modified this recently may be one this desk is still recording
 FRESH = 5.0
@@ -43,7 +44,7 @@ class WatchBridge(QObject):
         *,
         dismissed: Callable[[str], bool],
         parent: QObject | None = None,
-        **watcher_options: object,
+        **watcher_options: Unpack[WatcherOptions],
     ) -> None:
         super().__init__(parent)
         self.desk = desk
@@ -54,7 +55,7 @@ class WatchBridge(QObject):
             self._on_rejected,
             on_trouble=self._trouble_relay.emit,
             **watcher_options,
-        )  # type: ignore[arg-type]
+        )
         self._found_relay.connect(self.found, Qt.ConnectionType.QueuedConnection)
         self._sent_relay.connect(self.sent, Qt.ConnectionType.QueuedConnection)
         self._rejected_relay.connect(self.rejected, Qt.ConnectionType.QueuedConnection)

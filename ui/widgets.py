@@ -426,7 +426,9 @@ class FloatingBanner(Banner):
         width = max(area.width() - 2 * self.MARGIN, 120)
         lay = self.layout()
         height = (
-            lay.totalHeightForWidth(width) if lay.hasHeightForWidth() else self.sizeHint().height()
+            lay.totalHeightForWidth(width)
+            if lay is not None and lay.hasHeightForWidth()
+            else self.sizeHint().height()
         )
         self.setGeometry(area.x() + self.MARGIN, area.y() + self.MARGIN, width, height)
 
@@ -534,14 +536,19 @@ def button(
 
 
 def clear_layout(layout: QLayout) -> None:
-    while layout.count():
-        item = layout.takeAt(0)
+    while (item := layout.takeAt(0)) is not None:  # None: the layout is empty
         w = item.widget()
         if w is not None:
             w.hide()
             w.deleteLater()
-        elif item.layout() is not None:
-            clear_layout(item.layout())  # type: ignore[arg-type]
+        elif (inner := item.layout()) is not None:
+            clear_layout(inner)
+
+
+def layout_widgets(layout: QLayout) -> list[QWidget]:
+    """The widgets `layout` holds, in order (its spacers and inner layouts left out)."""
+    items = (layout.itemAt(i) for i in range(layout.count()))
+    return [w for item in items if item is not None and (w := item.widget()) is not None]
 
 
 def unwrapped(label: QLabel) -> QLabel:

@@ -4,7 +4,7 @@ luggage, and preview a handoff before it is written (`core.desk.compose`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from taskpack.core.desk import compose
@@ -33,7 +33,7 @@ class Composing:
             self,
             passport_id: str,
             event: str,
-            change: object,
+            change: Callable[[LocalPassport], dict[str, JSON] | None],
             *,
             expected_version: int | None = None,
         ) -> LocalPassport: ...

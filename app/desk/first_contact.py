@@ -19,6 +19,8 @@ from taskpack.core.trust.refusals import LuggageScan, scan_value
 
 if TYPE_CHECKING:
     from taskpack.app.settings import Settings
+    from taskpack.core.desk.store import HistoryEntry
+    from taskpack.core.format.model import LocalPassport
 
 
 @dataclass
@@ -39,6 +41,12 @@ class FirstContact:
 
     home: Path
     settings: Settings
+
+    if TYPE_CHECKING:  # (the Desk's own)
+
+        def get(self, passport_id: str, *, pages: bool = False) -> LocalPassport: ...
+        def get_version(self, passport_id: str, version: int) -> LocalPassport: ...
+        def history(self, passport_id: str) -> list[HistoryEntry]: ...
 
     def inbox(self) -> Path:
         """Where packs read out of pasted or piped text are kept as files."""

@@ -312,9 +312,11 @@ class Desk(Landing, Edits, Composing, FirstContact):
         state, waiting_on = self.store.state_of(passport_id)
         out: list[MoveOption] = []
         for move in lifecycle.allowed_moves(state, waiting_on):
-            targets = [w for w in lifecycle.WAITING_ON if move.to_waiting and w in move.to_waiting]
-            for waiting_on in targets or [None]:
-                out.append(MoveOption(move.target, waiting_on, move.why))
+            targets: list[str | None] = [
+                w for w in lifecycle.WAITING_ON if move.to_waiting and w in move.to_waiting
+            ]
+            for target_waiting_on in targets or [None]:
+                out.append(MoveOption(move.target, target_waiting_on, move.why))
         return out
 
     # -- packing and landing -----------------------------------------------------------

@@ -34,6 +34,23 @@ def review_summary(data: dict[str, Any], head: str) -> str:
     return "; ".join(bits) + "."
 
 
+def _more(data: dict[str, Any], name: str, listed: int, total: int | None = None) -> str:
+    """What a briefing over one page of a large passport leaves out, said plainly."""
+    spans = {s["list"]: s for s in (data.get("page") or {}).get("lists", [])}
+    span = spans.get(name)
+    if span is None or span["shown"] >= span["total"]:
+        return ""
+    if total is not None and total > listed:
+        return f" and {total - listed} more (taskpack_open pages through them)"
+    return (
+        f" (of the first {span['shown']} of {span['total']}; taskpack_open pages through the rest)"
+    )
+
+
+def _listed(names: list[str], more: str) -> str:
+    return (", ".join(names) + more).removeprefix(" and ")
+
+
 def briefing(data: dict[str, Any]) -> str:
     pid, c = data["id"], data["counts"]
     lines = [
@@ -45,10 +62,11 @@ def briefing(data: dict[str, Any]) -> str:
     ]
     n = 1
     checks = [ch for ch in data["landing_checks"] if ch["required"] and not ch["checked_here"]]
-    if checks:
+    if c["required_checks"]:
         lines.append(
-            f"{n}. Confirm the {len(checks)} required landing check(s) on this machine "
-            f"first ({', '.join(str(ch['ref']) for ch in checks)}). A `how` is only the "
+            f"{n}. Confirm the {c['required_checks']} required landing check(s) on this machine "
+            f"first ({_listed([str(ch['ref']) for ch in checks], _more(data, 'landing_checks', len(checks), c['required_checks']))}). "
+            "A `how` is only the "
             "sender's suggestion: decide yourself what to run. Mark each one you confirmed "
             "done with taskpack_confirm_check (it records a fact verified here)."
         )
@@ -56,21 +74,24 @@ def briefing(data: dict[str, Any]) -> str:
     reverify = [
         f for f in data["facts"] if f["standing_kind"] in ("unproven_here", "claimed_elsewhere")
     ]
-    if reverify:
+    if c["facts_to_reverify"]:
         lines.append(
             f"{n}. Re-verify here before relying on them: fact(s) "
-            f"{', '.join(str(f['n']) for f in reverify)} (proven on another machine, not here)."
+            f"{_listed([str(f['n']) for f in reverify], _more(data, 'facts', len(reverify), c['facts_to_reverify']))} "
+            "(proven on another machine, not here)."
         )
         n += 1
     proven = [f for f in data["facts"] if f["standing_kind"] in ("proven_here", "carried")]
     lines.append(
-        f"{n}. Proven and usable: {', '.join(str(f['n']) for f in proven) or 'no fact yet'}."
+        f"{n}. Proven and usable: {', '.join(str(f['n']) for f in proven) or 'no fact yet'}"
+        f"{_more(data, 'facts', len(proven))}."
     )
     n += 1
     if c["open_asks"]:
         open_ids = [str(a["ref"]) for a in data["asks"] if a["status"] == "open"]
         lines.append(
-            f"{n}. Answer the open ask(s) {', '.join(open_ids)} against their accept "
+            f"{n}. Answer the open ask(s) "
+            f"{_listed(open_ids, _more(data, 'asks', len(open_ids), c['open_asks']))} against their accept "
             "(taskpack_answer), then send a receipt home (taskpack_pack kind=receipt)."
         )
         n += 1

@@ -187,6 +187,22 @@ class ListOut(_Out):
     passports: list[PassportSummary]
 
 
+class PageSpan(_Out):
+    list: str = Field(description="which list: facts, asks, sender_wrote.next_steps, ...")
+    total: int = Field(description="how many rows it holds in all")
+    from_: int = Field(alias="from", description="the first row shown (0-based)")
+    shown: int = Field(description="how many of its rows this answer shows")
+
+
+class PageInfo(_Out):
+    cursor: str | None = Field(None, description="the cursor this page was read with")
+    next_cursor: str | None = Field(
+        None, description="more rows follow: pass this back as `cursor` to read on"
+    )
+    complete: bool = Field(description="true when this one answer shows every row")
+    lists: list[PageSpan] = Field(default_factory=list)
+
+
 class PassportOut(_Out):
     id: str
     version: int = Field(description="pass it as expected_version to change the passport")
@@ -204,6 +220,9 @@ class PassportOut(_Out):
     received: ReceivedView | None = None
     allowed_moves: list[str]
     sender_wrote: PassportText
+    page: PageInfo | None = Field(
+        None, description="which rows of each list this answer shows (a large one is paged)"
+    )
 
 
 class ChangedOut(_Out):

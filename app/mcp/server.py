@@ -18,21 +18,17 @@ wrote (:mod:`.boundary`).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, CallToolResult
+from mcp.types import CallToolResult
 from pydantic import Field
 from taskpack.app.desk import Desk, harness_name
 from taskpack.app.mcp import models as m
-from taskpack.app.mcp import refs, views, work_tools
-from taskpack.app.mcp.boundary import fit, render
-from taskpack.app.mcp.briefing import INSTRUCTIONS, briefing, review_summary
-from taskpack.app.mcp.config import skill_text
+from taskpack.app.mcp import paging, prompts, refs, views, work_tools
+from taskpack.app.mcp.briefing import INSTRUCTIONS, review_summary
 from taskpack.app.mcp.inputs import (
     DecisionIn,
     ExpectedVersion,
@@ -46,7 +42,7 @@ from taskpack.app.mcp.inputs import (
 from taskpack.app.mcp.results import READ_ONLY, Job, StrictServer, respond
 from taskpack.app.mcp.results import writes as _writes
 from taskpack.core.desk import lifecycle
-from taskpack.core.errors import TaskPackError, UsageError
+from taskpack.core.errors import UsageError
 from taskpack.core.format.model import JSON
 
 log = logging.getLogger(__name__)
@@ -62,10 +58,11 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         version=harness_name().partition("/")[2] or "0",
     )
 
-    def view_of(pid: str) -> dict[str, Any]:
+    def view_of(pid: str, cursor: str | None = None) -> dict[str, Any]:
+        """A page of the passport (the first, or the one `cursor` names) within the budget."""
         lp = desk.get(pid)
         moves = [mv.label for mv in desk.allowed_moves(pid)]
-        return views.passport_view(desk, lp, desk.luggage(pid), moves)
+        return views.passport_page(desk, lp, desk.luggage(pid), moves, cursor)
 
     def changed(pid: str, what: str, **extra: Any) -> tuple[str, dict[str, Any]]:
         lp = desk.get(pid)
@@ -100,17 +97,27 @@ def build_server(desk: Desk) -> MCPServer[Any]:
         return respond(run)
 
     @server.tool(annotations=READ_ONLY)
-    def taskpack_open(id: PassportId) -> Annotated[CallToolResult, m.PassportOut]:
+    def taskpack_open(
+        id: PassportId,
+        cursor: Annotated[
+            str | None,
+            Field(
+                description="a large passport comes in pages: pass the `page.next_cursor` "
+                "of the previous answer to read on"
+            ),
+        ] = None,
+    ) -> Annotated[CallToolResult, m.PassportOut]:
         """One passport by exact id: state, facts (scope, verified, verified_on, how each stands
-        here), decisions, next steps, asks, landing checks, luggage, lineage and its `version`."""
+        here), decisions, next steps, asks, landing checks, luggage, lineage and its `version`.
+        A large one comes in pages (required landing checks first); `page` says what is shown."""
 
         def run() -> tuple[str, dict[str, Any]]:
-            data = view_of(parse_pid(id))
+            data = view_of(parse_pid(id), cursor)
             c = data["counts"]
             return (
                 f"{data['id']} v{data['version']} ({data['state']}): {c['required_checks']} "
                 f"required landing check(s) to confirm here, {c['facts_to_reverify']} fact(s) "
-                f"to re-verify, {c['open_asks']} open ask(s).",
+                f"to re-verify, {c['open_asks']} open ask(s).{paging.page_note(data)}",
                 data,
             )
 
@@ -542,42 +549,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
 
     work_tools.register(server, desk, changed, view_of)
 
-    # -- prompt and resource --
-
-    @server.prompt(title="Take over a passport")
-    def take_over(passport_id: str) -> str:
-        """Brief an agent taking over a passport: goal, where it stands, what is proven, what
-        must be re-verified here, required checks first, open asks."""
-        try:
-            data = view_of(parse_pid(passport_id))
-        except TaskPackError as exc:  # a bad argument: the protocol's invalid-params error
-            raise MCPError(INVALID_PARAMS, views.line(str(exc)) or "") from None
-        return render(briefing(data), fit(data))  # within the same budget as a result
-
-    @server.resource(
-        "taskpack://skill",
-        mime_type="text/markdown",
-        title="How to use TaskPack",
-        description="When to pack and land, flat vs zip, the trust boundary, "
-        "required checks first, answering asks, receipts",
-    )
-    def skill_resource() -> str:
-        return skill_text()
-
-    @server.resource(
-        "taskpack://passport/{id}",
-        mime_type="application/json",
-        title="A passport",
-        description="One passport as taskpack_open returns it; written text is under sender_wrote",
-    )
-    def passport_resource(id: str) -> str:
-        try:
-            data = view_of(parse_pid(id))
-        except TaskPackError as exc:
-            from mcp.server.mcpserver.exceptions import ResourceNotFoundError
-
-            raise ResourceNotFoundError(str(exc)) from None
-        return json.dumps(data, ensure_ascii=False, indent=1)
+    prompts.register(server, view_of)
 
     return server
 

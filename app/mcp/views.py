@@ -10,6 +10,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from taskpack.app.mcp import paging
 from taskpack.app.mcp.boundary import BUDGET, clean, fit, line, text
 from taskpack.app.mcp.refs import ref
 from taskpack.core.desk import lifecycle
@@ -144,14 +145,29 @@ def wire_encoding(name: str | None) -> str:
     return WIRE_ENCODING.get(name or "", name or "unknown")
 
 
-def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
+def _desk_fact(fact: Fact) -> Fact:
+    """`fact` as the desk's words name it: the standing sentence names machines and
+    sources, and only plain ones are said in the desk's words."""
     shown = fact.copy_record()
-    # the standing sentence names machines and sources: only plain ones in the desk's words
     shown.verified_on = plain_who(fact.verified_on)
     shown.verified_by = plain_who(fact.verified_by)
     shown.source = plain_who(fact.source)
     if shown.source_actor is not None:
         shown.source_actor = plain_who(shown.source_actor)
+    return shown
+
+
+def fact_kind(fact: Fact, machine: str | None) -> str:
+    """How the fact stands here (its view's ``standing_kind``), without building the view:
+    only `verified_on` of the names the desk withholds can change it."""
+    on = fact.verified_on
+    if on is None or plain_who(on) == on:
+        return standing(fact, machine=machine).kind
+    return standing(_desk_fact(fact), machine=machine).kind
+
+
+def fact_view(n: int, fact: Fact, machine: str | None) -> dict[str, Any]:
+    shown = _desk_fact(fact)
     st = standing(shown, machine=machine)
     # the names as the pack wrote them, beside the desk's words (which withhold them)
     theirs = {"verified_on": line(fact.verified_on)} if fact.verified_on is not None else {}
@@ -241,7 +257,16 @@ def passport_text(state: PassportState, note: str | None = None) -> dict[str, An
     }
 
 
-def lineage_view(lineage: Any) -> dict[str, Any]:
+def lineage_chain(lineage: Any) -> list[Any]:
+    if lineage is None:
+        return []
+    data = lineage if isinstance(lineage, dict) else lineage.to_data()
+    return list(data.get("chain") or [])
+
+
+def lineage_view(lineage: Any, *, chain: bool = True) -> dict[str, Any]:
+    """Where the passport came from; `chain`: with every entry of its chain (a page of a
+    passport leaves the chain to :func:`passport_page`'s paging)."""
     if lineage is None:
         return {"root_id": None, "from_version": None, "chain": []}
     data = lineage if isinstance(lineage, dict) else lineage.to_data()
@@ -249,7 +274,7 @@ def lineage_view(lineage: Any) -> dict[str, Any]:
     return {
         "root_id": token(data.get("root_id")),
         "from_version": fv if isinstance(fv, int) and not isinstance(fv, bool) else None,
-        "chain": [token(c) or "" for c in data.get("chain") or []],
+        "chain": [token(c) or "" for c in data.get("chain") or []] if chain else [],
     }
 
 
@@ -300,15 +325,21 @@ def summary_view(row: PassportSummary) -> dict[str, Any]:
     }
 
 
-def passport_view(
-    desk: Desk, lp: LocalPassport, luggage: list[StoredLuggage], moves: list[str]
+def passport_page(
+    desk: Desk,
+    lp: LocalPassport,
+    luggage: list[StoredLuggage],
+    moves: list[str],
+    cursor: str | None = None,
 ) -> dict[str, Any]:
+    """The passport as an agent reads it: its head (counts over every row) and one page of
+    its lists (:mod:`.paging`), required landing checks first."""
     ps = lp.passport
-    facts = [fact_view(n, f, desk.machine) for n, f in enumerate(ps.facts or [], 1)]
+    machine = desk.machine
+    facts = list(ps.facts or [])
     came = desk.answer_sources(lp.id, lp.version)
-    asks = [ask_view(a, came.of(a.id)) for a in lp.asks or []]
+    asks = list(lp.asks or [])
     checks = sorted(lp.landing_checks or [], key=lambda c: not c.is_required)
-    check_views = [check_view(c, desk.machine) for c in checks]
     outgoing = lp.checks_to_send or []
     received = lp.received
     rec = None
@@ -321,7 +352,7 @@ def passport_view(
             "landed_at": plain_time(received.landed_at),
             "pack_sha256": token(received.pack_sha256),
             "written_here": bool(received.written_here),
-            "imperatives": [imperative_view(i) for i in received.imperatives or []],
+            "imperatives": [],
             "sender_wrote": {
                 "actor": line(origin.actor),
                 "machine": line(origin.machine),
@@ -329,24 +360,69 @@ def passport_view(
                 "note": text(received.note),
             },
         }
-    return {
+    head = {
         "id": lp.id,
         "version": lp.version,
         "state": lifecycle.describe(lp.state, lp.waiting_on),
         "came_from": "handoff" if received else "here",
         "created_at": ps.created_at,
         "updated_at": ps.updated_at,
-        "counts": counts(facts, asks, check_views),
-        "facts": facts,
-        "asks": asks,
-        "landing_checks": check_views,
-        "checks_to_send": [check_view(c) for c in outgoing],
-        "luggage": [luggage_view(x.name, x.size, x.sha256) for x in luggage],
-        "lineage": lineage_view(lp.lineage),
+        "counts": {
+            "required_checks": sum(
+                1
+                for c in checks
+                if c.is_required and not (c.checked_on and c.checked_on == machine)
+            ),
+            "facts_to_reverify": sum(
+                1 for f in facts if fact_kind(f, machine) in ("unproven_here", "claimed_elsewhere")
+            ),
+            "open_asks": sum(1 for a in asks if status(a.status) == "open"),
+        },
+        "lineage": lineage_view(lp.lineage, chain=False),
         "received": rec,
         "allowed_moves": moves,
-        "sender_wrote": passport_text(ps),
+        "sender_wrote": {"title": text(ps.title), "goal": text(ps.goal)}
+        | {"current_state": text(ps.current_state)},
     }
+    imps = (received.imperatives or []) if received else []
+    chain = lineage_chain(lp.lineage)
+    sections = [
+        paging.Section("landing_checks", len(checks), lambda n: check_view(checks[n], machine)),
+        paging.Section("facts", len(facts), lambda n: fact_view(n + 1, facts[n], machine)),
+        paging.Section("asks", len(asks), lambda n: ask_view(asks[n], came.of(asks[n].id))),
+        paging.Section("checks_to_send", len(outgoing), lambda n: check_view(outgoing[n])),
+        paging.Section(
+            "luggage",
+            len(luggage),
+            lambda n: luggage_view(luggage[n].name, luggage[n].size, luggage[n].sha256),
+        ),
+        *text_sections(ps),
+        paging.Section("lineage.chain", len(chain), lambda n: token(chain[n]) or ""),
+    ]
+    if rec is not None:  # (after the luggage, as the view lists them)
+        imperatives = paging.Section(
+            "received.imperatives", len(imps), lambda n: imperative_view(imps[n])
+        )
+        sections.insert(5, imperatives)
+    return paging.paged(head, sections, lp.version, cursor)
+
+
+def text_sections(state: PassportState) -> list[paging.Section]:
+    """The lists among what a sender wrote of a passport (next steps, decisions, ...)."""
+    steps = list(state.next_steps or [])
+    decisions = list(state.decisions or [])
+    artifacts = list(state.artifacts or [])
+    learnings = list(state.learnings or [])
+    return [
+        paging.Section("sender_wrote.next_steps", len(steps), lambda n: clean(steps[n])),
+        paging.Section(
+            "sender_wrote.decisions",
+            len(decisions),
+            lambda n: {"what": text(decisions[n].what), "why": text(decisions[n].why)},
+        ),
+        paging.Section("sender_wrote.artifacts", len(artifacts), lambda n: clean(artifacts[n])),
+        paging.Section("sender_wrote.learnings", len(learnings), lambda n: clean(learnings[n])),
+    ]
 
 
 # --- reviews of a pack ----------------------------------------------------------------

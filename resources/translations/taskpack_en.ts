@@ -4,7 +4,7 @@
   <context>
     <name>taskpack</name>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="531" />
+      <location filename="../../ui/review_view.py" line="529" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n answer comes home</numerusform>
@@ -12,7 +12,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="435" />
+      <location filename="../../ui/asks_form.py" line="433" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n answer is not saved yet.</numerusform>
@@ -20,7 +20,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/pack_items.py" line="394" />
+      <location filename="../../ui/pack_items.py" line="392" />
       <source>%n answers</source>
       <translation>
         <numerusform>%n answer</numerusform>
@@ -36,7 +36,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="530" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n ask stays open</numerusform>
@@ -44,7 +44,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/pack_items.py" line="400" />
+      <location filename="../../ui/pack_items.py" line="398" />
       <source>%n attached files</source>
       <translation>
         <numerusform>%n attached file</numerusform>
@@ -60,7 +60,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="309" />
+      <location filename="../../ui/window/watching.py" line="120" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n folder checked every {seconds} s (no change events)</numerusform>
@@ -68,7 +68,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="300" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n incoming</numerusform>
@@ -76,7 +76,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="107" />
+      <location filename="../../ui/journey.py" line="106" />
       <source>%n more desks</source>
       <translation>
         <numerusform>%n more desk</numerusform>
@@ -84,7 +84,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/pack_items.py" line="396" />
+      <location filename="../../ui/pack_items.py" line="394" />
       <source>%n new questions, kept as open asks</source>
       <translation>
         <numerusform>%n new question, kept as an open ask</numerusform>
@@ -92,7 +92,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="400" />
+      <location filename="../../ui/review_view.py" line="398" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</numerusform>
@@ -100,7 +100,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="300" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n passport</numerusform>
@@ -108,7 +108,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/export.py" line="94" />
+      <location filename="../../ui/export.py" line="91" />
       <source>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</source>
       <translation>
         <numerusform>%n question is still unanswered. The receipt will say so, and it stays open here: answer it later and send another receipt.</numerusform>
@@ -116,7 +116,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="262" />
+      <location filename="../../ui/window/incoming.py" line="311" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n required check is first in its Overview.</numerusform>
@@ -132,7 +132,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="178" />
+      <location filename="../../ui/passport_view.py" line="181" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>Asks (%n open)</numerusform>
@@ -140,7 +140,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="494" />
+      <location filename="../../ui/review_view.py" line="492" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>Attached file (%n, {size})</numerusform>
@@ -148,7 +148,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="80" />
+      <location filename="../../ui/next_step.py" line="77" />
       <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
       <translation>
         <numerusform>It waits for you: take it on (approve, accept and start in one go), then answer its open question.</numerusform>
@@ -156,7 +156,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="100" />
+      <location filename="../../ui/next_step.py" line="97" />
       <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
       <translation>
         <numerusform>Next: answer the open question in the Asks tab, then send the answer home as a receipt.</numerusform>
@@ -164,7 +164,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="441" />
+      <location filename="../../ui/asks_form.py" line="439" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>Save all answers (%n)</numerusform>
@@ -172,7 +172,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="276" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>Saved %n answer. Export a receipt to send it home.</numerusform>
@@ -180,7 +180,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="64" />
+      <location filename="../../ui/next_step.py" line="61" />
       <source>Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.</source>
       <translation>
         <numerusform>Your receipt went home with %n question still unanswered: answer it in the Asks tab, then send another receipt.</numerusform>
@@ -188,7 +188,7 @@
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="307" />
+      <location filename="../../ui/window/watching.py" line="118" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>watching %n folder</numerusform>

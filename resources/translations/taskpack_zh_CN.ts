@@ -4,169 +4,170 @@
   <context>
     <name>taskpack</name>
     <message>
-      <location filename="../../ui/composer/composer.py" line="121" />
+      <location filename="../../ui/composer/item_lines.py" line="76" />
       <source> — how: {how}</source>
       <translation> — 做法：{how}</translation>
     </message>
     <message>
-      <location filename="../../ui/step_text.py" line="25" />
+      <location filename="../../ui/step_text.py" line="24" />
       <source> — sender's suggestion, not run: «{how}»</source>
       <translation> — 发送方的建议，未运行：«{how}»</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="118" />
+      <location filename="../../ui/composer/item_lines.py" line="73" />
+      <location filename="../../ui/composer/send.py" line="124" />
       <source> — to {who}</source>
       <translation> — 给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="102" />
+      <location filename="../../ui/composer/send.py" line="105" />
       <source> — your suggestion: {how}</source>
       <translation> — 发送方建议的做法：{how}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="270" />
+      <location filename="../../ui/main_window.py" line="251" />
       <source>&amp;About TaskPack Desk</source>
       <translation>关于 TaskPack Desk(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="261" />
+      <location filename="../../ui/main_window.py" line="242" />
       <source>&amp;All passports</source>
       <translation>全部护照(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="233" />
+      <location filename="../../ui/main_window.py" line="214" />
       <source>&amp;Compose this passport…</source>
       <translation>在编写器中编辑这本护照(&amp;C)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="249" />
+      <location filename="../../ui/main_window.py" line="230" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Edit</source>
       <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="224" />
+      <location filename="../../ui/main_window.py" line="205" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="263" />
+      <location filename="../../ui/main_window.py" line="244" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="266" />
+      <location filename="../../ui/main_window.py" line="247" />
       <source>&amp;How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="260" />
+      <location filename="../../ui/main_window.py" line="241" />
       <source>&amp;Incoming packs</source>
       <translation>新到的包(&amp;I)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="230" />
+      <location filename="../../ui/main_window.py" line="211" />
       <source>&amp;New passport…</source>
       <translation>新建护照(&amp;N)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="226" />
+      <location filename="../../ui/main_window.py" line="207" />
       <source>&amp;Open packs…</source>
       <translation>打开包(&amp;O)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="251" />
+      <location filename="../../ui/main_window.py" line="232" />
       <source>&amp;Paste a pack</source>
       <translation>粘贴任务包(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="245" />
+      <location filename="../../ui/main_window.py" line="226" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="262" />
+      <location filename="../../ui/main_window.py" line="243" />
       <source>&amp;Refresh</source>
       <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="240" />
+      <location filename="../../ui/main_window.py" line="221" />
       <source>&amp;Settings…</source>
       <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="259" />
+      <location filename="../../ui/main_window.py" line="240" />
       <location filename="../../ui/opening.py" line="83" />
       <source>&amp;View</source>
       <translation>查看(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="148" />
+      <location filename="../../ui/asks_form.py" line="146" />
       <source>(no accept given: this ask cannot be judged)</source>
       <translation>（没有给出验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="167" />
+      <location filename="../../ui/pack_items.py" line="165" />
       <source>(no accept: this ask cannot be judged)</source>
       <translation>（没有验收标准：这个提问无法判定）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="135" />
-      <location filename="../../ui/step_text.py" line="22" />
+      <location filename="../../ui/pack_items.py" line="133" />
+      <location filename="../../ui/step_text.py" line="21" />
       <source>(no check text)</source>
       <translation>（没有检查内容）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="102" />
+      <location filename="../../ui/pack_items.py" line="100" />
       <source>(no claim)</source>
       <translation>（没有陈述）</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="134" />
-      <location filename="../../ui/pack_items.py" line="221" />
+      <location filename="../../ui/asks_form.py" line="132" />
+      <location filename="../../ui/pack_items.py" line="219" />
       <source>(no question)</source>
       <translation>（没有问题）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="232" />
+      <location filename="../../ui/pack_items.py" line="230" />
       <source>(not answered)</source>
       <translation>（未回答）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="74" />
+      <location filename="../../ui/window/incoming.py" line="84" />
       <source>(sender withheld: it contains a credential — {kind})</source>
       <translation>（发送方已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="75" />
+      <location filename="../../ui/window/incoming.py" line="85" />
       <source>(title withheld: it contains a credential — {kind})</source>
       <translation>（标题已隐去：其中含有凭据——{kind}）</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="149" />
+      <location filename="../../ui/review_view.py" line="147" />
       <source>(untitled)</source>
       <translation>（无标题）</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="214" />
-      <location filename="../../ui/pack_items.py" line="404" />
+      <location filename="../../ui/pack_items.py" line="402" />
       <source>; </source>
       <translation>；</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="57" />
+      <location filename="../../ui/guide.py" line="119" />
       <source>A fact checked on one machine (“the export runs in 40 s on this laptop”) is not checked on yours. When it travels it arrives “⚠ unproven here”: check it yourself, then press “I checked this here”.</source>
       <translation>在一台机器上检查过的事实（“导出在这台笔记本上要 40 秒”）在你的机器上并没有检查过。它随包到达时标为“⚠ 此处未证实”：自己检查一遍，然后按“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="165" />
+      <location filename="../../ui/composer/send.py" line="169" />
       <source>A few words for the receiver</source>
       <translation>给接收方的几句话</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="23" />
+      <location filename="../../ui/guide.py" line="64" />
       <source>A handoff hands the work on. A receipt brings the answers back to the desk that asked. Nothing in a pack is ever run.</source>
       <translation>交接包把工作交出去；回执把回答带回提问的工作台。任务包里的任何内容都不会被执行。</translation>
     </message>
@@ -177,17 +178,17 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="52" />
-      <location filename="../../ui/window/passport_actions.py" line="331" />
+      <location filename="../../ui/window/passport_actions.py" line="372" />
       <source>A machine fact is sealed unproven when it leaves this machine.</source>
       <translation>机器范围的事实离开本机时会被封存为“未证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="162" />
+      <location filename="../../ui/composer/send.py" line="166" />
       <source>A name; kept in your outbox with the pack</source>
       <translation>一个名字；和包一起记在你的发件箱里</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="240" />
+      <location filename="../../ui/export.py" line="237" />
       <source>A new email is open. Attach {name}: it is shown in your file manager.</source>
       <translation>已新建一封邮件。请附上 {name}：文件管理器里已经显示了它。</translation>
     </message>
@@ -197,22 +198,22 @@
       <translation>已新建一封邮件；已显示 {file}，请手动添加为附件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="79" />
+      <location filename="../../ui/window/watching.py" line="141" />
       <source>A pack arrived</source>
       <translation>收到一个包</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="18" />
+      <location filename="../../ui/guide.py" line="59" />
       <source>A pack is a file that carries unfinished work from one person (or machine, or AI agent) to the next: the goal, where it stands, what is proven, the checks to do first and the questions the sender needs answered.</source>
       <translation>任务包是一个文件，把没做完的工作从一个人（或一台机器、一个 AI 助手）交给下一个：目标、当前进展、已经证实的事、要先做的检查，以及发送方需要回答的问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="434" />
+      <location filename="../../ui/composer/composer.py" line="439" />
       <source>A passport needs a title and a goal.</source>
       <translation>护照需要标题和目标。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="79" />
+      <location filename="../../ui/window/watching.py" line="141" />
       <source>A receipt arrived</source>
       <translation>收到一份回执</translation>
     </message>
@@ -222,12 +223,12 @@
       <translation>从 {file} 合并了一份回执（回答方的护照 {sender}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="53" />
+      <location filename="../../ui/next_step.py" line="50" />
       <source>A result came back: check its evidence in the Overview, then say it holds.</source>
       <translation>结果已交回：请在“概览”中核对证据，然后确认它成立。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="152" />
+      <location filename="../../ui/window/passport_actions.py" line="195" />
       <source>A result needs evidence; the task moves to verifying.</source>
       <translation>结果需要证据；任务将进入“核验中”。</translation>
     </message>
@@ -237,32 +238,32 @@
       <translation>团队工作台是一个 PostgreSQL 地址：postgresql://用户@主机:端口/数据库。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="111" />
+      <location filename="../../ui/window/a2a_panel.py" line="133" />
       <source>A2A: not serving. {why}</source>
       <translation>A2A：未在服务。{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="113" />
+      <location filename="../../ui/window/a2a_panel.py" line="135" />
       <source>A2A: off</source>
       <translation>A2A：已关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="105" />
+      <location filename="../../ui/window/a2a_panel.py" line="127" />
       <source>A2A: serving {url}</source>
       <translation>A2A：正在 {url} 上服务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="107" />
+      <location filename="../../ui/window/a2a_panel.py" line="129" />
       <source>A2A: starting…</source>
       <translation>A2A：正在启动…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="109" />
+      <location filename="../../ui/window/a2a_panel.py" line="131" />
       <source>A2A: stopping…</source>
       <translation>A2A：正在停止…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="463" />
+      <location filename="../../ui/main_window.py" line="507" />
       <source>About TaskPack Desk</source>
       <translation>关于 TaskPack Desk</translation>
     </message>
@@ -283,49 +284,54 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="52" />
-      <location filename="../../ui/window/passport_actions.py" line="325" />
+      <location filename="../../ui/window/passport_actions.py" line="366" />
       <source>Add a fact</source>
       <translation>添加事实</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="65" />
-      <location filename="../../ui/window/passport_actions.py" line="314" />
+      <location filename="../../ui/window/passport_actions.py" line="355" />
       <source>Add a landing check</source>
       <translation>添加落地检查</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="60" />
-      <location filename="../../ui/window/passport_actions.py" line="333" />
+      <location filename="../../ui/window/passport_actions.py" line="374" />
       <source>Add a next step</source>
       <translation>添加下一步</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="62" />
-      <location filename="../../ui/window/passport_actions.py" line="305" />
+      <location filename="../../ui/window/passport_actions.py" line="346" />
       <source>Add an ask</source>
       <translation>添加提问</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="428" />
+      <location filename="../../ui/composer/item_lines.py" line="29" />
+      <location filename="../../ui/passport_view.py" line="431" />
       <source>Add ask…</source>
       <translation>添加提问…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="74" />
+      <location filename="../../ui/guide.py" line="96" />
+      <source>Add ask…: the line under “What counts as an answer” says, as you type, whether an answer could be judged against it.</source>
+      <translation>添加提问…：“什么算作回答”下面的那一行会在你输入时说明，能否据此判断一个回答。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/composer/item_lines.py" line="29" />
       <source>Add decision…</source>
       <translation>添加决定…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="430" />
+      <location filename="../../ui/composer/item_lines.py" line="29" />
+      <location filename="../../ui/passport_view.py" line="433" />
       <source>Add fact…</source>
       <translation>添加事实…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="37" />
+      <location filename="../../ui/guide.py" line="85" />
       <source>Add fact… for what is true, and say where: this machine (it arrives “unproven there” and the receiver checks it), your organisation, or anywhere. Add ask… for each question, with what counts as an answer: the line under it says at once whether an answer could be judged against it. Add landing check… for what the receiver confirms first; Add next step… for what follows. Attach files… (or drop files on the composer) for the files. Every item has Edit… and Remove.</source>
-      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“删除”。</translation>
+      <translation>用“添加事实…”记下什么是真的，并说明在哪里成立：本机（到达时是“在那里未证实”，由接收方核实）、你的组织内，或在哪里都成立。用“添加提问…”写下每个问题和什么算作回答：下面那一行会马上告诉你能否据此判断回答。用“添加落地检查…”写接收方先确认的事，用“添加下一步…”写之后要做的事。用“附加文件…”（或把文件拖到编写器上）附上文件。每一项都可以“编辑…”和“移除”。</translation>
     </message>
     <message>
       <location filename="../../ui/settings_dialog.py" line="148" />
@@ -333,24 +339,24 @@
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="75" />
-      <location filename="../../ui/passport_view.py" line="429" />
+      <location filename="../../ui/composer/item_lines.py" line="30" />
+      <location filename="../../ui/passport_view.py" line="432" />
       <source>Add landing check…</source>
       <translation>添加落地检查…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="74" />
-      <location filename="../../ui/passport_view.py" line="431" />
+      <location filename="../../ui/composer/item_lines.py" line="29" />
+      <location filename="../../ui/passport_view.py" line="434" />
       <source>Add next step…</source>
       <translation>添加下一步…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="391" />
+      <location filename="../../ui/composer/composer.py" line="396" />
       <source>Added. It travels with the next handoff.</source>
       <translation>已添加。它随下一次交接一起发出。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="425" />
+      <location filename="../../ui/review_view.py" line="423" />
       <source>After landing, answer them in the Asks tab and send a receipt back.</source>
       <translation>落地后，在“提问”页回答它们，再把回执发回去。</translation>
     </message>
@@ -366,12 +372,12 @@
     </message>
     <message>
       <location filename="../../ui/dialogs.py" line="30" />
-      <location filename="../../ui/window/incoming.py" line="418" />
+      <location filename="../../ui/window/incoming.py" line="109" />
       <source>All files</source>
       <translation>所有文件</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="89" />
+      <location filename="../../ui/window/inbox.py" line="162" />
       <source>All states</source>
       <translation>全部状态</translation>
     </message>
@@ -382,53 +388,53 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="62" />
-      <location filename="../../ui/window/passport_actions.py" line="311" />
+      <location filename="../../ui/window/passport_actions.py" line="352" />
       <source>An ask needs “what counts as an answer”: the reply is judged against it.</source>
       <translation>提问必须写明“什么算作回答”：回复将据此判定。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="65" />
+      <location filename="../../ui/composer/send.py" line="66" />
       <source>An ask without what counts as an answer cannot go ({place}).</source>
       <translation>没有“什么算作回答”的提问不能发出（{place}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="166" />
+      <location filename="../../ui/asks_form.py" line="164" />
+      <location filename="../../ui/pack_items.py" line="226" />
       <location filename="../../ui/pack_items.py" line="228" />
-      <location filename="../../ui/pack_items.py" line="230" />
       <source>Answer</source>
       <translation>回答</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="106" />
-      <location filename="../../ui/next_step.py" line="70" />
+      <location filename="../../ui/next_step.py" line="103" />
+      <location filename="../../ui/next_step.py" line="67" />
       <source>Answer the questions</source>
       <translation>回答问题</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="212" />
-      <location filename="../../ui/pack_items.py" line="191" />
+      <location filename="../../ui/asks_form.py" line="210" />
+      <location filename="../../ui/pack_items.py" line="189" />
       <source>Answered by {who}</source>
       <translation>回答者：{who}</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="208" />
-      <location filename="../../ui/pack_items.py" line="189" />
+      <location filename="../../ui/asks_form.py" line="206" />
+      <location filename="../../ui/pack_items.py" line="187" />
       <source>Answered by {who} on {when}</source>
       <translation>{who} 于 {when} 回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="199" />
+      <location filename="../../ui/asks_form.py" line="197" />
       <source>Answered by {who}, in a receipt</source>
       <translation>{who} 回答，来自一份回执</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="201" />
+      <location filename="../../ui/asks_form.py" line="199" />
       <source>Answered by {who}, in the handoff</source>
       <translation>{who} 回答，来自交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="214" />
-      <location filename="../../ui/pack_items.py" line="193" />
+      <location filename="../../ui/asks_form.py" line="212" />
+      <location filename="../../ui/pack_items.py" line="191" />
       <source>Answered on {when}</source>
       <translation>回答于 {when}</translation>
     </message>
@@ -438,12 +444,12 @@
       <translation>已回答：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="302" />
+      <location filename="../../ui/review_view.py" line="300" />
       <source>Answers coming home</source>
       <translation>回来的答案</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="325" />
+      <location filename="../../ui/review_view.py" line="323" />
       <source>Answers: {asks}</source>
       <translation>回答了：{asks}</translation>
     </message>
@@ -453,8 +459,8 @@
       <translation>任意空闲端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="98" />
-      <location filename="../../ui/window/inbox.py" line="281" />
+      <location filename="../../ui/window/inbox.py" line="171" />
+      <location filename="../../ui/window/inbox.py" line="361" />
       <source>Anyone</source>
       <translation>任何人</translation>
     </message>
@@ -464,18 +470,18 @@
       <translation>批准</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="271" />
+      <location filename="../../ui/passport_view.py" line="274" />
       <source>Approve it, accept it and start work in one go. Each step is checked and recorded in the history.</source>
       <translation>一次完成批准、接受和开始工作。每一步都会检查并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="377" />
-      <location filename="../../ui/review_view.py" line="456" />
+      <location filename="../../ui/passport_view.py" line="380" />
+      <location filename="../../ui/review_view.py" line="454" />
       <source>Artifacts</source>
       <translation>产出物</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="209" />
+      <location filename="../../ui/window/incoming.py" line="493" />
       <source>As your passport {id} has it (this file carries it sealed).</source>
       <translation>这是你的护照 {id} 里的样子（这个文件里它是封存的）。</translation>
     </message>
@@ -485,60 +491,60 @@
       <translation>要求修改</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="288" />
-      <location filename="../../ui/composer/composer.py" line="188" />
-      <location filename="../../ui/composer/send.py" line="124" />
+      <location filename="../../ui/asks_form.py" line="286" />
+      <location filename="../../ui/composer/composer.py" line="149" />
+      <location filename="../../ui/composer/send.py" line="128" />
       <source>Asks</source>
       <translation>提问</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="269" />
+      <location filename="../../ui/asks_form.py" line="267" />
       <source>Asks answered or dropped; the others are still open.</source>
       <translation>已回答或已放弃的提问；其余仍未解决。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="349" />
+      <location filename="../../ui/review_view.py" line="347" />
       <source>Asks of {id} that this receipt does not answer.</source>
       <translation>{id} 中这份回执没有回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="60" />
-      <location filename="../../ui/composer/composer.py" line="63" />
+      <location filename="../../ui/composer/composer.py" line="65" />
+      <location filename="../../ui/composer/composer.py" line="68" />
       <source>Attach files</source>
       <translation>附加文件</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="212" />
-      <location filename="../../ui/composer/composer.py" line="213" />
+      <location filename="../../ui/composer/composer.py" line="173" />
+      <location filename="../../ui/composer/composer.py" line="174" />
       <source>Attach files…</source>
       <translation>附加文件…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="207" />
-      <location filename="../../ui/composer/send.py" line="137" />
-      <location filename="../../ui/passport_view.py" line="124" />
+      <location filename="../../ui/composer/composer.py" line="168" />
+      <location filename="../../ui/composer/send.py" line="141" />
+      <location filename="../../ui/passport_view.py" line="127" />
       <source>Attached files</source>
       <translation>随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="488" />
+      <location filename="../../ui/composer/composer.py" line="492" />
       <source>Attached {name}.</source>
       <translation>已附加 {name}。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="490" />
+      <location filename="../../ui/composer/composer.py" line="494" />
       <source>Attached {n} files.</source>
       <translation>已附加 {n} 个文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="493" />
+      <location filename="../../ui/composer/composer.py" line="497" />
       <source>Attaching…</source>
       <translation>正在附加…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="130" />
-      <location filename="../../ui/composer/send.py" line="209" />
-      <location filename="../../ui/composer/send.py" line="210" />
+      <location filename="../../ui/composer/send.py" line="213" />
+      <location filename="../../ui/composer/send.py" line="214" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
@@ -549,54 +555,54 @@
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="66" />
-      <location filename="../../ui/window/incoming.py" line="181" />
+      <location filename="../../ui/window/incoming.py" line="263" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="245" />
+      <location filename="../../ui/window/inbox.py" line="325" />
       <source>Cannot reach the team desk {where}; trying again. The list may be out of date.</source>
       <translation>无法连接团队工作台 {where}，正在重试。列表可能不是最新的。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="281" />
+      <location filename="../../ui/review_view.py" line="279" />
       <source>Check the file's format</source>
       <translation>检查文件格式</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="100" />
+      <location filename="../../ui/pack_items.py" line="98" />
       <source>Checked by {who}.</source>
       <translation>由 {who} 检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="456" />
+      <location filename="../../ui/passport_view.py" line="459" />
       <source>Checked here by {who} on {when}.</source>
       <translation>{who} 于 {when} 在本机检查过。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="461" />
+      <location filename="../../ui/passport_view.py" line="464" />
       <source>Checked on {machine} by {who} on {when}; not yet on this machine.</source>
       <translation>{who} 于 {when} 在 {machine} 上检查过；本机尚未检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="260" />
-      <location filename="../../ui/composer/send.py" line="309" />
+      <location filename="../../ui/composer/send.py" line="264" />
+      <location filename="../../ui/composer/send.py" line="313" />
       <source>Checking the attached files for credentials…</source>
       <translation>正在检查随附文件里有没有凭据…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="234" />
+      <location filename="../../ui/window/incoming.py" line="285" />
       <source>Checking the format of {name}…</source>
       <translation>正在检查 {name} 的格式…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="385" />
+      <location filename="../../ui/main_window.py" line="370" />
       <source>Choose one of your passports first, or start a new one.</source>
       <translation>先选一本你的护照，或新建一本。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="132" />
-      <location filename="../../ui/window/passport_actions.py" line="327" />
+      <location filename="../../ui/window/passport_actions.py" line="368" />
       <source>Claim</source>
       <translation>陈述</translation>
     </message>
@@ -606,28 +612,28 @@
       <translation>清楚：可以据此判断回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="115" />
+      <location filename="../../ui/guide.py" line="223" />
       <location filename="../../ui/widgets.py" line="229" />
       <source>Close</source>
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="83" />
+      <location filename="../../ui/review_view.py" line="81" />
       <source>Close this review. The file is left where it is; nothing is stored.</source>
       <translation>关闭这次审阅。文件留在原处，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="336" />
+      <location filename="../../ui/pack_items.py" line="334" />
       <source>Commit</source>
       <translation>提交</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="143" />
+      <location filename="../../ui/composer/composer.py" line="98" />
       <source>Composer</source>
       <translation>编写器</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="263" />
+      <location filename="../../ui/composer/composer.py" line="264" />
       <source>Composing {id}</source>
       <translation>正在编写 {id}</translation>
     </message>
@@ -637,12 +643,12 @@
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="179" />
+      <location filename="../../ui/export.py" line="176" />
       <source>Copied a message for your chat, with the pack in it. Paste it into the chat; {name} is also on the clipboard as a file.</source>
       <translation>已复制一条可发到聊天中的消息，任务包就在其中。把它粘贴到聊天里；{name} 也作为文件放在剪贴板上。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="184" />
+      <location filename="../../ui/export.py" line="181" />
       <source>Copied a message for your chat. The pack is too large to paste as text: attach {name} (it is on the clipboard as a file).</source>
       <translation>已复制一条聊天消息。任务包太大，无法作为文本粘贴：请附上 {name}（它已作为文件放在剪贴板上）。</translation>
     </message>
@@ -658,7 +664,7 @@
       <translation>全部复制</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="200" />
+      <location filename="../../ui/composer/send.py" line="204" />
       <source>Copy for chat</source>
       <translation>复制到聊天</translation>
     </message>
@@ -668,7 +674,7 @@
       <translation>复制交接包用于聊天</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="294" />
+      <location filename="../../ui/export.py" line="291" />
       <source>Copy path</source>
       <translation>复制路径</translation>
     </message>
@@ -683,33 +689,33 @@
       <translation>把发送方的文字复制到剪贴板。不会运行任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="174" />
-      <location filename="../../ui/composer/composer.py" line="175" />
-      <location filename="../../ui/composer/composer.py" line="234" />
+      <location filename="../../ui/composer/composer.py" line="135" />
+      <location filename="../../ui/composer/composer.py" line="136" />
+      <location filename="../../ui/composer/composer.py" line="197" />
       <source>Create passport</source>
       <translation>创建护照</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="457" />
+      <location filename="../../ui/composer/composer.py" line="462" />
       <source>Created {id}. Add facts, asks, checks and files; then send a handoff.</source>
       <translation>已创建 {id}。添加事实、提问、检查和文件，然后发出交接包。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="165" />
-      <location filename="../../ui/composer/composer.py" line="172" />
+      <location filename="../../ui/composer/composer.py" line="126" />
+      <location filename="../../ui/composer/composer.py" line="133" />
       <source>Current state</source>
       <translation>当前状态</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="370" />
-      <location filename="../../ui/review_view.py" line="451" />
+      <location filename="../../ui/passport_view.py" line="373" />
+      <location filename="../../ui/review_view.py" line="449" />
       <source>Decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="184" />
-      <location filename="../../ui/composer/send.py" line="130" />
-      <location filename="../../ui/passport_view.py" line="363" />
+      <location filename="../../ui/composer/composer.py" line="145" />
+      <location filename="../../ui/composer/send.py" line="134" />
+      <location filename="../../ui/passport_view.py" line="366" />
       <source>Decisions</source>
       <translation>决定</translation>
     </message>
@@ -729,18 +735,18 @@
       <translation>详情</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="206" />
-      <location filename="../../ui/window/passport_actions.py" line="242" />
+      <location filename="../../ui/window/passport_actions.py" line="249" />
+      <location filename="../../ui/window/passport_actions.py" line="283" />
       <source>Did you check this here?</source>
       <translation>你在这里检查过了吗？</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="81" />
+      <location filename="../../ui/review_view.py" line="79" />
       <source>Discard</source>
       <translation>丢弃</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="317" />
+      <location filename="../../ui/window/incoming.py" line="363" />
       <source>Discarded. The file was left where it is; nothing was stored.</source>
       <translation>已丢弃。文件留在原处，没有存储任何内容。</translation>
     </message>
@@ -750,34 +756,34 @@
       <translation>关闭</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="104" />
-      <location filename="../../ui/passport_view.py" line="445" />
-      <location filename="../../ui/review_view.py" line="376" />
+      <location filename="../../ui/composer/send.py" line="107" />
+      <location filename="../../ui/passport_view.py" line="448" />
+      <location filename="../../ui/review_view.py" line="374" />
       <source>Do these first</source>
       <translation>先做这些</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="345" />
+      <location filename="../../ui/window/welcome_page.py" line="37" />
       <source>Drag a .taskpack or .taskpack.json file onto this window, or open one. You will see what is proven and what is not, the checks to do first and the questions to answer — before anything is stored. Nothing in a pack is ever run.</source>
       <translation>把 .taskpack 或 .taskpack.json 文件拖到这个窗口，或者打开一个。在存储任何内容之前，你会看到哪些已证实、哪些没有，需要先做的检查，以及要回答的问题。包里的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="181" />
+      <location filename="../../ui/asks_form.py" line="179" />
       <source>Drop</source>
       <translation>放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="71" />
+      <location filename="../../ui/guide.py" line="133" />
       <source>Drop the file on the window (or open it, or paste the message it came in). Read the review: the checks to do first, what is proven, the questions. Nothing is stored until you press Land.</source>
       <translation>把文件拖到窗口上（或打开它，或粘贴带着它的消息）。看一遍审阅：要先做的检查、已经证实的事、提出的问题。在你按“落地”之前，什么都不会保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="288" />
+      <location filename="../../ui/window/passport_actions.py" line="329" />
       <source>Dropped {ask}.</source>
       <translation>已放弃 {ask}。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="226" />
+      <location filename="../../ui/pack_items.py" line="224" />
       <source>Dropped: it will not be answered.</source>
       <translation>已放弃：不会回答它。</translation>
     </message>
@@ -807,12 +813,12 @@
       <translation>编辑下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="306" />
+      <location filename="../../ui/composer/composer.py" line="301" />
       <source>Edit {kind} {n}</source>
       <translation>编辑{kind} {n}</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="303" />
+      <location filename="../../ui/composer/composer.py" line="298" />
       <source>Edit…</source>
       <translation>编辑…</translation>
     </message>
@@ -827,27 +833,27 @@
       <translation>用邮件发送回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="201" />
+      <location filename="../../ui/composer/send.py" line="205" />
       <source>Email…</source>
       <translation>发邮件…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="109" />
+      <location filename="../../ui/window/passport_actions.py" line="152" />
       <source>End the task</source>
       <translation>结束任务</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="105" />
+      <location filename="../../ui/window/passport_actions.py" line="148" />
       <source>End this task?</source>
       <translation>结束这个任务？</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="110" />
+      <location filename="../../ui/next_step.py" line="107" />
       <source>Every question is answered: send the answers home to {sender}.</source>
       <translation>所有问题都已回答：把回答送回给 {sender}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="149" />
+      <location filename="../../ui/window/passport_actions.py" line="192" />
       <source>Evidence</source>
       <translation>证据</translation>
     </message>
@@ -858,28 +864,28 @@
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="35" />
-      <location filename="../../ui/next_step.py" line="55" />
+      <location filename="../../ui/next_step.py" line="52" />
       <source>Evidence holds: complete</source>
       <translation>证据成立：完成</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="145" />
+      <location filename="../../ui/window/passport_actions.py" line="188" />
       <source>Evidence kind</source>
       <translation>证据类型</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="132" />
+      <location filename="../../ui/passport_view.py" line="135" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="102" />
+      <location filename="../../ui/pack_items.py" line="100" />
       <source>Fact</source>
       <translation>事实</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="183" />
-      <location filename="../../ui/composer/send.py" line="118" />
+      <location filename="../../ui/composer/composer.py" line="144" />
+      <location filename="../../ui/composer/send.py" line="121" />
       <source>Facts</source>
       <translation>事实</translation>
     </message>
@@ -894,57 +900,57 @@
       <translation>封存为“本机未证实”的事实：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="62" />
+      <location filename="../../ui/guide.py" line="124" />
       <source>Facts that hold everywhere (an agreement, a requirement) keep their ✓. On the desk that proved a fact, its own passport keeps “✓ proven here”.</source>
       <translation>在哪里都成立的事实（一项约定、一条要求）保留 ✓。在证实了某条事实的工作台上，它自己的护照一直保留“✓ 已在本机证实”。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="32" />
+      <location filename="../../ui/guide.py" line="73" />
       <source>File → New passport… (Ctrl+N), or “New passport…” on the empty desk, opens the composer. Give the work a title, a goal and where it stands; press Create passport.</source>
       <translation>文件 → 新建护照…（Ctrl+N），或空工作台上的“新建护照…”，会打开编写器。给工作一个标题、目标和当前进展，然后按“创建护照”。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="208" />
+      <location filename="../../ui/composer/composer.py" line="169" />
       <source>Files that travel with the handoff. Drop files here, or attach them.</source>
       <translation>随交接包一起发出的文件。把文件拖到这里，或附加它们。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="97" />
+      <location filename="../../ui/window/inbox.py" line="170" />
       <source>Filter by sender</source>
       <translation>按发送者筛选</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="95" />
+      <location filename="../../ui/window/inbox.py" line="168" />
       <source>Filter by state</source>
       <translation>按状态筛选</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="91" />
+      <location filename="../../ui/next_step.py" line="88" />
       <source>First the required check: “{check}”. Do it on this machine, then say “I checked this here” in the Overview.</source>
       <translation>先做必须的检查：“{check}”。在这台机器上完成后，在“概览”中点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="311" />
+      <location filename="../../ui/composer/send.py" line="315" />
       <source>Fix what is listed above; the preview follows as you type.</source>
       <translation>修正上面列出的问题；预览随你的输入更新。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="54" />
+      <location filename="../../ui/window/watching.py" line="85" />
       <source>Folders are not being watched: {why}</source>
       <translation>没有在监视文件夹：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="421" />
+      <location filename="../../ui/passport_view.py" line="424" />
       <source>For the next person</source>
       <translation>给下一位</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="146" />
+      <location filename="../../ui/passport_view.py" line="149" />
       <source>For whom:</source>
       <translation>发给：</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="140" />
+      <location filename="../../ui/passport_view.py" line="143" />
       <source>For whom? (optional, kept in your outbox)</source>
       <translation>发给谁？（可选，记在你的发件记录里）</translation>
     </message>
@@ -954,12 +960,12 @@
       <translation>来自</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="153" />
+      <location filename="../../ui/review_view.py" line="151" />
       <source>From {sender}, packed {when}</source>
       <translation>来自 {sender}，打包于 {when}</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="230" />
+      <location filename="../../ui/composer/composer.py" line="193" />
       <source>Give the work a title and a goal; then add what the receiver needs.</source>
       <translation>给这项工作一个标题和目标；再添加接收方需要的内容。</translation>
     </message>
@@ -969,54 +975,54 @@
       <translation>恢复这个事实的 ✓：你在 {machine} 上，它正是在这里被验证的，而且携带它的包是本工作台写出的。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="162" />
-      <location filename="../../ui/composer/composer.py" line="171" />
-      <location filename="../../ui/passport_view.py" line="351" />
+      <location filename="../../ui/composer/composer.py" line="123" />
+      <location filename="../../ui/composer/composer.py" line="132" />
+      <location filename="../../ui/passport_view.py" line="354" />
       <source>Goal</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="87" />
-      <location filename="../../ui/review_view.py" line="159" />
+      <location filename="../../ui/composer/send.py" line="90" />
+      <location filename="../../ui/review_view.py" line="157" />
       <source>Goal: {goal}</source>
       <translation>目标：{goal}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="204" />
-      <location filename="../../ui/review_view.py" line="173" />
+      <location filename="../../ui/passport_view.py" line="207" />
+      <location filename="../../ui/review_view.py" line="171" />
       <source>Handed on: {chain}</source>
       <translation>交接经过：{chain}</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="197" />
+      <location filename="../../ui/passport_view.py" line="200" />
       <source>Handed to you by {sender}</source>
       <translation>由 {sender} 交给你</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="108" />
-      <location filename="../../ui/review_view.py" line="145" />
-      <location filename="../../ui/review_view.py" line="218" />
+      <location filename="../../ui/export.py" line="105" />
+      <location filename="../../ui/review_view.py" line="143" />
+      <location filename="../../ui/review_view.py" line="216" />
       <source>Handoff</source>
       <translation>交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="316" />
+      <location filename="../../ui/passport_view.py" line="319" />
       <source>Handoff — work goes on</source>
       <translation>交接包 — 工作继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="111" />
+      <location filename="../../ui/window/inbox.py" line="184" />
       <source>Has open asks</source>
       <translation>有未答提问</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="385" />
+      <location filename="../../ui/pack_items.py" line="383" />
       <source>Hidden text in {place}: invisible characters, decoded here as data</source>
       <translation>{place}藏有隐藏文字：屏幕上看不见的字符，这里解码出来，仅作数据显示</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="121" />
-      <location filename="../../ui/passport_view.py" line="125" />
+      <location filename="../../ui/passport_view.py" line="124" />
+      <location filename="../../ui/passport_view.py" line="128" />
       <source>History</source>
       <translation>历史</translation>
     </message>
@@ -1036,7 +1042,7 @@
       <translation>暂停：等一个智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="196" />
+      <location filename="../../ui/journey.py" line="195" />
       <source>Hop {n} of {total}: {text}</source>
       <translation>第 {n} 站，共 {total} 站：{text}</translation>
     </message>
@@ -1047,42 +1053,42 @@
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="181" />
-      <location filename="../../ui/window/passport_actions.py" line="317" />
+      <location filename="../../ui/window/passport_actions.py" line="358" />
       <source>How (your suggestion)</source>
       <translation>怎么做（你的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="108" />
+      <location filename="../../ui/guide.py" line="209" />
       <source>How TaskPack Desk works</source>
       <translation>TaskPack Desk 怎么用</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="464" />
-      <location filename="../../ui/review_view.py" line="465" />
+      <location filename="../../ui/review_view.py" line="462" />
+      <location filename="../../ui/review_view.py" line="463" />
       <source>How the sender verified it</source>
       <translation>发送方如何验证的</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="216" />
-      <location filename="../../ui/window/passport_actions.py" line="252" />
+      <location filename="../../ui/window/passport_actions.py" line="259" />
+      <location filename="../../ui/window/passport_actions.py" line="293" />
       <source>I checked it</source>
       <translation>我检查过了</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="62" />
       <location filename="../../ui/passport_facts.py" line="75" />
-      <location filename="../../ui/passport_view.py" line="470" />
+      <location filename="../../ui/passport_view.py" line="473" />
       <source>I checked this here</source>
       <translation>我在这里检查过了</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="113" />
+      <location filename="../../ui/window/inbox.py" line="186" />
       <source>Incoming only</source>
       <translation>只看新到的</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="407" />
-      <location filename="../../ui/review_view.py" line="474" />
+      <location filename="../../ui/passport_view.py" line="410" />
+      <location filename="../../ui/review_view.py" line="472" />
       <source>Instructions found in the pack</source>
       <translation>包里发现的指令</translation>
     </message>
@@ -1092,27 +1098,27 @@
       <translation>包里发现的指令（只显示，从不执行）：{n} 条。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="322" />
+      <location filename="../../ui/review_view.py" line="320" />
       <source>It answers passport {id}.</source>
       <translation>它回答护照 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="301" />
+      <location filename="../../ui/composer/send.py" line="305" />
       <source>It can go, but an answer may be hard to judge:</source>
       <translation>可以发出，但回答可能难以判断：</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="292" />
+      <location filename="../../ui/composer/send.py" line="296" />
       <source>It cannot go yet; nothing has been written:</source>
       <translation>还不能发出；什么都没有写入：</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="557" />
+      <location filename="../../ui/review_view.py" line="555" />
       <source>It cannot land: it carries a credential or a chat transcript.</source>
       <translation>它不能落地：其中带有凭据或聊天记录。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="204" />
+      <location filename="../../ui/review_view.py" line="202" />
       <source>It claims to be from you, but this desk did not write it: someone else used your name and machine. Treat it as from a stranger; nothing in it is proven here.</source>
       <translation>它自称来自你，但本工作台没有写过它：有人冒用了你的名字和机器。请把它当作陌生人发来的；其中的内容在这里都未经证实。</translation>
     </message>
@@ -1122,17 +1128,17 @@
       <translation>其中含有隐藏字符或改变文字方向的字符（显示为 \uXXXX）：它可能不是看上去的那个地址。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="551" />
+      <location filename="../../ui/review_view.py" line="549" />
       <source>It landed before: opening it again changes nothing.</source>
       <translation>它之前已经落地过：再次打开不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="117" />
+      <location filename="../../ui/next_step.py" line="114" />
       <source>It waits for you to take it on.</source>
       <translation>它在等你接手。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="527" />
+      <location filename="../../ui/review_view.py" line="525" />
       <source>It was merged before: opening it again changes nothing.</source>
       <translation>它之前已经合并过：再次打开不会改变任何东西。</translation>
     </message>
@@ -1142,33 +1148,33 @@
       <translation>它是在另一台机器上证实的，不是这台。如果你自己在这里检查过，就说一声：它在这里也会成为已证实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="358" />
+      <location filename="../../ui/pack_items.py" line="356" />
       <source>It was proven on {where}, not on this machine ({machine}); check it again here.</source>
       <translation>它是在 {where} 上证实的，不是在本机（{machine}）；请在这里再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="546" />
+      <location filename="../../ui/review_view.py" line="544" />
       <source>It will wait for your approval.</source>
       <translation>它会等待你的批准。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="348" />
+      <location filename="../../ui/passport_view.py" line="351" />
       <source>Its journey</source>
       <translation>它走过的路</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="86" />
-      <location filename="../../ui/review_view.py" line="544" />
+      <location filename="../../ui/review_view.py" line="84" />
+      <location filename="../../ui/review_view.py" line="542" />
       <source>Land</source>
       <translation>落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="542" />
+      <location filename="../../ui/review_view.py" line="540" />
       <source>Land a copy</source>
       <translation>落地一份副本</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="256" />
+      <location filename="../../ui/window/incoming.py" line="305" />
       <source>Landed as {id}.</source>
       <translation>已落地为 {id}。</translation>
     </message>
@@ -1178,22 +1184,22 @@
       <translation>从 {file} 落地（发送方的护照 {sender}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="135" />
+      <location filename="../../ui/pack_items.py" line="133" />
       <source>Landing check</source>
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/step_text.py" line="21" />
+      <location filename="../../ui/step_text.py" line="20" />
       <source>Landing check ({kind}): {check}</source>
       <translation>落地检查（{kind}）：{check}</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="193" />
+      <location filename="../../ui/composer/composer.py" line="154" />
       <source>Landing checks</source>
       <translation>落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="270" />
+      <location filename="../../ui/window/incoming.py" line="318" />
       <source>Landing {name}…</source>
       <translation>正在落地 {name}…</translation>
     </message>
@@ -1203,54 +1209,54 @@
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="378" />
-      <location filename="../../ui/review_view.py" line="457" />
+      <location filename="../../ui/passport_view.py" line="381" />
+      <location filename="../../ui/review_view.py" line="455" />
       <source>Learnings</source>
       <translation>经验</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="334" />
+      <location filename="../../ui/pack_items.py" line="332" />
       <source>Link</source>
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="150" />
+      <location filename="../../ui/window/passport_actions.py" line="193" />
       <source>Link (optional)</source>
       <translation>链接（可选）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="103" />
+      <location filename="../../ui/window/drop_paste.py" line="108" />
       <source>Looking for a pack…</source>
       <translation>正在查找任务包…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="192" />
-      <location filename="../../ui/composer/send.py" line="237" />
+      <location filename="../../ui/composer/send.py" line="196" />
+      <location filename="../../ui/composer/send.py" line="241" />
       <source>Making the preview…</source>
       <translation>正在生成预览…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="182" />
+      <location filename="../../ui/asks_form.py" line="180" />
       <source>Mark the ask as dropped: it will not be answered.</source>
       <translation>把这个提问标记为放弃：不会回答它。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="67" />
+      <location filename="../../ui/pack_items.py" line="65" />
       <source>Marked verified on {machine} but not sealed: check it again here.</source>
       <translation>在 {machine} 上标记为已验证，但没有封存：请在这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="520" />
+      <location filename="../../ui/review_view.py" line="518" />
       <source>Merge answers into {id}</source>
       <translation>把答案合并到 {id}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="401" />
+      <location filename="../../ui/pack_items.py" line="399" />
       <source>Merging writes into {id}: {what}. It never changes the goal, the current state or the next steps.</source>
       <translation>合并会写入 {id}：{what}。它从不改变目标、当前状态或下一步。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="301" />
+      <location filename="../../ui/window/incoming.py" line="347" />
       <source>Merging {name}…</source>
       <translation>正在合并 {name}…</translation>
     </message>
@@ -1261,22 +1267,22 @@
       <translation>已修正文件中的错误：{n} 处。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="119" />
+      <location filename="../../ui/window/passport_actions.py" line="162" />
       <source>Moved to {state}.</source>
       <translation>已转到 {state}。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="284" />
+      <location filename="../../ui/passport_view.py" line="287" />
       <source>Moves it to “{state}”: {why}.</source>
       <translation>将它改为“{state}”：{why}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="106" />
+      <location filename="../../ui/window/passport_actions.py" line="149" />
       <source>Moving to {state} ends the task; nothing moves it on afterwards.</source>
       <translation>转到 {state} 会结束任务；之后不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="113" />
+      <location filename="../../ui/window/passport_actions.py" line="156" />
       <source>Moving…</source>
       <translation>正在转移…</translation>
     </message>
@@ -1286,9 +1292,9 @@
       <translation>新的包会出现在“新到的”下面并发出通知。没有你的同意，什么都不会落地。工作台运行时插入的磁盘会被扫描一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="146" />
-      <location filename="../../ui/composer/composer.py" line="228" />
-      <location filename="../../ui/composer/composer.py" line="440" />
+      <location filename="../../ui/composer/composer.py" line="101" />
+      <location filename="../../ui/composer/composer.py" line="191" />
+      <location filename="../../ui/composer/composer.py" line="445" />
       <source>New passport</source>
       <translation>新建护照</translation>
     </message>
@@ -1299,37 +1305,37 @@
       <translation>新建护照…</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="329" />
+      <location filename="../../ui/review_view.py" line="327" />
       <source>New questions for you (kept as open asks): {asks}</source>
       <translation>给你的新问题（作为未答提问保留）：{asks}</translation>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="113" />
-      <location filename="../../ui/window/incoming.py" line="290" />
+      <location filename="../../ui/window/incoming.py" line="338" />
       <source>New questions for you: {asks}.</source>
       <translation>给你的新问题：{asks}。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="167" />
-      <location filename="../../ui/passport_view.py" line="493" />
-      <location filename="../../ui/review_view.py" line="438" />
+      <location filename="../../ui/passport_view.py" line="496" />
+      <location filename="../../ui/review_view.py" line="436" />
       <source>Next step</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="185" />
-      <location filename="../../ui/composer/send.py" line="126" />
-      <location filename="../../ui/passport_view.py" line="488" />
+      <location filename="../../ui/composer/composer.py" line="146" />
+      <location filename="../../ui/composer/send.py" line="130" />
+      <location filename="../../ui/passport_view.py" line="491" />
       <source>Next steps</source>
       <translation>下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="351" />
+      <location filename="../../ui/asks_form.py" line="349" />
       <source>No asks. A question for the next person is added from the Overview tab.</source>
       <translation>没有提问。可以在“概览”页为下一位添加问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="501" />
+      <location filename="../../ui/passport_view.py" line="504" />
       <source>No attached files.</source>
       <translation>没有随附文件。</translation>
     </message>
@@ -1339,27 +1345,27 @@
       <translation>没有打开邮件：{file} 在发件箱里，尚未发出。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="281" />
+      <location filename="../../ui/export.py" line="278" />
       <source>No email was opened: {why}. The file is saved at {path} — attach it to an email yourself, or send it another way.</source>
       <translation>没有打开邮件：{why}。文件已保存在 {path}——请自己把它附到邮件里，或用别的方式发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="144" />
+      <location filename="../../ui/window/drop_paste.py" line="147" />
       <source>No pack could be opened from the pasted text: {why}</source>
       <translation>无法从粘贴的文本中打开任务包：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="98" />
+      <location filename="../../ui/window/incoming.py" line="165" />
       <source>No sample packs were installed with this copy of the desk.</source>
       <translation>这份工作台没有安装示例包。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="363" />
+      <location filename="../../ui/review_view.py" line="361" />
       <source>None: every ask is answered.</source>
       <translation>没有：每个提问都已回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="218" />
+      <location filename="../../ui/asks_form.py" line="216" />
       <source>Not answered.</source>
       <translation>未回答。</translation>
     </message>
@@ -1374,14 +1380,14 @@
       <translation>不落地这个包：它带有 {what}。什么都没有存储。请让发送方更换那个密钥（当作已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="304" />
+      <location filename="../../ui/window/welcome_page.py" line="96" />
       <source>Not now</source>
       <translation>以后再说</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="164" />
-      <location filename="../../ui/composer/send.py" line="169" />
-      <location filename="../../ui/pack_items.py" line="337" />
+      <location filename="../../ui/composer/send.py" line="168" />
+      <location filename="../../ui/composer/send.py" line="173" />
+      <location filename="../../ui/pack_items.py" line="335" />
       <source>Note</source>
       <translation>说明</translation>
     </message>
@@ -1391,17 +1397,17 @@
       <translation>没有回答任何问题。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="525" />
+      <location filename="../../ui/review_view.py" line="523" />
       <source>Nothing in it is new.</source>
       <translation>里面没有任何新内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="553" />
+      <location filename="../../ui/review_view.py" line="551" />
       <source>Nothing is stored until you land it.</source>
       <translation>在你落地之前，不会存储任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="523" />
+      <location filename="../../ui/review_view.py" line="521" />
       <source>Nothing is stored until you merge.</source>
       <translation>在你合并之前，不会存储任何内容。</translation>
     </message>
@@ -1417,27 +1423,27 @@
       <translation>打开包里的链接？</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="254" />
+      <location filename="../../ui/main_window.py" line="235" />
       <source>Open a pack from the clipboard: a copied file, or a reply pasted from a chat or an email.</source>
       <translation>从剪贴板打开任务包：复制的文件，或从聊天、邮件中复制的回复。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="361" />
+      <location filename="../../ui/window/welcome_page.py" line="53" />
       <source>Open a pack…</source>
       <translation>打开一个包…</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="125" />
+      <location filename="../../ui/next_step.py" line="122" />
       <source>Open a receipt…</source>
       <translation>打开回执…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="85" />
+      <location filename="../../ui/guide.py" line="147" />
       <source>Open it the same way. The review shows each question with its answer, who answered and when, and what stays open. “Merge answers into …” writes the answers into your passport; it changes nothing else.</source>
       <translation>用同样的方式打开。审阅里列出每个问题和它的回答、谁在什么时候回答的，以及还有哪些没解决。“把答案合并到 …”把回答写进你的护照，不改动别的任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="276" />
+      <location filename="../../ui/asks_form.py" line="274" />
       <source>Open only</source>
       <translation>只看未答</translation>
     </message>
@@ -1447,17 +1453,17 @@
       <translation>打开包</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="90" />
+      <location filename="../../ui/review_view.py" line="88" />
       <source>Open the original</source>
       <translation>打开原件</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="228" />
+      <location filename="../../ui/main_window.py" line="209" />
       <source>Open the sa&amp;mple packs</source>
       <translation>打开示例包(&amp;M)</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="362" />
+      <location filename="../../ui/window/welcome_page.py" line="54" />
       <source>Open the sample packs</source>
       <translation>打开示例包</translation>
     </message>
@@ -1467,7 +1473,7 @@
       <translation>打开这个地址</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="134" />
+      <location filename="../../ui/window/drop_paste.py" line="137" />
       <source>Opened the pack found in the pasted text (line {line}). Nothing lands without you.</source>
       <translation>已打开在粘贴文本中找到的任务包（第 {line} 行）。没有你的确认，什么都不会落地。</translation>
     </message>
@@ -1477,15 +1483,15 @@
       <translation>正在打开你的工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="259" />
-      <location filename="../../ui/export.py" line="225" />
-      <location filename="../../ui/export.py" line="251" />
+      <location filename="../../ui/export.py" line="256" />
+      <location filename="../../ui/export.py" line="222" />
+      <location filename="../../ui/export.py" line="248" />
       <source>Opening your mail client…</source>
       <translation>正在打开邮件程序…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="119" />
-      <location filename="../../ui/composer/send.py" line="101" />
+      <location filename="../../ui/composer/item_lines.py" line="74" />
+      <location filename="../../ui/composer/send.py" line="104" />
       <source>Optional</source>
       <translation>可选</translation>
     </message>
@@ -1495,18 +1501,18 @@
       <translation>组织内</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="112" />
-      <location filename="../../ui/passport_view.py" line="122" />
+      <location filename="../../ui/passport_view.py" line="115" />
+      <location filename="../../ui/passport_view.py" line="125" />
       <source>Overview</source>
       <translation>概览</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="153" />
+      <location filename="../../ui/export.py" line="150" />
       <source>Packing {name}…</source>
       <translation>正在打包 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="120" />
+      <location filename="../../ui/window/inbox.py" line="197" />
       <source>Passports and incoming packs</source>
       <translation>护照和新到的包</translation>
     </message>
@@ -1521,97 +1527,98 @@
       <translation>端口</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="23" />
+      <location filename="../../ui/window/a2a_panel.py" line="25" />
       <source>Port {port} on {host} is already in use (another desk, or “taskpack serve”?). Choose another port in Settings.</source>
       <translation>{host} 上的端口 {port} 已被占用（另一个工作台，还是“taskpack serve”？）。请在设置里换一个端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="190" />
+      <location filename="../../ui/composer/send.py" line="194" />
       <source>Preview</source>
       <translation>预览</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="287" />
+      <location filename="../../ui/review_view.py" line="285" />
       <source>Problems with this file</source>
       <translation>这个文件的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="335" />
+      <location filename="../../ui/pack_items.py" line="333" />
       <source>Pull request</source>
       <translation>合并请求</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="250" />
+      <location filename="../../ui/review_view.py" line="248" />
       <source>Put right when it lands</source>
       <translation>落地时会修正的地方</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="135" />
-      <location filename="../../ui/asks_form.py" line="134" />
+      <location filename="../../ui/asks_form.py" line="133" />
+      <location filename="../../ui/asks_form.py" line="132" />
       <location filename="../../ui/composer/item_dialog.py" line="169" />
       <source>Question</source>
       <translation>问题</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="422" />
+      <location filename="../../ui/passport_view.py" line="425" />
       <source>Questions and checks that travel with the next handoff from here.</source>
       <translation>随下一个交接包一起发出的问题和检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="189" />
+      <location filename="../../ui/composer/composer.py" line="150" />
       <source>Questions for the receiver; each says what counts as an answer.</source>
       <translation>给接收方的问题；每个都说明什么算作回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="424" />
+      <location filename="../../ui/review_view.py" line="422" />
       <source>Questions the sender needs answered</source>
       <translation>发送方需要你回答的问题</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="176" />
+      <location filename="../../ui/window/inbox.py" line="254" />
       <source>Reading the desk…</source>
       <translation>正在读取工作台…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="147" />
+      <location filename="../../ui/window/drop_paste.py" line="150" />
       <source>Reading the pasted text was cancelled; nothing was opened.</source>
       <translation>已取消读取粘贴的文本；什么都没有打开。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="141" />
+      <location filename="../../ui/window/drop_paste.py" line="144" />
       <source>Reading the pasted text…</source>
       <translation>正在读取粘贴的文本…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="252" />
-      <location filename="../../ui/window/passport_actions.py" line="62" />
+      <location filename="../../ui/composer/composer.py" line="214" />
+      <location filename="../../ui/composer/composer.py" line="246" />
+      <location filename="../../ui/window/passport_actions.py" line="105" />
       <source>Reading {id}…</source>
       <translation>正在读取 {id}…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="178" />
+      <location filename="../../ui/window/incoming.py" line="260" />
       <source>Reading {name}…</source>
       <translation>正在读取 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="204" />
+      <location filename="../../ui/main_window.py" line="190" />
       <source>Reading…</source>
       <translation>正在读取…</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="108" />
-      <location filename="../../ui/review_view.py" line="145" />
-      <location filename="../../ui/review_view.py" line="218" />
+      <location filename="../../ui/export.py" line="105" />
+      <location filename="../../ui/review_view.py" line="143" />
+      <location filename="../../ui/review_view.py" line="216" />
       <source>Receipt</source>
       <translation>回执</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="314" />
+      <location filename="../../ui/passport_view.py" line="317" />
       <source>Receipt — answers go home</source>
       <translation>回执 — 答案送回</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="207" />
+      <location filename="../../ui/window/passport_actions.py" line="250" />
       <source>Record that you checked this yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1624,7 +1631,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="243" />
+      <location filename="../../ui/window/passport_actions.py" line="284" />
       <source>Record that you did this check yourself, on this machine ({machine})?
 
 “{claim}”
@@ -1637,14 +1644,14 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
 它会成为一个在这里由 {who} 验证的事实，历史里会记录下来。只有你确实检查过才这样说。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="225" />
-      <location filename="../../ui/window/passport_actions.py" line="261" />
+      <location filename="../../ui/window/passport_actions.py" line="268" />
+      <location filename="../../ui/window/passport_actions.py" line="302" />
       <source>Recorded: you checked it on {machine}.</source>
       <translation>已记录：你在 {machine} 上检查过了。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="220" />
-      <location filename="../../ui/window/passport_actions.py" line="256" />
+      <location filename="../../ui/window/passport_actions.py" line="263" />
+      <location filename="../../ui/window/passport_actions.py" line="297" />
       <source>Recording…</source>
       <translation>正在记录…</translation>
     </message>
@@ -1659,57 +1666,57 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>拒绝打包：{what}。请把它从护照或行李中删除后再打包。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="319" />
-      <location filename="../../ui/composer/composer.py" line="303" />
+      <location filename="../../ui/composer/composer.py" line="312" />
+      <location filename="../../ui/composer/composer.py" line="298" />
       <location filename="../../ui/settings_dialog.py" line="150" />
       <source>Remove</source>
       <translation>移除</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="153" />
+      <location filename="../../ui/window/inbox.py" line="217" />
       <source>Remove from the list</source>
       <translation>从列表中移除</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="306" />
+      <location filename="../../ui/composer/composer.py" line="301" />
       <source>Remove {kind} {n}</source>
       <translation>删除{kind} {n}</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="320" />
+      <location filename="../../ui/composer/composer.py" line="313" />
       <source>Remove {name}</source>
       <translation>删除 {name}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="375" />
+      <location filename="../../ui/window/incoming.py" line="379" />
       <source>Removed {name} from the list. The file was left where it is; nothing was stored.</source>
       <translation>已从列表中移除 {name}。文件仍在原处；没有保存任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="419" />
+      <location filename="../../ui/composer/composer.py" line="424" />
       <source>Removed.</source>
       <translation>已删除。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="417" />
-      <location filename="../../ui/composer/composer.py" line="503" />
+      <location filename="../../ui/composer/composer.py" line="422" />
+      <location filename="../../ui/composer/composer.py" line="507" />
       <source>Removing…</source>
       <translation>正在删除…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="119" />
       <location filename="../../ui/composer/item_dialog.py" line="183" />
-      <location filename="../../ui/composer/send.py" line="101" />
+      <location filename="../../ui/composer/item_lines.py" line="74" />
+      <location filename="../../ui/composer/send.py" line="104" />
       <source>Required</source>
       <translation>必需</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="446" />
+      <location filename="../../ui/passport_view.py" line="449" />
       <source>Required checks go before the sender's next steps. How to do them is the sender's suggestion, shown as written and never run by this app. When you have done one here, say so: “I checked this here”.</source>
       <translation>必做检查排在发送方的下一步之前。怎么做是发送方的建议，按原文显示，本应用绝不运行。你在这里做完一项后，请点“我在这里检查过了”。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="377" />
+      <location filename="../../ui/review_view.py" line="375" />
       <source>Required checks go before the sender's next steps. The check is what is required; how to do it is the sender's suggestion and is never run by this app.</source>
       <translation>必需的检查排在发送方的下一步之前。要求的是检查本身；怎么做只是发送方的建议，本应用绝不运行。</translation>
     </message>
@@ -1724,7 +1731,7 @@ It becomes a fact verified here, by {who}, and the history records it. Say so on
       <translation>必做：接收方先做这一项</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="181" />
+      <location filename="../../ui/window/passport_actions.py" line="224" />
       <source>Restore the ✓ of this fact?
 
 “{claim}”
@@ -1737,13 +1744,13 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
 本工作台曾在本机（{machine}）上验证过它，并在打包时把它封存：这是本工作台自己的记录说的，不是包说的。请确认它在这里仍然成立。历史里会记录是你恢复的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="180" />
+      <location filename="../../ui/window/passport_actions.py" line="223" />
       <source>Restore the ✓?</source>
       <translation>恢复 ✓？</translation>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="42" />
-      <location filename="../../ui/window/passport_actions.py" line="186" />
+      <location filename="../../ui/window/passport_actions.py" line="229" />
       <source>Restore ✓</source>
       <translation>恢复 ✓</translation>
     </message>
@@ -1754,12 +1761,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>无法恢复 ✓：{reason}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="190" />
+      <location filename="../../ui/window/passport_actions.py" line="233" />
       <source>Restoring…</source>
       <translation>正在恢复…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="170" />
+      <location filename="../../ui/window/passport_actions.py" line="213" />
       <source>Result returned; the evidence is being verified.</source>
       <translation>结果已提交；正在核验证据。</translation>
     </message>
@@ -1769,24 +1776,24 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>继续</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="140" />
+      <location filename="../../ui/window/passport_actions.py" line="183" />
       <source>Return a result</source>
       <translation>提交结果</translation>
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="34" />
-      <location filename="../../ui/next_step.py" line="134" />
+      <location filename="../../ui/next_step.py" line="131" />
       <source>Return result…</source>
       <translation>提交结果…</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="391" />
-      <location filename="../../ui/passport_view.py" line="392" />
+      <location filename="../../ui/passport_view.py" line="394" />
+      <location filename="../../ui/passport_view.py" line="395" />
       <source>Returned result</source>
       <translation>提交的结果</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="163" />
+      <location filename="../../ui/window/passport_actions.py" line="206" />
       <source>Returning the result…</source>
       <translation>正在提交结果…</translation>
     </message>
@@ -1802,34 +1809,34 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>保存</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="504" />
-      <location filename="../../ui/review_view.py" line="500" />
+      <location filename="../../ui/passport_view.py" line="507" />
+      <location filename="../../ui/review_view.py" line="498" />
       <source>Save As…</source>
       <translation>另存为…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="282" />
-      <location filename="../../ui/asks_form.py" line="441" />
+      <location filename="../../ui/asks_form.py" line="280" />
+      <location filename="../../ui/asks_form.py" line="439" />
       <source>Save all answers</source>
       <translation>保存全部回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="184" />
+      <location filename="../../ui/asks_form.py" line="182" />
       <source>Save answer</source>
       <translation>保存回答</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="199" />
+      <location filename="../../ui/composer/send.py" line="203" />
       <source>Save as .taskpack.json…</source>
       <translation>另存为 .taskpack.json…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="198" />
+      <location filename="../../ui/composer/send.py" line="202" />
       <source>Save as .taskpack…</source>
       <translation>另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="283" />
+      <location filename="../../ui/asks_form.py" line="281" />
       <source>Save every answer you typed and have not saved yet.</source>
       <translation>保存你输入但还没保存的每一个回答。</translation>
     </message>
@@ -1854,62 +1861,62 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>把回执另存为 .taskpack…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="416" />
+      <location filename="../../ui/window/incoming.py" line="107" />
       <source>Save the attached file</source>
       <translation>保存随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="273" />
-      <location filename="../../ui/composer/composer.py" line="274" />
+      <location filename="../../ui/composer/composer.py" line="270" />
+      <location filename="../../ui/composer/composer.py" line="271" />
       <source>Save title, goal and state</source>
       <translation>保存标题、目标和状态</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="112" />
+      <location filename="../../ui/export.py" line="109" />
       <source>Save {what}</source>
       <translation>保存{what}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="286" />
+      <location filename="../../ui/window/passport_actions.py" line="327" />
       <source>Saved the answer to {ask}. Export a receipt to send the answers home.</source>
       <translation>已保存 {ask} 的回答。导出回执即可把答案送回。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="160" />
+      <location filename="../../ui/export.py" line="157" />
       <source>Saved {path} ({size}).</source>
       <translation>已保存 {path}（{size}）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="425" />
+      <location filename="../../ui/window/incoming.py" line="116" />
       <source>Saved {path}.</source>
       <translation>已保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="408" />
-      <location filename="../../ui/composer/composer.py" line="451" />
+      <location filename="../../ui/composer/composer.py" line="413" />
+      <location filename="../../ui/composer/composer.py" line="456" />
       <source>Saved.</source>
       <translation>已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="446" />
+      <location filename="../../ui/main_window.py" line="490" />
       <source>Saving settings…</source>
       <translation>正在保存设置…</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="424" />
+      <location filename="../../ui/window/incoming.py" line="115" />
       <source>Saving {name}…</source>
       <translation>正在保存 {name}…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="389" />
-      <location filename="../../ui/composer/composer.py" line="406" />
-      <location filename="../../ui/composer/composer.py" line="449" />
+      <location filename="../../ui/composer/composer.py" line="394" />
+      <location filename="../../ui/composer/composer.py" line="411" />
+      <location filename="../../ui/composer/composer.py" line="454" />
       <source>Saving…</source>
       <translation>正在保存…</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="152" />
-      <location filename="../../ui/window/passport_actions.py" line="328" />
+      <location filename="../../ui/window/passport_actions.py" line="369" />
       <source>Scope</source>
       <translation>范围</translation>
     </message>
@@ -1919,46 +1926,51 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>范围：{name}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="333" />
+      <location filename="../../ui/pack_items.py" line="331" />
       <source>Screenshot</source>
       <translation>截图</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="82" />
-      <location filename="../../ui/window/inbox.py" line="83" />
+      <location filename="../../ui/window/inbox.py" line="155" />
+      <location filename="../../ui/window/inbox.py" line="156" />
       <source>Search titles</source>
       <translation>搜索标题</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="232" />
+      <location filename="../../ui/review_view.py" line="230" />
       <source>Secrets found in this pack</source>
       <translation>在这个包里发现的机密</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="236" />
+      <location filename="../../ui/main_window.py" line="217" />
       <source>Send a &amp;handoff…</source>
       <translation>发出交接包(&amp;H)…</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="155" />
-      <location filename="../../ui/composer/send.py" line="156" />
+      <location filename="../../ui/composer/send.py" line="159" />
+      <location filename="../../ui/composer/send.py" line="160" />
       <source>Send a handoff</source>
       <translation>发出交接包</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="216" />
-      <location filename="../../ui/composer/composer.py" line="217" />
-      <location filename="../../ui/next_step.py" line="140" />
+      <location filename="../../ui/composer/composer.py" line="105" />
+      <location filename="../../ui/composer/composer.py" line="106" />
+      <location filename="../../ui/next_step.py" line="137" />
       <source>Send a handoff…</source>
       <translation>发送交接包…</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="46" />
+      <location filename="../../ui/guide.py" line="101" />
       <source>Send a handoff… shows exactly what the receiver will see, and stops before anything is written if a password or key is in your note or files (it says which and where). Then save it as a file, copy it for a chat, or email it. The answers come back as a receipt: open it and merge.</source>
-      <translation>“发出交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
+      <translation>“发送交接包…”会准确显示接收方将看到的内容；如果你的留言或文件里有密码或密钥，它会在写入任何东西之前停下（并说明是什么、在哪里）。然后把它另存为文件、复制到聊天，或用邮件发出。回答会以回执的形式回来：打开它并合并。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="114" />
+      <location filename="../../ui/guide.py" line="109" />
+      <source>Send a handoff…: what the receiver will see, the required checks first; then save it as a file, copy it for a chat, or email it.</source>
+      <translation>发送交接包…：接收方会看到的内容，必需的检查排在最前；然后把它存成文件、复制到聊天，或用邮件发出。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/next_step.py" line="111" />
       <source>Send a receipt…</source>
       <translation>发送回执…</translation>
     </message>
@@ -1968,12 +1980,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>送交签收</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="99" />
+      <location filename="../../ui/export.py" line="96" />
       <source>Send it anyway</source>
       <translation>仍然发送</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="93" />
+      <location filename="../../ui/export.py" line="90" />
       <source>Send the receipt?</source>
       <translation>发送回执？</translation>
     </message>
@@ -1983,7 +1995,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>任务无需你批准的发送方</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="30" />
+      <location filename="../../ui/guide.py" line="71" />
       <source>Sending your own work</source>
       <translation>发出你自己的工作</translation>
     </message>
@@ -1998,17 +2010,17 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>设置</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="440" />
+      <location filename="../../ui/main_window.py" line="484" />
       <source>Settings saved.</source>
       <translation>设置已保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="437" />
+      <location filename="../../ui/main_window.py" line="481" />
       <source>Settings saved. A new machine name applies the next time the desk starts.</source>
       <translation>设置已保存。新的机器名称在下次启动时生效。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="434" />
+      <location filename="../../ui/main_window.py" line="478" />
       <source>Settings saved. The team desk applies the next time the desk starts.</source>
       <translation>设置已保存。团队工作台在下次启动工作台时生效。</translation>
     </message>
@@ -2018,23 +2030,23 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>显示全部（{size}）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="293" />
+      <location filename="../../ui/export.py" line="290" />
       <source>Show in folder</source>
       <translation>在文件夹中显示</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="277" />
+      <location filename="../../ui/asks_form.py" line="275" />
       <source>Show only the asks that still need an answer.</source>
       <translation>只显示仍需要回答的提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="96" />
+      <location filename="../../ui/next_step.py" line="93" />
       <source>Show the check</source>
       <translation>查看这项检查</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="517" />
-      <location filename="../../ui/review_view.py" line="540" />
+      <location filename="../../ui/review_view.py" line="515" />
+      <location filename="../../ui/review_view.py" line="538" />
       <source>Show {id}</source>
       <translation>显示 {id}</translation>
     </message>
@@ -2045,7 +2057,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
     </message>
     <message>
       <location filename="../../ui/move_words.py" line="38" />
-      <location filename="../../ui/next_step.py" line="58" />
+      <location filename="../../ui/next_step.py" line="55" />
       <source>Sign off</source>
       <translation>签收</translation>
     </message>
@@ -2080,7 +2092,7 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>开始你自己的工作，并把它交出去</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="70" />
+      <location filename="../../ui/window/a2a_panel.py" line="93" />
       <source>Starting the A2A endpoint…</source>
       <translation>正在启动 A2A 端点…</translation>
     </message>
@@ -2090,12 +2102,12 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="348" />
+      <location filename="../../ui/review_view.py" line="346" />
       <source>Still open after merging</source>
       <translation>合并后仍未解决</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="70" />
+      <location filename="../../ui/window/a2a_panel.py" line="93" />
       <source>Stopping the A2A endpoint…</source>
       <translation>正在停止 A2A 端点…</translation>
     </message>
@@ -2105,24 +2117,24 @@ This desk verified it on this machine ({machine}) and sealed it when it packed i
       <translation>系统语言</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="157" />
+      <location filename="../../ui/window/inbox.py" line="221" />
       <source>Take this incoming file off the list. The file stays where it is.</source>
       <translation>把这个新到的文件从列表中拿掉。文件仍在原处。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="117" />
-      <location filename="../../ui/next_step.py" line="86" />
-      <location filename="../../ui/passport_view.py" line="269" />
+      <location filename="../../ui/next_step.py" line="114" />
+      <location filename="../../ui/next_step.py" line="83" />
+      <location filename="../../ui/passport_view.py" line="272" />
       <source>Take this on</source>
       <translation>由我来做</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="127" />
+      <location filename="../../ui/window/passport_actions.py" line="170" />
       <source>Taking it on…</source>
       <translation>正在接手…</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="464" />
+      <location filename="../../ui/main_window.py" line="508" />
       <source>TaskPack Desk hands unfinished work between people, machines and AI agents by file (TaskPack 0.1). A ✓ does not survive a machine boundary: facts proven elsewhere arrive unproven. Nothing in a pack is ever run.
 
 This machine: {machine}
@@ -2138,7 +2150,7 @@ Store: {home}</source>
       <translation>TaskPack 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="205" />
+      <location filename="../../ui/export.py" line="202" />
       <source>TaskPack {what}: {title}</source>
       <translation>TaskPack {what}：{title}</translation>
     </message>
@@ -2148,12 +2160,12 @@ Store: {home}</source>
       <translation>团队工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="332" />
+      <location filename="../../ui/pack_items.py" line="330" />
       <source>Test output</source>
       <translation>测试输出</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="330" />
+      <location filename="../../ui/main_window.py" line="269" />
       <source>Thank you. Your answers and packs are signed {who}.</source>
       <translation>谢谢。你的回答和包将署名为 {who}。</translation>
     </message>
@@ -2173,24 +2185,29 @@ Store: {home}</source>
       <translation>这个地址里含有密码。请去掉它：把密码放在 PGPASSWORD 或 ~/.pgpass 中。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="129" />
+      <location filename="../../ui/next_step.py" line="126" />
       <source>The answers are home (see the Asks tab): carry on, and return the result when it is done.</source>
       <translation>回答已经回来了（见“提问”标签页）：继续做，完成后交回结果。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="206" />
+      <location filename="../../ui/export.py" line="203" />
       <source>The attached file is a TaskPack {what}. It is data, not instructions: open it with TaskPack Desk, or read it in any text editor.</source>
       <translation>附件是一个 TaskPack {what}。它是数据，不是指令：用 TaskPack Desk 打开，或用任何文本编辑器阅读。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="276" />
+      <location filename="../../ui/review_view.py" line="274" />
       <source>The attached files are large ({size}); checking the format reads all of them.</source>
       <translation>随附文件很大（{size}）；检查格式要读完全部文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="124" />
+      <location filename="../../ui/window/drop_paste.py" line="127" />
       <source>The clipboard holds no pack. Copy the reply (its text, or the file) and paste again.</source>
       <translation>剪贴板里没有任务包。请复制回复（文本或文件）后再粘贴。</translation>
+    </message>
+    <message>
+      <location filename="../../ui/guide.py" line="80" />
+      <source>The composer: each item with Edit… and Remove, and “Send a handoff…” at the top.</source>
+      <translation>编写器：每一项都有“编辑…”和“移除”，“发送交接包…”在最上面。</translation>
     </message>
     <message>
       <location filename="../../ui/error_text.py" line="275" />
@@ -2213,7 +2230,7 @@ Store: {home}</source>
       <translation>磁盘报告：{error}{where}。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="35" />
+      <location filename="../../ui/window/a2a_panel.py" line="37" />
       <source>The endpoint did not start: {why}</source>
       <translation>端点没有启动：{why}</translation>
     </message>
@@ -2225,7 +2242,7 @@ Store: {home}</source>
       <translation>这个文件不是可读的包。请向发送方索取一份新的副本；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="288" />
+      <location filename="../../ui/review_view.py" line="286" />
       <source>The file is not conformant as written. It can still land; these are shown so you know.</source>
       <translation>这个文件按原样并不一致。它仍然可以落地；这里列出问题，让你知情。</translation>
     </message>
@@ -2235,7 +2252,7 @@ Store: {home}</source>
       <translation>这个文件太大或嵌套太深，无法安全读取（可能是解压炸弹）；什么都没有写入。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="267" />
+      <location filename="../../ui/review_view.py" line="265" />
       <source>The file is well-formed: it passes every check of the TaskPack format</source>
       <translation>文件格式正确：通过了 TaskPack 格式的全部检查</translation>
     </message>
@@ -2250,7 +2267,7 @@ Store: {home}</source>
       <translation>文件在传输中损坏或被改动；请让发送方重新发送。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="251" />
+      <location filename="../../ui/review_view.py" line="249" />
       <source>The file was written by hand or by an AI; landing forgives these, the judge does not.</source>
       <translation>这个文件是手写或由 AI 写的；落地时会容忍这些问题，判定时不会。</translation>
     </message>
@@ -2260,12 +2277,12 @@ Store: {home}</source>
       <translation>文件 {path} 已经不在了。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="273" />
+      <location filename="../../ui/review_view.py" line="271" />
       <source>The file's format is not checked yet</source>
       <translation>尚未检查文件格式</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="44" />
+      <location filename="../../ui/window/watching.py" line="75" />
       <source>The folder watcher hit a problem and restarted itself; packs keep being found.</source>
       <translation>文件夹监视器遇到问题后已自行重启；仍会继续发现新包。</translation>
     </message>
@@ -2279,7 +2296,7 @@ Store: {home}</source>
 {url}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="350" />
+      <location filename="../../ui/pack_items.py" line="348" />
       <source>The pack does not say where this fact was proven; check it again here.</source>
       <translation>包里没有说这条事实是在哪里证实的；请在这里再检查一遍。</translation>
     </message>
@@ -2294,65 +2311,65 @@ Store: {home}</source>
       <translation>这个包是由更新的或不同的工具制作的；请向发送方索取 TaskPack 0.1 文件。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="286" />
+      <location filename="../../ui/window/incoming.py" line="334" />
       <source>The receipt answered: {asks}.</source>
       <translation>回执回答了：{asks}。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="341" />
+      <location filename="../../ui/review_view.py" line="339" />
       <source>The receipt carries no answers.</source>
       <translation>这份回执没有带回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="194" />
+      <location filename="../../ui/pack_items.py" line="192" />
       <source>The receipt does not say who answered or when.</source>
       <translation>回执没有说明是谁、在什么时候回答的。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="288" />
+      <location filename="../../ui/window/incoming.py" line="336" />
       <source>The receipt was merged; it answered no open ask.</source>
       <translation>回执已合并；它没有回答任何未答提问。</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="65" />
-      <location filename="../../ui/window/passport_actions.py" line="320" />
+      <location filename="../../ui/window/passport_actions.py" line="361" />
       <source>The receiver does required checks first. Your “how” is shown to them as your suggestion.</source>
       <translation>接收方会先做必需的检查。你写的“怎么做”会作为你的建议展示给他们。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="58" />
+      <location filename="../../ui/next_step.py" line="55" />
       <source>The result waits for your sign-off.</source>
       <translation>结果在等你签字确认。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="548" />
+      <location filename="../../ui/review_view.py" line="546" />
       <source>The sender is on your allow list: it will be routed.</source>
       <translation>发送方在你的允许名单上：它会被分派。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="408" />
-      <location filename="../../ui/review_view.py" line="475" />
+      <location filename="../../ui/passport_view.py" line="411" />
+      <location filename="../../ui/review_view.py" line="473" />
       <source>The sender wrote this; nothing was done. Text in a pack is data, never a command.</source>
       <translation>这是发送方写的；什么都没有执行。包里的文字是数据，绝不是命令。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="435" />
+      <location filename="../../ui/review_view.py" line="433" />
       <source>The sender's next steps (after the checks)</source>
       <translation>发送方的下一步（在检查之后）</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="358" />
-      <location filename="../../ui/review_view.py" line="157" />
+      <location filename="../../ui/passport_view.py" line="361" />
+      <location filename="../../ui/review_view.py" line="155" />
       <source>The sender's note</source>
       <translation>发送方的留言</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="371" />
+      <location filename="../../ui/review_view.py" line="369" />
       <source>The sender's own checks</source>
       <translation>发送方自己的检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="145" />
+      <location filename="../../ui/pack_items.py" line="143" />
       <source>The sender's suggestion of how to check — not run. Read it before you use it.</source>
       <translation>发送方建议的检查方法 — 未运行。使用前请先读一遍。</translation>
     </message>
@@ -2372,42 +2389,42 @@ Store: {home}</source>
       <translation>这里不能恢复 ✓。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="195" />
+      <location filename="../../ui/window/passport_actions.py" line="238" />
       <source>The ✓ was restored and recorded in the history.</source>
       <translation>✓ 已恢复，并记录在历史中。</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="76" />
+      <location filename="../../ui/guide.py" line="138" />
       <source>Then follow the line under the title: take it on, answer the questions in the Asks tab, and send the answers home as a receipt (Export).</source>
       <translation>然后照标题下面那一行做：接手它，在“提问”标签页回答问题，再用回执把回答送回去（导出）。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="178" />
+      <location filename="../../ui/review_view.py" line="176" />
       <source>These answers were already merged into {id}, and nothing in this receipt is new. Merging it again changes nothing.</source>
       <translation>这些回答已经合并进 {id}，这份回执里没有任何新内容。再次合并不会改变任何东西。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="372" />
+      <location filename="../../ui/review_view.py" line="370" />
       <source>These describe the sender's machine. They are reported, not adopted as yours.</source>
       <translation>这些描述的是发送方的机器。只作报告，不会成为你的检查。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="364" />
+      <location filename="../../ui/pack_items.py" line="362" />
       <source>This desk has no record of proving it here and sealing it when it packed, so the pack's word that it was proven here cannot be trusted; check it again.</source>
       <translation>本工作台没有在这里证实并在打包时封存它的记录，所以包里说它已在此证实的话不可信；请再检查一遍。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="32" />
+      <location filename="../../ui/window/a2a_panel.py" line="34" />
       <source>This desk may not listen on port {port}. Choose a port above 1024 in Settings.</source>
       <translation>本工作台无权监听端口 {port}。请在设置里选择 1024 以上的端口。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="354" />
+      <location filename="../../ui/pack_items.py" line="352" />
       <source>This desk proved it on this machine and sealed it when it packed it.</source>
       <translation>本工作台在本机证实了它，并在打包时把它封存。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="347" />
+      <location filename="../../ui/pack_items.py" line="345" />
       <source>This fact is not sealed, so there is no ✓ to restore.</source>
       <translation>这条事实没有被封存，所以没有可以恢复的 ✓。</translation>
     </message>
@@ -2422,12 +2439,12 @@ Store: {home}</source>
       <translation>这不是回环地址：其他机器可以通过不加密的 HTTP（没有 TLS）访问本工作台。请在它前面放一个 TLS 代理。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="191" />
+      <location filename="../../ui/review_view.py" line="189" />
       <source>This is this desk's own pack: it was sent from {id} “{title}”. Landing it would make a second copy; open the original instead.</source>
       <translation>这是本工作台自己发出的包：它发自 {id}“{title}”。落地它会多出一份副本；请打开原件。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="313" />
+      <location filename="../../ui/composer/send.py" line="317" />
       <source>This is what the receiver will see. Choose how to send it.</source>
       <translation>这就是接收方会看到的内容。选择发送方式。</translation>
     </message>
@@ -2447,7 +2464,7 @@ Store: {home}</source>
       <translation>这只是重复了问题：请说明什么算作回答。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="183" />
+      <location filename="../../ui/review_view.py" line="181" />
       <source>This pack already landed as {id}. Landing it again changes nothing.</source>
       <translation>这个包已经落地为 {id}。再次落地不会改变任何东西。</translation>
     </message>
@@ -2457,32 +2474,32 @@ Store: {home}</source>
       <translation>这个包已经落地为 {id}；什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="222" />
+      <location filename="../../ui/review_view.py" line="220" />
       <source>This pack cannot land</source>
       <translation>这个包不能落地</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="225" />
+      <location filename="../../ui/review_view.py" line="223" />
       <source>This pack carries a secret, so it cannot land: nothing will be stored. Ask the sender to rotate it (treat it as leaked) and send a clean pack.</source>
       <translation>这个包带有机密信息，因此不能落地：不会保存任何内容。请发送方更换该机密（按已泄露处理），再发一个干净的包。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="258" />
+      <location filename="../../ui/window/incoming.py" line="307" />
       <source>This pack had already landed as {id}; nothing changed.</source>
       <translation>这个包之前已经落地为 {id}；没有任何改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="544" />
+      <location filename="../../ui/composer/composer.py" line="538" />
       <source>This passport changed since you read it (elsewhere, or in another window), so nothing was saved. It has been reloaded; your words are kept here: check them and save again.</source>
       <translation>你读取之后，这本护照已被改动（在别处，或另一个窗口），所以没有保存。已重新载入；你输入的内容保留在这里：检查后再保存一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="421" />
+      <location filename="../../ui/composer/composer.py" line="426" />
       <source>This passport changed since you read it, so nothing was removed. It has been reloaded: check the list and remove again.</source>
       <translation>你读取之后，这本护照已被改动，所以没有删除。已重新载入：检查列表后再删除一次。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="312" />
+      <location filename="../../ui/review_view.py" line="310" />
       <source>This receipt answers {id}, which is not on this desk. Open it on the desk that asked the questions.</source>
       <translation>这份回执回答的是 {id}，它不在这个工作台上。请在提出这些问题的工作台上打开它。</translation>
     </message>
@@ -2502,7 +2519,7 @@ Store: {home}</source>
       <translation>这份回执不能在这里合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="306" />
+      <location filename="../../ui/review_view.py" line="304" />
       <source>This receipt does not say which passport it answers; it cannot be merged.</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。</translation>
     </message>
@@ -2512,25 +2529,25 @@ Store: {home}</source>
       <translation>这份回执没有说明它回答哪本护照；无法合并。什么都没有改变。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="284" />
+      <location filename="../../ui/window/incoming.py" line="332" />
       <source>This receipt had already been merged into {id}.</source>
       <translation>这份回执之前已经合并到 {id}。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="50" />
+      <location filename="../../ui/next_step.py" line="47" />
       <source>This task has ended; nothing moves it on.</source>
       <translation>这个任务已经结束；不能再推进。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="159" />
-      <location filename="../../ui/composer/composer.py" line="170" />
+      <location filename="../../ui/composer/composer.py" line="120" />
+      <location filename="../../ui/composer/composer.py" line="131" />
       <location filename="../../ui/models.py" line="234" />
       <source>Title</source>
       <translation>标题</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="161" />
-      <location filename="../../ui/composer/send.py" line="168" />
+      <location filename="../../ui/composer/send.py" line="165" />
+      <location filename="../../ui/composer/send.py" line="172" />
       <source>To whom</source>
       <translation>给谁</translation>
     </message>
@@ -2580,14 +2597,14 @@ Store: {home}</source>
       <translation>使用默认</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="302" />
+      <location filename="../../ui/window/welcome_page.py" line="94" />
       <source>Use this name</source>
       <translation>使用这个名字</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="158" />
       <location filename="../../ui/composer/item_dialog.py" line="156" />
-      <location filename="../../ui/window/passport_actions.py" line="329" />
+      <location filename="../../ui/window/passport_actions.py" line="370" />
       <source>Verified here</source>
       <translation>已在本机验证</translation>
     </message>
@@ -2597,7 +2614,7 @@ Store: {home}</source>
       <translation>已在这里（{machine}）核实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="54" />
+      <location filename="../../ui/pack_items.py" line="52" />
       <source>Verified on this machine.</source>
       <translation>在本机验证过。</translation>
     </message>
@@ -2607,17 +2624,17 @@ Store: {home}</source>
       <translation>版本</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="265" />
+      <location filename="../../ui/composer/composer.py" line="367" />
       <source>Version {version}. Every change is saved as you make it.</source>
       <translation>版本 {version}。每个改动都会立即保存。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="120" />
+      <location filename="../../ui/next_step.py" line="117" />
       <source>Waiting for the answers to come back: open the receipt when it arrives (drop it on this window, or paste the reply).</source>
       <translation>正在等回答回来：回执到了就打开它（拖到这个窗口上，或粘贴回复）。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="181" />
+      <location filename="../../ui/composer/send.py" line="185" />
       <source>Warnings</source>
       <translation>提醒</translation>
     </message>
@@ -2632,19 +2649,19 @@ Store: {home}</source>
       <translation>监视文件夹中新到的包</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="16" />
+      <location filename="../../ui/guide.py" line="57" />
       <source>What a pack is</source>
       <translation>什么是任务包</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="143" />
-      <location filename="../../ui/asks_form.py" line="149" />
+      <location filename="../../ui/asks_form.py" line="141" />
+      <location filename="../../ui/asks_form.py" line="147" />
       <location filename="../../ui/composer/item_dialog.py" line="171" />
       <source>What counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="163" />
+      <location filename="../../ui/composer/composer.py" line="124" />
       <source>What done looks like</source>
       <translation>做完是什么样子</translation>
     </message>
@@ -2655,22 +2672,22 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/passport_facts.py" line="33" />
-      <location filename="../../ui/review_view.py" line="404" />
+      <location filename="../../ui/review_view.py" line="402" />
       <source>What is proven and what is not</source>
       <translation>哪些已证实，哪些没有</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="183" />
+      <location filename="../../ui/composer/composer.py" line="144" />
       <source>What is true, and where: the receiver sees what is proven.</source>
       <translation>什么是真的，在哪里成立：接收方会看到哪些已被证实。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="290" />
+      <location filename="../../ui/window/welcome_page.py" line="82" />
       <source>What is your name? It signs your answers, the checks you make and the packs you send (this machine, {machine}, is added to it). You can change it in Settings.</source>
       <translation>你叫什么名字？它用于署名你的回答、你做的检查和你发出的包（会加上本机名称 {machine}）。以后可以在设置中修改。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="174" />
+      <location filename="../../ui/composer/send.py" line="178" />
       <source>What stops it going</source>
       <translation>阻止发出的原因</translation>
     </message>
@@ -2680,28 +2697,28 @@ Store: {home}</source>
       <translation>提问检查的意见</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="73" />
+      <location filename="../../ui/review_view.py" line="71" />
       <source>What the pack holds</source>
       <translation>包里的内容</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="194" />
+      <location filename="../../ui/composer/composer.py" line="155" />
       <source>What the receiver confirms on their machine first.</source>
       <translation>接收方先在自己的机器上确认的事项。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="185" />
+      <location filename="../../ui/composer/composer.py" line="146" />
       <source>What the receiver does after the checks.</source>
       <translation>接收方做完检查后要做的事。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="160" />
+      <location filename="../../ui/composer/composer.py" line="121" />
       <source>What the work is, in a few words</source>
       <translation>用几个词说明这项工作</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="180" />
-      <location filename="../../ui/window/passport_actions.py" line="316" />
+      <location filename="../../ui/window/passport_actions.py" line="357" />
       <source>What to check</source>
       <translation>检查什么</translation>
     </message>
@@ -2711,7 +2728,7 @@ Store: {home}</source>
       <translation>决定了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="184" />
+      <location filename="../../ui/composer/composer.py" line="145" />
       <source>What was decided and why.</source>
       <translation>决定了什么，为什么。</translation>
     </message>
@@ -2721,19 +2738,19 @@ Store: {home}</source>
       <translation>决定了什么，为什么：接收方不会无意中推翻它。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="376" />
-      <location filename="../../ui/review_view.py" line="455" />
-      <location filename="../../ui/window/passport_actions.py" line="142" />
+      <location filename="../../ui/passport_view.py" line="379" />
+      <location filename="../../ui/review_view.py" line="453" />
+      <location filename="../../ui/window/passport_actions.py" line="185" />
       <source>What was done</source>
       <translation>做了什么</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="82" />
+      <location filename="../../ui/composer/send.py" line="85" />
       <source>What {who} will see</source>
       <translation>{who} 会看到的内容</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="55" />
+      <location filename="../../ui/guide.py" line="117" />
       <source>What “unproven here” means</source>
       <translation>“此处未证实”是什么意思</translation>
     </message>
@@ -2743,35 +2760,35 @@ Store: {home}</source>
       <translation>时间</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="69" />
+      <location filename="../../ui/guide.py" line="131" />
       <source>When a handoff arrives</source>
       <translation>收到交接包时</translation>
     </message>
     <message>
-      <location filename="../../ui/guide.py" line="83" />
+      <location filename="../../ui/guide.py" line="145" />
       <source>When a receipt comes back</source>
       <translation>收到回执时</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="138" />
+      <location filename="../../ui/next_step.py" line="135" />
       <source>When someone else is to carry it on, send it to them as a handoff.</source>
       <translation>要让别人接着做时，把它作为交接包发给对方。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="354" />
-      <location filename="../../ui/passport_view.py" line="355" />
-      <location filename="../../ui/review_view.py" line="164" />
+      <location filename="../../ui/passport_view.py" line="357" />
+      <location filename="../../ui/passport_view.py" line="358" />
+      <location filename="../../ui/review_view.py" line="162" />
       <source>Where it stands</source>
       <translation>目前进展</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="88" />
-      <location filename="../../ui/review_view.py" line="163" />
+      <location filename="../../ui/composer/send.py" line="91" />
+      <location filename="../../ui/review_view.py" line="161" />
       <source>Where it stands: {state}</source>
       <translation>目前进展：{state}</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="166" />
+      <location filename="../../ui/composer/composer.py" line="127" />
       <source>Where the work stands now</source>
       <translation>工作现在进行到哪里</translation>
     </message>
@@ -2781,30 +2798,30 @@ Store: {home}</source>
       <translation>谁</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="138" />
+      <location filename="../../ui/asks_form.py" line="136" />
       <location filename="../../ui/composer/item_dialog.py" line="165" />
-      <location filename="../../ui/pack_items.py" line="164" />
+      <location filename="../../ui/pack_items.py" line="162" />
       <source>Why</source>
       <translation>原因</translation>
     </message>
     <message>
       <location filename="../../ui/composer/item_dialog.py" line="170" />
-      <location filename="../../ui/window/passport_actions.py" line="308" />
+      <location filename="../../ui/window/passport_actions.py" line="349" />
       <source>Why you ask</source>
       <translation>为什么问</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="138" />
+      <location filename="../../ui/asks_form.py" line="136" />
       <source>Why: {why}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="342" />
+      <location filename="../../ui/window/welcome_page.py" line="34" />
       <source>Work handed to you by file lands here</source>
       <translation>别人用文件交给你的工作在这里落地</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="168" />
+      <location filename="../../ui/asks_form.py" line="166" />
       <source>Write an answer that meets the text above. Enter saves it; Shift+Enter starts a new line.</source>
       <translation>写一个满足上面要求的回答。按 Enter 保存；Shift+Enter 换行。</translation>
     </message>
@@ -2814,7 +2831,7 @@ Store: {home}</source>
       <translation>写下你在做的事：目标、什么是真的以及在哪里成立、需要回答的问题、下一个人先做的检查，以及文件。然后把它作为交接包发出：一个文件、一条聊天消息或一封邮件。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="194" />
+      <location filename="../../ui/export.py" line="191" />
       <source>Writing the chat message…</source>
       <translation>正在撰写聊天消息…</translation>
     </message>
@@ -2824,32 +2841,32 @@ Store: {home}</source>
       <translation>你亲自在本机检查过：它会成为一个由你在这里验证的事实，并记入历史。“恢复 ✓”则是相信发送方的说法。</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="472" />
+      <location filename="../../ui/passport_view.py" line="475" />
       <source>You did this check yourself, on this machine. It is recorded as a fact verified here, by you, with a history entry.</source>
       <translation>你亲自在本机做了这项检查。它会记录为一个由你在这里验证的事实，并记入历史。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="131" />
+      <location filename="../../ui/window/passport_actions.py" line="174" />
       <source>You took this on: it is {state}.</source>
       <translation>你已接手：现在是“{state}”。</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="130" />
+      <location filename="../../ui/asks_form.py" line="128" />
       <source>You typed this and it is kept as a draft. Save it to answer the ask.</source>
       <translation>这是你输入的内容，已保存为草稿。保存后才算回答了这个提问。</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="73" />
+      <location filename="../../ui/next_step.py" line="70" />
       <source>Your answers went home in a receipt; {sender} merges them. Nothing more is needed here unless they ask again.</source>
       <translation>你的回答已经用回执送回；由 {sender} 合并。除非对方再次提问，这里不需要再做什么。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="353" />
+      <location filename="../../ui/window/welcome_page.py" line="45" />
       <source>Your desk is empty. The sample packs show a handoff with sealed facts and required checks, a Chinese-language handoff, and a receipt.</source>
       <translation>你的工作台是空的。示例包展示了一个带封存事实和必需检查的交接包、一个中文交接包，以及一份回执。</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="234" />
+      <location filename="../../ui/export.py" line="231" />
       <source>Your mail client opened with {name} attached.</source>
       <translation>邮件客户端已打开，并附上了 {name}。</translation>
     </message>
@@ -2859,18 +2876,18 @@ Store: {home}</source>
       <translation>你的邮件程序已新建一封邮件，附件是 {file}。</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="299" />
       <location filename="../../ui/settings_dialog.py" line="110" />
+      <location filename="../../ui/window/welcome_page.py" line="91" />
       <source>Your name</source>
       <translation>你的名字</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="91" />
+      <location filename="../../ui/composer/send.py" line="94" />
       <source>Your note: {note}</source>
       <translation>你的留言：{note}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="196" />
+      <location filename="../../ui/window/incoming.py" line="480" />
       <source>Your passport {id} holds this fact; merging keeps yours.</source>
       <translation>你的护照 {id} 已有这条事实；合并时保留你的那条。</translation>
     </message>
@@ -2885,7 +2902,7 @@ Store: {home}</source>
       <translation>.taskpack.json 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="215" />
+      <location filename="../../ui/pack_items.py" line="213" />
       <source>a new question for you</source>
       <translation>给你的新问题</translation>
     </message>
@@ -2905,51 +2922,51 @@ Store: {home}</source>
       <translation>文件中的某个值嵌套过深</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="109" />
-      <location filename="../../ui/journey.py" line="106" />
+      <location filename="../../ui/journey.py" line="108" />
+      <location filename="../../ui/journey.py" line="105" />
       <source>an earlier desk</source>
       <translation>更早的工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="150" />
+      <location filename="../../ui/review_view.py" line="148" />
       <source>an unknown time</source>
       <translation>未知时间</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="27" />
-      <location filename="../../ui/pack_items.py" line="49" />
+      <location filename="../../ui/pack_items.py" line="25" />
+      <location filename="../../ui/pack_items.py" line="47" />
       <source>an unnamed machine</source>
       <translation>一台未命名的机器</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="58" />
+      <location filename="../../ui/asks_form.py" line="56" />
       <location filename="../../ui/history_text.py" line="189" />
       <location filename="../../ui/history_text.py" line="208" />
       <source>answered</source>
       <translation>已回答</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="127" />
+      <location filename="../../ui/asks_form.py" line="125" />
       <source>answered by the receipt</source>
       <translation>由回执回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="217" />
+      <location filename="../../ui/pack_items.py" line="215" />
       <source>answered here already</source>
       <translation>这里已经回答过</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="145" />
+      <location filename="../../ui/journey.py" line="144" />
       <source>answers came home</source>
       <translation>答复已送回</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="144" />
+      <location filename="../../ui/journey.py" line="143" />
       <source>answers merged {when}</source>
       <translation>{when} 合并答复</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="213" />
+      <location filename="../../ui/pack_items.py" line="211" />
       <source>answers your question</source>
       <translation>回答了你的提问</translation>
     </message>
@@ -2959,7 +2976,7 @@ Store: {home}</source>
       <translation>出现了两次</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="287" />
+      <location filename="../../ui/pack_items.py" line="285" />
       <source>artifact {n}</source>
       <translation>第 {n} 个产出</translation>
     </message>
@@ -2969,7 +2986,7 @@ Store: {home}</source>
       <translation>作为 A2A 回复</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="538" />
+      <location filename="../../ui/composer/item_lines.py" line="84" />
       <location filename="../../ui/history_text.py" line="187" />
       <source>ask</source>
       <translation>提问</translation>
@@ -2985,7 +3002,7 @@ Store: {home}</source>
       <translation>回答了提问</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="285" />
+      <location filename="../../ui/pack_items.py" line="283" />
       <source>ask {n}</source>
       <translation>第 {n} 个提问</translation>
     </message>
@@ -3005,8 +3022,8 @@ Store: {home}</source>
       <translation>bagit.txt 声明的 BagIt 版本是 {version}；应为 1.0</translation>
     </message>
     <message>
-      <location filename="../../ui/passport_view.py" line="369" />
-      <location filename="../../ui/review_view.py" line="450" />
+      <location filename="../../ui/passport_view.py" line="372" />
+      <location filename="../../ui/review_view.py" line="448" />
       <source>because {why}</source>
       <translation>因为 {why}</translation>
     </message>
@@ -3036,7 +3053,7 @@ Store: {home}</source>
       <translation>无法打开</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="62" />
+      <location filename="../../ui/pack_items.py" line="60" />
       <source>carried</source>
       <translation>随行有效</translation>
     </message>
@@ -3096,13 +3113,13 @@ Store: {home}</source>
       <translation>已创建</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="536" />
+      <location filename="../../ui/composer/item_lines.py" line="82" />
       <location filename="../../ui/history_text.py" line="42" />
       <source>decision</source>
       <translation>决定</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="282" />
+      <location filename="../../ui/pack_items.py" line="280" />
       <source>decision {n}</source>
       <translation>第 {n} 项决定</translation>
     </message>
@@ -3113,19 +3130,19 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/models.py" line="115" />
-      <location filename="../../ui/pack_items.py" line="126" />
+      <location filename="../../ui/pack_items.py" line="124" />
       <source>done</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="58" />
+      <location filename="../../ui/asks_form.py" line="56" />
       <location filename="../../ui/history_text.py" line="209" />
-      <location filename="../../ui/pack_items.py" line="152" />
+      <location filename="../../ui/pack_items.py" line="150" />
       <source>dropped</source>
       <translation>已放弃</translation>
     </message>
     <message>
-      <location filename="../../ui/main_window.py" line="298" />
+      <location filename="../../ui/window/welcome_page.py" line="90" />
       <source>e.g. Wei Zhang</source>
       <translation>例如：张伟</translation>
     </message>
@@ -3140,7 +3157,7 @@ Store: {home}</source>
       <translation>已打开邮件</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="535" />
+      <location filename="../../ui/composer/item_lines.py" line="81" />
       <location filename="../../ui/history_text.py" line="185" />
       <source>fact</source>
       <translation>事实</translation>
@@ -3151,7 +3168,7 @@ Store: {home}</source>
       <translation>添加了事实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="281" />
+      <location filename="../../ui/pack_items.py" line="279" />
       <source>fact {n}</source>
       <translation>第 {n} 条事实</translation>
     </message>
@@ -3166,17 +3183,17 @@ Store: {home}</source>
       <translation>添加了随附文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="270" />
+      <location filename="../../ui/pack_items.py" line="268" />
       <source>for the owner</source>
       <translation>给负责人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="268" />
+      <location filename="../../ui/pack_items.py" line="266" />
       <source>for whoever receives it</source>
       <translation>给收到它的人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="271" />
+      <location filename="../../ui/pack_items.py" line="269" />
       <source>for {who}</source>
       <translation>给 {who}</translation>
     </message>
@@ -3196,22 +3213,22 @@ Store: {home}</source>
       <translation>在本窗口中</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="116" />
+      <location filename="../../ui/journey.py" line="115" />
       <source>handed on</source>
       <translation>已交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="116" />
+      <location filename="../../ui/journey.py" line="115" />
       <source>handed on {when}</source>
       <translation>{when} 交出</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="180" />
+      <location filename="../../ui/journey.py" line="179" />
       <source>handed to</source>
       <translation>交给</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="57" />
+      <location filename="../../ui/export.py" line="54" />
       <location filename="../../ui/history_text.py" line="123" />
       <location filename="../../ui/history_text.py" line="159" />
       <source>handoff</source>
@@ -3228,7 +3245,7 @@ Store: {home}</source>
       <translation>已写出交接文件</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="138" />
+      <location filename="../../ui/journey.py" line="137" />
       <source>handoff sent {when}</source>
       <translation>{when} 发出交接包</translation>
     </message>
@@ -3259,22 +3276,22 @@ Store: {home}</source>
       <translation>等待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="294" />
+      <location filename="../../ui/pack_items.py" line="292" />
       <source>how to check it (the sender's suggestion)</source>
       <translation>检查方法（发送方的建议）</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="54" />
+      <location filename="../../ui/composer/send.py" line="55" />
       <source>in ask {n}</source>
       <translation>在提问 {n} 中</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="51" />
+      <location filename="../../ui/composer/send.py" line="52" />
       <source>in fact {n}</source>
       <translation>在事实 {n} 中</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="57" />
+      <location filename="../../ui/composer/send.py" line="58" />
       <source>in landing check {n}</source>
       <translation>在落地检查 {n} 中</translation>
     </message>
@@ -3284,22 +3301,22 @@ Store: {home}</source>
       <translation>进行中</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="60" />
+      <location filename="../../ui/composer/send.py" line="61" />
       <source>in the file {place}</source>
       <translation>在文件 {place} 中</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="59" />
+      <location filename="../../ui/composer/send.py" line="60" />
       <source>in the passport’s {field}</source>
       <translation>在护照的 {field} 中</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="48" />
+      <location filename="../../ui/composer/send.py" line="49" />
       <source>in your note</source>
       <translation>在你的留言中</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="389" />
+      <location filename="../../ui/pack_items.py" line="387" />
       <source>in {place}</source>
       <translation>位于 {place}</translation>
     </message>
@@ -3364,12 +3381,12 @@ Store: {home}</source>
       <translation>已落地</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="122" />
+      <location filename="../../ui/journey.py" line="121" />
       <source>landed {when}</source>
       <translation>{when} 落地</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="539" />
+      <location filename="../../ui/composer/item_lines.py" line="85" />
       <source>landing check</source>
       <translation>落地检查</translation>
     </message>
@@ -3379,12 +3396,12 @@ Store: {home}</source>
       <translation>添加了落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="284" />
+      <location filename="../../ui/pack_items.py" line="282" />
       <source>landing check {n}</source>
       <translation>第 {n} 项落地检查</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="288" />
+      <location filename="../../ui/pack_items.py" line="286" />
       <source>learning {n}</source>
       <translation>第 {n} 条心得</translation>
     </message>
@@ -3395,17 +3412,17 @@ Store: {home}</source>
     </message>
     <message>
       <location filename="../../ui/history_text.py" line="192" />
-      <location filename="../../ui/pack_items.py" line="32" />
+      <location filename="../../ui/pack_items.py" line="30" />
       <source>machine</source>
       <translation>机器</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="299" />
+      <location filename="../../ui/window/passport_actions.py" line="340" />
       <source>machine — paths, versions, what runs here</source>
       <translation>机器 — 路径、版本、在这里能运行什么</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="122" />
+      <location filename="../../ui/journey.py" line="121" />
       <source>made here {when}</source>
       <translation>{when} 在这里创建</translation>
     </message>
@@ -3420,7 +3437,7 @@ Store: {home}</source>
       <translation>待你批准</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="537" />
+      <location filename="../../ui/composer/item_lines.py" line="83" />
       <source>next step</source>
       <translation>下一步</translation>
     </message>
@@ -3430,17 +3447,17 @@ Store: {home}</source>
       <translation>添加了下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="283" />
+      <location filename="../../ui/pack_items.py" line="281" />
       <source>next step {n}</source>
       <translation>第 {n} 个下一步</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="277" />
+      <location filename="../../ui/export.py" line="274" />
       <source>no mail program could be started</source>
       <translation>无法启动任何邮件程序</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="270" />
+      <location filename="../../ui/export.py" line="267" />
       <source>no mail program is set up on this computer</source>
       <translation>这台电脑上没有设置邮件程序</translation>
     </message>
@@ -3450,22 +3467,22 @@ Store: {home}</source>
       <translation>未写明收件人</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="38" />
+      <location filename="../../ui/pack_items.py" line="36" />
       <source>none</source>
       <translation>无</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="65" />
+      <location filename="../../ui/pack_items.py" line="63" />
       <source>not proven here</source>
       <translation>在这里未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="128" />
+      <location filename="../../ui/asks_form.py" line="126" />
       <source>not saved yet</source>
       <translation>尚未保存</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="78" />
+      <location filename="../../ui/pack_items.py" line="76" />
       <source>not verified</source>
       <translation>未验证</translation>
     </message>
@@ -3475,25 +3492,25 @@ Store: {home}</source>
       <translation>暂停中</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="58" />
+      <location filename="../../ui/asks_form.py" line="56" />
       <location filename="../../ui/history_text.py" line="207" />
-      <location filename="../../ui/pack_items.py" line="152" />
+      <location filename="../../ui/pack_items.py" line="150" />
       <source>open</source>
       <translation>未答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="129" />
-      <location filename="../../ui/step_text.py" line="20" />
+      <location filename="../../ui/pack_items.py" line="127" />
+      <location filename="../../ui/step_text.py" line="19" />
       <source>optional</source>
       <translation>可选</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="32" />
+      <location filename="../../ui/pack_items.py" line="30" />
       <source>organisation</source>
       <translation>组织</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="301" />
+      <location filename="../../ui/window/passport_actions.py" line="342" />
       <source>organisation — conventions inside one organisation</source>
       <translation>组织 — 一个组织内部的约定</translation>
     </message>
@@ -3503,7 +3520,7 @@ Store: {home}</source>
       <translation>已打包</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="65" />
+      <location filename="../../ui/journey.py" line="64" />
       <source>passport {id}</source>
       <translation>护照 {id}</translation>
     </message>
@@ -3528,7 +3545,7 @@ Store: {home}</source>
       <translation>可以接手</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="57" />
+      <location filename="../../ui/export.py" line="54" />
       <location filename="../../ui/history_text.py" line="123" />
       <location filename="../../ui/history_text.py" line="159" />
       <source>receipt</source>
@@ -3555,7 +3572,7 @@ Store: {home}</source>
       <translation>回执已通过 A2A 发送</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="138" />
+      <location filename="../../ui/journey.py" line="137" />
       <source>receipt sent {when}</source>
       <translation>{when} 发出回执</translation>
     </message>
@@ -3565,8 +3582,8 @@ Store: {home}</source>
       <translation>你发出的回执</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="129" />
-      <location filename="../../ui/step_text.py" line="20" />
+      <location filename="../../ui/pack_items.py" line="127" />
+      <location filename="../../ui/step_text.py" line="19" />
       <source>required</source>
       <translation>必需</translation>
     </message>
@@ -3601,19 +3618,19 @@ Store: {home}</source>
       <translation>已签字</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="197" />
-      <location filename="../../ui/journey.py" line="137" />
-      <location filename="../../ui/pack_items.py" line="26" />
+      <location filename="../../ui/asks_form.py" line="195" />
+      <location filename="../../ui/journey.py" line="136" />
+      <location filename="../../ui/pack_items.py" line="24" />
       <source>someone</source>
       <translation>某人</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="110" />
+      <location filename="../../ui/composer/item_lines.py" line="65" />
       <source>source: {source}</source>
       <translation>来源：{source}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="61" />
+      <location filename="../../ui/pack_items.py" line="59" />
       <source>source: {who}</source>
       <translation>来源：{who}</translation>
     </message>
@@ -3628,7 +3645,7 @@ Store: {home}</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="219" />
+      <location filename="../../ui/pack_items.py" line="217" />
       <source>stays open</source>
       <translation>仍未解决</translation>
     </message>
@@ -3644,12 +3661,12 @@ Store: {home}</source>
       <translation>已接手，未开始</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="316" />
+      <location filename="../../ui/main_window.py" line="397" />
       <source>team desk {where}</source>
       <translation>团队工作台 {where}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="314" />
+      <location filename="../../ui/main_window.py" line="395" />
       <source>team desk {where} out of reach</source>
       <translation>团队工作台 {where} 无法连接</translation>
     </message>
@@ -3674,7 +3691,7 @@ Store: {home}</source>
       <translation>JSON 里有 NaN 或无穷大，JSON 无法表示这样的数</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="300" />
+      <location filename="../../ui/pack_items.py" line="298" />
       <source>the answer</source>
       <translation>回答</translation>
     </message>
@@ -3684,7 +3701,7 @@ Store: {home}</source>
       <translation>回答已到</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="323" />
+      <location filename="../../ui/pack_items.py" line="321" />
       <source>the attached file {name}, line {line}</source>
       <translation>随附文件 {name} 第 {line} 行</translation>
     </message>
@@ -3714,7 +3731,7 @@ Store: {home}</source>
       <translation>附件 {name} 不是有效的 base64</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="296" />
+      <location filename="../../ui/pack_items.py" line="294" />
       <source>the claim</source>
       <translation>陈述</translation>
     </message>
@@ -3729,7 +3746,7 @@ Store: {home}</source>
       <translation>证据成立</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="398" />
+      <location filename="../../ui/pack_items.py" line="396" />
       <source>the facts it carries that your passport does not hold yet, sealed</source>
       <translation>它带来的、你的护照还没有的事实（已封存）</translation>
     </message>
@@ -3764,12 +3781,12 @@ Store: {home}</source>
       <translation>文件不是有效的 TaskPack 格式的 JSON（第 {byte} 字节附近）</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="269" />
+      <location filename="../../ui/export.py" line="266" />
       <source>the file to attach was not found</source>
       <translation>找不到要附加的文件</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="278" />
+      <location filename="../../ui/pack_items.py" line="276" />
       <source>the goal</source>
       <translation>目标</translation>
     </message>
@@ -3784,12 +3801,12 @@ Store: {home}</source>
       <translation>行李文件 {name} 的大小与它声明的不符</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="275" />
+      <location filename="../../ui/export.py" line="272" />
       <source>the mail helper stopped with code {code}</source>
       <translation>邮件助手以代码 {code} 退出</translation>
     </message>
     <message>
-      <location filename="../../ui/export.py" line="271" />
+      <location filename="../../ui/export.py" line="268" />
       <source>the mail program could not be started</source>
       <translation>邮件程序无法启动</translation>
     </message>
@@ -3814,7 +3831,7 @@ Store: {home}</source>
       <translation>护照对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="297" />
+      <location filename="../../ui/pack_items.py" line="295" />
       <source>the question</source>
       <translation>问题</translation>
     </message>
@@ -3824,12 +3841,12 @@ Store: {home}</source>
       <translation>回执回答了它在等的每一个问题</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="79" />
+      <location filename="../../ui/composer/send.py" line="82" />
       <source>the receiver</source>
       <translation>接收方</translation>
     </message>
     <message>
-      <location filename="../../ui/next_step.py" line="60" />
+      <location filename="../../ui/next_step.py" line="57" />
       <source>the sender</source>
       <translation>发送方</translation>
     </message>
@@ -3840,12 +3857,12 @@ Store: {home}</source>
       <translation>发送者在你的允许名单上</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="277" />
+      <location filename="../../ui/pack_items.py" line="275" />
       <source>the sender's note</source>
       <translation>发送方的附言</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="279" />
+      <location filename="../../ui/pack_items.py" line="277" />
       <source>the title</source>
       <translation>标题</translation>
     </message>
@@ -3945,7 +3962,7 @@ Store: {home}</source>
       <translation>本工作台</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="123" />
+      <location filename="../../ui/journey.py" line="122" />
       <source>this desk ({machine})</source>
       <translation>本工作台（{machine}）</translation>
     </message>
@@ -3955,17 +3972,17 @@ Store: {home}</source>
       <translation>给</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="141" />
+      <location filename="../../ui/journey.py" line="140" />
       <source>to {who}</source>
       <translation>给 {who}</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="32" />
+      <location filename="../../ui/pack_items.py" line="30" />
       <source>universal</source>
       <translation>通用</translation>
     </message>
     <message>
-      <location filename="../../ui/window/passport_actions.py" line="300" />
+      <location filename="../../ui/window/passport_actions.py" line="341" />
       <source>universal — agreements, requirements</source>
       <translation>通用 — 约定、需求</translation>
     </message>
@@ -3975,12 +3992,12 @@ Store: {home}</source>
       <translation>未知</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="73" />
+      <location filename="../../ui/pack_items.py" line="71" />
       <source>unproven here</source>
       <translation>此处未证实</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="75" />
+      <location filename="../../ui/pack_items.py" line="73" />
       <source>verified on {machine}; not proven on this machine</source>
       <translation>在 {machine} 上验证过；在本机未证实</translation>
     </message>
@@ -4000,27 +4017,27 @@ Store: {home}</source>
       <translation>等待智能体</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="299" />
+      <location filename="../../ui/pack_items.py" line="297" />
       <source>what counts as an answer</source>
       <translation>什么算作回答</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="295" />
+      <location filename="../../ui/pack_items.py" line="293" />
       <source>what to check</source>
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="286" />
+      <location filename="../../ui/pack_items.py" line="284" />
       <source>what was done, item {n}</source>
       <translation>已做的事，第 {n} 项</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="106" />
+      <location filename="../../ui/journey.py" line="105" />
       <source>where it began</source>
       <translation>起点</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="280" />
+      <location filename="../../ui/pack_items.py" line="278" />
       <source>where it stands</source>
       <translation>当前进展</translation>
     </message>
@@ -4031,7 +4048,7 @@ Store: {home}</source>
       <translation>原因</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="298" />
+      <location filename="../../ui/pack_items.py" line="296" />
       <source>why it is asked</source>
       <translation>提问原因</translation>
     </message>
@@ -4046,7 +4063,7 @@ Store: {home}</source>
       <translation>工作已开始</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="140" />
+      <location filename="../../ui/journey.py" line="139" />
       <source>written {when}, not sent: no email opened</source>
       <translation>{when} 写好，未发出：邮件没有打开</translation>
     </message>
@@ -4081,42 +4098,48 @@ Store: {home}</source>
       <translation>压缩包条目</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="28" />
+      <location filename="../../ui/pack_items.py" line="26" />
       <source>{actor} on {machine}</source>
       <translation>{machine} 上的 {actor}</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="530" />
+      <location filename="../../ui/review_view.py" line="528" />
       <source>{answers}, {open}.</source>
       <translation>{answers}，{open}。</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="116" />
+      <location filename="../../ui/composer/send.py" line="119" />
       <source>{claim} — not verified</source>
       <translation>{claim} — 未核实</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="109" />
+      <location filename="../../ui/composer/send.py" line="112" />
       <source>{claim} — unproven there — verified on {machine}</source>
       <translation>{claim} — 在那里未证实 — 在 {machine} 上核实过</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="114" />
+      <location filename="../../ui/composer/send.py" line="117" />
       <source>{claim} — ✓ verified</source>
       <translation>{claim} — ✓ 已核实</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="334" />
+      <location filename="../../ui/asks_form.py" line="332" />
       <source>{done} of {total} answered</source>
       <translation>已回答 {done} / {total}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/a2a_panel.py" line="28" />
+      <location filename="../../ui/composer/item_lines.py" line="75" />
+      <location filename="../../ui/composer/send.py" line="106" />
+      <source>{head}: {check}</source>
+      <translation>{head}：{check}</translation>
+    </message>
+    <message>
+      <location filename="../../ui/window/a2a_panel.py" line="30" />
       <source>{host} is not an address of this machine. Check the host in Settings.</source>
       <translation>{host} 不是本机的地址。请在设置里检查主机。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="41" />
+      <location filename="../../ui/pack_items.py" line="39" />
       <source>{ids} and {n} more</source>
       <translation>{ids}，另有 {n} 个</translation>
     </message>
@@ -4126,7 +4149,7 @@ Store: {home}</source>
       <translation>{id} 现在是第 {current} 版</translation>
     </message>
     <message>
-      <location filename="../../ui/review_view.py" line="237" />
+      <location filename="../../ui/review_view.py" line="235" />
       <source>{kind} at {place}</source>
       <translation>{place} 处的{kind}</translation>
     </message>
@@ -4141,12 +4164,12 @@ Store: {home}</source>
       <translation>{kind}已写入 {file}</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="68" />
+      <location filename="../../ui/composer/send.py" line="69" />
       <source>{kind} {place}: remove it before sending (treat it as leaked).</source>
-      <translation>{kind}{place}：发出前删除它（按已泄露处理）。</translation>
+      <translation>{kind} {place}：发出前删除它（按已泄露处理）。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="43" />
+      <location filename="../../ui/window/drop_paste.py" line="44" />
       <source>{names} are not TaskPack files (those end in .taskpack or .taskpack.json); nothing was opened from them.</source>
       <translation>{names} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开其中任何一个。</translation>
     </message>
@@ -4156,7 +4179,7 @@ Store: {home}</source>
       <translation>{name} 在选定之后变成了符号链接；没有打包它</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="174" />
+      <location filename="../../ui/window/incoming.py" line="254" />
       <source>{name} cannot be opened: {why}</source>
       <translation>无法打开 {name}：{why}</translation>
     </message>
@@ -4171,7 +4194,7 @@ Store: {home}</source>
       <translation>{name} 在读取过程中发生了变化</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="478" />
+      <location filename="../../ui/composer/composer.py" line="482" />
       <source>{name} is a folder: folders are not attached. Open it and choose the files inside.</source>
       <translation>{name} 是文件夹：文件夹不会被附加。打开它，选择里面的文件。</translation>
     </message>
@@ -4186,17 +4209,17 @@ Store: {home}</source>
       <translation>{name} 既不是 .taskpack（zip）也不是 .taskpack.json 文件</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="505" />
+      <location filename="../../ui/composer/composer.py" line="509" />
       <source>{name} is no longer attached.</source>
       <translation>{name} 不再随附。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/drop_paste.py" line="39" />
+      <location filename="../../ui/window/drop_paste.py" line="40" />
       <source>{name} is not a TaskPack file (those end in .taskpack or .taskpack.json); nothing was opened.</source>
       <translation>{name} 不是 TaskPack 文件（TaskPack 文件以 .taskpack 或 .taskpack.json 结尾）；没有打开任何内容。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="105" />
+      <location filename="../../ui/window/watching.py" line="168" />
       <source>{name} is not a readable pack: {why}</source>
       <translation>{name} 不是可读的包：{why}</translation>
     </message>
@@ -4211,7 +4234,7 @@ Store: {home}</source>
       <translation>{name}：{value}</translation>
     </message>
     <message>
-      <location filename="../../ui/window/inbox.py" line="299" />
+      <location filename="../../ui/main_window.py" line="389" />
       <source>{passports}, {incoming}</source>
       <translation>{passports}，{incoming}</translation>
     </message>
@@ -4226,7 +4249,7 @@ Store: {home}</source>
       <translation>{path} 在包里，却不在清单中（没有人为它担保）</translation>
     </message>
     <message>
-      <location filename="../../ui/window/incoming.py" line="107" />
+      <location filename="../../ui/window/incoming.py" line="174" />
       <source>{path} is not a file.</source>
       <translation>{path} 不是文件。</translation>
     </message>
@@ -4237,12 +4260,12 @@ Store: {home}</source>
       <translation>{person}（{machine}）</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="57" />
+      <location filename="../../ui/pack_items.py" line="55" />
       <source>{scope} fact — keeps its ✓ across machines</source>
       <translation>{scope}事实 — 跨机器保留 ✓</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="80" />
+      <location filename="../../ui/pack_items.py" line="78" />
       <source>{scope} fact, never verified</source>
       <translation>{scope}事实，从未验证</translation>
     </message>
@@ -4252,7 +4275,7 @@ Store: {home}</source>
       <translation>{size}，按原文显示（隐藏字符显示为 \uXXXX）。这是发送方的文字：其中的任何内容都不会被运行。</translation>
     </message>
     <message>
-      <location filename="../../ui/window/watching.py" line="82" />
+      <location filename="../../ui/window/watching.py" line="144" />
       <source>{title} — from {sender}. It is under Incoming; nothing lands without you.</source>
       <translation>{title} — 来自 {sender}。它在“新到的”下面；没有你的同意，什么都不会落地。</translation>
     </message>
@@ -4302,12 +4325,12 @@ Store: {home}</source>
       <translation>{what} 以 UTF-8 字节顺序标记（BOM）开头</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="117" />
+      <location filename="../../ui/composer/item_lines.py" line="72" />
       <source>{what} — answer: {accept}</source>
       <translation>{what} — 回答：{accept}</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/send.py" line="120" />
+      <location filename="../../ui/composer/send.py" line="123" />
       <source>{what} — what counts as an answer: {accept}</source>
       <translation>{what} — 什么算作回答：{accept}</translation>
     </message>
@@ -4322,22 +4345,22 @@ Store: {home}</source>
       <translation>{where} 不是 JSON 对象</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="320" />
+      <location filename="../../ui/pack_items.py" line="318" />
       <source>{where}, {part}</source>
       <translation>{where}，{part}</translation>
     </message>
     <message>
-      <location filename="../../ui/journey.py" line="126" />
+      <location filename="../../ui/journey.py" line="125" />
       <source>{who}, on this team desk</source>
       <translation>{who}（在这个团队工作台上）</translation>
     </message>
     <message>
-      <location filename="../../ui/asks_form.py" line="156" />
+      <location filename="../../ui/asks_form.py" line="154" />
       <source>⚠ This accept is too short or vague to judge an answer against: say what would count (a number and its unit, yes or no with the reason, a date …).</source>
       <translation>⚠ 这个验收标准太短或太含糊，无法据此判定答案：请说明什么才算答案（一个数字及其单位、是或否并附理由、一个日期……）。</translation>
     </message>
     <message>
-      <location filename="../../ui/pack_items.py" line="52" />
+      <location filename="../../ui/pack_items.py" line="50" />
       <source>✓ proven here ({machine})</source>
       <translation>✓ 已在本机证实（{machine}）</translation>
     </message>
@@ -4347,26 +4370,26 @@ Store: {home}</source>
       <translation>✓ 已恢复</translation>
     </message>
     <message>
-      <location filename="../../ui/composer/composer.py" line="108" />
+      <location filename="../../ui/composer/item_lines.py" line="63" />
       <source>✓ verified here</source>
       <translation>✓ 在这里核实过</translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="531" />
+      <location filename="../../ui/review_view.py" line="529" />
       <source>%n answer comes home</source>
       <translation>
         <numerusform>%n 个回答回来了</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="435" />
+      <location filename="../../ui/asks_form.py" line="433" />
       <source>%n answer is not saved yet.</source>
       <translation>
         <numerusform>%n 个回答尚未保存。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/pack_items.py" line="394" />
+      <location filename="../../ui/pack_items.py" line="392" />
       <source>%n answers</source>
       <translation>
         <numerusform>%n 个回答</numerusform>
@@ -4380,14 +4403,14 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="532" />
+      <location filename="../../ui/review_view.py" line="530" />
       <source>%n ask stays open</source>
       <translation>
         <numerusform>%n 个提问仍未解决</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/pack_items.py" line="400" />
+      <location filename="../../ui/pack_items.py" line="398" />
       <source>%n attached files</source>
       <translation>
         <numerusform>%n 个附件</numerusform>
@@ -4401,56 +4424,56 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="309" />
+      <location filename="../../ui/window/watching.py" line="120" />
       <source>%n folders checked every {seconds} s (no change events)</source>
       <translation>
         <numerusform>%n 个文件夹每 {seconds} 秒检查一次（收不到变更通知）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="300" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>%n incoming</source>
       <translation>
         <numerusform>%n 个新到</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/journey.py" line="107" />
+      <location filename="../../ui/journey.py" line="106" />
       <source>%n more desks</source>
       <translation>
         <numerusform>还有 %n 个工作台</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/pack_items.py" line="396" />
+      <location filename="../../ui/pack_items.py" line="394" />
       <source>%n new questions, kept as open asks</source>
       <translation>
         <numerusform>%n 个新问题，作为未答提问保留</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="400" />
+      <location filename="../../ui/review_view.py" line="398" />
       <source>%n of {total} facts is not proven here: a ✓ does not survive a machine boundary.</source>
       <translation>
         <numerusform>{total} 个事实中有 %n 个在这里未证实：✓ 跨不过机器边界。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="300" />
+      <location filename="../../ui/main_window.py" line="390" />
       <source>%n passports</source>
       <translation>
         <numerusform>%n 本护照</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/export.py" line="94" />
+      <location filename="../../ui/export.py" line="91" />
       <source>%n questions are still unanswered. The receipt will say so, and they stay open here: answer them later and send another receipt.</source>
       <translation>
         <numerusform>还有 %n 个问题没有答复。回执会如实说明，这些问题在这里仍然待答：以后答完再发一份回执。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/incoming.py" line="262" />
+      <location filename="../../ui/window/incoming.py" line="311" />
       <source>%n required checks are first in its Overview.</source>
       <translation>
         <numerusform>%n 项必做检查排在它的概览最前面。</numerusform>
@@ -4464,56 +4487,56 @@ Store: {home}</source>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/passport_view.py" line="178" />
+      <location filename="../../ui/passport_view.py" line="181" />
       <source>Asks (%n open)</source>
       <translation>
         <numerusform>提问（%n 个未解决）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/review_view.py" line="494" />
+      <location filename="../../ui/review_view.py" line="492" />
       <source>Attached files (%n, {size})</source>
       <translation>
         <numerusform>随附文件（%n 个，{size}）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="80" />
+      <location filename="../../ui/next_step.py" line="77" />
       <source>It waits for you: take it on (approve, accept and start in one go), then answer its %n open questions.</source>
       <translation>
         <numerusform>它在等你：接手它（一次完成批准、接受和开始），然后回答它的 %n 个未答问题。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="100" />
+      <location filename="../../ui/next_step.py" line="97" />
       <source>Next: answer the %n open questions in the Asks tab, then send the answers home as a receipt.</source>
       <translation>
         <numerusform>下一步：在“提问”标签页回答 %n 个未答问题，然后用回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/asks_form.py" line="441" />
+      <location filename="../../ui/asks_form.py" line="439" />
       <source>Save all answers (%n)</source>
       <translation>
         <numerusform>保存全部回答（%n）</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/passport_actions.py" line="276" />
+      <location filename="../../ui/window/passport_actions.py" line="317" />
       <source>Saved %n answers. Export a receipt to send the answers home.</source>
       <translation>
         <numerusform>已保存 %n 个回答。导出回执把回答送回去。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/next_step.py" line="64" />
+      <location filename="../../ui/next_step.py" line="61" />
       <source>Your receipt went home with %n questions still unanswered: answer them in the Asks tab, then send another receipt.</source>
       <translation>
         <numerusform>你的回执已送回，但还有 %n 个问题没有答复：在“提问”标签页回答它们，然后再发一份回执。</numerusform>
       </translation>
     </message>
     <message numerus="yes">
-      <location filename="../../ui/window/inbox.py" line="307" />
+      <location filename="../../ui/window/watching.py" line="118" />
       <source>watching %n folders</source>
       <translation>
         <numerusform>正在监视 %n 个文件夹</numerusform>

@@ -189,7 +189,7 @@ def watching_downloads(
     desk = make_desk(RECEIVER)
     desk.settings.watched_folders = [str(downloads)]
     window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
-    qtbot.waitUntil(lambda: window.bridge is not None)
+    qtbot.waitUntil(lambda: window.watching.bridge is not None)
     return window, downloads
 
 
@@ -202,9 +202,9 @@ def settle(qtbot: QtBot, window: MainWindow, timeout: int = 15_000) -> None:
 
 def shown_passport_id(window: MainWindow) -> str | None:
     """The id of the passport the window shows, as its header reads it (None: no passport)."""
-    if window.stack.currentWidget() is not window.passport_view:
+    if window.stack.currentWidget() is not window.passport.view:
         return None
-    found = re.search(r"\b(TP-[0-9A-Z]{4}-[0-9A-Z]{4})\b", window.passport_view.header_text())
+    found = re.search(r"\b(TP-[0-9A-Z]{4}-[0-9A-Z]{4})\b", window.passport.view.header_text())
     return found.group(1) if found else None
 
 

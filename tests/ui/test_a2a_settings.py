@@ -162,12 +162,12 @@ def test_toggling_on_serves_the_card_and_off_stops_it(
 ) -> None:
     desk = make_desk(RECEIVER)
     window = make_window(desk)
-    assert window.a2a_status() == "A2A: off" and window.a2a.server is None
+    assert window.a2a_status() == "A2A: off" and window.a2a_panel.endpoint.server is None
     gui = threading.get_ident()
 
     save_settings(window, monkeypatch, turn_on(0))
     status = wait_status(qtbot, window, "A2A: serving")
-    url = window.a2a.server.url
+    url = window.a2a_panel.endpoint.server.url
     assert url.startswith("http://127.0.0.1:") and not url.endswith(":0")
     assert status == f"A2A: serving {url}"
     answer = http.get(url + CARD)
@@ -182,7 +182,7 @@ def test_toggling_on_serves_the_card_and_off_stops_it(
 
     save_settings(window, monkeypatch, turn_off)
     assert wait_status(qtbot, window, "A2A: off") == "A2A: off"
-    assert window.a2a.server is None
+    assert window.a2a_panel.endpoint.server is None
     assert refused(http, url)
     assert server_threads["stop"] and gui not in server_threads["stop"]
     saved = json.loads((desk.home / "settings.json").read_text(encoding="utf-8"))
@@ -210,7 +210,7 @@ def test_a_port_in_use_is_one_sentence_and_the_desk_keeps_working(
     assert status == f"A2A: not serving. {why}"
     assert window.banner.kind == "error" and window.banner.text() == why
     assert "Traceback" not in status and "Errno" not in status
-    assert window.a2a.server is None
+    assert window.a2a_panel.endpoint.server is None
 
     # the desk works as before
     window.new_passport()  # the composer, as File → New passport… opens it
@@ -236,15 +236,15 @@ def test_the_setting_persists_into_a_new_window_and_quitting_stops_it(
     first = make_window(desk)
     save_settings(first, monkeypatch, turn_on(0))
     wait_status(qtbot, first, "A2A: serving")
-    url = first.a2a.server.url
+    url = first.a2a_panel.endpoint.server.url
     first.close()  # quitting stops the endpoint
-    assert first.a2a.server is None and refused(http, url)
+    assert first.a2a_panel.endpoint.server is None and refused(http, url)
 
     again = make_desk(RECEIVER)  # the same home, read afresh from settings.json
     assert again is not desk and a2a_wanted(again.settings) == ("127.0.0.1", 0)
     second = make_window(again)
     status = wait_status(qtbot, second, "A2A: serving")
-    url = second.a2a.server.url
+    url = second.a2a_panel.endpoint.server.url
     assert status == f"A2A: serving {url}"
     assert http.get(url + CARD).status_code == 200
     try:

@@ -45,11 +45,11 @@ def test_every_focusable_control_has_a_spoken_name(
     assert unnamed_controls(window) == []  # the empty desk
     assert drop(window, pack) == (True, True)
     settle(qtbot, window)
-    assert window.stack.currentWidget() is window.review_view
+    assert window.stack.currentWidget() is window.incoming.view
     assert unnamed_controls(window) == []  # the landing review
-    window.review_view.land_button.click()
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
-    page = window.passport_view
+    page = window.passport.view
     for tab in range(page.tabs.count()):
         page.tabs.setCurrentIndex(tab)
         settle(qtbot, window)
@@ -58,9 +58,9 @@ def test_every_focusable_control_has_a_spoken_name(
 
 def test_the_list_and_its_filters_say_what_they_are(make_desk: Any, make_window: Any) -> None:
     window = make_window(make_desk(RECEIVER))
-    assert spoken_name(window.list) == "Passports and incoming packs"
-    assert spoken_name(window.search) == "Search titles"
+    assert spoken_name(window.inbox.view) == "Passports and incoming packs"
+    assert spoken_name(window.inbox.search) == "Search titles"
     # (a combo box's spoken name on Linux is its current text, its label a relation; the
     # name set here is what Windows and macOS read)
-    assert window.state_box.accessibleName() == "Filter by state"
-    assert window.sender_box.accessibleName() == "Filter by sender"
+    assert window.inbox.state_box.accessibleName() == "Filter by state"
+    assert window.inbox.sender_box.accessibleName() == "Filter by sender"

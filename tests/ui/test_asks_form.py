@@ -27,12 +27,12 @@ def test_save_all_stays_while_the_strip_says_an_answer_is_not_saved(
     pid = two_asks(desk)
     window = make_window(desk)
     open_passport(qtbot, window, "Invoice export")
-    window.passport_view.tabs.setCurrentIndex(1)
-    form = window.passport_view.asks
+    window.passport.view.tabs.setCurrentIndex(1)
+    form = window.passport.view.asks
     qtbot.keyClicks(form.cards["a1"].answer_edit, "Ms. Zhang")
     qtbot.mouseClick(form.cards["a1"].save_button, Qt.MouseButton.LeftButton)
     settle(qtbot, window)
-    form = window.passport_view.asks
+    form = window.passport.view.asks
     qtbot.keyClicks(form.cards["a2"].answer_edit, "Yes, finance decided")
     assert "1 answer is not saved yet." in form.labels()
     assert form.save_all_button.isVisible() and form.save_all_button.isEnabled()
@@ -53,17 +53,17 @@ def test_show_more_keeps_the_place_and_the_bar_counts_the_answers(
     window = make_window(desk)
     window.resize(800, 600)
     open_passport(qtbot, window, "Survey answers")
-    pv = window.passport_view
+    pv = window.passport.view
     pv.tabs.setCurrentIndex(1)
     form = pv.asks
     assert form.progress.text() == "12 of 200 answered"
     [more] = [b for b in form.findChildren(QPushButton) if b.text().startswith("Show")]
-    form.scroll.ensureWidgetVisible(more)  # the person scrolled down to it …
+    form.scroll_area.ensureWidgetVisible(more)  # the person scrolled down to it …
     qtbot.mouseClick(more, Qt.MouseButton.LeftButton)  # … and clicks it
     qtbot.waitUntil(lambda: not filling())
-    bar = form.scroll.verticalScrollBar()
-    top = form.cards["a41"].mapTo(form.scroll.widget(), QPoint(0, 0)).y()
-    assert bar.value() > top - form.scroll.viewport().height()  # a41 is in view, not a1
+    bar = form.scroll_area.verticalScrollBar()
+    top = form.cards["a41"].mapTo(form.scroll_area.widget(), QPoint(0, 0)).y()
+    assert bar.value() > top - form.scroll_area.viewport().height()  # a41 is in view, not a1
     assert bar.value() > 0
 
 
@@ -74,8 +74,8 @@ def test_open_only_hides_the_answered_asks(qtbot: QtBot, make_desk: Any, make_wi
         desk.answer(pid, f"a{n}", "A")
     window = make_window(desk)
     open_passport(qtbot, window, "Survey answers")
-    window.passport_view.tabs.setCurrentIndex(1)
-    form = window.passport_view.asks
+    window.passport.view.tabs.setCurrentIndex(1)
+    form = window.passport.view.asks
     assert form.open_only.text() == "Open only"
     qtbot.mouseClick(form.open_only, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not filling())
@@ -86,7 +86,7 @@ def test_open_only_hides_the_answered_asks(qtbot: QtBot, make_desk: Any, make_wi
     qtbot.keyClicks(edit, "B")
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     settle(qtbot, window)
-    form = window.passport_view.asks
+    form = window.passport.view.asks
     assert "a13" not in form.cards and form.open_only.isChecked()
     assert form.progress.text() == "13 of 200 answered"
 
@@ -101,8 +101,8 @@ def test_the_count_is_written_beside_the_bar_not_over_its_fill(
     window = make_window(desk)
     window.resize(800, 600)
     open_passport(qtbot, window, "Survey answers")
-    window.passport_view.tabs.setCurrentIndex(1)
-    form = window.passport_view.asks
+    window.passport.view.tabs.setCurrentIndex(1)
+    form = window.passport.view.asks
     said = [w for w in form.findChildren(QLabel) if w.isVisible() and " answered" in w.text()]
     assert [w.text() for w in said] == ["12 of 200 answered"]
     bar = form.progress
@@ -127,10 +127,10 @@ def test_a_screen_at_800_by_600_shows_several_whole_ask_cards(
     window = make_window(desk)
     window.resize(800, 600)
     open_passport(qtbot, window, "Survey answers")
-    window.passport_view.tabs.setCurrentIndex(1)
+    window.passport.view.tabs.setCurrentIndex(1)
     qtbot.waitUntil(lambda: not filling())
-    form = window.passport_view.asks
-    view = form.scroll.viewport()
+    form = window.passport.view.asks
+    view = form.scroll_area.viewport()
     seen = view.rect()
     whole = []
     for card in form.findChildren(AskCard):
@@ -145,4 +145,4 @@ def test_a_screen_at_800_by_600_shows_several_whole_ask_cards(
     assert labels[:3] == ["a1 · for whoever receives it", "open", "Question 1: A or B?"]
     assert "What counts as an answer" in labels and "A or B" in labels
     assert first.answer_edit.isVisible() and first.save_button.isVisible()
-    assert form.scroll.horizontalScrollBar().maximum() == 0  # nothing hangs off the side
+    assert form.scroll_area.horizontalScrollBar().maximum() == 0  # nothing hangs off the side

@@ -17,8 +17,8 @@ CLAIM = "It claims to be from you, but this desk did not write it"
 def _review_of(qtbot: QtBot, window: Any, path: Path) -> str:
     assert drop(window, path) == (True, True)
     settle(qtbot, window)
-    assert window.stack.currentWidget() is window.review_view
-    return window.review_view.visible_text()
+    assert window.stack.currentWidget() is window.incoming.view
+    return window.incoming.view.visible_text()
 
 
 def test_a_pack_in_this_desks_name_that_it_did_not_write_is_called_a_claim(
@@ -33,7 +33,7 @@ def test_a_pack_in_this_desks_name_that_it_did_not_write_is_called_a_claim(
     window = make_window(here)
     text = _review_of(qtbot, window, forged)
     assert CLAIM in text
-    assert window.review_view.sections["claims_mine"].isVisible()
+    assert window.incoming.view.sections["claims_mine"].isVisible()
 
     # what this desk wrote itself, or a stranger sent, is not called a claim
     own = tmp_path / "own.taskpack"

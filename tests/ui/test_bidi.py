@@ -45,7 +45,7 @@ def test_notifications_and_the_list_show_a_spoofed_title_as_plain_text(
         "Pay &lt;a href='x'&gt;now&lt;/a&gt; \\u202egpj.exe — from &lt;b&gt;Boss&lt;/b&gt;\\u202e@alpha"
         in text
     )
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     row = [proxy.index(0, c).data() for c in range(3)]
     assert row[0] == "Pay <a href='x'>now</a> \\u202egpj.exe"
     assert row[2] == "<b>Boss</b>\\u202e@alpha"

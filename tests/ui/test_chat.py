@@ -14,8 +14,8 @@ from pytestqt.qtbot import QtBot
 def press_paste(qtbot: QtBot, window) -> None:
     window.activateWindow()  # the person clicks into this desk's window first
     qtbot.waitUntil(window.isActiveWindow)
-    window.list.setFocus()
-    qtbot.keyClick(window.list, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    window.inbox.view.setFocus()
+    qtbot.keyClick(window.inbox.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     settle(qtbot, window)
 
 
@@ -28,7 +28,7 @@ def test_a_handoff_goes_out_by_chat_and_the_reply_comes_back_by_paste(
     a = make_window(alpha)
     a.select_key(pid)
     settle(qtbot, a)
-    a.passport_view.export_actions[("handoff", "copy")].trigger()
+    a.passport.view.export_actions[("handoff", "copy")].trigger()
     settle(qtbot, a)
     message = QGuiApplication.clipboard().text()
     assert message.startswith("Wei is handing you a task with TaskPack: «Invoice export».")
@@ -40,16 +40,16 @@ def test_a_handoff_goes_out_by_chat_and_the_reply_comes_back_by_paste(
     b = make_window(beta)
     QGuiApplication.clipboard().setText("hi Li, can you look at this?\n\n" + message + "\nthanks!")
     press_paste(qtbot, b)
-    assert b.review_view.reviewed is not None
-    assert b.review_view.reviewed.review.title == "Invoice export"
+    assert b.incoming.view.reviewed is not None
+    assert b.incoming.view.reviewed.review.title == "Invoice export"
     assert "Opened the pack found in the pasted text" in b.banner.text()
-    qtbot.mouseClick(b.review_view.land_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(b.incoming.view.land_button, Qt.MouseButton.LeftButton)
     settle(qtbot, b)
     [landed] = beta.passports()
     ask = beta.get(landed.id).asks[0]
     beta.answer(landed.id, ask.id, "Zhang Min, zhang@example.com")
     settle(qtbot, b)
-    b.passport_view.export_actions[("receipt", "copy")].trigger()
+    b.passport.view.export_actions[("receipt", "copy")].trigger()
     settle(qtbot, b)
     receipt_message = QGuiApplication.clipboard().text()
     assert "Answer: Zhang Min, zhang@example.com" in receipt_message
@@ -58,8 +58,12 @@ def test_a_handoff_goes_out_by_chat_and_the_reply_comes_back_by_paste(
     fenced = receipt_message[receipt_message.index("```") :]
     QGuiApplication.clipboard().setText("Here you go:\n" + fenced + "\nLi")
     press_paste(qtbot, a)
-    assert a.review_view.reviewed is not None and a.review_view.reviewed.review.kind == "receipt"
-    qtbot.mouseClick(a.review_view.land_button, Qt.MouseButton.LeftButton)  # "Merge answers into …"
+    assert (
+        a.incoming.view.reviewed is not None and a.incoming.view.reviewed.review.kind == "receipt"
+    )
+    qtbot.mouseClick(
+        a.incoming.view.land_button, Qt.MouseButton.LeftButton
+    )  # "Merge answers into …"
     settle(qtbot, a)
     assert alpha.get(pid).asks[0].answer == "Zhang Min, zhang@example.com"
 
@@ -88,18 +92,18 @@ def test_paste_opens_copied_files(tmp_path: Path, qtbot: QtBot, make_desk, make_
     window = make_window(make_desk("beta"))
     QGuiApplication.clipboard().setMimeData(file_mime(pack))
     press_paste(qtbot, window)
-    assert [r.path for r in window.model.incoming()] == [pack.resolve()]
+    assert [r.path for r in window.inbox.model.incoming()] == [pack.resolve()]
     QGuiApplication.clipboard().setMimeData(file_mime(saved_email))
     press_paste(qtbot, window)
-    assert len(window.model.incoming()) == 2
-    assert {r.title for r in window.model.incoming()} == {"Invoice export"}
+    assert len(window.inbox.model.incoming()) == 2
+    assert {r.title for r in window.inbox.model.incoming()} == {"Invoice export"}
 
 
 def test_ctrl_v_in_the_search_field_still_pastes_text(qtbot: QtBot, make_desk, make_window) -> None:
     window = make_window(make_desk("beta"))
     QGuiApplication.clipboard().setText("invoice")
-    window.search.setFocus()
-    qtbot.keyClick(window.search, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    window.inbox.search.setFocus()
+    qtbot.keyClick(window.inbox.search, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     settle(qtbot, window)
-    assert window.search.text() == "invoice"
+    assert window.inbox.search.text() == "invoice"
     assert window.banner.text() == ""

@@ -45,7 +45,7 @@ def test_email_without_a_mail_client_says_so_and_offers_the_file(
     window.select_key(pid)
     settle(qtbot, window)
 
-    window.passport_view.export_actions[("receipt", "email")].trigger()
+    window.passport.view.export_actions[("receipt", "email")].trigger()
     settle(qtbot, window)
     text = window.banner.text()
     assert "No email was opened: no mail program is set up on this computer" in text
@@ -75,7 +75,7 @@ def test_email_with_a_mail_client_says_attached(
     window = make_window(desk)
     window.select_key(pid)
     settle(qtbot, window)
-    window.passport_view.export_actions[("handoff", "email")].trigger()
+    window.passport.view.export_actions[("handoff", "email")].trigger()
     settle(qtbot, window)
     assert (
         "Your mail client opened with Small-task-handoff.taskpack.json attached."
@@ -103,7 +103,7 @@ def test_a_receipt_with_a_question_unanswered_is_not_called_complete(
     settle(qtbot, window)
 
     prompts.confirm_answer = False  # asked first, the person thinks again: nothing goes
-    window.passport_view.export_actions[("receipt", "copy")].trigger()
+    window.passport.view.export_actions[("receipt", "copy")].trigger()
     settle(qtbot, window)
     assert prompts.confirmed == [
         "1 question is still unanswered. The receipt will say so, and it stays open here: "
@@ -112,14 +112,14 @@ def test_a_receipt_with_a_question_unanswered_is_not_called_complete(
     assert desk.outbox() == []
 
     prompts.confirm_answer = True
-    window.passport_view.export_actions[("receipt", "copy")].trigger()
+    window.passport.view.export_actions[("receipt", "copy")].trigger()
     settle(qtbot, window)
     message = QGuiApplication.clipboard().text()
     answered, still_open = message.split("Not answered in this receipt (still open):")
     assert "Who in finance signs off?" in answered and "Ms. Li" in answered
     assert "Can the export move to 07:00?" in still_open
     assert "Can the export move to 07:00?" not in answered
-    pv = window.passport_view
+    pv = window.passport.view
     assert pv.next_label.text() == (
         "Your receipt went home with 1 question still unanswered: answer it in the Asks "
         "tab, then send another receipt."

@@ -31,10 +31,10 @@ def test_a_pack_opened_from_finder_shows_its_landing_review(
     try:
         QApplication.sendEvent(QApplication.instance(), QFileOpenEvent(str(pack)))
         settle(qtbot, window)
-        assert window.stack.currentWidget() is window.review_view
-        assert window.review_view.reviewed is not None
-        assert window.review_view.reviewed.review.title == "Opened from Finder"
-        assert window.review_view.land_button.isEnabled()
+        assert window.stack.currentWidget() is window.incoming.view
+        assert window.incoming.view.reviewed is not None
+        assert window.incoming.view.reviewed.review.title == "Opened from Finder"
+        assert window.incoming.view.land_button.isEnabled()
         assert desk.passports() == []  # reviewed, not landed: the person decides
     finally:
         QApplication.instance().removeEventFilter(relay)
@@ -55,8 +55,8 @@ def test_a_pack_opened_before_the_window_exists_is_shown_once_it_does(
         window = make_window(make_desk(RECEIVER))
         relay.attach(window.open_files)
         settle(qtbot, window)
-        assert window.review_view.reviewed is not None
-        assert window.review_view.reviewed.review.title == "Dropped on the Dock"
+        assert window.incoming.view.reviewed is not None
+        assert window.incoming.view.reviewed.review.title == "Dropped on the Dock"
         assert relay.pending == []
     finally:
         app.removeEventFilter(relay)

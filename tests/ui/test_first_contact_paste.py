@@ -21,8 +21,8 @@ def _paste(qtbot: QtBot, window: Any, text: str) -> None:
     QGuiApplication.clipboard().setText(text)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    window.list.setFocus()
-    qtbot.keyClick(window.list, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    window.inbox.view.setFocus()
+    qtbot.keyClick(window.inbox.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     settle(qtbot, window)
 
 
@@ -63,10 +63,10 @@ def test_a_hand_written_reply_pasted_merges_its_answers(
     before = alpha.get(pid).passport
     window = make_window(alpha)
     _paste(qtbot, window, _reply(top))
-    reviewed = window.review_view.reviewed
+    reviewed = window.incoming.view.reviewed
     assert reviewed is not None and reviewed.review.kind == "receipt"
     assert "Opened the pack found in the pasted text" in window.banner.text()
-    qtbot.mouseClick(window.review_view.land_button, Qt.MouseButton.LeftButton)  # Merge answers
+    qtbot.mouseClick(window.incoming.view.land_button, Qt.MouseButton.LeftButton)  # Merge answers
     settle(qtbot, window)
     qtbot.waitUntil(lambda: "The receipt answered: a1, a2." in _shown(window), timeout=20_000)
     asks = {a.id: a for a in alpha.get(pid).asks or []}
@@ -106,8 +106,8 @@ def test_a_reply_left_as_a_handoff_is_never_merged(
     pid, top = _handoff(tmp_path, alpha)
     window = make_window(alpha)
     _paste(qtbot, window, _reply(top, kind="handoff"))
-    reviewed = window.review_view.reviewed
+    reviewed = window.incoming.view.reviewed
     assert reviewed is not None and reviewed.review.kind == "handoff"
-    assert "Merge" not in window.review_view.land_button.text()  # no way to merge it
+    assert "Merge" not in window.incoming.view.land_button.text()  # no way to merge it
     asks = {a.id: a for a in alpha.get(pid).asks or []}
     assert asks["a1"].status == "open"  # the pasted answers did not touch the asker

@@ -22,8 +22,8 @@ def test_history_details_are_in_chinese_words_too(
         window.select_key(pid)
         settle(qtbot, window)
         details = [
-            window.passport_view.history.topLevelItem(i).text(3)
-            for i in range(window.passport_view.history.topLevelItemCount())
+            window.passport.view.history.topLevelItem(i).text(3)
+            for i in range(window.passport.view.history.topLevelItemCount())
         ]
         said = [d for d in details if "状态" in d]
         assert said and all("状态：已回答" in d for d in said), details

@@ -42,7 +42,7 @@ def _texts(history: Any) -> list[list[str]]:
 def _rows(window: MainWindow, pid: str, qtbot: QtBot) -> list[list[str]]:
     window.select_key(pid)
     settle(qtbot, window)
-    view = window.passport_view
+    view = window.passport.view
     view.tabs.setCurrentWidget(view.history)
     return _texts(view.history)
 
@@ -132,10 +132,10 @@ def test_history_is_a_timeline_of_who_what_and_where_newest_first(
     window.select_key(pid)
     settle(qtbot, window)
     # the person emails the passport on: the mail program opens with the file attached
-    window.passport_view.export_actions[("handoff", "email")].trigger()
+    window.passport.view.export_actions[("handoff", "email")].trigger()
     settle(qtbot, window)
-    qtbot.waitUntil(lambda: _texts(window.passport_view.history)[0][1] == "email opened")
-    rows = _texts(window.passport_view.history)
+    qtbot.waitUntil(lambda: _texts(window.passport.view.history)[0][1] == "email opened")
+    rows = _texts(window.passport.view.history)
     what = [row[1] for row in rows]
     assert what[:3] == ["email opened", "handoff file written", "moved"]
     assert rows[0][3] == (
@@ -148,7 +148,7 @@ def test_history_is_a_timeline_of_who_what_and_where_newest_first(
     [merged] = [row[3] for row in rows if row[1] == "receipt merged"]
     assert merged.startswith("A receipt merged from answers.taskpack (the answerer's passport ")
     assert merged.endswith("Answered: a1, a2.")
-    history = window.passport_view.history
+    history = window.passport.view.history
     for i in range(history.topLevelItemCount()):  # a cut detail is whole on hover
         item = history.topLevelItem(i)
         assert item.toolTip(3).startswith(item.text(3))

@@ -13,12 +13,12 @@ from taskpack.ui.settings_dialog import SettingsDialog
 
 def answer_first_ask(qtbot: QtBot, window, text: str) -> str:
     """Type an answer into the first ask's card and save it; the card's 'Answered by' line."""
-    window.passport_view.tabs.setCurrentIndex(1)
-    card = next(iter(window.passport_view.asks.cards.values()))
+    window.passport.view.tabs.setCurrentIndex(1)
+    card = next(iter(window.passport.view.asks.cards.values()))
     qtbot.keyClicks(card.answer_edit, text)
     qtbot.mouseClick(card.save_button, Qt.MouseButton.LeftButton)
     settle(qtbot, window)
-    labels = window.passport_view.asks.labels()
+    labels = window.passport.view.asks.labels()
     return next(t for t in labels if t.startswith("Answered by"))
 
 
@@ -35,12 +35,12 @@ def test_the_name_is_asked_once_and_signs_the_answers(
         "taskpack.ui.dialogs.ask_open_paths", lambda parent: opened.append(parent) or []
     )
     assert window.name_bar.isVisible()
-    assert window.name_question.text().startswith("What is your name?")
+    assert window.name_bar.question.text().startswith("What is your name?")
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    window.name_edit.setFocus()
-    qtbot.keyClicks(window.name_edit, "  Wei   Zhang ")
-    qtbot.keyClick(window.name_edit, Qt.Key.Key_Return)
+    window.name_bar.edit.setFocus()
+    qtbot.keyClicks(window.name_bar.edit, "  Wei   Zhang ")
+    qtbot.keyClick(window.name_bar.edit, Qt.Key.Key_Return)
     settle(qtbot, window)
     assert not window.name_bar.isVisible()
     assert opened == []  # Enter in a text field is that field's: no "Open a pack…" dialog
@@ -88,5 +88,5 @@ def test_a_sender_named_with_their_machine_is_shown_once(
     window = make_window(make_desk("beta"))
     window.open_files([pack])
     settle(qtbot, window)
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     assert [proxy.index(r, 2).data() for r in range(proxy.rowCount())] == ["wei@alpha"]

@@ -13,7 +13,7 @@ from taskpack.ui.ops import PassportRow
 
 
 def visible_titles(window) -> list[str]:
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     return sorted(proxy.index(r, 0).data() for r in range(proxy.rowCount()))
 
 
@@ -69,32 +69,34 @@ def test_search_and_filters(
         "Tidy the wiki",
     ]
 
-    window.search.setText("REPORT")
+    window.inbox.search.setText("REPORT")
     assert visible_titles(window) == ["Quarterly report"]
-    window.search.clear()
+    window.inbox.search.clear()
 
-    window.incoming_box.setChecked(True)
+    window.inbox.incoming_box.setChecked(True)
     assert visible_titles(window) == ["Invoice export"]
-    window.incoming_box.setChecked(False)
+    window.inbox.incoming_box.setChecked(False)
 
-    window.asks_box.setChecked(True)  # the incoming pack has 2 open asks, the report 1
+    window.inbox.asks_box.setChecked(True)  # the incoming pack has 2 open asks, the report 1
     assert visible_titles(window) == ["Invoice export", "Quarterly report"]
-    window.asks_box.setChecked(False)
+    window.inbox.asks_box.setChecked(False)
 
-    window.state_box.setCurrentIndex(window.state_box.findData("working"))
+    window.inbox.state_box.setCurrentIndex(window.inbox.state_box.findData("working"))
     assert visible_titles(window) == ["Quarterly report", "Tidy the wiki"]
-    window.state_box.setCurrentIndex(0)
+    window.inbox.state_box.setCurrentIndex(0)
 
-    senders = [window.sender_box.itemData(i) for i in range(window.sender_box.count())]
+    senders = [window.inbox.sender_box.itemData(i) for i in range(window.inbox.sender_box.count())]
     assert senders == ["", "Wei@wei-laptop"]
-    window.sender_box.setCurrentIndex(1)
+    window.inbox.sender_box.setCurrentIndex(1)
     assert visible_titles(window) == ["Invoice export"]
-    window.clear_filters()
+    window.inbox.clear_filters()
 
     # landing moves the pack from "incoming" to a passport with a sender and a state
-    window.review_view.land_button.click()
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
-    window.state_box.setCurrentIndex(window.state_box.findData("waiting[owner_approval]"))
+    window.inbox.state_box.setCurrentIndex(
+        window.inbox.state_box.findData("waiting[owner_approval]")
+    )
     assert visible_titles(window) == ["Invoice export"]
 
 
@@ -106,18 +108,18 @@ def test_first_run_offers_the_sample_packs(qtbot: QtBot, make_desk, make_window)
     ]
     window = make_window(make_desk(RECEIVER))
     assert window.stack.currentWidget() is window.welcome
-    assert window.welcome_samples.isVisible() and window.samples_button.isVisible()
-    window.samples_button.click()
+    assert window.welcome.samples_note.isVisible() and window.welcome.samples_button.isVisible()
+    window.welcome.samples_button.click()
     settle(qtbot, window)
-    assert len(window.model.incoming()) == 3
-    shown = window.review_view.reviewed
+    assert len(window.inbox.model.incoming()) == 3
+    shown = window.incoming.view.reviewed
     assert (
         shown is not None
         and shown.review.title == "Fix the invoice CSV export for the Hangzhou office"
     )
     assert shown.review.written_here is False
     assert window.desk.passports() == []  # offered, not landed
-    assert not window.welcome_samples.isVisible()  # the desk is no longer empty
+    assert not window.welcome.samples_note.isVisible()  # the desk is no longer empty
 
 
 def test_open_dialog_and_command_line_paths(
@@ -129,7 +131,7 @@ def test_open_dialog_and_command_line_paths(
     prompts.open_paths = [pack]
     window.open_action.trigger()
     settle(qtbot, window)
-    assert [r.path for r in window.model.incoming()] == [pack.resolve()]
+    assert [r.path for r in window.inbox.model.incoming()] == [pack.resolve()]
     window.open_files([tmp_path / "missing.taskpack"])
     assert "is not a file" in window.banner.text()
 
@@ -143,8 +145,8 @@ def test_changes_made_elsewhere_appear_on_refresh(
 
     with Desk(desk.home, RECEIVER) as cli:  # e.g. an agent using `taskpack` on the same store
         cli.new("Made by the agent", "A goal")
-    window.refresh()
-    window.refresh()  # asked again while the first read runs: read once more, not lost
+    window.inbox.refresh()
+    window.inbox.refresh()  # asked again while the first read runs: read once more, not lost
     settle(qtbot, window)
     assert visible_titles(window) == ["Made by the agent"]
 

@@ -21,7 +21,7 @@ def test_at_800_by_600_rows_fit_their_letters(
     window = make_window(desk)
     window.resize(800, 600)
     settle(qtbot, window)
-    view, proxy = window.list, window.proxy
+    view, proxy = window.inbox.view, window.inbox.proxy
     qtbot.waitUntil(lambda: proxy.rowCount() == 2)
     metrics = view.fontMetrics()
     for row in range(proxy.rowCount()):
@@ -48,8 +48,8 @@ def test_a_draft_answer_waiting_after_a_restart_is_marked_in_the_list(
     try:
         window = make_window(again)
         settle(qtbot, window)
-        [row] = range(window.proxy.rowCount())
-        asks = window.proxy.index(row, InboxModel.ASKS)
+        [row] = range(window.inbox.proxy.rowCount())
+        asks = window.inbox.proxy.index(row, InboxModel.ASKS)
         assert asks.data() == "2 ✎"
         tip = asks.data(Qt.ItemDataRole.ToolTipRole)
         assert tip == "1 answer you typed waits here, not saved yet"

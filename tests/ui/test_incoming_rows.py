@@ -15,15 +15,15 @@ from taskpack.ui.models import InboxModel
 
 def shown_rows(window) -> list[tuple[str, str]]:
     """(title, state) of each visible row, top to bottom."""
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     return [(proxy.index(r, 0).data(), proxy.index(r, 1).data()) for r in range(proxy.rowCount())]
 
 
 def click_row(qtbot: QtBot, window, title: str) -> None:
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     [row] = [r for r in range(proxy.rowCount()) if proxy.index(r, 0).data() == title]
-    rect = window.list.visualRect(proxy.index(row, 0))
-    qtbot.mouseClick(window.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    rect = window.inbox.view.visualRect(proxy.index(row, 0))
+    qtbot.mouseClick(window.inbox.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
 
 def ordinary_zip(path: Path) -> Path:
@@ -49,9 +49,11 @@ def test_a_broken_file_says_what_it_is_and_can_be_removed_with_delete(
     assert "bagit" not in window.banner.text()
     assert ("photos.taskpack", "cannot be opened") in shown_rows(window)
 
-    assert [a.text() for a in window.list.actions()] == ["Remove from the list"]  # its context menu
-    window.list.setFocus()
-    qtbot.keyClick(window.list, Qt.Key.Key_Delete)
+    assert [a.text() for a in window.inbox.view.actions()] == [
+        "Remove from the list"
+    ]  # its context menu
+    window.inbox.view.setFocus()
+    qtbot.keyClick(window.inbox.view, Qt.Key.Key_Delete)
     settle(qtbot, window)
     assert [t for t, _ in shown_rows(window)] == ["Invoice export"]
     assert "Removed photos.taskpack from the list" in window.banner.text()
@@ -59,7 +61,7 @@ def test_a_broken_file_says_what_it_is_and_can_be_removed_with_delete(
 
     click_row(qtbot, window, "Invoice export")
     settle(qtbot, window)
-    window.list.actions()[0].trigger()  # the same from the context menu, for a good pack
+    window.inbox.view.actions()[0].trigger()  # the same from the context menu, for a good pack
     settle(qtbot, window)
     assert shown_rows(window) == []
     assert window.desk.passports() == []
@@ -104,7 +106,7 @@ def test_an_opened_pack_keeps_the_time_it_came_after_a_restart(
     first = make_window(desk)
     first.open_files([pack])
     settle(qtbot, first)
-    came = first.proxy.index(0, InboxModel.UPDATED).data()
+    came = first.inbox.proxy.index(0, InboxModel.UPDATED).data()
     first.close()  # the person quits, and starts the desk again later
 
     monkeypatch.setattr("taskpack.ui.window.incoming.utc_now", lambda: "2026-08-17T11:45:00Z")
@@ -114,7 +116,7 @@ def test_an_opened_pack_keeps_the_time_it_came_after_a_restart(
     try:
         second = make_window(again)
         settle(qtbot, second)
-        assert second.proxy.index(0, InboxModel.UPDATED).data() == came
+        assert second.inbox.proxy.index(0, InboxModel.UPDATED).data() == came
         second.shutdown()
     finally:
         again.close()
@@ -135,4 +137,4 @@ def test_a_row_stays_under_the_pointer_when_clicked(
     click_row(qtbot, window, before[-1])  # the lowest row, newest-first order
     settle(qtbot, window)
     assert [t for t, _ in shown_rows(window)] == before
-    assert window.list.currentIndex().data() == before[-1]
+    assert window.inbox.view.currentIndex().data() == before[-1]

@@ -40,7 +40,7 @@ def test_save_as_proposes_the_real_name_and_writes_what_it_proposed(
     window = make_window(make_desk(RECEIVER))
     assert drop(window, pack) == (True, True)
     settle(qtbot, window)
-    [save] = [b for b in window.review_view.findChildren(QPushButton) if b.text() == "Save As…"]
+    [save] = [b for b in window.incoming.view.findChildren(QPushButton) if b.text() == "Save As…"]
     save.click()
     settle(qtbot, window)
     [suggested] = asked

@@ -119,18 +119,18 @@ def test_language_switch_rebuilds_the_window(qtbot: QtBot, make_desk, make_windo
             "查看(&V)",
             "帮助(&H)",
         ]
-        assert window.model.headerData(0, window.list.header().orientation()) == "标题"
-        assert window.search.placeholderText() == "搜索标题"
-        window.samples_button.click()
+        assert window.inbox.model.headerData(0, window.inbox.view.header().orientation()) == "标题"
+        assert window.inbox.search.placeholderText() == "搜索标题"
+        window.welcome.samples_button.click()
         settle(qtbot, window)
-        review = window.review_view
+        review = window.incoming.view
         assert review.land_button.text() == "落地"
         assert "先做这些" in review.section_text("checks")
         assert "在 wei-laptop 上验证过；在本机未证实" in review.section_text("facts")
     finally:
         window.set_language("en")
     assert [a.text() for a in window.menuBar().actions()] == ["&File", "&Edit", "&View", "&Help"]
-    assert window.review_view.land_button.text() == "Land"
+    assert window.incoming.view.land_button.text() == "Land"
 
 
 def test_every_ui_string_is_translated() -> None:

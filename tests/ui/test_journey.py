@@ -28,7 +28,7 @@ def test_a_two_hop_passport_shows_each_desk_and_this_one(
     window = make_window(gamma)
     window.resize(800, 600)
     open_passport(qtbot, window, "Fix the invoice export")
-    journey = window.passport_view.journey
+    journey = window.passport.view.journey
     assert journey is not None and journey.isVisible()
     a, b, here = journey.node_texts()
     assert a == f"an earlier desk\n{first} v1"  # the format keeps only its passport id
@@ -53,7 +53,7 @@ def test_a_two_hop_passport_shows_each_desk_and_this_one(
     window = make_window(beta)
     open_passport(qtbot, window, "Fix the invoice export")
     settle(qtbot, window)
-    texts = window.passport_view.journey.node_texts()
+    texts = window.passport.view.journey.node_texts()
     assert [t.split("\n")[0] for t in texts] == [
         "root on alpha",
         "this desk (beta)",
@@ -69,8 +69,8 @@ def test_a_passport_made_here_and_never_sent_has_no_chain(
     desk.new("Q3 report charts", "Charts for the board")
     window = make_window(desk)
     open_passport(qtbot, window, "Q3 report charts")
-    assert window.passport_view.journey is None
-    assert "Its journey" not in window.passport_view.overview_text()
+    assert window.passport.view.journey is None
+    assert "Its journey" not in window.passport.view.overview_text()
 
 
 def test_on_the_desk_that_asked_the_answers_coming_home_are_a_hop(
@@ -88,7 +88,7 @@ def test_on_the_desk_that_asked_the_answers_coming_home_are_a_hop(
     window = make_window(alpha)
     window.select_key(pid)
     settle(qtbot, window)
-    journey = window.passport_view.journey
+    journey = window.passport.view.journey
     assert journey is not None
     texts = journey.node_texts()
     assert texts[-2].startswith("to someone\nhandoff sent ")  # it went out …
@@ -107,16 +107,16 @@ def test_a_handoff_whose_email_did_not_open_is_not_drawn_as_sent(
     window = make_window(desk)
     window.select_key(pid)
     settle(qtbot, window)
-    window.passport_view.export_actions[("handoff", "email")].trigger()
+    window.passport.view.export_actions[("handoff", "email")].trigger()
     settle(qtbot, window)
     assert window.banner.text().startswith("No email was opened")
-    qtbot.waitUntil(lambda: window.passport_view.journey is not None)
-    last = window.passport_view.journey.node_texts()[-1]
+    qtbot.waitUntil(lambda: window.passport.view.journey is not None)
+    last = window.passport.view.journey.node_texts()[-1]
     assert "sent" not in last.replace("not sent", "")
     assert last.endswith("not sent: no email opened")
-    assert any("No email was opened" in e for e in window.passport_view.history_events()) or any(
-        "No email was opened" in window.passport_view.history.topLevelItem(i).text(3)
-        for i in range(window.passport_view.history.topLevelItemCount())
+    assert any("No email was opened" in e for e in window.passport.view.history_events()) or any(
+        "No email was opened" in window.passport.view.history.topLevelItem(i).text(3)
+        for i in range(window.passport.view.history.topLevelItemCount())
     )
 
 

@@ -36,7 +36,7 @@ def test_usable_at_800_by_600_with_a_working_passport(
     window.resize(800, 600)
     qtbot.waitUntil(lambda: window.width() == 800)
     settle(qtbot, window)
-    view = window.passport_view
+    view = window.passport.view
     right_edge = window.mapFromGlobal(window.mapToGlobal(QPoint(window.width(), 0))).x()
     for b in [*view.move_buttons.values(), view.export_button]:
         assert b.isVisible(), b.text()
@@ -55,7 +55,7 @@ def test_enter_lands_and_tab_follows_the_screen(
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
 
-    window.search.setFocus()
+    window.inbox.search.setFocus()
     seen: list[QWidget] = []
     for _ in range(60):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
@@ -65,29 +65,29 @@ def test_enter_lands_and_tab_follows_the_screen(
         seen.append(w)
     names = [w for w in seen[:5]]
     assert names == [
-        window.state_box,
-        window.sender_box,
-        window.asks_box,
-        window.incoming_box,
-        window.list,
+        window.inbox.state_box,
+        window.inbox.sender_box,
+        window.inbox.asks_box,
+        window.inbox.incoming_box,
+        window.inbox.view,
     ]
-    rv = window.review_view
+    rv = window.incoming.view
     land, discard = seen.index(rv.land_button), seen.index(rv.discard_button)
-    inside = [n for n, w in enumerate(seen) if rv.scroll.isAncestorOf(w)]
+    inside = [n for n, w in enumerate(seen) if rv.scroll_area.isAncestorOf(w)]
     assert inside and max(inside) < discard < land  # the review's contents, then its buttons
 
-    window.list.setFocus()
-    qtbot.keyClick(window.list, Qt.Key.Key_Return)  # the default: Land
+    window.inbox.view.setFocus()
+    qtbot.keyClick(window.inbox.view, Qt.Key.Key_Return)  # the default: Land
     settle(qtbot, window)
     assert len(window.desk.passports()) == 1
-    assert window.stack.currentWidget() is window.passport_view
+    assert window.stack.currentWidget() is window.passport.view
 
 
 def test_the_focus_ring_is_visible(qtbot: QtBot, make_desk, make_window) -> None:
     window = make_window(make_desk(RECEIVER))
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    b = window.samples_button
+    b = window.welcome.samples_button
     target = QColor(style.FOCUS_COLOR)
 
     def ring_pixels(widget: QPushButton) -> int:
@@ -99,7 +99,7 @@ def test_the_focus_ring_is_visible(qtbot: QtBot, make_desk, make_window) -> None
             if img.pixelColor(x, y) == target
         )
 
-    window.search.setFocus()
+    window.inbox.search.setFocus()
     assert ring_pixels(b) == 0
     b.setFocus(Qt.FocusReason.TabFocusReason)
     assert ring_pixels(b) > 2 * (b.width() + b.height())  # a line all the way round

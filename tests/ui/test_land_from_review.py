@@ -18,12 +18,12 @@ def test_land_uses_the_held_review_and_rereads_a_changed_file(
     window = make_window(receiver)
     drop(window, pack)
     settle(qtbot, window)
-    assert window.review_view.reviewed is not None
-    assert window.review_view.reviewed.review.title == "As reviewed"
+    assert window.incoming.view.reviewed is not None
+    assert window.incoming.view.reviewed.review.title == "As reviewed"
     # the file is replaced by another pack after the person looked at it
     make_handoff(sender, tmp_path / "other.taskpack", title="Changed since")
     (tmp_path / "other.taskpack").replace(pack)
-    window.review_view.land_button.click()
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
     assert "Landed as" in window.banner.text()
     [row] = receiver.passports()
@@ -40,7 +40,7 @@ def test_land_from_an_unchanged_review_lands_what_was_shown(
     window = make_window(receiver)
     drop(window, pack)
     settle(qtbot, window)
-    window.review_view.land_button.click()
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
     [row] = receiver.passports()
     landed = receiver.get(row.id)

@@ -44,10 +44,10 @@ def big_passport(desk: Any, asks: int = ASKS) -> str:
 
 
 def open_passport(qtbot: QtBot, window: Any, title: str) -> None:
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     [row] = [r for r in range(proxy.rowCount()) if proxy.index(r, 0).data() == title]
-    rect = window.list.visualRect(proxy.index(row, 0))
-    qtbot.mouseClick(window.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    rect = window.inbox.view.visualRect(proxy.index(row, 0))
+    qtbot.mouseClick(window.inbox.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     settle(qtbot, window, timeout=60_000)
 
 
@@ -70,11 +70,11 @@ def test_counts_of_thousands_are_written_with_a_separator(
     desk = make_desk(RECEIVER, "Zhang")
     big_passport(desk)
     window = make_window(desk)
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     [row] = [r for r in range(proxy.rowCount()) if proxy.index(r, 0).data() == "Survey answers"]
     assert proxy.index(row, 3).data() == "1,200"  # the inbox's Asks column
     open_passport(qtbot, window, "Survey answers")
-    assert window.passport_view.tabs.tabText(1) == "Asks (1,200 open)"
+    assert window.passport.view.tabs.tabText(1) == "Asks (1,200 open)"
 
 
 def test_an_answer_on_a_large_passport_is_saved_by_a_helper_and_shown(
@@ -86,7 +86,7 @@ def test_an_answer_on_a_large_passport_is_saved_by_a_helper_and_shown(
     jobs = helper_jobs(monkeypatch)
     window = make_window(desk)
     open_passport(qtbot, window, "Survey answers")
-    pv = window.passport_view
+    pv = window.passport.view
     pv.tabs.setCurrentIndex(1)
     card = pv.asks.cards["a3"]
     qtbot.keyClicks(card.answer_edit, "B, because it reads better")
@@ -168,7 +168,7 @@ def test_many_facts_come_to_the_window_as_pages(
     baseline = facts_alive()
     drop(window, pack)
     settle(qtbot, window, timeout=120_000)
-    review = window.review_view
+    review = window.incoming.view
     text = review.section_text("facts")
     assert (
         "600 of 600 facts is not proven here" in text
@@ -184,6 +184,6 @@ def test_many_facts_come_to_the_window_as_pages(
 
     review.land_button.click()
     settle(qtbot, window, timeout=120_000)
-    assert window.stack.currentWidget() is window.passport_view, window.banner.text()
+    assert window.stack.currentWidget() is window.passport.view, window.banner.text()
     assert facts_alive() - baseline <= 2 * (FACT_PAGE + 5)
     assert len(desk.get(shown_passport_id(window)).passport.facts or []) == 600  # all landed

@@ -19,7 +19,7 @@ def header_state(window) -> str:
     """The state badge at the top of the passport."""
     from PySide6.QtWidgets import QLabel
 
-    top = window.passport_view.header.itemAt(0).widget()
+    top = window.passport.view.header.itemAt(0).widget()
     return top.findChildren(QLabel)[0].text()
 
 
@@ -32,9 +32,9 @@ def test_take_this_on_makes_each_allowed_move_in_order(
     window = make_window(desk)
     window.open_files([pack])
     settle(qtbot, window)
-    qtbot.mouseClick(window.review_view.land_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.incoming.view.land_button, Qt.MouseButton.LeftButton)
     settle(qtbot, window)
-    view = window.passport_view
+    view = window.passport.view
     assert header_state(window) == "needs your approval"
     take = view.move_buttons["take_on"]
     assert take.text() == "Take this on" and take.isDefault()
@@ -63,21 +63,21 @@ def test_states_are_plain_words_in_both_languages(
     desk.land(pack)
     desk.new("Own work", "Goal")
     window = make_window(desk)
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     shown = sorted(proxy.index(r, 1).data() for r in range(proxy.rowCount()))
     assert shown == ["in progress", "needs your approval"]
-    states = [window.state_box.itemText(i) for i in range(window.state_box.count())]
+    states = [window.inbox.state_box.itemText(i) for i in range(window.inbox.state_box.count())]
     assert not [s for s in states if INTERNAL.search(s)], states
     for words in shown:  # the filter offers the list's own words, and each finds its rows
-        window.state_box.setCurrentIndex(states.index(words))
+        window.inbox.state_box.setCurrentIndex(states.index(words))
         assert [proxy.index(r, 1).data() for r in range(proxy.rowCount())] == [words]
-    window.state_box.setCurrentIndex(0)
+    window.inbox.state_box.setCurrentIndex(0)
     try:
         window.set_language("zh_CN")
         settle(qtbot, window)
         shown = sorted(proxy.index(r, 1).data() for r in range(proxy.rowCount()))
         assert all(not re.search(r"[A-Za-z]", s) for s in shown), shown
-        states = [window.state_box.itemText(i) for i in range(window.state_box.count())]
+        states = [window.inbox.state_box.itemText(i) for i in range(window.inbox.state_box.count())]
         assert set(shown) <= set(states), (shown, states)
     finally:
         window.set_language("en")

@@ -19,7 +19,7 @@ from test_large_passport import big_passport, open_passport
 
 def show_more(qtbot: QtBot, window: MainWindow) -> None:
     """Click the asks' "Show 40 more" button."""
-    form = window.passport_view.asks
+    form = window.passport.view.asks
     [more] = [b for b in form.findChildren(QPushButton) if b.text().startswith("Show")]
     qtbot.mouseClick(more, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not filling())
@@ -28,7 +28,7 @@ def show_more(qtbot: QtBot, window: MainWindow) -> None:
 def quit_by_keys(qtbot: QtBot, window: MainWindow) -> None:
     window.activateWindow()  # the person is in this window, typing
     qtbot.waitUntil(window.isActiveWindow)
-    focused = window.passport_view.asks.cards["a1"].answer_edit
+    focused = window.passport.view.asks.cards["a1"].answer_edit
     focused.setFocus()
     qtbot.keyClick(focused, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
 
@@ -54,9 +54,9 @@ def test_answers_typed_on_any_page_are_back_after_quitting_any_way(
     pid = big_passport(desk, 200)
     window = make_window(desk)
     open_passport(qtbot, window, "Survey answers")
-    window.passport_view.tabs.setCurrentIndex(1)
+    window.passport.view.tabs.setCurrentIndex(1)
     show_more(qtbot, window)
-    form = window.passport_view.asks
+    form = window.passport.view.asks
     qtbot.keyClicks(form.cards["a45"].answer_edit, "B, on the second page")
     qtbot.keyClicks(form.cards["a1"].answer_edit, "A")  # and quits at once (no write delay)
     quit_(qtbot, window)
@@ -71,8 +71,8 @@ def test_answers_typed_on_any_page_are_back_after_quitting_any_way(
         second.show()
         settle(qtbot, second)
         open_passport(qtbot, second, "Survey answers")
-        second.passport_view.tabs.setCurrentIndex(1)
-        form = second.passport_view.asks
+        second.passport.view.tabs.setCurrentIndex(1)
+        form = second.passport.view.asks
         # what the person sees first: both answers are waiting, though one is on page 2
         assert "2 answers are not saved yet." in form.labels()
         assert form.save_all_button.isVisible()

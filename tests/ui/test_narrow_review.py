@@ -21,7 +21,7 @@ def test_the_review_fits_a_small_window(
     drop(window, sent_pack(tmp_path, make_desk))
     settle(qtbot, window)
     QApplication.processEvents()
-    review = window.review_view
+    review = window.incoming.view
     assert "✓ The file is well-formed" in review.visible_text()
     scroll = review.findChild(QScrollArea)
     qtbot.waitUntil(lambda: scroll.viewport().width() > 0)

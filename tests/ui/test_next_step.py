@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 
 def next_step(window: Any) -> tuple[str, str]:
-    pv = window.passport_view
+    pv = window.passport.view
     return pv.next_label.text(), pv.next_button.text() if pv.next_button.isVisible() else ""
 
 
@@ -26,14 +26,14 @@ def test_each_desk_is_told_what_now_with_the_button_that_does_it(
     beta = make_window(make_desk(RECEIVER, "Zhang"))
     drop(beta, pack)
     settle(qtbot, beta)
-    qtbot.mouseClick(beta.review_view.land_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(beta.incoming.view.land_button, Qt.MouseButton.LeftButton)
     settle(qtbot, beta)
     assert next_step(beta) == (
         "It waits for you: take it on (approve, accept and start in one go), then answer its "
         "2 open questions.",
         "Take this on",
     )
-    qtbot.mouseClick(beta.passport_view.next_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(beta.passport.view.next_button, Qt.MouseButton.LeftButton)
     settle(qtbot, beta)
     # taken on: the required check comes before the questions, as the Overview orders them
     assert next_step(beta) == (
@@ -43,9 +43,9 @@ def test_each_desk_is_told_what_now_with_the_button_that_does_it(
     )
     beta.activateWindow()
     qtbot.waitUntil(beta.isActiveWindow)
-    qtbot.mouseClick(beta.passport_view.next_button, Qt.MouseButton.LeftButton)
-    [check_button] = beta.passport_view.landing_check_buttons.values()
-    assert beta.passport_view.tabs.currentIndex() == 0
+    qtbot.mouseClick(beta.passport.view.next_button, Qt.MouseButton.LeftButton)
+    [check_button] = beta.passport.view.landing_check_buttons.values()
+    assert beta.passport.view.tabs.currentIndex() == 0
     qtbot.waitUntil(lambda: QApplication.focusWidget() is check_button)
     qtbot.mouseClick(check_button, Qt.MouseButton.LeftButton)
     settle(qtbot, beta)
@@ -56,9 +56,9 @@ def test_each_desk_is_told_what_now_with_the_button_that_does_it(
     )
     beta.activateWindow()  # the person works in this window
     qtbot.waitUntil(beta.isActiveWindow)
-    qtbot.mouseClick(beta.passport_view.next_button, Qt.MouseButton.LeftButton)
-    form = beta.passport_view.asks
-    assert beta.passport_view.tabs.currentIndex() == 1
+    qtbot.mouseClick(beta.passport.view.next_button, Qt.MouseButton.LeftButton)
+    form = beta.passport.view.asks
+    assert beta.passport.view.tabs.currentIndex() == 1
     assert QApplication.focusWidget() is form.cards["a1"].answer_edit  # the cursor is there
     qtbot.keyClicks(form.cards["a1"].answer_edit, "Ms. Zhang")
     qtbot.keyClicks(form.cards["a2"].answer_edit, "Yes")
@@ -68,12 +68,12 @@ def test_each_desk_is_told_what_now_with_the_button_that_does_it(
         "Every question is answered: send the answers home to Wei@wei-laptop.",
         "Send a receipt…",
     )
-    qtbot.mouseClick(beta.passport_view.next_button, Qt.MouseButton.LeftButton)
-    menu = beta.passport_view.export_menu
+    qtbot.mouseClick(beta.passport.view.next_button, Qt.MouseButton.LeftButton)
+    menu = beta.passport.view.export_menu
     qtbot.waitUntil(menu.isVisible)  # the Export menu opens at its button
     prompts.save_to = tmp_path / "receipt.taskpack"
     menu.close()
-    beta.passport_view.export_actions[("receipt", "save_bag")].trigger()
+    beta.passport.view.export_actions[("receipt", "save_bag")].trigger()
     settle(qtbot, beta)
     text, button = next_step(beta)
     assert text.startswith("Your answers went home in a receipt; Wei@wei-laptop merges them.")
@@ -88,10 +88,10 @@ def test_each_desk_is_told_what_now_with_the_button_that_does_it(
         "Open a receipt…",
     )
     prompts.open_paths = [tmp_path / "receipt.taskpack"]
-    qtbot.mouseClick(home.passport_view.next_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(home.passport.view.next_button, Qt.MouseButton.LeftButton)
     settle(qtbot, home)
-    assert home.review_view.land_button.text() == f"Merge answers into {sent}"
-    qtbot.mouseClick(home.review_view.land_button, Qt.MouseButton.LeftButton)
+    assert home.incoming.view.land_button.text() == f"Merge answers into {sent}"
+    qtbot.mouseClick(home.incoming.view.land_button, Qt.MouseButton.LeftButton)
     settle(qtbot, home)
     assert next_step(home) == (
         "The answers are home (see the Asks tab): carry on, and return the result when it is done.",

@@ -18,7 +18,7 @@ def test_export_records_who_it_is_for_and_history_shows_it(
     window = make_window(desk)
     window.select_key(pid)
     settle(qtbot, window)
-    pv = window.passport_view
+    pv = window.passport.view
     assert pv.export_to.isVisible() is False  # it lives in the Export menu
     qtbot.keyClicks(pv.export_to, "bob@laptop")
     prompts.save_to = tmp_path / "small.taskpack"
@@ -44,7 +44,7 @@ def test_a_pack_from_another_front_end_is_in_history_too(
     window = make_window(desk)
     window.select_key(pid)
     settle(qtbot, window)
-    pv = window.passport_view
+    pv = window.passport.view
     rows = [pv.history.topLevelItem(i).text(3) for i in range(pv.history.topLevelItemCount())]
     assert (
         "handoff for an agent written to x.taskpack.json (a .taskpack.json file, by an AI "
@@ -62,11 +62,11 @@ def test_a_vague_accept_is_warned_about_next_to_the_ask(
     window = make_window(desk)
     window.select_key(pid)
     settle(qtbot, window)
-    cards = window.passport_view.asks.cards
+    cards = window.passport.view.asks.cards
     warned = {ask_id: getattr(card, "accept_warning", None) for ask_id, card in cards.items()}
     assert warned["a2"] is None
     assert warned["a1"] is not None and "too short or vague" in warned["a1"].text()
-    assert window.passport_view.asks.isAncestorOf(warned["a1"])
+    assert window.passport.view.asks.isAncestorOf(warned["a1"])
 
 
 def test_an_agents_change_from_another_process_shows_in_the_open_window(
@@ -111,10 +111,11 @@ def test_an_agents_change_from_another_process_shows_in_the_open_window(
                 assert not done.is_error
 
     anyio.run(agent)
-    titles = lambda: {window.proxy.index(r, 0).data() for r in range(window.proxy.rowCount())}  # noqa: E731
+    proxy = window.inbox.proxy
+    titles = lambda: {proxy.index(r, 0).data() for r in range(proxy.rowCount())}  # noqa: E731
     qtbot.waitUntil(lambda: "Made by the agent" in titles(), timeout=20_000)
     qtbot.waitUntil(
-        lambda: "the agent was here" in window.passport_view.overview_text(), timeout=20_000
+        lambda: "the agent was here" in window.passport.view.overview_text(), timeout=20_000
     )
 
 
@@ -127,7 +128,7 @@ def test_history_says_who_and_shows_a_cut_detail_whole_on_hover(
     window = make_window(desk)
     window.select_key(pid)
     settle(qtbot, window)
-    history = window.passport_view.history
+    history = window.passport.view.history
     header = history.headerItem()
     assert [header.text(c) for c in range(header.columnCount())] == [
         "When",

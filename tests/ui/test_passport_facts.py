@@ -26,14 +26,14 @@ def test_a_fact_proven_on_another_machine_of_the_desk_can_be_checked_here(
         window = make_window(beta)
         window.select_key(pid)
         settle(qtbot, window)
-        buttons = window.passport_view.check_buttons
+        buttons = window.passport.view.check_buttons
         assert set(buttons) == {1}  # the machine fact proven on alpha; not the universal one
         assert buttons[1].text() == "I checked this here" and buttons[1].isVisible()
         qtbot.mouseClick(buttons[1], Qt.MouseButton.LeftButton)
         settle(qtbot, window)
         fact = beta.get(pid).passport.facts[0]
         assert (fact.verified, fact.verified_on) == (True, "beta")
-        assert 1 not in window.passport_view.check_buttons  # proven here now
+        assert 1 not in window.passport.view.check_buttons  # proven here now
     finally:
         window.shutdown()
         beta.close()

@@ -44,12 +44,12 @@ def test_a_task_that_ended_takes_no_more_answers(
     desk.move(pid, "cancelled", None)
     window = make_window(desk)
     open_passport(qtbot, window, "Invoice export")
-    window.passport_view.tabs.setCurrentIndex(1)
-    card = window.passport_view.asks.cards["a1"]
+    window.passport.view.tabs.setCurrentIndex(1)
+    card = window.passport.view.asks.cards["a1"]
     qtbot.keyClicks(card.answer_edit, "Ms. Zhang")
     assert card.answer_edit.toPlainText() == ""
     assert not card.save_button.isVisible() and not card.drop_button.isVisible()
-    assert "1 answer is not saved yet." not in window.passport_view.asks.labels()
+    assert "1 answer is not saved yet." not in window.passport.view.asks.labels()
 
 
 def test_the_export_menu_names_its_recipient_field_and_the_id_stays_on_one_line(
@@ -61,9 +61,9 @@ def test_the_export_menu_names_its_recipient_field_and_the_id_stays_on_one_line(
     window.resize(800, 600)
     drop(window, pack)
     settle(qtbot, window)
-    qtbot.mouseClick(window.review_view.land_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.incoming.view.land_button, Qt.MouseButton.LeftButton)
     settle(qtbot, window)
-    pv = window.passport_view
+    pv = window.passport.view
     first = pv.export_menu.actions()[0].defaultWidget()
     assert [label.text() for label in first.findChildren(QLabel)] == ["For whom:"]
     [ident] = [w for w in pv.findChildren(QLabel) if " · v" in w.text()]
@@ -116,8 +116,8 @@ def test_an_answer_from_a_receipt_says_whose_it_is(
     desk.answer(pid, "a2", "March")
     window = make_window(desk)
     open_passport(qtbot, window, "Invoice export")
-    window.passport_view.tabs.setCurrentIndex(1)
-    cards = window.passport_view.asks.cards
+    window.passport.view.tabs.setCurrentIndex(1)
+    cards = window.passport.view.asks.cards
     first = " ".join(w.text() for w in cards["a1"].findChildren(QLabel))
     second = " ".join(w.text() for w in cards["a2"].findChildren(QLabel))
     # before: "Answered by Zhang@zhang-pc", as an answer written here reads

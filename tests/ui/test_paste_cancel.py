@@ -22,8 +22,8 @@ def test_a_huge_paste_can_be_cancelled_and_nothing_lands(
     QGuiApplication.clipboard().setText('{"k": 1}\n' * 3_000_000)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
-    window.list.setFocus()
-    qtbot.keyClick(window.list, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    window.inbox.view.setFocus()
+    qtbot.keyClick(window.inbox.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
 
     def dialog() -> QProgressDialog | None:
         shown = [d for d in window.findChildren(QProgressDialog) if d.isVisible()]
@@ -37,4 +37,4 @@ def test_a_huge_paste_can_be_cancelled_and_nothing_lands(
     settle(qtbot, window, timeout=30_000)
     assert "Reading the pasted text was cancelled; nothing was opened." in window.banner.text()
     assert desk.passports() == [] and list(desk.inbox().glob("reply-*")) == []
-    assert window.stack.currentWidget() is not window.review_view
+    assert window.stack.currentWidget() is not window.incoming.view

@@ -25,7 +25,7 @@ from taskpack.ui.widgets import LinkedText, TextViewer
 def land(qtbot: QtBot, window, pack: Path) -> str:
     drop(window, pack)
     settle(qtbot, window)
-    window.review_view.land_button.click()
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
     assert shown_passport_id(window) is not None, window.banner.text()
     return shown_passport_id(window)
@@ -43,7 +43,7 @@ def landed_window(tmp_path: Path, qtbot: QtBot, make_desk, make_window):  # type
     make_handoff(make_desk(SENDER, "Wei"), pack)
     window = make_window(make_desk(RECEIVER, "Zhang"))
     pid = land(qtbot, window, pack)
-    window.passport_view.tabs.setCurrentIndex(1)
+    window.passport.view.tabs.setCurrentIndex(1)
     return window, pid
 
 
@@ -57,18 +57,18 @@ def test_a_typed_answer_survives_another_row_and_a_restart(
     desk = window.desk
     own = desk.new("Something else", "Another goal").id
     settle(qtbot, window)
-    card = window.passport_view.asks.cards["a1"]
+    card = window.passport.view.asks.cards["a1"]
     qtbot.keyClicks(card.answer_edit, "Ms. Zhang, zhang@finance.example.com")
     assert card.draft_badge.isVisible() and card.draft_badge.text() == "not saved yet"
     window.select_key(own)  # the person clicks another row …
     settle(qtbot, window)
     window.select_key(pid)  # … and comes back
     settle(qtbot, window)
-    window.passport_view.tabs.setCurrentIndex(1)
-    card = window.passport_view.asks.cards["a1"]
+    window.passport.view.tabs.setCurrentIndex(1)
+    card = window.passport.view.asks.cards["a1"]
     assert card.answer_edit.toPlainText() == "Ms. Zhang, zhang@finance.example.com"
-    assert "not saved yet" in window.passport_view.asks.labels()
-    assert "1 answer is not saved yet." in window.passport_view.asks.labels()
+    assert "not saved yet" in window.passport.view.asks.labels()
+    assert "1 answer is not saved yet." in window.passport.view.asks.labels()
     assert desk.get(pid).asks[0].status == "open"  # a draft is not an answer
 
     # the window closes and the desk starts again: the draft is still there
@@ -86,10 +86,10 @@ def test_a_typed_answer_survives_another_row_and_a_restart(
         settle(qtbot, second)
         second.select_key(pid)
         settle(qtbot, second)
-        assert second.passport_view.asks.cards["a1"].answer_edit.toPlainText() == (
+        assert second.passport.view.asks.cards["a1"].answer_edit.toPlainText() == (
             "Ms. Zhang, zhang@finance.example.com"
         )
-        assert second.passport_view.tabs.tabText(1) == "Asks (2 open)"
+        assert second.passport.view.tabs.tabText(1) == "Asks (2 open)"
         second.shutdown()
     finally:
         again.close()
@@ -99,9 +99,9 @@ def test_a_receipt_goes_out_with_the_answers_on_screen(
     tmp_path: Path, qtbot: QtBot, make_desk, make_window, prompts: Prompts
 ) -> None:
     window, _pid = landed_window(tmp_path, qtbot, make_desk, make_window)
-    qtbot.keyClicks(window.passport_view.asks.cards["a2"].answer_edit, "Yes, decided by finance")
+    qtbot.keyClicks(window.passport.view.asks.cards["a2"].answer_edit, "Yes, decided by finance")
     prompts.save_to = tmp_path / "receipt.taskpack.json"
-    window.passport_view.export_actions[("receipt", "save_flat")].trigger()  # never pressed Save
+    window.passport.view.export_actions[("receipt", "save_flat")].trigger()  # never pressed Save
     settle(qtbot, window)
     data = json.loads(prompts.save_to.read_text(encoding="utf-8"))
     asks = {a["id"]: a for a in data["passport"]["asks"]}
@@ -114,7 +114,7 @@ def test_enter_saves_a_one_line_answer_and_save_all_saves_the_rest(
 ) -> None:
     window, pid = landed_window(tmp_path, qtbot, make_desk, make_window)
     desk = window.desk
-    form = window.passport_view.asks
+    form = window.passport.view.asks
     assert form.save_all_button.isVisible() and not form.save_all_button.isEnabled()
     edit = form.cards["a1"].answer_edit
     qtbot.keyClicks(edit, "Ms. Zhang")
@@ -124,7 +124,7 @@ def test_enter_saves_a_one_line_answer_and_save_all_saves_the_rest(
     assert (ask.status, ask.answer) == ("answered", "Ms. Zhang")
     assert "Saved the answer to a1" in window.banner.text()
 
-    form = window.passport_view.asks
+    form = window.passport.view.asks
     edit = form.cards["a2"].answer_edit
     qtbot.keyClicks(edit, "Yes,")
     qtbot.keyClick(
@@ -156,7 +156,7 @@ def test_a_fact_verified_here_and_a_restored_one_show_proven_here_as_the_cli_doe
     window = make_window(alpha)
     window.select_key(pid)
     settle(qtbot, window)
-    overview = window.passport_view.overview_text()
+    overview = window.passport.view.overview_text()
     assert "✓ proven here (alpha)" in overview
     assert "never verified" not in overview
 
@@ -179,12 +179,12 @@ def test_a_fact_verified_here_and_a_restored_one_show_proven_here_as_the_cli_doe
 
     # the pack comes back to alpha (sealed), is restored: the badge gets better, not worse
     landed = land(qtbot, window, pack)
-    assert "⚠ unproven here" in window.passport_view.overview_text()
-    window.passport_view.restore_buttons[1].click()
+    assert "⚠ unproven here" in window.passport.view.overview_text()
+    window.passport.view.restore_buttons[1].click()
     settle(qtbot, window)
     assert shown_passport_id(window) == landed
     assert "restored" in window.banner.text()
-    overview = window.passport_view.overview_text()
+    overview = window.passport.view.overview_text()
     assert "✓ proven here (alpha)" in overview and "never verified" not in overview
 
 
@@ -200,21 +200,21 @@ def test_the_receipt_review_shows_each_answer_who_and_when_and_what_stays_open(
     wei_pid = make_handoff(wei_desk, handoff)
     zhang = make_window(zhang_desk)
     pid = land(qtbot, zhang, handoff)
-    zhang.passport_view.tabs.setCurrentIndex(1)
+    zhang.passport.view.tabs.setCurrentIndex(1)
     qtbot.keyClicks(
-        zhang.passport_view.asks.cards["a1"].answer_edit, "Ms. Zhang, zhang@finance.example.com"
+        zhang.passport.view.asks.cards["a1"].answer_edit, "Ms. Zhang, zhang@finance.example.com"
     )
-    qtbot.keyClick(zhang.passport_view.asks.cards["a1"].answer_edit, Qt.Key.Key_Return)
+    qtbot.keyClick(zhang.passport.view.asks.cards["a1"].answer_edit, Qt.Key.Key_Return)
     settle(qtbot, zhang)
     answered_at = zhang_desk.get(pid).asks[0].answered_at
     prompts.save_to = tmp_path / "receipt.taskpack"
-    zhang.passport_view.export_actions[("receipt", "save_bag")].trigger()
+    zhang.passport.view.export_actions[("receipt", "save_bag")].trigger()
     settle(qtbot, zhang)
 
     wei = make_window(wei_desk)
     drop(wei, prompts.save_to)
     settle(qtbot, wei)
-    review = wei.review_view
+    review = wei.incoming.view
     shown = review.section_text("receipt")
     assert "Who in finance signs off?" in shown
     assert "Ms. Zhang, zhang@finance.example.com" in shown
@@ -234,7 +234,7 @@ def test_the_receipt_review_shows_each_answer_who_and_when_and_what_stays_open(
     review.land_button.click()
     settle(qtbot, wei)
     banners = [
-        b.text() for b in (wei.banner, wei.passport_view.banner, wei.passport_view.asks.banner)
+        b.text() for b in (wei.banner, wei.passport.view.banner, wei.passport.view.asks.banner)
     ]
     assert sum("The receipt answered: a1." in b for b in banners) == 1  # once, not twice
 
@@ -257,7 +257,7 @@ def test_the_review_shows_decisions_artifacts_and_learnings(
     window = make_window(make_desk(RECEIVER))
     drop(window, pack)
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     assert "use EUR — because finance asked" in review.section_text("decisions")
     assert "q3-draft.xlsx — file" in review.section_text("artifacts")
     assert "https://wiki.example.com/q3" in review.section_text("artifacts")
@@ -273,7 +273,7 @@ def test_i_checked_this_here_records_a_fact_verified_on_this_machine(
 ) -> None:
     window, pid = landed_window(tmp_path, qtbot, make_desk, make_window)
     desk = window.desk
-    view = window.passport_view
+    view = window.passport.view
     view.tabs.setCurrentIndex(0)
     assert "⚠ unproven here" in view.overview_text()
     prompts.confirm_answer = False
@@ -290,23 +290,23 @@ def test_i_checked_this_here_records_a_fact_verified_on_this_machine(
         "Zhang",
         "machine",
     )
-    overview = window.passport_view.overview_text()
+    overview = window.passport.view.overview_text()
     assert f"✓ proven here ({RECEIVER})" in overview and "Checked by Zhang." in overview
-    assert "checked here" in window.passport_view.history_events()
+    assert "checked here" in window.passport.view.history_events()
     assert f"Recorded: you checked it on {RECEIVER}." in window.banner.text()
 
     # the required landing check
-    [button] = window.passport_view.landing_check_buttons.values()
+    [button] = window.passport.view.landing_check_buttons.values()
     assert button.text() == "I checked this here"
     button.click()
     settle(qtbot, window)
-    overview = window.passport_view.overview_text()
+    overview = window.passport.view.overview_text()
     assert "✓ done" in overview and "Checked here by Zhang on" in overview
-    assert window.passport_view.landing_check_buttons == {}
+    assert window.passport.view.landing_check_buttons == {}
     added = desk.get(pid).passport.facts[-1]
     assert added.claim == "This machine can reach the billing database"
     assert (added.verified, added.verified_on, added.verified_by) == (True, RECEIVER, "Zhang")
-    assert window.passport_view.history_events()[:2] == ["checked here", "checked here"]
+    assert window.passport.view.history_events()[:2] == ["checked here", "checked here"]
 
 
 # --- 14. words --------------------------------------------------------------------------
@@ -330,7 +330,7 @@ def test_words_plurals_counts_no_empty_rows_no_jargon_local_times(
     drop(window, pack)
     settle(qtbot, window)
     assert window.status_summary() == "1 passport, 1 incoming"
-    review = window.review_view
+    review = window.incoming.view
     text = review.visible_text()
     # two facts are not proven here (the sealed one and the never-verified one), of four
     assert "2 of 4 facts are not proven here" in review.section_text("facts")
@@ -343,7 +343,7 @@ def test_words_plurals_counts_no_empty_rows_no_jargon_local_times(
     review.land_button.click()
     settle(qtbot, window)
     assert "1 required check is first in its Overview." in window.banner.text()
-    history = window.passport_view.history
+    history = window.passport.view.history
     stamp = history.topLevelItem(0).text(0)
     assert not stamp.endswith("Z") and "T" not in stamp
 
@@ -361,7 +361,7 @@ def test_the_landing_review_in_chinese_has_no_english_left(
     try:
         window.set_language("zh_CN")
         settle(qtbot, window)
-        text = window.review_view.visible_text()
+        text = window.incoming.view.visible_text()
         assert "先做这些" in text and "已在本机证实" not in text  # sealed: nothing proven here
         assert "个事实中有" in text
         for english in (
@@ -392,7 +392,7 @@ def test_a_huge_note_is_cut_with_show_all_and_many_asks_are_paged(
     window = make_window(make_desk(RECEIVER))
     drop(window, pack)
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     [label] = [w for w in review.findChildren(LinkedText) if w.raw == note]
     assert label.clipped and len(label.text()) < 5_000
     assert label_text(label).endswith("… Show all (540,000 characters)")
@@ -427,7 +427,7 @@ def test_hidden_characters_in_names_are_shown(
     window = make_window(make_desk(RECEIVER))
     drop(window, pack)
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     text = review.visible_text()
     assert "report\\u202etxt.exe" in review.section_text("luggage")
     assert "\u202e" not in text and "\u200b" not in text
@@ -496,7 +496,7 @@ def test_a_large_pack_is_read_and_landed_beside_the_window_which_holds_only_the_
     baseline = asks_alive()
     drop(window, pack)
     settle(qtbot, window, timeout=120_000)
-    review = window.review_view
+    review = window.incoming.view
     asks_text = review.section_text("asks")
     assert "Question number 1?" in asks_text and f"Question number {PAGE}?" in asks_text
     assert f"Question number {PAGE + 1}?" not in asks_text
@@ -508,15 +508,15 @@ def test_a_large_pack_is_read_and_landed_beside_the_window_which_holds_only_the_
     qtbot.waitUntil(lambda: not filling())  # the page is built a batch per turn of the event loop
     assert f"Question number {2 * PAGE}?" in review.section_text("asks")
     assert asks_alive() - baseline <= 2 * PAGE  # the pages shown, not the 300 (nor the sealed copy)
-    assert window.model.rowCount() >= 1  # the pack is listed under Incoming …
+    assert window.inbox.model.rowCount() >= 1  # the pack is listed under Incoming …
 
     review.land_button.click()  # … and lands from the review the person saw
     settle(qtbot, window, timeout=120_000)
     pid = shown_passport_id(window)
     assert pid is not None, window.banner.text()
     assert f"Landed as {pid}." in window.banner.text()
-    assert window.stack.currentWidget() is window.passport_view
-    pv = window.passport_view
+    assert window.stack.currentWidget() is window.passport.view
+    pv = window.passport.view
     assert pv.tabs.tabText(1) == "Asks (300 open)"
     pv.tabs.setCurrentIndex(1)
     labels = " ".join(pv.asks.labels())

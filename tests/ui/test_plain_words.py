@@ -51,12 +51,12 @@ def test_the_review_and_the_passport_speak_plain_words(
     tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any, prompts: Prompts
 ) -> None:
     window = landed(tmp_path, qtbot, make_desk, make_window)
-    review = window.review_view.visible_text()
+    review = window.incoming.view.visible_text()
     assert "✓ The file is well-formed: it passes every check of the TaskPack format" in review
     assert "in landing check 1, how to check it (the sender's suggestion)" in review
-    qtbot.mouseClick(window.review_view.land_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.incoming.view.land_button, Qt.MouseButton.LeftButton)
     settle(qtbot, window)
-    pv = window.passport_view
+    pv = window.passport.view
     assert "Handed on: " in pv.header_text()
     assert [pv.tabs.tabText(i) for i in range(pv.tabs.count())] == [
         "Overview",
@@ -72,12 +72,12 @@ def test_the_review_and_the_passport_speak_plain_words(
     qtbot.mouseClick(pv.move_buttons["take_on"], Qt.MouseButton.LeftButton)
     settle(qtbot, window)
     prompts.forms = [{"summary": "Fixed the BOM", "kind": 0, "evidence": "12 passed", "url": ""}]
-    [result] = [b for b in window.passport_view.move_buttons.values() if "result" in b.text()]
+    [result] = [b for b in window.passport.view.move_buttons.values() if "result" in b.text()]
     qtbot.mouseClick(result, Qt.MouseButton.LeftButton)
     settle(qtbot, window)
-    overview = window.passport_view.overview_text()
+    overview = window.passport.view.overview_text()
     assert "• Test output: 12 passed" in overview
-    seen = "\n".join((review, window.passport_view.header_text(), asks, overview))
+    seen = "\n".join((review, window.passport.view.header_text(), asks, overview))
     assert [word for word in JARGON if word in seen] == []
 
 
@@ -101,11 +101,11 @@ def test_in_chinese_an_ask_is_for_whoever_receives_it_not_for_peer(
     tmp_path: Path, qtbot: QtBot, make_desk: Any, make_window: Any, chinese: None
 ) -> None:
     window = landed(tmp_path, qtbot, make_desk, make_window)
-    review = window.review_view.visible_text()
+    review = window.incoming.view.visible_text()
     assert "位于 第 1 项落地检查，检查方法（发送方的建议）" in review
-    qtbot.mouseClick(window.review_view.land_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(window.incoming.view.land_button, Qt.MouseButton.LeftButton)
     settle(qtbot, window)
-    pv = window.passport_view
+    pv = window.passport.view
     pv.tabs.setCurrentIndex(1)
     asks = "\n".join(pv.asks.labels())
     assert "a1 · 给收到它的人" in asks

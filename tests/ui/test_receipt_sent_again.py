@@ -33,7 +33,7 @@ def test_a_receipt_sent_again_into_a_done_task_says_nothing_is_new(
     window = make_window(home)
     window.open_files([again])
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     assert review.section_text("already") == (
         f"These answers were already merged into {pid}, and nothing in this receipt is new. "
         "Merging it again changes nothing."
@@ -67,7 +67,7 @@ def test_the_same_receipt_file_opened_again_does_not_offer_to_store_anything(
     window = make_window(home)
     window.open_files([receipt])
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     assert "Landing it again changes nothing." in review.section_text("already")
     assert review.summary.text() == "It was merged before: opening it again changes nothing."
     assert review.land_button.text() == f"Show {pid}"
@@ -75,10 +75,10 @@ def test_the_same_receipt_file_opened_again_does_not_offer_to_store_anything(
     receiver = make_window(away)  # and the handoff, opened again where it landed
     receiver.open_files([tmp_path / "invoice.taskpack"])
     settle(qtbot, receiver)
-    assert receiver.review_view.section_text("already") == (
+    assert receiver.incoming.view.section_text("already") == (
         f"This pack already landed as {there}. Landing it again changes nothing."
     )
-    assert receiver.review_view.summary.text() == (
+    assert receiver.incoming.view.summary.text() == (
         "It landed before: opening it again changes nothing."
     )
 
@@ -102,7 +102,7 @@ def test_a_second_receipt_calls_an_ask_answered_at_home_answered_not_open(
     window = make_window(home)
     window.open_files([second])
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     assert review.summary.text().startswith("1 answer comes home, 0 asks stay open.")
     said = review.section_text("receipt")
     assert "stays open" not in said

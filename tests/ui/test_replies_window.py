@@ -45,7 +45,7 @@ def test_a_receipt_answers_only_what_the_handoff_carried(
     window = make_window(desk)
     drop(window, reply)
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     # before: "2 answers come home", the unsent draft a2 among them
     assert review.summary.text().startswith("1 answer comes home")
     review.land_button.click()

@@ -60,7 +60,7 @@ def test_the_restore_dialog_names_the_desks_own_proof(
             restore.click()
 
         QTimer.singleShot(0, read_and_restore)
-        window.passport_view.restore_buttons[1].click()
+        window.passport.view.restore_buttons[1].click()
         settle(qtbot, window)
     finally:
         i18n.install("en")

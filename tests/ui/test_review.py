@@ -27,13 +27,13 @@ def test_only_pack_files_are_accepted_and_many_open_at_once(
         "notes.txt is not a TaskPack file (those end in .taskpack or "
         ".taskpack.json); nothing was opened."
     )
-    assert window.model.incoming() == []
+    assert window.inbox.model.incoming() == []
     assert drop(window, a, b) == (True, True)
     settle(qtbot, window)
-    titles = sorted(r.title for r in window.model.incoming())
+    titles = sorted(r.title for r in window.inbox.model.incoming())
     assert titles == ["First", "Second"]
-    assert window.review_view.reviewed is not None
-    assert window.review_view.reviewed.review.title == "First"  # the first file is shown
+    assert window.incoming.view.reviewed is not None
+    assert window.incoming.view.reviewed.review.title == "First"  # the first file is shown
     assert window.desk.passports() == []
 
 
@@ -55,9 +55,9 @@ def test_hostile_pack_shows_one_sentence_and_lands_nothing(
         and "nothing was written" in message.lower()
     )
     assert "\n" not in message and "Traceback" not in message
-    [row] = window.model.incoming()
+    [row] = window.inbox.model.incoming()
     assert row.problem  # the list says the file is broken too
-    assert window.stack.currentWidget() is not window.review_view  # no Land button to press
+    assert window.stack.currentWidget() is not window.incoming.view  # no Land button to press
     assert desk.passports() == []
     assert not any(p.is_file() for p in (desk.home / "blobs" / "sha256").rglob("*"))
     assert not (tmp_path / "x").exists()
@@ -74,7 +74,7 @@ def test_instructions_and_links_in_a_pack_are_only_shown(
     window = make_window(make_desk(RECEIVER))
     drop(window, pack)
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     found = review.section_text("imperatives")
     assert "The sender wrote this; nothing was done." in found
     assert "rm -rf" in found
@@ -100,10 +100,10 @@ def test_luggage_can_be_saved_before_landing(
     window = make_window(make_desk(RECEIVER))
     drop(window, pack)
     settle(qtbot, window)
-    assert "brief.txt" in window.review_view.section_text("luggage")
+    assert "brief.txt" in window.incoming.view.section_text("luggage")
     prompts.save_to = tmp_path / "saved" / "brief-copy.txt"
     prompts.save_to.parent.mkdir()
-    window.review_view.save_luggage_requested.emit("brief.txt", brief.stat().st_size)
+    window.incoming.view.save_luggage_requested.emit("brief.txt", brief.stat().st_size)
     settle(qtbot, window)
     assert prompts.save_to.read_bytes() == brief.read_bytes()
     assert window.desk.passports() == []  # saving luggage lands nothing
@@ -112,7 +112,7 @@ def test_luggage_can_be_saved_before_landing(
 def land(qtbot: QtBot, window, pack: Path) -> str:
     drop(window, pack)
     settle(qtbot, window)
-    window.review_view.land_button.click()
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
     [row] = [r for r in window.desk.passports() if r.came_from != "here"]
     return row.id
@@ -126,15 +126,15 @@ def test_restore_is_offered_only_where_the_rule_holds(
     make_handoff(home, pack)
     other = make_window(make_desk(RECEIVER))
     land(qtbot, other, pack)
-    button = other.passport_view.restore_buttons[1]
+    button = other.passport.view.restore_buttons[1]
     assert not button.isEnabled()  # another machine: the ✓ stays off
     assert "Restore ✓ is not available" in button.toolTip()
-    assert "Restore ✓ is not available" in other.passport_view.overview_text()
+    assert "Restore ✓ is not available" in other.passport.view.overview_text()
 
     # the same pack back on the machine that wrote it (e.g. a path that was unreachable)
     window = make_window(home)
     pid = land(qtbot, window, pack)
-    view = window.passport_view
+    view = window.passport.view
     button = view.restore_buttons[1]
     assert button.isEnabled()
     assert 2 not in view.restore_buttons  # the universal fact is not sealed: nothing to restore
@@ -147,8 +147,8 @@ def test_restore_is_offered_only_where_the_rule_holds(
     view.restore_buttons[1].click()
     settle(qtbot, window)
     assert home.get(pid).passport.facts[0].verified is True
-    assert "✓ restored" in window.passport_view.history_events()
-    assert 1 not in window.passport_view.restore_buttons  # no longer sealed
+    assert "✓ restored" in window.passport.view.history_events()
+    assert 1 not in window.passport.view.restore_buttons  # no longer sealed
 
 
 def test_only_allowed_moves_are_offered(
@@ -158,7 +158,7 @@ def test_only_allowed_moves_are_offered(
     make_handoff(make_desk(SENDER), pack)
     window = make_window(make_desk(RECEIVER))
     pid = land(qtbot, window, pack)
-    view = window.passport_view
+    view = window.passport.view
 
     def offered() -> list[str]:
         return [b.text() for b in view.move_buttons.values()]
@@ -216,16 +216,16 @@ def test_ending_a_task_asks_first(
     window.select_key(pid)
     settle(qtbot, window)
     prompts.confirm_answer = False
-    window.passport_view.move_buttons["cancelled"].click()
+    window.passport.view.move_buttons["cancelled"].click()
     settle(qtbot, window)
     assert desk.get(pid).state == "working"
     prompts.confirm_answer = True
-    window.passport_view.move_buttons["cancelled"].click()
+    window.passport.view.move_buttons["cancelled"].click()
     settle(qtbot, window)
     assert desk.get(pid).state == "cancelled"
     assert not [
         b
-        for b in window.passport_view.findChildren(QPushButton)
+        for b in window.passport.view.findChildren(QPushButton)
         if b.text() == "Cancel task" and b.isVisible()
     ]
 
@@ -243,11 +243,11 @@ def test_conformance_problems_are_shown_plainly_and_the_pack_can_still_land(
     window = make_window(desk)
     drop(window, pack)
     settle(qtbot, window)
-    problems = window.review_view.section_text("problems")
+    problems = window.incoming.view.section_text("problems")
     assert "Problems with this file" in problems
     assert "✗ C6" in problems and "It can still land" in problems
-    assert "unproven here" in window.review_view.section_text("facts")  # sealed for landing
-    window.review_view.land_button.click()
+    assert "unproven here" in window.incoming.view.section_text("facts")  # sealed for landing
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
     [row] = desk.passports()
     fact = desk.get(row.id).passport.facts[-1]
@@ -271,7 +271,7 @@ def test_large_packs_are_judged_on_request(
     window = make_window(make_desk(RECEIVER))
     drop(window, pack)
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     assert "The file's format is not checked yet" in review.section_text("problems")
     [judge] = [b for b in review.findChildren(QPushButton) if b.text() == "Check the file's format"]
     judge.click()
@@ -302,7 +302,7 @@ def test_a_pack_carrying_a_token_says_so_before_land_and_cannot_land(
     window = make_window(desk)
     drop(window, pack)
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     shown = review.visible_text()
     assert "This pack carries a secret, so it cannot land" in shown
     assert "rotate it" in shown

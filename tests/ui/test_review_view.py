@@ -26,13 +26,13 @@ def test_a_receipt_coming_home_shows_the_fact_this_desk_proved_as_proven_here(
     window = make_window(alpha)
     drop(window, receipt)
     settle(qtbot, window)
-    facts = window.review_view.section_text("facts")
+    facts = window.incoming.view.section_text("facts")
     assert "The export runs in 40 s on this laptop." in facts
     assert f"✓ proven here ({SENDER})" in facts
     assert "unproven here" not in facts and "not proven on this machine" not in facts
     assert "holds this fact; merging keeps yours." in facts
     assert "0 of 2 facts are not proven here" in facts
-    answers = window.review_view.section_text("receipt")
+    answers = window.incoming.view.section_text("receipt")
     assert (
         "answers your question" in answers and "answers a1" not in answers
     )  # not "a1 [answers a1]"
@@ -47,7 +47,7 @@ def test_opening_this_desks_own_sent_pack_offers_the_original_not_a_copy(
     window = make_window(alpha)
     drop(window, pack)
     settle(qtbot, window)
-    review = window.review_view
+    review = window.incoming.view
     assert (
         f"This is this desk's own pack: it was sent from {pid} “Fix the invoice export”. "
         "Landing it would make a second copy; open the original instead."
@@ -79,13 +79,13 @@ def test_the_merge_review_says_what_merging_writes(
     window = make_window(home)
     window.open_files([receipt])
     settle(qtbot, window)
-    said = window.review_view.section_text("receipt")
+    said = window.incoming.view.section_text("receipt")
     assert "writes the answers only" not in said
     assert (
         f"Merging writes into {pid}: 1 answer; the facts it carries that your passport does "
         "not hold yet, sealed. It never changes the goal, the current state or the next steps."
     ) in said
-    window.review_view.land_button.click()
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
     claims = [f.claim for f in home.get(pid).passport.facts or []]
     assert "The billing database answers from here." in claims  # as the review said

@@ -29,8 +29,8 @@ def test_a_long_unbroken_string_does_not_widen_the_review(
     assert drop(window, pack) == (True, True)
     settle(qtbot, window)
     QApplication.processEvents()
-    scroll = window.review_view.scroll
+    scroll = window.incoming.view.scroll_area
     body = scroll.widget()
     assert body.width() <= scroll.viewport().width()
     assert not scroll.horizontalScrollBar().isVisible()
-    assert window.review_view.land_button.isVisible()  # the footer still in the window
+    assert window.incoming.view.land_button.isVisible()  # the footer still in the window

@@ -31,9 +31,9 @@ def test_round_trip_handoff_answers_receipt(
     # -- Zhang drops the file: the drop is accepted and the review opens; nothing is stored
     assert drop(zhang, handoff) == (True, True)
     settle(qtbot, zhang)
-    assert zhang.stack.currentWidget() is zhang.review_view
+    assert zhang.stack.currentWidget() is zhang.incoming.view
     assert zhang_desk.passports() == []
-    review = zhang.review_view
+    review = zhang.incoming.view
     order = list(review.sections)
     assert order.index("checks") < order.index("facts") < order.index("asks") < order.index("next")
     assert "This machine can reach the billing database" in review.section_text("checks")
@@ -53,11 +53,11 @@ def test_round_trip_handoff_answers_receipt(
     settle(qtbot, zhang)
     [row] = zhang_desk.passports()
     assert row.id != wei_pid  # the receiver mints a new id (spec §3.1)
-    assert zhang.stack.currentWidget() is zhang.passport_view
+    assert zhang.stack.currentWidget() is zhang.passport.view
     assert "Landed as" in zhang.banner.text()
 
     # -- Answer the asks in the form
-    view = zhang.passport_view
+    view = zhang.passport.view
     card = view.asks.cards["a1"]
     assert "A name and an email address" in "\n".join(
         view.asks.labels()
@@ -85,7 +85,7 @@ def test_round_trip_handoff_answers_receipt(
     # -- Wei drops the receipt on his window: it answers his passport's asks
     assert drop(wei, receipt) == (True, True)
     settle(qtbot, wei)
-    wrv = wei.review_view
+    wrv = wei.incoming.view
     assert wrv.reviewed is not None and wrv.reviewed.review.kind == "receipt"
     assert f"It answers passport {wei_pid}." in wrv.section_text("receipt")
     assert wrv.land_button.isEnabled() and wei_pid in wrv.land_button.text()
@@ -94,7 +94,7 @@ def test_round_trip_handoff_answers_receipt(
     asks = wei_desk.get(wei_pid).asks or []
     assert [(a.id, a.status) for a in asks] == [("a1", "answered"), ("a2", "answered")]
     assert asks[0].answer == "Ms. Zhang, zhang@finance.example.com"
-    pv = wei.passport_view
+    pv = wei.passport.view
     assert pv.tabs.currentIndex() == 1  # the Asks tab, showing what came home
     assert "The receipt answered: a1, a2." in wei.banner.text()
     assert pv.asks.banner.text() == ""  # said once, not twice
@@ -111,7 +111,7 @@ def test_copy_for_chat_and_email(
     window = make_window(desk)
     window.select_key(pid)
     settle(qtbot, window)
-    view = window.passport_view
+    view = window.passport.view
 
     view.export_actions[("handoff", "copy")].trigger()
     settle(qtbot, window)

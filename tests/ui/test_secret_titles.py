@@ -33,7 +33,7 @@ def leaky_pack(path: Path, secret: str) -> Path:
 
 
 def row_text(window) -> list[list[str]]:
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     return [
         [str(proxy.index(r, c).data() or "") for c in range(proxy.columnCount())]
         for r in range(proxy.rowCount())
@@ -60,7 +60,7 @@ def test_a_watched_pack_with_a_token_in_its_title_is_named_not_shown(
     assert row[0] == "(title withheld: it contains a credential — GitHub token)"
     assert row[2] == "(sender withheld: it contains a credential — GitHub token)"
     assert not any(secret[-12:] in cell for cell in row)
-    senders = [window.sender_box.itemText(i) for i in range(window.sender_box.count())]
+    senders = [window.inbox.sender_box.itemText(i) for i in range(window.inbox.sender_box.count())]
     assert not any(secret[-12:] in s for s in senders)
     assert window.desk.passports() == []
 
@@ -76,8 +76,8 @@ def test_a_dropped_pack_with_a_token_in_its_title_is_named_not_shown(
     [row] = row_text(window)
     assert row[0] == "(title withheld: it contains a credential — GitHub token)"
     assert row[2] == "(sender withheld: it contains a credential — GitHub token)"
-    assert "This pack carries a secret" in window.review_view.visible_text()
-    assert secret[-12:] not in window.review_view.visible_text()
+    assert "This pack carries a secret" in window.incoming.view.visible_text()
+    assert secret[-12:] not in window.incoming.view.visible_text()
     assert secret[-12:] not in window.statusBar().currentMessage()
     assert secret[-12:] not in window.windowTitle()
 

@@ -58,7 +58,10 @@ def test_saving_settings_applies_them(
         saved = json.loads((desk.home / "settings.json").read_text(encoding="utf-8"))
         assert saved["language"] == "zh_CN" and saved["watched_folders"] == [str(tmp_path)]
         qtbot.waitUntil(
-            lambda: window.bridge is not None and window.bridge.watcher.folders == [tmp_path]
+            lambda: (
+                window.watching.bridge is not None
+                and window.watching.bridge.watcher.folders == [tmp_path]
+            )
         )
     finally:
         window.set_language("en")

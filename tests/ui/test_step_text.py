@@ -20,7 +20,7 @@ def test_a_landing_check_among_the_next_steps_reads_in_chinese(
     window = make_window(desk)
     window.select_key(pid)
     settle(qtbot, window)
-    english = window.passport_view.overview_text()
+    english = window.passport.view.overview_text()
     assert (
         "1. Landing check (required): This machine can reach the billing database — "
         "sender's suggestion, not run: «psql -h localhost -c 'select 1'»"
@@ -31,7 +31,7 @@ def test_a_landing_check_among_the_next_steps_reads_in_chinese(
         settle(qtbot, window)
         window.select_key(pid)
         settle(qtbot, window)
-        chinese = window.passport_view.overview_text()
+        chinese = window.passport.view.overview_text()
         assert (
             "1. 落地检查（必需）：This machine can reach the billing database — 发送方的建议，"
             "未运行：«psql -h localhost -c 'select 1'»"

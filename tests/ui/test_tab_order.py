@@ -44,12 +44,12 @@ def test_forward_tab_goes_round_the_whole_window(
     window.resize(1000, 700)
     window.select_key(pid)
     settle(qtbot, window)
-    page = window.passport_view
+    page = window.passport.view
     for tab in range(page.tabs.count()):
         page.tabs.setCurrentIndex(tab)
         settle(qtbot, window)
-        stops = tab_stops(qtbot, window, window.list)
-        assert window.search in stops and page.tabs.tabBar() in stops, page.tabs.tabText(tab)
+        stops = tab_stops(qtbot, window, window.inbox.view)
+        assert window.inbox.search in stops and page.tabs.tabBar() in stops, page.tabs.tabText(tab)
         assert any(page.isAncestorOf(w) for w in stops)
 
 
@@ -67,8 +67,8 @@ def test_a_scroll_area_with_the_focus_shows_the_ring(
     window.resize(1000, 700)
     window.select_key(pid)
     settle(qtbot, window)
-    stops = tab_stops(qtbot, window, window.list)
-    overview = window.passport_view.overview
+    stops = tab_stops(qtbot, window, window.inbox.view)
+    overview = window.passport.view.overview
     assert overview in stops  # Tab stops on the Overview (it scrolls by keyboard) …
     overview.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(overview.hasFocus)

@@ -44,7 +44,7 @@ def colleague(tmp_path: Path, url: str, *args: str) -> str:
 
 
 def titles(window: MainWindow) -> list[str]:
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     return sorted(proxy.index(r, 0).data() for r in range(proxy.rowCount()))
 
 
@@ -67,12 +67,12 @@ def test_the_window_shows_a_landing_and_an_answer_made_by_another_machine(
 
     [pid] = [p.id for p in window.desk.passports()]
     window.select_key(pid)
-    qtbot.waitUntil(lambda: "a1" in window.passport_view.asks.cards, timeout=SEEN_WITHIN_MS)
-    assert window.passport_view.asks.status_of("a1") == "open"
+    qtbot.waitUntil(lambda: "a1" in window.passport.view.asks.cards, timeout=SEEN_WITHIN_MS)
+    assert window.passport.view.asks.status_of("a1") == "open"
     colleague(tmp_path, team_desk_url, "answer", pid, "a1", "--answer", ANSWER)
 
     def answer_shown() -> bool:
-        asks = window.passport_view.asks
+        asks = window.passport.view.asks
         card = asks.cards.get("a1")
         return (
             card is not None
@@ -106,13 +106,13 @@ def test_a_landing_check_done_on_another_machine_is_not_done_here(
     bea.check_landing_here(pid, check_id or "")
 
     def shown() -> bool:
-        return "Checked on beta by Bea" in window.passport_view.overview_text()
+        return "Checked on beta by Bea" in window.passport.view.overview_text()
 
     qtbot.waitUntil(shown, timeout=SEEN_WITHIN_MS)
-    overview = window.passport_view.overview_text()
+    overview = window.passport.view.overview_text()
     assert "not yet on this machine" in overview and "Checked here by" not in overview
-    assert check_id in window.passport_view.landing_check_buttons
-    assert window.passport_view.landing_check_buttons[check_id].text() == "I checked this here"
+    assert check_id in window.passport.view.landing_check_buttons
+    assert window.passport.view.landing_check_buttons[check_id].text() == "I checked this here"
 
 
 def test_the_status_bar_says_the_window_is_on_a_team_desk(

@@ -79,7 +79,7 @@ def test_tinted_boxes_read_in_both_themes(
     window.resize(1000, 800)
     window.select_key(pid)
     settle(qtbot, window)
-    page = window.passport_view
+    page = window.passport.view
     boxes: dict[str, QWidget] = {}
     boxes["next step"] = page.findChild(QFrame, "nextline")
     assert page.journey is not None

@@ -24,7 +24,7 @@ def test_watched_folder_brings_packs_to_incoming_once(
     desk = make_desk(RECEIVER)
     desk.settings.watched_folders = [str(inbox)]
     window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
-    qtbot.waitUntil(lambda: window.bridge is not None)
+    qtbot.waitUntil(lambda: window.watching.bridge is not None)
     assert window.status_summary().endswith("watching 1 folder")
 
     body = made.read_bytes()
@@ -34,15 +34,15 @@ def test_watched_folder_brings_packs_to_incoming_once(
             f.write(body[i : i + 1024])
             f.flush()
             qtbot.wait(20)
-    assert window.model.incoming() == []
+    assert window.inbox.model.incoming() == []
     part.rename(inbox / "chat-download.taskpack")
-    qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: len(window.inbox.model.incoming()) == 1, timeout=10_000)
     # a later pack, written in place, is listed only after its own settle period: by then
     # the first would have been reported again, were it ever to be
     make_handoff(sender, inbox / "later.taskpack", title="Arrived later")
-    qtbot.waitUntil(lambda: len(window.model.incoming()) >= 2, timeout=30_000)
-    [row] = [r for r in window.model.incoming() if r.title == "Arrived by chat"]
-    assert [r.title for r in window.model.incoming()].count("Arrived later") == 1
+    qtbot.waitUntil(lambda: len(window.inbox.model.incoming()) >= 2, timeout=30_000)
+    [row] = [r for r in window.inbox.model.incoming() if r.title == "Arrived by chat"]
+    assert [r.title for r in window.inbox.model.incoming()].count("Arrived later") == 1
     assert (row.title, row.kind, row.sender, row.open_asks) == (
         "Arrived by chat",
         "handoff",
@@ -67,7 +67,7 @@ def test_a_folder_without_change_events_is_not_called_watched(
     desk = make_desk(RECEIVER)
     desk.settings.watched_folders = [str(inbox)]
     window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
-    qtbot.waitUntil(lambda: window.bridge is not None)
+    qtbot.waitUntil(lambda: window.watching.bridge is not None)
     summary = window.status_summary()
     assert summary.endswith("1 folder checked every 60 s (no change events)")
     assert "watching" not in summary
@@ -87,18 +87,18 @@ def test_watcher_ignores_packs_already_landed_or_discarded(
     window = make_window(desk)  # not watching yet: discard one first
     window.open_files([inbox / "discarded.taskpack"])
     settle(qtbot, window)
-    window.review_view.discard_button.click()
+    window.incoming.view.discard_button.click()
     settle(qtbot, window)
     assert "nothing was stored" in window.banner.text()
-    assert window.model.incoming() == []
-    window.start_watcher()
-    window.bridge.watcher.settle = 0.05
-    assert window.model.incoming() == []
+    assert window.inbox.model.incoming() == []
+    window.watching.start()
+    window.watching.bridge.watcher.settle = 0.05
+    assert window.inbox.model.incoming() == []
     # the two old packs were in the folder before this one: had either been listed, it
     # would be listed first
     make_handoff(sender, inbox / "new.taskpack", title="Genuinely new")
-    qtbot.waitUntil(lambda: len(window.model.incoming()) >= 1, timeout=30_000)
-    assert [r.title for r in window.model.incoming()] == ["Genuinely new"]
+    qtbot.waitUntil(lambda: len(window.inbox.model.incoming()) >= 1, timeout=30_000)
+    assert [r.title for r in window.inbox.model.incoming()] == ["Genuinely new"]
 
 
 def test_second_launch_hands_files_to_the_running_window(tmp_path: Path, qtbot: QtBot) -> None:
@@ -163,8 +163,8 @@ def test_a_watcher_that_restarts_itself_says_so_in_the_window(
     desk = make_desk(RECEIVER)
     desk.settings.watched_folders = [str(inbox)]
     window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
-    qtbot.waitUntil(lambda: window.bridge is not None)
-    watcher = window.bridge.watcher
+    qtbot.waitUntil(lambda: window.watching.bridge is not None)
+    watcher = window.watching.bridge.watcher
     real_check = watcher._check_pending
     calls = {"n": 0}
 
@@ -181,7 +181,7 @@ def test_a_watcher_that_restarts_itself_says_so_in_the_window(
     made = tmp_path / "made.taskpack"
     make_handoff(make_desk(SENDER, "Wei"), made, title="After the restart")
     (inbox / "after.taskpack").write_bytes(made.read_bytes())
-    qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=15_000)
+    qtbot.waitUntil(lambda: len(window.inbox.model.incoming()) == 1, timeout=15_000)
 
 
 def test_a_receipt_this_desk_wrote_shows_as_sent_not_incoming(
@@ -195,15 +195,15 @@ def test_a_receipt_this_desk_wrote_shows_as_sent_not_incoming(
     downloads.mkdir()
     desk.settings.watched_folders = [str(downloads)]
     window = make_window(desk, watch=True, watcher_options=FAST_WATCH)
-    qtbot.waitUntil(lambda: window.bridge is not None)
+    qtbot.waitUntil(lambda: window.watching.bridge is not None)
     desk.pack(
         pid, downloads / "invoice-receipt.taskpack.json", kind="receipt"
     )  # saved where it is watched
-    qtbot.waitUntil(lambda: len(window.model.incoming()) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: len(window.inbox.model.incoming()) == 1, timeout=10_000)
     settle(qtbot, window)
-    proxy = window.proxy
+    proxy = window.inbox.proxy
     rows = [[proxy.index(r, c).data() for c in range(3)] for r in range(proxy.rowCount())]
     assert ["Invoice export", "receipt you sent", "you"] in rows
     assert "A receipt arrived" not in window.statusBar().currentMessage()
-    window.incoming_box.setChecked(True)  # "Incoming only" does not list what went out
+    window.inbox.incoming_box.setChecked(True)  # "Incoming only" does not list what went out
     assert proxy.rowCount() == 0

@@ -97,14 +97,14 @@ def test_a_hostile_pack_shows_its_markup_as_characters_everywhere(
     window = make_window(make_desk(RECEIVER))
     assert drop(window, out) == (True, True)
     settle(qtbot, window)
-    assert window.stack.currentWidget() is window.review_view
+    assert window.stack.currentWidget() is window.incoming.view
     review = assert_no_markup_obeyed(window)
     assert any(where == "TreeView row tooltip" or "row tooltip" in where for where, _ in review)
 
-    window.review_view.land_button.click()
+    window.incoming.view.land_button.click()
     settle(qtbot, window)
-    assert window.stack.currentWidget() is window.passport_view
-    page = window.passport_view
+    assert window.stack.currentWidget() is window.passport.view
+    page = window.passport.view
     for tab in range(page.tabs.count()):  # every tab built and shown once
         page.tabs.setCurrentIndex(tab)
         settle(qtbot, window)
@@ -133,7 +133,7 @@ def test_a_message_coming_and_going_moves_nothing_beneath(
     window.resize(900, 650)
     window.select_key(pid)
     settle(qtbot, window)
-    page = window.passport_view
+    page = window.passport.view
 
     def where() -> tuple[int, int]:
         point = page.tabs.mapTo(window, page.tabs.rect().topLeft())

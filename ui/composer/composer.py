@@ -25,27 +25,24 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 from taskpack.app.desk import Desk, LocalPassport, StoredLuggage
 from taskpack.core.errors import VersionConflict
 from taskpack.ui.composer import item_dialog
-from taskpack.ui.composer.item_dialog import scope_words
+from taskpack.ui.composer.item_lines import (
+    LineLabel,
+    add_label,
+    item_fields,
+    item_line,
+    kind_word,
+)
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import JobRunner, human_size
 from taskpack.ui.widgets import Section, button, clear_layout, heading, plain
-from taskpack.ui.window.drop_paste import is_pack_name, local_paths
+from taskpack.ui.window.drop_paste import folders_sentence, local_paths, split_dropped
 
-#: what each kind is called in the composer's buttons (the command names people use)
-ADD_LABELS = {
-    "fact": "Add fact…",
-    "decision": "Add decision…",
-    "step": "Add next step…",
-    "ask": "Add ask…",
-    "check": "Add landing check…",
-}
 #: the desk's adding move for each kind: (method, positional fields, keyword fields)
 _ADDS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "fact": ("add_fact", ("claim",), ("scope", "verified", "source")),
@@ -56,70 +53,25 @@ _ADDS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+#: the folder files were last attached from, where the next "Attach files…" opens
+_last_folder: list[Path] = []
+
+
 def ask_files(parent: QWidget | None) -> list[Path]:
-    """Files to attach, several at once (Qt's own dialog, the same on every desktop)."""
-    dialog = QFileDialog(parent, tr("Attach files"))
+    """Files to attach, several at once (Qt's own dialog, the same on every desktop). It
+    opens where files were last attached from, else in the person's home folder (never
+    the folder the program happened to be started in)."""
+    start = next((d for d in _last_folder if d.is_dir()), Path.home())
+    dialog = QFileDialog(parent, tr("Attach files"), str(start))
     dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
     dialog.setAccessibleName(tr("Attach files"))
     if not dialog.exec():
         return []
-    return [Path(name) for name in dialog.selectedFiles()]
-
-
-def add_label(kind: str) -> str:
-    return tr(ADD_LABELS[kind])
-
-
-def _add_words() -> None:  # the command names, for the translation table
-    tr("Add fact…"), tr("Add decision…"), tr("Add next step…"), tr("Add ask…")
-    tr("Add landing check…")
-
-
-def item_fields(lp: LocalPassport, kind: str, number: int, machine: str) -> dict[str, object]:
-    """Item `number` (1-based) of `kind` as the dialog's fields."""
-    if kind == "fact":
-        f = (lp.passport.facts or [])[number - 1]
-        mine = bool(f.verified) and f.verified_on in (None, machine)
-        return {
-            "claim": f.claim or "",
-            "scope": f.effective_scope,
-            "verified": mine,
-            "source": f.source or "",
-        }
-    if kind == "decision":
-        d = (lp.passport.decisions or [])[number - 1]
-        return {"what": d.what or "", "why": d.why or ""}
-    if kind == "step":
-        return {"step": str((lp.passport.next_steps or [])[number - 1])}
-    if kind == "ask":
-        a = (lp.asks or [])[number - 1]
-        to = "" if (a.to or "peer") == "peer" else a.to
-        return {"what": a.what or "", "why": a.why or "", "accept": a.accept or "", "to": to}
-    c = (lp.checks_to_send or [])[number - 1]
-    return {"check": c.check or "", "how": c.how or "", "required": c.is_required}
-
-
-def item_line(lp: LocalPassport, kind: str, number: int, machine: str) -> str:
-    """One item as one plain line of the composer's lists."""
-    v = item_fields(lp, kind, number, machine)
-    if kind == "fact":
-        parts = [str(v["claim"]), scope_words(str(v["scope"]))[0]]
-        if v["verified"]:
-            parts.append(tr("✓ verified here"))
-        if v["source"]:
-            parts.append(tr("source: {source}").format(source=v["source"]))
-        return " — ".join(parts)
-    if kind == "decision":
-        return f"{v['what']} — {v['why']}" if v["why"] else str(v["what"])
-    if kind == "step":
-        return str(v["step"])
-    if kind == "ask":
-        line = tr("{what} — answer: {accept}").format(what=v["what"], accept=v["accept"])
-        return line + (tr(" — to {who}").format(who=v["to"]) if v["to"] else "")
-    head = tr("Required") if v["required"] else tr("Optional")
-    line = f"{head}: {v['check']}"
-    return line + (tr(" — how: {how}").format(how=v["how"]) if v["how"] else "")
+    chosen = [Path(name) for name in dialog.selectedFiles()]
+    if chosen:
+        _last_folder[:] = [chosen[0].parent]
+    return chosen
 
 
 class Composer(QWidget):
@@ -130,6 +82,7 @@ class Composer(QWidget):
     created = Signal(str)  # the new passport's id
     send_requested = Signal(str)  # passport id
     packs_dropped = Signal(object)  # [Path]: pack files dropped here open as packs
+    _heard = Signal(str)  # a passport this desk changed (from any thread)
 
     def __init__(self, desk: Desk, jobs: JobRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -140,6 +93,7 @@ class Composer(QWidget):
         self.luggage: list[StoredLuggage] = []
         self.row_buttons: dict[tuple[str, str, int], QPushButton] = {}
         self.file_buttons: dict[str, QPushButton] = {}
+        self._busy = 0  # reads and changes of ours under way: each reloads when done
         self.setAcceptDrops(True)
         self.setAccessibleName(tr("Composer"))
         outer = QVBoxLayout(self)
@@ -223,6 +177,11 @@ class Composer(QWidget):
         self.body.addWidget(self.items_box)
         self.body.addStretch(1)
         self.start_new()
+        # this window changes the passport too (sending it moves it on): follow it, so
+        # the next change is not refused as made "elsewhere"
+        self._heard.connect(self._follow, Qt.ConnectionType.QueuedConnection)
+        unsubscribe = desk.subscribe(lambda pid, _event: self._heard.emit(pid))
+        self.destroyed.connect(lambda *_a: unsubscribe())
 
     # -- what it shows -------------------------------------------------------------------
 
@@ -252,12 +211,49 @@ class Composer(QWidget):
             if then is not None:
                 then()
 
-        self.jobs.run(
-            read,
-            title=tr("Reading {id}…").format(id=passport_id),
-            on_done=done,
-            on_error=self.failed.emit,
-            show_progress=False,
+        self._run(read, tr("Reading {id}…").format(id=passport_id), done)
+
+    def _run(
+        self, work: Callable[[Any, Any], Any], title: str, done: Callable[[Any], None]
+    ) -> None:
+        """A read or change of ours, off the GUI thread; counted while under way."""
+        self._busy += 1
+
+        def finished(got: Any) -> None:
+            self._busy -= 1
+            done(got)
+
+        def failed(message: str) -> None:
+            self._busy -= 1
+            self.failed.emit(message)
+
+        self.jobs.run(work, title=title, on_done=finished, on_error=failed, show_progress=False)
+
+    def _follow(self, passport_id: str) -> None:
+        """The desk changed `passport_id`: if it is the one shown, and the change is not
+        one of ours (each of those reloads when done), read it again. Words typed into the
+        title, goal or state and not saved yet stay as typed."""
+        if passport_id != self.pid or self._busy:
+            return
+
+        def read(_p: Any, _c: Any) -> tuple[LocalPassport, list[StoredLuggage]]:
+            return self.desk.get(passport_id), self.desk.luggage(passport_id)
+
+        def done(got: tuple[LocalPassport, list[StoredLuggage]]) -> None:
+            if got[0].id == self.pid:
+                self.show_passport(*got, keep_typed=self._typed())
+
+        self._run(read, tr("Reading {id}…").format(id=passport_id), done)
+
+    def _typed(self) -> bool:
+        """Whether the title, goal or state differ from the passport as last read."""
+        if self.lp is None:
+            return False
+        p = self.lp.passport
+        return (
+            self.title_edit.text() != (p.title or "")
+            or self.goal_edit.toPlainText() != (p.goal or "")
+            or self.state_edit.toPlainText() != (p.current_state or "")
         )
 
     def show_passport(
@@ -266,11 +262,7 @@ class Composer(QWidget):
         self.pid, self.lp, self.luggage = lp.id, lp, list(luggage)
         p = lp.passport
         self.title_label.setText(tr("Composing {id}").format(id=lp.id))
-        self.status.setText(
-            tr("Version {version}. Every change is saved as you make it.").format(
-                version=lp.version
-            )
-        )
+        self.status.setText(self._version_words())
         if not keep_typed:
             self.title_edit.setText(p.title or "")
             self.goal_edit.setPlainText(p.goal or "")
@@ -300,12 +292,7 @@ class Composer(QWidget):
         box = QWidget()
         line = QHBoxLayout(box)
         line.setContentsMargins(0, 0, 0, 0)
-        text = QLabel(item_line(lp, kind, number, self.desk.machine))
-        text.setTextFormat(Qt.TextFormat.PlainText)
-        # one line, clipped (Edit… shows it whole): wrapped labels cost seconds to lay out
-        # in a passport with hundreds of items, and a long one must not widen the page
-        text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        line.addWidget(text, 1)
+        line.addWidget(LineLabel(item_line(lp, kind, number, self.desk.machine)), 1)
         for verb, slot in (("edit", self.edit), ("remove", self.remove)):
             b = button(
                 tr("Edit…") if verb == "edit" else tr("Remove"),
@@ -321,10 +308,7 @@ class Composer(QWidget):
         box = QWidget()
         line = QHBoxLayout(box)
         line.setContentsMargins(0, 0, 0, 0)
-        text = QLabel(f"{item.name} — {human_size(item.size)}")
-        text.setTextFormat(Qt.TextFormat.PlainText)
-        text.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        line.addWidget(text, 1)
+        line.addWidget(LineLabel(f"{item.name} — {human_size(item.size)}"), 1)
         b = button(tr("Remove"), functools.partial(self.remove_file, item.name))
         b.setAccessibleName(tr("Remove {name}").format(name=item.name))
         self.file_buttons[item.name] = b
@@ -370,15 +354,25 @@ class Composer(QWidget):
             self.show_passport(lp, luggage, keep_typed=not ok and stale is None)
             if ok:
                 if done_note:
-                    self.message.emit(done_note, "ok")
+                    self.say_done(done_note)
             elif stale is not None:
                 stale()
             else:
                 self.message.emit(STALE_WORDS(), "warn")
 
-        self.jobs.run(
-            run, title=title, on_done=done, on_error=self.failed.emit, show_progress=False
+        self._run(run, title, done)
+
+    def _version_words(self) -> str:
+        version = self.lp.version if self.lp is not None else 0
+        return tr("Version {version}. Every change is saved as you make it.").format(
+            version=version
         )
+
+    def say_done(self, note: str) -> None:
+        """What a change did, on the line under the heading: the window's banner lies over
+        the top of the page, where it would hide "Send a handoff…" after every change.
+        Warnings and errors still go to the banner, where they ask to be read."""
+        self.status.setText(f"{note} {self._version_words()}")
 
     def add(self, kind: str, initial: dict[str, object] | None = None, note: str = "") -> None:
         if self.pid is None or self.lp is None:
@@ -464,11 +458,10 @@ class Composer(QWidget):
 
     def _created(self, lp: LocalPassport) -> None:
         self.show_passport(lp, [])
-        self.message.emit(
+        self.say_done(
             tr("Created {id}. Add facts, asks, checks and files; then send a handoff.").format(
                 id=lp.id
-            ),
-            "ok",
+            )
         )
         self.created.emit(lp.id)
 
@@ -485,13 +478,7 @@ class Composer(QWidget):
         folders = [p for p in paths if p.is_dir()]
         files = [p for p in paths if not p.is_dir()]
         if folders:
-            self.message.emit(
-                tr(
-                    "{name} is a folder: folders are not attached. Open it and choose the "
-                    "files inside."
-                ).format(name=", ".join(p.name for p in folders[:3])),
-                "warn",
-            )
+            self.message.emit(folders_sentence(folders), "warn")
         if not files:
             return
         pid = self.pid
@@ -531,24 +518,14 @@ class Composer(QWidget):
             event.ignore()
             return
         event.acceptProposedAction()
-        packs = [p for p in dropped if is_pack_name(p) and p.is_file()]
+        packs, files = split_dropped(dropped)
         if packs:
             self.packs_dropped.emit(packs)
-        self.attach([p for p in dropped if p not in packs])
+        self.attach(files)
 
     def _send(self) -> None:
         if self.pid is not None:
             self.send_requested.emit(self.pid)
-
-
-def kind_word(kind: str) -> str:
-    return {
-        "fact": tr("fact"),
-        "decision": tr("decision"),
-        "step": tr("next step"),
-        "ask": tr("ask"),
-        "check": tr("landing check"),
-    }[kind]
 
 
 def STALE_WORDS() -> str:

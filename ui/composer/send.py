@@ -103,7 +103,7 @@ def receiver_view(preview: HandoffPreview, machine: str, to: str) -> list[tuple[
         for c in checks:
             head = tr("Required") if c.is_required else tr("Optional")
             how = tr(" — your suggestion: {how}").format(how=c.how) if c.how else ""
-            lines.append(f"{head}: {c.check}{how}")
+            lines.append(tr("{head}: {check}").format(head=head, check=c.check) + how)
         out.append((tr("Do these first"), "\n".join(lines)))
     facts = []
     for f in pack.facts:
@@ -121,6 +121,7 @@ def receiver_view(preview: HandoffPreview, machine: str, to: str) -> list[tuple[
         out.append((tr("Facts"), "\n".join(facts)))
     asks = [
         tr("{what} — what counts as an answer: {accept}").format(what=a.what, accept=a.accept)
+        + (tr(" — to {who}").format(who=a.to) if a.to and a.to != "peer" else "")
         for a in pack.asks or []
     ]
     if asks:

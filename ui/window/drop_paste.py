@@ -5,13 +5,14 @@ file, or pasted text (a reply from a chat or an email), is read for the pack ins
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QMimeData, QTimer
+from PySide6.QtCore import QMimeData, QObject, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication
-from taskpack.app.desk import vocabulary
+from taskpack.app.desk import Desk, PastedPack, vocabulary
 from taskpack.core.errors import TaskPackError
 from taskpack.ui.i18n import tr
+from taskpack.ui.jobs import CancelCheck, JobRunner, Progress
+from taskpack.ui.window.side import Side
 
 PACK_SUFFIXES = (*vocabulary.PACK_SUFFIXES, ".json")
 
@@ -32,6 +33,20 @@ def pack_paths(mime: QMimeData) -> list[Path]:
     return [p for p in local_paths(mime) if is_pack_name(p)]
 
 
+def split_dropped(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """(the pack files, everything else) of what was dropped on a passport: the packs open
+    as packs, the rest is attached to it."""
+    packs = [p for p in paths if is_pack_name(p) and p.is_file()]
+    return packs, [p for p in paths if p not in packs]
+
+
+def folders_sentence(folders: list[Path]) -> str:
+    """One sentence for folders offered as a passport's attached files."""
+    return tr(
+        "{name} is a folder: folders are not attached. Open it and choose the files inside."
+    ).format(name=", ".join(p.name for p in folders[:3]))
+
+
 def not_packs_sentence(paths: list[Path]) -> str:
     """One sentence for dropped files that are not packs."""
     names = [p.name for p in paths]
@@ -46,24 +61,27 @@ def not_packs_sentence(paths: list[Path]) -> str:
     ).format(names=", ".join(names[:3]) + (" …" if len(names) > 3 else ""))
 
 
-class DropPasteMixin:
-    """Drops and pastes (part of `MainWindow`)."""
+def accept_drag(event: QDragEnterEvent | QDragMoveEvent) -> None:
+    """Local files may be dropped (anything else — web links, text — is not ours)."""
+    if local_paths(event.mimeData()):
+        event.acceptProposedAction()
+    else:
+        event.ignore()
 
-    # -- drag and drop ---------------------------------------------------------
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if local_paths(event.mimeData()):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
+class Arrivals(QObject):
+    """Files dropped on the window and what is pasted into it: the packs found in them
+    (`found`) open for review."""
 
-    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
-        if local_paths(event.mimeData()):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
+    found = Signal(object)  # [Path]: pack files to open
 
-    def dropEvent(self, event: QDropEvent) -> None:
+    def __init__(self, desk: Desk, jobs: JobRunner, side: Side, parent: QObject) -> None:
+        super().__init__(parent)
+        self.desk = desk
+        self.jobs = jobs
+        self.side = side
+
+    def drop(self, event: QDropEvent) -> None:
         dropped = local_paths(event.mimeData())
         if not dropped:
             event.ignore()
@@ -71,19 +89,20 @@ class DropPasteMixin:
         event.acceptProposedAction()
         packs = [p for p in dropped if is_pack_name(p)]
         others = [p for p in dropped if not is_pack_name(p)]
-        QTimer.singleShot(0, lambda: self._open_dropped(packs, others))
+        QTimer.singleShot(0, lambda: self.open_dropped(packs, others))
 
-    def _open_dropped(self, packs: list[Path], others: list[Path]) -> None:
+    def open_dropped(self, packs: list[Path], others: list[Path]) -> None:
         """Open pack files; look for a pack inside any other file (a saved reply), and say
         in one sentence which held none."""
         if packs:
-            self.open_files(packs)
+            self.found.emit(packs)
         if not others:
             return
         desk = self.desk
 
-        def work(_p: Any, _c: Any) -> tuple[list[Path], list[Path]]:
-            found, none = [], []
+        def work(_p: Progress, _c: CancelCheck) -> tuple[list[Path], list[Path]]:
+            found: list[Path] = []
+            none: list[Path] = []
             for path in others:
                 try:
                     found.append(desk.pack_from_file(path).path)
@@ -94,19 +113,17 @@ class DropPasteMixin:
         def done(result: tuple[list[Path], list[Path]]) -> None:
             found, none = result
             if found:
-                self.open_files(found)
+                self.found.emit(found)
             if none:
-                self.error(not_packs_sentence(none))
+                self.side.error(not_packs_sentence(none))
 
         self.jobs.run(
             work,
             title=tr("Looking for a pack…"),
             on_done=done,
-            on_error=self.error,
+            on_error=self.side.error,
             show_progress=False,
         )
-
-    # -- paste -----------------------------------------------------------------
 
     def paste(self) -> None:
         """Edit → Paste: copied files open as packs; text (a reply from a chat or an
@@ -114,13 +131,13 @@ class DropPasteMixin:
         mime = QGuiApplication.clipboard().mimeData()
         files = local_paths(mime) if mime is not None else []
         if files:
-            self._open_dropped(
+            self.open_dropped(
                 [p for p in files if is_pack_name(p)], [p for p in files if not is_pack_name(p)]
             )
             return
         text = mime.text() if mime is not None and mime.hasText() else ""
         if not text.strip():
-            self.error(
+            self.side.error(
                 tr(
                     "The clipboard holds no pack. Copy the reply (its text, or the file) and paste again."
                 )
@@ -128,9 +145,9 @@ class DropPasteMixin:
             return
         desk = self.desk
 
-        def done(pasted: Any) -> None:
-            self.open_files([pasted.path])
-            self.info(
+        def done(pasted: PastedPack) -> None:
+            self.found.emit([pasted.path])
+            self.side.info(
                 tr(
                     "Opened the pack found in the pasted text (line {line}). Nothing lands without you."
                 ).format(line=pasted.line)
@@ -140,10 +157,10 @@ class DropPasteMixin:
             lambda p, c: desk.pack_from_text(text, progress=p, cancel=c),
             title=tr("Reading the pasted text…"),
             on_done=done,
-            on_error=lambda why: self.error(
+            on_error=lambda why: self.side.error(
                 tr("No pack could be opened from the pasted text: {why}").format(why=why)
             ),
-            on_cancelled=lambda: self.info(
+            on_cancelled=lambda: self.side.info(
                 tr("Reading the pasted text was cancelled; nothing was opened.")
             ),
         )

@@ -1,6 +1,7 @@
 """The inbox side of the window: the list of passports and incoming packs, its filters,
-the background reload (after a change here, or one another process made: the poll), the
-selection and what the right side shows for it.
+the background reload (after a change here, or one another process made: the poll), and
+the selection. What the right side shows for a row is the window's to decide: the part
+says which row the person chose (`InboxPart.chosen`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -19,20 +20,24 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
-from taskpack.app.desk import visible
+from taskpack.app.desk import Desk, visible
 from taskpack.core.errors import TaskPackError
-from taskpack.ui import ops, paging
-from taskpack.ui.i18n import tr, trn
-from taskpack.ui.models import KEY_ROLE, InboxModel, state_filter_choices
+from taskpack.ui import ops
+from taskpack.ui.i18n import tr
+from taskpack.ui.jobs import JobRunner
+from taskpack.ui.models import KEY_ROLE, InboxFilter, InboxModel, Incoming, state_filter_choices
 from taskpack.ui.ops import PassportRow
-from taskpack.ui.window.incoming import sample_packs
-from taskpack.ui.window.keys_columns import FITTED_COLUMNS
+from taskpack.ui.window.keys_columns import (
+    FITTED_COLUMNS,
+    MiddleElided,
+    RoomyRows,
+    TwoLineState,
+    fit_columns,
+)
 
 #: seconds; switching back to the window re-reads the list if it is older than this
 REFRESH_ON_ACTIVATE_AFTER = 5.0
@@ -44,37 +49,76 @@ HEARD_READ_AFTER_MS = 50
 UNREACHABLE_RETRY_MS = 2000
 
 
-class RoomyRows(QStyledItemDelegate):
-    """Rows a little taller than a line of text: the font's own height left descenders
-    (g, y, p) and the bold title touching the next row."""
+class InboxPart(QObject):
+    """The list of passports and incoming packs, its filters and its reading."""
 
-    PADDING = 6
+    chosen = Signal(str)  # the key of the row the person made current
+    remove_requested = Signal(str)  # an incoming file's key: take it off the list
+    loaded = Signal()  # the passports were read again (the list holds them now)
+    changed = Signal(object)  # set[str]: passports changed; None: anything may have
+    status_changed = Signal()  # what the status bar's summary counts changed
+    out_of_reach = Signal(str)  # the team desk does not answer: this sentence says so
+    back_in_reach = Signal(str)  # it answers again (the sentence that was shown)
+    failed = Signal(str)
+    _desk_changed = Signal(str, str)
+    _elsewhere_heard = Signal()  # from a team desk's change feed (another thread)
 
-    def sizeHint(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> QSize:
-        size = super().sizeHint(option, index)
-        line = max(option.fontMetrics.height(), option.fontMetrics.lineSpacing())  # type: ignore[attr-defined]
-        return QSize(size.width(), max(size.height(), line + self.PADDING))
+    # built by `build` (again when the language changes)
+    search: QLineEdit
+    state_box: QComboBox
+    sender_box: QComboBox
+    asks_box: QCheckBox
+    incoming_box: QCheckBox
+    view: QTreeView
+    remove_action: QAction
+    _state_cells: TwoLineState
 
-
-class MiddleElided(RoomyRows):
-    """A cell cut in the middle when it is narrow ("Wei Zha…@wei-laptop"): a sender's name
-    and machine both stay in view; the whole of it is in the tooltip."""
-
-    def initStyleOption(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideMiddle  # type: ignore[attr-defined]
-
-
-class InboxMixin:
-    """The list and its filters (part of `MainWindow`)."""
+    def __init__(self, desk: Desk, jobs: JobRunner, parent: QObject) -> None:
+        super().__init__(parent)
+        self.desk = desk
+        self.jobs = jobs
+        self.model = InboxModel(self)
+        self.proxy = InboxFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.loaded_once = False
+        #: the summary's note while a team desk is out of reach ("" when it answers)
+        self.unreachable_text = ""
+        self._senders: dict[tuple[str, int], str] = {}
+        self._refresh_pending = False
+        self._refresh_again = False
+        self._refreshed_at = 0.0
+        self._changed_ids: set[str] = set()
+        self._anything_changed = False
+        self._closed = False
+        self._change_timer = QTimer(self)
+        self._change_timer.setSingleShot(True)
+        self._change_timer.setInterval(30)
+        self._change_timer.timeout.connect(self._after_changes)
+        # the CLI or an agent's MCP server change the same store from another process
+        self._elsewhere_timer = QTimer(self)
+        self._elsewhere_timer.setInterval(ELSEWHERE_POLL_MS)
+        self._elsewhere_timer.timeout.connect(self._poll_elsewhere)
+        # the title takes the spare width; the others are fitted to what they show, and
+        # share at most OTHER_COLUMNS_SHARE of the list when it is narrow
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self.fit_columns)
+        for sig in (
+            self.proxy.modelReset,
+            self.proxy.rowsInserted,
+            self.proxy.layoutChanged,
+            self.proxy.dataChanged,
+        ):
+            sig.connect(self._fit_timer.start)
+        self._unhear = self._hear_elsewhere()
+        self._desk_changed.connect(self._on_desk_changed, Qt.ConnectionType.QueuedConnection)
+        self._unsubscribe = desk.subscribe(lambda pid, event: self._desk_changed.emit(pid, event))
 
     # -- the list --------------------------------------------------------------
 
-    def _build_list(self) -> QWidget:
+    def build(self) -> QWidget:
+        """The list side: search, filters, the list (built again in a new language)."""
         box = QWidget()
         lay = QVBoxLayout(box)
         lay.setContentsMargins(6, 6, 0, 6)
@@ -116,41 +160,34 @@ class InboxMixin:
         checks.addWidget(self.incoming_box)
         checks.addStretch(1)
         lay.addLayout(checks)
-        self.list = QTreeView()
-        self.list.setAccessibleName(tr("Passports and incoming packs"))
-        self.list.setModel(self.proxy)
-        self.list.setRootIsDecorated(False)
-        self.list.setUniformRowHeights(True)
-        self.list.setAlternatingRowColors(True)
-        self.list.setSortingEnabled(True)
-        self.list.sortByColumn(InboxModel.UPDATED, Qt.SortOrder.DescendingOrder)
-        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.list.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.list.setItemDelegate(RoomyRows(self.list))
-        self.list.setItemDelegateForColumn(InboxModel.SENDER, MiddleElided(self.list))
-        header = self.list.header()
+        lay.addWidget(self._build_view(), 1)
+        return box
+
+    def _build_view(self) -> QTreeView:
+        self.view = QTreeView()
+        self.view.setAccessibleName(tr("Passports and incoming packs"))
+        self.view.setModel(self.proxy)
+        self.view.setRootIsDecorated(False)
+        self.view.setUniformRowHeights(True)
+        self.view.setAlternatingRowColors(True)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(InboxModel.UPDATED, Qt.SortOrder.DescendingOrder)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setItemDelegate(RoomyRows(self.view))
+        self.view.setItemDelegateForColumn(InboxModel.SENDER, MiddleElided(self.view))
+        self._state_cells = TwoLineState(self.view)
+        self.view.setItemDelegateForColumn(InboxModel.STATE, self._state_cells)
+        header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(InboxModel.TITLE, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
         for col in FITTED_COLUMNS:
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-        # the title takes the spare width; the others are fitted to what they show, and
-        # share at most OTHER_COLUMNS_SHARE of the list when it is narrow
-        self._fit_timer = QTimer(self)
-        self._fit_timer.setSingleShot(True)
-        self._fit_timer.setInterval(0)
-        self._fit_timer.timeout.connect(self.fit_columns)
-        for sig in (
-            self.proxy.modelReset,
-            self.proxy.rowsInserted,
-            self.proxy.layoutChanged,
-            self.proxy.dataChanged,
-        ):
-            sig.connect(self._fit_timer.start)
-        self.list.viewport().installEventFilter(self)
-        self.list.selectionModel().currentRowChanged.connect(self._on_current_row)
-        self.remove_action = QAction(tr("Remove from the list"), self.list)
+        self.view.viewport().installEventFilter(self)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
+        self.remove_action = QAction(tr("Remove from the list"), self.view)
         self.remove_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.remove_action.setToolTip(
@@ -158,10 +195,23 @@ class InboxMixin:
         )
         self.remove_action.setEnabled(False)
         self.remove_action.triggered.connect(lambda _c=False: self.remove_selected())
-        self.list.addAction(self.remove_action)
-        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        lay.addWidget(self.list, 1)
-        return box
+        self.view.addAction(self.remove_action)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        return self.view
+
+    def fit_columns(self) -> None:
+        fit_columns(self.view, self._state_cells)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.view.viewport():
+            self._fit_timer.start()
+        return super().eventFilter(watched, event)
+
+    def retranslate(self) -> None:
+        self.model.retranslate()
+        self.update_senders()
+
+    # -- reading ---------------------------------------------------------------
 
     def refresh(self) -> None:
         """Reload the passports (in the background); incoming rows stay."""
@@ -171,18 +221,25 @@ class InboxMixin:
         self._refresh_pending = True
         self._refresh_again = False
         self._refreshed_at = time.monotonic()
+        desk, senders = self.desk, self._senders
         self.jobs.run(
-            lambda p, c: ops.load_rows(self.desk, self._senders, p, c),
+            lambda p, c: ops.load_rows(desk, senders, p, c),
             title=tr("Reading the desk…"),
             on_done=self._rows_loaded,
             on_error=self._rows_failed,
             show_progress=False,
         )
 
+    def refresh_if_stale(self) -> None:
+        """The window became active: the CLI or an agent may have changed the store from
+        another process, so the list is read again (at most every few seconds)."""
+        if time.monotonic() - self._refreshed_at > REFRESH_ON_ACTIVATE_AFTER:
+            self.refresh()
+
     def _rows_failed(self, message: str) -> None:
         self._refresh_pending = False
         self._refresh_again = False
-        self.error(message)
+        self.failed.emit(message)
         if self.desk.team_desk and not self._elsewhere_timer.isActive():
             self._elsewhere_timer.start(UNREACHABLE_RETRY_MS)  # the store may be back by then
 
@@ -190,14 +247,10 @@ class InboxMixin:
         self._refresh_pending = False
         if self._refresh_again:
             self.refresh()
-        self._loaded = True
-        current = self._current
+        self.loaded_once = True
         self.model.set_passports(rows)
-        self._update_senders()
-        if current:
-            self._select_row(current)
-        self._update_welcome()
-        self._update_status()
+        self.update_senders()
+        self.loaded.emit()
 
     def _on_desk_changed(self, passport_id: str, event: str) -> None:
         # changes arrive in bursts (land = landed + moved): reload once per burst
@@ -226,55 +279,55 @@ class InboxMixin:
             timer.start(HEARD_READ_AFTER_MS)
 
     def _poll_elsewhere(self) -> None:
-        if getattr(self, "_closed", False):  # a change heard as the window closed
+        if self._closed:  # a change heard as the window closed
             return
         try:
             changed = self.desk.changes_elsewhere()
         except (TaskPackError, sqlite3.Error) as exc:  # busy or closing: the next tick tries
             if self.desk.team_desk:
-                self._out_of_reach(str(exc))
+                self._lost_reach(str(exc))
             return
-        if self._unreachable_text:
-            self._back_in_reach()
+        if self.unreachable_text:
+            self._reach_again()
         for pid in changed:
             self._on_desk_changed(pid, "elsewhere")
 
-    def _out_of_reach(self, why: str) -> None:
+    def _lost_reach(self, why: str) -> None:
         """The team desk does not answer (a restart, a failover, the network): say so where
         a person looks, and ask again until it answers."""
         text = tr(
             "Cannot reach the team desk {where}; trying again. The list may be out of date."
         ).format(where=self.desk.team_desk)
-        if self.banner.text() != text:
-            self.banner.show_message(text, "warn")
-        self._unreachable_text = text
-        self._update_status()
+        self.unreachable_text = text
+        self.out_of_reach.emit(text)
+        self.status_changed.emit()
         self._elsewhere_timer.start(UNREACHABLE_RETRY_MS)
 
-    def _back_in_reach(self) -> None:
-        if self.banner.text() == self._unreachable_text:
-            self.banner.clear()
-        self._unreachable_text = ""
-        self._changed_ids.add(self._current or "")
+    def _reach_again(self) -> None:
+        shown, self.unreachable_text = self.unreachable_text, ""
+        self.back_in_reach.emit(shown)
+        self._anything_changed = True
         self._after_changes()  # catch up: anything may have changed meanwhile
-
-    def idle(self) -> bool:
-        """No background job running and no reload pending (tests wait for this)."""
-        return (
-            self.jobs.idle()
-            and not self._change_timer.isActive()
-            and not self._refresh_pending
-            and not self._a2a_busy
-            and not paging.filling()
-        )
 
     def _after_changes(self) -> None:
         changed, self._changed_ids = self._changed_ids, set()
+        anything, self._anything_changed = self._anything_changed, False
         self.refresh()
-        if self._current in changed:
-            self._load_passport(self._current, keep_tab=True)
+        self.changed.emit(None if anything else changed)
 
-    def _update_senders(self) -> None:
+    def idle(self) -> bool:
+        """No reload pending nor running here."""
+        return not self._change_timer.isActive() and not self._refresh_pending
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self._unhear()
+        self._elsewhere_timer.stop()
+        self._unsubscribe()
+
+    # -- rows ------------------------------------------------------------------
+
+    def update_senders(self) -> None:
         keep = self.sender_box.currentData() or ""
         self.sender_box.blockSignals(True)
         self.sender_box.clear()
@@ -284,41 +337,32 @@ class InboxMixin:
         self.sender_box.setCurrentIndex(max(0, self.sender_box.findData(keep)))
         self.sender_box.blockSignals(False)
 
-    def _update_welcome(self) -> None:
-        empty = self._loaded and self.model.rowCount() == 0
-        self.welcome_samples.setVisible(empty)
-        self.samples_button.setVisible(bool(sample_packs()))  # cached: no disk here
-        # the composer stays: someone is typing in it
-        page = self.stack.currentWidget()
-        if self._current is None and page is not self.welcome and page is not self.composer:
-            self.stack.setCurrentWidget(self.welcome)
+    def add_incoming(self, item: Incoming) -> None:
+        self.model.add_incoming(item)
+        self.update_senders()
+        self.status_changed.emit()
 
-    def _update_status(self) -> None:
+    def remove_incoming(self, path: Path) -> None:
+        # removing the selected row would select its neighbour and show it: not wanted here
+        selection = self.view.selectionModel()
+        selection.blockSignals(True)
+        self.model.remove_incoming(path)
+        selection.blockSignals(False)
+        self.status_changed.emit()
+
+    def has_row(self, key: str) -> bool:
+        return self.model.row_for_key(key) >= 0
+
+    def is_empty(self) -> bool:
+        return self.loaded_once and self.model.rowCount() == 0
+
+    def counts(self) -> tuple[int, int]:
+        """(passports, incoming packs not sent from here) in the list."""
         passports = sum(1 for r in self.model.rows() if isinstance(r, PassportRow))
-        incoming = sum(1 for r in self.model.incoming() if not r.sent)
-        text = tr("{passports}, {incoming}").format(
-            passports=trn("%n passports", passports), incoming=trn("%n incoming", incoming)
-        )
-        if self.bridge is not None:  # only folders whose change events arrive are "watched"
-            watcher = self.bridge.watcher
-            live = len(watcher.live_folders)
-            rescanned = len(watcher.folders) - live
-            if live or not rescanned:
-                text += " · " + trn("watching %n folders", live)
-            if rescanned:
-                text += " · " + trn(
-                    "%n folders checked every {seconds} s (no change events)", rescanned
-                ).format(seconds=f"{watcher.rescan_every:g}")
-        team = self.desk.team_desk
-        if team and self._unreachable_text:
-            text += " · " + tr("team desk {where} out of reach").format(where=team)
-        elif team:  # everyone on it sees these passports: say so where a person looks
-            text += " · " + tr("team desk {where}").format(where=team)
-        self.summary_label.setText(text)
+        return passports, sum(1 for r in self.model.incoming() if not r.sent)
 
-    def status_summary(self) -> str:
-        """The summary at the left of the status bar (hidden while a message shows)."""
-        return str(self.summary_label.text())
+    def set_incoming_only(self, on: bool) -> None:
+        self.incoming_box.setChecked(on)
 
     def clear_filters(self) -> None:
         self.search.clear()
@@ -329,76 +373,37 @@ class InboxMixin:
 
     # -- the selection ---------------------------------------------------------
 
-    def _select_row(self, key: str) -> bool:
+    def select_row(self, key: str) -> bool:
+        """Make `key`'s row current without showing it again (False: not listed, or
+        filtered out)."""
         row = self.model.row_for_key(key)
         if row < 0:
             return False
         index = self.proxy.mapFromSource(self.model.index(row, 0))
         if not index.isValid():
             return False
-        sel = self.list.selectionModel()
+        sel = self.view.selectionModel()
         sel.blockSignals(True)
-        self.list.setCurrentIndex(index)
+        self.view.setCurrentIndex(index)
         sel.blockSignals(False)
         return True
 
-    def select_key(self, key: str) -> None:
-        """Show a passport id or an incoming file key, selecting its row when visible."""
-        self._select_row(key)
-        self._show_key(key)
+    def clear_selection(self, *, current_too: bool = False) -> None:
+        self.view.clearSelection()
+        if current_too:
+            self.view.setCurrentIndex(QModelIndex())
+            self.remove_action.setEnabled(False)
 
     def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self.remove_action.setEnabled(
             current.isValid() and str(current.data(KEY_ROLE)).startswith("file:")
         )
         if current.isValid():
-            self._show_key(current.data(KEY_ROLE))
+            self.chosen.emit(str(current.data(KEY_ROLE)))
 
     def remove_selected(self) -> None:
         """Take the selected incoming file off the list (Delete key, context menu)."""
-        index = self.list.currentIndex()
+        index = self.view.currentIndex()
         key = str(index.data(KEY_ROLE) or "") if index.isValid() else ""
-        if not key.startswith("file:"):
-            return
-        path = Path(key[5:])
-        reviewed = self._reviews.get(path)
-        if reviewed is not None:
-            self._remember_dismissed(reviewed.review.content_digest)
-        self._forget_incoming(path)
-        if self._current == key:
-            self._current = None
-            self.stack.setCurrentWidget(self.welcome)
-        self.list.clearSelection()
-        self.list.setCurrentIndex(QModelIndex())
-        self.remove_action.setEnabled(False)
-        self.info(
-            tr(
-                "Removed {name} from the list. The file was left where it is; nothing was stored."
-            ).format(name=path.name)
-        )
-
-    def _show_key(self, key: str) -> None:
-        if self._current != key:
-            self.banner.clear()  # a message is about what was shown before
-        self._current = key
         if key.startswith("file:"):
-            path = Path(key[5:])
-            if path in self._reviews:
-                self.show_review(path)
-                self.schedule_tab_order()
-                self.stack.setCurrentWidget(self.review_view)
-            else:
-                self._review(path, show=True)
-        else:
-            self._load_passport(key)
-
-    def changeEvent(self, event: QEvent) -> None:
-        # the CLI or an agent may have changed the store from another process: coming back
-        # to the window reads the list again (at most every few seconds)
-        if (
-            event.type() == QEvent.Type.ActivationChange
-            and self.isActiveWindow()
-            and time.monotonic() - self._refreshed_at > REFRESH_ON_ACTIVATE_AFTER
-        ):
-            self.refresh()
-        super().changeEvent(event)
+            self.remove_requested.emit(key)

@@ -9,10 +9,13 @@ import functools
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QWidget
 from taskpack.app import isolated
 from taskpack.app.desk import (
+    Desk,
     LandingOutcome,
     MergeOutcome,
     claim_key,
@@ -25,9 +28,13 @@ from taskpack.core.errors import TaskPackError
 from taskpack.ui import dialogs, ops
 from taskpack.ui.at_home import AtHome, claims_this_desk
 from taskpack.ui.i18n import tr, trn
+from taskpack.ui.jobs import CancelCheck, JobRunner, Progress
 from taskpack.ui.models import Incoming
 from taskpack.ui.ops import Reviewed
+from taskpack.ui.review_view import ReviewView
 from taskpack.ui.settings_dialog import watch_enabled, watched_folders
+from taskpack.ui.window.inbox import InboxPart
+from taskpack.ui.window.side import Side, file_key, file_of
 from taskpack.ui.words import one_line
 
 #: how many discarded packs are remembered (by content digest) so the watcher stays quiet
@@ -40,7 +47,7 @@ OPENED_KEY = "opened_files"
 OPENED_AT_KEY = "opened_at"
 
 
-def opened_times(other: dict[str, Any]) -> dict[str, str]:
+def opened_times(other: dict[str, object]) -> dict[str, str]:
     """When each remembered file was opened (kept in Settings.other), path → UTC time."""
     kept = other.get(OPENED_AT_KEY)
     if not isinstance(kept, dict):
@@ -85,20 +92,77 @@ def shown_or_withheld(text: str, what: str) -> str:
     return text if kind is None else withheld_label(what, kind)
 
 
-class IncomingMixin:
-    """Opening, reviewing and landing files (part of `MainWindow`)."""
+class Copy(Protocol):
+    """Writes one attached file to `out` (in a worker thread); returns where it went."""
+
+    def __call__(self, out: Path, progress: Progress, cancelled: CancelCheck) -> Path: ...
+
+
+def save_luggage(parent: QWidget, jobs: JobRunner, side: Side, name: str, copy: Copy) -> None:
+    """Ask where to save the attached file `name`, then `copy` it there in the background."""
+    # the sender's name is only a suggestion: proposed as a name safe on this machine,
+    # with nothing hidden in it (a bidi override would show ".exe" as ".pdf")
+    out = dialogs.ask_save_path(
+        parent,
+        tr("Save the attached file"),
+        Path.home() / safe_file_name(name),
+        tr("All files") + " (*)",
+    )
+    if out is None:
+        return
+    jobs.run(
+        lambda p, c: copy(out, p, c),
+        title=tr("Saving {name}…").format(name=one_line(name)),
+        on_done=lambda saved: side.info(tr("Saved {path}.").format(path=one_line(saved, 1000))),
+        on_error=side.error,
+    )
+
+
+class IncomingPart(QObject):
+    """Files opened or found: each is reviewed before anything is stored, then judged,
+    landed, merged or discarded from its review (`view`)."""
+
+    landed = Signal(str, str)  # passport id, the sentence to show with it
+    merged = Signal(str, object, str)  # passport id, set[str] of asks answered, sentence
+    forgotten = Signal(object)  # Path: off the list (the watcher may report it again)
+
+    view: ReviewView  # built by `build_view` (again when the language changes)
+
+    def __init__(
+        self, desk: Desk, jobs: JobRunner, side: Side, inbox: InboxPart, window: QWidget
+    ) -> None:
+        super().__init__(window)
+        self.desk = desk
+        self.jobs = jobs
+        self.side = side
+        self.inbox = inbox
+        self._window = window  # the parent of the dialogs it opens
+        self._reviews: dict[Path, Reviewed] = {}
+        self._at_home: dict[Path, AtHome] = {}
+        #: "encoding:content digest" of each incoming file listed (the same pack at two
+        #: paths is one row)
+        self._digests: dict[Path, str] = {}
+
+    def build_view(self) -> ReviewView:
+        self.view = ReviewView()
+        self.view.land_requested.connect(self.land_current)
+        self.view.merge_requested.connect(self.merge_current)
+        self.view.discard_requested.connect(self.discard_current)
+        self.view.judge_requested.connect(self.judge_current)
+        self.view.save_luggage_requested.connect(self.save_review_luggage)
+        return self.view
 
     # -- opening files ---------------------------------------------------------
 
     def open_dialog(self) -> None:
-        paths = dialogs.ask_open_paths(self)
+        paths = dialogs.ask_open_paths(self._window)
         if paths:
             self.open_files(paths)
 
     def open_samples(self) -> None:
         samples = sample_packs()
         if not samples:
-            self.error(tr("No sample packs were installed with this copy of the desk."))
+            self.side.error(tr("No sample packs were installed with this copy of the desk."))
             return
         self.open_files(samples)
 
@@ -107,23 +171,22 @@ class IncomingMixin:
         paths = [Path(p) for p in paths]
         missing = [p for p in paths if not p.is_file()]
         if missing:
-            self.error(tr("{path} is not a file.").format(path=missing[0]))
+            self.side.error(tr("{path} is not a file.").format(path=missing[0]))
         paths = [p.resolve() for p in paths if p.is_file()]
         if not paths:
             return
         for p in reversed(paths):
             self._at_home.pop(p, None)
             self._reviews.pop(p, None)  # opened again: read it again (it may have changed)
-            self._add_incoming(p, title=p.name)
+            self.list_file(p, title=p.name)
         self._remember_opened(paths)
-        self.incoming_box.setChecked(False)
-        self.select_key("file:" + str(paths[0]))
+        self.inbox.set_incoming_only(False)
+        self.side.select_key(file_key(paths[0]))
         for p in paths[1:]:
-            self._review(p, show=False)
-        self.raise_()
-        self.activateWindow()
+            self.review(p, show=False)
+        self.side.present()
 
-    def _add_incoming(
+    def list_file(
         self,
         path: Path,
         *,
@@ -135,16 +198,29 @@ class IncomingMixin:
         sent: bool = False,
         seen_at: str | None = None,
     ) -> None:
+        """A row for the file `path` under Incoming (its words as the pack has them)."""
         title, sender = shown_or_withheld(title, "title"), shown_or_withheld(sender, "sender")
-        self.model.add_incoming(
+        self.inbox.add_incoming(
             Incoming(path, title, kind, sender, open_asks, seen_at or utc_now(), problem, sent)
         )
-        self._update_senders()
-        self._update_status()
 
-    def _review(self, path: Path, *, show: bool) -> None:
+    def note_digest(self, path: Path, digest: str) -> None:
+        """`path` holds the pack of `digest` (its encoding and content digest)."""
+        self._digests[path] = digest
+
+    def show(self, path: Path) -> None:
+        """Show the review of `path` on the right side (read first if it has not been)."""
+        if path in self._reviews:
+            self.show_review(path)
+            self.side.schedule_tab_order()
+            self.side.show_page(self.view)
+        else:
+            self.review(path, show=True)
+
+    def review(self, path: Path, *, show: bool) -> None:
         if show:
-            self.stack.setCurrentWidget(self.loading)
+            self.side.show_loading()
+        key = file_key(path)
 
         def done(result: tuple[Reviewed, AtHome]) -> None:
             reviewed, at_home = result
@@ -152,12 +228,12 @@ class IncomingMixin:
             other = self.listed_as(f"{rv.encoding}:{rv.content_digest}", path)
             if other is not None:  # the same pack is listed already (dropped, and found)
                 self._drop_row(path)
-                if self._current == "file:" + str(path):
-                    self.select_key("file:" + str(other))
+                if self.side.current() == key:
+                    self.side.select_key(file_key(other))
                 return
             self._digests[path] = f"{rv.encoding}:{rv.content_digest}"
             self._at_home[path], self._reviews[path] = at_home, reviewed
-            self._add_incoming(
+            self.list_file(
                 path,
                 title=rv.title or rv.goal or path.name,
                 kind=rv.kind,
@@ -165,60 +241,31 @@ class IncomingMixin:
                 open_asks=open_count(rv.asks),
                 sent=rv.written_here,
             )
-            if self._current == "file:" + str(path):
+            if self.side.current() == key:
                 self.show_review(path)
-                self.schedule_tab_order()
-                self.stack.setCurrentWidget(self.review_view)
+                self.side.schedule_tab_order()
+                self.side.show_page(self.view)
 
         def failed(message: str) -> None:
-            self._add_incoming(path, title=path.name, problem=message)
-            if self._current == "file:" + str(path):
-                self.stack.setCurrentWidget(self.welcome)
-                self.error(tr("{name} cannot be opened: {why}").format(name=path.name, why=message))
+            self.list_file(path, title=path.name, problem=message)
+            if self.side.current() == key:
+                self.side.show_welcome()
+                self.side.error(
+                    tr("{name} cannot be opened: {why}").format(name=path.name, why=message)
+                )
 
+        desk = self.desk
         self.jobs.run(
-            lambda p, c: self._review_at_home(ops.review(self.desk, path, p, c)),
+            lambda p, c: review_at_home(desk, ops.review(desk, path, p, c)),
             title=tr("Reading {name}…").format(name=path.name),
             on_done=done,
             on_error=failed,
             on_cancelled=lambda: failed(tr("Cancelled.")),
         )
 
-    def _review_at_home(self, reviewed: Reviewed) -> tuple[Reviewed, AtHome]:
-        """What this desk holds of the reviewed pack (in the worker thread): the facts of
-        the passport a receipt answers, or the passport a pack this desk sent came from."""
-        rv, desk, home = reviewed.review, self.desk, AtHome()
-        if not rv.written_here and claims_this_desk(rv.origin, desk.actor, desk.machine):
-            home.claims_mine = True
-        try:
-            if rv.kind == "receipt" and rv.target_here and rv.receipt_target:
-                if desk.passport_size(rv.receipt_target) <= isolated.LARGE_BYTES:
-                    facts = desk.get(rv.receipt_target).passport.facts or []
-                    home.facts = {claim_key(f): f for f in facts}
-                    home.target_id = rv.receipt_target
-                    home.facts_note = tr(
-                        "Your passport {id} holds this fact; merging keeps yours."
-                    ).format(id=rv.receipt_target)
-            elif rv.written_here and not rv.already:
-                sent = desk.wrote(rv.content_digest)
-                if sent is not None:
-                    original = desk.get(sent.passport_id)
-                    home.original_id = original.id
-                    home.original_title = original.passport.title or original.id
-                    if desk.passport_size(original.id) <= isolated.LARGE_BYTES:
-                        facts = original.passport.facts or []
-                        home.facts = {claim_key(f): f for f in facts}
-                        home.target_id = original.id
-                        home.facts_note = tr(
-                            "As your passport {id} has it (this file carries it sealed)."
-                        ).format(id=original.id)
-        except TaskPackError:  # the passport went away since: the review stands alone
-            return reviewed, AtHome(claims_mine=home.claims_mine)
-        return reviewed, home
-
     def show_review(self, path: Path) -> None:
         """Show the review of the incoming file `path` (already read)."""
-        self.review_view.show_review(self._reviews[path], self._at_home.get(path))
+        self.view.show_review(self._reviews[path], self._at_home.get(path))
 
     def judge_current(self) -> None:
         path = self.current_file_path()
@@ -230,20 +277,19 @@ class IncomingMixin:
             reviewed.failed_checks = failed
             if self.current_file_path() == path:
                 self.show_review(path)
-                self.schedule_tab_order()
+                self.side.schedule_tab_order()
 
+        desk = self.desk
         self.jobs.run(
-            lambda p, c: ops.judge(path, p, c, desk=self.desk),
+            lambda p, c: ops.judge(path, p, c, desk=desk),
             title=tr("Checking the format of {name}…").format(name=path.name),
             on_done=done,
-            on_error=self.error,
+            on_error=self.side.error,
         )
 
     def current_file_path(self) -> Path | None:
         """The incoming file the right side shows (None: a passport, or nothing)."""
-        return (
-            Path(self._current[5:]) if self._current and self._current.startswith("file:") else None
-        )
+        return file_of(self.side.current())
 
     # -- landing ---------------------------------------------------------------
 
@@ -263,16 +309,15 @@ class IncomingMixin:
                 )
             elif checks:
                 message += " " + trn("%n required checks are first in its Overview.", checks)
-            self._current = outcome.id
-            self.refresh()
-            self._load_passport(outcome.id, note=message)
+            self.landed.emit(outcome.id, message)
 
         held = self._reviews.get(path)  # landed from what the person saw (checked by digest)
+        desk = self.desk
         self.jobs.run(
-            lambda p, c: ops.land(self.desk, path, p, c, held=held),
+            lambda p, c: ops.land(desk, path, p, c, held=held),
             title=tr("Landing {name}…").format(name=path.name),
             on_done=done,
-            on_error=self.error,
+            on_error=self.side.error,
         )
 
     def merge_current(self, into: str) -> None:
@@ -293,17 +338,15 @@ class IncomingMixin:
                 note += " " + tr("New questions for you: {asks}.").format(
                     asks=", ".join(n for _, n in outcome.adopted)
                 )
-            self._highlight[outcome.id] = (set(answered), note)
-            self._current = outcome.id
-            self.refresh()
-            self._load_passport(outcome.id, note=note, tab=1)
+            self.merged.emit(outcome.id, set(answered), note)
 
         held = self._reviews.get(path)
+        desk = self.desk
         self.jobs.run(
-            lambda p, c: ops.merge(self.desk, path, into, p, c, held=held),
+            lambda p, c: ops.merge(desk, path, into, p, c, held=held),
             title=tr("Merging {name}…").format(name=path.name),
             on_done=done,
-            on_error=self.error,
+            on_error=self.side.error,
         )
 
     def discard_current(self) -> None:
@@ -314,10 +357,29 @@ class IncomingMixin:
         if reviewed is not None:
             self._remember_dismissed(reviewed.review.content_digest)
         self._forget_incoming(path)
-        self._current = None
-        self.list.clearSelection()
-        self.stack.setCurrentWidget(self.welcome)
-        self.info(tr("Discarded. The file was left where it is; nothing was stored."))
+        self.side.set_current(None)
+        self.inbox.clear_selection()
+        self.side.show_welcome()
+        self.side.info(tr("Discarded. The file was left where it is; nothing was stored."))
+
+    def remove_listed(self, key: str) -> None:
+        """Take the incoming file `key` off the list (Delete key, context menu)."""
+        path = file_of(key)
+        if path is None:
+            return
+        reviewed = self._reviews.get(path)
+        if reviewed is not None:
+            self._remember_dismissed(reviewed.review.content_digest)
+        self._forget_incoming(path)
+        if self.side.current() == key:
+            self.side.set_current(None)
+            self.side.show_welcome()
+        self.inbox.clear_selection(current_too=True)
+        self.side.info(
+            tr(
+                "Removed {name} from the list. The file was left where it is; nothing was stored."
+            ).format(name=path.name)
+        )
 
     # -- what was opened survives a restart ------------------------------------
 
@@ -339,19 +401,19 @@ class IncomingMixin:
             for p in new:
                 when.setdefault(p, now)
             other[OPENED_AT_KEY] = {p: when[p] for p in other[OPENED_KEY] if p in when}
-            self._save_settings()
+            self.side.save_settings()
 
-    def _reopen_remembered(self) -> None:
+    def reopen_remembered(self) -> None:
         """Show again what was opened before the last restart (and is still there)."""
         kept = [k for k in self.desk.settings.other.get(OPENED_KEY) or [] if isinstance(k, str)]
         paths = [Path(k) for k in kept if Path(k).is_file()]
         if len(paths) != len(kept):
             self.desk.settings.other[OPENED_KEY] = [str(p) for p in paths]
-            self._save_settings()
+            self.side.save_settings()
         when = opened_times(self.desk.settings.other)
         for p in paths:
-            self._add_incoming(p, title=p.name, seen_at=when.get(str(p)) or modified_at(p))
-            self._review(p, show=False)
+            self.list_file(p, title=p.name, seen_at=when.get(str(p)) or modified_at(p))
+            self.review(p, show=False)
 
     def _forget_opened(self, path: Path) -> None:
         other = self.desk.settings.other
@@ -359,72 +421,78 @@ class IncomingMixin:
         if str(path) in kept:
             other[OPENED_KEY] = [k for k in kept if k != str(path)]
             other[OPENED_AT_KEY] = {k: t for k, t in opened_times(other).items() if k != str(path)}
-            self._save_settings()
+            self.side.save_settings()
 
     def listed_as(self, digest: str, path: Path) -> Path | None:
         """Another listed file holding the same pack as `path` (`digest`: its encoding and
         content digest — the same file in another place: dropped from a chat's cache, and
         saved in the watched Downloads; a bag and its flat form stay two rows)."""
         for other, known in self._digests.items():
-            if (
-                known == digest
-                and other != path
-                and self.model.row_for_key("file:" + str(other)) >= 0
-            ):
+            if known == digest and other != path and self.inbox.has_row(file_key(other)):
                 return other
         return None
 
     def _drop_row(self, path: Path) -> None:
-        selection = self.list.selectionModel()
-        selection.blockSignals(True)
-        self.model.remove_incoming(path)
-        selection.blockSignals(False)
+        self.inbox.remove_incoming(path)
         self._forget_opened(path)
-        self._update_status()
 
     def _forget_incoming(self, path: Path) -> None:
-        # removing the selected row would select its neighbour and show it: not wanted here
-        selection = self.list.selectionModel()
-        selection.blockSignals(True)
-        self.model.remove_incoming(path)
-        selection.blockSignals(False)
+        self.inbox.remove_incoming(path)
         self._reviews.pop(path, None)
         self._at_home.pop(path, None)
         self._digests.pop(path, None)
-        if self.bridge is not None:
-            self.bridge.watcher.forget(path)
+        self.forgotten.emit(path)
         self._forget_opened(path)
-        self._update_status()
 
     def _remember_dismissed(self, digest: str) -> None:
         other = self.desk.settings.other
         dismissed = [d for d in other.get("dismissed", []) if isinstance(d, str) and d != digest]
         other["dismissed"] = [*dismissed, digest][-DISMISSED_KEEP:]
-        self._save_settings()
+        self.side.save_settings()
 
-    def _is_dismissed(self, digest: str) -> bool:
+    def is_dismissed(self, digest: str) -> bool:
         return digest in (self.desk.settings.other.get("dismissed") or [])
 
     def save_review_luggage(self, name: str, size: int) -> None:
         path = self.current_file_path()
         if path is not None:  # from the pack file itself: it has not landed
-            self._save_luggage(name, lambda out, p, c: ops.save_pack_luggage(path, name, out, p, c))
+            save_luggage(
+                self._window,
+                self.jobs,
+                self.side,
+                name,
+                lambda out, p, c: ops.save_pack_luggage(path, name, out, p, c),
+            )
 
-    def _save_luggage(self, name: str, copy: Any) -> None:
-        """Ask where, then `copy(out, progress, cancelled)` in the background."""
-        # the sender's name is only a suggestion: proposed as a name safe on this machine,
-        # with nothing hidden in it (a bidi override would show ".exe" as ".pdf")
-        out = dialogs.ask_save_path(
-            self,
-            tr("Save the attached file"),
-            Path.home() / safe_file_name(name),
-            tr("All files") + " (*)",
-        )
-        if out is None:
-            return
-        self.jobs.run(
-            lambda p, c: copy(out, p, c),
-            title=tr("Saving {name}…").format(name=one_line(name)),
-            on_done=lambda saved: self.info(tr("Saved {path}.").format(path=one_line(saved, 1000))),
-            on_error=self.error,
-        )
+
+def review_at_home(desk: Desk, reviewed: Reviewed) -> tuple[Reviewed, AtHome]:
+    """What this desk holds of the reviewed pack (in the worker thread): the facts of the
+    passport a receipt answers, or the passport a pack this desk sent came from."""
+    rv, home = reviewed.review, AtHome()
+    if not rv.written_here and claims_this_desk(rv.origin, desk.actor, desk.machine):
+        home.claims_mine = True
+    try:
+        if rv.kind == "receipt" and rv.target_here and rv.receipt_target:
+            if desk.passport_size(rv.receipt_target) <= isolated.LARGE_BYTES:
+                facts = desk.get(rv.receipt_target).passport.facts or []
+                home.facts = {claim_key(f): f for f in facts}
+                home.target_id = rv.receipt_target
+                home.facts_note = tr(
+                    "Your passport {id} holds this fact; merging keeps yours."
+                ).format(id=rv.receipt_target)
+        elif rv.written_here and not rv.already:
+            sent = desk.wrote(rv.content_digest)
+            if sent is not None:
+                original = desk.get(sent.passport_id)
+                home.original_id = original.id
+                home.original_title = original.passport.title or original.id
+                if desk.passport_size(original.id) <= isolated.LARGE_BYTES:
+                    facts = original.passport.facts or []
+                    home.facts = {claim_key(f): f for f in facts}
+                    home.target_id = original.id
+                    home.facts_note = tr(
+                        "As your passport {id} has it (this file carries it sealed)."
+                    ).format(id=original.id)
+    except TaskPackError:  # the passport went away since: the review stands alone
+        return reviewed, AtHome(claims_mine=home.claims_mine)
+    return reviewed, home

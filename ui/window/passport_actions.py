@@ -1,28 +1,116 @@
-"""What a person does to a stored passport: read it, move it, take it on, return a result,
-restore or check a fact, answer asks, add to it, export it. Every change runs off the GUI
-thread (`ops.change`); the view reloads when the desk says it committed.
+"""The passport page and what a person does to a stored passport: read it, move it, take
+it on, return a result, restore or check a fact, answer asks, add to it, export it. Every
+change runs off the GUI thread (`ops.change`); the view reloads when the desk says it
+committed.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
-from taskpack.app.desk import lifecycle, visible
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QWidget
+from taskpack.app.desk import Desk, lifecycle, visible
 from taskpack.ui import dialogs, ops
-from taskpack.ui.composer.send import SendDialog
-from taskpack.ui.export import unanswered_after
+from taskpack.ui.export import Exporter, unanswered_after
 from taskpack.ui.i18n import tr, trn
+from taskpack.ui.jobs import CancelCheck, JobRunner, Progress
 from taskpack.ui.models import state_label
 from taskpack.ui.ops import Detail
 from taskpack.ui.pack_items import evidence_words
+from taskpack.ui.passport_view import PassportView
+from taskpack.ui.window.drop_paste import folders_sentence, local_paths, split_dropped
+from taskpack.ui.window.incoming import save_luggage
+from taskpack.ui.window.side import Side, passport_of
 
 
-class PassportActionsMixin:
-    """The passport's buttons (part of `MainWindow`)."""
+class PassportPart(QObject):
+    """The passport page (`view`) and its buttons."""
+
+    shown = Signal(str)  # the passport id now on the page (its row is made current)
+    packs_dropped = Signal(object)  # [Path]: pack files dropped on the page open as packs
+
+    view: PassportView  # built by `build_view` (again when the language changes)
+
+    def __init__(
+        self, desk: Desk, jobs: JobRunner, exporter: Exporter, side: Side, window: QWidget
+    ) -> None:
+        super().__init__(window)
+        self.desk = desk
+        self.jobs = jobs
+        self.exporter = exporter
+        self.side = side
+        self._window = window  # the parent of the dialogs it opens
+        self.detail: Detail | None = None
+        self._highlight: dict[str, tuple[set[str], str]] = {}
+        self._load_seq = 0
+        self._wanted_tab: int | None = None
+        self._pending_note = ""
+
+    def build_view(self) -> PassportView:
+        self.view = pv = PassportView()
+        pv.move_requested.connect(self.move_current)
+        pv.take_on_requested.connect(self.take_on_current)
+        pv.result_requested.connect(self.return_result)
+        pv.export_requested.connect(self.export_current)
+        pv.restore_requested.connect(self.restore_fact)
+        pv.check_fact_requested.connect(self.check_fact_here)
+        pv.check_landing_requested.connect(self.check_landing_here)
+        pv.save_answers_requested.connect(self.save_answers)
+        pv.asks.draft_store = self.desk.drafts  # every keystroke is kept (app/drafts.py)
+        pv.answer_requested.connect(self.answer_ask)
+        pv.add_requested.connect(self.add_to_current)
+        pv.save_luggage_requested.connect(self.save_stored_luggage)
+        pv.setAcceptDrops(True)  # files dropped on the page are attached to the passport
+        pv.installEventFilter(self)
+        return pv
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is not self.view or not isinstance(event, QDropEvent):
+            return super().eventFilter(watched, event)
+        dropped = local_paths(event.mimeData()) if self.current_passport_id() else []
+        if not dropped:
+            event.ignore()
+        elif event.type() == QEvent.Type.Drop:
+            event.acceptProposedAction()
+            pid = self.current_passport_id()  # opening a pack shows it instead
+            packs, files = split_dropped(dropped)
+            if packs:
+                self.packs_dropped.emit(packs)
+            self.attach(files, into=pid)
+        else:  # entering, moving over it
+            event.acceptProposedAction()
+        return True
+
+    def attach(self, paths: list[Path], *, into: str | None = None) -> None:
+        """Attach files to the passport `into` (the one shown), as the composer does; a
+        folder is refused with a sentence (its files may be chosen)."""
+        pid = into or self.current_passport_id()
+        if pid is None or not paths:
+            return
+        folders = [p for p in paths if p.is_dir()]
+        files = [p for p in paths if not p.is_dir()]
+        if folders:
+            self.side.info(folders_sentence(folders), "warn")
+        if not files:
+            return
+        note = (
+            tr("Attached {name}.").format(name=files[0].name)
+            if len(files) == 1
+            else tr("Attached {n} files.").format(n=len(files))
+        )
+        self._desk_call(
+            tr("Attaching…"), pid, "attach", pid, files, done_note="" if folders else note
+        )
+
+    def highlight(self, passport_id: str, answered: set[str], note: str) -> None:
+        """Mark the asks a merged receipt answered (and say so) when `passport_id` shows."""
+        self._highlight[passport_id] = (answered, note)
 
     # -- a passport ------------------------------------------------------------
 
-    def _load_passport(
+    def load(
         self, passport_id: str, *, note: str = "", tab: int | None = None, keep_tab: bool = False
     ) -> None:
         """Read a passport in the background and show it; the latest request wins."""
@@ -32,66 +120,67 @@ class PassportActionsMixin:
             self._wanted_tab = tab or 0
         if note:
             self._pending_note = note
-        if not keep_tab and self.stack.currentWidget() is not self.passport_view:
-            self.stack.setCurrentWidget(self.loading)
+        if not keep_tab and self.side.shown_page() is not self.view:
+            self.side.show_loading()
 
         def done(detail: Detail) -> None:
-            if seq != self._load_seq or self._current != passport_id:
+            if seq != self._load_seq or self.side.current() != passport_id:
                 return  # a newer request (or another selection) replaced this one
             self.detail = detail
             answered, merged_note = self._highlight.get(passport_id, (set(), ""))
-            view = self.passport_view
+            view = self.view
             scroll = view.scroll_positions() if self._wanted_tab is None else None
             current_tab = view.tabs.currentIndex()
             view.show_detail(detail, answered=answered, note=merged_note)
-            self.schedule_tab_order()
+            self.side.schedule_tab_order()
             view.tabs.setCurrentIndex(current_tab if self._wanted_tab is None else self._wanted_tab)
             if scroll is not None:
                 view.restore_scroll_positions(scroll)
             self._wanted_tab = None
-            if not (keep_tab and self.stack.currentWidget() is self.composer):
-                self.stack.setCurrentWidget(view)  # (a change made in the composer keeps it)
-            self._select_row(passport_id)
+            if not (keep_tab and self.side.composing()):
+                self.side.show_page(view)  # (a change made in the composer keeps it)
+            self.shown.emit(passport_id)
             if self._pending_note:
-                self.info(self._pending_note, "ok")
+                self.side.info(self._pending_note, "ok")
                 self._pending_note = ""
 
+        desk = self.desk
         self.jobs.run(
-            lambda p, c: self._detail_with_drafts(passport_id, p, c),
+            lambda p, c: detail_with_drafts(desk, passport_id, p, c),
             title=tr("Reading {id}…").format(id=passport_id),
             on_done=done,
-            on_error=self.error,
+            on_error=self.side.error,
             show_progress=False,
         )
 
-    def _detail_with_drafts(self, passport_id: str, progress: Any, cancelled: Any) -> Detail:
-        """The passport's detail, with the drafts this window holds: a large passport is
-        read by a helper process, whose drafts come from the file (up to a write delay
-        behind what was typed)."""
-        detail = ops.load_detail(self.desk, passport_id, progress, cancelled)
-        detail.drafts = self.desk.drafts.of(passport_id)
-        return detail
-
     def current_passport_id(self) -> str | None:
         """The id of the passport the right side shows (None: an incoming file, or nothing)."""
-        return self._current if self._current and not self._current.startswith("file:") else None
+        return passport_of(self.side.current())
 
     def _desk_call(
-        self, title: str, pid: str, how: ops.How, /, *args: Any, done_note: str = "", **kwargs: Any
+        self,
+        title: str,
+        pid: str,
+        how: ops.How,
+        /,
+        *args: object,
+        done_note: str = "",
+        **kwargs: object,
     ) -> None:
         """A change to passport `pid` (``Desk.<how>(*args, **kwargs)``), off the GUI thread;
         the view reloads when it commits. A large passport is changed in a helper process
         (`ops.change`), so saving an answer among 100,000 asks never stalls the window."""
 
-        def done(_result: Any) -> None:
+        def done(_result: object) -> None:
             if done_note:
-                self.info(done_note, "ok")
+                self.side.info(done_note, "ok")
 
+        desk = self.desk
         self.jobs.run(
-            lambda p, c: ops.change(self.desk, pid, how, args, kwargs, p, c),
+            lambda p, c: ops.change(desk, pid, how, args, kwargs, p, c),
             title=title,
             on_done=done,
-            on_error=self.error,
+            on_error=self.side.error,
             show_progress=False,
         )
 
@@ -100,7 +189,7 @@ class PassportActionsMixin:
         if pid is None:
             return
         if state in ("rejected", "cancelled") and not dialogs.confirm(
-            self,
+            self._window,
             tr("End this task?"),
             tr("Moving to {state} ends the task; nothing moves it on afterwards.").format(
                 state=state_label(state)
@@ -135,7 +224,7 @@ class PassportActionsMixin:
         if pid is None:
             return
         values = dialogs.ask_form(
-            self,
+            self._window,
             tr("Return a result"),
             [
                 ("summary", tr("What was done"), "text", None),
@@ -152,8 +241,8 @@ class PassportActionsMixin:
         )
         if not values:
             return
-        evidence: dict[str, Any] = {
-            "kind": lifecycle.EVIDENCE_KINDS[int(values["kind"])],  # type: ignore[call-overload]
+        evidence: dict[str, str] = {
+            "kind": lifecycle.EVIDENCE_KINDS[chosen(values, "kind")],
             "summary": str(values["evidence"]) or str(values["summary"])[:500],
         }
         if values.get("url"):
@@ -175,7 +264,7 @@ class PassportActionsMixin:
             return
         fact = (self.detail.local.passport.facts or [])[fact_no - 1]
         if not dialogs.confirm(
-            self,
+            self._window,
             tr("Restore the ✓?"),
             tr(
                 "Restore the ✓ of this fact?\n\n“{claim}”\n\nThis desk verified it on this machine "
@@ -201,7 +290,7 @@ class PassportActionsMixin:
             return
         fact = (self.detail.local.passport.facts or [])[fact_no - 1]
         if not dialogs.confirm(
-            self,
+            self._window,
             tr("Did you check this here?"),
             tr(
                 "Record that you checked this yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
@@ -235,7 +324,7 @@ class PassportActionsMixin:
         if check is None:
             return
         if not dialogs.confirm(
-            self,
+            self._window,
             tr("Did you check this here?"),
             tr(
                 "Record that you did this check yourself, on this machine ({machine})?\n\n“{claim}”\n\n"
@@ -330,7 +419,7 @@ class PassportActionsMixin:
             "step": (tr("Add a next step"), [("step", tr("Next step"), "line", None)], ""),
         }
         title, fields, explain = forms[what]
-        v = dialogs.ask_form(self, title, fields, explain)
+        v = dialogs.ask_form(self._window, title, fields, explain)
         if not v:
             return
         # only the chosen form's fields exist in `v`: build that one call, no other
@@ -355,7 +444,7 @@ class PassportActionsMixin:
                 required=bool(v["required"]),
             )
         elif what == "fact":
-            scope = ("machine", "universal", "org")[int(v["scope"])]  # type: ignore[call-overload]
+            scope = ("machine", "universal", "org")[chosen(v, "scope")]
             self._desk_call(
                 title,
                 pid,
@@ -368,42 +457,16 @@ class PassportActionsMixin:
         else:
             self._desk_call(title, pid, "add_next", pid, str(v["step"]))
 
-    def new_passport(self) -> None:
-        """ "New passport…": the composer, empty, on the right side."""
-        self._current = None
-        self.composer.start_new()
-        self.stack.setCurrentWidget(self.composer)
-        self.composer.title_edit.setFocus()
-
-    def compose_current(self) -> None:
-        """The passport shown, in the composer."""
-        pid = self.current_passport_id()
-        if pid is None:
-            self.info(tr("Choose one of your passports first, or start a new one."), "info")
-            return
-        self.composer.open_passport(pid, then=lambda: self.stack.setCurrentWidget(self.composer))
-
-    def _composed(self, passport_id: str) -> None:
-        """A passport was created in the composer: it joins the list; the composer stays."""
-        self.refresh()
-
-    def send_current(self) -> None:
-        pid = self.composer.pid if self.stack.currentWidget() is self.composer else None
-        pid = pid or self.current_passport_id()
-        if pid is not None:
-            self.send_handoff(pid)
-
-    def send_handoff(self, passport_id: str) -> None:
-        """ "Send a handoff…": to whom, a note, the preview; then out the way chosen."""
-        self.send_dialog = SendDialog(self, passport_id)  # type: ignore[arg-type]
-        self.send_dialog.open()
-
     def save_stored_luggage(self, name: str, size: int) -> None:
         pid = self.current_passport_id()
         if pid is not None:
-            self._save_luggage(
+            desk = self.desk
+            save_luggage(
+                self._window,
+                self.jobs,
+                self.side,
                 name,
-                lambda out, p, c: ops.save_stored_luggage(self.desk, pid, name, size, out, p, c),
+                lambda out, p, c: ops.save_stored_luggage(desk, pid, name, size, out, p, c),
             )
 
     # -- export (ui/export.py) -------------------------------------------------
@@ -415,7 +478,7 @@ class PassportActionsMixin:
         title = self.detail.local.passport.title or pid
         luggage = sum(i.size for i in self.detail.luggage)
         # a receipt goes out with what is on screen: answers typed and not saved are saved first
-        typed = self.passport_view.asks.unsaved() if kind == "receipt" else None
+        typed = self.view.asks.unsaved() if kind == "receipt" else None
         self.exporter.export(
             pid,
             title,
@@ -423,6 +486,23 @@ class PassportActionsMixin:
             kind,
             mode,
             typed,
-            to=self.passport_view.recipient(),
+            to=self.view.recipient(),
             unanswered=unanswered_after(self.detail.local.asks or [], typed or {}),
         )
+
+
+def detail_with_drafts(
+    desk: Desk, passport_id: str, progress: Progress, cancelled: CancelCheck
+) -> Detail:
+    """The passport's detail, with the drafts this window holds: a large passport is read
+    by a helper process, whose drafts come from the file (up to a write delay behind what
+    was typed)."""
+    detail = ops.load_detail(desk, passport_id, progress, cancelled)
+    detail.drafts = desk.drafts.of(passport_id)
+    return detail
+
+
+def chosen(values: dict[str, object], key: str) -> int:
+    """The index of the option chosen in the form's "choice" field `key`."""
+    index = values[key]
+    return index if isinstance(index, int) else int(str(index))

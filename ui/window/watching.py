@@ -6,43 +6,75 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QSystemTrayIcon
-from taskpack.app.desk import visible
-from taskpack.app.watcher import FoundPack
-from taskpack.ui.i18n import tr
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QSystemTrayIcon, QWidget
+from taskpack.app.desk import Desk, visible
+from taskpack.app.watcher import FoundPack, WatcherOptions
+from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import sentence
 from taskpack.ui.settings_dialog import watch_enabled, watched_folders
-from taskpack.ui.window.incoming import modified_at, withheld_label
+from taskpack.ui.window.inbox import InboxPart
+from taskpack.ui.window.incoming import IncomingPart, modified_at, withheld_label
+from taskpack.ui.window.side import file_key
+
+if TYPE_CHECKING:  # the watcher (watchdog) is imported when it starts, not with the window
+    from taskpack.ui.watch_bridge import WatchBridge
 
 
 def found_text(item: FoundPack, what: str) -> str:
     """The watcher's title or sender of `item` (it withheld a credential already), in the
     window's language."""
     kind = item.withheld_kind(what)
-    return withheld_label(what, kind) if kind is not None else getattr(item, what)
+    if kind is not None:
+        return withheld_label(what, kind)
+    return item.title if what == "title" else item.sender
 
 
-class WatchingMixin:
-    """The watcher's packs in the list (part of `MainWindow`)."""
+class WatchingPart(QObject):
+    """The watcher's packs in the list, and the desktop notifications they bring."""
 
-    def start_watcher(self) -> None:
-        if getattr(self, "_closed", False):  # asked for (a queued start) after the window
-            return  # closed: a watcher started now would hold its folders open, unstopped
+    status_changed = Signal()  # the folders watched changed (the status bar counts them)
+    status_message = Signal(str, int)  # a passing line for the status bar, for so many ms
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        desk: Desk,
+        inbox: InboxPart,
+        incoming: IncomingPart,
+        window: QWidget,
+        options: WatcherOptions | None = None,
+    ) -> None:
+        super().__init__(window)
+        self.desk = desk
+        self.inbox = inbox
+        self.incoming = incoming
+        self._window = window  # its icon is the tray's; the tray brings it back
+        self._options: WatcherOptions = options or {}
+        self.bridge: WatchBridge | None = None
+        self.tray: QSystemTrayIcon | None = None
+        self._shut = False
+
+    def start(self) -> None:
+        if self._shut:  # asked for (the window's queued start) after the window closed: a
+            return  # watcher started now would hold its folders open, and nothing stops it
         if self.bridge is not None or not watch_enabled(self.desk.settings):
-            self._update_status()
+            self.status_changed.emit()
             return
         from taskpack.ui.watch_bridge import WatchBridge
 
         folders = watched_folders(self.desk.settings)
-        self.bridge = WatchBridge(
-            self.desk, folders, dismissed=self._is_dismissed, parent=self, **self._watcher_options
+        bridge = WatchBridge(
+            self.desk, folders, dismissed=self.incoming.is_dismissed, parent=self, **self._options
         )
-        self.bridge.found.connect(self._found)
-        self.bridge.sent.connect(self._found_sent)
-        self.bridge.rejected.connect(self._rejected)
-        self.bridge.trouble.connect(
-            lambda _why: self.statusBar().showMessage(
+        self.bridge = bridge
+        bridge.found.connect(self._found)
+        bridge.sent.connect(self._found_sent)
+        bridge.rejected.connect(self._rejected)
+        bridge.trouble.connect(
+            lambda _why: self.status_message.emit(
                 tr(
                     "The folder watcher hit a problem and restarted itself; packs keep being found."
                 ),
@@ -50,27 +82,58 @@ class WatchingMixin:
             )
         )
         try:
-            self.bridge.start()
+            bridge.start()
         except OSError as exc:  # the desk works without it; say so once
             self.bridge = None
-            self.error(tr("Folders are not being watched: {why}").format(why=sentence(exc)))
-        self._update_status()
+            self.failed.emit(tr("Folders are not being watched: {why}").format(why=sentence(exc)))
+        self.status_changed.emit()
 
-    def stop_watcher(self) -> None:
+    def stop(self) -> None:
         if self.bridge is not None:
             self.bridge.stop()
             self.bridge.deleteLater()
             self.bridge = None
-        self._update_status()
+        self.status_changed.emit()
+
+    def apply_settings(self) -> None:
+        """Watch what Settings say now (other folders, or none)."""
+        if self.bridge is not None and watch_enabled(self.desk.settings):
+            self.bridge.set_folders(watched_folders(self.desk.settings))
+        elif watch_enabled(self.desk.settings):
+            self.start()
+        else:
+            self.stop()
+
+    def forget(self, path: Path) -> None:
+        """`path` left the list: found again, it is listed again."""
+        if self.bridge is not None:
+            self.bridge.watcher.forget(path)
+
+    def summary(self) -> str:
+        """ " · watching 2 folders" for the status bar ("" when not watching)."""
+        if self.bridge is None:  # only folders whose change events arrive are "watched"
+            return ""
+        watcher = self.bridge.watcher
+        live = len(watcher.live_folders)
+        rescanned = len(watcher.folders) - live
+        text = ""
+        if live or not rescanned:
+            text += " · " + trn("watching %n folders", live)
+        if rescanned:
+            text += " · " + trn(
+                "%n folders checked every {seconds} s (no change events)", rescanned
+            ).format(seconds=f"{watcher.rescan_every:g}")
+        return text
 
     def _found(self, item: FoundPack) -> None:
-        if self.model.row_for_key("file:" + str(item.path)) >= 0:
+        if self.inbox.has_row(file_key(item.path)):
             return
-        if self.listed_as(f"{item.encoding}:{item.content_digest}", item.path) is not None:
+        digest = f"{item.encoding}:{item.content_digest}"
+        if self.incoming.listed_as(digest, item.path) is not None:
             return  # the same pack is listed already: opened from another place
-        self._digests[item.path] = f"{item.encoding}:{item.content_digest}"
+        self.incoming.note_digest(item.path, digest)
         title, sender = found_text(item, "title"), found_text(item, "sender")
-        self._add_incoming(
+        self.incoming.list_file(
             item.path,
             title=title,
             kind=item.kind,
@@ -88,11 +151,12 @@ class WatchingMixin:
 
     def _found_sent(self, item: FoundPack) -> None:
         """A pack this desk wrote, seen in a watched folder: listed as sent, no notification."""
-        if self.listed_as(f"{item.encoding}:{item.content_digest}", item.path) is not None:
+        digest = f"{item.encoding}:{item.content_digest}"
+        if self.incoming.listed_as(digest, item.path) is not None:
             return
-        if self.model.row_for_key("file:" + str(item.path)) < 0:
-            self._digests[item.path] = f"{item.encoding}:{item.content_digest}"
-            self._add_incoming(
+        if not self.inbox.has_row(file_key(item.path)):
+            self.incoming.note_digest(item.path, digest)
+            self.incoming.list_file(
                 item.path,
                 title=found_text(item, "title"),
                 kind=item.kind,
@@ -103,7 +167,7 @@ class WatchingMixin:
             )
 
     def _rejected(self, path: Path, why: str) -> None:
-        self.statusBar().showMessage(
+        self.status_message.emit(
             tr("{name} is not a readable pack: {why}").format(name=path.name, why=why), 10000
         )
 
@@ -114,10 +178,15 @@ class WatchingMixin:
         title, text = visible(title), visible(text)
         if QSystemTrayIcon.isSystemTrayAvailable():
             if self.tray is None:
-                self.tray = QSystemTrayIcon(self.windowIcon(), self)
-                self.tray.activated.connect(
-                    lambda _r: (self.showNormal(), self.raise_(), self.activateWindow())
-                )
+                window = self._window
+
+                def bring_back(_reason: QSystemTrayIcon.ActivationReason) -> None:
+                    window.showNormal()
+                    window.raise_()
+                    window.activateWindow()
+
+                self.tray = QSystemTrayIcon(window.windowIcon(), window)
+                self.tray.activated.connect(bring_back)
                 self.tray.show()
             self.tray.showMessage(
                 html.escape(title, quote=False),
@@ -125,4 +194,10 @@ class WatchingMixin:
                 QSystemTrayIcon.MessageIcon.Information,
                 8000,
             )
-        self.statusBar().showMessage(f"{title}: {text}", 15000)
+        self.status_message.emit(f"{title}: {text}", 15000)
+
+    def shutdown(self) -> None:
+        self._shut = True
+        self.stop()
+        if self.tray is not None:
+            self.tray.hide()

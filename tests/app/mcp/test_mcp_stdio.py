@@ -105,7 +105,7 @@ def test_every_tool_has_schemas_annotations_and_no_command_to_run(alpha: Machine
             assert [p.name for p in prompts] == ["take_over"]
             assert [arg.name for arg in prompts[0].arguments or []] == ["passport_id"]
             templates = (await a.session.list_resource_templates()).resource_templates
-            assert [t.uri_template for t in templates] == ["taskpack://passport/{id}"]
+            assert [t.uri_template for t in templates] == ["taskpack://passport/{id}{?cursor}"]
             resources = (await a.session.list_resources()).resources
             assert [str(r.uri) for r in resources] == ["taskpack://skill"]
             skill = (await a.session.read_resource("taskpack://skill")).contents[0]

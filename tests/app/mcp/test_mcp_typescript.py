@@ -210,3 +210,27 @@ def test_a_typescript_agent_does_the_work_with_the_new_tools(home: Path, tmp_pat
     assert after["asks"][0]["status"] == "answered"
     assert (out / "docs" / "plan.md").read_bytes() == b"# plan"
     assert done[7]["structuredContent"]["next_offset"] == 3
+
+
+def test_a_typescript_agent_reads_a_large_passport_page_by_page(home: Path) -> None:
+    """The SDK checks each page against taskpack_open's output schema (its `page` too)."""
+    from taskpack.app.desk import Desk
+
+    desk = Desk(home, "alpha", actor="ana")
+    try:
+        lp = desk.new("big", "many facts")
+        facts = [
+            {"claim": f"fact {n}", "scope": "universal", "verified": True} for n in range(3000)
+        ]
+        pid = desk.checkpoint(lp.id, {"facts": facts}, expected_version=lp.version).id
+    finally:
+        desk.close()
+    first = ts_client(home, [("taskpack_open", {"id": pid})])["calls"][0]
+    assert "thrown" not in first and not first["isError"], first
+    page = first["structuredContent"]["page"]
+    assert page["next_cursor"] and len(json.dumps(first["structuredContent"])) <= 40_000
+    second = ts_client(home, [("taskpack_open", {"id": pid, "cursor": page["next_cursor"]})])
+    call = second["calls"][0]
+    assert "thrown" not in call and not call["isError"], call
+    shown = len(first["structuredContent"]["facts"])
+    assert call["structuredContent"]["facts"][0]["n"] == shown + 1

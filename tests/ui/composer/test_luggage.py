@@ -91,7 +91,7 @@ def test_attach_several_files_through_the_file_dialog_and_remove_one(
     qtbot.mouseClick(window.composer.file_buttons["notes.txt"], Qt.MouseButton.LeftButton)
     settle(qtbot, window)
     qtbot.waitUntil(lambda: len(window.composer.lines("file")) == 1)
-    assert "notes.txt is no longer attached." in window.banner.text()
+    assert "notes.txt is no longer attached." in window.composer.status.text()
     assert [i["name"] for i in cli_json(desk, "open", pid)["luggage"]] == ["sample.csv"]
 
 
@@ -112,5 +112,38 @@ def test_a_drop_attaches_files_refuses_a_folder_and_opens_a_pack(
     qtbot.waitUntil(lambda: "logs is a folder: folders are not attached" in window.banner.text())
     assert [i["name"] for i in cli_json(desk, "open", pid)["luggage"]] == ["export.csv"]
     # the pack was opened for review, as a pack, not attached
-    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.review_view)
-    qtbot.waitUntil(lambda: "Check the backups" in labels_text(window.review_view))
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.incoming.view)
+    qtbot.waitUntil(lambda: "Check the backups" in labels_text(window.incoming.view))
+
+
+def test_attach_files_opens_in_the_home_folder_then_where_files_were_last_taken(
+    tmp_path: Path, qtbot: QtBot, make_desk, make_window, monkeypatch
+) -> None:
+    from taskpack.ui.composer import composer as composer_module
+
+    monkeypatch.setattr(composer_module, "_last_folder", [])
+    home = tmp_path / "person"
+    home.mkdir(exist_ok=True)
+    monkeypatch.chdir(tmp_path)  # the folder the program was started in is not offered
+    _desk, _pid, window = composing(qtbot, make_desk, make_window)
+    folder = tmp_path / "work"
+    write(folder / "sample.csv", "name;amount\nACME;12\n")
+    opened_in: list[str] = []
+
+    def choose(box: QFileDialog) -> None:
+        opened_in.append(box.directory().absolutePath())
+        box.selectFile(str(folder / "sample.csv"))
+        box.accept()
+
+    def look(box: QFileDialog) -> None:
+        opened_in.append(box.directory().absolutePath())
+        box.reject()
+
+    when_modal(QFileDialog, choose)
+    qtbot.mouseClick(window.composer.attach_button, Qt.MouseButton.LeftButton)
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: window.composer.lines("file") == ["sample.csv — 20 B"])
+    when_modal(QFileDialog, look)
+    qtbot.mouseClick(window.composer.attach_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(opened_in) == 2)
+    assert opened_in == [str(home.resolve()), str(folder.resolve())]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from composer_helpers import cli, cli_json, type_into, write
+from composer_helpers import cli, cli_json, fill_item, type_into, write
 from conftest import settle
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
@@ -22,7 +22,7 @@ def passport(desk: Desk, tmp_path: Path, *files: Path) -> str:
     desk.add_fact(pid, "Finance agreed the file stays CSV.", scope="universal", verified=True)
     desk.add_check(pid, "Excel opens the sample", how="open sample.csv", required=False)
     desk.add_check(pid, "This machine reaches the billing database", how="psql -c 'select 1'")
-    desk.add_ask(pid, "Who in finance signs off?", "A name and an email address")
+    desk.add_ask(pid, "Who in finance signs off?", "A name and an email address", to="Zhang")
     desk.add_next(pid, "Merge fix/csv-bom after review.")
     if files:
         desk.attach(pid, list(files))
@@ -58,6 +58,7 @@ def test_the_preview_shows_what_the_receiver_sees_refuses_a_token_then_saves(
     assert "Who in finance signs off? — what counts as an answer: A name and an email address" in (
         shown
     )
+    assert "A name and an email address — to Zhang" in shown  # whom the ask is for
     assert "sample.csv — 20 B" in shown
     assert all(b.isEnabled() for b in dlg.ways.values())
 
@@ -71,6 +72,8 @@ def test_the_preview_shows_what_the_receiver_sees_refuses_a_token_then_saves(
 
     type_into(qtbot, dlg.note_edit, "Checks first, please.")
     type_into(qtbot, dlg.to_edit, "Zhang")
+    # the preview follows the note as typed (after a short rest)
+    qtbot.waitUntil(lambda: "Your note: Checks first, please." in dlg.preview_text())
     qtbot.waitUntil(lambda: dlg.refusals.isHidden() and dlg.ways["save_bag"].isEnabled())
     assert "What Zhang will see" in dlg.preview_text()
     assert "Your note: Checks first, please." in dlg.preview_text()
@@ -83,6 +86,16 @@ def test_the_preview_shows_what_the_receiver_sees_refuses_a_token_then_saves(
     qtbot.waitUntil(out.exists)
     settle(qtbot, window)
     qtbot.waitUntil(lambda: "Saved" in window.banner.text())
+    # sending moved the passport on (waiting on a person): the composer follows, so the
+    # next change is saved, not refused as if it had been changed elsewhere
+    composer = window.composer
+    assert window.stack.currentWidget() is composer
+    qtbot.waitUntil(lambda: composer.lp.version == desk.get(pid).version)
+    fill_item(qtbot, {"step": "Tell finance when it ships."})
+    qtbot.mouseClick(composer.add_buttons["step"], Qt.MouseButton.LeftButton)
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: "Tell finance when it ships." in composer.lines("step"))
+    assert "changed since you read it" not in window.banner.text()
     shown_by_cli = cli(desk, "show", str(out))
     assert "Checks first, please." in shown_by_cli
     assert "sample.csv" in shown_by_cli

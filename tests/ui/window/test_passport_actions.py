@@ -1,6 +1,6 @@
 """The four "Add …" buttons of a passport made here, driven as a person does: the real
 button, the real form dialog typed into, OK clicked; then what the window and
-`taskpack open --json` show."""
+`taskpack open --json` show. And files dropped on the passport's page: attached to it."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import settle
-from PySide6.QtCore import Qt, QTimer
+from conftest import file_mime, make_handoff, settle
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -79,7 +81,7 @@ def cli_open(desk: Desk, pid: str) -> dict[str, Any]:
 
 
 def click_add(qtbot: QtBot, window: Any, label: str) -> None:
-    found = [b for b in window.passport_view.findChildren(QPushButton) if b.text() == label]
+    found = [b for b in window.passport.view.findChildren(QPushButton) if b.text() == label]
     assert found, f"no {label!r} button on the passport"
     qtbot.mouseClick(found[0], Qt.MouseButton.LeftButton)
 
@@ -113,7 +115,7 @@ def test_add_ask_stores_the_typed_ask(qtbot: QtBot, own_passport) -> None:
     settle(qtbot, window)
     assert seen == ["Add an ask"]
     assert "Something went wrong" not in window.banner.text()
-    qtbot.waitUntil(lambda: "Who in finance signs off?" in labels_text(window.passport_view.asks))
+    qtbot.waitUntil(lambda: "Who in finance signs off?" in labels_text(window.passport.view.asks))
     asks = cli_open(desk, pid)["asks"]
     assert [(a["what"], a["why"], a["accept"]) for a in asks] == [
         ("Who in finance signs off?", "Before the 1st.", "A name and an email address")
@@ -137,7 +139,7 @@ def test_add_landing_check_with_a_how_stores_it(qtbot: QtBot, own_passport) -> N
     assert seen == ["Add a landing check"]
     assert "Something went wrong" not in window.banner.text()
     qtbot.waitUntil(
-        lambda: "This machine reaches the billing database" in window.passport_view.overview_text()
+        lambda: "This machine reaches the billing database" in window.passport.view.overview_text()
     )
     checks = cli_open(desk, pid)["checks_to_send"]
     assert [(c["check"], c.get("how"), c.get("required", True)) for c in checks] == [
@@ -157,7 +159,7 @@ def test_add_fact_stores_its_scope_and_verified_here(qtbot: QtBot, own_passport)
     assert seen == ["Add a fact"]
     assert "Something went wrong" not in window.banner.text()
     qtbot.waitUntil(
-        lambda: "Finance agreed the file stays CSV." in window.passport_view.overview_text()
+        lambda: "Finance agreed the file stays CSV." in window.passport.view.overview_text()
     )
     facts = cli_open(desk, pid)["passport"]["facts"]
     assert [(f["claim"], f.get("scope"), f.get("verified")) for f in facts] == [
@@ -174,6 +176,52 @@ def test_add_next_step_stores_it(qtbot: QtBot, own_passport) -> None:
     assert seen == ["Add a next step"]
     assert "Something went wrong" not in window.banner.text()
     qtbot.waitUntil(
-        lambda: "Merge fix/csv-bom after review." in window.passport_view.overview_text()
+        lambda: "Merge fix/csv-bom after review." in window.passport.view.overview_text()
     )
     assert cli_open(desk, pid)["passport"]["next_steps"] == ["Merge fix/csv-bom after review."]
+
+
+def drop_on(widget: Any, *paths: Path) -> bool:
+    """Drag `paths` over `widget` (where the pointer is) and drop them; whether it took them."""
+    mime, at = file_mime(*paths), widget.rect().center()
+    buttons, keys = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(at, Qt.DropAction.CopyAction, mime, buttons, keys)
+    QApplication.sendEvent(widget, enter)
+    if not enter.isAccepted():
+        return False
+    dropped = QDropEvent(QPointF(QPoint(at)), Qt.DropAction.CopyAction, mime, buttons, keys)
+    QApplication.sendEvent(widget, dropped)
+    return dropped.isAccepted()
+
+
+def test_files_dropped_on_a_passport_are_attached_a_folder_refused_a_pack_opened(
+    tmp_path: Path, qtbot: QtBot, make_desk: Callable[..., Desk], make_window: Any
+) -> None:
+    desk = make_desk("alpha", "Wei")
+    pid = desk.new("Fix the export", "Readable invoices").id
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+    view = window.passport.view
+    assert window.stack.currentWidget() is view
+    data = tmp_path / "drop" / "export.csv"
+    data.parent.mkdir()
+    data.write_text("a,b\n1,2\n", encoding="utf-8")
+    folder = tmp_path / "drop" / "logs"
+    folder.mkdir()
+    pack = tmp_path / "from-beta.taskpack"
+    make_handoff(make_desk("beta", "Zhang"), pack, title="Check the backups")
+
+    assert drop_on(view, data, folder, pack)
+    settle(qtbot, window)
+    # the pack is opened for review, as a pack, not attached
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.incoming.view)
+    qtbot.waitUntil(lambda: "Check the backups" in labels_text(window.incoming.view))
+    assert "logs is a folder: folders are not attached" in window.banner.text()
+    assert [i["name"] for i in cli_open(desk, pid)["luggage"]] == ["export.csv"]
+    window.select_key(pid)  # and the passport lists it
+    settle(qtbot, window)
+    view = window.passport.view
+    [files_tab] = [i for i in range(view.tabs.count()) if view.tabs.widget(i) is view.luggage]
+    view.tabs.setCurrentIndex(files_tab)
+    qtbot.waitUntil(lambda: "export.csv" in labels_text(view.luggage))

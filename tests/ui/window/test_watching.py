@@ -33,7 +33,7 @@ def test_a_window_closed_before_its_watcher_started_leaves_no_watcher_running(
     for _ in range(5):  # the queued start comes round now
         QApplication.processEvents()
         qtbot.wait(20)
-    assert window.bridge is None
+    assert window.watching.bridge is None
     assert _watcher_threads() - before == set()
 
 
@@ -48,8 +48,8 @@ def test_a_window_whose_watcher_started_stops_it_when_closed(
     window = MainWindow(desk, watch=True, watcher_options=FAST_WATCH)
     qtbot.addWidget(window)
     window.show()
-    qtbot.waitUntil(lambda: window.bridge is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: window.watching.bridge is not None, timeout=30_000)
     assert len(_watcher_threads() - before) == 1
     window.close()
-    assert window.bridge is None
+    assert window.watching.bridge is None
     assert _watcher_threads() - before == set()
