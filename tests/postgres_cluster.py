@@ -162,6 +162,7 @@ def standby_of(primary: Cluster) -> Iterator[Cluster]:
                     "-R",
                     "-X",
                     "stream",
+                    "--checkpoint=fast",  # a spread checkpoint holds the copy up for ~90 s
                     "--no-sync",
                 ]
             ),

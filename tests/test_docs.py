@@ -283,3 +283,15 @@ def test_the_tests_the_docs_name_exist() -> None:
         for ref in re.findall(r"(?<![\w/.\-])tests/[\w/.\-]+", doc.read_text(encoding="utf-8"))
     }
     assert sorted(f"{doc}: {ref}" for doc, ref in named if not (ROOT / ref).exists()) == []
+
+
+def test_the_pictures_stay_small() -> None:
+    """docs/screenshots.py writes 256-colour PNGs: each well under 150 KB."""
+    root = Path(__file__).resolve().parent.parent
+    pictures = [
+        *(root / "docs" / "screenshots").glob("*.png"),
+        *(root / "resources" / "guide").glob("*.png"),
+    ]
+    assert pictures
+    big = {p.name: p.stat().st_size for p in pictures if p.stat().st_size > 150_000}
+    assert not big, big

@@ -20,6 +20,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 from taskpack.app.desk import INLINE_LIMIT, Desk, PackOutcome, open_count
 from taskpack.core.errors import TaskPackError
+from taskpack.core.progress import CancelCheck, Progress
 from taskpack.ui import dialogs, i18n, launch, ops
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import JobRunner, human_size
@@ -140,7 +141,7 @@ class Exporter:
         typed, self._typed = self._typed, {}
         note, self._note = self._note, None
 
-        def work(p: Any, c: Any) -> PackOutcome:
+        def work(p: Progress, c: CancelCheck) -> PackOutcome:
             if typed:  # (a large passport is changed in a helper process, as it is packed)
                 ops.change(host.desk, passport_id, "answer_all", (passport_id, typed), {}, p, c)
             return ops.export(host.desk, passport_id, out, kind, note, p, c, to=to)

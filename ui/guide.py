@@ -22,7 +22,7 @@ from taskpack.ui import i18n
 from taskpack.ui.i18n import tr
 
 #: the widest a picture is shown (the guide's text column); a wider one is scaled down
-PICTURE_WIDTH = 700
+PICTURE_WIDTH = 720
 
 
 @dataclass(frozen=True)

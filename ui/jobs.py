@@ -17,7 +17,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QLabel, QProgressDialog, QWidget
@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[int, int], None]
 CancelCheck = Callable[[], bool]
-Work = Callable[[Progress, CancelCheck], Any]
+Work = Callable[[Progress, CancelCheck], object]
+T = TypeVar("T")
 
 #: progress is forwarded to the GUI at most this often (seconds)
 PROGRESS_INTERVAL = 0.05
@@ -138,10 +139,10 @@ class JobRunner(QObject):
 
     def run(
         self,
-        work: Work,
+        work: Callable[[Progress, CancelCheck], T],
         *,
         title: str,
-        on_done: Callable[[Any], None] | None = None,
+        on_done: Callable[[T], None] | None = None,
         on_error: Callable[[str], None] | None = None,
         on_cancelled: Callable[[], None] | None = None,
         show_progress: bool = True,
@@ -151,7 +152,7 @@ class JobRunner(QObject):
         self._active.add(job)
         dialog = self._dialog(job, cancellable) if show_progress else None
 
-        def done(result: Any) -> None:
+        def done(result: T) -> None:
             job.result, job.done = result, True
             if on_done is not None:
                 on_done(result)

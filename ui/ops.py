@@ -477,7 +477,7 @@ class Detail:
     actor: str = ""
 
 
-def is_sealed(fact: Any) -> bool:
+def is_sealed(fact: Fact) -> bool:
     return bool(fact.needs_reverify) and not fact.verified
 
 

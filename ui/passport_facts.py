@@ -3,11 +3,9 @@ standing, and for a sealed one "Restore ✓" (or why not) and "I checked this he
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
-from taskpack.app.desk import Numbered
+from taskpack.app.desk import Fact, Numbered
 from taskpack.ui.i18n import tr
 from taskpack.ui.ops import Detail, is_sealed
 from taskpack.ui.pack_items import fact_widget, restore_reason
@@ -32,7 +30,7 @@ class FactsMixin(QWidget):
             return
         sec = Section(tr("What is proven and what is not"))
 
-        def one(numbered: tuple[int, Any]) -> QWidget:
+        def one(numbered: tuple[int, Fact]) -> QWidget:
             n, fact = numbered
             extra: list[QWidget] = []
             note = ""
@@ -91,7 +89,7 @@ class FactsMixin(QWidget):
         lay.addWidget(sec)
 
 
-def proven_elsewhere(fact: Any, machine: str) -> bool:
+def proven_elsewhere(fact: Fact, machine: str) -> bool:
     """A machine fact verified (✓) on another machine than this one: it holds there."""
     return bool(
         fact.verified

@@ -8,7 +8,6 @@ decisions, the result, what the sender wrote), Asks (the form), Luggage, History
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 from taskpack.app.desk import (
     LandingCheck,
+    StoredLuggage,
     answer_sources,
     is_checked_here,
     lifecycle,
@@ -502,7 +502,7 @@ class PassportView(FactsMixin):
         if not detail.luggage:
             self.luggage_lay.addWidget(plain(tr("No attached files.")))
 
-        def one(item: Any) -> QWidget:
+        def one(item: StoredLuggage) -> QWidget:
             save = QPushButton(tr("Save As…"))
             save.clicked.connect(
                 lambda _c=False, n=item.name, s=item.size: self.save_luggage_requested.emit(n, s)

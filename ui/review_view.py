@@ -16,8 +16,8 @@ whatever the pack holds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QScrollArea, QVBoxLayout, QWidget
@@ -51,6 +51,8 @@ from taskpack.ui.widgets import (
     row,
 )
 from taskpack.ui.words import local_time, number, one_line
+
+T = TypeVar("T")
 
 
 class ReviewView(QWidget):
@@ -136,7 +138,7 @@ class ReviewView(QWidget):
         lay.addWidget(section)
         return section
 
-    def _paged(self, sec: Section, items: Sequence[Any], make: Any) -> None:
+    def _paged(self, sec: Section, items: Sequence[T], make: Callable[[T], QWidget]) -> None:
         add_paged(sec.add, items, make, parent_layout=sec.lay)
 
     def _header(self, lay: QVBoxLayout, rv: LandingReview) -> None:
@@ -457,7 +459,11 @@ class ReviewView(QWidget):
             shown = [t for t in (item_text(i) for i in items or []) if t.strip()]
             if shown:
                 sec = self._add(lay, key, Section(title))
-                self._paged(sec, shown, lambda t, title=title: LinkedText("• " + t, title=title))
+
+                def bullet(t: str, title: str = title) -> QWidget:
+                    return LinkedText("• " + t, title=title)
+
+                self._paged(sec, shown, bullet)
         if rv.verification not in (None, "", [], {}):
             sec = self._add(lay, "verification", Section(tr("How the sender verified it")))
             sec.add(LinkedText(item_text(rv.verification), title=tr("How the sender verified it")))

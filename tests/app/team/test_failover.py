@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,15 @@ def _looked(desk: Desk) -> list[str]:
         return desk.changes_elsewhere()
     except StoreError:  # out of reach until the standby is promoted
         return []
+
+
+def _until_served(url: str, token: str, tries: int = 1200) -> list[tuple[int, str]]:
+    """Every answer of `url` until the first that is not a 503 (at most `tries`)."""
+    answers = [_get(url, token)]
+    while answers[-1][0] == 503 and len(answers) < tries:
+        time.sleep(0.1)
+        answers.append(_get(url, token))
+    return answers
 
 
 def _pack(tmp_path: Path, size: int) -> Path:
@@ -128,6 +138,11 @@ def test_every_desk_finds_the_promoted_standby(
 
         after = wei.new("After the failover", "on the new primary")
         assert after.id in wait_for(lambda: _looked(ana), tries=1200)  # type: ignore[operator]
+        # serve's own change feed finds the new primary on its own schedule, not ana's:
+        # until it has, serve says "cannot be reached now" (503, Retry-After), never a 500
+        waiting = _until_served(f"{base}/tasks", token)
+        assert all(code == 503 and "cannot be reached" in text for code, text in waiting[:-1])
+        assert waiting[-1][0] == 200, waiting
         answers = [_get(f"{base}/tasks", token)[0] for _ in range(5)]
         assert answers == [200] * 5
         titles = {s.title for s in ana.passports()}
@@ -136,9 +151,9 @@ def test_every_desk_finds_the_promoted_standby(
         # the landing: all or nothing, whichever the failover allowed
         with psycopg.connect(standby.url(url.rsplit("/", 1)[-1].split("?")[0])) as conn:
             landed = conn.execute("SELECT count(*) FROM taskpack.landings").fetchone()[0]  # type: ignore[index]
-        if landed:
-            assert landing.returncode == 0, err
-        else:
+        if landed and landing.returncode != 0:  # cut at its commit: it cannot know
+            assert "may or may not have been kept" in err, err
+        if not landed:
             assert len(err.strip().splitlines()) <= 1, err  # one sentence, no traceback
         doctor = subprocess.run(
             [sys.executable, "-m", "taskpack.app.cli.main", "doctor"],
