@@ -10,10 +10,13 @@ half-written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
+
+from taskpack.core.portable.long_paths import extended, resolve
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _BINARY = getattr(os, "O_BINARY", 0)
@@ -33,22 +36,27 @@ def write_inside(folder: Path, name: str, src: BinaryIO) -> tuple[Path | None, s
     parts = _parts(name)
     if parts is None:
         return None, "its name would leave the folder"
-    root = folder.resolve()
+    # every call below takes the path past Windows' MAX_PATH too (`extended`); the
+    # path said to the person is the usual one
+    root = resolve(folder)
     here = root
     for part in parts[:-1]:
         here = here / part
-        if here.is_symlink():
+        if os.path.islink(extended(here)):
             return None, "a folder on its way is a symbolic link"
         try:
-            here.mkdir(exist_ok=True)
+            os.mkdir(extended(here))
+        except FileExistsError as exc:
+            if not os.path.isdir(extended(here)):
+                return None, f"its folder cannot be made ({exc.strerror or exc})"
         except OSError as exc:
             return None, f"its folder cannot be made ({exc.strerror or exc})"
-        if here.is_symlink() or not here.resolve().is_relative_to(root):
+        if os.path.islink(extended(here)) or not resolve(here).is_relative_to(root):
             return None, "its name would leave the folder"
     path = here / parts[-1]
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
     try:
-        fd = os.open(path, flags, 0o644)
+        fd = os.open(extended(path), flags, 0o644)
     except FileExistsError:
         return None, "a file of that name is already there (never overwritten)"
     except OSError as exc:
@@ -57,6 +65,7 @@ def write_inside(folder: Path, name: str, src: BinaryIO) -> tuple[Path | None, s
         with os.fdopen(fd, "wb") as out:
             shutil.copyfileobj(src, out, 1 << 20)
     except BaseException:
-        path.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(extended(path))
         raise
     return path, ""

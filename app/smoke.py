@@ -20,7 +20,16 @@ offscreen and closed.
 Nothing outside a temporary folder is read or written: TASKPACK_HOME, TASKPACK_MACHINE
 and TASKPACK_ACTOR point the window at a throwaway desk. A failure prints one line that
 names the missing piece — never a traceback, unless TASKPACK_SMOKE_TRACE=1 — and the
-exit code is 1. All steps run even after a failure, so one run names every gap.
+exit code is 1. All steps run even after a failure, so one run names every gap. The last
+line, ``cleanup``, deletes that folder: on Windows a file or folder that a step left open
+(a thread that outlived its service) cannot be deleted, and the line names what is left
+and which threads still run.
+
+Nothing escapes :func:`run` as an exception: a windowed Windows build has no console, and
+its launcher shows an escaped exception in a dialog that waits for a click, so an
+unattended check would wait for ever. A step that hangs is bounded too: after
+`HANG_LIMIT` seconds every thread's stack is written to the report and the process ends
+with 1 (Python's `faulthandler`, which also writes the stacks if the process crashes).
 
 This module imports no Qt itself: the window comes from the GUI entry point
 (``taskpack.app.gui_main``), which is the code the frozen app really starts.
@@ -28,6 +37,7 @@ This module imports no Qt itself: the window comes from the GUI entry point
 
 from __future__ import annotations
 
+import faulthandler
 import importlib
 import os
 import platform
@@ -44,6 +54,13 @@ from typing import Any, TextIO
 
 #: how long the watcher and the window may take before the step fails (seconds)
 WATCH_TIMEOUT = 20.0
+#: seconds the whole run may take before it is taken for hung (below the 600 s that
+#: `make package-windows` and the Windows lane give it, so the stacks reach the report)
+HANG_LIMIT = 480.0
+#: seconds the temporary folder's deletion waits for a handle that is being closed
+CLEANUP_PATIENCE = 5.0
+#: the window step lets the window's queued start-up work run (at least this often)
+WINDOW_PASSES = 5
 TRACE_ENV = "TASKPACK_SMOKE_TRACE"
 
 
@@ -324,9 +341,12 @@ def step_window(ctx: Context) -> str:
     started = time.monotonic()
     try:
         window.show()
-        deadline = started + 0.5
-        while time.monotonic() < deadline:
+        # what the window queued for its first turn of the event loop (its folder watcher
+        # among it) runs before it closes, however long showing it took on a slow machine
+        deadline, passes = started + 0.5, 0
+        while passes < WINDOW_PASSES or time.monotonic() < deadline:
             app.processEvents()
+            passes += 1
             time.sleep(0.02)
         if not window.isVisible():
             raise StepFailed("the main window did not show")
@@ -358,6 +378,32 @@ STEPS: Sequence[tuple[str, Step]] = (
     ("a2a", step_a2a),
     ("window", step_window),
 )
+
+
+def remove_folder(ctx: Context) -> str:
+    """Delete the temporary folder. Windows refuses while anything in it is open (a folder
+    still watched, a store still connected); a handle being closed is waited for a moment."""
+    deadline = time.monotonic() + CLEANUP_PATIENCE
+    while True:
+        try:
+            shutil.rmtree(ctx.tmp)
+            return "the temporary folder is deleted (nothing in it was left open)"
+        except FileNotFoundError:
+            return "the temporary folder is deleted (nothing in it was left open)"
+        except OSError as exc:
+            if time.monotonic() >= deadline:
+                raise StepFailed(_left_open(ctx.tmp, exc)) from None
+        time.sleep(0.2)
+
+
+def _left_open(folder: Path, exc: OSError) -> str:
+    left = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+    shown = ", ".join(left[:6]) + (f" and {len(left) - 6} more" if len(left) > 6 else "")
+    threads = sorted(t.name for t in threading.enumerate() if t is not threading.main_thread())
+    return (
+        f"the temporary folder cannot be deleted ({_one_line(exc)}); still there: "
+        f"{shown or 'nothing'}; threads still running: {', '.join(threads) or 'none'}"
+    )
 
 
 # --- running ----------------------------------------------------------------------------
@@ -403,22 +449,65 @@ def run(
     """
     argv = list(sys.argv if argv is None else argv)
     out = _output(argv)
+    watching = _watch_for_hangs(out)
+    try:
+        return _run(out, build, steps)
+    except Exception as exc:  # never out of here (a windowed build's dialog would wait)
+        out.write(f"smoke test FAILED: {_one_line(exc)}\n")
+        if os.environ.get(TRACE_ENV):
+            traceback.print_exc(file=out)
+        return 1
+    finally:
+        out.flush()
+        _stop_watching(watching)
+        if out not in (sys.stdout, sys.__stderr__):
+            out.close()  # the --smoke-log file (or devnull): no handle outlives the run
+
+
+def _watch_for_hangs(out: TextIO) -> bool | None:
+    """Every thread's stack into `out` if the run hangs past `HANG_LIMIT` (then exit 1) or
+    the process crashes. None when `out` is no real file (faulthandler writes to its fd);
+    else whether crash reports were switched on here (they may be already: pytest)."""
+    try:
+        out.flush()
+        out.fileno()
+    except (OSError, ValueError, AttributeError):
+        return None
+    faulthandler.dump_traceback_later(HANG_LIMIT, exit=True, file=out)
+    if faulthandler.is_enabled():
+        return False
+    faulthandler.enable(file=out)
+    return True
+
+
+def _stop_watching(watching: bool | None) -> None:
+    if watching is None:
+        return
+    faulthandler.cancel_dump_traceback_later()
+    if watching:
+        faulthandler.disable()
+
+
+def _run(
+    out: TextIO, build: Callable[[list[Any]], Any] | None, steps: Sequence[tuple[str, Step]]
+) -> int:
     saved_env = {
         k: os.environ.get(k) for k in ("TASKPACK_HOME", "TASKPACK_MACHINE", "TASKPACK_ACTOR")
     }
     out.write("TaskPack Desk smoke test\n")
-    with tempfile.TemporaryDirectory(prefix="taskpack-smoke-") as tmp:
-        ctx = Context(Path(tmp), out)
-        if build is not None:
-            ctx.notes["build"] = build
-        try:
-            results = run_steps(steps, ctx)
-        finally:
-            for k, v in saved_env.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+    out.flush()
+    ctx = Context(Path(tempfile.mkdtemp(prefix="taskpack-smoke-")), out)
+    if build is not None:
+        ctx.notes["build"] = build
+    try:
+        results = run_steps(steps, ctx)
+    finally:
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    results += run_steps([("cleanup", remove_folder)], ctx)
     failed = [r.name for r in results if not r.ok]
     total = sum(r.seconds for r in results)
     if failed:
@@ -427,9 +516,6 @@ def run(
         )
     else:
         out.write(f"smoke test passed: {len(results)} steps in {total:.1f} s\n")
-    out.flush()
-    if out not in (sys.stdout, sys.__stderr__):
-        out.close()  # the --smoke-log file (or devnull): no handle outlives the run
     return 1 if failed else 0
 
 

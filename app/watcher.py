@@ -49,6 +49,7 @@ from taskpack.app.platform.observer import platform_observer
 from taskpack.core.desk.identity import sender_label
 from taskpack.core.errors import TaskPackError, sentence
 from taskpack.core.format import vocabulary
+from taskpack.core.portable.long_paths import extended
 
 PACK_SUFFIXES = vocabulary.PACK_SUFFIXES
 TEMP_SUFFIXES = (
@@ -126,8 +127,9 @@ def probe(path: Path) -> FoundPack:
     """Open `path` as a pack (no luggage is read) and summarise it; raises TaskPackError."""
     from taskpack.core.format.reading import open_pack  # imported late: keeps `watch --help` fast
 
-    st = path.stat()
-    with open_pack(path) as opened:
+    where = Path(extended(path))  # past Windows' MAX_PATH too; `path` stays what is shown
+    st = where.stat()
+    with open_pack(where) as opened:
         pack = opened.pack
         state = pack.passport
         origin = pack.origin
@@ -427,7 +429,7 @@ class FolderWatcher:
         if not is_pack_name(path.name):
             return
         try:
-            st = path.stat()
+            st = os.stat(extended(path))
         except OSError:
             self._pending.pop(path, None)
             return
@@ -446,7 +448,7 @@ class FolderWatcher:
         now = time.monotonic()
         for path, cand in list(self._pending.items()):
             try:
-                st = path.stat()
+                st = os.stat(extended(path))
             except OSError:  # renamed away or deleted: the rename's own event brings the new name
                 del self._pending[path]
                 continue
@@ -493,10 +495,10 @@ class FolderWatcher:
 
     def _scan(self, folder: Path) -> None:
         try:
-            with os.scandir(folder) as it:
+            with os.scandir(extended(folder)) as it:
                 for entry in it:
                     if is_pack_name(entry.name):
-                        self.hint(entry.path)
+                        self.hint(folder / entry.name)
         except OSError:
             return
 

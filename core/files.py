@@ -27,6 +27,7 @@ from typing import BinaryIO
 
 from .errors import DiskFull
 from .portable import replacing
+from .portable.long_paths import extended
 
 __all__ = [
     "atomic_write",
@@ -47,7 +48,7 @@ def atomic_write(path: Path | str, *, fsync: bool = True) -> Iterator[BinaryIO]:
     """Write `path` atomically (see module doc). `fsync=False` for files that may be lost
     in a power cut (a cache) but must never be seen half-written."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=extended(path.parent))
     try:
         with os.fdopen(fd, "wb") as f:
             yield f

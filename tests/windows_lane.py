@@ -32,6 +32,7 @@ LANE = [
     "tests/app/test_drafts.py",
     "tests/app/test_desk.py",
     "tests/app/test_isolated.py",
+    "tests/app/test_luggage_out.py",
     "tests/app/cli/test_passports.py",
     "tests/app/cli/test_receipt_twice.py",
     "tests/app/cli/test_doctor.py",

@@ -55,6 +55,7 @@ from PySide6.QtWidgets import (
 )
 from taskpack.app.desk import Desk, sender_label
 from taskpack.app.paths import ACTOR_ENV, actor_name
+from taskpack.app.watcher import WatcherOptions
 from taskpack.ui import dialogs, i18n, paging, style
 from taskpack.ui.composer.composer import Composer
 from taskpack.ui.composer.send import SendDialog
@@ -98,7 +99,7 @@ class MainWindow(QMainWindow):
         desk: Desk,
         *,
         watch: bool = True,
-        watcher_options: dict[str, object] | None = None,
+        watcher_options: WatcherOptions | None = None,
     ) -> None:
         super().__init__()
         style.install()  # the focus ring (the application may have been made elsewhere)
@@ -149,6 +150,7 @@ class MainWindow(QMainWindow):
         incoming.merged.connect(self._merged)
         incoming.forgotten.connect(self.watching.forget)
         passport.shown.connect(inbox.select_row)
+        passport.packs_dropped.connect(self.open_files)
         self.watching.status_changed.connect(self._update_status)
         self.watching.status_message.connect(self.statusBar().showMessage)
         self.watching.failed.connect(self.error)

@@ -39,6 +39,7 @@ from taskpack.core.desk import lifecycle
 from taskpack.core.desk.export import extended_lineage
 from taskpack.core.desk.store import StoredLuggage
 from taskpack.core.format.model import JSON, LocalPassport
+from taskpack.core.trust.visible_text import visible
 
 TS = pb.TaskState
 
@@ -179,18 +180,35 @@ def extension_metadata(
     return wire(out)  # type: ignore[no-any-return]
 
 
+def _quoted(value: Any, longest: int) -> str:
+    """A sender's words inside the desk's sentence: made visible on one line, cut short,
+    between curly quotes that nothing inside can close (its own become straight ones)."""
+    said = visible(str(value))
+    if len(said) > longest:
+        said = said[:longest] + "…"
+    return "\u201c" + said.replace("\u201c", '"').replace("\u201d", '"') + "\u201d"
+
+
 def status_text(lp: LocalPassport, value: int, receipt: ReceiptInfo | None) -> str:
-    """One paragraph a generic A2A client can show. The asks are the sender's own words."""
+    """One paragraph a generic A2A client can show, in words: what became of the task and
+    what it waits for. The ids (the task's, the asks') stay in the Task's fields and the
+    extension's metadata; what the sender wrote (the title, each question and what would
+    count as its answer) is quoted, one line each, cut short."""
     row = state_row(lp.state, lp.waiting_on)
-    text = f"{lp.id} is {lifecycle.describe(lp.state, lp.waiting_on)}: {row.says}."
+    title = lp.passport.title
+    text = f"Task {_quoted(title, 80)}: {row.says}." if title else f"This task: {row.says}."
     asks = open_asks(lp)
     if asks and lp.state not in lifecycle.TERMINAL:
-        listed = "; ".join(f"{a.id}: {a.what or '(no question)'}" for a in asks[:5])
-        more = f" (and {len(asks) - 5} more)" if len(asks) > 5 else ""
-        text += f" Open asks: {listed}{more}."
+        listed = "; ".join(
+            f"{n}. {_quoted(a.what or '', 200)}"
+            + (f" (answer with {_quoted(a.accept, 80)})" if a.accept else "")
+            for n, a in enumerate(asks[:5], 1)
+        )
+        more = f" (and {len(asks) - 5} more, in the task's metadata)" if len(asks) > 5 else ""
+        text += f" It waits for {len(asks)} answer(s): {listed}{more}."
     if receipt is not None:
         if receipt.error:
-            text += f" The receipt could not be packed: {receipt.error}"
+            text += f" The receipt could not be packed: {visible(receipt.error)[:400]}"
         else:
             text += f" A receipt (version {receipt.version}) is attached as the artifact 'receipt'."
     return wire(text)  # type: ignore[no-any-return]

@@ -93,6 +93,70 @@ def fit(data: dict[str, Any]) -> dict[str, Any]:
     return out  # type: ignore[no-any-return]
 
 
+def _size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False))
+
+
+def _largest_list(value: Any, place: str) -> tuple[int, str, list[Any]] | None:
+    """The list in `value` that holds the most JSON characters (and more than one row)."""
+    best: tuple[int, str, list[Any]] | None = None
+    items: list[tuple[str, Any]] = []
+    if isinstance(value, dict):
+        items = [(f"{place}.{k}" if place else str(k), v) for k, v in value.items()]
+    elif isinstance(value, list):
+        if len(value) > 1:
+            best = (_size(value), place, value)
+        items = [(place, v) for v in value]
+    for where, item in items:
+        if isinstance(item, dict | list):
+            found = _largest_list(item, where)
+            if found is not None and (best is None or found[0] > best[0]):
+                best = found
+    return best
+
+
+def trim(data: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """Cut `data`'s largest lists short, in place, until it is within :data:`BUDGET` (what
+    :func:`fit` cannot do by cutting strings: thousands of rows). Returns (where, shown,
+    total) for each list cut, so the answer can say so; a tool that lists pages its rows
+    and is rarely cut here."""
+    cuts: dict[int, tuple[str, int, int]] = {}
+    total = _size(data)
+    if total <= BUDGET:
+        return []
+    # cut to half the budget: the text repeats each row with a marked block of its
+    # sender's words, and the two together stay under ~25,000 tokens
+    goal = BUDGET // 2
+    while total > goal:
+        found = _largest_list(data, "")
+        if found is None:
+            break
+        size, place, rows = found
+        room = size - (total - goal) - 64
+        keep, used = 0, 2
+        for row in rows:
+            used += _size(row) + 2
+            if used > room:
+                break
+            keep += 1
+        keep = min(keep, len(rows) - 1)
+        first = cuts.get(id(rows), (place, 0, len(rows)))[2]
+        cuts[id(rows)] = (place, keep, first)
+        del rows[keep:]
+        total = _size(data)
+    return list(cuts.values())
+
+
+def trim_note(cuts: list[tuple[str, int, int]]) -> str:
+    """The desk's sentence about lists :func:`trim` cut short (empty when none was)."""
+    if not cuts:
+        return ""
+    said = "; ".join(
+        f"{place or 'the list'}: the first {shown} of {total}" for place, shown, total in cuts
+    )
+    return f" This answer was too large to give whole, so it shows {said}."
+
+
 def render(summary: str, structured: Mapping[str, Any]) -> str:
     """The text content of an answer: the desk's summary, its data with every
     ``sender_wrote`` part replaced by a reference, then those parts inside markers."""

@@ -18,7 +18,8 @@ INSTRUCTIONS = (
 
 def review_summary(data: dict[str, Any], head: str) -> str:
     c = data["counts"]
-    imps = len(data["imperatives"])
+    spans = {s["list"]: s["total"] for s in (data.get("page") or {}).get("lists", [])}
+    imps = spans.get("imperatives", len(data["imperatives"]))
     bits = [
         f"{head}: a {data['kind']} ({data['encoding']})",
         f"{c['required_checks']} required landing check(s) to confirm first",

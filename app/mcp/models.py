@@ -281,6 +281,9 @@ class ReviewOut(_Out):
     sender_wrote: PassportText
     origin: OriginView = Field(description="who packed it and their note, as the pack says")
     conformance: ConformanceSummary | None = None
+    page: PageInfo | None = Field(
+        None, description="which rows of each list this answer shows (a large one is paged)"
+    )
 
 
 class LandOut(_Out):
@@ -312,7 +315,9 @@ class ConformanceCheck(_Out):
     id: str
     ok: bool | None
     requirement: str
-    reason_count: int = Field(description="how many reasons the judge gave (under sender_wrote)")
+    reason_count: int = Field(
+        description="how many reasons the judge gave (the first 20 are under sender_wrote)"
+    )
     sender_wrote: ReasonsText
 
 

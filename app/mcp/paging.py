@@ -10,7 +10,8 @@ views.
 The answer's ``page`` says, per list, how many rows it holds in all and which of them are
 shown; when more remain it gives ``next_cursor``, which the agent passes back as
 ``cursor``. A cursor names the version it was cut from: one from an older version is
-refused in one sentence (the rows may have moved), never silently misread.
+refused in one sentence (the rows may have moved), never silently misread; so is one
+cut from a pack whose contents have changed since.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from taskpack.core.errors import UsageError
 _FILL = BUDGET // 2
 #: the least room a page gives its rows, however large its head is (fit cuts the rest)
 _LEAST_ROOM = BUDGET // 8
-_CURSOR = re.compile(r"^v(\d{1,12})((?:\.\d{1,12}){1,40})$")
+_CURSOR = re.compile(r"^([a-z][0-9a-f]{1,16})((?:\.\d{1,12}){1,40})$")
 
 
 @dataclass(frozen=True)
@@ -42,12 +43,17 @@ class Section:
     row: Callable[[int], Any]
 
 
-def cursor_of(version: int, offsets: list[int]) -> str:
-    """Where each list goes on from, for the version they were read at."""
-    return f"v{version}." + ".".join(str(n) for n in offsets)
+def cursor_of(stamp: str, offsets: list[int]) -> str:
+    """Where each list goes on from, for what they were read from (`stamp`: ``v3``, the
+    passport's version; ``d`` and the first hex digits of a pack's content digest)."""
+    return f"{stamp}." + ".".join(str(n) for n in offsets)
 
 
-def parse_cursor(cursor: str | None, version: int, sections: list[Section]) -> list[int]:
+def _cut_from(stamp: str) -> str:
+    return f"version {stamp[1:]}" if stamp.startswith("v") else "a pack of other contents"
+
+
+def parse_cursor(cursor: str | None, stamp: str, sections: list[Section]) -> list[int]:
     """The row each section goes on from (all 0 for no cursor)."""
     if not cursor:
         return [0] * len(sections)
@@ -58,10 +64,9 @@ def parse_cursor(cursor: str | None, version: int, sections: list[Section]) -> l
             "that cursor is not one this desk gave",
             hint="Pass the `page.next_cursor` of the previous answer unchanged, or no cursor.",
         )
-    at = int(m.group(1))
-    if at != version:
+    if m.group(1) != stamp:
         raise UsageError(
-            f"that cursor was cut from version {at}; the passport is at version {version} now",
+            f"that cursor was cut from {_cut_from(m.group(1))}; this is {_cut_from(stamp)} now",
             hint="Read it again from the first page (no cursor): its rows may have moved.",
         )
     if any(n > s.total for n, s in zip(offsets, sections, strict=True)):
@@ -128,10 +133,10 @@ class _Filler:
 
 
 def paged(
-    head: dict[str, Any], sections: list[Section], version: int, cursor: str | None
+    head: dict[str, Any], sections: list[Section], stamp: str, cursor: str | None
 ) -> dict[str, Any]:
     """`head` with each section's rows for the page `cursor` names, and ``page``."""
-    offsets = parse_cursor(cursor, version, sections)
+    offsets = parse_cursor(cursor, stamp, sections)
     data = dict(head)
     for s in sections:
         _put(data, s.name, [])
@@ -145,14 +150,14 @@ def paged(
     done = all(n >= s.total for n, s in zip(filler.next, sections, strict=True))
     data["page"] = {
         "cursor": cursor,
-        "next_cursor": None if done else cursor_of(version, filler.next),
+        "next_cursor": None if done else cursor_of(stamp, filler.next),
         "complete": done and not cursor,
         "lists": spans,
     }
     return data
 
 
-def page_note(data: dict[str, Any], what: str = "passport") -> str:
+def page_note(data: dict[str, Any], what: str = "passport", via: str | None = None) -> str:
     """The desk's sentence about a page: empty when the answer shows everything."""
     page = data.get("page") or {}
     if page.get("complete", True):
@@ -166,7 +171,8 @@ def page_note(data: dict[str, Any], what: str = "passport") -> str:
             )
     shown = "; ".join(parts) or "no rows"
     if page["next_cursor"]:
-        more = f' More follows: pass cursor "{page["next_cursor"]}" to read on.'
+        tool = f" to {via}" if via else ""
+        more = f' More follows: pass cursor "{page["next_cursor"]}"{tool} to read on.'
     else:
         more = " This is the last page."
     return f" This answer is one page of a large {what} ({shown}).{more}"

@@ -20,7 +20,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import ValidationError
 from taskpack.app.mcp import views
-from taskpack.app.mcp.boundary import fit, render
+from taskpack.app.mcp.boundary import fit, render, trim, trim_note
 from taskpack.core.errors import MergeRefused, PackError, Refused, TaskPackError
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ ERROR_META = "taskpack/error"
 
 def ok(summary: str, data: dict[str, Any]) -> CallToolResult:
     data = fit(data)
+    summary = summary.rstrip() + trim_note(trim(data))
     return CallToolResult(
         content=[TextContent(type="text", text=render(summary, data))], structured_content=data
     )

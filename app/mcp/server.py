@@ -27,7 +27,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 from taskpack.app.desk import Desk, harness_name
 from taskpack.app.mcp import models as m
-from taskpack.app.mcp import paging, prompts, refs, views, work_tools
+from taskpack.app.mcp import paging, prompts, refs, reviews, views, work_tools
 from taskpack.app.mcp.briefing import INSTRUCTIONS, review_summary
 from taskpack.app.mcp.inputs import (
     DecisionIn,
@@ -387,17 +387,23 @@ def build_server(desk: Desk) -> MCPServer[Any]:
 
     @server.tool(annotations=READ_ONLY)
     def taskpack_show(
-        path: PackPath, ctx: Context[Any, Any]
+        path: PackPath,
+        ctx: Context[Any, Any],
+        cursor: Annotated[
+            str | None,
+            Field(description="a large pack's review comes in pages: pass `page.next_cursor`"),
+        ] = None,
     ) -> Annotated[CallToolResult, m.ReviewOut]:
         """Review a pack file as the window shows it, landing nothing: required checks first,
-        sealed facts, asks, imperative sentences found, conformance (C0–C10)."""
+        sealed facts, asks, imperative sentences found, conformance (C0–C10). A large pack's
+        review comes in pages; `page` says what is shown."""
         job = Job(ctx, "reviewing")
 
         def run() -> tuple[str, dict[str, Any]]:
             p = parse_path(path)
             # two passes over the luggage (the review, then the judge): one progress, 0 to 100%
             rv = desk.review(p, progress=job.phase(0, 2), cancel=job.cancelled)
-            data = views.review_view(desk, views.unrefused(rv))
+            data = reviews.review_page(desk, reviews.unrefused(rv), cursor)
             report = desk.judge(p, progress=job.phase(1, 2), cancel=job.cancelled)
             job.progress(1, 1)
             data["conformance"] = {
@@ -408,7 +414,9 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                     if c.ok is False
                 ],
             }
-            return review_summary(data, "Reviewed (nothing landed)"), data
+            return review_summary(data, "Reviewed (nothing landed)") + paging.page_note(
+                data, "pack"
+            ), data
 
         return respond(run)
 
@@ -432,10 +440,10 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             p = parse_path(path)
             target = parse_pid(into) if into else None
             if dry_run:
-                rv = views.unrefused(desk.review(p, into=target))
+                rv = reviews.unrefused(desk.review(p, into=target))
                 if target and rv.refusal is not None:  # the desk's merge-target rule
                     raise rv.refusal  # (error_result withholds what the pack chose in it)
-                review = views.review_view(desk, rv)
+                review = reviews.review_page(desk, rv)
                 data = {
                     "action": "dry_run",
                     "passport_id": rv.already,
@@ -443,7 +451,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                     "counts": review["counts"],
                     "review": review,
                 }
-                return review_summary(review, "Dry run (nothing landed)"), data
+                said = review_summary(review, "Dry run (nothing landed)")
+                return said + paging.page_note(review, "pack", "taskpack_show"), data
             if target:
                 before = {a.id: a.answer for a in desk.get(target).asks or [] if a.answer}
                 merged = desk.merge_receipt(p, target, progress=job.progress, cancel=job.cancelled)
@@ -465,7 +474,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                     "adopted": views.adopted_view(merged.adopted),
                     "facts_added": merged.facts_added,
                     "moved_to": merged.moved_to,
-                    "review": views.review_view(desk, merged.review),
+                    "review": reviews.review_page(desk, merged.review),
                 }
                 if merged.already:
                     return f"Already merged into {merged.id}; nothing changed.", data
@@ -488,7 +497,7 @@ def build_server(desk: Desk) -> MCPServer[Any]:
                 "version": landed.passport.version,
                 "state": after["state"],
                 "counts": after["counts"],
-                "review": views.review_view(desk, landed.review),
+                "review": reviews.review_page(desk, landed.review),
             }
             c = after["counts"]
             head = (
@@ -498,7 +507,8 @@ def build_server(desk: Desk) -> MCPServer[Any]:
             )
             return (
                 f"{head} Confirm {c['required_checks']} required landing check(s) here first; "
-                f"{c['facts_to_reverify']} fact(s) to re-verify; {c['open_asks']} open ask(s).",
+                f"{c['facts_to_reverify']} fact(s) to re-verify; {c['open_asks']} open ask(s)."
+                f"{paging.page_note(after)}",
                 data,
             )
 

@@ -14,7 +14,7 @@ from taskpack.app.mcp import paging
 from taskpack.app.mcp.boundary import BUDGET, clean, fit, line, text
 from taskpack.app.mcp.refs import ref
 from taskpack.core.desk import lifecycle
-from taskpack.core.errors import SENDER_PARAMS, LandingRefused
+from taskpack.core.errors import SENDER_PARAMS
 from taskpack.core.format.model import Ask, Fact, LandingCheck, LocalPassport, Origin, PassportState
 from taskpack.core.trust.ask_lint import lint_accept
 from taskpack.core.trust.plain_words import (
@@ -30,7 +30,6 @@ from taskpack.core.trust.visible_text import visible
 
 if TYPE_CHECKING:
     from taskpack.app.desk import Desk
-    from taskpack.core.desk.review import LandingReview
     from taskpack.core.desk.store import PackWritten, PassportSummary, StoredLuggage
 
 #: what stands in the desk's words for a sender-chosen id or name that is not plain
@@ -245,18 +244,6 @@ def imperative_view(imp: dict[str, Any]) -> dict[str, Any]:
     return {"place": shown, "cue": line(imp.get("cue")) or "", "sender_wrote": said}
 
 
-def passport_text(state: PassportState, note: str | None = None) -> dict[str, Any]:
-    return {
-        "title": text(state.title),
-        "goal": text(state.goal),
-        "current_state": text(state.current_state),
-        "next_steps": clean(list(state.next_steps or [])),
-        "decisions": [{"what": text(d.what), "why": text(d.why)} for d in state.decisions or []],
-        "artifacts": clean(list(state.artifacts or [])),
-        "learnings": clean(list(state.learnings or [])),
-    }
-
-
 def lineage_chain(lineage: Any) -> list[Any]:
     if lineage is None:
         return []
@@ -404,7 +391,7 @@ def passport_page(
             "received.imperatives", len(imps), lambda n: imperative_view(imps[n])
         )
         sections.insert(5, imperatives)
-    return paging.paged(head, sections, lp.version, cursor)
+    return paging.paged(head, sections, f"v{lp.version}", cursor)
 
 
 def text_sections(state: PassportState) -> list[paging.Section]:
@@ -425,75 +412,12 @@ def text_sections(state: PassportState) -> list[paging.Section]:
     ]
 
 
-# --- reviews of a pack ----------------------------------------------------------------
+# --- the judge and merges ----------------------------------------------------------
 
 
-def unrefused(rv: LandingReview) -> LandingReview:
-    """`rv`, unless the pack carries a credential or a chat transcript: then refused as
-    landing it would be, named by kind and place, none of its text shown (as the CLI's
-    `land --dry-run` and `show` refuse it)."""
-    if rv.secrets and not rv.already:
-        raise LandingRefused(rv.secrets)
-    return rv
-
-
-def review_view(desk: Desk, rv: LandingReview) -> dict[str, Any]:
-    facts = [fact_view(n, f, desk.machine) for n, f in enumerate(rv.facts, 1)]
-    asks = [ask_view(a, rv.kind) for a in rv.asks]  # (every answer in a pack is the sender's)
-    checks = [check_view(c) for c in rv.landing_checks]  # required first already
-    for c in checks:
-        c["checked_here"] = False  # nothing in a pack is checked here yet
-    state = PassportState(
-        title=rv.title, goal=rv.goal, current_state=rv.current_state, next_steps=list(rv.next_steps)
-    )
-    extra = getattr(rv, "decisions", None)
-    if extra:
-        state.decisions = extra
-    for name in ("artifacts", "learnings"):
-        value = getattr(rv, name, None)
-        if value:
-            setattr(state, name, value)
-    origin = rv.origin or {}
-    out: dict[str, Any] = {
-        "path": line(str(rv.path)) or "",
-        "kind": rv.kind,
-        "encoding": wire_encoding(rv.encoding),
-        "content_digest": rv.content_digest,
-        "already": rv.already,
-        "written_here": rv.written_here,
-        "counts": counts(facts, asks, checks),
-        "landing_checks": checks,
-        "sealed": [desk_sentence(s) for s in rv.sealed],
-        "facts": facts,
-        "asks": asks,
-        "imperatives": [imperative_view(i) for i in rv.imperatives],
-        "luggage": [
-            luggage_view(str(x.get("name")), int(x.get("size") or 0), x.get("sha256"))  # type: ignore[arg-type]
-            for x in rv.luggage
-        ],
-        "reader_notes": [desk_sentence(n) for n in rv.notes],
-        "lineage": lineage_view(rv.lineage),
-        "packed_at": plain_time(rv.packed_at),
-        "sender_wrote": passport_text(state),
-        "origin": {
-            "sender_wrote": {
-                "actor": line(origin.get("actor")),
-                "machine": line(origin.get("machine")),
-                "harness": line(origin.get("harness")),
-                "note": text(rv.note),
-            }
-        },
-    }
-    if rv.kind == "receipt":
-        out |= {
-            "receipt_target": token(rv.receipt_target),
-            "target_here": rv.target_here,
-            "would_answer": [plain_id(a) or "" for a in rv.would_answer],
-            "would_adopt": [plain_id(a) or "" for a in rv.would_adopt],
-        }
-    else:
-        out["initial_state"] = rv.initial_state
-    return out
+#: a check's reasons given in full up to this many (a hostile pack can earn thousands;
+#: `reason_count` says how many there are, and `taskpack conformance` prints them all)
+REASONS_SHOWN = 20
 
 
 def conformance_check(
@@ -507,7 +431,7 @@ def conformance_check(
         "ok": ok,
         "requirement": requirement,
         "reason_count": len(reasons),
-        "sender_wrote": {"reasons": [line(r) or "" for r in reasons]},
+        "sender_wrote": {"reasons": [line(r) or "" for r in reasons[:REASONS_SHOWN]]},
     }
 
 

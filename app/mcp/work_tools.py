@@ -147,16 +147,11 @@ def register(
         def run() -> tuple[str, dict[str, Any]]:
             pid = parse_pid(id)
             rows = desk.history(pid)
-            page = rows[offset : offset + limit]
-            more = offset + len(page) < len(rows)
-            data = {
-                "id": pid,
-                "total": len(rows),
-                "offset": offset,
-                "next_offset": offset + len(page) if more else None,
-                "entries": [_history_entry(e) for e in page],
-            }
-            return f"{len(page)} of {len(rows)} history entries of {pid}, oldest first.", data
+            page = [_history_entry(e) for e in rows[offset : offset + limit]]
+            # fewer entries than `limit` when they are large: next_offset reads on
+            data = {"id": pid, **views.page(len(rows), offset, page, "entries")}
+            shown = len(data["entries"])
+            return f"{shown} of {len(rows)} history entries of {pid}, oldest first.", data
 
         return respond(run)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import select
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -106,6 +107,18 @@ def change_failed(url: str, exc: BaseException) -> StoreError:
     )
 
 
+def commit_unknown(url: str, exc: BaseException) -> StoreError:
+    """The connection was lost while the server committed: only the server knows whether
+    it did (a failover may even have lost a commit it made), so say both may be true."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return StoreError(
+        f"{describe(url)} lost the connection while it committed a change ({text})",
+        hint="The change may or may not have been kept: look (taskpack list, taskpack open "
+        "ID) before making it again. Landing the same pack again is always safe: it lands "
+        "once.",
+    )
+
+
 def check_url(url: str) -> None:
     check(url)
 
@@ -118,6 +131,26 @@ def connect(url: str, **kw: Any) -> psycopg.Connection[Any]:
         return psycopg.connect(url, connect_timeout=10, **kw)
     except psycopg.Error as exc:
         raise problem(url, exc) from None
+
+
+def check_idle(conn: psycopg.Connection[Any]) -> None:
+    """Raise if the server ended `conn` while it sat in the pool. A server that ends a
+    session (a restart, a crash, a failover, an admin's pg_terminate_backend) sends its
+    last words or closes the socket, so an idle connection with nothing to read is alive
+    as far as a round trip could tell; only one with something waiting (that, or a
+    notice) is asked with one. A landing takes four connections: four round trips saved."""
+    if conn.closed or conn.broken:
+        raise psycopg.OperationalError("the connection is closed")
+    if _readable(conn.fileno()):
+        ConnectionPool.check_connection(conn)
+
+
+def _readable(fd: int) -> bool:
+    if hasattr(select, "poll"):  # any descriptor number, unlike select()
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLPRI)
+        return bool(poller.poll(0))
+    return bool(select.select([fd], [], [], 0)[0])
 
 
 class Pool:
@@ -139,7 +172,7 @@ class Pool:
             reconnect_timeout=30,
             # a connection the server dropped (a restart, a failover) is found and replaced
             # when it is taken, not handed to a request that then fails
-            check=ConnectionPool.check_connection,
+            check=check_idle,
         )
         try:
             self._pool.open(wait=True, timeout=15)

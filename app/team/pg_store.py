@@ -32,7 +32,7 @@ from taskpack.core.desk.store_sql import CHANGED_SINCE, StoreReads
 from taskpack.core.errors import StoreError
 from taskpack.core.format.model import JSON
 
-from .connect import Lost, Pool, change_failed, spool_dir
+from .connect import Lost, Pool, change_failed, commit_unknown, spool_dir
 from .listen import Listener
 from .pg_blobs import PgBlobs
 from .pg_tx import PgTx
@@ -166,13 +166,17 @@ class PgStore(StoreReads, HeldBlobs):
         on the way rolls it back; the next command finds it either done or not)."""
         with self.pool.connection() as conn:
             self._in_tx.conn = conn
+            committing = False
             try:
                 with conn.transaction():
                     tx = PgTx(self, conn)
                     self._in_tx.tx = tx
                     yield tx
                     tx.announce()
+                    committing = True
             except psycopg.Error as exc:
+                if committing and conn.broken:
+                    raise commit_unknown(self.url, exc) from None
                 raise change_failed(self.url, exc) from None
             finally:
                 self._in_tx.conn = self._in_tx.tx = None

@@ -153,9 +153,14 @@ def chat_message(
     if flat_text is not None and len(flat_text.encode("utf-8")) <= INLINE_LIMIT:
         inline = _inline_json(flat_text.rstrip("\n"))
         fence = _fence_for(inline)
-        lines += [words["inline"].format(name=_q(file_name)), f"{fence}json", inline, fence]
+        lines += [
+            words["inline"].format(name=_q(file_name, name=True)),
+            f"{fence}json",
+            inline,
+            fence,
+        ]
     else:
-        lines.append(words["attach"].format(name=_q(file_name), size=_size(file_size)))
+        lines.append(words["attach"].format(name=_q(file_name, name=True), size=_size(file_size)))
     return "\n".join(lines) + "\n"
 
 
@@ -183,14 +188,28 @@ def _ask_lines(words: dict[str, str], heading: str, asks: list[Ask], *, answers:
     return lines
 
 
-#: what a chat app or a mail client would render from a sender's words: links and images
-#: (``[text](url)``), raw HTML, code spans and blocks; each is written with a backslash,
-#: so the receiver reads the characters instead of what they would do
-_MARKUP = re.compile(r"[\\`\[\]<>*_~|]")
+#: a sender's characters a chat app would act on, each written as a look-alike that does
+#: nothing anywhere: ``<`` and ``>`` carry HTML and Slack's control sequences
+#: (``<!channel>``, ``<@U…>``, ``<http://…|label>``); ``*`` ``~`` and the backtick carry
+#: emphasis, strike and code. Slack has no escape for them (a backslash is shown and the
+#: markup still applies), and its ``&lt;`` would be read as "&lt;" once pasted into any
+#: app, so neither is used.
+_LOOK_ALIKE = str.maketrans(
+    {"<": "\u2039", ">": "\u203a", "*": "\u2217", "~": "\u223c", "`": "\u02cb"}
+)
+#: an underscore at a word's edge opens or closes emphasis; inside a word (``my_file``)
+#: no app reads it so, and it stays
+_EDGE_UNDERSCORE = re.compile(r"(?<!\w)_|_(?!\w)")
+#: markdown's link brackets (``[text](url)``) and its escape character, backslashed
+_MARKUP = re.compile(r"[\\\[\]]")
 #: a link a chat app would make clickable: a scheme, or a bare ``www.`` host
 _URL = re.compile(r"\b(?:(?:https?|ftp|file)://|www\.)[^\s«»]*", re.I)
+#: a host name a chat app links without a scheme (``evil.example``, ``plan.md``): a dot
+#: between a word and two or more letters (of any script: ``пример.рф``)
+_HOST_DOT = r"(?<=\w)\.(?=[^\W\d_]{2,}\b)"
+_EMAIL_OR_DOT = re.compile(rf"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|{_HOST_DOT}")
 #: a mention that notifies people: ``@here``, ``@channel``, ``@everyone``, ``@name``
-_MENTION = re.compile(r"(?<![\w.])@(?=\w)")
+_MENTION = re.compile(r"(?<!\w)@(?=\w)")
 
 
 def _defang(m: re.Match[str]) -> str:
@@ -205,17 +224,26 @@ def _defang(m: re.Match[str]) -> str:
     return f"{scheme}{sep}{host.replace('.', '[.]')}{slash}{path}"
 
 
-def _q(value: object) -> str:
+def _q(value: object, *, name: bool = False) -> str:
     """A sender's string for a chat app: one visible line, cut short, its markup, emphasis,
-    links and mentions written so they read as characters and do nothing."""
+    links and mentions written so they read as characters and do nothing (Slack, Teams,
+    Discord, Mattermost, mail). `name`: the file the person attaches, named as it is on
+    their disk (its dots kept: it has no scheme and no host)."""
     text = visible(value)
     text = text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
     text = _MARKUP.sub(lambda m: "\\" + m.group(), text)
+    text = _EDGE_UNDERSCORE.sub("\u02cd", text.translate(_LOOK_ALIKE))
     text = _URL.sub(_defang, text)
+    if not name:  # (an e-mail address keeps its dots: a mail link opens no page)
+        text = _EMAIL_OR_DOT.sub(lambda m: m.group() if len(m.group()) > 1 else "[.]", text)
     return _MENTION.sub("[@]", text)
 
 
-_IN_JSON = re.compile(f"[`{HIDDEN_CHARS}]")
+#: escaped in the inline JSON (the same values: each occurs only inside its strings):
+#: hidden characters, the backtick, what carries a Slack control sequence or HTML
+#: (``< > &``) and a mention's ``@`` (not a chain's ``TP-…@3``); a link's ``://`` is written
+#: ``:\u002f\u002f``
+_IN_JSON = re.compile(f"[`<>&{HIDDEN_CHARS}]|(?<!\\w)@|(?<=:)//")
 
 
 def _json_escape(ch: str) -> str:
@@ -227,11 +255,11 @@ def _json_escape(ch: str) -> str:
 
 
 def _inline_json(json_text: str) -> str:
-    """The pack's JSON text for the message: hidden characters and backticks written as
-    JSON escapes (the same values; they occur only inside JSON strings). A person sees the
-    hidden ones, and no ``` is left inside for a chat app that ends a block at any ``` to
-    end the pack early."""
-    return _IN_JSON.sub(lambda m: _json_escape(m.group()), json_text)
+    """The pack's JSON text for the message: hidden characters, backticks and what a chat
+    app would act on written as JSON escapes (the same values; they occur only inside JSON
+    strings). A person sees the hidden ones, no ``` is left inside for a chat app that ends
+    a block at any ``` to end the pack early, and no mention or link is live in it."""
+    return _IN_JSON.sub(lambda m: "".join(_json_escape(c) for c in m.group()), json_text)
 
 
 def _fence_for(text: str) -> str:

@@ -26,6 +26,7 @@ from ..format.model import (
 )
 from ..format.record_pages import AskPages
 from ..format.streams import hash_file
+from ..portable.long_paths import extended, resolve
 from ..progress import CancelCheck, Progress
 from ..trust.ask_lint import lint_accept
 from ..trust.pack_writer import make_pack
@@ -207,7 +208,7 @@ def export_passport(
     # above that so packing stays one pass
     file_sha = result.file_sha256
     if file_sha is None and result.size <= FILE_DIGEST_MAX_BYTES:
-        file_sha = hash_file(Path(result.path))
+        file_sha = hash_file(Path(extended(result.path)))
     moved: str | None = None
     try:
         with store.write() as tx:
@@ -218,7 +219,7 @@ def export_passport(
                 kind,
                 open_sent,
                 encoding=result.encoding,
-                path=str(Path(result.path).resolve()),
+                path=str(resolve(result.path)),  # past Windows' MAX_PATH too
                 file_sha256=file_sha,
                 size=result.size,
                 to=(to or "").strip() or None,

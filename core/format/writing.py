@@ -18,6 +18,7 @@ from typing import Any, BinaryIO, cast
 from .. import files
 from ..errors import Cancelled
 from ..portable import replacing
+from ..portable.long_paths import extended
 from ..progress import CancelCheck, Progress
 from . import bag, canonical, flat
 from .luggage import (
@@ -143,7 +144,9 @@ def _write(
     warnings: list[str],
     hash_it: bool = False,
 ) -> WriteResult:
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=out.parent)
+    # in a folder a person chose, whose path may be past Windows' MAX_PATH
+    where = extended(out.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".partial", dir=where)
     tmp = Path(tmp_name)
     try:
         file_sha: str | None = None

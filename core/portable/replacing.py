@@ -15,6 +15,8 @@ import os
 import time
 from pathlib import Path
 
+from .long_paths import extended
+
 #: the Windows errors that mean "someone holds it right now", not "never"
 _HELD = {5, 32, 33}  # access denied (a pending delete too), sharing violation, lock violation
 _RETRYING = os.name == "nt"
@@ -31,6 +33,7 @@ def replace(src: Path | str, dst: Path | str, *, patience: float = 2.0) -> None:
     if not _RETRYING:
         os.replace(src, dst)
         return
+    src, dst = extended(src), extended(dst)  # past MAX_PATH too (a folder a person chose)
     deadline = time.monotonic() + patience
     pause = 0.01
     while True:
@@ -46,6 +49,7 @@ def replace(src: Path | str, dst: Path | str, *, patience: float = 2.0) -> None:
 
 def unlink(path: Path | str, *, patience: float = 2.0, missing_ok: bool = False) -> None:
     """``os.unlink(path)``, tried again as :func:`replace` is."""
+    path = extended(path)
     deadline = time.monotonic() + patience
     pause = 0.01
     while True:

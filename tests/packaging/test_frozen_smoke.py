@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
+import threading
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from taskpack.app import smoke
@@ -24,7 +28,8 @@ def test_all_steps_ok_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run_with([("one", lambda ctx: "fine"), ("two", lambda ctx: "also fine")], capsys)
     assert code == 0
     assert "  ok    one      fine\n" in out
-    assert "smoke test passed: 2 steps" in out
+    assert "  ok    cleanup  the temporary folder is deleted" in out  # always the last step
+    assert "smoke test passed: 3 steps" in out
 
 
 def test_a_missing_module_is_named_in_one_line_and_later_steps_still_run(
@@ -62,7 +67,7 @@ def test_a_missing_module_is_named_in_one_line_and_later_steps_still_run(
     assert "FAIL  boom     RuntimeError: the window would not open" in out
     assert "ok    last     ran" in out
     assert "Traceback" not in out
-    assert "smoke test FAILED: 3 of 4 steps (mod, api, boom)" in out
+    assert "smoke test FAILED: 3 of 5 steps (mod, api, boom)" in out
 
 
 def test_a_missing_package_says_which_piece(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,6 +75,81 @@ def test_a_missing_package_says_which_piece(capsys: pytest.CaptureFixture[str]) 
     code, out = run_with([("a2a", step)], capsys)
     assert code == 1
     assert "the A2A endpoint is not in this build (no module 'taskpack_absent.server')" in out
+
+
+def test_a_file_a_step_left_open_is_named_and_fails_the_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What Windows does to a folder a thread still holds (a watcher never stopped): the
+    deletion fails; the cleanup line says what is left and which threads still run."""
+    monkeypatch.setattr(smoke, "CLEANUP_PATIENCE", 0.5)
+    released = threading.Event()
+
+    def leaves_a_watcher(ctx: smoke.Context) -> str:
+        (ctx.tmp / "inbox").mkdir()
+        threading.Thread(target=released.wait, name="forgotten-watcher", daemon=True).start()
+        return "started"
+
+    real_rmtree = shutil.rmtree
+
+    def windows_rmtree(path: Any, *args: Any, **kw: Any) -> None:
+        if not released.is_set():
+            raise PermissionError(13, "The process cannot access the file", str(path))
+        real_rmtree(path, *args, **kw)
+
+    monkeypatch.setattr(smoke.shutil, "rmtree", windows_rmtree)
+    try:
+        code, out = run_with([("watch", leaves_a_watcher)], capsys)
+    finally:
+        released.set()
+    assert code == 1
+    assert "FAIL  cleanup  the temporary folder cannot be deleted" in out
+    assert "still there: inbox" in out
+    assert "forgotten-watcher" in out
+    assert "smoke test FAILED: 1 of 2 steps (cleanup)" in out
+    assert "Traceback" not in out
+
+
+def test_nothing_escapes_as_an_exception(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A windowed Windows build shows an escaped exception in a dialog that waits for a
+    click: an unattended check would wait for ever. One line and exit 1 instead."""
+    monkeypatch.delenv(smoke.TRACE_ENV, raising=False)
+
+    def broken_cleanup(ctx: smoke.Context) -> str:
+        raise AssertionError("unreachable")
+
+    def broken_runner(steps: Any, ctx: smoke.Context) -> list[smoke.Result]:
+        raise OSError(145, "Directory is not empty")
+
+    monkeypatch.setattr(smoke, "run_steps", broken_runner)
+    code, out = run_with([("one", broken_cleanup)], capsys)
+    assert code == 1
+    assert "smoke test FAILED: OSError: [Errno 145] Directory is not empty" in out
+    assert "Traceback" not in out
+
+
+def test_a_hang_is_bounded_and_its_stacks_are_reported(tmp_path: Path) -> None:
+    """A step that never returns: after HANG_LIMIT every thread's stack is in the report
+    and the process ends with 1 (a real process: faulthandler ends it)."""
+    log = tmp_path / "smoke.log"
+    code = (
+        "import threading, sys\n"
+        "from taskpack.app import smoke\n"
+        "smoke.HANG_LIMIT = 1.0\n"
+        "def hangs(ctx):\n"
+        "    threading.Event().wait()\n"
+        "sys.exit(smoke.run(['x', '--smoke-test', '--smoke-log=' + sys.argv[1]],"
+        " steps=[('stuck', hangs)]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(log)], capture_output=True, text=True, timeout=300
+    )
+    text = log.read_text(encoding="utf-8")
+    assert done.returncode == 1, text
+    assert "TaskPack Desk smoke test" in text
+    assert "in hangs" in text  # the hung step's stack
 
 
 def test_the_environment_is_restored(

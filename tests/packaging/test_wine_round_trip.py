@@ -111,22 +111,40 @@ def test_windows_to_linux_and_back_with_every_output_in_a_file(tmp_path: Path) -
     assert ask["answer"] == ANSWER
 
 
+def windows_temp() -> Path:
+    """The Windows user's temporary folder in the prefix: Wine sets TEMP and TMP from the
+    registry, whatever the Linux environment says."""
+    return LAYOUT.wineprefix / "drive_c" / "users" / os.environ.get("USER", "root") / "Temp"
+
+
 def test_the_window_smoke_test_passes_and_leaves_nothing_open(tmp_path: Path) -> None:
-    log = tmp_path / "smoke.out"
+    """The report is written by the Windows process itself (``--smoke-log``), and Wine's
+    own errors and exceptions (``+seh``) go to its stderr: a run that fails says why."""
+    log, wine_err = tmp_path / "smoke.log", tmp_path / "wine-stderr.txt"
+    before = set(windows_temp().glob("taskpack-smoke-*"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "TASKPACK_"))}
-    env["TEMP"] = env["TMP"] = windows_path(tmp_path)  # the folder it makes and deletes
+    env.update(WINEDEBUG="fixme-all,err+all,+seh", TASKPACK_SMOKE_TRACE="1")
     proc = subprocess.run(
-        ["wine", str(LAYOUT.python_exe), "-m", "taskpack.app.gui_main", "--smoke-test"],
+        ["wine", str(LAYOUT.python_exe), "-m", "taskpack.app.gui_main", "--smoke-test",
+         f"--smoke-log={windows_path(log)}"],
         env=winenv.wine_env(LAYOUT, env),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         timeout=900,
+    )  # fmt: skip
+    wine_err.write_bytes(proc.stderr)
+    text = log.read_text(encoding="utf-8") if log.exists() else "(no report written)"
+    python_err = "\n".join(
+        ln for ln in proc.stderr.decode("utf-8", "replace").splitlines() if ":trace:seh:" not in ln
     )
-    log.write_bytes(proc.stdout + proc.stderr)
-    code = proc.returncode
-    text = log.read_bytes().decode("utf-8")
-    assert code == 0, text
-    assert "Traceback" not in text and "FAIL" not in text, text
-    assert "smoke test passed" in text
-    assert "watcher" in text
-    assert not list(tmp_path.glob("taskpack-smoke-*")), "the smoke test's folder is still there"
+    why = (
+        f"exit {proc.returncode}\n--- report\n{text}\n--- stdout\n"
+        f"{proc.stdout.decode('utf-8', 'replace')}\n--- stderr (Python and Wine, "
+        f"Wine's exception trace in {wine_err})\n{python_err[-6000:]}"
+    )
+    assert proc.returncode == 0, why
+    assert "Traceback" not in text + python_err and "FAIL" not in text, why
+    assert "smoke test passed" in text, why
+    assert "  ok    watcher" in text and "  ok    cleanup" in text, why
+    left = set(windows_temp().glob("taskpack-smoke-*")) - before
+    assert not left, f"the smoke test's folder is still there: {sorted(left)}"

@@ -4,7 +4,9 @@ the other columns only what they show."""
 from __future__ import annotations
 
 from conftest import RECEIVER, settle
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QTextLayout, QTextOption
+from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 from taskpack.ui.models import InboxModel
 from taskpack.ui.window.keys_columns import allotted
@@ -24,6 +26,42 @@ def fits(window, row: int, column: int) -> bool:
     return (
         window.inbox.view.fontMetrics().horizontalAdvance(text) + 6
         <= window.inbox.view.visualRect(index).width()
+    )
+
+
+def drawn_whole(window, row: int, column: int) -> bool:
+    """The cell's text is drawn whole where the list draws it: on one line, or, when its
+    cell wraps, broken at spaces into lines that all fit in the cell (none cut to "…")."""
+    view = window.inbox.view
+    index = window.inbox.proxy.index(row, column)
+    option = QStyleOptionViewItem()
+    option.initFrom(view)
+    option.rect = view.visualRect(index)
+    style = view.style()
+    icon = style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, view)
+    option.decorationSize = view.iconSize() if view.iconSize().isValid() else QSize(icon, icon)
+    view.itemDelegateForIndex(index).initStyleOption(option, index)  # its mark, its wrapping
+    text_rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, view)
+    margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+    width = text_rect.width() - 2 * margin
+    wraps = bool(option.features & QStyleOptionViewItem.ViewItemFeature.WrapText)
+    layout = QTextLayout(option.text, option.font)  # laid out as the list lays it out
+    how = QTextOption()
+    how.setWrapMode(
+        QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere if wraps else QTextOption.WrapMode.NoWrap
+    )
+    layout.setTextOption(how)
+    layout.beginLayout()
+    lines = []
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(width)
+        lines.append(line)
+    layout.endLayout()
+    words = [option.text[x.textStart() : x.textStart() + x.textLength()].strip() for x in lines]
+    return (
+        " ".join(words) == " ".join(option.text.split())  # no word broken in two
+        and all(x.naturalTextWidth() <= width for x in lines)
+        and sum(x.height() for x in lines) <= text_rect.height()
     )
 
 
@@ -164,3 +202,44 @@ def test_at_800_by_600_the_sender_is_read_whole_and_the_kind_is_a_mark(
     sizes = columns(window)
     assert sizes[InboxModel.TITLE] == max(sizes.values())
     assert sum(sizes.values()) <= window.inbox.view.viewport().width() + 1
+
+
+def test_at_800_by_600_the_state_is_read_whole_beside_a_long_sender(
+    tmp_path, qtbot: QtBot, make_desk, make_window
+) -> None:
+    """ "ne…" was all a narrow list said of "needs your approval": the state is written on
+    two lines when one would cut it, and the sender stays readable beside it."""
+    from conftest import make_handoff
+
+    alpha = make_desk("alpha", "root")
+    make_handoff(alpha, tmp_path / "landed.taskpack", title="Fix the invoice export for finance")
+    make_handoff(alpha, tmp_path / "arrived.taskpack", title="Q3 report charts")
+    long_name = make_desk("wei-laptop", "Wei Zhang-Longname-Of-Finance")
+    make_handoff(long_name, tmp_path / "long.taskpack", title="Budget sheet")
+    desk = make_desk(RECEIVER)
+    desk.land(tmp_path / "landed.taskpack")
+    desk.land(tmp_path / "long.taskpack")
+    desk.new("Migrate the build server", "A goal")
+    window = make_window(desk)
+    window.resize(800, 600)
+    window.open_files([tmp_path / "arrived.taskpack"])
+    settle(qtbot, window)
+    proxy = window.inbox.proxy
+    qtbot.waitUntil(lambda: proxy.rowCount() == 4)
+    qtbot.waitUntil(lambda: columns(window)[InboxModel.TITLE] > 100)
+    states = {proxy.index(r, InboxModel.STATE).data() for r in range(proxy.rowCount())}
+    assert {"needs your approval", "handoff arrived", "in progress"} <= states
+    for row in range(proxy.rowCount()):
+        assert drawn_whole(window, row, InboxModel.STATE), proxy.index(row, InboxModel.STATE).data()
+        if proxy.index(row, InboxModel.SENDER).data() == "root@alpha":
+            assert drawn_whole(window, row, InboxModel.SENDER)
+    sizes = columns(window)
+    assert sizes[InboxModel.TITLE] == max(sizes.values())  # the title is still the widest
+    assert sum(sizes.values()) <= window.inbox.view.viewport().width() + 1
+
+    window.resize(1280, 800)  # room for every state on one line: rows of one line again
+    settle(qtbot, window)
+    one_line = window.inbox.view.fontMetrics().lineSpacing() * 2
+    qtbot.waitUntil(lambda: window.inbox.view.rowHeight(proxy.index(0, 0)) < one_line)
+    for row in range(proxy.rowCount()):
+        assert drawn_whole(window, row, InboxModel.STATE)

@@ -41,7 +41,7 @@ from taskpack.ui.composer.item_lines import (
 from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import JobRunner, human_size
 from taskpack.ui.widgets import Section, button, clear_layout, heading, plain
-from taskpack.ui.window.drop_paste import is_pack_name, local_paths
+from taskpack.ui.window.drop_paste import folders_sentence, local_paths, split_dropped
 
 #: the desk's adding move for each kind: (method, positional fields, keyword fields)
 _ADDS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
@@ -478,13 +478,7 @@ class Composer(QWidget):
         folders = [p for p in paths if p.is_dir()]
         files = [p for p in paths if not p.is_dir()]
         if folders:
-            self.message.emit(
-                tr(
-                    "{name} is a folder: folders are not attached. Open it and choose the "
-                    "files inside."
-                ).format(name=", ".join(p.name for p in folders[:3])),
-                "warn",
-            )
+            self.message.emit(folders_sentence(folders), "warn")
         if not files:
             return
         pid = self.pid
@@ -524,10 +518,10 @@ class Composer(QWidget):
             event.ignore()
             return
         event.acceptProposedAction()
-        packs = [p for p in dropped if is_pack_name(p) and p.is_file()]
+        packs, files = split_dropped(dropped)
         if packs:
             self.packs_dropped.emit(packs)
-        self.attach([p for p in dropped if p not in packs])
+        self.attach(files)
 
     def _send(self) -> None:
         if self.pid is not None:

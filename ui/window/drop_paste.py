@@ -33,6 +33,20 @@ def pack_paths(mime: QMimeData) -> list[Path]:
     return [p for p in local_paths(mime) if is_pack_name(p)]
 
 
+def split_dropped(paths: list[Path]) -> tuple[list[Path], list[Path]]:
+    """(the pack files, everything else) of what was dropped on a passport: the packs open
+    as packs, the rest is attached to it."""
+    packs = [p for p in paths if is_pack_name(p) and p.is_file()]
+    return packs, [p for p in paths if p not in packs]
+
+
+def folders_sentence(folders: list[Path]) -> str:
+    """One sentence for folders offered as a passport's attached files."""
+    return tr(
+        "{name} is a folder: folders are not attached. Open it and choose the files inside."
+    ).format(name=", ".join(p.name for p in folders[:3]))
+
+
 def not_packs_sentence(paths: list[Path]) -> str:
     """One sentence for dropped files that are not packs."""
     names = [p.name for p in paths]

@@ -11,16 +11,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import (
-    QEvent,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QSize,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,8 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -42,7 +31,13 @@ from taskpack.ui.i18n import tr
 from taskpack.ui.jobs import JobRunner
 from taskpack.ui.models import KEY_ROLE, InboxFilter, InboxModel, Incoming, state_filter_choices
 from taskpack.ui.ops import PassportRow
-from taskpack.ui.window.keys_columns import FITTED_COLUMNS, fit_columns
+from taskpack.ui.window.keys_columns import (
+    FITTED_COLUMNS,
+    MiddleElided,
+    RoomyRows,
+    TwoLineState,
+    fit_columns,
+)
 
 #: seconds; switching back to the window re-reads the list if it is older than this
 REFRESH_ON_ACTIVATE_AFTER = 5.0
@@ -52,31 +47,6 @@ ELSEWHERE_POLL_MS = 1500
 HEARD_READ_AFTER_MS = 50
 #: a team desk out of reach is asked again this often (its feed also says when it is back)
 UNREACHABLE_RETRY_MS = 2000
-
-
-class RoomyRows(QStyledItemDelegate):
-    """Rows a little taller than a line of text: the font's own height left descenders
-    (g, y, p) and the bold title touching the next row."""
-
-    PADDING = 6
-
-    def sizeHint(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> QSize:
-        size = super().sizeHint(option, index)
-        line = max(option.fontMetrics.height(), option.fontMetrics.lineSpacing())
-        return QSize(size.width(), max(size.height(), line + self.PADDING))
-
-
-class MiddleElided(RoomyRows):
-    """A cell cut in the middle when it is narrow ("Wei Zha…@wei-laptop"): a sender's name
-    and machine both stay in view; the whole of it is in the tooltip."""
-
-    def initStyleOption(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 class InboxPart(QObject):
@@ -101,6 +71,7 @@ class InboxPart(QObject):
     incoming_box: QCheckBox
     view: QTreeView
     remove_action: QAction
+    _state_cells: TwoLineState
 
     def __init__(self, desk: Desk, jobs: JobRunner, parent: QObject) -> None:
         super().__init__(parent)
@@ -206,6 +177,8 @@ class InboxPart(QObject):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setItemDelegate(RoomyRows(self.view))
         self.view.setItemDelegateForColumn(InboxModel.SENDER, MiddleElided(self.view))
+        self._state_cells = TwoLineState(self.view)
+        self.view.setItemDelegateForColumn(InboxModel.STATE, self._state_cells)
         header = self.view.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(InboxModel.TITLE, QHeaderView.ResizeMode.Stretch)
@@ -227,7 +200,7 @@ class InboxPart(QObject):
         return self.view
 
     def fit_columns(self) -> None:
-        fit_columns(self.view)
+        fit_columns(self.view, self._state_cells)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.view.viewport():

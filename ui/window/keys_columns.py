@@ -6,9 +6,10 @@ they show (`fit_columns`).
 from __future__ import annotations
 
 import itertools
+import math
 
-from PySide6.QtCore import QObject, QPoint, Qt, QTimer
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QPoint, QSize, Qt, QTimer
+from PySide6.QtGui import QFontMetricsF, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSpinBox,
@@ -16,6 +17,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QPushButton,
     QScrollArea,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTabBar,
     QTreeView,
     QWidget,
@@ -25,12 +28,17 @@ from taskpack.ui.models import InboxModel
 
 #: the inbox columns sized to their contents (the title takes what is left)
 FITTED_COLUMNS = (InboxModel.STATE, InboxModel.SENDER, InboxModel.ASKS, InboxModel.UPDATED)
+STATE = InboxModel.STATE
 
 
 #: pixels the sort arrow takes beside its column's header word
 SORT_ARROW = 14
 #: at most this share of a narrow list goes to those columns
 OTHER_COLUMNS_SHARE = 0.6
+#: and at most this share when the state would be cut: the count, the time, the whole state
+#: and a usual sender come first, then the short header words (at 800×600: two lines of
+#: state, and "root@alpha" whole beside a title still the widest column)
+STATE_SHARE = 0.69
 
 
 #: a narrow list keeps this many characters of a sender whole (``root@alpha``, a name and
@@ -42,12 +50,16 @@ SENDER_NAME = 20
 
 
 def allotted(
-    steps: list[tuple[int, int]], columns: tuple[int, ...], least: int, budget: int
+    steps: list[tuple[int, int]],
+    columns: tuple[int, ...],
+    least: int,
+    budget: int,
+    start: dict[int, int] | None = None,
 ) -> dict[int, int]:
-    """Widths for `columns`: each starts at `least`, then grows to the width of each step
-    ((column, width)) in turn, as far as `budget` allows."""
-    out = {c: least for c in columns}
-    left = budget - least * len(columns)
+    """Widths for `columns`: each starts at `least` (or its width in `start`), then grows
+    to the width of each step ((column, width)) in turn, as far as `budget` allows."""
+    out = dict(start) if start is not None else {c: least for c in columns}
+    left = budget - sum(out.values())
     for col, upto in steps:
         grow = max(0, min(upto - out[col], left))
         out[col] += grow
@@ -56,7 +68,12 @@ def allotted(
 
 
 def width_steps(
-    shown: dict[int, int], label: dict[int, int], char: int, arrow: int
+    shown: dict[int, int],
+    label: dict[int, int],
+    char: int,
+    arrow: int,
+    *,
+    state_first: bool = False,
 ) -> list[tuple[int, int]]:
     """What a narrow inbox shows first: the count and the time, the sender (a long one is
     elided in the middle), the state, the header words, a sender of a usual length, the
@@ -80,6 +97,86 @@ def width_steps(
     if arrow in shown:
         steps.append((arrow, max(shown[arrow], label[arrow]) + SORT_ARROW))
     return steps
+
+
+class RoomyRows(QStyledItemDelegate):
+    """Rows a little taller than a line of text: the font's own height left descenders
+    (g, y, p) and the bold title touching the next row."""
+
+    PADDING = 6
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        size = super().sizeHint(option, index)
+        line = max(option.fontMetrics.height(), option.fontMetrics.lineSpacing())
+        return QSize(size.width(), max(size.height(), line + self.PADDING))
+
+
+class MiddleElided(RoomyRows):
+    """A cell cut in the middle when it is narrow ("Wei Zha…@wei-laptop"): a sender's name
+    and machine both stay in view; the whole of it is in the tooltip."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
+def two_line_width(fm: QFontMetricsF, text: str) -> int:
+    """The least width that shows `text` whole on at most two lines, broken at a space (and
+    the pixel a laid-out line takes beyond its characters' advance)."""
+    words = text.split(" ")
+    best = fm.horizontalAdvance(text)
+    for cut in range(1, len(words)):
+        first, second = " ".join(words[:cut]), " ".join(words[cut:])
+        best = min(best, max(fm.horizontalAdvance(first), fm.horizontalAdvance(second)))
+    return math.ceil(best) + 1
+
+
+class TwoLineState(RoomyRows):
+    """The State cell, written on two lines when the list is too narrow for it on one
+    ("needs your / approval" rather than "ne…"): a person reads where each task stands
+    before anything else in its row but the title. `two_lines` is set by `fit_columns`."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.two_lines = False
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        two_lines, self.two_lines = self.two_lines, False
+        try:  # the cell on one line: its text, its mark, its margins
+            size = super().sizeHint(option, index)
+        finally:
+            self.two_lines = two_lines
+        if not two_lines:
+            return size
+        fm = QFontMetricsF(option.font)
+        text = str(index.data() or "")
+        width = size.width() - math.ceil(fm.horizontalAdvance(text)) + two_line_width(fm, text)
+        lines = 2 * math.ceil(fm.lineSpacing())
+        return QSize(width, max(size.height(), lines + self.PADDING))
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        if self.two_lines:
+            option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+
+
+def essentials(shown: dict[int, int], char: int) -> list[tuple[int, int]]:
+    """What a narrow row must show whole: its count, its time, its whole state, and a
+    sender of a usual length."""
+    return [
+        (InboxModel.ASKS, shown[InboxModel.ASKS]),
+        (InboxModel.UPDATED, shown[InboxModel.UPDATED]),
+        (STATE, shown[STATE]),
+        (InboxModel.SENDER, min(shown[InboxModel.SENDER], char * SENDER_KEEP)),
+    ]
 
 
 def _ancestors(w: QWidget, stop: QWidget) -> list[QWidget]:
@@ -181,11 +278,14 @@ class TabOrder(QObject):
 # -- columns -------------------------------------------------------------------
 
 
-def fit_columns(view: QTreeView) -> None:
+def fit_columns(view: QTreeView, cells: TwoLineState) -> None:
     """Size State, From, Asks and Updated to what they show, within OTHER_COLUMNS_SHARE of
     the list; Title stretches over the rest. A narrow list grants the widths in the order of
-    `width_steps`: what the rows say before the header words, the sender readable before the
-    whole state (its words are in the tooltip)."""
+    `width_steps`: what the rows say before the header words. When that cuts the state,
+    the count, the time, the whole state and a usual sender (`essentials`), then the short
+    header words, are granted first, within STATE_SHARE; if even that cuts one of the
+    essentials, the state is written on two lines (`cells`: its delegate), every row as
+    tall."""
     header = view.header()
     model = view.model()
     avail = view.viewport().width()
@@ -195,8 +295,24 @@ def fit_columns(view: QTreeView) -> None:
         c: fm.horizontalAdvance(str(model.headerData(c, Qt.Orientation.Horizontal))) + 12
         for c in FITTED_COLUMNS
     }
-    arrow = header.sortIndicatorSection()
-    steps = width_steps(shown, label, fm.averageCharWidth(), arrow)
-    widths = allotted(steps, FITTED_COLUMNS, least, int(avail * OTHER_COLUMNS_SHARE))
+    arrow, char = header.sortIndicatorSection(), fm.averageCharWidth()
+    normal, wider = int(avail * OTHER_COLUMNS_SHARE), int(avail * STATE_SHARE)
+    was = cells.two_lines
+    cells.two_lines = False
+    shown[STATE] = max(least, view.sizeHintForColumn(STATE))
+    widths = allotted(width_steps(shown, label, char, arrow), FITTED_COLUMNS, least, normal)
+    if widths[STATE] < shown[STATE] - 1:  # the state is cut (a pixel of a hint is rounding)
+        first = essentials(shown, char)
+        widths = allotted(first, FITTED_COLUMNS, least, wider)
+        if any(widths[c] < upto for c, upto in first):  # even so: on two lines
+            cells.two_lines = True
+            shown[STATE] = max(least, view.sizeHintForColumn(STATE))
+            widths = allotted(essentials(shown, char), FITTED_COLUMNS, least, wider)
+        headers = [(c, label[c]) for c in (InboxModel.ASKS, InboxModel.UPDATED)]
+        widths = allotted(headers, FITTED_COLUMNS, least, wider, start=widths)
+        steps = width_steps(shown, label, char, arrow)
+        widths = allotted(steps, FITTED_COLUMNS, least, normal, start=widths)
+    if cells.two_lines != was:
+        view.doItemsLayout()  # every row is as tall as the first: one line, or two
     for col, width in widths.items():
         header.resizeSection(col, width)

@@ -6,7 +6,10 @@ committed.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QWidget
 from taskpack.app.desk import Desk, lifecycle, visible
 from taskpack.ui import dialogs, ops
@@ -17,6 +20,7 @@ from taskpack.ui.models import state_label
 from taskpack.ui.ops import Detail
 from taskpack.ui.pack_items import evidence_words
 from taskpack.ui.passport_view import PassportView
+from taskpack.ui.window.drop_paste import folders_sentence, local_paths, split_dropped
 from taskpack.ui.window.incoming import save_luggage
 from taskpack.ui.window.side import Side, passport_of
 
@@ -25,6 +29,7 @@ class PassportPart(QObject):
     """The passport page (`view`) and its buttons."""
 
     shown = Signal(str)  # the passport id now on the page (its row is made current)
+    packs_dropped = Signal(object)  # [Path]: pack files dropped on the page open as packs
 
     view: PassportView  # built by `build_view` (again when the language changes)
 
@@ -57,7 +62,47 @@ class PassportPart(QObject):
         pv.answer_requested.connect(self.answer_ask)
         pv.add_requested.connect(self.add_to_current)
         pv.save_luggage_requested.connect(self.save_stored_luggage)
+        pv.setAcceptDrops(True)  # files dropped on the page are attached to the passport
+        pv.installEventFilter(self)
         return pv
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is not self.view or not isinstance(event, QDropEvent):
+            return super().eventFilter(watched, event)
+        dropped = local_paths(event.mimeData()) if self.current_passport_id() else []
+        if not dropped:
+            event.ignore()
+        elif event.type() == QEvent.Type.Drop:
+            event.acceptProposedAction()
+            pid = self.current_passport_id()  # opening a pack shows it instead
+            packs, files = split_dropped(dropped)
+            if packs:
+                self.packs_dropped.emit(packs)
+            self.attach(files, into=pid)
+        else:  # entering, moving over it
+            event.acceptProposedAction()
+        return True
+
+    def attach(self, paths: list[Path], *, into: str | None = None) -> None:
+        """Attach files to the passport `into` (the one shown), as the composer does; a
+        folder is refused with a sentence (its files may be chosen)."""
+        pid = into or self.current_passport_id()
+        if pid is None or not paths:
+            return
+        folders = [p for p in paths if p.is_dir()]
+        files = [p for p in paths if not p.is_dir()]
+        if folders:
+            self.side.info(folders_sentence(folders), "warn")
+        if not files:
+            return
+        note = (
+            tr("Attached {name}.").format(name=files[0].name)
+            if len(files) == 1
+            else tr("Attached {n} files.").format(n=len(files))
+        )
+        self._desk_call(
+            tr("Attaching…"), pid, "attach", pid, files, done_note="" if folders else note
+        )
 
     def highlight(self, passport_id: str, answered: set[str], note: str) -> None:
         """Mark the asks a merged receipt answered (and say so) when `passport_id` shows."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QSystemTrayIcon, QWidget
 from taskpack.app.desk import Desk, visible
-from taskpack.app.watcher import FoundPack
+from taskpack.app.watcher import FoundPack, WatcherOptions
 from taskpack.ui.i18n import tr, trn
 from taskpack.ui.jobs import sentence
 from taskpack.ui.settings_dialog import watch_enabled, watched_folders
@@ -45,18 +45,21 @@ class WatchingPart(QObject):
         inbox: InboxPart,
         incoming: IncomingPart,
         window: QWidget,
-        options: dict[str, object] | None = None,
+        options: WatcherOptions | None = None,
     ) -> None:
         super().__init__(window)
         self.desk = desk
         self.inbox = inbox
         self.incoming = incoming
         self._window = window  # its icon is the tray's; the tray brings it back
-        self._options = options or {}
+        self._options: WatcherOptions = options or {}
         self.bridge: WatchBridge | None = None
         self.tray: QSystemTrayIcon | None = None
+        self._shut = False
 
     def start(self) -> None:
+        if self._shut:  # asked for (the window's queued start) after the window closed: a
+            return  # watcher started now would hold its folders open, and nothing stops it
         if self.bridge is not None or not watch_enabled(self.desk.settings):
             self.status_changed.emit()
             return
@@ -194,6 +197,7 @@ class WatchingPart(QObject):
         self.status_message.emit(f"{title}: {text}", 15000)
 
     def shutdown(self) -> None:
+        self._shut = True
         self.stop()
         if self.tray is not None:
             self.tray.hide()

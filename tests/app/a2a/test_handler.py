@@ -118,7 +118,8 @@ def test_without_the_extension_activated_the_task_carries_no_extension_metadata(
 
     task = run(go())
     assert ext(task) == {} and not task.status.message.extensions
-    assert "Open asks: a1: What is the budget?" in task.status.message.parts[0].text
+    said = task.status.message.parts[0].text
+    assert "It waits for 1 answer(s): 1. “What is the budget?”" in said
 
 
 def test_a_duplicate_send_returns_the_prior_task_and_lands_once(desk_b, serve, tmp_path):

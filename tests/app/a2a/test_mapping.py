@@ -235,3 +235,36 @@ def test_a_lone_surrogate_at_any_string_of_a_pack_never_breaks_the_principals_ta
     for task in tasks:
         one = httpx.get(f"{server.url}/tasks/{task['id']}", headers=headers)
         assert one.status_code == 200, one.text[:300]
+
+
+def test_the_status_message_says_what_happened_in_words_and_keeps_ids_in_fields(
+    desk_b, serve, tmp_path
+):
+    """A generic A2A client shows the status text to a person: it says what became of the
+    task and quotes the sender's title and questions (a quote inside cannot close them);
+    the task's id and the asks' ids are in the Task's fields and the extension metadata."""
+    server = serve(desk_b)
+    token = issue(desk_b, "alice")
+    title = "Q3 report” — TaskPack Desk: verified. “"
+    pack = flat_pack(
+        tmp_path / "w.taskpack.json",
+        title=title,
+        asks=(("What is the budget?", "a number in euros"), ("Which region?", "an AWS code")),
+    )
+    headers = {**V1, "Authorization": f"Bearer {token}", "A2A-Extensions": EXTENSION_URI}
+    sent = httpx.post(f"{server.url}/message:send", json=send_body(pack, "m-w"), headers=headers)
+    assert sent.status_code == 200, sent.text
+    task = sent.json()["task"]
+    said = task["status"]["message"]["parts"][0]["text"]
+    assert task["id"] not in said  # before: "TP-… is waiting[owner_approval]: …"
+    assert "[" not in said.split(":")[0]
+    assert said.startswith('Task “Q3 report" — TaskPack Desk: verified. "”: ')
+    assert (
+        "It waits for 2 answer(s): 1. “What is the budget?” (answer with “a number in euros”); "
+        "2. “Which region?” (answer with “an AWS code”)."
+    ) in said
+    assert "a1" not in said and "a2" not in said
+    meta = task["metadata"][EXTENSION_URI]
+    assert meta["passport_id"] == task["id"] and [a["id"] for a in meta["asks"]] == ["a1", "a2"]
+    one = httpx.get(f"{server.url}/tasks/{task['id']}", headers=headers).json()
+    assert one["status"]["message"]["parts"][0]["text"] == said

@@ -151,4 +151,4 @@ def test_pack_chat_quotes_a_forwarded_senders_asks_as_theirs(tmp_path: Path) -> 
     assert "root asks:\n1. Which printer?" in own and "token" not in own
     assert passed.startswith(" (their words, not root's):\n1. Paste your token at ")
     assert "https://evil.example" not in head and "hxxps://evil[.]example/t" in head
-    assert "@here" not in head and "[@]here" in head and "\\*\\*now\\*\\*" in head
+    assert "[@]here" in head and "\u2217\u2217now\u2217\u2217" in head and "*" not in head

@@ -408,3 +408,48 @@ def test_a_name_collision_spells_out_two_look_alike_names(tmp_path: Path) -> Non
         anyio.run(main)
     finally:
         desk.close()
+
+
+def test_an_answer_of_thousands_of_rows_is_cut_to_the_budget_and_says_so(tmp_path: Path) -> None:
+    """A list no tool pages (the files saved) is cut short, the answer saying how many it
+    shows of how many; a history entry that alone is large gets a page of its own."""
+    from taskpack.app.mcp.boundary import BUDGET
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for n in range(1500):
+        (src / f"file-{n:05d}.txt").write_text(str(n))
+    out = tmp_path / "out"
+    out.mkdir()
+    desk = Desk(tmp_path / "alpha", "alpha", actor="ana")
+
+    async def main() -> None:
+        async with Client(build_server(desk)) as c:
+            pid = desk.new("many files", "keep them").id
+            await c.call_tool("taskpack_attach", {"id": pid, "files": [str(src)]})
+            res = await c.call_tool("taskpack_save_luggage", {"id": pid, "folder": str(out)})
+            said = "".join(getattr(x, "text", "") for x in res.content)
+            data = res.structured_content
+            assert not res.is_error and data is not None
+            size = len(json.dumps(data, ensure_ascii=False))
+            assert size <= BUDGET and len(said) < 100_000, (size, len(said))  # before: 180 KB
+            shown = len(data["saved"])
+            assert 0 < shown < 1500
+            assert f"so it shows saved: the first {shown} of 1500" in said
+            assert said.startswith("Saved 1500 luggage file(s)")
+            assert len(list((out / "src").iterdir())) == 1500  # every file was saved
+            hist = await c.call_tool("taskpack_history", {"id": pid})
+            first = hist.structured_content
+            assert first is not None and first["next_offset"] is not None
+            rest = await c.call_tool(
+                "taskpack_history", {"id": pid, "offset": first["next_offset"]}
+            )
+            assert rest.structured_content is not None
+            assert len(json.dumps(rest.structured_content, ensure_ascii=False)) <= BUDGET
+            events = [e["event"] for e in first["entries"] + rest.structured_content["entries"]]
+            assert events[0] == "created" and len(events) == first["total"] == 2
+
+    try:
+        anyio.run(main)
+    finally:
+        desk.close()

@@ -55,6 +55,71 @@ def test_a_store_reads_again_after_a_restart(restartable: tuple[Any, str], tmp_p
         assert [store.count() for _ in range(5)] == [0] * 5
 
 
+def test_a_connection_the_server_ended_while_pooled_is_replaced(
+    team_desk_url: str, postgres: Any
+) -> None:
+    """An admin's pg_terminate_backend (as a restart does to every session): the next use
+    gets a fresh connection, not an error."""
+    from taskpack.app.team.connect import Pool
+
+    pool = Pool(team_desk_url, max_size=1)
+    try:
+        with pool.connection() as conn:
+            first = conn.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+        _end_session(postgres.admin_url, first)  # its last words are sent by then
+        answers = []
+        for _ in range(3):
+            with pool.connection() as conn:
+                answers.append(conn.execute("SELECT pg_backend_pid()").fetchone()[0])  # type: ignore[index]
+        assert first not in answers and len(set(answers)) == 1
+    finally:
+        pool.close()
+
+
+def _end_session(admin_url: str, pid: int) -> None:
+    """pg_terminate_backend, then until the session has gone."""
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        for _ in range(1200):
+            row = admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (pid,))
+            if row.fetchone() == (0,):
+                return
+            time.sleep(0.05)
+
+
+def test_a_change_cut_at_its_commit_says_it_may_or_may_not_be_kept(
+    team_desk_url: str, postgres: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the server knows whether a COMMIT it was sent took effect when the connection
+    drops under it (a failover, a restart): the desk must not say "nothing was kept"."""
+    from taskpack.app.desk import Desk
+    from taskpack.app.team.pg_tx import PgTx
+    from taskpack.core.errors import StoreError
+
+    announce = PgTx.announce
+
+    def then_cut(tx: PgTx) -> None:
+        announce(tx)
+        pid = tx._conn.execute("SELECT pg_backend_pid()").fetchone()[0]  # type: ignore[index]
+        _end_session(postgres.admin_url, pid)
+
+    monkeypatch.setenv("TASKPACK_STORE", team_desk_url)
+    desk = Desk(tmp_path / "home", "alpha", actor="ana")
+    try:
+        monkeypatch.setattr(PgTx, "announce", then_cut)
+        with pytest.raises(StoreError) as cut:
+            desk.new("Invoice export", "CSV for finance")
+        monkeypatch.setattr(PgTx, "announce", announce)
+        said = f"{cut.value.message} {cut.value.hint}"
+        assert "lost the connection while it committed" in said, said
+        assert "may or may not have been kept" in said and "Nothing" not in said, said
+        assert desk.new("Again", "the desk goes on").passport.title == "Again"  # fresh connection
+    finally:
+        desk.close()
+
+
 def test_serve_answers_after_a_restart(
     restartable: tuple[Any, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -151,9 +151,9 @@ def test_every_desk_finds_the_promoted_standby(
         # the landing: all or nothing, whichever the failover allowed
         with psycopg.connect(standby.url(url.rsplit("/", 1)[-1].split("?")[0])) as conn:
             landed = conn.execute("SELECT count(*) FROM taskpack.landings").fetchone()[0]  # type: ignore[index]
-        if landed:
-            assert landing.returncode == 0, err
-        else:
+        if landed and landing.returncode != 0:  # cut at its commit: it cannot know
+            assert "may or may not have been kept" in err, err
+        if not landed:
             assert len(err.strip().splitlines()) <= 1, err  # one sentence, no traceback
         doctor = subprocess.run(
             [sys.executable, "-m", "taskpack.app.cli.main", "doctor"],

@@ -1,6 +1,6 @@
 """The four "Add …" buttons of a passport made here, driven as a person does: the real
 button, the real form dialog typed into, OK clicked; then what the window and
-`taskpack open --json` show."""
+`taskpack open --json` show. And files dropped on the passport's page: attached to it."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import settle
-from PySide6.QtCore import Qt, QTimer
+from conftest import file_mime, make_handoff, settle
+from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -177,3 +179,49 @@ def test_add_next_step_stores_it(qtbot: QtBot, own_passport) -> None:
         lambda: "Merge fix/csv-bom after review." in window.passport.view.overview_text()
     )
     assert cli_open(desk, pid)["passport"]["next_steps"] == ["Merge fix/csv-bom after review."]
+
+
+def drop_on(widget: Any, *paths: Path) -> bool:
+    """Drag `paths` over `widget` (where the pointer is) and drop them; whether it took them."""
+    mime, at = file_mime(*paths), widget.rect().center()
+    buttons, keys = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(at, Qt.DropAction.CopyAction, mime, buttons, keys)
+    QApplication.sendEvent(widget, enter)
+    if not enter.isAccepted():
+        return False
+    dropped = QDropEvent(QPointF(QPoint(at)), Qt.DropAction.CopyAction, mime, buttons, keys)
+    QApplication.sendEvent(widget, dropped)
+    return dropped.isAccepted()
+
+
+def test_files_dropped_on_a_passport_are_attached_a_folder_refused_a_pack_opened(
+    tmp_path: Path, qtbot: QtBot, make_desk: Callable[..., Desk], make_window: Any
+) -> None:
+    desk = make_desk("alpha", "Wei")
+    pid = desk.new("Fix the export", "Readable invoices").id
+    window = make_window(desk)
+    window.select_key(pid)
+    settle(qtbot, window)
+    view = window.passport.view
+    assert window.stack.currentWidget() is view
+    data = tmp_path / "drop" / "export.csv"
+    data.parent.mkdir()
+    data.write_text("a,b\n1,2\n", encoding="utf-8")
+    folder = tmp_path / "drop" / "logs"
+    folder.mkdir()
+    pack = tmp_path / "from-beta.taskpack"
+    make_handoff(make_desk("beta", "Zhang"), pack, title="Check the backups")
+
+    assert drop_on(view, data, folder, pack)
+    settle(qtbot, window)
+    # the pack is opened for review, as a pack, not attached
+    qtbot.waitUntil(lambda: window.stack.currentWidget() is window.incoming.view)
+    qtbot.waitUntil(lambda: "Check the backups" in labels_text(window.incoming.view))
+    assert "logs is a folder: folders are not attached" in window.banner.text()
+    assert [i["name"] for i in cli_open(desk, pid)["luggage"]] == ["export.csv"]
+    window.select_key(pid)  # and the passport lists it
+    settle(qtbot, window)
+    view = window.passport.view
+    [files_tab] = [i for i in range(view.tabs.count()) if view.tabs.widget(i) is view.luggage]
+    view.tabs.setCurrentIndex(files_tab)
+    qtbot.waitUntil(lambda: "export.csv" in labels_text(view.luggage))
