@@ -17,6 +17,7 @@ from PySide6 import QtGui
 from PySide6.QtCore import QEvent, QObject, QRectF, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QColor,
+    QEnterEvent,
     QFont,
     QFontDatabase,
     QGuiApplication,
@@ -394,15 +395,44 @@ class Banner(QFrame):
 class FloatingBanner(Banner):
     """A banner laid over the top of `over` (a sibling), not above it in a layout: when a
     message comes or goes nothing beneath moves, so a click meant for a button lands on
-    that button."""
+    that button.
+
+    Lying over the page, it hides the page's heading while it shows: a plain outcome
+    ("Saved …", "Landed as …": kind info or ok, no buttons) goes away by itself once it
+    has had time to be read, and waits while the pointer rests on it. Warnings, errors
+    and messages that offer a choice stay until dismissed."""
 
     MARGIN = 8
+    #: outcomes leave by themselves (the window's tests turn this off, to read them at leisure)
+    auto_hide = True
+    PASSING = ("info", "ok")
 
     def __init__(self, over: QWidget) -> None:
         super().__init__(over.parentWidget())
         self.over = over
         self.setAutoFillBackground(True)
         over.installEventFilter(self)
+        self.hide_timer = QTimer(self)
+        self.hide_timer.setSingleShot(True)
+        self.hide_timer.timeout.connect(self.clear)
+
+    @staticmethod
+    def reading_ms(text: str) -> int:
+        """Time to read `text`: 4 s, and 60 ms a character past the first 40, at most 15 s."""
+        return min(4000 + 60 * max(len(text) - 40, 0), 15_000)
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        self.hide_timer.stop()  # the person is reading it, or about to click
+        super().enterEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        if self.kind in self.PASSING and not self.action_buttons and self.auto_hide:
+            self.hide_timer.start(3000)
+        super().leaveEvent(event)
+
+    def clear(self) -> None:
+        self.hide_timer.stop()
+        super().clear()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.over and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
@@ -419,6 +449,9 @@ class FloatingBanner(Banner):
         super().show_message(text, kind, actions=actions)
         self.place()
         self.raise_()
+        self.hide_timer.stop()
+        if self.auto_hide and kind in self.PASSING and not actions and not self.underMouse():
+            self.hide_timer.start(self.reading_ms(text))
 
     def place(self) -> None:
         """Over the top of `over`, as wide as it less a margin, as tall as the text needs."""

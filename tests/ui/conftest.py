@@ -21,6 +21,7 @@ from taskpack.app.desk import Desk
 from taskpack.ui import dialogs, launch
 from taskpack.ui.app import release_clipboard
 from taskpack.ui.main_window import MainWindow
+from taskpack.ui.widgets import FloatingBanner
 
 #: A condition a test waits for may take long on a loaded machine (CI, helpers sharing two
 #: cores): the full suite once timed out here at load 14 on qtbot's 5 s default. Waiting
@@ -61,6 +62,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def clean_clipboard(qapp: QApplication) -> Iterator[None]:
     yield
     release_clipboard()  # the offscreen clipboard would crash the process at exit
+
+
+@pytest.fixture(autouse=True)
+def outcomes_stay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outcome's banner stays until read here: a loaded machine can take longer than
+    its reading time between a step and the line that reads it (test_widgets checks that
+    it leaves by itself)."""
+    monkeypatch.setattr(FloatingBanner, "auto_hide", False)
 
 
 @pytest.fixture(autouse=True)

@@ -151,3 +151,39 @@ def test_a_message_coming_and_going_moves_nothing_beneath(
     window.banner.close_button.click()
     QApplication.processEvents()
     assert not window.banner.isVisible() and where() == before
+
+
+def test_an_outcome_leaves_by_itself_a_warning_or_a_choice_stays(
+    qtbot: QtBot, make_desk: Any, make_window: Any, monkeypatch: Any
+) -> None:
+    """The banner lies over the page's heading: "Saved …" goes once read, and waits while
+    the pointer rests on it; an error, a warning and a message with buttons stay."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QEnterEvent
+    from taskpack.ui.widgets import FloatingBanner
+
+    monkeypatch.setattr(FloatingBanner, "auto_hide", True)
+    window = make_window(make_desk(RECEIVER))
+    window.resize(900, 650)
+    settle(qtbot, window)
+    banner = window.banner
+    assert banner.reading_ms("Saved x.taskpack (2.4 KiB).") == 4000
+    assert 4000 < banner.reading_ms("Saved " + "/a-long-folder" * 20) <= 15_000
+    monkeypatch.setattr(FloatingBanner, "reading_ms", staticmethod(lambda text: 50))
+
+    window.info("Saved /home/someone/fix-the-invoice-export-handoff.taskpack (2.4 KiB).")
+    assert banner.isVisible()
+    qtbot.waitUntil(lambda: not banner.isVisible(), timeout=10_000)
+    assert banner.text() == ""
+
+    window.info("Saved again.")
+    here = QPointF(5, 5)
+    QApplication.sendEvent(banner, QEnterEvent(here, here, banner.mapToGlobal(here)))
+    assert banner.isVisible() and not banner.hide_timer.isActive()  # being read
+
+    window.error("The file could not be written: the disk is full. Free some space.")
+    assert banner.isVisible() and not banner.hide_timer.isActive()
+    banner.show_message("Open the folder?", "info", actions=[("Open", lambda: None)])
+    assert banner.isVisible() and not banner.hide_timer.isActive()
+    banner.show_message("Check the file's format first.", "warn")
+    assert banner.isVisible() and not banner.hide_timer.isActive()
