@@ -139,7 +139,7 @@ package-test: package
 #                       installer (Debian's NSIS); then checked under Wine: smoke test, CLI,
 #                       install, file types, a pack opened by `start`, uninstall
 #                       (packaging/windows/winbuild.py)
-package-windows: windows-env
+package-windows: windows-env $(STAMP_RUN)
 	@command -v makensis >/dev/null 2>&1 || $(MAKE) --no-print-directory ci-deps
 	$(PY) packaging/windows/winbuild.py build --prefix $(WINE_PREFIX)
 	$(PY) packaging/windows/winbuild.py check --prefix $(WINE_PREFIX)
