@@ -88,4 +88,7 @@ if os.environ.get("TASKPACK_WINDOWS_LANE_SELECT") == "1":  # run by tests/window
     from windows_lane import (  # noqa: F401 - pytest's hooks, taken by name
         pytest_collection_modifyitems,
         pytest_ignore_collect,
+        retry_wine_process_creation,
     )
+
+    retry_wine_process_creation()
